@@ -1,0 +1,69 @@
+"""Shared fixtures: copies of the real corpus caches (never the originals), CLI runner helpers."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+# CI clones the repo with shared/ beside it; a developer checkout has it at ../shared as well.
+CORPUS_CANDIDATES = [REPO.parent / "shared" / "corpus", REPO / "shared" / "corpus"]
+CORPUS = next((p for p in CORPUS_CANDIDATES if p.is_dir()), CORPUS_CANDIDATES[0])
+
+# Fixture modules contributed by feature areas (each file beside this one, loaded if present).
+pytest_plugins = [m for m in ("fixtures_compile",) if (Path(__file__).parent / f"{m}.py").exists()]
+
+
+def _copy_tree(src: Path, dst: Path) -> Path:
+    shutil.copytree(src, dst, symlinks=True)
+    for root, dirs, files in os.walk(dst):
+        for n in dirs + files:
+            p = os.path.join(root, n)
+            if not os.path.islink(p):
+                os.chmod(p, 0o755 if os.path.isdir(p) else 0o644)
+    return dst
+
+
+@pytest.fixture(scope="session")
+def corpus(tmp_path_factory) -> Path:
+    """A private, writable copy of ../shared/corpus (the originals are read-only and shared)."""
+    if not CORPUS.is_dir():
+        pytest.skip(f"corpus not found at {CORPUS}")
+    return _copy_tree(CORPUS, tmp_path_factory.mktemp("corpus") / "corpus")
+
+
+@pytest.fixture(scope="session")
+def cache32(corpus) -> Path:
+    return corpus / "triton-3.2.0"
+
+
+@pytest.fixture(scope="session")
+def cache39(corpus) -> Path:
+    return corpus / "triton-3.9.0"
+
+
+@pytest.fixture(scope="session")
+def inductor_cache(corpus) -> Path:
+    return corpus / "inductor-h200-triton3.6" / "triton_cache"
+
+
+@pytest.fixture(scope="session")
+def inductor_src(corpus) -> Path:
+    return corpus / "inductor-h200-triton3.6" / "inductor_src"
+
+
+def run_cli(*args: str, env: dict | None = None, input: str | None = None) -> subprocess.CompletedProcess:
+    """Run `python -m tritonscope ARGS` in a subprocess (real exit codes, real imports)."""
+    full_env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", **(env or {})}
+    return subprocess.run([sys.executable, "-m", "tritonscope", *args], capture_output=True, text=True,
+                          env=full_env, input=input, timeout=600)
+
+
+@pytest.fixture
+def cli():
+    return run_cli

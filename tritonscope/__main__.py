@@ -1,0 +1,3 @@
+from tritonscope.cli import main
+
+main()

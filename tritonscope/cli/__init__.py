@@ -1,0 +1,100 @@
+"""The `tritonscope` command group.
+
+Each command is declared in its own module under tritonscope/cli/ and loaded only when invoked, so
+`tritonscope --help` and the inspection commands start without importing what they do not use (and
+never triton or torch). Errors from the project become one line and an exit code here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+
+import click
+
+from tritonscope import __version__
+
+# command name -> "module:attribute"; order is the order of `--help`.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "ls": ("tritonscope.cli.ls:ls_cmd", "List the kernels in a Triton cache."),
+    "show": ("tritonscope.cli.show:show_cmd", "Print one stage of a kernel, highlighted."),
+    "compile": ("tritonscope.cli.compile:compile_cmd", "Compile sample or user kernels into a cache."),
+    "map": ("tritonscope.cli.map:map_cmd", "Map ops of every stage back to Python source lines."),
+    "layout": ("tritonscope.cli.layout:layout_cmd", "Decode TTGIR layouts: who owns which element."),
+    "loads": ("tritonscope.cli.loads:loads_cmd", "Per-thread loads/stores and vectorization, per stage."),
+    "diff": ("tritonscope.cli.diff:diff_cmd", "Compare IR between caches, snapshots or kernels."),
+    "snapshot": ("tritonscope.cli.diff:snapshot_cmd", "Write normalized IR and metrics for committing."),
+    "report": ("tritonscope.cli.report:report_cmd", "Write a self-contained HTML report of a kernel."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for name, (target, _) in COMMANDS.items() if _module_exists(target)]
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        target = COMMANDS[name][0]
+        if not _module_exists(target):
+            return None
+        module_name, attr = target.split(":")
+        return getattr(importlib.import_module(module_name), attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Short help from the table: listing commands must not import every command module.
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except click.exceptions.Exit:
+            raise
+        except (click.ClickException, click.Abort):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the one place errors become exit codes
+            handle_error(exc, ctx)
+
+
+def _module_exists(target: str) -> bool:
+    module_name = target.split(":")[0]
+    rel = module_name.split(".")[-1] + ".py"
+    return os.path.exists(os.path.join(os.path.dirname(__file__), rel))
+
+
+def handle_error(exc: BaseException, ctx: click.Context | None) -> None:
+    from tritonscope.errors import TritonscopeError
+
+    debug = bool(ctx and ctx.find_root().params.get("debug"))
+    if debug:
+        import traceback
+
+        traceback.print_exception(type(exc), exc, exc.__traceback__)
+    if isinstance(exc, TritonscopeError):
+        click.echo(f"tritonscope: error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    if isinstance(exc, BrokenPipeError):
+        sys.exit(0)
+    if isinstance(exc, KeyboardInterrupt):
+        sys.exit(130)
+    if isinstance(exc, OSError) and exc.filename:
+        click.echo(f"tritonscope: error: {exc.filename}: {exc.strerror}", err=True)
+        sys.exit(1)
+    where = "" if debug else " (run with --debug for a traceback)"
+    click.echo(f"tritonscope: internal error: {type(exc).__name__}: {exc}{where}", err=True)
+    sys.exit(1)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="tritonscope")
+@click.option("--debug", is_flag=True, help="Show tracebacks and unparsed-line examples.")
+def main(debug: bool) -> None:
+    """Inspect the artifacts of the Triton GPU compiler.
+
+    Reads the Triton cache ($TRITON_CACHE_DIR, else $TRITON_HOME/.triton/cache, else ~/.triton/cache)
+    read-only. Only `compile` writes, and only into the cache it is given.
+    """

@@ -1,0 +1,57 @@
+"""`tritonscope show`: one stage of one kernel, highlighted, paged."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from tritonscope.cli.common import kernel_options, resolve_kernel
+
+STAGE_CHOICES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm", "json")
+
+
+@click.command("show")
+@kernel_options
+@click.option("--stage", "-s", type=click.Choice(STAGE_CHOICES), default=None,
+              help="Stage to print (default: ttgir, else the first text stage present).")
+@click.option("--meta", is_flag=True, help="Print the metadata json instead.")
+def show_cmd(kernel: str | None, cache_dir: str | None, target: str | None, stage: str | None, meta: bool) -> None:
+    """Print one stage of KERNEL with syntax highlighting (plain when piped or NO_COLOR is set).
+
+    `--stage sass` disassembles the cubin with nvdisasm; `--stage hsaco-asm` the hsaco with llvm-objdump.
+    """
+    from tritonscope.errors import TritonscopeError
+    from tritonscope.render.terminal import highlight, page
+    from tritonscope.stages.common import read_text
+
+    entry = resolve_kernel(kernel, cache_dir, target)
+    if meta:
+        if entry.metadata is None:
+            raise TritonscopeError(entry.metadata_error or "no metadata json in this entry", str(entry.path))
+        page(highlight(json.dumps(entry.metadata, indent=2), "json"))
+        return
+    if stage is None:
+        stage = next((s for s in ("ttgir", "ttir", "llir", "ptx", "amdgcn", "source") if s in entry.files), None)
+        if stage is None:
+            raise TritonscopeError(f"no text stage in this entry (stages: {', '.join(entry.stages) or 'none'})",
+                                   str(entry.path))
+    text = stage_text(entry, stage)
+    page(highlight(text, stage))
+
+
+def stage_text(entry, stage: str) -> str:
+    """The text of a stage; `sass`/`hsaco-asm` run the disassembler over the binary stage."""
+    from tritonscope import tools
+    from tritonscope.errors import TritonscopeError
+    from tritonscope.stages.common import read_text
+
+    if stage == "sass":
+        return tools.disassemble_cubin(entry.stage_path("cubin"))
+    if stage == "hsaco-asm":
+        t = entry.target
+        if t is None:
+            raise TritonscopeError("unknown target arch: no metadata to pick an llvm-objdump --mcpu",
+                                   str(entry.path))
+        return tools.disassemble_hsaco(entry.stage_path("hsaco"), t.arch)
+    return read_text(entry.stage_path(stage))

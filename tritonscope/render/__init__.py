@@ -1,0 +1,1 @@
+"""Renderers: plain data in, terminal text / JSON / HTML / SVG out. No analysis here."""

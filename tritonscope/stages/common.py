@@ -1,0 +1,155 @@
+"""The model every stage parser produces: a Module of Ops, each with a SourceLoc chain.
+
+SourceLoc is the one currency all stages speak, so joining stages is a lookup by (file, line),
+not a per-pair special case.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tritonscope.errors import ParseError
+
+# A stage name -> file suffix in a Triton cache entry.
+STAGE_SUFFIXES: dict[str, str] = {
+    "source": ".source",
+    "ttir": ".ttir",
+    "ttgir": ".ttgir",
+    "llir": ".llir",
+    "ptx": ".ptx",
+    "cubin": ".cubin",
+    "amdgcn": ".amdgcn",
+    "hsaco": ".hsaco",
+    "json": ".json",
+}
+TEXT_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn")
+BINARY_STAGES = ("cubin", "hsaco")
+# Stages produced by running an external disassembler over a binary stage.
+DERIVED_STAGES = {"sass": "cubin", "hsaco-asm": "hsaco"}
+
+
+@dataclass(frozen=True, slots=True)
+class SourceLoc:
+    """A source position with the chain of call sites it was inlined into.
+
+    `inlined_at` points to the caller's position (the user's line that called the helper); the
+    outermost position of the chain is the one a user wrote in the kernel being compiled.
+    `line == 0` means the compiler emitted a location with no line (`.loc 1 0 0`).
+    """
+
+    file: str
+    line: int
+    col: int = 0
+    inlined_at: SourceLoc | None = None
+    name: str | None = None  # MLIR NameLoc (named SSA value, Triton >= 3.5)
+
+    @property
+    def known(self) -> bool:
+        return self.line > 0
+
+    def chain(self) -> list[SourceLoc]:
+        """Innermost first: [helper position, ..., user's call site]."""
+        out: list[SourceLoc] = []
+        loc: SourceLoc | None = self
+        while loc is not None and len(out) < 64:
+            out.append(loc)
+            loc = loc.inlined_at
+        return out
+
+    def outermost(self) -> SourceLoc:
+        """The user's position: the last call site in the chain."""
+        return self.chain()[-1]
+
+    @property
+    def basename(self) -> str:
+        return os.path.basename(self.file)
+
+    def short(self) -> str:
+        return f"{self.basename}:{self.line}:{self.col}"
+
+    def describe(self) -> str:
+        """`standard.py:196:12 @ kernels.py:36:9 @ kernels.py:91:15` (innermost first)."""
+        return " @ ".join(loc.short() for loc in self.chain())
+
+    def to_json(self) -> dict:
+        d: dict = {"file": self.file, "line": self.line, "col": self.col}
+        if self.name:
+            d["name"] = self.name
+        if self.inlined_at is not None:
+            d["inlined_at"] = self.inlined_at.to_json()
+        return d
+
+
+@dataclass(slots=True)
+class Op:
+    """One operation (MLIR op, LLVM instruction, PTX/AMDGCN/SASS instruction) of a stage."""
+
+    lineno: int  # 1-based line in the stage's text
+    op: str  # op name or opcode: 'tt.load', 'load', 'ld.global.v4.b32', 'global_load_dwordx4', 'LDG.E.128'
+    text: str  # the line, stripped
+    loc: SourceLoc | None = None  # None: no location at all; loc.known False: line 0 / unknown
+    function: str | None = None
+
+    def to_json(self) -> dict:
+        return {
+            "lineno": self.lineno,
+            "op": self.op,
+            "text": self.text,
+            "loc": self.loc.to_json() if self.loc else None,
+            "function": self.function,
+        }
+
+
+@dataclass(slots=True)
+class Module:
+    """A parsed stage: its ops in text order, and what the parser could not read."""
+
+    stage: str
+    path: str | None
+    ops: list[Op] = field(default_factory=list)
+    functions: list[str] = field(default_factory=list)
+    # (1-based line, text) of lines that looked like code but matched no rule; reported, never dropped.
+    unparsed: list[tuple[int, str]] = field(default_factory=list)
+    # Source files named by the stage's own file table (e.g. PTX `.file`), id -> path.
+    files: dict[str, str] = field(default_factory=dict)
+
+    def ops_for_line(self, line: int, file: str | None = None) -> list[Op]:
+        """Ops whose user-level (outermost) position is `line` (in `file`'s basename, if given)."""
+        out = []
+        for op in self.ops:
+            if op.loc is None:
+                continue
+            outer = op.loc.outermost()
+            if outer.line == line and (file is None or os.path.basename(outer.file) == os.path.basename(file)):
+                out.append(op)
+        return out
+
+
+def read_text(path: str | os.PathLike, *, max_bytes: int | None = None) -> str:
+    """Read an artifact read-only as UTF-8; a bad byte becomes a ParseError naming the line."""
+    p = Path(path)
+    try:
+        with open(p, "rb") as fh:
+            data = fh.read() if max_bytes is None else fh.read(max_bytes)
+    except IsADirectoryError:
+        raise ParseError("is a directory, expected a file", str(p)) from None
+    except PermissionError:
+        raise ParseError("permission denied", str(p)) from None
+    except FileNotFoundError:
+        raise ParseError("no such file", str(p)) from None
+    except OSError as e:
+        raise ParseError(f"cannot read: {e.strerror or e}", str(p)) from None
+    return decode_text(data, str(p))
+
+
+def decode_text(data: bytes, path: str | None = None) -> str:
+    if b"\x00" in data:
+        line = data.count(b"\n", 0, data.index(b"\x00")) + 1
+        raise ParseError("binary data (NUL byte) in a text stage", path, line)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise ParseError(f"not UTF-8 (byte 0x{data[e.start]:02x} at offset {e.start})", path, line) from None

@@ -1,0 +1,126 @@
+"""External disassemblers, found and run in one place: nvdisasm/cuobjdump and llvm-objdump.
+
+Each runs with list arguments and a timeout; a missing tool or an unknown architecture becomes one
+clear ToolMissing error, never a traceback. Their output is parsed by ordinary stage parsers.
+"""
+
+from __future__ import annotations
+
+import glob
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from tritonscope.errors import ToolMissing, TritonscopeError
+
+DEFAULT_TIMEOUT = float(os.environ.get("TRITONSCOPE_TOOL_TIMEOUT", "60"))
+_OBJDUMP_VERSION = re.compile(r"llvm-objdump-(\d+)$")
+
+
+def triton_nvidia_bin() -> Path | None:
+    """`triton/backends/nvidia/bin` of the installed triton, located without importing triton."""
+    try:
+        spec = importlib.util.find_spec("triton")
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for loc in spec.submodule_search_locations:
+        p = Path(loc) / "backends" / "nvidia" / "bin"
+        if p.is_dir():
+            return p
+    return None
+
+
+def find_nvidia_tool(name: str) -> str | None:
+    """nvdisasm/cuobjdump: $TRITON_<NAME>_PATH, the triton wheel's copy, then PATH."""
+    env = os.environ.get(f"TRITON_{name.upper()}_PATH")
+    if env and os.access(env, os.X_OK):
+        return env
+    b = triton_nvidia_bin()
+    if b and os.access(b / name, os.X_OK):
+        return str(b / name)
+    return shutil.which(name)
+
+
+def run_tool(argv: list[str], timeout: float = DEFAULT_TIMEOUT) -> str:
+    tool = os.path.basename(argv[0])
+    try:
+        proc = subprocess.run(argv, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    except FileNotFoundError:
+        raise ToolMissing(f"{tool} not found") from None
+    except subprocess.TimeoutExpired:
+        raise TritonscopeError(f"{tool} did not finish within {timeout:.0f}s", argv[-1]) from None
+    except OSError as e:
+        raise TritonscopeError(f"cannot run {tool}: {e.strerror}", argv[-1]) from None
+    out = proc.stdout.decode("utf-8", "replace")
+    if proc.returncode != 0:
+        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        msg = next((ln for ln in err if "error" in ln.lower()), err[-1] if err else f"exit code {proc.returncode}")
+        raise TritonscopeError(f"{tool} failed: {msg.strip()}", argv[-1])
+    return out
+
+
+def disassemble_cubin(cubin: str | os.PathLike, timeout: float = DEFAULT_TIMEOUT) -> str:
+    """SASS with line info (`//## File "...", line N` and inlined-at chains)."""
+    nvdisasm = find_nvidia_tool("nvdisasm")
+    if nvdisasm is None:
+        raise ToolMissing("nvdisasm not found: install triton (it ships one in triton/backends/nvidia/bin), "
+                          "put it on PATH, or set TRITON_NVDISASM_PATH", str(cubin))
+    return run_tool([nvdisasm, "-c", "-gi", str(cubin)], timeout)
+
+
+def llvm_objdumps() -> list[str]:
+    """Every llvm-objdump on PATH (and /usr/lib/llvm-*/bin), newest version first."""
+    env = os.environ.get("TRITONSCOPE_LLVM_OBJDUMP")
+    if env:
+        return [env] if os.access(env, os.X_OK) else []
+    candidates: list[tuple[int, str]] = []
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        for p in glob.glob(os.path.join(d, "llvm-objdump*")):
+            m = _OBJDUMP_VERSION.search(p)
+            if os.access(p, os.X_OK):
+                candidates.append((int(m.group(1)) if m else 0, p))
+    for p in glob.glob("/usr/lib/llvm-*/bin/llvm-objdump"):
+        m = re.search(r"llvm-(\d+)/", p)
+        candidates.append((int(m.group(1)) if m else 0, p))
+    candidates.sort(reverse=True)
+    out: list[str] = []
+    seen: set[str] = set()
+    for _, p in candidates:
+        real = os.path.realpath(p)
+        if real not in seen:
+            seen.add(real)
+            out.append(p)
+    return out
+
+
+def disassemble_hsaco(hsaco: str | os.PathLike, arch: str, timeout: float = DEFAULT_TIMEOUT) -> str:
+    """AMDGCN disassembly with line numbers from the newest llvm-objdump that knows `arch`."""
+    tools = llvm_objdumps()
+    if not tools:
+        raise ToolMissing("llvm-objdump not found: install Debian's llvm-19 (knows gfx942) or set "
+                          "TRITONSCOPE_LLVM_OBJDUMP", str(hsaco))
+    for tool in tools:
+        argv = [tool, "-d", "--line-numbers", f"--mcpu={arch}", str(hsaco)]
+        try:
+            proc = subprocess.run(argv, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            raise TritonscopeError(f"{os.path.basename(tool)} did not finish within {timeout:.0f}s",
+                                   str(hsaco)) from None
+        except OSError:
+            continue
+        err = proc.stderr.decode("utf-8", "replace")
+        if any(s in err for s in ("not a recognized processor", "not yet supported for subtarget",
+                                  "unable to get target", "can't find target")):
+            continue
+        if proc.returncode != 0:
+            first = next((ln for ln in err.splitlines() if ln.strip()), f"exit code {proc.returncode}")
+            raise TritonscopeError(f"{os.path.basename(tool)} failed: {first.strip()}", str(hsaco))
+        return proc.stdout.decode("utf-8", "replace")
+    names = ", ".join(tools)
+    raise ToolMissing(f"no llvm-objdump here knows {arch} (tried {names}; gfx942 needs LLVM >= 17, "
+                      f"gfx950 LLVM >= 20)", str(hsaco))
