@@ -38,8 +38,8 @@ def triton_nvidia_bin() -> Path | None:
 def find_nvidia_tool(name: str) -> str | None:
     """nvdisasm/cuobjdump: $TRITON_<NAME>_PATH, the triton wheel's copy, then PATH."""
     env = os.environ.get(f"TRITON_{name.upper()}_PATH")
-    if env and os.access(env, os.X_OK):
-        return env
+    if env:  # an explicit choice is honoured exclusively, as Triton does
+        return env if os.access(env, os.X_OK) else None
     b = triton_nvidia_bin()
     if b and os.access(b / name, os.X_OK):
         return str(b / name)
@@ -68,6 +68,9 @@ def disassemble_cubin(cubin: str | os.PathLike, timeout: float = DEFAULT_TIMEOUT
     """SASS with line info (`//## File "...", line N` and inlined-at chains)."""
     nvdisasm = find_nvidia_tool("nvdisasm")
     if nvdisasm is None:
+        env = os.environ.get("TRITON_NVDISASM_PATH")
+        if env:
+            raise ToolMissing(f"nvdisasm not found at TRITON_NVDISASM_PATH={env}", str(cubin))
         raise ToolMissing("nvdisasm not found: install triton (it ships one in triton/backends/nvidia/bin), "
                           "put it on PATH, or set TRITON_NVDISASM_PATH", str(cubin))
     return run_tool([nvdisasm, "-c", "-gi", str(cubin)], timeout)

@@ -1,0 +1,96 @@
+"""Bad input: one line naming the path and the problem, exit 1 (2 for usage), never a traceback."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+
+def _one_line_error(r, code=1):
+    assert r.returncode == code, (r.stdout, r.stderr)
+    assert "Traceback" not in r.stderr
+    assert r.stderr.count("\n") == 1, r.stderr
+    return r.stderr
+
+
+@pytest.fixture
+def entry_copy(tmp_path, cache39):
+    src = next(p for p in sorted(cache39.iterdir()) if (p / "add_kernel.ptx").exists())
+    dst = tmp_path / "cache" / src.name
+    shutil.copytree(src, dst)
+    return dst
+
+
+def test_non_utf8_ir(cli, entry_copy):
+    p = entry_copy / "add_kernel.ttgir"
+    data = p.read_bytes()
+    p.write_bytes(data[:200] + b"\xff\xfe" + data[200:])
+    err = _one_line_error(cli("show", str(entry_copy), "--stage", "ttgir"))
+    assert str(p) in err and "not UTF-8" in err
+
+
+def test_nul_bytes_in_text_stage(cli, entry_copy):
+    p = entry_copy / "add_kernel.llir"
+    p.write_bytes(b"define void @f() {\n\x00\x00\n")
+    err = _one_line_error(cli("show", str(entry_copy), "--stage", "llir"))
+    assert f"{p}:2" in err and "NUL" in err
+
+
+def test_truncated_ir_still_shows(cli, entry_copy):
+    p = entry_copy / "add_kernel.ttir"
+    p.write_bytes(p.read_bytes()[:100])
+    r = cli("show", str(entry_copy), "--stage", "ttir")
+    assert r.returncode == 0 and len(r.stdout) >= 90
+
+
+def test_malformed_json(cli, entry_copy):
+    (entry_copy / "add_kernel.json").write_text("{not json")
+    err = _one_line_error(cli("show", str(entry_copy), "--meta"))
+    assert "add_kernel.json" in err
+    r = cli("ls", "--cache-dir", str(entry_copy.parent), "--json")
+    assert r.returncode == 0 and '"partial"' in r.stdout
+
+
+def test_cache_dir_is_a_file(cli, tmp_path):
+    f = tmp_path / "notacache.txt"
+    f.write_text("x")
+    err = _one_line_error(cli("ls", "--cache-dir", str(f)))
+    assert str(f) in err and "not a Triton artifact" in err
+
+
+def test_cache_dir_missing(cli, tmp_path):
+    err = _one_line_error(cli("ls", "--cache-dir", str(tmp_path / "missing")))
+    assert "no such cache directory" in err
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads unreadable directories")
+def test_unreadable_directory(cli, tmp_path):
+    d = tmp_path / "locked"
+    d.mkdir()
+    d.chmod(0)
+    try:
+        err = _one_line_error(cli("ls", "--cache-dir", str(d)))
+        assert "permission denied" in err
+    finally:
+        d.chmod(0o755)
+
+
+def test_stage_file_is_a_directory(cli, entry_copy):
+    p = entry_copy / "add_kernel.ttgir"
+    p.unlink()
+    p.mkdir()
+    r = cli("show", str(entry_copy), "--stage", "ttgir")
+    err = _one_line_error(r)
+    assert "no ttgir stage" in err  # a directory named like a stage is not a stage file
+
+
+def test_unknown_command_and_option_are_usage_errors(cli):
+    assert cli("frobnicate").returncode == 2
+    assert cli("ls", "--no-such-option").returncode == 2
+
+
+def test_debug_shows_traceback(cli, tmp_path):
+    r = cli("--debug", "ls", "--cache-dir", str(tmp_path / "missing"))
+    assert r.returncode == 1 and "Traceback" in r.stderr

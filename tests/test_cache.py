@@ -1,0 +1,138 @@
+"""Cache discovery and the KernelEntry model, on the real corpus caches."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tritonscope.cache import Cache, Target, default_cache_dir, demangle, parse_target, resolve_one, select
+from tritonscope.errors import TritonscopeError
+
+
+def test_default_cache_dir_follows_triton_rule(tmp_path):
+    assert default_cache_dir({"TRITON_CACHE_DIR": str(tmp_path / "c"), "TRITON_HOME": "/x"}) == tmp_path / "c"
+    assert default_cache_dir({"TRITON_HOME": str(tmp_path)}) == tmp_path / ".triton" / "cache"
+    assert default_cache_dir({}) == Path("~").expanduser() / ".triton" / "cache"
+
+
+def test_triton_32_cache(cache32):
+    entries = Cache(cache32).entries()
+    assert len(entries) == 30
+    kinds = Counter(e.kind for e in entries)
+    assert kinds == {"kernel": 25, "partial": 5}
+    # the five partial entries are the gfx906 compiles 3.2 could not finish: IR but no json
+    partial = [e for e in entries if e.kind == "partial"]
+    assert {str(e.target) for e in partial} == {"hip:gfx906"}
+    assert all(e.stages == ["ttir", "ttgir"] for e in partial)
+    targets = Counter(str(e.target) for e in entries)
+    assert targets == {"cuda:80": 5, "cuda:90": 5, "hip:gfx90a": 5, "hip:gfx942": 5, "hip:gfx950": 5,
+                       "hip:gfx906": 5}
+    assert Counter(e.name for e in entries) == {
+        "add_kernel": 6, "softmax_kernel": 6, "matmul_kernel": 6, "gemv_tile_kernel": 6, "gemv_loop_kernel": 6}
+
+
+def test_triton_39_cache_fields(cache39):
+    entries = Cache(cache39).entries()
+    assert len(entries) == 30 and all(e.kind == "kernel" for e in entries)
+    e = Cache(cache39).entries()
+    (gemv,) = select(e, "gemv_tile_kernel", "cuda:90")
+    assert gemv.target == Target("cuda", "90", 32)
+    assert gemv.triton_version == "3.9.0"
+    assert gemv.meta("num_warps") == 2
+    assert gemv.stages == ["source", "ttir", "ttgir", "llir", "ptx", "cubin", "json"]
+    (hip,) = select(e, "gemv_tile_kernel", "hip:gfx942")
+    assert hip.target == Target("hip", "gfx942", 64)
+    assert hip.stages == ["source", "ttir", "ttgir", "llir", "amdgcn", "hsaco", "json"]
+
+
+def test_inductor_cache(inductor_cache):
+    entries = Cache(inductor_cache).entries()
+    assert len(entries) == 30
+    assert {str(e.target) for e in entries} == {"cuda:90"}
+    assert {e.triton_version for e in entries} == {"3.6.0"}
+    assert Counter(e.name for e in entries)["triton_mm"] >= 2
+
+
+def test_folder_of_caches_walks_each_cache(corpus):
+    entries = Cache(corpus).entries()
+    assert len(entries) == 90  # inductor_src beside triton_cache is not part of any cache
+    assert {e.cache_root.name for e in entries} == {"triton-3.2.0", "triton-3.9.0", "triton_cache"}
+
+
+def test_one_entry_dir_and_one_file(cache39):
+    entry_dir = next(p for p in cache39.iterdir() if (p / "add_kernel.json").exists())
+    entries = Cache(entry_dir).entries()
+    assert len(entries) == 1 and entries[0].name == "add_kernel"
+    single = Cache(entry_dir / "add_kernel.ttgir").entries()
+    assert single[0].kind == "file" and single[0].stages == ["ttgir"]
+    assert single[0].target is not None  # from the sibling json
+
+
+def test_launcher_empty_tmp_and_binary_only(tmp_path, cache39):
+    (tmp_path / "AAAA").mkdir()
+    (tmp_path / "AAAA" / "cuda_utils.so").write_bytes(b"\x7fELF")
+    (tmp_path / "BBBB").mkdir()
+    (tmp_path / "tmp.pid_123_456").mkdir()
+    src = next(p for p in cache39.iterdir() if (p / "add_kernel.cubin").exists())
+    (tmp_path / "CCCC").mkdir()
+    for n in ("add_kernel.cubin", "add_kernel.json"):
+        (tmp_path / "CCCC" / n).write_bytes((src / n).read_bytes())
+    cache = Cache(tmp_path)
+    kinds = {e.hash: e.kind for e in cache.entries()}
+    assert kinds == {"AAAA": "launcher", "BBBB": "empty", "tmp.pid_123_456": "tmp", "CCCC": "binary-only"}
+    assert [e.hash for e in cache.kernels()] == ["CCCC"]
+    assert {e.hash for e in cache.kernels(include_all=True)} == set(kinds)
+
+
+def test_list_form_target_and_mangled_names():
+    assert parse_target(["cuda", 80]) == Target("cuda", "80", None)
+    assert parse_target({"backend": "hip", "arch": "gfx942", "warp_size": 64}) == Target("hip", "gfx942", 64)
+    assert parse_target("hip:gfx90a") == Target("hip", "gfx90a")
+    assert parse_target(None) is None
+    assert demangle("add_kernel_0d1d2d3de") == "add_kernel"
+    assert demangle("matmul_kernel_0d1d2d3d4d5d6d7c8d9c10d11c") == "matmul_kernel"
+    assert demangle("triton_poi_fused_add_0") == "triton_poi_fused_add_0"
+
+
+def test_target_matching():
+    t = Target("cuda", "90", 32)
+    assert t.matches("cuda") and t.matches("cuda:90") and t.matches("sm90") and not t.matches("hip")
+    assert Target("hip", "gfx942", 64).matches("gfx942")
+
+
+def test_malformed_json_is_partial_with_error(tmp_path, cache39):
+    src = next(p for p in cache39.iterdir() if (p / "add_kernel.json").exists())
+    d = tmp_path / "DDDD"
+    d.mkdir()
+    (d / "add_kernel.ttir").write_bytes((src / "add_kernel.ttir").read_bytes())
+    (d / "add_kernel.json").write_text('{"name": "add_kernel", ')
+    (e,) = Cache(tmp_path).entries()
+    assert e.kind == "partial" and e.name == "add_kernel"
+    assert e.metadata_error.startswith("add_kernel.json: ")
+
+
+def test_resolve_one_ambiguity_lists_candidates(cache39):
+    with pytest.raises(TritonscopeError) as info:
+        resolve_one(Cache(cache39), "gemv_tile_kernel")
+    msg = str(info.value)
+    assert "6 entries match 'gemv_tile_kernel'" in msg and "hip:gfx942" in msg and "--target" in msg
+    assert info.value.exit_code == 2
+    e = resolve_one(Cache(cache39), "gemv_tile_kernel", "hip:gfx942")
+    assert e.target == Target("hip", "gfx942", 64)
+    assert resolve_one(Cache(cache39), e.hash[:8]).path == e.path
+    with pytest.raises(TritonscopeError, match="nothing matches 'nope'"):
+        resolve_one(Cache(cache39), "nope")
+
+
+def test_glob_selection(inductor_cache):
+    entries = Cache(inductor_cache).kernels()
+    reds = select(entries, "triton_red_*")
+    assert reds and all(e.name.startswith("triton_red_") for e in reds)
+
+
+def test_json_metadata_matches_file(cache39):
+    for e in Cache(cache39).entries():
+        assert e.metadata == json.loads(e.files["json"].read_text())

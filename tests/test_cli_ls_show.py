@@ -1,0 +1,143 @@
+"""`tritonscope ls` and `tritonscope show` end to end, on the corpus copies."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+
+import pytest
+
+from tritonscope.tools import find_nvidia_tool
+
+
+def test_ls_json_lists_every_corpus_entry(cli, corpus):
+    r = cli("ls", "--cache-dir", str(corpus), "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["schema"] == 1 and doc["kind"] == "ls" and doc["count"] == 90
+    entries = doc["entries"]
+    assert sum(e["kind"] == "partial" for e in entries) == 5
+    by_hash = {e["hash"]: e for e in entries}
+    e = by_hash["CFKU4VN4L6BTPTBBWBQE2LZ57O5BSYU2AFRUQUD5HUZN2MBHL3EA"]
+    assert e["name"] == "gemv_tile_kernel"
+    assert e["target"] == {"backend": "cuda", "arch": "80", "warp_size": 32}
+    assert (e["num_warps"], e["num_stages"], e["shared"], e["triton_version"]) == (2, 3, 1024, "3.9.0")
+    assert e["stages"] == ["source", "ttir", "ttgir", "llir", "ptx", "cubin", "json"]
+    assert e["path"].endswith("triton-3.9.0/CFKU4VN4L6BTPTBBWBQE2LZ57O5BSYU2AFRUQUD5HUZN2MBHL3EA")
+    names = {e["name"] for e in entries}
+    assert "triton_per_fused_sum_view_1" in names and "matmul_kernel" in names
+
+
+@pytest.mark.parametrize("cache,count", [("triton-3.2.0", 30), ("triton-3.9.0", 30),
+                                         ("inductor-h200-triton3.6/triton_cache", 30)])
+def test_ls_each_cache(cli, corpus, cache, count):
+    r = cli("ls", "--cache-dir", str(corpus / cache), "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["count"] == count
+
+
+def test_ls_filters(cli, cache32, cache39):
+    r = json.loads(cli("ls", "--cache-dir", str(cache32), "--partial", "--json").stdout)
+    assert r["count"] == 5 and {e["target"]["arch"] for e in r["entries"]} == {"gfx906"}
+    r = json.loads(cli("ls", "gemv_*", "--cache-dir", str(cache39), "--target", "hip", "--json").stdout)
+    assert r["count"] == 8 and all(e["target"]["backend"] == "hip" for e in r["entries"])
+    r = json.loads(cli("ls", "--cache-dir", str(cache39), "--target", "cuda:90", "--json").stdout)
+    assert r["count"] == 5
+    r = json.loads(cli("ls", "--cache-dir", str(cache39), "--since", "9999d", "--json").stdout)
+    assert r["count"] == 30
+
+
+def test_ls_newest_first(tmp_path, cache39, cli):
+    dst = tmp_path / "c"
+    shutil.copytree(cache39, dst)
+    newest = sorted(dst.iterdir())[3]
+    for f in newest.iterdir():
+        os.utime(f, (4_000_000_000, 4_000_000_000))
+    r = json.loads(cli("ls", "--cache-dir", str(dst), "--json").stdout)
+    assert r["entries"][0]["hash"] == newest.name
+
+
+def test_ls_table_plain_when_piped(cli, cache39):
+    r = cli("ls", "--cache-dir", str(cache39))
+    assert r.returncode == 0
+    assert "\x1b[" not in r.stdout
+    assert "gemv_tile_kernel" in r.stdout and "hip:gfx942" in r.stdout and "3.9.0" in r.stdout
+
+
+def test_ls_usage_errors(cli, cache39):
+    r = cli("ls", "--cache-dir", str(cache39), "--since", "yesterday")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "--since" in r.stderr
+
+
+def test_env_cache_dir(cli, cache39):
+    r = cli("ls", "--json", env={"TRITON_CACHE_DIR": str(cache39)})
+    assert json.loads(r.stdout)["count"] == 30
+    r = cli("ls", "--json", env={"TRITON_CACHE_DIR": "", "TRITON_HOME": str(cache39.parent / "nohome")})
+    assert r.returncode == 1 and "no such cache directory" in r.stderr
+
+
+@pytest.mark.parametrize("stage,needle", [
+    ("ttir", "tt.func public @gemv_tile_kernel"),
+    ("ttgir", "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8]"),
+    ("llir", "define amdgpu_kernel void @gemv_tile_kernel"),
+    ("amdgcn", "global_load_dwordx4"),
+    ("source", "tt.func public @gemv_tile_kernel"),
+])
+def test_show_each_text_stage(cli, cache39, stage, needle):
+    r = cli("show", "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx942", "--stage", stage)
+    assert r.returncode == 0, r.stderr
+    assert needle in r.stdout and "\x1b[" not in r.stdout
+
+
+def test_show_ptx_32_and_meta(cli, cache32):
+    r = cli("show", "add_kernel", "--cache-dir", str(cache32), "--target", "cuda:90", "--stage", "ptx")
+    assert r.returncode == 0 and ".target sm_90a" in r.stdout
+    r = cli("show", "add_kernel", "--cache-dir", str(cache32), "--target", "cuda:90", "--meta")
+    assert json.loads(r.stdout)["num_warps"] == 4
+
+
+def test_show_default_stage_is_ttgir(cli, cache39):
+    r = cli("show", "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:90")
+    assert "#ttg.blocked" in r.stdout
+
+
+@pytest.mark.skipif(find_nvidia_tool("nvdisasm") is None, reason="nvdisasm not installed (ships with triton)")
+def test_show_sass_from_cubin(cli, cache39):
+    r = cli("show", "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "--stage", "sass")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("LDG.E.EF.128") == 32 and '//## File "/tmp/irkernels/kernels.py", line 158' in r.stdout
+
+
+def test_show_sass_tool_missing(cli, cache39, tmp_path):
+    r = cli("show", "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "--stage", "sass",
+            env={"TRITON_NVDISASM_PATH": str(tmp_path / "nvdisasm")})
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and "nvdisasm not found" in r.stderr
+
+
+def test_show_hsaco_asm(cli, cache39):
+    from tritonscope.tools import llvm_objdumps
+
+    r = cli("show", "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx942",
+            "--stage", "hsaco-asm")
+    if not llvm_objdumps():
+        assert r.returncode == 1 and "llvm-objdump not found" in r.stderr
+        return
+    if r.returncode == 1:
+        assert "knows gfx942" in r.stderr and r.stderr.count("\n") == 1
+        return
+    assert "global_load_dwordx4" in r.stdout and "kernels.py:173" in r.stdout
+    r = cli("show", "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx950",
+            "--stage", "hsaco-asm")
+    assert r.returncode in (0, 1)
+    if r.returncode == 1:
+        assert "gfx950" in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_show_missing_stage_and_no_match(cli, cache39):
+    r = cli("show", "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx942", "--stage", "ptx")
+    assert r.returncode == 1 and "no ptx stage in this entry" in r.stderr and r.stderr.count("\n") == 1
+    r = cli("show", "nope", "--cache-dir", str(cache39))
+    assert r.returncode == 1 and "nothing matches 'nope'" in r.stderr
+    r = cli("show", "gemv_tile_kernel", "--cache-dir", str(cache39))
+    assert r.returncode == 2 and "entries match" in r.stderr and "--target" in r.stderr

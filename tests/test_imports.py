@@ -1,0 +1,54 @@
+"""Inspection commands must not import triton or torch: they have to start fast on any machine."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tritonscope.cli import COMMANDS, _module_exists
+
+PROBE = r"""
+import sys
+from tritonscope.cli import main
+sys.argv = ["tritonscope"] + sys.argv[1:]
+try:
+    main()
+except SystemExit:
+    pass
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("triton", "torch", "numpy"))
+sys.stderr.write("HEAVY:" + ",".join(heavy) + "\n")
+"""
+
+
+def _heavy_modules(*args: str) -> list[str]:
+    r = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, timeout=300)
+    line = next(ln for ln in r.stderr.splitlines() if ln.startswith("HEAVY:"))
+    return [m for m in line[len("HEAVY:"):].split(",") if m]
+
+
+def test_help_imports_nothing_heavy():
+    assert _heavy_modules("--help") == []
+
+
+INSPECTION = {
+    "ls": ["ls", "--cache-dir", "{cache}"],
+    "show": ["show", "gemv_tile_kernel", "--cache-dir", "{cache}", "--target", "hip:gfx942"],
+    "map": ["map", "gemv_tile_kernel", "--cache-dir", "{cache}", "--target", "hip:gfx942", "--line", "173"],
+    "layout": ["layout", "gemv_tile_kernel", "--cache-dir", "{cache}", "--target", "hip:gfx942"],
+    "loads": ["loads", "gemv_tile_kernel", "--cache-dir", "{cache}", "--target", "hip:gfx942"],
+    "diff": ["diff", "{cache}", "{cache}"],
+    "snapshot": ["snapshot", "--cache-dir", "{cache}", "--out", "{tmp}/snap"],
+    "report": ["report", "gemv_tile_kernel", "--cache-dir", "{cache}", "--target", "hip:gfx942",
+               "-o", "{tmp}/r.html"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(INSPECTION))
+def test_inspection_commands_do_not_import_triton(command, cache39, tmp_path):
+    if not _module_exists(COMMANDS[command][0]):
+        pytest.skip(f"{command} not built yet")
+    args = [a.format(cache=cache39, tmp=tmp_path) for a in INSPECTION[command]]
+    assert _heavy_modules(*args) == []
+    assert _heavy_modules(command, "--help") == []
