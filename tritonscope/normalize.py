@@ -1,0 +1,316 @@
+"""Normalize a stage's text for comparison: what is left differs only where the code differs.
+
+Each stage drops its debug information (MLIR `loc(...)`, LLVM `!dbg` and `!DI*` metadata, PTX/AMDGCN
+`.loc`/`.file` and debug sections), absolute paths, hashes and timestamps, and renames SSA values,
+block labels and registers by order of first appearance, so renumbering alone is no difference.
+Spellings that only changed name between Triton releases are folded behind `fold_renames` (on by
+default): dialect prefixes, and the named SSA values of Triton >= 3.5 (`%offs_k_4` vs `%12`).
+
+Pure text in, text out; one function per stage, dispatched by `normalize(stage, text, options)`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class NormalizeOptions:
+    # Fold release-to-release spellings (dialect prefixes, named SSA values) into one form.
+    fold_renames: bool = True
+
+
+DEFAULT_OPTIONS = NormalizeOptions()
+
+# Dialect spellings that changed name only (Triton 3.3 shortened the prefixes). Old -> new.
+DIALECT_RENAMES: tuple[tuple[str, str], ...] = (
+    ("triton_nvidia_gpu.", "ttng."),
+    ("triton_gpu.", "ttg."),
+    ("triton_amdgpu.", "amdgpu."),
+)
+_DIALECT_RENAME_RE = re.compile(r"\b(" + "|".join(re.escape(old) for old, _ in DIALECT_RENAMES) + ")")
+_DIALECT_NEW = dict(DIALECT_RENAMES)
+
+# --- shared by every stage -------------------------------------------------------------------
+QUOTED_ABS_PATH = re.compile(r'(?<=["\'])/(?:[^"\'/\s]+/)+([^"\'/\s]*)(?=["\'])')
+HEX_HASH = re.compile(r"\b[0-9a-fA-F]{32,}\b")
+BASE32_HASH = re.compile(r"\b[A-Z2-7]{52}\b")
+TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?\b")
+INNER_WHITESPACE = re.compile(r"(?<=\S)[ \t]+")
+
+# --- MLIR (source, ttir, ttgir) ---------------------------------------------------------------
+MLIR_LOC_ALIAS_LINE = re.compile(r"^#loc\d*\s*=\s*loc\(")
+MLIR_FUNC_START = re.compile(r"^\s*(?:tt\.func|func\.func|llvm\.func)\b")
+MLIR_SSA = re.compile(r"%[A-Za-z0-9_$.\-]+")
+MLIR_NUMBERED_SSA = re.compile(r"^%(?:\d+|arg\d+)$")
+MLIR_BLOCK_LABEL = re.compile(r"\^[A-Za-z0-9_$.\-]+")
+MLIR_LOC_START = re.compile(r"\s*\bloc\(")
+
+# --- LLVM IR --------------------------------------------------------------------------------
+LLIR_DBG_ATTACHMENT = re.compile(r",?\s*!dbg !\d+")
+LLIR_DEBUG_LINE = re.compile(
+    r"^\s*(?:!\d+ = (?:distinct )?!DI|!llvm\.dbg\.|#dbg_|(?:tail )?call void @llvm\.dbg\.|declare void @llvm\.dbg\.)")
+LLIR_DEBUG_FLAG = re.compile(r'^!\d+ = !\{i32 \d+, !"(?:Debug Info Version|Dwarf Version)"')
+LLIR_FUNC_START = re.compile(r"^define\b")
+LLIR_LOCAL = re.compile(r'%(?:[-a-zA-Z$._0-9]+|"[^"]*")')
+LLIR_LABEL_DEF = re.compile(r'^([-a-zA-Z$._0-9]+|"[^"]*"):')
+LLIR_PREDS_COMMENT = re.compile(r"\s+;\s*(?:preds = .*|No predecessors!)$")
+LLIR_METADATA_REF = re.compile(r"!(\d+)\b")
+LLIR_ATTR_GROUP = re.compile(r"#(\d+)\b")
+
+# --- PTX ------------------------------------------------------------------------------------
+PTX_DEBUG_DIRECTIVE = re.compile(r"^\s*\.(?:loc|file)\b")
+PTX_SECTION_START = re.compile(r"^\s*\.section\s+\.debug")
+PTX_DEBUG_LABEL = re.compile(r"^\s*\$L__(?:tmp|func_begin|func_end|info_string|debug)\w*:\s*$")
+PTX_COMMENT = re.compile(r"\s*//.*$")
+PTX_FUNC_START = re.compile(r"^\s*(?:\.visible\s+|\.weak\s+|\.extern\s+)?\.(?:entry|func)\b")
+PTX_REGISTER = re.compile(r"%(?!envreg|pm\d|clock|globaltimer|lanemask)([a-z]+)(\d+)\b")
+PTX_LABEL = re.compile(r"\$L__BB\d+_\d+")
+
+# --- AMDGCN ---------------------------------------------------------------------------------
+GCN_DEBUG_DIRECTIVE = re.compile(r"^\s*\.(?:loc|file|cfi_\w+)\b")
+GCN_SECTION = re.compile(r"^\s*\.section\s+(\S+)")
+GCN_SECTION_END = re.compile(r"^\s*\.(?:text|amdgpu_metadata|end_amdgpu_metadata|data|rodata)\b")
+GCN_DEBUG_LABEL = re.compile(r"^\.L(?:tmp|func_begin|cu_begin|debug|info_string|line_table|section)\w*:")
+# Resource comments worth keeping in the text: `; NumVgprs: 20`, `; codeLenInByte = 172`.
+GCN_RESOURCE_COMMENT = re.compile(r"^;\s*[A-Za-z][\w:]*\s*(?::|=)\s*\S")
+GCN_COMMENT = re.compile(r"\s*;.*$")
+GCN_REGISTER = re.compile(r"\b([vsa])(?:(\d+)\b|\[(\d+):(\d+)\])")
+GCN_LABEL = re.compile(r"\.LBB\d+_\d+")
+
+
+def normalize(stage: str, text: str, options: NormalizeOptions = DEFAULT_OPTIONS) -> str:
+    """The text of `stage` with debug info, paths and numbering removed; ends with one newline."""
+    fn = _NORMALIZERS.get(stage, _normalize_plain)
+    lines = fn(text.splitlines(), options)
+    out = [_tidy_line(ln) for ln in lines]
+    return "\n".join(ln for ln in out if ln.strip()) + "\n"
+
+
+def _tidy_line(line: str) -> str:
+    line = line.rstrip()
+    body = line.lstrip()
+    indent = len(line[: len(line) - len(body)].expandtabs(4))
+    body = QUOTED_ABS_PATH.sub(r"\1", body)
+    body = HEX_HASH.sub("<hash>", body)
+    body = BASE32_HASH.sub("<hash>", body)
+    body = TIMESTAMP.sub("<timestamp>", body)
+    return " " * indent + INNER_WHITESPACE.sub(" ", body)
+
+
+def _normalize_plain(lines: list[str], options: NormalizeOptions) -> list[str]:
+    return lines
+
+
+# --- MLIR -------------------------------------------------------------------------------------
+
+
+def strip_mlir_locs(line: str) -> str:
+    """Remove every `loc(...)` (balanced parentheses, quotes respected) from one line."""
+    out: list[str] = []
+    pos = 0
+    while True:
+        m = MLIR_LOC_START.search(line, pos)
+        if m is None:
+            out.append(line[pos:])
+            return "".join(out)
+        out.append(line[pos:m.start()])
+        pos = _skip_balanced(line, m.end())
+
+
+def _skip_balanced(text: str, i: int) -> int:
+    """Index just past the `)` closing a `(` that ended at i (quotes may contain parentheses)."""
+    depth = 1
+    in_str = False
+    while i < len(text):
+        c = text[i]
+        if in_str:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return i
+
+
+def fold_dialect_renames(text: str) -> str:
+    return _DIALECT_RENAME_RE.sub(lambda m: _DIALECT_NEW[m.group(1)], text)
+
+
+class _Renamer:
+    """Names in order of first appearance: the first `%x` seen becomes `{prefix}0`, and so on."""
+
+    def __init__(self, prefix: str):
+        self.prefix = prefix
+        self.names: dict[str, str] = {}
+
+    def __call__(self, name: str) -> str:
+        new = self.names.get(name)
+        if new is None:
+            new = self.names[name] = f"{self.prefix}{len(self.names)}"
+        return new
+
+
+def _normalize_mlir(lines: list[str], options: NormalizeOptions) -> list[str]:
+    out: list[str] = []
+    values = _Renamer("%v")
+    blocks = _Renamer("^bb")
+    for line in lines:
+        if MLIR_LOC_ALIAS_LINE.match(line):
+            continue
+        line = strip_mlir_locs(line)
+        if options.fold_renames:
+            line = fold_dialect_renames(line)
+        if MLIR_FUNC_START.match(line):
+            values = _Renamer("%v")
+            blocks = _Renamer("^bb")
+
+        def rename_value(m: re.Match, values: _Renamer = values) -> str:
+            name = m.group(0)
+            if options.fold_renames or MLIR_NUMBERED_SSA.match(name):
+                return values(name)
+            return name
+
+        line = _sub_outside_strings(MLIR_SSA, rename_value, line)
+        line = _sub_outside_strings(MLIR_BLOCK_LABEL, lambda m, b=blocks: b(m.group(0)), line)
+        out.append(line)
+    return out
+
+
+def _sub_outside_strings(pattern: re.Pattern, repl: Callable[[re.Match], str], line: str) -> str:
+    """pattern.sub, but never inside a "string" (inline asm and names keep their `%` and `^`)."""
+    if '"' not in line:
+        return pattern.sub(repl, line)
+    parts = re.split(r'("(?:\\.|[^"\\])*")', line)
+    return "".join(p if i % 2 else pattern.sub(repl, p) for i, p in enumerate(parts))
+
+
+# --- LLVM IR ----------------------------------------------------------------------------------
+
+
+def _normalize_llir(lines: list[str], options: NormalizeOptions) -> list[str]:
+    kept: list[str] = []
+    for line in lines:
+        if line.startswith(";") or LLIR_DEBUG_LINE.match(line) or LLIR_DEBUG_FLAG.match(line):
+            continue
+        line = LLIR_DBG_ATTACHMENT.sub("", line)
+        line = LLIR_PREDS_COMMENT.sub("", line)
+        kept.append(line)
+    metadata = _Renamer("!")
+    attr_groups = _Renamer("#")
+    out: list[str] = []
+    values = _Renamer("%v")
+    for line in kept:
+        if LLIR_FUNC_START.match(line):
+            values = _Renamer("%v")
+        m = LLIR_LABEL_DEF.match(line)
+        if m and not line.startswith(("!", "@", "attributes", "target", "source_filename")):
+            line = values("%" + m.group(1))[1:] + ":" + line[m.end():]
+        line = _sub_outside_strings(LLIR_LOCAL, lambda m, v=values: v(m.group(0)), line)
+        line = _sub_outside_strings(LLIR_METADATA_REF, lambda m: metadata(m.group(1)), line)
+        line = _sub_outside_strings(LLIR_ATTR_GROUP, lambda m: attr_groups(m.group(1)), line)
+        out.append(line)
+    # Named metadata (`!llvm.module.flags = !{...}`) prints in a release-dependent order.
+    body = [ln for ln in out if not ln.startswith("!")]
+    meta = sorted(ln for ln in out if ln.startswith("!") and not ln[1:2].isdigit())
+    numbered = [ln for ln in out if ln.startswith("!") and ln[1:2].isdigit()]
+    return body + meta + numbered
+
+
+# --- PTX --------------------------------------------------------------------------------------
+
+
+def _normalize_ptx(lines: list[str], options: NormalizeOptions) -> list[str]:
+    out: list[str] = []
+    registers: dict[str, _Renamer] = {}
+    labels = _Renamer("$L__BB")
+    in_section = seen_brace = False  # inside a `.section .debug_* { ... }` block
+    depth = 0
+    for line in lines:
+        if not in_section and PTX_SECTION_START.match(line):
+            in_section, seen_brace, depth = True, False, 0
+        if in_section:
+            depth += line.count("{") - line.count("}")
+            seen_brace = seen_brace or "{" in line
+            if seen_brace and depth <= 0:
+                in_section = False
+            continue
+        if PTX_DEBUG_DIRECTIVE.match(line) or PTX_DEBUG_LABEL.match(line):
+            continue
+        line = PTX_COMMENT.sub("", line) if '"' not in line else line
+        if PTX_FUNC_START.match(line):
+            registers = {}
+            labels = _Renamer("$L__BB")
+
+        def rename_register(m: re.Match) -> str:
+            cls = m.group(1)
+            r = registers.setdefault(cls, _Renamer(f"%{cls}"))
+            return r(m.group(0))
+
+        line = PTX_REGISTER.sub(rename_register, line)
+        line = PTX_LABEL.sub(lambda m, lb=labels: lb(m.group(0)), line)
+        out.append(line)
+    return out
+
+
+# --- AMDGCN -----------------------------------------------------------------------------------
+
+
+def _normalize_amdgcn(lines: list[str], options: NormalizeOptions) -> list[str]:
+    out: list[str] = []
+    in_debug_section = False
+    registers: dict[str, _Renamer] = {}
+    labels = _Renamer(".LBB")
+    for line in lines:
+        sec = GCN_SECTION.match(line)
+        if sec:
+            in_debug_section = sec.group(1).strip('"').startswith(".debug")
+            if in_debug_section:
+                continue
+        elif in_debug_section:
+            if not GCN_SECTION_END.match(line):
+                continue
+            in_debug_section = False
+        stripped = line.strip()
+        if stripped.startswith(";"):
+            if GCN_RESOURCE_COMMENT.match(stripped):
+                out.append(stripped)
+            continue
+        if GCN_DEBUG_DIRECTIVE.match(line) or GCN_DEBUG_LABEL.match(line):
+            continue
+        line = GCN_COMMENT.sub("", line)
+        if not stripped.startswith("."):  # instructions; directives name no registers
+
+            def rename_register(m: re.Match) -> str:
+                cls = m.group(1)
+                r = registers.setdefault(cls, _Renamer(cls))
+                if m.group(2) is not None:
+                    return r(m.group(2))
+                lo, hi = int(m.group(3)), int(m.group(4))
+                return f"{cls}[{r(m.group(3))[1:]}:+{hi - lo}]"
+
+            line = GCN_REGISTER.sub(rename_register, line)
+        line = GCN_LABEL.sub(lambda m, lb=labels: lb(m.group(0)), line)
+        out.append(line)
+    return out
+
+
+_NORMALIZERS: dict[str, Callable[[list[str], NormalizeOptions], list[str]]] = {
+    "source": _normalize_mlir,
+    "ttir": _normalize_mlir,
+    "ttgir": _normalize_mlir,
+    "llir": _normalize_llir,
+    "ptx": _normalize_ptx,
+    "amdgcn": _normalize_amdgcn,
+}
+NORMALIZED_STAGES = tuple(_NORMALIZERS)
