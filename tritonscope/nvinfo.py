@@ -1,0 +1,146 @@
+"""Resource usage of the kernels in a CUBIN, read from its ELF with `struct` (no CUDA tool needed).
+
+What `cuobjdump --dump-resource-usage` prints comes from three places in the ELF: the register count
+is the top byte of `sh_info` of `.text.<kernel>`; the static shared memory and local memory are the
+sizes of `.nv.shared.<kernel>` and `.nv.local.<kernel>`; the stack (frame) size is an attribute in
+`.nv.info.<kernel>` (EIATTR_FRAME_SIZE / EIATTR_MAX_STACK_SIZE) or in the global `.nv.info`.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+from tritonscope.errors import ParseError
+
+ELF_MAGIC = b"\x7fELF"
+# .nv.info attribute formats and the attributes we read (names as in cuobjdump -elf).
+EIFMT_NVAL, EIFMT_BVAL, EIFMT_HVAL, EIFMT_SVAL = 1, 2, 3, 4
+EIATTR_FRAME_SIZE = 0x11
+EIATTR_MIN_STACK_SIZE = 0x12
+EIATTR_MAX_STACK_SIZE = 0x23
+EIATTR_REGCOUNT = 0x2F
+SHT_SYMTAB = 2
+SYMBOL_SIZE = 24
+
+
+@dataclass(frozen=True, slots=True)
+class CubinResources:
+    kernel: str
+    registers: int
+    stack_bytes: int
+    static_shared_bytes: int
+    local_bytes: int
+
+    def to_json(self) -> dict:
+        return {"kernel": self.kernel, "registers": self.registers, "stack_bytes": self.stack_bytes,
+                "static_shared_bytes": self.static_shared_bytes, "local_bytes": self.local_bytes}
+
+
+@dataclass(frozen=True, slots=True)
+class _Section:
+    name: str
+    type: int
+    offset: int
+    size: int
+    link: int
+    info: int
+
+
+def _sections(data: bytes, path: str | None) -> list[_Section]:
+    if data[:4] != ELF_MAGIC or len(data) < 64:
+        raise ParseError("not an ELF file", path)
+    if data[4] != 2:
+        raise ParseError("not a 64-bit ELF (CUBINs are ELF64)", path)
+    endian = "<" if data[5] == 1 else ">"
+    shoff, = struct.unpack_from(endian + "Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from(endian + "HHH", data, 0x3A)
+    if shoff == 0 or shoff + shnum * shentsize > len(data):
+        raise ParseError("truncated ELF section table", path)
+    raw = []
+    for i in range(shnum):
+        name_off, sh_type, _flags, _addr, offset, size, link, info = struct.unpack_from(
+            endian + "IIQQQQII", data, shoff + i * shentsize)
+        raw.append((name_off, sh_type, offset, size, link, info))
+    strtab_off, strtab_size = raw[shstrndx][2], raw[shstrndx][3]
+    strtab = data[strtab_off:strtab_off + strtab_size]
+    out = []
+    for name_off, sh_type, offset, size, link, info in raw:
+        out.append(_Section(_cstr(strtab, name_off), sh_type, offset, size, link, info))
+    return out
+
+
+def _cstr(table: bytes, offset: int) -> str:
+    end = table.find(b"\x00", offset)
+    return table[offset:end if end >= 0 else None].decode("utf-8", "replace")
+
+
+def _symbol_names(data: bytes, sections: list[_Section]) -> dict[int, str]:
+    """Symbol index -> name, from the ELF's .symtab (global .nv.info names functions by index)."""
+    symtab = next((s for s in sections if s.type == SHT_SYMTAB), None)
+    if symtab is None or symtab.link >= len(sections):
+        return {}
+    strtab = sections[symtab.link]
+    names = data[strtab.offset:strtab.offset + strtab.size]
+    out = {}
+    for i in range(symtab.size // SYMBOL_SIZE):
+        st_name, = struct.unpack_from("<I", data, symtab.offset + i * SYMBOL_SIZE)
+        out[i] = _cstr(names, st_name)
+    return out
+
+
+def _info_attributes(blob: bytes) -> list[tuple[int, bytes | int]]:
+    """(attribute, value) pairs of one .nv.info section."""
+    out: list[tuple[int, bytes | int]] = []
+    i = 0
+    while i + 2 <= len(blob):
+        fmt, attr = blob[i], blob[i + 1]
+        i += 2
+        if fmt == EIFMT_SVAL:
+            size, = struct.unpack_from("<H", blob, i)
+            out.append((attr, blob[i + 2:i + 2 + size]))
+            i += 2 + size
+        elif fmt in (EIFMT_HVAL, EIFMT_NVAL):
+            val, = struct.unpack_from("<H", blob, i)
+            out.append((attr, val))
+            i += 2
+        elif fmt == EIFMT_BVAL:
+            out.append((attr, blob[i]))
+            i += 2
+        else:
+            break  # an unknown format: the rest cannot be framed
+    return out
+
+
+def cubin_resources(data: bytes, path: str | None = None) -> dict[str, CubinResources]:
+    """Per kernel in the CUBIN: registers, stack, static shared and local memory, in bytes."""
+    sections = _sections(data, path)
+    kernels = [s.name[len(".text."):] for s in sections if s.name.startswith(".text.")]
+    by_name = {s.name: s for s in sections}
+    out: dict[str, CubinResources] = {}
+    # The global .nv.info holds (function symbol, value) pairs: frame and stack sizes, register count.
+    symbols = _symbol_names(data, sections)
+    stack: dict[str, int] = {}
+    regcount: dict[str, int] = {}
+    for sec in sections:
+        if sec.name != ".nv.info":
+            continue
+        for attr, val in _info_attributes(data[sec.offset:sec.offset + sec.size]):
+            if not isinstance(val, bytes) or len(val) < 8:
+                continue
+            sym, value = struct.unpack_from("<II", val, 0)
+            fn = symbols.get(sym)
+            if fn is None:
+                continue
+            if attr in (EIATTR_FRAME_SIZE, EIATTR_MAX_STACK_SIZE):
+                stack[fn] = max(stack.get(fn, 0), value)
+            elif attr == EIATTR_REGCOUNT:
+                regcount[fn] = value
+    for k in kernels:
+        text = by_name[f".text.{k}"]
+        shared = by_name.get(f".nv.shared.{k}")
+        local = by_name.get(f".nv.local.{k}")
+        out[k] = CubinResources(
+            kernel=k, registers=regcount.get(k, text.info >> 24), stack_bytes=stack.get(k, 0),
+            static_shared_bytes=shared.size if shared else 0, local_bytes=local.size if local else 0)
+    return out
