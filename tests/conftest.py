@@ -48,6 +48,12 @@ def cache39(corpus) -> Path:
 
 
 @pytest.fixture(scope="session")
+def cache23(tmp_path_factory) -> Path:
+    """A real Triton 2.3.1 cache (cuda:80 and cuda:90) committed under tests/data (see its README)."""
+    return _copy_tree(REPO / "tests" / "data" / "triton-2.3.1" / "cache", tmp_path_factory.mktemp("c23") / "cache")
+
+
+@pytest.fixture(scope="session")
 def inductor_cache(corpus) -> Path:
     return corpus / "inductor-h200-triton3.6" / "triton_cache"
 

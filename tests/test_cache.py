@@ -136,3 +136,13 @@ def test_glob_selection(inductor_cache):
 def test_json_metadata_matches_file(cache39):
     for e in Cache(cache39).entries():
         assert e.metadata == json.loads(e.files["json"].read_text())
+
+
+def test_triton_23_cache(cache23):
+    entries = Cache(cache23).entries()
+    assert len(entries) == 6 and all(e.kind == "kernel" for e in entries)  # git keeps no empty dirs
+    assert all(len(e.hash) == 32 for e in entries)  # md5 hex directory names
+    assert Counter(e.name for e in entries) == {"add_kernel": 2, "softmax_kernel": 2, "dot_kernel": 2}
+    (add80,) = select(entries, "add_kernel", "cuda:80")
+    assert add80.mangled_name == "add_kernel_0d1d2d3d" and add80.target == Target("cuda", "80", None)
+    assert select(entries, "add_kernel_0d1d2d3d", "cuda:90")[0].name == "add_kernel"
