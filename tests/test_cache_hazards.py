@@ -1,0 +1,86 @@
+"""Cache hazards made for real: concurrent writers, deletions mid-walk, odd files, symlinks."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import threading
+import time
+
+from tritonscope.cache import Cache
+
+
+def _writer(root, src_entry, stop: threading.Event, counter: list[int]) -> None:
+    """Mimic Triton: write into tmp.pid_* and rename into place; also delete entries again."""
+    i = 0
+    while not stop.is_set():
+        tmp = root / f"tmp.pid_{os.getpid()}_{i}"
+        shutil.copytree(src_entry, tmp)
+        final = root / f"WRITER{i:06d}"
+        os.replace(tmp, final)
+        if i % 2:
+            shutil.rmtree(root / f"WRITER{i - 1:06d}", ignore_errors=True)
+        i += 1
+        counter[0] = i
+
+
+def test_ls_while_entries_are_written_and_deleted(tmp_path, cache39, cli):
+    root = tmp_path / "cache"
+    shutil.copytree(cache39, root)
+    src = next(p for p in sorted(cache39.iterdir()) if (p / "add_kernel.json").exists())
+    stop, counter = threading.Event(), [0]
+    t = threading.Thread(target=_writer, args=(root, src, stop, counter), daemon=True)
+    t.start()
+    try:
+        deadline = time.time() + 3
+        walks = 0
+        while time.time() < deadline or walks < 5:
+            entries = Cache(root).entries()  # must never raise while the tree changes under it
+            assert sum(e.name == "gemv_tile_kernel" for e in entries) == 6
+            walks += 1
+        r = cli("ls", "--cache-dir", str(root), "--all", "--json")
+        assert r.returncode == 0, r.stderr
+    finally:
+        stop.set()
+        t.join()
+    assert counter[0] > 5  # the writer really ran
+
+
+def test_symlink_out_of_cache_is_not_followed(tmp_path, cache39):
+    root = tmp_path / "cache"
+    root.mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.ttgir").write_text("#blocked = #ttg.blocked<{}>\n")
+    entry = root / "EEEE"
+    entry.mkdir()
+    os.symlink(outside / "secret.ttgir", entry / "k.ttgir")
+    os.symlink(outside, root / "LINKDIR")
+    entries = Cache(root).entries()
+    assert [e.hash for e in entries] == ["EEEE"]
+    assert entries[0].files == {} and entries[0].other_files == ["k.ttgir"]
+
+
+def test_cache_of_only_launchers(tmp_path, cli):
+    for name, so in (("A1", "cuda_utils.so"), ("A2", "__triton_launcher.so"), ("A3", "hip_utils.so")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / so).write_bytes(b"\x7fELF")
+    r = cli("ls", "--cache-dir", str(tmp_path), "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["count"] == 0
+    r = cli("ls", "--cache-dir", str(tmp_path), "--all", "--json")
+    entries = json.loads(r.stdout)["entries"]
+    assert sorted(e["name"] for e in entries) == ["__triton_launcher", "cuda_utils", "hip_utils"]
+    assert {e["kind"] for e in entries} == {"launcher"}
+    r = cli("ls", "--cache-dir", str(tmp_path))
+    assert r.returncode == 0 and "no kernel entries" in r.stdout
+
+
+def test_fifo_in_an_entry_is_never_opened(tmp_path, cache39):
+    src = next(p for p in sorted(cache39.iterdir()) if (p / "add_kernel.json").exists())
+    entry = tmp_path / "FFFF"
+    shutil.copytree(src, entry)
+    (entry / "add_kernel.json").unlink()
+    os.mkfifo(entry / "add_kernel.json")  # reading it would block forever
+    (e,) = Cache(tmp_path).entries()
+    assert e.kind == "partial" and "json" not in e.files
