@@ -1,0 +1,290 @@
+"""Triton's linear layouts, in pure Python.
+
+A LinearLayout maps input indices (register, lane, warp, block for tensors in registers; offset, block for
+shared memory) to tensor coordinates: each input bit has a basis vector and an index maps to the XOR of
+the bases of its set bits (Triton's include/triton/Tools/LinearLayout.h). Out-dims keep Triton's order
+(the first is the most minor) while building; `bases` is always reported with dim0 first, as Triton
+prints it. `to_linear(layout, shape)` follows lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from tritonscope.errors import TritonscopeError
+
+REGISTER_DIMS = ("register", "lane", "warp", "block")
+SHARED_DIMS = ("offset", "block")
+
+Basis = tuple[int, ...]
+
+
+def _log2(n: int) -> int:
+    return n.bit_length() - 1
+
+
+def _next_pow2_above(v: int) -> int:
+    """Smallest power of two strictly greater than v (llvm::NextPowerOf2); 1 for 0."""
+    return 1 << v.bit_length()
+
+
+def dim(i: int) -> str:
+    return f"dim{i}"
+
+
+class LinearLayout:
+    """in-dims -> bases (one int per out-dim, in `out_dims` order), with explicit out-dim sizes."""
+
+    def __init__(self, bases: dict[str, list[Basis]], out_dims: Sequence[tuple[str, int]] | Sequence[str]):
+        self.in_bases: dict[str, list[Basis]] = {k: [tuple(b) for b in v] for k, v in bases.items()}
+        if out_dims and isinstance(out_dims[0], str):  # sizes inferred, as LinearLayout(bases, outDimNames)
+            names = list(out_dims)
+            sizes = {n: 1 for n in names}
+            for bs in self.in_bases.values():
+                for b in bs:
+                    for n, v in zip(names, b):
+                        sizes[n] = max(sizes[n], _next_pow2_above(v))
+            self.out_dims: list[tuple[str, int]] = [(n, sizes[n]) for n in names]
+        else:
+            self.out_dims = [(n, s) for n, s in out_dims]
+        self.natural_tile: tuple[int, ...] | None = None  # set by combine_cta_cga_with_shape
+
+    # --- construction -------------------------------------------------------------------------------------
+    @staticmethod
+    def empty() -> LinearLayout:
+        return LinearLayout({}, [])
+
+    @staticmethod
+    def identity1d(size: int, in_dim: str, out_dim: str) -> LinearLayout:
+        if size <= 0:
+            return LinearLayout.empty()
+        return LinearLayout({in_dim: [(1 << i,) for i in range(_log2(size))]}, [(out_dim, size)])
+
+    @staticmethod
+    def zeros1d(size: int, in_dim: str, out_dim: str) -> LinearLayout:
+        if size <= 0:
+            return LinearLayout.empty()
+        return LinearLayout({in_dim: [(0,) for _ in range(_log2(size))]}, [(out_dim, 1)])
+
+    # --- queries ------------------------------------------------------------------------------------------
+    @property
+    def out_names(self) -> list[str]:
+        return [n for n, _ in self.out_dims]
+
+    def out_size(self, name: str) -> int:
+        for n, s in self.out_dims:
+            if n == name:
+                return s
+        return 1
+
+    def in_size(self, name: str) -> int:
+        return 1 << len(self.in_bases.get(name, []))
+
+    def basis(self, in_dim: str, i: int, out_dim: str) -> int:
+        names = self.out_names
+        if out_dim not in names:
+            return 0
+        return self.in_bases[in_dim][i][names.index(out_dim)]
+
+    # --- algebra ------------------------------------------------------------------------------------------
+    def __mul__(self, outer: LinearLayout) -> LinearLayout:
+        inner = self
+        in_dims = _supremum(list(inner.in_bases), list(outer.in_bases))
+        out_names = _supremum(inner.out_names, outer.out_names)
+        bases: dict[str, list[Basis]] = {}
+        for d in in_dims:
+            bs: list[Basis] = []
+            for i in range(len(inner.in_bases.get(d, []))):
+                bs.append(tuple(inner.basis(d, i, o) for o in out_names))
+            for i in range(len(outer.in_bases.get(d, []))):
+                bs.append(tuple(outer.basis(d, i, o) * inner.out_size(o) for o in out_names))
+            bases[d] = bs
+        return LinearLayout(bases, [(o, inner.out_size(o) * outer.out_size(o)) for o in out_names])
+
+    def transpose_outs(self, names: Sequence[str]) -> LinearLayout:
+        current = self.out_names
+        if sorted(names) != sorted(current):
+            raise ValueError(f"transpose_outs: {list(names)} is not a permutation of {current}")
+        perm = [current.index(n) for n in names]
+        bases = {k: [tuple(b[p] for p in perm) for b in v] for k, v in self.in_bases.items()}
+        return LinearLayout(bases, [(n, self.out_size(n)) for n in names])
+
+    def with_bases(self, bases: dict[str, list[Basis]]) -> LinearLayout:
+        """Same out-dims, new bases; out sizes inferred again (LinearLayout(bases, outDimNames))."""
+        return LinearLayout(bases, self.out_names)
+
+    def apply(self, ins: dict[str, int]) -> tuple[int, ...]:
+        out = [0] * len(self.out_dims)
+        for d, idx in ins.items():
+            for i, b in enumerate(self.in_bases.get(d, [])):
+                if idx >> i & 1:
+                    for j, v in enumerate(b):
+                        out[j] ^= v
+        return tuple(out)
+
+
+def _supremum(x: list[str], y: list[str]) -> list[str]:
+    """Merge two orders keeping each one's relative order (Triton's supremum)."""
+    result: list[str] = []
+    xs, ys = set(x), set(y)
+    i = j = 0
+    while i < len(x) or j < len(y):
+        if i == len(x):
+            result.append(y[j])
+            j += 1
+        elif j == len(y):
+            result.append(x[i])
+            i += 1
+        elif x[i] == y[j]:
+            result.append(x[i])
+            i += 1
+            j += 1
+        elif x[i] in ys:
+            if y[j] not in xs:
+                result.append(y[j])
+            j += 1
+        else:
+            result.append(x[i])
+            i += 1
+    # drop duplicates that the fallback above may produce, keeping the first position
+    seen: set[str] = set()
+    return [n for n in result if not (n in seen or seen.add(n))]
+
+
+def identity_standard_nd(in_dim: str, shape: Sequence[int], order: Sequence[int]) -> LinearLayout:
+    ret = LinearLayout.empty()
+    for d in order:
+        ret = ret * LinearLayout.identity1d(shape[d], in_dim, dim(d))
+    return ret
+
+
+def ensure_not_smaller(layout: LinearLayout, shape: dict[str, int], names: Sequence[str] | None = None
+                       ) -> LinearLayout:
+    """Grow each out-dim to shape[d] with more bases of the first in-dim (register/offset): wrap-around."""
+    in_dim = next(iter(layout.in_bases), "register")
+    ret = layout
+    for name in names or layout.out_names:
+        actual, desired = layout.out_size(name), shape[name]
+        if actual < desired:
+            ret = ret * LinearLayout.identity1d(desired // actual, in_dim, name)
+    return ret
+
+
+def ensure_not_larger(layout: LinearLayout, shape: dict[str, int], broadcast_registers: bool = True
+                      ) -> LinearLayout:
+    """Shrink each out-dim to shape[d] by zeroing its largest bases first: broadcast (replication)."""
+    bases = {k: [list(b) for b in v] for k, v in layout.in_bases.items()}
+    drop: set[int] = set()
+    for j, (name, actual) in enumerate(layout.out_dims):
+        desired = shape[name]
+        if actual <= desired:
+            continue
+        found = [(bs[i][j], d, i) for d, bs in bases.items() for i in range(len(bs)) if bs[i][j] != 0]
+        found.sort(key=lambda t: -t[0])
+        for value, d, i in found:
+            if actual <= desired:
+                break
+            if not broadcast_registers and d == "register":
+                drop.add(i)
+            else:
+                bases[d][i][j] = 0
+            actual >>= 1
+    if drop:
+        bases["register"] = [b for i, b in enumerate(bases["register"]) if i not in drop]
+    return LinearLayout({k: [tuple(b) for b in v] for k, v in bases.items()}, layout.out_names)
+
+
+class TensorLinearLayout:
+    """The result of to_linear: bases in Triton's convention for one tensor shape, plus ownership queries."""
+
+    def __init__(self, ll: LinearLayout, shape: Sequence[int], in_dims: Sequence[str]):
+        self.shape = tuple(shape)
+        self.in_dims = tuple(in_dims)
+        rank = len(shape)
+        names = [dim(i) for i in range(rank)]
+        for n in names:
+            if n not in ll.out_names:
+                ll = ll * LinearLayout.identity1d(1, in_dims[0], n)
+        tile = ll.natural_tile
+        ll = ll.transpose_outs(names)
+        self.ll = ll
+        self.natural_tile = tile
+        self.bases: dict[str, list[list[int]]] = {d: [list(b) for b in ll.in_bases.get(d, [])] for d in in_dims}
+        self._owners: dict[tuple[int, ...], list[tuple[int, ...]]] | None = None
+
+    @property
+    def shared(self) -> bool:
+        return self.in_dims == SHARED_DIMS
+
+    def size(self, in_dim: str) -> int:
+        return 1 << len(self.bases.get(in_dim, []))
+
+    def coord(self, **ins: int) -> tuple[int, ...]:
+        out = [0] * len(self.shape)
+        for d, idx in ins.items():
+            for i, b in enumerate(self.bases.get(d, [])):
+                if idx >> i & 1:
+                    for j, v in enumerate(b):
+                        out[j] ^= v
+        return tuple(out)
+
+    def _values(self, in_dim: str) -> list[tuple[int, ...]]:
+        """coord of every index of one in-dim alone (index i -> XOR of its bits' bases)."""
+        vals = [(0,) * len(self.shape)]
+        for b in self.bases.get(in_dim, []):
+            vals = vals + [tuple(x ^ y for x, y in zip(v, b)) for v in vals]
+        return vals
+
+    def iter_all(self) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """((in indices in in_dims order), coord) for every input."""
+        tables = [self._values(d) for d in self.in_dims]
+        sizes = [len(t) for t in tables]
+
+        def rec(k: int, idx: tuple[int, ...], acc: tuple[int, ...]):
+            if k < 0:
+                yield idx, acc
+                return
+            for i, v in enumerate(tables[k]):
+                yield from rec(k - 1, (i, *idx), tuple(a ^ b for a, b in zip(acc, v)))
+
+        del sizes
+        yield from rec(len(tables) - 1, (), (0,) * len(self.shape))
+
+    def owner(self, coord: Sequence[int]) -> list[tuple[int, ...]]:
+        """Every (block, warp, lane, register) (or (block, offset) for shared) holding this element."""
+        coord = tuple(coord)
+        if len(coord) != len(self.shape) or any(not 0 <= c < s for c, s in zip(coord, self.shape)):
+            raise TritonscopeError(f"element {list(coord)} is outside the tensor shape {list(self.shape)}")
+        if self._owners is None:
+            table: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+            for idx, c in self.iter_all():
+                table.setdefault(c, []).append(tuple(reversed(idx)))
+            for v in table.values():
+                v.sort()
+            self._owners = table
+        return self._owners.get(coord, [])
+
+    def elements(self, block: int = 0, warp: int = 0, lane: int = 0) -> list[tuple[int, tuple[int, ...]]]:
+        """(register, coord) for every register of one thread."""
+        if self.shared:
+            raise TritonscopeError("a shared-memory layout has no threads: ask for an element's offset instead")
+        base = self.coord(block=block, warp=warp, lane=lane)
+        return [(r, tuple(a ^ b for a, b in zip(base, v))) for r, v in enumerate(self._values("register"))]
+
+    def to_json(self) -> dict:
+        return {d: self.bases[d] for d in self.in_dims}
+
+
+def to_linear(layout, shape: Sequence[int], element_bits: int | None = None) -> TensorLinearLayout:
+    """Triton's linear layout of `layout` for a tensor of `shape` (bases: dim0 first, zeros = broadcast)."""
+    from tritonscope.layouts.convert import layout_to_linear
+
+    shape = tuple(int(s) for s in shape)
+    if len(shape) != layout.rank:
+        raise TritonscopeError(f"shape {'x'.join(map(str, shape))} has rank {len(shape)}, "
+                               f"the {layout.kind} layout has rank {layout.rank}")
+    for s in shape:
+        if s <= 0 or s & (s - 1):
+            raise TritonscopeError(f"shape {'x'.join(map(str, shape))}: every dimension must be a power of two")
+    ll = layout_to_linear(layout, shape, element_bits)
+    return TensorLinearLayout(ll, shape, SHARED_DIMS if layout.shared else REGISTER_DIMS)

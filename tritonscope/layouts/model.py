@@ -1,0 +1,285 @@
+"""The layout dataclasses that attrs.py produces (one per attribute kind Triton prints).
+
+`kind` is the 3.3+ spelling (`nvidia_mma` for 2.3's `mma`, `swizzled_shared` for 3.2's `shared` without a
+leading offset is kept as `shared`: see SwizzledSharedLayout.kind). `to_text()` prints the layout in Triton
+3.9's syntax, which lets tests hand it to Triton's own parser.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+def _ints(v) -> str:
+    return "[" + ", ".join(str(x) for x in v) + "]"
+
+
+def _bases(v) -> str:
+    return "[" + ", ".join(_ints(b) for b in v) + "]"
+
+
+@dataclass(frozen=True)
+class CTALayout:
+    """How a CGA's blocks (CTAs) split the tensor. Defaults: one CTA."""
+
+    ctas_per_cga: tuple[int, ...]
+    cta_split_num: tuple[int, ...]
+    cta_order: tuple[int, ...]
+    cga_bases: tuple[tuple[int, ...], ...] | None = None  # 3.9's `CGALayout = [[...]]` block bases
+
+    @property
+    def trivial(self) -> bool:
+        return not self.cga_bases and all(c == 1 for c in self.ctas_per_cga)
+
+    @property
+    def num_ctas(self) -> int:
+        if self.cga_bases:
+            return 1 << len(self.cga_bases)
+        n = 1
+        for c in self.ctas_per_cga:
+            n *= c
+        return n
+
+    def text_fields(self) -> str:
+        if self.trivial:
+            return ""
+        if self.cga_bases:
+            return f", CGALayout = {_bases(self.cga_bases)}"
+        return (f", CTAsPerCGA = {_ints(self.ctas_per_cga)}, CTASplitNum = {_ints(self.cta_split_num)}, "
+                f"CTAOrder = {_ints(self.cta_order)}")
+
+
+@dataclass(frozen=True)
+class LayoutBase:
+    dialect: str | None = field(default=None, init=False, compare=False, repr=False)
+    text: str | None = field(default=None, init=False, compare=False, repr=False)
+
+    kind = "layout"
+    shared = False  # True for shared-memory layouts (in-dims offset/block, not register/lane/warp/block)
+
+    @property
+    def rank(self) -> int:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class BlockedLayout(LayoutBase):
+    size_per_thread: tuple[int, ...] = ()
+    threads_per_warp: tuple[int, ...] = ()
+    warps_per_cta: tuple[int, ...] = ()
+    order: tuple[int, ...] = ()
+    cta: CTALayout | None = None
+    kind = "blocked"
+
+    @property
+    def rank(self) -> int:
+        return len(self.order)
+
+    def to_text(self) -> str:
+        return (f"#ttg.blocked<{{sizePerThread = {_ints(self.size_per_thread)}, threadsPerWarp = "
+                f"{_ints(self.threads_per_warp)}, warpsPerCTA = {_ints(self.warps_per_cta)}, order = "
+                f"{_ints(self.order)}{self.cta.text_fields()}}}>")
+
+
+@dataclass(frozen=True)
+class SliceLayout(LayoutBase):
+    dim: int = 0
+    parent: Layout | None = None
+    kind = "slice"
+
+    @property
+    def rank(self) -> int:
+        return self.parent.rank - 1
+
+    def to_text(self) -> str:
+        return f"#ttg.slice<{{dim = {self.dim}, parent = {self.parent.to_text()}}}>"
+
+
+@dataclass(frozen=True)
+class NvidiaMmaLayout(LayoutBase):
+    version_major: int = 2
+    version_minor: int = 0
+    warps_per_cta: tuple[int, ...] = ()
+    instr_shape: tuple[int, ...] = ()
+    cta: CTALayout | None = None
+    kind = "nvidia_mma"
+
+    @property
+    def rank(self) -> int:
+        return len(self.warps_per_cta)
+
+    def to_text(self) -> str:
+        return (f"#ttg.nvidia_mma<{{versionMajor = {self.version_major}, versionMinor = {self.version_minor}, "
+                f"warpsPerCTA = {_ints(self.warps_per_cta)}{self.cta.text_fields()}, "
+                f"instrShape = {_ints(self.instr_shape)}}}>")
+
+
+@dataclass(frozen=True)
+class AmdMfmaLayout(LayoutBase):
+    version: int = 3
+    warps_per_cta: tuple[int, ...] = ()
+    instr_shape: tuple[int, ...] = ()  # [M, N] up to 3.2, [M, N, K] after
+    is_transposed: bool = False
+    tiles_per_warp: tuple[int, ...] = ()
+    element_bit_width: int = 32
+    cta: CTALayout | None = None
+    kind = "amd_mfma"
+
+    @property
+    def rank(self) -> int:
+        return len(self.warps_per_cta)
+
+    def to_text(self) -> str:
+        instr = self.instr_shape if len(self.instr_shape) == 3 else (*self.instr_shape, 8)
+        tiles = "" if all(t == 1 for t in self.tiles_per_warp) else f", tilesPerWarp = {_ints(self.tiles_per_warp)}"
+        ebw = "" if self.element_bit_width == 32 else f", elementBitWidth = {self.element_bit_width}"
+        return (f"#ttg.amd_mfma<{{version = {self.version}, warpsPerCTA = {_ints(self.warps_per_cta)}, "
+                f"instrShape = {_ints(instr)}, isTransposed = {str(self.is_transposed).lower()}"
+                f"{self.cta.text_fields()}{tiles}{ebw}}}>")
+
+
+@dataclass(frozen=True)
+class AmdWmmaLayout(LayoutBase):
+    version: int = 1
+    is_transposed: bool = False
+    warps_per_cta: tuple[int, ...] = ()
+    instr_shape: tuple[int, ...] = (16, 16, 16)
+    tiles_per_warp: tuple[int, ...] = ()
+    cta: CTALayout | None = None
+    cta_bases: tuple | None = None
+    kind = "amd_wmma"
+
+    @property
+    def rank(self) -> int:
+        return len(self.warps_per_cta)
+
+    def to_text(self) -> str:
+        return (f"#ttg.amd_wmma<{{version = {self.version}, isTranspose = {str(self.is_transposed).lower()}, "
+                f"warpsPerCTA = {_ints(self.warps_per_cta)}{self.cta.text_fields()}}}>")
+
+
+@dataclass(frozen=True)
+class DotOperandLayout(LayoutBase):
+    op_idx: int = 0
+    parent: Layout | None = None
+    k_width: int = 0  # 0: not printed (FMA dots, 2.3's mma v1)
+    kind = "dot_op"
+
+    @property
+    def rank(self) -> int:
+        return self.parent.rank
+
+    def to_text(self) -> str:
+        kw = f", kWidth = {self.k_width}" if self.k_width else ""
+        return f"#ttg.dot_op<{{opIdx = {self.op_idx}, parent = {self.parent.to_text()}{kw}}}>"
+
+
+@dataclass(frozen=True)
+class LinearEncoding(LayoutBase):
+    """`#ttg.linear<{register = [...], lane = [...], warp = [...], block = [...]}>`: explicit bases."""
+
+    bases: dict = field(default_factory=dict, hash=False)
+    kind = "linear"
+
+    @property
+    def rank(self) -> int:
+        for bs in self.bases.values():
+            for b in bs:
+                return len(b)
+        return 1
+
+    def to_text(self) -> str:
+        return "#ttg.linear<{" + ", ".join(f"{k} = {_bases(v)}" for k, v in self.bases.items()) + "}>"
+
+
+@dataclass(frozen=True)
+class SwizzledSharedLayout(LayoutBase):
+    vec: int = 1
+    per_phase: int = 1
+    max_phase: int = 1
+    order: tuple[int, ...] = ()
+    cta: CTALayout | None = None
+    has_leading_offset: bool = False  # 3.2's `shared<{..., hasLeadingOffset = true}>` is an NVMMA layout
+    spelling: str = "swizzled_shared"  # shared (<= 3.2), swizzled_shared, amd_rotating_shared
+    shared = True
+
+    @property
+    def kind(self) -> str:  # type: ignore[override]
+        return self.spelling
+
+    @property
+    def rank(self) -> int:
+        return len(self.order)
+
+    def to_text(self) -> str:
+        name = "amd_rotating_shared" if self.spelling == "amd_rotating_shared" else "swizzled_shared"
+        return (f"#ttg.{name}<{{vec = {self.vec}, perPhase = {self.per_phase}, maxPhase = {self.max_phase}, "
+                f"order = {_ints(self.order)}{self.cta.text_fields()}}}>")
+
+
+@dataclass(frozen=True)
+class NvmmaSharedLayout(LayoutBase):
+    swizzling_byte_width: int = 128
+    transposed: bool = False
+    element_bit_width: int = 16
+    fp4_padded: bool = False
+    cta: CTALayout | None = None
+    printed_rank: int | None = None
+    kind = "nvmma_shared"
+    shared = True
+
+    @property
+    def rank(self) -> int:
+        return self.printed_rank or len(self.cta.cta_order)
+
+    def to_text(self) -> str:
+        fp4 = ", fp4Padded = true" if self.fp4_padded else ""
+        return (f"#ttg.nvmma_shared<{{swizzlingByteWidth = {self.swizzling_byte_width}, transposed = "
+                f"{str(self.transposed).lower()}, elementBitWidth = {self.element_bit_width}{fp4}"
+                f"{self.cta.text_fields()}}}>")
+
+
+@dataclass(frozen=True)
+class PaddedSharedLayout(LayoutBase):
+    intervals: tuple[tuple[int, int], ...] = ()  # (every N elements, pad P elements)
+    offset_bases: tuple[tuple[int, ...], ...] | None = None
+    order: tuple[int, ...] | None = None
+    shape: tuple[int, ...] | None = None
+    block_bases: tuple[tuple[int, ...], ...] = ()
+    kind = "padded_shared"
+    shared = True
+
+    @property
+    def rank(self) -> int:
+        if self.offset_bases:
+            return len(self.offset_bases[0])
+        return len(self.order or self.shape or (0, 0))
+
+    def to_text(self) -> str:
+        iv = ", ".join(f"{i}:+{p}" for i, p in self.intervals)
+        if self.offset_bases is not None:
+            body = f"offset = {_bases(self.offset_bases)}, block = {_bases(self.block_bases)}"
+        else:
+            body = f"order = {_ints(self.order)}, shape = {_ints(self.shape)}"
+        return f"#ttg.padded_shared<[{iv}] {{{body}}}>"
+
+
+@dataclass(frozen=True)
+class SharedLinearLayout(LayoutBase):
+    offset_bases: tuple[tuple[int, ...], ...] = ()
+    block_bases: tuple[tuple[int, ...], ...] = ()
+    alignment: int = 16
+    kind = "shared_linear"
+    shared = True
+
+    @property
+    def rank(self) -> int:
+        return len(self.offset_bases[0]) if self.offset_bases else 1
+
+    def to_text(self) -> str:
+        return (f"#ttg.shared_linear<{{offset = {_bases(self.offset_bases)}, block = {_bases(self.block_bases)}}}, "
+                f"alignment = {self.alignment}>")
+
+
+Layout = (BlockedLayout | SliceLayout | NvidiaMmaLayout | AmdMfmaLayout | AmdWmmaLayout | DotOperandLayout
+          | LinearEncoding | SwizzledSharedLayout | NvmmaSharedLayout | PaddedSharedLayout | SharedLinearLayout)

@@ -1,0 +1,112 @@
+"""Facts derived from a layout's linear form: tile, rounds, elements and vectors per thread, replication,
+and the folded grid pictures are drawn from. Pure data; render/layout.py turns it into words and pictures."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from math import prod
+
+from tritonscope.errors import TritonscopeError
+from tritonscope.layouts.linear import TensorLinearLayout, to_linear
+from tritonscope.layouts.model import AmdMfmaLayout, BlockedLayout, Layout
+
+MAX_VECTOR_BYTES = 16  # the widest load/store one thread issues (128 bits) on NVIDIA and AMD GPUs
+
+
+@dataclass
+class LayoutFacts:
+    kind: str
+    shape: tuple[int, ...]
+    element_bits: int
+    shared: bool
+    warp_size: int
+    num_warps: int
+    num_ctas: int
+    cta_tile: tuple[int, ...]  # what one CTA covers per round (before wrapping/broadcasting)
+    rounds: int  # how many times the CTA tile repeats to cover the tensor (1 when it broadcasts)
+    rounds_per_dim: tuple[int, ...]
+    elements_per_thread: int  # registers per thread (includes replicated copies)
+    fastest_dim: int  # the dim a thread's registers run along first (order[0])
+    contiguous_per_thread: int  # consecutive elements along fastest_dim held in consecutive registers
+    vector_bytes: int  # widest access for this dtype, capped at MAX_VECTOR_BYTES
+    vector_elements: int
+    vectors_per_thread: int
+    distinct_elements: int  # elements of the tensor
+    slots: int  # (block, warp, lane, register) slots; slots - distinct = replicated copies
+    replicated: int
+    broadcast_bases: dict[str, int] = field(default_factory=dict)  # zero bases per in-dim
+    bases: dict[str, list[list[int]]] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        for k in ("shape", "cta_tile", "rounds_per_dim"):
+            d[k] = list(d[k])
+        return d
+
+
+def fastest_dim(layout: Layout, ll: TensorLinearLayout) -> int:
+    """order[0] for layouts that print one; otherwise where register 0 (else lane 0) moves."""
+    order = getattr(layout, "order", None)
+    if order:
+        return order[0]
+    for in_dim in ("register", "lane", "offset"):
+        for b in ll.bases.get(in_dim, []):
+            for d, v in enumerate(b):
+                if v:
+                    return d
+    return len(ll.shape) - 1
+
+
+def contiguous_run(ll: TensorLinearLayout, d: int, in_dim: str = "register") -> int:
+    """2**k where the first k bases of in_dim are 1, 2, 4, ... along d and zero elsewhere."""
+    run = 1
+    for b in ll.bases.get(in_dim, []):
+        if b[d] == run and all(v == 0 for i, v in enumerate(b) if i != d):
+            run *= 2
+        else:
+            break
+    return run
+
+
+def cta_tile(layout: Layout, ll: TensorLinearLayout) -> tuple[int, ...]:
+    if isinstance(layout, BlockedLayout):
+        return tuple(s * t * w for s, t, w in zip(layout.size_per_thread, layout.threads_per_warp,
+                                                  layout.warps_per_cta))
+    if isinstance(layout, AmdMfmaLayout):
+        tpw = layout.tiles_per_warp or (1,) * layout.rank
+        instr = [1] * (layout.rank - 2) + list(layout.instr_shape[:2])
+        return tuple(i * t * w for i, t, w in zip(instr, tpw, layout.warps_per_cta))
+    if ll.natural_tile is not None:
+        return ll.natural_tile
+    return ll.shape
+
+
+def describe(layout: Layout, shape, element_bits: int, warp_size: int | None = None,
+             ll: TensorLinearLayout | None = None) -> LayoutFacts:
+    """The numbers of one layout for one tensor shape and element width."""
+    shape = tuple(shape)
+    ll = ll or to_linear(layout, shape, element_bits)
+    shared = ll.shared
+    lanes = 1 if shared else ll.size("lane")
+    if warp_size is not None and not shared and warp_size != lanes:
+        raise TritonscopeError(f"--warp-size {warp_size}: this {layout.kind} layout has {lanes} lanes per warp")
+    tile = cta_tile(layout, ll)
+    rounds_per_dim = tuple(max(1, s // t) for s, t in zip(shape, tile))
+    d = fastest_dim(layout, ll)
+    in_dim = "offset" if shared else "register"
+    per_thread = ll.size(in_dim)
+    contig = contiguous_run(ll, d, in_dim)
+    vec_bytes = max(1, min(contig * element_bits // 8, MAX_VECTOR_BYTES))
+    vec_elems = max(1, vec_bytes * 8 // element_bits)
+    slots = prod(ll.size(x) for x in ll.in_dims)
+    distinct = prod(shape)
+    return LayoutFacts(
+        kind=layout.kind, shape=shape, element_bits=element_bits, shared=shared,
+        warp_size=lanes, num_warps=1 if shared else ll.size("warp"), num_ctas=ll.size("block"),
+        cta_tile=tuple(tile), rounds=prod(rounds_per_dim), rounds_per_dim=rounds_per_dim,
+        elements_per_thread=per_thread, fastest_dim=d, contiguous_per_thread=contig,
+        vector_bytes=vec_bytes, vector_elements=vec_elems, vectors_per_thread=max(1, per_thread // vec_elems),
+        distinct_elements=distinct, slots=slots, replicated=max(0, slots - distinct),
+        broadcast_bases={k: sum(1 for b in v if not any(b)) for k, v in ll.bases.items()},
+        bases=ll.bases,
+    )
