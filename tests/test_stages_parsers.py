@@ -1,0 +1,161 @@
+"""Stage parsers against real corpus artifacts: exact op counts and location chains per source line."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from tritonscope import tools
+from tritonscope.stages import parse
+from tritonscope.stages.common import read_text
+
+GEMV_TILE_GFX942_39 = "P5FBTXR7YPPEX6SO3CE2G6VTD2NUMM4LUJDTFFAAVCRPGGXEVR7A/gemv_tile_kernel"
+SOFTMAX_SM80_39 = "SDT4GEZUZXPDOIAKMFIAGGVMNGGDN7MFRWXNJHJCXBZAIBR55PIA/softmax_kernel"
+SOFTMAX_SM90_32 = "kVzsSJ-wA7zq3O4zU7_Q1r4wf1tgmQWGhsBvMqTxCLw/softmax_kernel"
+SOFTMAX_GFX942_32 = "3ptR0gaWxxj4KiQUW8vbtyfbaeEjhWNXz3Tqf0ivVrM/softmax_kernel"
+SOFTMAX_GFX942_39 = "HAAWWFOXTFRVDUNSJLAGO7AUZVMEVRANPZ5QAPVAV6GMGKJLULMQ/softmax_kernel"
+
+
+def stage(cache, base: str, name: str):
+    path = cache / f"{base}.{name}"
+    return parse(name, read_text(path), str(path))
+
+
+def op_counts(module, line: int) -> Counter:
+    return Counter(op.op for op in module.ops_for_line(line))
+
+
+def test_gemv_tile_line_173_gfx942_39(cache39):
+    assert op_counts(stage(cache39, GEMV_TILE_GFX942_39, "ttgir"), 173) == Counter(
+        {"arith.constant": 1, "tt.expand_dims": 1, "tt.broadcast": 1, "tt.load": 1})
+    llir = stage(cache39, GEMV_TILE_GFX942_39, "llir")
+    assert op_counts(llir, 173) == Counter({"br": 32, "load": 16, "phi": 16})
+    loads = [op.text for op in llir.ops_for_line(173) if op.op == "load"]
+    assert all(t.startswith("%") and "= load <8 x half>, ptr addrspace(1)" in t for t in loads)
+    amdgcn = stage(cache39, GEMV_TILE_GFX942_39, "amdgcn")
+    assert op_counts(amdgcn, 173)["global_load_dwordx4"] == 16
+    assert op_counts(amdgcn, 174)["global_load_dwordx4"] == 1  # xk = tl.load(x_ptr + offs_k)
+    assert sum(op.op == "global_load_dwordx4" for op in amdgcn.ops) == 17
+
+
+@pytest.mark.parametrize("cache_name,base,stages", [
+    ("cache32", SOFTMAX_SM90_32, ("ttir", "ttgir", "llir", "ptx")),
+    ("cache39", SOFTMAX_SM80_39, ("ttir", "ttgir", "llir", "ptx")),
+    ("cache32", SOFTMAX_GFX942_32, ("ttir", "ttgir", "llir", "amdgcn")),
+    ("cache39", SOFTMAX_GFX942_39, ("ttir", "ttgir", "llir", "amdgcn")),
+])
+def test_softmax_helpers_attributed_to_call_sites(request, cache_name, base, stages):
+    """_row_max (kernels.py:36) is called at line 91, _exp_shifted (43-44) at 92: inner lines stay visible."""
+    cache = request.getfixturevalue(cache_name)
+    for name in stages:
+        module = stage(cache, base, name)
+        for op in module.ops:
+            assert op.loc is None or op.loc.outermost().line not in (36, 37, 43, 44), (name, op.text)
+        at_91 = module.ops_for_line(91)
+        at_92 = module.ops_for_line(92)
+        assert at_91 and at_92, name
+        # the helper's body is in the chain, under the call site
+        assert any(len(op.loc.chain()) > 1 for op in at_91), name
+        inner_92 = {loc.line for op in at_92 for loc in op.loc.chain()[:-1]}
+        assert inner_92 & {43, 44}, (name, inner_92)
+
+
+def test_mlir_namelocs_and_callsite_chains_39(cache39):
+    ttgir = stage(cache39, SOFTMAX_SM80_39, "ttgir")
+    by_line = {op.lineno: op for op in ttgir.ops}
+    assert by_line[29].op == "tt.load" and by_line[29].loc.describe() == "kernels.py:90:11"
+    assert by_line[29].loc.name == "row"
+    assert by_line[30].op == "tt.reduce"  # generic form `"tt.reduce"(...)`, loc after the region
+    assert by_line[30].loc.describe() == "standard.py:216:16 @ kernels.py:36:9 @ kernels.py:91:15"
+    assert by_line[32].op == "arith.maxnumf"
+    assert by_line[32].loc.describe() == \
+        "standard.py:196:12 @ standard.py:216:16 @ kernels.py:36:9 @ kernels.py:91:15"
+    assert by_line[37].loc.describe() == "kernels.py:44:11 @ kernels.py:92:17"
+    assert [loc.name for loc in by_line[37].loc.chain()] == ["num", "numerator"]
+    assert by_line[20].op == "arith.constant" and not by_line[20].loc.known  # loc(unknown)
+    assert ttgir.functions == ["softmax_kernel"] and ttgir.unparsed == []
+    assert len(ttgir.ops) == 27
+
+
+def test_mlir_32_triton_gpu_dialect(cache32):
+    ttgir = stage(cache32, SOFTMAX_SM90_32, "ttgir")
+    ops = Counter(op.op for op in ttgir.ops)
+    assert ops["tt.load"] == 1 and ops["tt.reduce"] == 2 and ttgir.unparsed == []
+    assert [op.loc.col for op in ttgir.ops if op.op == "tt.load"] == [18]  # 0-based column before 3.8
+
+
+def test_ptx_39_multi_level_inlined_at(cache39):
+    ptx = stage(cache39, SOFTMAX_SM80_39, "ptx")
+    chains = Counter(op.loc.describe() for op in ptx.ops if op.loc.inlined_at is not None)
+    assert chains == Counter({
+        "standard.py:216:16 @ kernels.py:36:9 @ kernels.py:91:15": 16,
+        "kernels.py:44:11 @ kernels.py:92:17": 16,
+        "standard.py:196:12 @ standard.py:216:16 @ kernels.py:36:9 @ kernels.py:91:15": 14,
+        "standard.py:287:12 @ standard.py:314:12 @ kernels.py:93:19": 14,
+        "standard.py:314:12 @ kernels.py:93:19": 11,
+        "kernels.py:43:15 @ kernels.py:92:17": 8,
+    })
+    assert ptx.files["2"].endswith("/triton/language/standard.py")
+    assert len(ptx.ops) == 146 and ptx.functions == ["softmax_kernel"] and ptx.unparsed == []
+    lds = [op for op in ptx.ops_for_line(90) if op.op.startswith("ld.global")]
+    assert [op.op for op in lds] == ["ld.global.b32"] * 8  # `@%p1 ld.global.b32 { %r2 }, [ %rd1 + 0 ];`
+
+
+def test_ptx_32_inlining_from_dwarf_ranges(cache32):
+    ptx = stage(cache32, SOFTMAX_SM90_32, "ptx")
+    chains = Counter(op.loc.describe() for op in ptx.ops if op.loc.inlined_at is not None)
+    assert chains["kernels.py:44:17 @ kernels.py:92:34"] == 16
+    assert chains["kernels.py:43:18 @ kernels.py:92:34"] == 8
+    assert chains["standard.py:163:27 @ kernels.py:91:23"] == 14
+    assert Counter(op.loc.outermost().line for op in ptx.ops)[91] == 53
+
+
+def test_amdgcn_comment_chain_and_unknown_line(cache39, cache32):
+    amd = stage(cache39, SOFTMAX_GFX942_39, "amdgcn")
+    deepest = [op for op in amd.ops if len(op.loc.chain()) == 4]
+    assert deepest and all(op.loc.chain()[0].file.endswith("triton/language/standard.py") for op in deepest)
+    assert deepest[0].loc.outermost().file == "/tmp/irkernels/kernels.py"
+    amd32 = stage(cache32, SOFTMAX_GFX942_32, "amdgcn")
+    unknown = [op for op in amd32.ops if op.loc is not None and not op.loc.outermost().known]
+    assert len(unknown) == 14  # `.loc 1 0 ...`: counted apart, not attributed
+    assert sum(op.loc is None for op in amd32.ops) == 1  # before the first `.loc`
+
+
+def test_sass_inlined_runs_from_cubin(cache39):
+    text = tools.disassemble_cubin(cache39 / f"{SOFTMAX_SM80_39}.cubin")
+    sass = parse("sass", text)
+    assert sass.unparsed == [] and sass.functions == ["softmax_kernel"]
+    assert all(op.loc is not None and op.loc.known for op in sass.ops)
+    deep = [op for op in sass.ops if op.op == "FMNMX" and len(op.loc.chain()) == 4]
+    assert deep[0].loc.describe() == "standard.py:196:0 @ standard.py:216:0 @ kernels.py:36:0 @ kernels.py:91:0"
+    at_90 = Counter(op.op for op in sass.ops_for_line(90))
+    assert at_90["LDG.E"] == 8
+
+
+def test_hsaco_objdump_lines(cache39):
+    base = cache39 / GEMV_TILE_GFX942_39
+    try:
+        text = tools.disassemble_hsaco(f"{base}.hsaco", "gfx942")
+    except tools.ToolMissing as e:  # pragma: no cover - depends on the machine
+        pytest.skip(str(e))
+    module = parse("hsaco-asm", text)
+    assert module.functions == ["gemv_tile_kernel"] and module.unparsed == []
+    assert op_counts(module, 173)["global_load_dwordx4"] == 16
+
+
+def test_unparseable_lines_are_kept_not_dropped():
+    module = parse("ttir", 'module {\n  tt.func @f() {\n    %0 = arith.constant 1 : i32 loc(callsite(x))\n'
+                           '    ??? what\n    tt.return loc(unknown)\n  } loc(unknown)\n} loc(unknown)\n')
+    assert [ln for ln, _ in module.unparsed] == [4, 3]
+    assert [op.op for op in module.ops] == ["arith.constant", "tt.return"]
+    assert module.ops[0].loc is None
+
+
+def test_source_stage_keeps_helpers_as_functions(cache39):
+    """`.source` is TTIR before inlining: helpers are functions of their own, located at their own lines."""
+    source = stage(cache39, SOFTMAX_SM80_39, "source")
+    assert "softmax_kernel" in source.functions
+    assert any(f.startswith("kernels._row_max") for f in source.functions)
+    helper_ops = [op for op in source.ops if (op.function or "").startswith("kernels._row_max")]
+    assert {op.loc.outermost().line for op in helper_ops} <= {0, 34, 36, 37}

@@ -1,0 +1,68 @@
+"""Stage parsers: text of one compiler stage in, a Module of Ops with SourceLoc chains out.
+
+Each syntax lives in its own module, imported only when that stage is parsed, so `tritonscope ls`
+and friends never pay for parsers they do not use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+from tritonscope.errors import TritonscopeError, UsageError
+from tritonscope.stages.common import Module, read_text
+
+if TYPE_CHECKING:
+    from tritonscope.cache import KernelEntry
+
+# stage name -> module under tritonscope.stages that parses its text.
+PARSERS: dict[str, str] = {
+    "source": "mlir",
+    "ttir": "mlir",
+    "ttgir": "mlir",
+    "llir": "llir",
+    "ptx": "ptx",
+    "amdgcn": "amdgcn",
+    "sass": "sass",
+    "hsaco-asm": "hsaco",
+}
+# The order stages are listed in by `map` and friends.
+PARSED_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm")
+
+__all__ = ["PARSED_STAGES", "PARSERS", "Module", "parse", "parse_entry_stage", "stage_text"]
+
+
+def parse(stage: str, text: str, path: str | None = None) -> Module:
+    """Parse the text of `stage`; raises only ParseError (with path and line) on bad input."""
+    try:
+        module_name = PARSERS[stage]
+    except KeyError:
+        raise UsageError(f"no parser for stage {stage!r} (known: {', '.join(PARSERS)})") from None
+    parser = importlib.import_module(f"tritonscope.stages.{module_name}")
+    return parser.parse(text, path, stage=stage)
+
+
+def stage_text(entry: KernelEntry, stage: str) -> str:
+    """The text of a stage; `sass`/`hsaco-asm` run the disassembler over the binary stage."""
+    from tritonscope import tools
+
+    if stage == "sass":
+        return tools.disassemble_cubin(entry.stage_path("cubin"))
+    if stage == "hsaco-asm":
+        target = entry.target
+        if target is None:
+            raise TritonscopeError("unknown target arch: no metadata to pick an llvm-objdump --mcpu",
+                                   str(entry.path))
+        return tools.disassemble_hsaco(entry.stage_path("hsaco"), target.arch)
+    return read_text(entry.stage_path(stage))
+
+
+def parse_entry_stage(entry: KernelEntry, stage: str) -> Module:
+    """Read (read-only) and parse one stage of a cache entry; disassembles for sass / hsaco-asm."""
+    if stage == "sass":
+        path = str(entry.stage_path("cubin"))
+    elif stage == "hsaco-asm":
+        path = str(entry.stage_path("hsaco"))
+    else:
+        path = str(entry.stage_path(stage))
+    return parse(stage, stage_text(entry, stage), path)

@@ -1,0 +1,173 @@
+"""AMDGCN assembly: one Op per instruction, located by the `.loc` directive in force.
+
+`.file N "dir" "name"`, `.loc N line col [flags]` with a comment that spells the inline chain:
+`; standard.py:196:12 @[ standard.py:216:16 @[ kernels.py:36:9 @[ kernels.py:91:15 ] ] ]` (Triton
+3.9). Where no comment carries `@[` (older releases), the chain comes from the DWARF inlined-subroutine
+ranges in `.debug_info`. `.loc 1 0 0` is an explicit "no line" (line 0). Labels and instructions
+inherit the last `.loc`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from tritonscope.stages.common import Module, Op, SourceLoc
+from tritonscope.stages.dwarf_inline import call_sites_by_line, read_inlined_calls
+
+FILE_DIRECTIVE = re.compile(r'^\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"(?:\s+"((?:[^"\\]|\\.)*)")?')
+LOC_DIRECTIVE = re.compile(r"^\.loc\s+(\d+)\s+(\d+)\s+(\d+)")
+FUNCTION_TYPE = re.compile(r"^\.type\s+([\w.$]+)\s*,\s*@function")
+FUNCTION_END = re.compile(r"^\.Lfunc_end\d+:")
+SECTION = re.compile(r"^\.section\s+([^\s,]+)")
+LABEL = re.compile(r"^[\w.$]+:")
+# `file:line:col` positions of a `.loc` comment chain.
+CHAIN_POSITION = re.compile(r"([^\s@\[\]]*):(\d+):(\d+)")
+INSTRUCTION = re.compile(r"^([a-z_][\w]*)")
+
+Position = tuple[str, int, int]
+
+
+def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
+    module = Module(stage=stage, path=path)
+    files: dict[str, str] = {}
+    function_names: set[str] = set()
+    labels: dict[str, int] = {}
+    op_locs: list[tuple[Op, Position, str | None]] = []  # op, .loc position, its `@[` comment chain
+    section_lines: dict[str, list[str]] = {}
+    section = ".text"
+    in_metadata = False
+    function: str | None = None
+    current: tuple[Position, str | None] | None = None
+    has_chains = False
+
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line[0] == ";":
+            continue
+        if in_metadata:
+            in_metadata = not line.startswith(".end_amdgpu_metadata")
+            continue
+        first = line[0]
+        if first == ".":
+            if line.startswith(".loc"):
+                m = LOC_DIRECTIVE.match(line)
+                if m is None:
+                    module.unparsed.append((lineno, line))
+                    continue
+                chain = None
+                semi = line.find(";")
+                if semi >= 0 and "@[" in line:
+                    chain = line[semi + 1:]
+                    has_chains = True
+                current = ((m.group(1), int(m.group(2)), int(m.group(3))), chain)
+                continue
+            if section.startswith(".debug_") and not line.startswith((".section", ".text")):
+                section_lines[section].append(line)
+                continue
+            if line.startswith(".file"):
+                m = FILE_DIRECTIVE.match(line)
+                if m:
+                    files[m.group(1)] = _join(m.group(2), m.group(3))
+                else:
+                    module.unparsed.append((lineno, line))
+                continue
+            if line.startswith(".section"):
+                m = SECTION.match(line)
+                section = m.group(1).strip('"') if m else line
+                section_lines.setdefault(section, [])
+                continue
+            if line.startswith(".text"):
+                section = ".text"
+                continue
+            if line.startswith(".amdgpu_metadata"):
+                in_metadata = True
+                continue
+            m = FUNCTION_TYPE.match(line)
+            if m:
+                function_names.add(m.group(1))
+                continue
+            if LABEL.match(line):
+                if FUNCTION_END.match(line):
+                    labels[line[:line.index(":")]] = lineno
+                    function, current = None, None
+                elif function is not None:
+                    labels[line[:line.index(":")]] = lineno
+                continue
+            continue  # other directives: .globl, .p2align, .cfi_*, .amdhsa_*, ...
+        if LABEL.match(line):
+            name = line[:line.index(":")]
+            if name in function_names:
+                function, current = name, None
+                module.functions.append(name)
+            labels[name] = lineno
+            continue
+        if function is None:
+            if not section.startswith(".debug_"):
+                module.unparsed.append((lineno, line))
+            continue
+        m = INSTRUCTION.match(line)
+        if m is None:
+            module.unparsed.append((lineno, line))
+            continue
+        op = Op(lineno=lineno, op=m.group(1), text=line, loc=None, function=function)
+        module.ops.append(op)
+        if current is not None:
+            op_locs.append((op, current[0], current[1]))
+
+    module.files = files
+    resolver = _Locations(files)
+    dwarf_sites: dict = {}
+    if not has_chains:
+        calls = read_inlined_calls(section_lines.get(".debug_info", []), section_lines.get(".debug_ranges", []))
+        dwarf_sites = call_sites_by_line(calls, labels, [op.lineno for op, _, _ in op_locs])
+    for op, pos, chain in op_locs:
+        if chain is not None:
+            op.loc = resolver.from_comment(pos, chain)
+        else:
+            sites = dwarf_sites.get(op.lineno)
+            op.loc = resolver.with_dwarf(pos, sites) if sites else resolver.position(pos)
+    return module
+
+
+def _join(first: str, second: str | None) -> str:
+    if second is None:
+        return first
+    if not first or os.path.isabs(second):
+        return second
+    return f"{first.rstrip('/')}/{second}"
+
+
+class _Locations:
+    def __init__(self, files: dict[str, str]):
+        self.files = files
+        by_base: dict[str, set[str]] = {}
+        for p in files.values():
+            by_base.setdefault(os.path.basename(p), set()).add(p)
+        # The comment spells basenames only; map back to the full path where that is unambiguous.
+        self.by_basename = {b: next(iter(ps)) for b, ps in by_base.items() if len(ps) == 1}
+        self.cache: dict[tuple[Position, str], SourceLoc] = {}
+
+    def position(self, pos: Position, inlined_at: SourceLoc | None = None) -> SourceLoc:
+        return SourceLoc(self.files.get(pos[0], f"<file {pos[0]}>"), pos[1], pos[2], inlined_at)
+
+    def from_comment(self, pos: Position, chain: str) -> SourceLoc:
+        key = (pos, chain)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        callers = CHAIN_POSITION.findall(chain)[1:]  # the first is the `.loc` position itself
+        loc: SourceLoc | None = None
+        for name, line, col in reversed(callers):
+            loc = SourceLoc(self.by_basename.get(name, name), int(line), int(col), loc)
+        hit = self.position(pos, loc)
+        self.cache[key] = hit
+        return hit
+
+    def with_dwarf(self, pos: Position, sites: list) -> SourceLoc:
+        loc: SourceLoc | None = None
+        for _, call in sorted(sites, key=lambda s: s[0]):
+            site = (call.call_file, call.call_line, call.call_col)
+            if site != pos:
+                loc = self.position(site, loc)
+        return self.position(pos, loc)

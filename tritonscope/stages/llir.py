@@ -1,0 +1,151 @@
+"""LLVM IR text: one Op per instruction, located through `!dbg !N` debug metadata.
+
+`!N = !DILocation(line:, column:, scope:, inlinedAt:)`; the scope leads through DILexicalBlockFile /
+DILexicalBlock / DISubprogram (each has a `file:`) to `!DIFile(filename:, directory:)`. Metadata is
+printed after the functions, so one pass collects instructions and metadata, then locations resolve.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from tritonscope.stages.common import Module, Op, SourceLoc
+
+DEFINE = re.compile(r"^define\b[^@]*@(\"[^\"]+\"|[\w.$-]+)\(")
+# `%5 = tail call ...` / `store ...` / `br label %7`: optional result, then the opcode.
+INSTRUCTION = re.compile(r"^(?:%[\w.$-]+|%\"[^\"]+\")\s*=\s*(?:(?:tail|musttail|notail)\s+)?([a-z][\w.]*)"
+                         r"|^(?:(?:tail|musttail|notail)\s+)?([a-z][\w.]*)")
+DBG_REF = re.compile(r"!dbg !(\d+)")
+# `!12 = distinct !DILocation(line: 3, ...)`: the node id, its kind and its field list.
+METADATA_NODE = re.compile(r"^!(\d+) = (?:distinct )?!(DI\w+)\((.*)\)\s*$")
+FIELD = re.compile(r'(\w+): (?:"((?:[^"\\]|\\.)*)"|!(\d+)|([\w.|-]+))')
+LABEL = re.compile(r'^(?:[\w.$-]+|"[^"]+"):')
+# Module-level lines that are neither instructions nor metadata nodes.
+TOP_LEVEL_PREFIXES = ("declare", "attributes", "target", "source_filename", "@", "!", "$", "%", "module",
+                      "uselistorder", "define")
+_MAX_CHAIN = 64
+
+
+def parse(text: str, path: str | None = None, stage: str = "llir") -> Module:
+    module = Module(stage=stage, path=path)
+    nodes: dict[str, tuple[str, dict[str, str]]] = {}
+    pending: list[tuple[Op, str]] = []
+    function: str | None = None
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line[0] == ";":
+            continue
+        if function is None:
+            if line[0] == "!":
+                m = METADATA_NODE.match(line)
+                if m:
+                    nodes[m.group(1)] = (m.group(2), _fields(m.group(3)))
+                continue
+            dm = DEFINE.match(line)
+            if dm:
+                if line.endswith("{"):
+                    function = dm.group(1).strip('"')
+                    module.functions.append(function)
+                continue
+            if line.startswith(TOP_LEVEL_PREFIXES) or line == "}":
+                continue
+            module.unparsed.append((lineno, line))
+            continue
+        if line == "}":
+            function = None
+            continue
+        if LABEL.match(line):
+            continue
+        m = INSTRUCTION.match(line)
+        if m is None:
+            module.unparsed.append((lineno, line))
+            continue
+        opcode = m.group(1) or m.group(2)
+        op = Op(lineno=lineno, op=opcode, text=line, loc=None, function=function)
+        module.ops.append(op)
+        d = DBG_REF.search(line)
+        if d:
+            pending.append((op, d.group(1)))
+
+    resolver = _DebugInfo(nodes)
+    for op, node_id in pending:
+        op.loc = resolver.location(node_id)
+    module.files = {k: v for k, v in resolver.file_table().items()}
+    return module
+
+
+def _fields(body: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for m in FIELD.finditer(body):
+        s, ref, word = m.group(2), m.group(3), m.group(4)
+        out[m.group(1)] = s if s is not None else ("!" + ref if ref is not None else word)
+    return out
+
+
+class _DebugInfo:
+    def __init__(self, nodes: dict[str, tuple[str, dict[str, str]]]):
+        self.nodes = nodes
+        self.loc_cache: dict[str, SourceLoc] = {}
+        self.file_cache: dict[str, str] = {}
+
+    def location(self, node_id: str, depth: int = 0) -> SourceLoc:
+        hit = self.loc_cache.get(node_id)
+        if hit is not None:
+            return hit
+        node = self.nodes.get(node_id)
+        if node is None or node[0] != "DILocation" or depth > _MAX_CHAIN:
+            loc = SourceLoc("", 0, 0)
+        else:
+            fields = node[1]
+            file = self.scope_file(fields.get("scope", ""))
+            inlined = fields.get("inlinedAt")
+            caller = self.location(inlined[1:], depth + 1) if inlined and inlined.startswith("!") else None
+            loc = SourceLoc(file, _int(fields.get("line")), _int(fields.get("column")), caller)
+        self.loc_cache[node_id] = loc
+        return loc
+
+    def scope_file(self, ref: str) -> str:
+        """The file of a scope: its own `file:` field, else its parent scope's."""
+        hit = self.file_cache.get(ref)
+        if hit is not None:
+            return hit
+        file = ""
+        seen = 0
+        cur = ref
+        while cur.startswith("!") and seen < _MAX_CHAIN:
+            seen += 1
+            node = self.nodes.get(cur[1:])
+            if node is None:
+                break
+            kind, fields = node
+            if kind == "DIFile":
+                file = _join(fields)
+                break
+            f = fields.get("file")
+            if f and f.startswith("!"):
+                fnode = self.nodes.get(f[1:])
+                if fnode is not None and fnode[0] == "DIFile":
+                    file = _join(fnode[1])
+                    break
+            cur = fields.get("scope", "")
+        self.file_cache[ref] = file
+        return file
+
+    def file_table(self) -> dict[str, str]:
+        return {k: _join(f) for k, (kind, f) in self.nodes.items() if kind == "DIFile"}
+
+
+def _join(fields: dict[str, str]) -> str:
+    name = fields.get("filename", "")
+    directory = fields.get("directory", "")
+    if not directory or os.path.isabs(name):
+        return name
+    return f"{directory.rstrip('/')}/{name}"
+
+
+def _int(value: str | None) -> int:
+    try:
+        return int(value) if value is not None else 0
+    except ValueError:
+        return 0

@@ -1,0 +1,264 @@
+"""MLIR text (TTIR, TTGIR, `.source`): one Op per operation line, each with its resolved location.
+
+Locations come in every form MLIR prints: `#locN = loc(...)` alias tables (top and bottom of the
+file), inline `loc("file":l:c)`, `loc(#locN)`, `loc(unknown)`, NameLoc `loc("x"(#locN))` (3.5+),
+`callsite(#callee at #caller)` (nested: the callee may itself be a callsite), `fused[...]` and
+`fused<...>[...]`. Aliases may refer to aliases defined later, so op locations are resolved after the
+one pass over the lines, lazily and memoized, with a guard against cycles.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tritonscope.stages.common import Module, Op, SourceLoc
+
+# `#loc12 = loc("file":1:2)`; other `#name = ...` aliases are layout attributes, not locations.
+LOC_ALIAS_DEF = re.compile(r"^(#[\w.$-]+)\s*=\s*loc\((.*)\)\s*$")
+ATTR_ALIAS_DEF = re.compile(r"^#[\w.$-]+\s*=")
+# `%0 = tt.load ...`, `%a:2 = "tt.reduce"(...)`, `tt.store ...`: the results, then the op name.
+OP_LINE = re.compile(r'^(?:%[^=]*?=\s*)?("[A-Za-z_][\w.$]*"|[A-Za-z_][\w.$]*)')
+# Function headers are not ops; their name scopes the ops inside.
+FUNC_HEADER = re.compile(r"^(?:tt\.func|func\.func|llvm\.func)\b[^@]*@([\w.$-]+|\"[^\"]+\")")
+FILE_LINE_COL = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
+ALIAS_REF = re.compile(r"#[\w.$-]+")
+INT = re.compile(r"\d+")
+
+UNKNOWN = SourceLoc("", 0, 0)
+_MAX_DEPTH = 200
+
+
+def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
+    module = Module(stage=stage, path=path)
+    aliases: dict[str, str] = {}
+    pending: list[tuple[Op, str]] = []  # op, raw loc text (resolved once all aliases are known)
+    # Open regions: (op or None for a function/module, brace depth before it opened).
+    regions: list[tuple[Op | None, int]] = []
+    depth = 0
+    function: str | None = None
+    function_depth = -1
+
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("//"):
+            continue
+        first = line[0]
+        if first == "#":
+            m = LOC_ALIAS_DEF.match(line)
+            if m:
+                aliases[m.group(1)] = m.group(2)
+            elif not ATTR_ALIAS_DEF.match(line):
+                module.unparsed.append((lineno, line))
+            continue
+        net = line.count("{") - line.count("}")
+        if first == "}" or first == ")":
+            depth += net
+            # The location of an op with regions is printed after its closing brace.
+            while regions and depth <= regions[-1][1]:
+                owner, _ = regions.pop()
+                if owner is not None and owner.loc is None:
+                    loc_text = _trailing_loc(line)
+                    if loc_text is not None:
+                        pending.append((owner, loc_text))
+            if function is not None and depth <= function_depth:
+                function = None
+            continue
+        if first == "^":  # block label with its arguments (their locs are not ops)
+            depth += net
+            continue
+        fm = FUNC_HEADER.match(line)
+        if fm:
+            name = fm.group(1).strip('"')
+            module.functions.append(name)
+            if net > 0:  # a definition, not a declaration: its body's ops belong to it
+                function, function_depth = name, depth
+                regions.append((None, depth))
+            depth += net
+            continue
+        if line.startswith("module"):
+            if net > 0:
+                regions.append((None, depth))
+            depth += net
+            continue
+        m = OP_LINE.match(line)
+        if m is None:
+            module.unparsed.append((lineno, line))
+            depth += net
+            continue
+        op = Op(lineno=lineno, op=m.group(1).strip('"'), text=line, loc=None, function=function)
+        module.ops.append(op)
+        loc_text = _trailing_loc(line)
+        if loc_text is not None:
+            pending.append((op, loc_text))
+        if net > 0:
+            regions.append((op, depth))
+        depth += net
+
+    resolver = LocResolver(aliases, path)
+    for op, loc_text in pending:
+        op.loc = resolver.resolve_text(loc_text)
+        if op.loc is None:
+            module.unparsed.append((op.lineno, f"unreadable location: loc({loc_text})"))
+    module.files = {str(i): f for i, f in enumerate(sorted(resolver.files))}
+    return module
+
+
+def _trailing_loc(line: str) -> str | None:
+    """The body of the `loc(...)` that ends the line, if any."""
+    if not line.endswith(")"):
+        return None
+    i = line.rfind(" loc(")
+    if i < 0:
+        return line[4:-1] if line.startswith("loc(") else None
+    return line[i + 5:-1]
+
+
+class LocResolver:
+    """Turns loc syntax into SourceLoc chains; aliases are resolved on first use and memoized."""
+
+    def __init__(self, aliases: dict[str, str], path: str | None = None):
+        self.aliases = aliases
+        self.path = path
+        self.alias_cache: dict[str, SourceLoc] = {}
+        self.text_cache: dict[str, SourceLoc | None] = {}
+        self.in_progress: set[str] = set()
+        self.files: set[str] = set()
+
+    def resolve_text(self, text: str) -> SourceLoc | None:
+        """The location `text` spells, or None where it is not location syntax we can read."""
+        if text in self.text_cache:
+            return self.text_cache[text]
+        try:
+            hit: SourceLoc | None = self._expr(text, 0, 0)[0]
+        except (IndexError, ValueError, AttributeError):
+            hit = None
+        self.text_cache[text] = hit
+        return hit
+
+    def alias(self, name: str, depth: int) -> SourceLoc:
+        hit = self.alias_cache.get(name)
+        if hit is not None:
+            return hit
+        body = self.aliases.get(name)
+        if body is None or name in self.in_progress or depth > _MAX_DEPTH:
+            return UNKNOWN  # undefined alias or a cycle: say "unknown" rather than loop
+        self.in_progress.add(name)
+        try:
+            loc, _ = self._expr(body, 0, depth + 1)
+        except (IndexError, ValueError, AttributeError):
+            loc = UNKNOWN  # an alias we cannot read: its users still parse
+        finally:
+            self.in_progress.discard(name)
+        self.alias_cache[name] = loc
+        return loc
+
+    def _expr(self, s: str, i: int, depth: int) -> tuple[SourceLoc, int]:
+        while s[i] == " ":
+            i += 1
+        c = s[i]
+        if c == "#":
+            m = ALIAS_REF.match(s, i)
+            return self.alias(m.group(0), depth), m.end()
+        if c == '"':
+            m = FILE_LINE_COL.match(s, i)
+            if m:
+                end = m.end()
+                if s.startswith(" to ", end):  # FileLineColRange: keep the start
+                    end = _skip_range_end(s, end + 4)
+                self.files.add(m.group(1))
+                return SourceLoc(m.group(1), int(m.group(2)), int(m.group(3))), end
+            j = _string_end(s, i)
+            name = s[i + 1:j - 1]
+            if j < len(s) and s[j] == "(":
+                child, k = self._expr(s, j + 1, depth + 1)
+                return _with_name(child, name), _expect(s, k, ")")
+            return SourceLoc("", 0, 0, name=name), j
+        if s.startswith("unknown", i):
+            return UNKNOWN, i + 7
+        if s.startswith("callsite(", i):
+            callee, k = self._expr(s, i + 9, depth + 1)
+            while s[k] == " ":
+                k += 1
+            if not s.startswith("at ", k):
+                raise ValueError("callsite without 'at'")
+            caller, k = self._expr(s, k + 3, depth + 1)
+            return inline_into(callee, caller), _expect(s, k, ")")
+        if s.startswith("fused", i):
+            k = i + 5
+            if s[k] == "<":
+                k = _matching(s, k, "<", ">")
+            k = _expect(s, k, "[")
+            parts: list[SourceLoc] = []
+            while True:
+                while s[k] == " ":
+                    k += 1
+                if s[k] == "]":
+                    k += 1
+                    break
+                part, k = self._expr(s, k, depth + 1)
+                parts.append(part)
+                while s[k] == " ":
+                    k += 1
+                if s[k] == ",":
+                    k += 1
+            best = next((p for p in parts if p.outermost().known), parts[0] if parts else UNKNOWN)
+            return best, k
+        raise ValueError(f"unexpected location syntax at {s[i:i + 20]!r}")
+
+
+def inline_into(callee: SourceLoc, caller: SourceLoc) -> SourceLoc:
+    """`callsite(callee at caller)`: the callee's chain, continued by the caller's chain."""
+    if not caller.known and caller.inlined_at is None:
+        return callee
+    if not callee.known and callee.inlined_at is None:
+        return caller  # an unknown position inside a known call: the call site is all we know
+    if callee.inlined_at is None:
+        return SourceLoc(callee.file, callee.line, callee.col, caller, callee.name)
+    return SourceLoc(callee.file, callee.line, callee.col, inline_into(callee.inlined_at, caller), callee.name)
+
+
+def _with_name(loc: SourceLoc, name: str) -> SourceLoc:
+    return SourceLoc(loc.file, loc.line, loc.col, loc.inlined_at, name)
+
+
+def _string_end(s: str, i: int) -> int:
+    j = i + 1
+    while s[j] != '"':
+        j += 2 if s[j] == "\\" else 1
+    return j + 1
+
+
+def _expect(s: str, i: int, ch: str) -> int:
+    while s[i] == " ":
+        i += 1
+    if s[i] != ch:
+        raise ValueError(f"expected {ch!r}")
+    return i + 1
+
+
+def _matching(s: str, i: int, open_ch: str, close_ch: str) -> int:
+    level = 0
+    while True:
+        c = s[i]
+        if c == '"':
+            i = _string_end(s, i)
+            continue
+        if c == open_ch:
+            level += 1
+        elif c == close_ch:
+            level -= 1
+            if level == 0:
+                return i + 1
+        i += 1
+
+
+def _skip_range_end(s: str, i: int) -> int:
+    # `to 3:4`, `to :4`
+    if s[i] == ":":
+        i += 1
+    m = INT.match(s, i)
+    i = m.end()
+    if i < len(s) and s[i] == ":":
+        m = INT.match(s, i + 1)
+        i = m.end()
+    return i

@@ -1,0 +1,177 @@
+"""PTX: one Op per instruction, located by the `.loc` directive in force.
+
+`.file N "path"` (usually after the code), `.loc N line col` and from Triton 3.9
+`.loc N l c, function_name $L__info_stringK, inlined_at F L C`. An `inlined_at` names one level only:
+the full chain comes from finding the caller's position among the other `.loc`s' own positions.
+Without `inlined_at` (before 3.9) the chain comes from the DWARF inlined-subroutine ranges printed in
+`.section .debug_info`. Lines without a `.loc` inherit the previous one within their function; every
+`.entry` and `.func` maps.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tritonscope.stages.common import Module, Op, SourceLoc
+from tritonscope.stages.dwarf_inline import call_sites_by_line, read_inlined_calls
+
+FILE_DIRECTIVE = re.compile(r'^\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"')
+LOC_DIRECTIVE = re.compile(r"^\.loc\s+(\d+)\s+(\d+)\s+(\d+)(?:.*?\binlined_at\s+(\d+)\s+(\d+)\s+(\d+))?")
+FUNCTION_HEADER = re.compile(r"\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+)")
+SECTION = re.compile(r"^\.section\s+(\S+)")
+LABEL = re.compile(r"^[$\w.]+:")
+# `@%p1 ld.global.v4.b32 {...}, [...];` -> predicate, mnemonic with every modifier.
+INSTRUCTION = re.compile(r"^(?:@!?%?[\w]+\s+)?([a-z][\w.:]*)")
+# Directives that may appear inside a function body and are not instructions.
+_MAX_CHAIN = 64
+
+Position = tuple[str, int, int]  # (file id, line, col)
+
+
+def parse(text: str, path: str | None = None, stage: str = "ptx") -> Module:
+    module = Module(stage=stage, path=path)
+    files: dict[str, str] = {}
+    labels: dict[str, int] = {}
+    # op -> (position, its own inlined_at position or None)
+    op_locs: list[tuple[Op, Position, Position | None]] = []
+    # position -> [(lineno, caller)] from every `.loc ... inlined_at` (for multi-level chains)
+    callers: dict[Position, list[tuple[int, Position]]] = {}
+    section: str | None = None
+    section_lines: dict[str, list[str]] = {}
+    function: str | None = None
+    pending_function: str | None = None
+    depth = 0
+    current: tuple[Position, Position | None] | None = None
+
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("//"):
+            continue
+        if section is not None:
+            if line == "}":
+                section = None
+            elif line != "{":
+                section_lines[section].append(line)
+            continue
+        first = line[0]
+        if first == ".":
+            if line.startswith(".loc"):
+                m = LOC_DIRECTIVE.match(line)
+                if m is None:
+                    module.unparsed.append((lineno, line))
+                    continue
+                pos = (m.group(1), int(m.group(2)), int(m.group(3)))
+                caller = (m.group(4), int(m.group(5)), int(m.group(6))) if m.group(4) else None
+                if caller is not None:
+                    callers.setdefault(pos, []).append((lineno, caller))
+                current = (pos, caller)
+                continue
+            if line.startswith(".file"):
+                m = FILE_DIRECTIVE.match(line)
+                if m:
+                    files[m.group(1)] = m.group(2)
+                else:
+                    module.unparsed.append((lineno, line))
+                continue
+            if line.startswith(".section"):
+                m = SECTION.match(line)
+                name = m.group(1) if m else line
+                if not line.rstrip().endswith("}"):  # `.section .debug_macinfo { }` is empty
+                    section = name
+                    section_lines.setdefault(name, [])
+                continue
+            fm = FUNCTION_HEADER.search(line) if function is None else None
+            if fm and (".entry" in line or ".func" in line) and ".extern" not in line:
+                pending_function = fm.group(1)
+                module.functions.append(pending_function)
+            continue  # other directives: .reg, .param, .version, .target, ...
+        if first == "{":
+            if function is None and pending_function is not None and depth == 0:
+                function, pending_function, current = pending_function, None, None
+            depth += 1
+            continue
+        if first == "}":
+            depth -= 1
+            if depth <= 0:
+                depth, function = 0, None
+            continue
+        if first == ")":  # end of a parameter list
+            continue
+        if function is None:
+            module.unparsed.append((lineno, line))
+            continue
+        if LABEL.match(line):
+            labels[line[:line.index(":")]] = lineno
+            continue
+        m = INSTRUCTION.match(line)
+        if m is None:
+            module.unparsed.append((lineno, line))
+            continue
+        op = Op(lineno=lineno, op=m.group(1), text=line, loc=None, function=function)
+        module.ops.append(op)
+        if current is not None:
+            op_locs.append((op, current[0], current[1]))
+
+    module.files = files
+    dwarf_sites: dict = {}
+    if not callers:  # `.loc` names no inlining (before 3.9): read it from the DWARF ranges
+        dwarf_calls = read_inlined_calls(section_lines.get(".debug_info", []),
+                                         section_lines.get(".debug_ranges", []))
+        dwarf_sites = call_sites_by_line(dwarf_calls, labels, [op.lineno for op, _, _ in op_locs])
+    resolver = _ChainResolver(files, callers)
+    for op, pos, caller in op_locs:
+        if caller is not None:
+            op.loc = resolver.chain(pos, caller, op.lineno)
+        else:
+            sites = dwarf_sites.get(op.lineno)
+            op.loc = resolver.with_dwarf(pos, sites) if sites else resolver.position(pos)
+    return module
+
+
+class _ChainResolver:
+    def __init__(self, files: dict[str, str], callers: dict[Position, list[tuple[int, Position]]]):
+        self.files = files
+        self.callers = callers
+        self.cache: dict[tuple[Position, Position | None, int], SourceLoc] = {}
+
+    def position(self, pos: Position, inlined_at: SourceLoc | None = None) -> SourceLoc:
+        return SourceLoc(self.files.get(pos[0], f"<file {pos[0]}>"), pos[1], pos[2], inlined_at)
+
+    def chain(self, pos: Position, caller: Position, lineno: int) -> SourceLoc:
+        """pos inlined at caller, and the caller's own caller as the nearest earlier `.loc` says."""
+        outer: list[Position] = [caller]
+        seen = {pos, caller}
+        while len(outer) < _MAX_CHAIN:
+            nxt = self._caller_of(outer[-1], lineno)
+            if nxt is None or nxt in seen:
+                break
+            seen.add(nxt)
+            outer.append(nxt)
+        loc: SourceLoc | None = None
+        for p in reversed(outer):
+            loc = self.position(p, loc)
+        return self.position(pos, loc)
+
+    def _caller_of(self, pos: Position, lineno: int) -> Position | None:
+        options = self.callers.get(pos)
+        if not options:
+            return None
+        if len(options) == 1:
+            return options[0][1]
+        # The same helper position inlined at several call sites: the nearest one before this line.
+        best = None
+        for at, caller in options:
+            if at <= lineno:
+                best = caller
+            else:
+                break
+        return best if best is not None else options[0][1]
+
+    def with_dwarf(self, pos: Position, sites: list) -> SourceLoc:
+        loc: SourceLoc | None = None
+        for _, call in sorted(sites, key=lambda s: s[0]):  # outermost call (depth 0) first
+            site = (call.call_file, call.call_line, call.call_col)
+            if site == pos:
+                continue
+            loc = self.position(site, loc)
+        return self.position(pos, loc)

@@ -1,0 +1,83 @@
+"""SASS as `nvdisasm -c -gi` prints it: one Op per instruction, located by the `//##` lines before it.
+
+`//## File "/path/k.py", line 36 inlined at "/path/k.py", line 91` lines come in runs, innermost
+first, ending with the user's line (`//## File "/path/k.py", line 91`); without `-gi` (or for code
+that was not inlined) a run is a single line. SASS lines carry no column. Instructions inherit the
+last run within their function (`.section .text.NAME`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tritonscope.stages.common import Module, Op, SourceLoc
+
+LINE_INFO = re.compile(r'^//## File "((?:[^"\\]|\\.)*)", line (\d+)(?: inlined at "((?:[^"\\]|\\.)*)", line (\d+))?')
+# `/*0040*/  @!P0 LDG.E.128 R4, desc[UR4][R2.64] ;` -> address, mnemonic with modifiers
+INSTRUCTION = re.compile(r"^/\*([0-9a-fA-F]+)\*/\s*(?:\{\s*)?(?:@!?U?P[\w]+\s+)?([A-Z0-9_][\w.]*)")
+TEXT_SECTION = re.compile(r"^\.section\s+\.text\.([^\s,]+)")
+OTHER_SECTION = re.compile(r"^\.section\s+")
+
+
+def parse(text: str, path: str | None = None, stage: str = "sass") -> Module:
+    module = Module(stage=stage, path=path)
+    function: str | None = None
+    run: list[tuple[str, int, str | None, int]] = []  # the current `//##` run, innermost first
+    run_open = False  # True while `//##` lines follow each other
+    current: SourceLoc | None = None
+    files: dict[str, str] = {}
+    cache: dict[tuple, SourceLoc] = {}
+
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("//##"):
+            m = LINE_INFO.match(line)
+            if m is None:
+                module.unparsed.append((lineno, line))
+                continue
+            if not run_open:
+                run = []
+                run_open = True
+            run.append((m.group(1), int(m.group(2)), m.group(3), int(m.group(4) or 0)))
+            files.setdefault(m.group(1), m.group(1))
+            continue
+        if run_open:
+            key = tuple(run)
+            current = cache.get(key)
+            if current is None:
+                current = cache[key] = _chain(run)
+            run_open = False
+        if line[0] == "/" and line.startswith("/*"):
+            m = INSTRUCTION.match(line)
+            if m is None:
+                module.unparsed.append((lineno, line))
+                continue
+            if function is None:
+                module.unparsed.append((lineno, line))
+                continue
+            module.ops.append(Op(lineno=lineno, op=m.group(2), text=line, loc=current, function=function))
+            continue
+        if line[0] == ".":
+            m = TEXT_SECTION.match(line)
+            if m:
+                function, current = m.group(1), None
+                module.functions.append(function)
+            elif OTHER_SECTION.match(line):
+                function, current = None, None
+            continue
+        # labels (`softmax_kernel:`, `.L_x_0:`), `//` comments, `{`/`}` of dual-issue pairs
+    module.files = {str(i): f for i, f in enumerate(files, 1)}
+    return module
+
+
+def _chain(run: list[tuple[str, int, str | None, int]]) -> SourceLoc:
+    loc: SourceLoc | None = None
+    last = run[-1]
+    if last[2] is not None:  # the run ends with an inlined-at that has no line of its own
+        loc = SourceLoc(last[2], last[3], 0)
+    for file, line, _, _ in reversed(run):
+        loc = SourceLoc(file, line, 0, loc)
+    assert loc is not None
+    return loc
