@@ -25,6 +25,7 @@ _SUFFIX_TO_STAGE = {v: k for k, v in STAGE_SUFFIXES.items()}
 # Triton 2.3 mangles the signature into the kernel name: add_kernel_0d1d2d3de.
 _MANGLED_23 = re.compile(r"^(?P<base>.+?)_(?P<sig>(?:\d+[cde]*)+)$")
 _MAX_NESTING = 3
+_TEXT_STAGES = frozenset({"source", "ttir", "ttgir", "llir", "ptx", "amdgcn"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,20 +74,41 @@ def demangle(name: str) -> str:
     return m.group("base") if m and any(c in m.group("sig") for c in "cde") else name
 
 
-@dataclass(slots=True)
+@dataclass
 class KernelEntry:
     """One directory of a cache (or one artifact file given alone). Nothing parsed yet."""
 
     path: Path
     kind: str  # 'kernel' | 'partial' | 'binary-only' | 'launcher' | 'empty' | 'tmp' | 'file'
-    files: dict[str, Path] = field(default_factory=dict)  # stage -> file
+    # stage -> file path; kept as strings while walking (Path objects cost more than the walk itself)
+    file_paths: dict[str, str] = field(default_factory=dict)
     other_files: list[str] = field(default_factory=list)
     metadata: dict | None = None
     metadata_error: str | None = None
     mangled_name: str | None = None
-    sizes: dict[str, int] = field(default_factory=dict)
     mtime: float = 0.0
     cache_root: Path | None = None
+    _files: dict[str, Path] | None = field(default=None, repr=False, compare=False)
+    _sizes: dict[str, int] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def files(self) -> dict[str, Path]:
+        """stage -> Path of its file."""
+        if self._files is None:
+            self._files = {k: Path(v) for k, v in self.file_paths.items()}
+        return self._files
+
+    @property
+    def sizes(self) -> dict[str, int]:
+        """stage -> bytes, stat'ed on first use (files that vanished meanwhile are left out)."""
+        if self._sizes is None:
+            self._sizes = {}
+            for stage, p in self.file_paths.items():
+                try:
+                    self._sizes[stage] = os.stat(p).st_size
+                except OSError:
+                    pass
+        return self._sizes
 
     @property
     def hash(self) -> str:
@@ -138,7 +160,7 @@ class KernelEntry:
 
     @property
     def stages(self) -> list[str]:
-        return [s for s in STAGE_ORDER if s in self.files]
+        return [s for s in STAGE_ORDER if s in self.file_paths]
 
     def stage_path(self, stage: str) -> Path:
         try:
@@ -182,24 +204,26 @@ def default_cache_dir(env: dict[str, str] | None = None) -> Path:
     return Path(home) / ".triton" / "cache"
 
 
-def _read_metadata(path: Path) -> tuple[dict | None, str | None]:
+def _read_metadata(path: str | os.PathLike) -> tuple[dict | None, str | None]:
     try:
         with open(path, "rb") as fh:
             data = json.loads(fh.read())
     except (OSError, ValueError) as e:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e).split("\n")[0]
-        return None, f"{path.name}: {reason}"
+        return None, f"{os.path.basename(path)}: {reason}"
     if not isinstance(data, dict):
-        return None, f"{path.name}: not a json object"
+        return None, f"{os.path.basename(path)}: not a json object"
     return data, None
 
 
 def load_entry(path: Path, cache_root: Path | None = None) -> KernelEntry:
-    """Classify one directory from its file names, and read its metadata json if it has one."""
-    files: dict[str, Path] = {}
+    """Classify one directory from its file names, and read its metadata json if it has one.
+
+    Names only (no stat per file): `ls` over ten thousand entries costs about one json.load each.
+    The entry's time is its directory's mtime, which Triton bumps as it renames each file into place.
+    """
+    files: dict[str, str] = {}
     other: list[str] = []
-    sizes: dict[str, int] = {}
-    mtime = 0.0
     stems: dict[str, str] = {}
     grp_stem: str | None = None
     try:
@@ -210,32 +234,25 @@ def load_entry(path: Path, cache_root: Path | None = None) -> KernelEntry:
         return KernelEntry(path=path, kind="empty", metadata_error="permission denied", cache_root=cache_root)
     except NotADirectoryError:
         return entry_for_file(path)
+    suffix_to_stage = _SUFFIX_TO_STAGE
     with it:
         for de in it:
             name = de.name
+            dot = name.rfind(".")
+            stage = suffix_to_stage.get(name[dot:]) if dot > 0 else None
+            if stage is None or stage in files or name.startswith("__grp__"):
+                if name.startswith("__grp__"):
+                    grp_stem = name[7:dot] if dot > 7 else name[7:]
+                other.append(name)  # unknown, a group file, or a second kernel's file: noted, not used
+                continue
             try:
-                st = de.stat(follow_symlinks=False)
+                if not de.is_file(follow_symlinks=False):  # d_type: no syscall on Linux
+                    other.append(name)
+                    continue
             except OSError:
                 continue
-            if not stat.S_ISREG(st.st_mode):
-                other.append(name)
-                continue
-            mtime = max(mtime, st.st_mtime)
-            if name.startswith("__grp__"):
-                grp_stem = name[len("__grp__"):].rsplit(".", 1)[0]
-                other.append(name)
-                continue
-            stem, dot, ext = name.rpartition(".")
-            stage = _SUFFIX_TO_STAGE.get(dot + ext) if dot else None
-            if stage is None:
-                other.append(name)
-                continue
-            if stage in files:  # two kernels' files in one dir: keep the first, note the rest
-                other.append(name)
-                continue
-            files[stage] = Path(de.path)
-            sizes[stage] = st.st_size
-            stems[stage] = stem
+            files[stage] = de.path
+            stems[stage] = name[:dot]
     meta = err = None
     if "json" in files:
         meta, err = _read_metadata(files["json"])
@@ -248,14 +265,11 @@ def load_entry(path: Path, cache_root: Path | None = None) -> KernelEntry:
                 name = stems[s]
                 break
         name = name or grp_stem
-    text_stages = {"source", "ttir", "ttgir", "llir", "ptx", "amdgcn"}
     if files:
-        if "json" not in files or meta is None and err:
+        if "json" not in files or (meta is None and err) or not (set(files) - {"json"}):
             kind = "partial"
-        elif not (text_stages & set(files)) and ({"cubin", "hsaco"} & set(files)):
+        elif not (_TEXT_STAGES & set(files)) and ({"cubin", "hsaco"} & set(files)):
             kind = "binary-only"
-        elif not (set(files) - {"json"}):
-            kind = "partial"
         else:
             kind = "kernel"
     elif any(o.endswith(LAUNCHER_SUFFIXES) for o in other):
@@ -265,13 +279,12 @@ def load_entry(path: Path, cache_root: Path | None = None) -> KernelEntry:
         kind = "empty"
     if path.name.startswith("tmp."):
         kind = "tmp"
-    if mtime == 0.0:
-        try:
-            mtime = path.stat().st_mtime
-        except OSError:
-            pass
-    return KernelEntry(path=path, kind=kind, files=files, other_files=other, metadata=meta,
-                       metadata_error=err, mangled_name=name, sizes=sizes, mtime=mtime, cache_root=cache_root)
+    try:
+        mtime = os.stat(path).st_mtime
+    except OSError:
+        mtime = 0.0
+    return KernelEntry(path=path, kind=kind, file_paths=files, other_files=other, metadata=meta,
+                       metadata_error=err, mangled_name=name, mtime=mtime, cache_root=cache_root)
 
 
 def entry_for_file(path: Path) -> KernelEntry:
@@ -284,8 +297,8 @@ def entry_for_file(path: Path) -> KernelEntry:
         st = path.stat()
     except OSError as e:
         raise TritonscopeError(f"cannot read: {e.strerror}", str(path)) from None
-    entry = KernelEntry(path=path, kind="file", files={stage: path}, mangled_name=path.stem,
-                        sizes={stage: st.st_size}, mtime=st.st_mtime)
+    entry = KernelEntry(path=path, kind="file", file_paths={stage: str(path)}, mangled_name=path.stem,
+                        mtime=st.st_mtime)
     if stage == "json":
         entry.metadata, entry.metadata_error = _read_metadata(path)
     else:
@@ -295,17 +308,27 @@ def entry_for_file(path: Path) -> KernelEntry:
     return entry
 
 
-def _looks_like_entry(path: Path) -> bool:
+def _looks_like_entry(path: str | Path) -> bool:
+    """Cheap test on names only: the directory holds a stage file or a launcher module."""
     try:
         with os.scandir(path) as it:
             for de in it:
-                if de.is_file(follow_symlinks=False):
-                    n = de.name
-                    if n.endswith(LAUNCHER_SUFFIXES) or os.path.splitext(n)[1] in _SUFFIX_TO_STAGE:
-                        return True
+                n = de.name
+                dot = n.rfind(".")
+                if dot > 0 and (n[dot:] in _SUFFIX_TO_STAGE or n[dot:] in LAUNCHER_SUFFIXES):
+                    return de.is_file(follow_symlinks=False) or _looks_like_entry_slow(path)
     except OSError:
         return False
     return False
+
+
+def _looks_like_entry_slow(path: str | Path) -> bool:
+    try:
+        with os.scandir(path) as it:
+            return any(de.is_file(follow_symlinks=False) and os.path.splitext(de.name)[1] in
+                       set(_SUFFIX_TO_STAGE) | set(LAUNCHER_SUFFIXES) for de in it)
+    except OSError:
+        return False
 
 
 class Cache:
@@ -321,19 +344,26 @@ class Cache:
     def discover(cls, cache_dir: str | os.PathLike | None = None) -> Cache:
         return cls(cache_dir if cache_dir else default_cache_dir())
 
-    def entry_dirs(self) -> list[tuple[Path, Path]]:
-        """(entry directory, the cache it belongs to) for every entry under the root."""
-        if self.root.is_file():
-            return []
-        if not self.root.is_dir():
-            raise TritonscopeError("not a directory", str(self.root))
-        if _looks_like_entry(self.root):
-            return [(self.root, self.root.parent)]
-        out: list[tuple[Path, Path]] = []
-        self._walk(self.root, 0, out)
-        return out
+    def entries(self) -> list[KernelEntry]:
+        """Every entry under the root, loaded (names and metadata; no IR read), in name order."""
+        if self._entries is None:
+            if self.root.is_file():
+                self._entries = [entry_for_file(self.root)]
+            elif not self.root.is_dir():
+                raise TritonscopeError("not a directory", str(self.root))
+            elif _looks_like_entry(self.root):
+                self._entries = [load_entry(self.root, self.root.parent)]
+            else:
+                out: list[KernelEntry] = []
+                self._walk(self.root, 0, out)
+                self._entries = out
+        return self._entries
 
-    def _walk(self, cache: Path, depth: int, out: list[tuple[Path, Path]]) -> None:
+    def entry_dirs(self) -> list[tuple[Path, Path | None]]:
+        """(entry directory, the cache it belongs to) for every entry under the root."""
+        return [(e.path, e.cache_root) for e in self.entries()]
+
+    def _walk(self, cache: Path, depth: int, out: list[KernelEntry]) -> None:
         try:
             children = sorted(os.scandir(cache), key=lambda d: d.name)
         except PermissionError:
@@ -346,23 +376,14 @@ class Cache:
             if not de.is_dir(follow_symlinks=False):
                 continue
             p = Path(de.path)
-            if de.name.startswith("tmp.") or _looks_like_entry(p):
-                out.append((p, cache))
-                continue
-            has_subdirs = _has_subdirs(p)
-            if not has_subdirs:
-                out.append((p, cache))  # empty, or files of no known kind: listed as an empty entry
+            entry = load_entry(p, cache)  # one scandir per entry: it both classifies and loads
+            if entry.kind != "empty" or not entry.other_files:
+                out.append(entry)
+            elif not _has_subdirs(p):
+                out.append(entry)  # files of no known kind only: listed as an empty entry
             elif depth < _MAX_NESTING and _is_nested_cache(p, _MAX_NESTING - depth):
                 self._walk(p, depth + 1, out)
             # else: a folder beside the cache (sources, logs): not part of it
-
-    def entries(self) -> list[KernelEntry]:
-        if self._entries is None:
-            if self.root.is_file():
-                self._entries = [entry_for_file(self.root)]
-            else:
-                self._entries = [load_entry(p, root) for p, root in self.entry_dirs()]
-        return self._entries
 
     def kernels(self, include_all: bool = False) -> list[KernelEntry]:
         """Kernel entries (complete, partial, binary-only); with include_all also launchers/empty/tmp."""
