@@ -252,7 +252,7 @@ def _normalize_ptx(lines: list[str], options: NormalizeOptions) -> list[str]:
             registers = {}
             labels = _Renamer("$L__BB")
 
-        def rename_register(m: re.Match) -> str:
+        def rename_register(m: re.Match, registers: dict[str, _Renamer] = registers) -> str:
             cls = m.group(1)
             r = registers.setdefault(cls, _Renamer(f"%{cls}"))
             return r(m.group(0))

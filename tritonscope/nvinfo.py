@@ -31,10 +31,12 @@ class CubinResources:
     stack_bytes: int
     static_shared_bytes: int
     local_bytes: int
+    code_bytes: int  # size of the kernel's .text section
 
     def to_json(self) -> dict:
         return {"kernel": self.kernel, "registers": self.registers, "stack_bytes": self.stack_bytes,
-                "static_shared_bytes": self.static_shared_bytes, "local_bytes": self.local_bytes}
+                "static_shared_bytes": self.static_shared_bytes, "local_bytes": self.local_bytes,
+                "code_bytes": self.code_bytes}
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,5 +144,6 @@ def cubin_resources(data: bytes, path: str | None = None) -> dict[str, CubinReso
         local = by_name.get(f".nv.local.{k}")
         out[k] = CubinResources(
             kernel=k, registers=regcount.get(k, text.info >> 24), stack_bytes=stack.get(k, 0),
-            static_shared_bytes=shared.size if shared else 0, local_bytes=local.size if local else 0)
+            static_shared_bytes=shared.size if shared else 0, local_bytes=local.size if local else 0,
+            code_bytes=text.size)
     return out

@@ -1,0 +1,131 @@
+"""`tritonscope diff A B` and `tritonscope snapshot --out DIR`: compare IR for CI, write committable IR."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
+
+import click
+
+from tritonscope.cli.common import cache_option, target_option
+
+FORMATS = ("text", "markdown", "json", "html")
+DIFF_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn")
+
+
+@contextlib.contextmanager
+def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr when it is a terminal; silent otherwise."""
+    if not sys.stderr.isatty():
+        yield lambda n: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+def _fold_option(f: Callable) -> Callable:
+    return click.option("--fold-renames/--no-fold-renames", "fold_renames", default=True, show_default=True,
+                        help="Treat spellings that only changed name between Triton releases as equal "
+                        "(triton_gpu. vs ttg., named vs numbered SSA values).")(f)
+
+
+@click.command("diff")
+@click.argument("a")
+@click.argument("b")
+@click.option("--kernel", "-k", "kernel", default=None, metavar="NAME",
+              help="Only kernels with this name or glob.")
+@target_option
+@click.option("--stage", "-s", "stages", multiple=True, type=click.Choice(DIFF_STAGES),
+              help="Diff only these stages (repeatable; default: every text stage).")
+@click.option("--context", "-U", "context", type=click.IntRange(0), default=3, show_default=True,
+              help="Lines of context around each change.")
+@click.option("--stat", is_flag=True, help="Summary and per-stage line counts only, no diff text.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text (terminal), markdown (a pull-request comment), json (docs/json-diff.md).")
+@click.option("--fail-on", "fail_on", multiple=True, metavar="RULE",
+              help="Exit 1 when a rule fails: any, regs>+5%, spills>0, smem>+0, vector-width<, "
+              "ops:global_load>+0 (repeatable, or comma-separated).")
+@click.option("--all-metrics", is_flag=True, help="Show per-stage op counts (ops:CLASS@STAGE) too.")
+@_fold_option
+def diff_cmd(a: str, b: str, kernel: str | None, target: str | None, stages: tuple[str, ...], context: int,
+             stat: bool, fmt: str, fail_on: tuple[str, ...], all_metrics: bool, fold_renames: bool) -> None:
+    """Compare A and B: two caches, two snapshot directories, or two kernel entries / artifact files.
+
+    Kernels match by name, target and specialization; unmatched ones are listed as added/removed.
+    Exit status: 0 when no --fail-on rule failed, 1 when one did, 2 for usage errors.
+    """
+    from tritonscope.diff import diff_sides, load_side
+    from tritonscope.normalize import NormalizeOptions
+    from tritonscope.render.diff import RenderOptions, diff_payload, renderer
+    from tritonscope.render.terminal import color_enabled
+    from tritonscope.verdicts import Report, parse_rules
+
+    rules = parse_rules(fail_on)  # bad rule text: UsageError (exit 2) before any work
+    render = None if fmt == "json" else renderer(fmt)
+    options = NormalizeOptions(fold_renames=fold_renames)
+    side_a = load_side(a, options, kernel, target, _progress)
+    side_b = load_side(b, options, kernel, target, _progress)
+    result = diff_sides(side_a, side_b, stages or None, context,
+                        pair_singletons=side_a.kind == "entry" and side_b.kind == "entry")
+    result.report = Report(rules).evaluate(result)
+    if render is None:
+        from tritonscope.cli.common import emit_json
+
+        emit_json(diff_payload(result), "diff")
+    else:
+        opts = RenderOptions(stat=stat, all_metrics=all_metrics, color=fmt == "text" and color_enabled())
+        sys.stdout.write(render(result, opts))
+        sys.stdout.flush()
+    sys.exit(result.report.exit_code)
+
+
+@click.command("snapshot")
+@click.argument("kernels", nargs=-1)
+@click.option("--out", "-o", "out", required=True, type=click.Path(file_okay=False),
+              help="Directory to write (replaced if it holds a previous snapshot).")
+@cache_option
+@target_option
+@_fold_option
+def snapshot_cmd(kernels: tuple[str, ...], out: str, cache_dir: str | None, target: str | None,
+                 fold_renames: bool) -> None:
+    """Write normalized IR and metrics of KERNELS (names, globs, hash prefixes; default all) to --out.
+
+    The tree DIR/<kernel>/<target>/<stage> plus metrics.json is byte-for-byte deterministic, meant to
+    be committed and compared with `tritonscope diff OLD_DIR NEW_DIR`.
+    """
+    from pathlib import Path
+
+    from tritonscope.cache import select
+    from tritonscope.cli.common import open_cache
+    from tritonscope.errors import TritonscopeError
+    from tritonscope.normalize import NormalizeOptions
+    from tritonscope.records import records_for_entries
+    from tritonscope.snapshot import write_snapshot
+
+    cache = open_cache(cache_dir)
+    all_kernels = cache.kernels()
+    if kernels:
+        seen: dict[str, object] = {}
+        for spec in kernels:
+            found = select(all_kernels, spec, target)
+            if not found:
+                raise TritonscopeError(f"nothing matches '{spec}'" + (f" for target {target}" if target else ""),
+                                       str(cache.root))
+            for e in found:
+                seen.setdefault(str(e.path), e)
+        entries = list(seen.values())
+    else:
+        entries = select(all_kernels, None, target)
+    if not entries:
+        raise TritonscopeError("no kernels to snapshot", str(cache.root))
+    options = NormalizeOptions(fold_renames=fold_renames)
+    with _progress(len(entries), "snapshot") as advance:
+        records = records_for_entries(entries, options, progress=advance)
+    paths = write_snapshot(records, Path(out), options)
+    click.echo(f"wrote {len(paths)} kernel(s) to {out}", err=True)

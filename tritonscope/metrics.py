@@ -1,0 +1,214 @@
+"""Numbers per kernel and stage, for `diff` deltas and `--fail-on` rules.
+
+A kernel's metrics are one flat dict of name -> number, so that deltas and rules need no schema:
+- resources: `regs`, `spills`, `smem` (Triton's shared memory), `static_smem`, `stack`, `local`, `scratch`,
+  `occupancy`, `vgprs`, `sgprs`, `agprs`, `lds`, `num_warps`, `num_stages` (None where unknown);
+- `ops:<class>`: op counts of the kernel's ISA text (PTX or AMDGCN), `ops:<class>@<stage>` for every
+  text stage; memory classes by width (`ops:global_load.16B`) and cache hints (`ops:hint:L2::cache_hint`)
+  from `memops.classify`;
+- `lines:<stage>`: normalized lines; `code_bytes`: machine code size (CUBIN .text, AMDGCN codeLenInByte);
+- `vector-width`: the narrowest global load (bytes) of the ISA stage.
+Vector width per load site (`file:line` -> narrowest global load there) comes beside them, for the
+`vector-width<` rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from tritonscope.normalize import DIALECT_RENAMES
+
+# Resource comments and YAML keys of an AMDGCN listing -> metric name.
+GCN_RESOURCE_COMMENT = re.compile(
+    r"^\s*;\s*(NumVgprs|NumAgprs|TotalNumVgprs|TotalNumSgprs|NumSgprs|ScratchSize|Occupancy|LDSByteSize)"
+    r"\s*:\s*(\d+)|^\s*;\s*(codeLenInByte)\s*=\s*(\d+)", re.MULTILINE)
+GCN_YAML_FIELD = re.compile(
+    r"^\s*-?\s*\.(vgpr_count|sgpr_count|agpr_count|vgpr_spill_count|sgpr_spill_count|"
+    r"group_segment_fixed_size|private_segment_fixed_size):\s+(\d+)", re.MULTILINE)
+
+# Op classes beyond memory traffic, per stage family: (class, regex on Op.op).
+MLIR_CLASSES = (
+    ("mma", re.compile(r"^tt\.dot(?:_scaled)?$")),
+    ("wgmma", re.compile(r"^ttng\.warp_group_dot$")),
+    ("async_copy", re.compile(r"^ttg\.async_copy_global_to_local$|^ttng\.async_tma_copy")),
+    ("barrier", re.compile(r"^gpu\.barrier$|^ttng\.barrier|^ttg\.barrier")),
+    ("branch", re.compile(r"^scf\.(?:for|while|if)$|^cf\.(?:br|cond_br)$")),
+    ("convert_layout", re.compile(r"^ttg\.convert_layout$")),
+    ("reduce", re.compile(r"^tt\.reduce$")),
+)
+LLIR_CLASSES = (
+    ("branch", re.compile(r"^(?:br|switch|indirectbr)$")),
+    ("call", re.compile(r"^call$")),
+)
+LLIR_TEXT_CLASSES = (
+    ("mma", re.compile(r"mma\.sync|@llvm\.nvvm\.mma")),
+    ("wgmma", re.compile(r"wgmma\.mma_async|@llvm\.nvvm\.wgmma")),
+    ("mfma", re.compile(r"@llvm\.amdgcn\.mfma")),
+    ("wmma", re.compile(r"@llvm\.amdgcn\.wmma")),
+    ("barrier", re.compile(r"@llvm\.nvvm\.barrier|\bbar\.sync|barrier\.sync|@llvm\.amdgcn\.s\.barrier")),
+)
+PTX_CLASSES = (
+    ("mma", re.compile(r"^mma\.")),
+    ("wgmma", re.compile(r"^wgmma\.mma_async")),
+    ("async_copy", re.compile(r"^cp\.async")),
+    ("barrier", re.compile(r"^(?:bar|barrier)\.|^mbarrier\.")),
+    ("branch", re.compile(r"^bra\b")),
+    ("local", re.compile(r"^(?:ld|st)\.local")),
+)
+GCN_CLASSES = (
+    ("mfma", re.compile(r"^v_mfma")),
+    ("wmma", re.compile(r"^v_wmma")),
+    ("barrier", re.compile(r"^s_barrier")),
+    ("branch", re.compile(r"^s_(?:cbranch|branch)")),
+    ("scratch", re.compile(r"^scratch_|^buffer_(?:load|store)_dword.*\boff(?:set)?\b.*\bs\[0:3\]")),
+)
+STAGE_CLASSES = {"source": MLIR_CLASSES, "ttir": MLIR_CLASSES, "ttgir": MLIR_CLASSES, "llir": LLIR_CLASSES,
+                 "ptx": PTX_CLASSES, "amdgcn": GCN_CLASSES}
+ISA_STAGES = ("ptx", "amdgcn")
+# Loads from global memory, whatever the instruction form (AMD buffer loads included).
+GLOBAL_LOAD_KINDS = ("global_load", "buffer_load")
+_MLIR_FOLD = re.compile(r"^(" + "|".join(re.escape(o) for o, _ in DIALECT_RENAMES) + ")")
+_MLIR_NEW = dict(DIALECT_RENAMES)
+
+
+@dataclass(slots=True)
+class StageOps:
+    """Op counts of one stage, and the narrowest global load per source line."""
+
+    counts: Counter = field(default_factory=Counter)
+    load_sites: dict[str, int] = field(default_factory=dict)
+
+
+def classify_ops(stage: str, ops: Iterable) -> StageOps:
+    """Count a parsed stage's ops by class; memory traffic by kind and width through memops."""
+    from tritonscope import memops
+
+    out = StageOps()
+    classes = STAGE_CLASSES.get(stage, ())
+    for op in ops:
+        name = op.op
+        if stage in ("source", "ttir", "ttgir"):
+            name = _MLIR_FOLD.sub(lambda m: _MLIR_NEW[m.group(1)], name)
+        out.counts["total"] += 1
+        for cls, pattern in classes:
+            if pattern.search(name):
+                out.counts[cls] += 1
+        if stage == "llir":
+            for cls, pattern in LLIR_TEXT_CLASSES:
+                if pattern.search(op.text):
+                    out.counts[cls] += 1
+        access = memops.classify(stage, op)
+        if access is None:
+            continue
+        kind = access.kind
+        out.counts[kind] += 1
+        width = access.width_bytes
+        if width:
+            out.counts[f"{kind}.{width}B"] += 1
+        for hint in access.cache_hints:
+            out.counts[f"hint:{hint}"] += 1
+        if kind in GLOBAL_LOAD_KINDS and width and op.loc is not None and op.loc.known:
+            outer = op.loc.outermost()
+            site = f"{outer.basename}:{outer.line}"
+            out.load_sites[site] = min(width, out.load_sites.get(site, width))
+    return out
+
+
+def amdgcn_resources(text: str) -> dict[str, int]:
+    """Registers, spills, scratch, LDS and occupancy from an AMDGCN listing's comments and YAML."""
+    found: dict[str, int] = {}
+    for m in GCN_RESOURCE_COMMENT.finditer(text):
+        key, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        found.setdefault(key, int(value))
+    for m in GCN_YAML_FIELD.finditer(text):
+        found.setdefault("." + m.group(1), int(m.group(2)))
+    out: dict[str, int] = {}
+    vgprs = found.get("NumVgprs", found.get(".vgpr_count"))
+    if vgprs is not None:
+        out["vgprs"] = vgprs
+    if "NumAgprs" in found or ".agpr_count" in found:
+        out["agprs"] = found.get("NumAgprs", found.get(".agpr_count", 0))
+    sgprs = found.get("TotalNumSgprs", found.get(".sgpr_count", found.get("NumSgprs")))
+    if sgprs is not None:
+        out["sgprs"] = sgprs
+    # Registers a wave holds: unified VGPR file (VGPRs + AGPRs) where the listing says so.
+    regs = found.get("TotalNumVgprs", vgprs)
+    if regs is not None:
+        out["regs"] = regs
+    if ".vgpr_spill_count" in found or ".sgpr_spill_count" in found:
+        out["spills"] = found.get(".vgpr_spill_count", 0) + found.get(".sgpr_spill_count", 0)
+    scratch = found.get("ScratchSize", found.get(".private_segment_fixed_size"))
+    if scratch is not None:
+        out["scratch"] = scratch
+    lds = found.get("LDSByteSize", found.get(".group_segment_fixed_size"))
+    if lds is not None:
+        out["lds"] = lds
+    if "codeLenInByte" in found:
+        out["code_bytes"] = found["codeLenInByte"]
+    if "Occupancy" in found:
+        out["occupancy"] = found["Occupancy"]
+    return out
+
+
+def cubin_metrics(data: bytes, kernel: str, path: str | None = None) -> dict[str, int]:
+    from tritonscope.nvinfo import cubin_resources
+
+    res = cubin_resources(data, path)
+    r = res.get(kernel) or (next(iter(res.values())) if len(res) == 1 else None)
+    if r is None:
+        return {}
+    return {"regs": r.registers, "stack": r.stack_bytes, "static_smem": r.static_shared_bytes,
+            "local": r.local_bytes, "code_bytes": r.code_bytes}
+
+
+def metadata_metrics(meta: dict | None) -> dict[str, int]:
+    if not meta:
+        return {}
+    out: dict[str, int] = {}
+    for key, name in (("shared", "smem"), ("num_warps", "num_warps"), ("num_stages", "num_stages"),
+                      ("n_regs", "regs"), ("n_spills", "spills")):
+        v = meta.get(key)
+        if isinstance(v, int) and not isinstance(v, bool):
+            out[name] = v
+    return out
+
+
+@dataclass(slots=True)
+class KernelMetrics:
+    values: dict[str, int | None] = field(default_factory=dict)
+    load_sites: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"metrics": dict(sorted(self.values.items())), "load_sites": dict(sorted(self.load_sites.items()))}
+
+
+def kernel_metrics(stage_texts: dict[str, str], normalized: dict[str, str], meta: dict | None,
+                   binaries: dict[str, tuple[bytes, str | None]], kernel: str) -> KernelMetrics:
+    """Every metric of one kernel from its stage texts (raw and normalized), metadata and binaries."""
+    from tritonscope.stages import parse
+
+    km = KernelMetrics()
+    values = km.values
+    # Sizes are of normalized text: raw sizes move with debug info and path lengths.
+    for stage, text in sorted(stage_texts.items()):
+        if stage in normalized:
+            values[f"lines:{stage}"] = normalized[stage].count("\n")
+        ops = classify_ops(stage, parse(stage, text).ops)
+        for cls, n in ops.counts.items():
+            values[f"ops:{cls}@{stage}"] = n
+        if stage in ISA_STAGES:
+            for cls, n in ops.counts.items():
+                values[f"ops:{cls}"] = n
+            km.load_sites = ops.load_sites
+            if ops.load_sites:
+                values["vector-width"] = min(ops.load_sites.values())
+    for stage, (data, path) in sorted(binaries.items()):
+        if stage == "cubin":
+            values.update(cubin_metrics(data, kernel, path))
+    if "amdgcn" in stage_texts:
+        values.update(amdgcn_resources(stage_texts["amdgcn"]))
+    values.update(metadata_metrics(meta))  # the launcher's own numbers win where present
+    return km

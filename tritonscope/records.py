@@ -1,0 +1,139 @@
+"""One comparable record per kernel: normalized stage texts, metrics and specialization.
+
+`diff` and `snapshot` both work on KernelRecords, whether they come from a cache (computed here, in a
+process pool when there is more than one core and more than one entry) or from a snapshot directory
+(read back by `snapshot.read_snapshot`). Nothing here imports triton.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tritonscope.cache import KernelEntry
+from tritonscope.normalize import NORMALIZED_STAGES, NormalizeOptions, normalize
+
+BINARY_METRIC_STAGES = ("cubin", "hsaco")
+# Metadata fields that pick a specialization (besides the IR signature), in every release's spelling.
+SPEC_META_KEYS = ("num_warps", "num_stages", "num_ctas", "signature", "constants", "constexprs", "maxnreg")
+# `tt.func public @name(%v0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %v1: i32) attributes {...} {`
+FUNC_SIGNATURE = re.compile(r"^\s*tt\.func\s+(?:public\s+|private\s+)?@[\w$.]+\((.*)\)(?:\s+attributes\s+(\{.*\}))?")
+ARG_NAME = re.compile(r"%v\d+:\s*")
+
+
+@dataclass(slots=True)
+class KernelRecord:
+    name: str
+    target: str  # 'cuda:80', 'hip:gfx942', '?' when unknown
+    spec: dict  # specialization: IR signature and metadata fields that select a variant
+    origin: str  # where it came from: entry hash, snapshot sub-path, or file name
+    stages: dict[str, str] = field(default_factory=dict)  # stage -> normalized text
+    metrics: dict[str, int | None] = field(default_factory=dict)
+    load_sites: dict[str, int] = field(default_factory=dict)
+    triton_version: str | None = None
+
+    @property
+    def spec_key(self) -> str:
+        """A short stable digest of the specialization (used to name snapshot directories)."""
+        blob = json.dumps(self.spec, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:8]
+
+    def label(self) -> str:
+        return f"{self.name} {self.target}"
+
+
+def signature_from_ir(normalized_ir: str) -> dict:
+    """Argument types and attributes of the kernel function, from normalized TTIR/TTGIR/source."""
+    for line in normalized_ir.splitlines():
+        m = FUNC_SIGNATURE.match(line)
+        if m:
+            args = [a.strip() for a in _split_top_level(ARG_NAME.sub("", m.group(1)))]
+            return {"args": [a for a in args if a], "attributes": m.group(2) or ""}
+    return {}
+
+
+def _split_top_level(text: str) -> list[str]:
+    out, depth, cur = [], 0, []
+    for c in text:
+        if c in "<({[":
+            depth += 1
+        elif c in ">)}]":
+            depth -= 1
+        if c == "," and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(c)
+    out.append("".join(cur))
+    return out
+
+
+def specialization(meta: dict | None, normalized: dict[str, str]) -> dict:
+    spec: dict = {}
+    for key in SPEC_META_KEYS:
+        if meta and meta.get(key) is not None:
+            spec[key] = meta[key]
+    for stage in ("ttir", "source", "ttgir"):
+        if stage in normalized:
+            sig = signature_from_ir(normalized[stage])
+            if sig:
+                spec["ir_signature"] = sig
+                break
+    return json.loads(json.dumps(spec, sort_keys=True, default=str))  # plain, comparable data
+
+
+def record_for_entry(entry: KernelEntry, options: NormalizeOptions, stages: tuple[str, ...] | None = None
+                     ) -> KernelRecord:
+    """Read, normalize and measure one cache entry (read-only)."""
+    from tritonscope.metrics import kernel_metrics
+    from tritonscope.stages.common import read_text
+
+    raw: dict[str, str] = {}
+    normalized: dict[str, str] = {}
+    for stage in NORMALIZED_STAGES:
+        if stage in entry.files and (stages is None or stage in stages):
+            raw[stage] = read_text(entry.files[stage])
+            normalized[stage] = normalize(stage, raw[stage], options)
+    binaries: dict[str, tuple[bytes, str | None]] = {}
+    for stage in BINARY_METRIC_STAGES:
+        if stage in entry.files:
+            with open(entry.files[stage], "rb") as fh:
+                binaries[stage] = (fh.read(), str(entry.files[stage]))
+    km = kernel_metrics(raw, normalized, entry.metadata, binaries, entry.name)
+    target = entry.target
+    return KernelRecord(
+        name=entry.name, target=str(target) if target else "?", spec=specialization(entry.metadata, normalized),
+        origin=entry.hash if entry.kind != "file" else entry.path.name, stages=normalized,
+        metrics=km.values, load_sites=km.load_sites, triton_version=entry.triton_version)
+
+
+def _record_job(args: tuple[KernelEntry, NormalizeOptions, tuple[str, ...] | None]) -> KernelRecord:
+    return record_for_entry(*args)
+
+
+def records_for_entries(entries: list[KernelEntry], options: NormalizeOptions,
+                        stages: tuple[str, ...] | None = None,
+                        progress: Callable[[int], None] | None = None) -> list[KernelRecord]:
+    """Records in the order of `entries`; a process pool when there is more than one core and entry."""
+    jobs = [(e, options, stages) for e in entries]
+    workers = min(os.cpu_count() or 1, len(jobs))
+    if workers <= 1:
+        out = []
+        for job in jobs:
+            out.append(_record_job(job))
+            if progress:
+                progress(1)
+        return out
+    from concurrent.futures import ProcessPoolExecutor
+
+    results: list[KernelRecord] = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for rec in pool.map(_record_job, jobs, chunksize=max(1, len(jobs) // (workers * 4))):
+            results.append(rec)
+            if progress:
+                progress(1)
+    return results

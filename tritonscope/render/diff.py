@@ -1,0 +1,270 @@
+"""Renderers of a DiffResult: terminal text (rich), markdown (a pull-request comment), JSON (a contract).
+
+`RENDERERS` maps a `--format` name to a function (result, options) -> str; JSON is `diff_payload`, written
+by `cli.common.emit_json`. HTML is the report helper's: `renderer("html")` loads
+`tritonscope.render.html:render_diff` when that exists.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tritonscope.diff import DiffResult, KernelPair, MetricDelta
+from tritonscope.errors import UsageError
+from tritonscope.records import KernelRecord
+
+# Metrics shown in summary tables, in this order (all of them are in the JSON and per-kernel detail).
+HEADLINE_METRICS = ("regs", "spills", "smem", "occupancy", "stack", "scratch", "code_bytes", "vector-width",
+                    "ops:global_load", "ops:global_store", "ops:buffer_load", "ops:shared_load",
+                    "ops:shared_store", "ops:async_copy", "ops:mma", "ops:wgmma", "ops:mfma", "ops:barrier",
+                    "ops:branch")
+# More is better for these; for every other metric an increase is shown as a cost.
+HIGHER_IS_BETTER = ("occupancy", "vector-width")
+MARKDOWN_BUDGET = 60000  # GitHub comments hold 65536 characters
+
+
+@dataclass(frozen=True, slots=True)
+class RenderOptions:
+    stat: bool = False  # summary and per-stage line counts only, no diff text
+    all_metrics: bool = False  # per-stage `ops:...@stage` deltas too
+    color: bool = False
+
+
+def renderer(fmt: str) -> Callable[[DiffResult, RenderOptions], str]:
+    """text and markdown here; json goes through `cli.common.emit_json(diff_payload(...))`."""
+    if fmt in RENDERERS:
+        return RENDERERS[fmt]
+    if fmt == "html":
+        try:
+            mod = importlib.import_module("tritonscope.render.html")
+            return mod.render_diff
+        except (ImportError, AttributeError):
+            raise UsageError("--format html is not available in this version (text, markdown, json)") from None
+    raise UsageError(f"unknown --format {fmt!r} (text, markdown, json)")
+
+
+def _fmt_num(v: float | None) -> str:
+    if v is None:
+        return "?"
+    return str(int(v)) if float(v).is_integer() else f"{v:.2f}"
+
+
+def _fmt_delta(d: MetricDelta) -> str:
+    if d.delta is None:
+        return f"{_fmt_num(d.a)} -> {_fmt_num(d.b)}"
+    sign = "+" if d.delta > 0 else ""
+    pct = f" ({sign}{d.percent:.1f}%)" if d.percent is not None else ""
+    return f"{_fmt_num(d.a)} -> {_fmt_num(d.b)} ({sign}{_fmt_num(d.delta)}){pct}"
+
+
+def _is_worse(d: MetricDelta) -> bool | None:
+    if d.delta is None or d.delta == 0:
+        return None
+    better_up = d.name in HIGHER_IS_BETTER
+    return (d.delta < 0) if better_up else (d.delta > 0)
+
+
+def _shown_deltas(pair: KernelPair, opts: RenderOptions) -> list[MetricDelta]:
+    return [d for d in pair.deltas if opts.all_metrics or "@" not in d.name]
+
+
+# --- JSON -------------------------------------------------------------------------------------
+
+
+def _record_json(r: KernelRecord) -> dict:
+    return {"kernel": r.name, "target": r.target, "origin": r.origin, "spec_key": r.spec_key, "spec": r.spec,
+            "triton_version": r.triton_version}
+
+
+def diff_payload(result: DiffResult) -> dict:
+    """The documented contract (docs/json-diff.md); `emit_json` adds `schema` and `kind`."""
+    report = result.report
+    changed = []
+    for p in result.changed:
+        changed.append({
+            "kernel": p.b.name, "target": p.b.target, "a": _record_json(p.a), "b": _record_json(p.b),
+            "stages": [{"stage": d.stage, "status": d.status, "added": d.added, "removed": d.removed,
+                        "diff": "\n".join(d.lines)} for d in p.stage_diffs],
+            "metrics": [d.to_json() for d in p.deltas],
+        })
+    return {
+        "a": {"path": result.a.path, "kind": result.a.kind, "kernels": len(result.a.records)},
+        "b": {"path": result.b.path, "kind": result.b.kind, "kernels": len(result.b.records)},
+        "options": {"stages": list(result.stages) if result.stages else None, "context": result.context,
+                    "fold_renames": result.b.fold_renames},
+        "summary": {"matched": len(result.pairs), "changed": len(result.changed),
+                    "unchanged": len(result.pairs) - len(result.changed), "added": len(result.added),
+                    "removed": len(result.removed)},
+        "matched": [{"kernel": p.b.name, "target": p.b.target, "changed": p.changed,
+                     "a": _record_json(p.a), "b": _record_json(p.b)} for p in result.pairs],
+        "added": [_record_json(r) for r in result.added],
+        "removed": [_record_json(r) for r in result.removed],
+        "changed": changed,
+        "rules": [r.text for r in report.rules] if report else [],
+        "failed_rules": [f.to_json() for f in report.failures] if report else [],
+        "exit_code": report.exit_code if report else 0,
+    }
+
+
+# --- text -------------------------------------------------------------------------------------
+
+
+def render_text(result: DiffResult, opts: RenderOptions) -> str:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=opts.color, no_color=not opts.color, highlight=False,
+                      width=200 if not opts.color else None, soft_wrap=True)
+    s = diff_payload(result)["summary"]
+    console.print(f"A: {result.a.path} ({result.a.kind}, {len(result.a.records)} kernels)")
+    console.print(f"B: {result.b.path} ({result.b.kind}, {len(result.b.records)} kernels)")
+    console.print(f"matched {s['matched']}  changed {s['changed']}  unchanged {s['unchanged']}  "
+                  f"added {s['added']}  removed {s['removed']}")
+    for label, recs in (("added", result.added), ("removed", result.removed)):
+        for r in recs:
+            console.print(Text(f"{'+' if label == 'added' else '-'} {label}: {r.name} {r.target} ({r.origin})",
+                               style="green" if label == "added" else "red"))
+    if result.changed:
+        table = Table(box=None, pad_edge=False, title="changed kernels", title_justify="left")
+        for col in ("kernel", "target", "stages", "metrics"):
+            table.add_column(col, overflow="fold")
+        for p in result.changed:
+            stages = ", ".join(f"{d.stage} {d.status}" + (f" +{d.added}/-{d.removed}" if d.status == "changed"
+                                                          else "") for d in p.stage_diffs) or "-"
+            cells = Text()
+            for d in _headline(p):
+                worse = _is_worse(d)
+                cells.append(f"{d.name} {_fmt_delta(d)}  ", style="red" if worse else "green" if worse is False else "")
+            table.add_row(p.b.name, p.b.target, stages, cells)
+        console.print(table)
+    for p in result.changed:
+        console.print()
+        console.print(Text(f"=== {p.b.name} {p.b.target}  ({p.a.origin} -> {p.b.origin})", style="bold"))
+        for d in _shown_deltas(p, opts):
+            worse = _is_worse(d)
+            console.print(Text(f"  {d.name}: {_fmt_delta(d)}", style="red" if worse else "green" if worse is False
+                               else ""))
+        for sd in p.stage_diffs:
+            if sd.status != "changed":
+                console.print(f"  stage {sd.stage}: only in {'B' if sd.status == 'added' else 'A'}")
+                continue
+            console.print(Text(f"--- a/{p.a.name}/{sd.stage}\n+++ b/{p.b.name}/{sd.stage}  (+{sd.added}/-{sd.removed})",
+                               style="bold"))
+            if opts.stat:
+                continue
+            for ln in sd.lines:
+                style = "green" if ln.startswith("+") else "red" if ln.startswith("-") else \
+                    "cyan" if ln.startswith("@@") else ""
+                console.print(Text(ln, style=style))
+    _render_verdict_text(result, console)
+    return buf.getvalue()
+
+
+def _headline(p: KernelPair) -> list[MetricDelta]:
+    by_name = {d.name: d for d in p.deltas}
+    return [by_name[n] for n in HEADLINE_METRICS if n in by_name]
+
+
+def _render_verdict_text(result: DiffResult, console) -> None:
+    from rich.text import Text
+
+    report = result.report
+    if not report or not report.rules:
+        return
+    if not report.failures:
+        console.print(Text(f"rules passed: {', '.join(r.text for r in report.rules)}", style="green"))
+        return
+    console.print(Text(f"FAILED rules: {', '.join(report.failed_rules)}", style="bold red"))
+    for f in report.failures:
+        console.print(Text(f"  {f.rule}: {f.kernel} {f.target}: {f.detail}", style="red"))
+
+
+# --- markdown ---------------------------------------------------------------------------------
+
+
+def render_markdown(result: DiffResult, opts: RenderOptions) -> str:
+    s = diff_payload(result)["summary"]
+    out: list[str] = [f"### tritonscope diff: `{result.a.path}` → `{result.b.path}`", ""]
+    out.append(f"**{s['matched']}** matched · **{s['changed']}** changed · {s['unchanged']} unchanged · "
+               f"**{s['added']}** added · **{s['removed']}** removed")
+    out.append("")
+    report = result.report
+    if report and report.rules:
+        if report.failures:
+            out.append(f":x: **Failed rules:** {', '.join(f'`{r}`' for r in report.failed_rules)}")
+            out.append("")
+            for f in report.failures:
+                out.append(f"- `{f.rule}` {f.kernel} `{f.target}`: {f.detail}")
+        else:
+            out.append(f":white_check_mark: Rules passed: {', '.join(f'`{r.text}`' for r in report.rules)}")
+        out.append("")
+    if result.added or result.removed:
+        out.append("| | kernel | target |")
+        out.append("|---|---|---|")
+        for r in result.added:
+            out.append(f"| added | `{r.name}` | `{r.target}` |")
+        for r in result.removed:
+            out.append(f"| removed | `{r.name}` | `{r.target}` |")
+        out.append("")
+    if result.changed:
+        out.append("| kernel | target | stages | metric changes |")
+        out.append("|---|---|---|---|")
+        for p in result.changed:
+            stages = ", ".join(f"{d.stage} {f'+{d.added}/-{d.removed}' if d.status == 'changed' else d.status}"
+                               for d in p.stage_diffs) or "-"
+            metrics = "<br>".join(f"{_badge(d)} `{d.name}` {_fmt_delta(d)}" for d in _headline(p)) or "-"
+            out.append(f"| `{p.b.name}` | `{p.b.target}` | {stages} | {metrics} |")
+        out.append("")
+    body = "\n".join(out)
+    details: list[str] = []
+    used = len(body)
+    truncated = 0
+    for p in result.changed:
+        block = _markdown_kernel_details(p, opts)
+        if used + len(block) > MARKDOWN_BUDGET:
+            truncated += 1
+            continue
+        details.append(block)
+        used += len(block)
+    if truncated:
+        details.append(f"_{truncated} kernel diff(s) left out to fit a comment; run `tritonscope diff` "
+                       f"locally or use `--format json` for all of them._\n")
+    return body + "\n" + "".join(details)
+
+
+def _badge(d: MetricDelta) -> str:
+    worse = _is_worse(d)
+    return ":small_red_triangle:" if worse else ":small_red_triangle_down:" if worse is False else ""
+
+
+def _markdown_kernel_details(p: KernelPair, opts: RenderOptions) -> str:
+    summary = f"<code>{p.b.name}</code> <code>{p.b.target}</code>: {p.change_summary()}"
+    lines = [f"<details><summary>{summary}</summary>", ""]
+    deltas = _shown_deltas(p, opts)
+    if deltas:
+        lines += ["| metric | A | B | Δ |", "|---|---|---|---|"]
+        for d in deltas:
+            delta = "" if d.delta is None else f"{'+' if d.delta > 0 else ''}{_fmt_num(d.delta)}"
+            lines.append(f"| `{d.name}` | {_fmt_num(d.a)} | {_fmt_num(d.b)} | {delta} {_badge(d)} |")
+        lines.append("")
+    for sd in p.stage_diffs:
+        if sd.status != "changed":
+            lines.append(f"- stage `{sd.stage}` only in {'B' if sd.status == 'added' else 'A'}")
+            continue
+        lines.append(f"**{sd.stage}** (+{sd.added}/-{sd.removed})")
+        if not opts.stat:
+            lines += ["", "```diff", *[ln.replace("```", "`\u200b``") for ln in sd.lines], "```"]
+        lines.append("")
+    lines += ["</details>", ""]
+    return "\n".join(lines) + "\n"
+
+
+RENDERERS: dict[str, Callable[[DiffResult, RenderOptions], str]] = {
+    "text": render_text,
+    "markdown": render_markdown,
+}

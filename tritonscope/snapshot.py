@@ -1,0 +1,143 @@
+"""Snapshot directories: normalized IR plus metrics.json per kernel, meant to be committed.
+
+Layout (deterministic byte for byte: sorted keys, no timestamps, no absolute paths):
+
+    DIR/snapshot.json                       format marker, options, the kernel directories
+    DIR/<kernel>/<target>/<stage>           normalized text of each stage (ttir, ttgir, llir, ptx, ...)
+    DIR/<kernel>/<target>/metrics.json      kernel, target, specialization, metrics, load sites
+
+`<target>` is `cuda-80` or `hip-gfx942`; when one kernel name has several specializations on one
+target, every one of them gets `<target>-<spec digest>` so each path depends only on its own kernel.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections import defaultdict
+from pathlib import Path
+
+from tritonscope.errors import TritonscopeError, UsageError
+from tritonscope.normalize import NORMALIZED_STAGES, NormalizeOptions
+from tritonscope.records import KernelRecord
+
+MARKER = "snapshot.json"
+FORMAT = "tritonscope-snapshot"
+FORMAT_VERSION = 1
+METRICS_FILE = "metrics.json"
+_UNSAFE_PATH_CHARS = re.compile(r"[^\w.+-]")
+
+
+def target_dirname(target: str) -> str:
+    return _UNSAFE_PATH_CHARS.sub("-", target.replace(":", "-")) or "unknown"
+
+
+def kernel_dirname(name: str) -> str:
+    return _UNSAFE_PATH_CHARS.sub("_", name) or "kernel"
+
+
+def assign_paths(records: list[KernelRecord]) -> list[tuple[str, KernelRecord]]:
+    """(relative dir, record) sorted by path; duplicates of (kernel, target) get a spec digest."""
+    groups: dict[tuple[str, str], list[KernelRecord]] = defaultdict(list)
+    for r in records:
+        groups[(kernel_dirname(r.name), target_dirname(r.target))].append(r)
+    out: list[tuple[str, KernelRecord]] = []
+    for (kdir, tdir), recs in groups.items():
+        if len(recs) == 1:
+            out.append((f"{kdir}/{tdir}", recs[0]))
+            continue
+        seen: dict[str, int] = {}
+        for r in sorted(recs, key=_content_key):
+            key = r.spec_key
+            n = seen.get(key, 0)
+            seen[key] = n + 1
+            # Same specialization twice (a cache can hold both): a content-ordered ordinal decides.
+            out.append((f"{kdir}/{tdir}-{key}" + (f"-{n}" if n else ""), r))
+    return sorted(out, key=lambda p: p[0])
+
+
+def _content_key(r: KernelRecord) -> str:
+    return json.dumps([r.spec_key, r.stages, r.metrics], sort_keys=True, default=str)
+
+
+def _dumps(doc: object) -> str:
+    return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def record_document(r: KernelRecord) -> dict:
+    return {"kernel": r.name, "target": r.target, "spec": r.spec, "spec_key": r.spec_key,
+            "triton_version": r.triton_version, "stages": sorted(r.stages), "metrics": r.metrics,
+            "load_sites": r.load_sites}
+
+
+def write_snapshot(records: list[KernelRecord], out: Path, options: NormalizeOptions) -> list[str]:
+    """Write the tree; replaces a previous snapshot at `out`, refuses any other non-empty directory."""
+    if out.exists():
+        if not out.is_dir():
+            raise UsageError(f"--out exists and is not a directory: {out}")
+        if (out / MARKER).is_file():
+            _remove_previous(out)
+        elif any(out.iterdir()):
+            raise UsageError(f"--out {out} is a non-empty directory that is not a snapshot; refusing to write")
+    out.mkdir(parents=True, exist_ok=True)
+    paths = assign_paths(records)
+    for rel, r in paths:
+        d = out / rel
+        d.mkdir(parents=True, exist_ok=True)
+        for stage, text in sorted(r.stages.items()):
+            (d / stage).write_text(text, encoding="utf-8", newline="\n")
+        (d / METRICS_FILE).write_text(_dumps(record_document(r)), encoding="utf-8", newline="\n")
+    marker = {"format": FORMAT, "version": FORMAT_VERSION, "options": {"fold_renames": options.fold_renames},
+              "kernels": [rel for rel, _ in paths]}
+    (out / MARKER).write_text(_dumps(marker), encoding="utf-8", newline="\n")
+    return [rel for rel, _ in paths]
+
+
+def _remove_previous(out: Path) -> None:
+    """Only what a previous snapshot wrote: its kernel directories and the marker."""
+    try:
+        prev = json.loads((out / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise UsageError(f"{out / MARKER} is not readable; remove the directory by hand") from None
+    for rel in prev.get("kernels", []):
+        p = (out / rel).resolve()
+        if out.resolve() in p.parents and p.is_dir():
+            shutil.rmtree(p)
+            parent = p.parent
+            while parent != out.resolve() and parent.is_dir() and not any(parent.iterdir()):
+                parent.rmdir()
+                parent = parent.parent
+    (out / MARKER).unlink()
+
+
+def is_snapshot(path: Path) -> bool:
+    return (path / MARKER).is_file()
+
+
+def read_snapshot(root: Path) -> tuple[list[KernelRecord], dict]:
+    """Records of a snapshot directory, and its options."""
+    try:
+        marker = json.loads((root / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise TritonscopeError(f"not a readable snapshot: {e}", str(root / MARKER)) from None
+    if marker.get("format") != FORMAT:
+        raise TritonscopeError(f"not a {FORMAT} marker", str(root / MARKER))
+    records = []
+    for rel in marker.get("kernels", []):
+        d = root / rel
+        try:
+            doc = json.loads((d / METRICS_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise TritonscopeError(f"cannot read {METRICS_FILE}: {e}", str(d)) from None
+        stages = {}
+        for stage in doc.get("stages", []):
+            if stage not in NORMALIZED_STAGES:
+                continue
+            stages[stage] = (d / stage).read_text(encoding="utf-8")
+        records.append(KernelRecord(
+            name=doc["kernel"], target=doc["target"], spec=doc.get("spec", {}), origin=rel.replace(os.sep, "/"),
+            stages=stages, metrics=doc.get("metrics", {}), load_sites=doc.get("load_sites", {}),
+            triton_version=doc.get("triton_version")))
+    return records, marker.get("options", {})

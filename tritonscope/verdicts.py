@@ -1,0 +1,181 @@
+"""CI verdicts: `--fail-on` rules and the Report that owns `diff`'s exit code.
+
+Rule grammar (one rule per `--fail-on`, or several separated by commas):
+
+    any                      any kernel added, removed or changed
+    METRIC CMP +N | -N       the change B - A compared with N          regs>+4, ops:global_load>+0
+    METRIC CMP +N% | -N%     the change relative to A, in percent      regs>+5%
+    METRIC CMP N             B's value itself                          spills>0
+    METRIC CMP               the change compared with 0                vector-width<   (narrowed)
+
+CMP is one of > >= < <= == !=. METRIC is a name of `metrics.py` (`regs`, `spills`, `smem`, ...,
+`ops:<class>`, `ops:<class>@<stage>`, `lines:<stage>`). `vector-width` with a change compares each load
+site (file:line) present on both sides, so one narrowed load fails even if another widened.
+Exit codes: 0 nothing failed, 1 a rule failed, 2 a rule that does not parse (UsageError).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from tritonscope.errors import UsageError
+
+if TYPE_CHECKING:
+    from tritonscope.diff import DiffResult, KernelPair
+    from tritonscope.records import KernelRecord
+
+RULE = re.compile(r"^\s*(?P<metric>[A-Za-z][\w.:@-]*?)\s*(?P<cmp>>=|<=|==|!=|>|<)\s*"
+                  r"(?P<value>(?P<sign>[+-])?(?P<number>\d+(?:\.\d+)?)(?P<percent>%)?)?\s*$")
+COMPARATORS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "==": operator.eq,
+               "!=": operator.ne}
+KNOWN_METRICS = ("regs", "spills", "smem", "static_smem", "stack", "local", "scratch", "occupancy", "vgprs",
+                 "sgprs", "agprs", "lds", "num_warps", "num_stages", "code_bytes", "vector-width")
+KNOWN_PREFIXES = ("ops:", "lines:")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    text: str
+    metric: str  # '' for `any`
+    cmp: str = ""
+    mode: str = "any"  # 'any' | 'delta' | 'percent' | 'value'
+    threshold: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> Rule:
+        t = text.strip()
+        if t == "any":
+            return cls(text=t, metric="")
+        m = RULE.match(t)
+        if m is None:
+            raise UsageError(f"bad --fail-on rule {text!r}: expected `any` or METRIC CMP [+-]N[%] "
+                             f"(e.g. regs>+5%, spills>0, vector-width<)")
+        metric = m.group("metric")
+        if metric not in KNOWN_METRICS and not (metric.startswith(KNOWN_PREFIXES) and len(metric.split(":", 1)[1])):
+            raise UsageError(f"bad --fail-on rule {text!r}: unknown metric {metric!r} "
+                             f"(known: {', '.join(KNOWN_METRICS)}, ops:<class>[@stage], lines:<stage>)")
+        if m.group("value") is None:
+            mode, threshold = "delta", 0.0
+        else:
+            number = float(m.group("number"))
+            if m.group("sign") == "-":
+                number = -number
+            if m.group("percent"):
+                if m.group("sign") is None:
+                    raise UsageError(f"bad --fail-on rule {text!r}: a percentage is a change, write +N% or -N%")
+                mode = "percent"
+            else:
+                mode = "delta" if m.group("sign") else "value"
+            threshold = number
+        return cls(text=t, metric=metric, cmp=m.group("cmp"), mode=mode, threshold=threshold)
+
+    def trips(self, a: float | None, b: float | None) -> bool:
+        compare = COMPARATORS[self.cmp]
+        if self.mode == "value":
+            return b is not None and compare(b, self.threshold)
+        if a is None or b is None:
+            return False  # unknown on a side: no verdict
+        delta = b - a
+        if self.mode == "delta":
+            return compare(delta, self.threshold)
+        percent = delta / a * 100 if a else (math.inf if delta > 0 else -math.inf if delta < 0 else 0.0)
+        return compare(percent, self.threshold)
+
+
+def parse_rules(texts: Iterable[str]) -> list[Rule]:
+    rules = []
+    for text in texts:
+        for part in text.split(","):
+            if part.strip():
+                rules.append(Rule.parse(part))
+    return rules
+
+
+@dataclass(frozen=True, slots=True)
+class RuleFailure:
+    rule: str
+    kernel: str
+    target: str
+    metric: str
+    a: float | None
+    b: float | None
+    detail: str
+
+    def to_json(self) -> dict:
+        return {"rule": self.rule, "kernel": self.kernel, "target": self.target, "metric": self.metric,
+                "a": self.a, "b": self.b, "detail": self.detail}
+
+
+@dataclass(slots=True)
+class Report:
+    """The outcome of a diff's rules; it alone decides the exit code."""
+
+    rules: list[Rule]
+    failures: list[RuleFailure] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.failures else 0
+
+    @property
+    def failed_rules(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for f in self.failures:
+            seen.setdefault(f.rule, None)
+        return list(seen)
+
+    def evaluate(self, result: DiffResult) -> Report:
+        for rule in self.rules:
+            self.failures.extend(_evaluate(rule, result))
+        return self
+
+
+def _evaluate(rule: Rule, result: DiffResult) -> list[RuleFailure]:
+    out: list[RuleFailure] = []
+    if rule.mode == "any":
+        for r in result.added:
+            out.append(RuleFailure(rule.text, r.name, r.target, "", None, None, "added"))
+        for r in result.removed:
+            out.append(RuleFailure(rule.text, r.name, r.target, "", None, None, "removed"))
+        for p in result.changed:
+            out.append(RuleFailure(rule.text, p.b.name, p.b.target, "", None, None, "changed: " + p.change_summary()))
+        return out
+    for p in result.pairs:
+        if rule.metric == "vector-width" and rule.mode != "value":
+            out.extend(_vector_width_sites(rule, p))
+            continue
+        a, b = p.metric(rule.metric, "a"), p.metric(rule.metric, "b")
+        if rule.trips(a, b):
+            out.append(RuleFailure(rule.text, p.b.name, p.b.target, rule.metric, a, b, f"{_fmt(a)} -> {_fmt(b)}"))
+    if rule.mode == "value":
+        for r in result.added:
+            b = _record_metric(r, rule.metric)
+            if rule.trips(None, b):
+                out.append(RuleFailure(rule.text, r.name, r.target, rule.metric, None, b, f"added with {_fmt(b)}"))
+    return out
+
+
+def _vector_width_sites(rule: Rule, pair: KernelPair) -> list[RuleFailure]:
+    out = []
+    sa, sb = pair.a.load_sites, pair.b.load_sites
+    for site in sorted(set(sa) & set(sb)):
+        if rule.trips(sa[site], sb[site]):
+            out.append(RuleFailure(rule.text, pair.b.name, pair.b.target, "vector-width", sa[site], sb[site],
+                                   f"load at {site}: {sa[site]}B -> {sb[site]}B"))
+    return out
+
+
+def _record_metric(r: KernelRecord, name: str) -> float | None:
+    v = r.metrics.get(name)
+    return v if isinstance(v, (int, float)) else None
+
+
+def _fmt(v: float | None) -> str:
+    if v is None:
+        return "?"
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
