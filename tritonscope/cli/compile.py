@@ -1,0 +1,311 @@
+"""`tritonscope compile`: build sample or user kernels into a Triton cache, with or without a GPU."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from tritonscope.cli.common import emit_json, json_option
+from tritonscope.errors import TritonscopeError, UsageError
+
+
+def _parse_constexprs(items: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
+    from tritonscope.specialize import parse_constant
+
+    out = []
+    for item in items:
+        if "=" not in item:
+            raise UsageError(f"--constexpr: expected NAME=VALUE, got '{item}'")
+        name, value = item.split("=", 1)
+        out.append((name.strip(), parse_constant(value)))
+    return tuple(out)
+
+
+@click.command("compile")
+@click.argument("kernels", nargs=-1, metavar="[KERNEL]...")
+@click.option(
+    "--target",
+    "targets",
+    multiple=True,
+    metavar="T",
+    help="cuda:80, cuda:90, cuda:100, hip:gfx90a, hip:gfx942, hip:gfx950, ... (repeatable). "
+    "Default: this machine's GPU; without one, cuda:90 and hip:gfx942.",
+)
+@click.option(
+    "--cache-dir",
+    "cache_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Cache to write (default: the one the inspection commands read: $TRITON_CACHE_DIR, "
+    "$TRITON_HOME/.triton/cache, ~/.triton/cache).",
+)
+@click.option("--num-warps", type=click.IntRange(1, 64), default=None, help="Override num_warps.")
+@click.option(
+    "--signature",
+    default=None,
+    metavar="SIG",
+    help="User kernel argument types: named 'x_ptr=*fp16,n=i32:16' or Triton's AOT notation "
+    "'*fp16:16, *fp16:16, i32:16, 1024'.",
+)
+@click.option(
+    "--constexpr", "constexprs", multiple=True, metavar="NAME=V", help="A constexpr value (repeatable)."
+)
+@click.option(
+    "--no-specialize",
+    "no_specialize",
+    multiple=True,
+    metavar="NAME",
+    help="Compile as if NAME were launched unaligned / not specialized (repeatable).",
+)
+@click.option(
+    "--explain-spec", is_flag=True, help="Print the signature, constexprs and attributes; compile nothing."
+)
+@click.option(
+    "--run",
+    "run",
+    is_flag=True,
+    help="Launch the sample kernels through the JIT (GPU) and check them against their torch references.",
+)
+@click.option("--interpret", is_flag=True, help="With --run: run on the CPU under TRITON_INTERPRET=1.")
+@click.option(
+    "--jobs", "-j", type=click.IntRange(1, 256), default=None, help="Processes (default: one per core)."
+)
+@click.option("--list", "list_samples", is_flag=True, help="List the sample kernels and their variants.")
+@json_option
+def compile_cmd(
+    kernels: tuple[str, ...],
+    targets: tuple[str, ...],
+    cache_dir: str | None,
+    num_warps: int | None,
+    signature: str | None,
+    constexprs: tuple[str, ...],
+    no_specialize: tuple[str, ...],
+    explain_spec: bool,
+    run: bool,
+    interpret: bool,
+    jobs: int | None,
+    list_samples: bool,
+    as_json: bool,
+) -> None:
+    """Compile sample kernels (default: all) or user kernels into a Triton cache.
+
+    KERNEL is a sample name (see --list), a sample variant (gemv-unaligned, gemv-kmask) or
+    path/to/file.py::kernel_name. Without a GPU, kernels are cross-compiled with
+    triton.compile(ASTSource(...), target=GPUTarget(...)), specialized exactly as a JIT launch with
+    16-byte-aligned torch tensors would be.
+    """
+    from tritonscope.cache import default_cache_dir
+    from tritonscope.compile import quiet_triton_warnings
+    from tritonscope.render.terminal import make_console
+
+    quiet_triton_warnings()
+    console = make_console()
+    cache = str(cache_dir) if cache_dir else str(default_cache_dir())
+    if interpret and not run:
+        raise UsageError("--interpret goes with --run")
+    if list_samples:
+        _list_samples(console, as_json)
+        return
+    if run:
+        _run(console, kernels, cache, interpret, as_json)
+        return
+
+    from tritonscope import compile as comp
+
+    target_list = [comp.parse_target(t) for t in targets] if targets else comp.default_targets()
+    requests = comp.requests_for(
+        list(kernels),
+        target_list,
+        num_warps=num_warps,
+        signature=signature,
+        constexprs=_parse_constexprs(constexprs),
+        no_specialize=tuple(no_specialize),
+    )
+    if explain_spec:
+        _explain(console, requests, as_json)
+        return
+    results = _compile_with_progress(comp, requests, cache, jobs, quiet=as_json)
+    failed_targets = _report_target_failures(results)
+    kernel_failures = [r for r in results if not r.ok and r.error.kind != "target"]
+    if as_json:
+        emit_json({"cache": cache, "results": [_result_json(r) for r in results]}, "compile")
+    else:
+        from tritonscope.render.compile import failure_lines, render_results
+
+        for r in kernel_failures:
+            for line in failure_lines(f"{r.request.kernel.label} ({r.request.target})", r.error):
+                click.echo(line, err=True)
+        render_results(console, results, cache)
+    if (
+        kernel_failures
+        or not any(r.ok for r in results)
+        or (failed_targets and len(failed_targets) == len({str(r.request.target) for r in results}))
+    ):
+        sys.exit(1)
+
+
+def _compile_with_progress(comp, requests, cache: str, jobs: int | None, quiet: bool) -> list:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    err_console = Console(stderr=True)
+    if quiet or not err_console.is_terminal:
+        return comp.compile_many(requests, cache, jobs=jobs)
+    with Progress(
+        TextColumn("compiling"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        console=err_console,
+        transient=True,
+    ) as progress:
+        task = progress.add_task("", total=len(requests))
+
+        def done(r) -> None:
+            progress.update(task, advance=1, description=f"{r.request.kernel.label} {r.request.target}")
+
+        return comp.compile_many(requests, cache, jobs=jobs, on_done=done)
+
+
+def _report_target_failures(results: list) -> set[str]:
+    """One line per target the installed Triton cannot build for."""
+    seen: dict[str, str] = {}
+    for r in results:
+        if r.error is not None and r.error.kind == "target":
+            seen.setdefault(str(r.request.target), r.error.message)
+    if seen:
+        import triton
+
+        for target, reason in seen.items():
+            click.echo(
+                f"tritonscope: warning: {target}: Triton {triton.__version__} cannot compile for this "
+                f"target: {reason}",
+                err=True,
+            )
+    return set(seen)
+
+
+def _result_json(r) -> dict:
+    return {
+        "kernel": r.request.kernel.label,
+        "kernel_name": r.kernel_name,
+        "target": str(r.request.target),
+        "hash": r.hash,
+        "entry": r.entry,
+        "seconds": round(r.seconds, 3),
+        "stages": r.stages,
+        "cached": r.cached,
+        "options": r.options,
+        "spec": r.spec,
+        "error": None if r.ok else {"kind": r.error.kind, "message": r.error.headline()},
+    }
+
+
+def _explain(console, requests: list, as_json: bool) -> None:
+    from tritonscope import compile as comp
+    from tritonscope.specialize import explain
+
+    docs = []
+    for req in requests:
+        try:
+            fn, spec = comp.resolve_spec(req)
+        except TritonscopeError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a user module that does not import
+            from tritonscope.compile_diagnostics import import_failure
+
+            raise TritonscopeError(import_failure(exc, req.kernel.path).headline()) from None
+        from triton.compiler import make_backend
+
+        options = make_backend(req.target.gpu_target()).parse_options(dict(spec.options))
+        effective = {k: getattr(options, k) for k in ("num_warps", "num_stages", "num_ctas")}
+        if as_json:
+            docs.append(
+                {
+                    "kernel": req.kernel.label,
+                    "kernel_name": fn.__name__,
+                    "target": str(req.target),
+                    "spec": spec.to_json(),
+                    "options": effective,
+                }
+            )
+            continue
+        from tritonscope.render.compile import render_explain
+
+        render_explain(
+            console, f"{req.kernel.label} ({fn.__name__})", str(req.target), explain(spec), effective
+        )
+    if as_json:
+        emit_json({"kernels": docs}, "compile-spec")
+
+
+def _list_samples(console, as_json: bool) -> None:
+    from tritonscope import sample_kernels
+
+    rows = []
+    for name in sample_kernels.names():
+        s = sample_kernels.load(name)
+        rows.append((name, s.kernel_name, s.description))
+        rows += [(f"{name}-{v}", s.kernel_name, var.description) for v, var in s.variants.items()]
+    if as_json:
+        emit_json({"samples": [{"name": n, "kernel": k, "description": d} for n, k, d in rows]}, "samples")
+        return
+    width = max(len(r[0]) for r in rows)
+    for n, k, d in rows:
+        console.print(f"{n:<{width}}  {k:<28} {d}")
+
+
+def _run(console, kernels: tuple[str, ...], cache: str, interpret: bool, as_json: bool) -> None:
+    if interpret:
+        os.environ["TRITON_INTERPRET"] = "1"
+    from tritonscope import compile as comp
+    from tritonscope import launch
+
+    device = "cpu" if interpret else launch.gpu_device()
+    refs = (
+        [comp.parse_kernel_ref(k) for k in kernels]
+        if kernels
+        else [comp.KernelRef(sample=n) for n in comp.sample_names()]
+    )
+    if any(r.path for r in refs):
+        raise UsageError("--run launches sample kernels only (user kernels have no reference to check)")
+    from tritonscope import sample_kernels
+
+    checks = []
+    for ref in refs:
+        sizes = (
+            dict(sample_kernels.load(ref.sample).interpreter_sizes) if interpret and not ref.variant else None
+        )
+        checks.append(launch.run_sample(ref, device, sizes, cache_dir=cache))
+    if as_json:
+        emit_json(
+            {
+                "cache": cache,
+                "device": device,
+                "checks": [
+                    {
+                        "kernel": c.label,
+                        "ok": c.ok,
+                        "error": c.error,
+                        "seconds": round(c.seconds, 3),
+                        "outputs": [
+                            {"name": o.name, "max_abs_error": o.max_abs_error, "ok": o.ok} for o in c.outputs
+                        ],
+                    }
+                    for c in checks
+                ],
+            },
+            "compile-run",
+        )
+    else:
+        from tritonscope.render.compile import render_run
+
+        for c in checks:
+            if c.error:
+                click.echo(f"tritonscope: error: {c.label}: {c.error}", err=True)
+        render_run(console, checks)
+    if not all(c.ok for c in checks):
+        sys.exit(1)

@@ -1,0 +1,174 @@
+"""Turn what a failed compile leaves behind (a Python exception, MLIR diagnostics on stderr) into one
+readable line that names the source line it points at.
+
+Kinds: 'usage' (bad arguments), 'import' (the user's module does not import), 'source' (the kernel does
+not compile: a front-end error or an MLIR diagnostic located in the kernel's file), 'target' (the installed
+Triton cannot build for this target at all: the rest of that target's kernels are skipped).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+import tempfile
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# `loc("/x/k.py":12:5): error: ...`, `/x/k.py:12:5: error: ...`
+_MLIR_ERROR = re.compile(
+    r'(?:loc\()?"?(?P<file>[^\s"():]+\.py)"?:(?P<line>\d+):(?P<col>\d+)\)?:\s*error:\s*(?P<msg>.+)'
+)
+_ANY_ERROR = re.compile(r"\berror:\s*(?P<msg>.+)", re.IGNORECASE)
+_MAX_MESSAGE = 240
+
+
+@dataclass(frozen=True)
+class CompileFailure:
+    kind: str  # 'usage' | 'import' | 'source' | 'target'
+    message: str
+    path: str | None = None
+    line: int | None = None
+    col: int | None = None
+    source_line: str | None = None
+
+    def headline(self) -> str:
+        where = ""
+        if self.path:
+            where = (
+                self.path
+                + (f":{self.line}" if self.line else "")
+                + (f":{self.col}" if self.col else "")
+                + ": "
+            )
+        return f"{where}{self.message}"
+
+
+def _one_line(text: str) -> str:
+    lines = [ln.strip() for ln in str(text).splitlines() if ln.strip()]
+    line = lines[-1] if lines else ""
+    return line if len(line) <= _MAX_MESSAGE else line[: _MAX_MESSAGE - 3] + "..."
+
+
+def _source_line(path: str | None, line: int | None) -> str | None:
+    if not path or not line:
+        return None
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for i, text in enumerate(fh, 1):
+                if i == line:
+                    return text.rstrip("\n")
+    except OSError:
+        return None
+    return None
+
+
+def _display_path(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return rel if not rel.startswith("..") else path
+
+
+class _Captured:
+    def __init__(self) -> None:
+        self.text_cache = ""
+        self.file = tempfile.TemporaryFile(mode="w+b")  # noqa: SIM115 - closed by capture_stderr
+
+    def text(self) -> str:
+        if self.file.closed:
+            return self.text_cache
+        self.file.seek(0)
+        return self.file.read().decode("utf-8", "replace")
+
+
+@contextlib.contextmanager
+def capture_stderr():
+    """MLIR prints its diagnostics straight to file descriptor 2: catch them there."""
+    captured = _Captured()
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        os.dup2(captured.file.fileno(), 2)
+        yield captured
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
+        captured.text_cache = captured.text()
+        captured.file.close()
+
+
+def import_failure(exc: BaseException, path: str | None) -> CompileFailure:
+    """A user module that raised while importing: point at the deepest frame inside that file."""
+    file = str(Path(path).resolve()) if path else None
+    if isinstance(exc, SyntaxError) and exc.filename:
+        return CompileFailure(
+            "import",
+            f"SyntaxError: {exc.msg}",
+            _display_path(exc.filename),
+            exc.lineno,
+            exc.offset,
+            (exc.text or "").rstrip("\n") or None,
+        )
+    line = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if file and os.path.abspath(frame.filename) == file:
+            line = frame.lineno
+    message = f"{type(exc).__name__}: {_one_line(str(exc))}"
+    return CompileFailure(
+        "import", message, _display_path(file) if file else None, line, None, _source_line(file, line)
+    )
+
+
+def classify_failure(exc: BaseException, stderr_text: str, fn: Any, target: Any) -> CompileFailure:
+    """One failure of `triton.compile`, located in the kernel's source where the error says where."""
+    kernel_file = os.path.abspath(fn.fn.__code__.co_filename) if hasattr(fn, "fn") else None
+    node = getattr(exc, "node", None)
+    if node is not None and hasattr(node, "lineno") and kernel_file:
+        # A front-end CompilationError: the node's line counts from the first line of fn.src.
+        first = getattr(fn, "starting_line_number", None) or fn.fn.__code__.co_firstlineno
+        offset = _src_offset(fn)
+        line = first + offset + node.lineno - 1
+        message = _one_line(getattr(exc, "error_message", None) or str(exc)) or type(exc).__name__
+        return CompileFailure(
+            "source",
+            message,
+            _display_path(kernel_file),
+            line,
+            getattr(node, "col_offset", 0) + 1,
+            _source_line(kernel_file, line),
+        )
+    text = "\n".join([stderr_text, str(exc)])
+    for m in _MLIR_ERROR.finditer(text):
+        path = m.group("file")
+        if kernel_file and os.path.abspath(path) == kernel_file:
+            line = int(m.group("line"))
+            return CompileFailure(
+                "source",
+                _one_line(m.group("msg")),
+                _display_path(kernel_file),
+                line,
+                int(m.group("col")),
+                _source_line(kernel_file, line),
+            )
+    m = _ANY_ERROR.search(stderr_text)
+    reason = _one_line(m.group("msg")) if m else _one_line(str(exc)) or type(exc).__name__
+    return CompileFailure("target", f"{type(exc).__name__}: {reason}" if not m else reason)
+
+
+def _src_offset(fn: Any) -> int:
+    """Lines between the first line `inspect` reports (decorators included) and fn.src's first line."""
+    raw = getattr(fn, "raw_src", None)
+    src = getattr(fn, "src", None)
+    if not raw or not src:
+        return 0
+    first_src = src.lstrip("\n").splitlines()[0].strip() if src.strip() else ""
+    for i, text in enumerate(raw):
+        if text.strip() == first_src:
+            return i
+    return 0

@@ -1,0 +1,531 @@
+"""Specialization exactly as the installed Triton's JIT would derive it, and the ASTSource that carries it.
+
+A launch through the JIT turns every argument value into a type and a few hints: a pointer whose address
+is a multiple of 16 gets `tt.divisibility = 16`, so does an integer that is a multiple of 16, an integer
+equal to 1 becomes a constant, and on AMD a tensor smaller than 2 GiB gets `tt.pointer_range = 32`.
+Cross-compiling is only trustworthy when it reproduces those hints, so `derive_spec` applies the JIT's
+rules to launch-time values (real tensors or `TensorArg` placeholders), and `make_ast_source` hands them to
+`ASTSource` in the form the installed release expects.
+
+Everything that differs between releases sits in `RELEASE_RULES` below; nothing else here asks for a
+version. Triton is imported only inside the functions that need it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tritonscope.errors import UsageError
+
+# Triton's element type names, with the byte sizes a placeholder tensor needs.
+ELEMENT_BYTES: dict[str, int] = {
+    "fp8e4nv": 1,
+    "fp8e5": 1,
+    "fp8e4b15": 1,
+    "fp8e4b8": 1,
+    "fp8e5b16": 1,
+    "i8": 1,
+    "u8": 1,
+    "i1": 1,
+    "fp16": 2,
+    "bf16": 2,
+    "i16": 2,
+    "u16": 2,
+    "fp32": 4,
+    "i32": 4,
+    "u32": 4,
+    "fp64": 8,
+    "i64": 8,
+    "u64": 8,
+}
+# torch dtype names (str(torch.float16) == 'torch.float16') -> Triton's names; as the JIT canonicalizes.
+TORCH_TO_TRITON_DTYPE: dict[str, str] = {
+    "float16": "fp16",
+    "bfloat16": "bf16",
+    "float32": "fp32",
+    "float64": "fp64",
+    "int8": "i8",
+    "uint8": "u8",
+    "int16": "i16",
+    "uint16": "u16",
+    "int32": "i32",
+    "uint32": "u32",
+    "int64": "i64",
+    "uint64": "u64",
+    "bool": "i1",
+    "float8_e4m3fn": "fp8e4nv",
+    "float8_e5m2": "fp8e5",
+    "float8_e4m3fnuz": "fp8e4b8",
+    "float8_e5m2fnuz": "fp8e5b16",
+}
+SCALAR_TYPES = {
+    "i1",
+    "u1",
+    "i8",
+    "u8",
+    "i16",
+    "u16",
+    "i32",
+    "u32",
+    "i64",
+    "u64",
+    "fp16",
+    "bf16",
+    "fp32",
+    "fp64",
+}
+_INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
+_MAX_POINTER_RANGE_32 = 2**31 - 1
+
+# One argument of Triton's AOT notation: `*fp16:16`, `i32:1`, `i32`, `1024`, `0.5`.
+_AOT_ENTRY = re.compile(r"^(?P<type>\*?k?[a-z][a-z0-9]*)(?::(?P<hint>\d+))?$")
+_NUMBER = re.compile(r"^-?\d+(\.\d*)?([eE]-?\d+)?$")
+
+
+@dataclass(frozen=True)
+class ReleaseRules:
+    """How one range of Triton releases spells a specialization (see the table below)."""
+
+    since: tuple[int, int]
+    # 'descriptor': AttrsDescriptor object, signature without constexprs, equal_to_1 ints stay typed
+    # 'parse_attr': {(index,): backend.parse_attr("D")} dict, constexprs in the signature as 'constexpr'
+    attrs_form: str
+    ones_become_constexpr: bool  # the JIT turns an int == 1 into ("constexpr", 1) in the signature
+    bool_type: str  # what the JIT calls a Python bool argument
+    # AMD's `tt.pointer_range = 32` for tensors under 2 GiB: only when the buffer-ops knob is on
+    pointer_range_needs_buffer_ops: bool
+
+
+# Newest first. Earlier than 3.2, ASTSource keyed the signature by index: not supported.
+RELEASE_RULES: tuple[ReleaseRules, ...] = (
+    ReleaseRules(
+        since=(3, 4),
+        attrs_form="parse_attr",
+        ones_become_constexpr=True,
+        bool_type="u1",
+        pointer_range_needs_buffer_ops=True,
+    ),
+    ReleaseRules(
+        since=(3, 3),
+        attrs_form="parse_attr",
+        ones_become_constexpr=True,
+        bool_type="u1",
+        pointer_range_needs_buffer_ops=False,
+    ),
+    ReleaseRules(
+        since=(3, 2),
+        attrs_form="descriptor",
+        ones_become_constexpr=False,
+        bool_type="i1",
+        pointer_range_needs_buffer_ops=False,
+    ),
+)
+MIN_RELEASE = RELEASE_RULES[-1].since
+
+
+def parse_version(text: str) -> tuple[int, int]:
+    m = re.match(r"(\d+)\.(\d+)", text)
+    if not m:
+        raise UsageError(f"cannot read a Triton version from '{text}'")
+    return int(m.group(1)), int(m.group(2))
+
+
+def rules_for(version: str) -> ReleaseRules:
+    v = parse_version(version)
+    for rules in RELEASE_RULES:
+        if v >= rules.since:
+            return rules
+    raise UsageError(
+        f"tritonscope compile needs Triton >= {MIN_RELEASE[0]}.{MIN_RELEASE[1]} (installed: {version})"
+    )
+
+
+@dataclass(frozen=True)
+class TensorArg:
+    """A tensor as a launch would pass it, without allocating it: what the JIT looks at is the dtype,
+    the address (torch allocations are 256-byte aligned; `offset_bytes` models a view into one) and
+    the size of the storage (AMD's 2 GiB test)."""
+
+    shape: tuple[int, ...]
+    dtype: str  # Triton name: fp16, fp32, i32, ...
+    offset_bytes: int = 0
+
+    def __post_init__(self) -> None:
+        if self.dtype not in ELEMENT_BYTES:
+            raise UsageError(
+                f"unknown element type '{self.dtype}' (known: {', '.join(sorted(ELEMENT_BYTES))})"
+            )
+
+    def numel(self) -> int:
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    def element_size(self) -> int:
+        return ELEMENT_BYTES[self.dtype]
+
+    def stride(self, dim: int | None = None):
+        strides, acc = [], 1
+        for size in reversed(self.shape):
+            strides.append(acc)
+            acc *= size
+        strides = tuple(reversed(strides))
+        return strides if dim is None else strides[dim]
+
+    def data_ptr(self) -> int:
+        return 1 << 40 | self.offset_bytes
+
+    def ptr_range(self) -> int:
+        return self.numel() * self.element_size()
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    """One kernel argument after specialization."""
+
+    name: str
+    type: str  # '*fp16', 'i32', 'fp32', 'u1', or 'constexpr'
+    value: Any = None  # the constant, for 'constexpr' (and for 3.2's equal_to_1 ints)
+    divisible_by_16: bool = False  # tt.divisibility = 16
+    equal_to_1: bool = False  # an int launched with value 1
+    pointer_range_32: bool = False  # tt.pointer_range = 32 (AMD)
+    specialized: bool = True  # False: the JIT's do_not_specialize (no attribute entry at all)
+
+    @property
+    def is_constexpr(self) -> bool:
+        return self.type == "constexpr"
+
+    def hints(self) -> list[str]:
+        out = []
+        if self.divisible_by_16:
+            out.append("tt.divisibility=16")
+        if self.pointer_range_32:
+            out.append("tt.pointer_range=32")
+        if self.equal_to_1:
+            out.append("equal_to_1")
+        if not self.specialized:
+            out.append("not specialized")
+        return out
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """Everything `triton.compile` needs besides the function and the target."""
+
+    args: tuple[ArgSpec, ...]
+    options: Mapping[str, Any] = field(
+        default_factory=dict
+    )  # num_warps, num_stages, ... (absent: JIT default)
+
+    def arg(self, name: str) -> ArgSpec:
+        for a in self.args:
+            if a.name == name:
+                return a
+        raise UsageError(f"no argument '{name}' (arguments: {', '.join(a.name for a in self.args)})")
+
+    @property
+    def constexprs(self) -> dict[str, Any]:
+        return {a.name: a.value for a in self.args if a.is_constexpr}
+
+    def to_json(self) -> dict:
+        return {
+            "args": [
+                {
+                    "name": a.name,
+                    "type": a.type,
+                    "value": a.value if a.is_constexpr else None,
+                    "hints": a.hints(),
+                }
+                for a in self.args
+            ],
+            "options": dict(self.options),
+        }
+
+
+def dtype_name(dtype: Any) -> str:
+    """Triton's name for a torch dtype, a Triton dtype or a name."""
+    text = str(dtype).split(".")[-1]
+    if text in ELEMENT_BYTES:
+        return text
+    if text in TORCH_TO_TRITON_DTYPE:
+        return TORCH_TO_TRITON_DTYPE[text]
+    raise UsageError(f"unknown tensor dtype '{dtype}'")
+
+
+def _int_type(value: int) -> str:
+    if _INT32_MIN <= value <= _INT32_MAX:
+        return "i32"
+    if 2**63 <= value <= 2**64 - 1:
+        return "u64"
+    return "i64"
+
+
+def _within_2gb(value: Any) -> bool:
+    if hasattr(value, "ptr_range"):
+        return value.ptr_range() <= _MAX_POINTER_RANGE_32
+    if hasattr(value, "untyped_storage"):  # a torch tensor
+        return value.untyped_storage().size() <= _MAX_POINTER_RANGE_32
+    return False
+
+
+def specialize_value(
+    name: str,
+    value: Any,
+    rules: ReleaseRules,
+    backend: str,
+    *,
+    specialize: bool = True,
+    align: bool = True,
+    amd_buffer_ops: bool = True,
+    is_const: bool = False,
+) -> ArgSpec:
+    """The JIT's rule for one non-constexpr argument value (`specialize_impl` in runtime/jit.py)."""
+    if value is None:
+        return ArgSpec(name, "constexpr", None)
+    if isinstance(value, bool):
+        return ArgSpec(name, rules.bool_type)
+    if isinstance(value, int):
+        if not specialize:
+            return ArgSpec(name, _int_type(value), specialized=False)
+        if value == 1 and rules.ones_become_constexpr:
+            return ArgSpec(name, "constexpr", 1, equal_to_1=True)
+        return ArgSpec(
+            name,
+            _int_type(value),
+            1 if value == 1 else None,
+            divisible_by_16=align and value % 16 == 0,
+            equal_to_1=value == 1,
+        )
+    if isinstance(value, float):
+        return ArgSpec(name, "fp32")
+    if hasattr(value, "data_ptr"):
+        ty = ("*k" if is_const else "*") + dtype_name(value.dtype)
+        if not specialize:
+            return ArgSpec(name, ty, specialized=False)
+        buffer_ops = amd_buffer_ops or not rules.pointer_range_needs_buffer_ops
+        # 3.2 leaves the range hint off for arguments marked do_not_specialize_on_alignment as well.
+        range_ok = align or rules.attrs_form != "descriptor"
+        return ArgSpec(
+            name,
+            ty,
+            divisible_by_16=align and value.data_ptr() % 16 == 0,
+            pointer_range_32=backend == "hip" and buffer_ops and range_ok and _within_2gb(value),
+        )
+    raise UsageError(f"argument '{name}': cannot specialize a value of type {type(value).__name__}")
+
+
+def derive_spec(
+    arg_names: Iterable[str],
+    constexpr_names: Iterable[str],
+    values: Mapping[str, Any],
+    rules: ReleaseRules,
+    backend: str,
+    *,
+    no_specialize: Iterable[str] = (),
+    no_align: Iterable[str] = (),
+    amd_buffer_ops: bool = True,
+    options: Mapping[str, Any] | None = None,
+) -> KernelSpec:
+    """Specialize every argument from its launch-time value, as a launch through the JIT would.
+
+    `no_specialize` / `no_align` are the JIT's `do_not_specialize` / `do_not_specialize_on_alignment`
+    (the decorator's lists and the command line's `--no-specialize` together).
+    """
+    arg_names = list(arg_names)
+    constexpr_names, no_specialize, no_align = set(constexpr_names), set(no_specialize), set(no_align)
+    unknown = (set(values) | no_specialize | no_align) - set(arg_names)
+    if unknown:
+        raise UsageError(
+            f"unknown argument(s) {', '.join(sorted(unknown))}; the kernel takes {', '.join(arg_names)}"
+        )
+    missing = [n for n in arg_names if n not in values]
+    if missing:
+        raise UsageError(f"no value for argument(s) {', '.join(missing)}")
+    args = []
+    for name in arg_names:
+        value = values[name]
+        if name in constexpr_names:
+            args.append(ArgSpec(name, "constexpr", value))
+            continue
+        args.append(
+            specialize_value(
+                name,
+                value,
+                rules,
+                backend,
+                specialize=name not in no_specialize,
+                align=name not in no_align,
+                amd_buffer_ops=amd_buffer_ops,
+            )
+        )
+    return KernelSpec(tuple(args), dict(options or {}))
+
+
+def without_specialization(spec: KernelSpec, names: Iterable[str]) -> KernelSpec:
+    """`--no-specialize NAME` applied to an already derived spec (user signatures)."""
+    names = set(names)
+    for n in names:
+        spec.arg(n)
+    args = tuple(
+        replace(a, divisible_by_16=False, pointer_range_32=False, equal_to_1=False, specialized=False)
+        if a.name in names and not a.is_constexpr
+        else a
+        for a in spec.args
+    )
+    return replace(spec, args=args)
+
+
+# ---- user signatures -------------------------------------------------------------------------------
+
+
+def parse_constant(text: str) -> Any:
+    """`1024`, `0.5`, `True`, `fp16` (a dtype name stays a string)."""
+    text = text.strip()
+    if text in ("True", "False", "true", "false"):
+        return text.lower() == "true"
+    try:
+        return int(text, 0)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+def _typed_arg(name: str, ty: str, hint: int | None, rules: ReleaseRules) -> ArgSpec:
+    base = ty.lstrip("*").lstrip("k") if ty.startswith("*") else ty
+    if ty.startswith("*"):
+        if base not in ELEMENT_BYTES:
+            raise UsageError(f"argument '{name}': unknown pointer element type '{ty}'")
+    elif ty not in SCALAR_TYPES:
+        raise UsageError(f"argument '{name}': unknown type '{ty}' (use *fp16, i32, fp32, ... or a constant)")
+    if ty in ("i1", "u1"):
+        ty = rules.bool_type
+    if hint is None:
+        return ArgSpec(name, ty)
+    if hint == 16:
+        return ArgSpec(name, ty, divisible_by_16=True)
+    if hint == 1:
+        if rules.ones_become_constexpr:
+            return ArgSpec(name, "constexpr", 1, equal_to_1=True)
+        return ArgSpec(name, ty, 1, equal_to_1=True)
+    raise UsageError(f"argument '{name}': only :16 and :1 are valid hints, got :{hint}")
+
+
+def parse_aot_signature(text: str, arg_names: list[str], rules: ReleaseRules) -> list[ArgSpec]:
+    """Triton's AOT notation (`python -m triton.tools.compile --signature`): one entry per argument, in
+    order, `*fp16:16` (type and hint) or a bare constant for a constexpr. Hints are exactly as written."""
+    entries = [e.strip() for e in text.split(",")]
+    if len(entries) != len(arg_names):
+        raise UsageError(
+            f"--signature has {len(entries)} entries but the kernel takes {len(arg_names)} "
+            f"arguments ({', '.join(arg_names)})"
+        )
+    out = []
+    for name, entry in zip(arg_names, entries):
+        if _NUMBER.match(entry) or entry in ("True", "False"):
+            out.append(ArgSpec(name, "constexpr", parse_constant(entry)))
+            continue
+        m = _AOT_ENTRY.match(entry)
+        if not m:
+            raise UsageError(f"--signature: cannot read '{entry}' for argument '{name}'")
+        out.append(
+            _typed_arg(name, m.group("type"), int(m.group("hint")) if m.group("hint") else None, rules)
+        )
+    return out
+
+
+def parse_named_signature(
+    text: str, arg_names: list[str], constexprs: Mapping[str, Any], rules: ReleaseRules, backend: str
+) -> list[ArgSpec]:
+    """`x_ptr=*fp16,n=i32:16`: named types with optional AOT hints. Pointers are assumed to come from
+    torch allocations, as in a JIT launch: 16-byte aligned (and under 2 GiB on AMD) unless
+    `--no-specialize` says otherwise. Integers get hints only where written."""
+    given: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        if "=" not in part:
+            raise UsageError(f"--signature: expected NAME=TYPE, got '{part}'")
+        name, ty = (s.strip() for s in part.split("=", 1))
+        given[name] = ty
+    unknown = (set(given) | set(constexprs)) - set(arg_names)
+    if unknown:
+        raise UsageError(
+            f"unknown argument(s) {', '.join(sorted(unknown))}; the kernel takes {', '.join(arg_names)}"
+        )
+    out = []
+    for name in arg_names:
+        if name in constexprs:
+            out.append(ArgSpec(name, "constexpr", constexprs[name]))
+            continue
+        if name not in given:
+            raise UsageError(
+                f"no type for argument '{name}': add it to --signature or give --constexpr {name}=V"
+            )
+        entry = given[name]
+        if _NUMBER.match(entry):
+            out.append(ArgSpec(name, "constexpr", parse_constant(entry)))
+            continue
+        m = _AOT_ENTRY.match(entry)
+        if not m:
+            raise UsageError(f"--signature: cannot read '{entry}' for argument '{name}'")
+        ty, hint = m.group("type"), int(m.group("hint")) if m.group("hint") else None
+        arg = _typed_arg(name, ty, hint, rules)
+        if ty.startswith("*"):
+            arg = replace(arg, divisible_by_16=True, pointer_range_32=backend == "hip")
+        out.append(arg)
+    return out
+
+
+# ---- handing the spec to Triton --------------------------------------------------------------------
+
+
+def _attr_desc(arg: ArgSpec) -> str:
+    return ("D" if arg.divisible_by_16 else "") + ("S" if arg.pointer_range_32 else "")
+
+
+def make_ast_source(fn: Any, spec: KernelSpec, backend: Any, rules: ReleaseRules) -> Any:
+    """`ASTSource(...)` for the installed release, built the way its JIT builds it (same dict order, same
+    attribute entries), so that even the cache hash matches a JIT launch."""
+    from triton.compiler import ASTSource
+
+    if rules.attrs_form == "parse_attr":
+        signature = {a.name: a.type for a in spec.args}
+        constexprs = {a.name: a.value for a in spec.args if a.is_constexpr}
+        # The JIT keeps an (empty) entry for every specialized pointer/int, none for floats, bools or
+        # do_not_specialize arguments: the entries are part of the cache key.
+        attrs = {
+            (i,): backend.parse_attr(_attr_desc(a))
+            for i, a in enumerate(spec.args)
+            if not a.is_constexpr
+            and a.specialized
+            and (a.type.startswith("*") or a.type[0] in "iu")
+            and a.type not in ("u1", "i1")
+        }
+        return ASTSource(fn, signature, constexprs, attrs)
+    # 'descriptor' (3.2): the signature lists runtime arguments only; ints equal to 1 keep their type
+    # and appear among the constants as well as in the descriptor's `tt.equal_to` list.
+    signature = {a.name: a.type for a in spec.args if not a.is_constexpr}
+    constants = {a.name: a.value for a in spec.args if a.is_constexpr or a.equal_to_1}
+    properties: dict[str, list[int]] = {
+        "tt.divisibility": [i for i, a in enumerate(spec.args) if a.divisible_by_16],
+        "tt.equal_to": [i for i, a in enumerate(spec.args) if a.equal_to_1],
+    }
+    descriptor = backend.get_attrs_descriptor(None, None)
+    if "tt.pointer_range" in descriptor.property_values:
+        properties["tt.pointer_range"] = [i for i, a in enumerate(spec.args) if a.pointer_range_32]
+    descriptor = type(descriptor).from_dict({"arg_properties": properties, "cls": type(descriptor).__name__})
+    return ASTSource(fn, signature, constants, descriptor)
+
+
+def explain(spec: KernelSpec) -> list[tuple[str, str, str]]:
+    """(argument, type or constant, hints) rows for `--explain-spec`."""
+    rows = []
+    for a in spec.args:
+        shown = f"constexpr = {a.value!r}" if a.is_constexpr else a.type
+        rows.append((a.name, shown, ", ".join(a.hints())))
+    return rows
