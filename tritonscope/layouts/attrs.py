@@ -47,9 +47,29 @@ POINTER_TYPE = re.compile(r"^!tt\.ptr<(?P<pointee>[^,>]+)(?:,\s*\d+)?>$")
 
 # Bits per element of the scalar types Triton prints.
 DTYPE_BITS: dict[str, int] = {
-    "i1": 8, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "f16": 16, "bf16": 16, "f32": 32, "f64": 64,
-    "f8E4M3FN": 8, "f8E5M2": 8, "f8E4M3FNUZ": 8, "f8E5M2FNUZ": 8, "f8E4M3B11FNUZ": 8, "f4E2M1FN": 4,
-    "tf32": 32, "fp8e4nv": 8, "fp8e5": 8, "u8": 8, "u16": 16, "u32": 32, "u64": 64, "index": 64,
+    "i1": 8,
+    "i8": 8,
+    "i16": 16,
+    "i32": 32,
+    "i64": 64,
+    "f16": 16,
+    "bf16": 16,
+    "f32": 32,
+    "f64": 64,
+    "f8E4M3FN": 8,
+    "f8E5M2": 8,
+    "f8E4M3FNUZ": 8,
+    "f8E5M2FNUZ": 8,
+    "f8E4M3B11FNUZ": 8,
+    "f4E2M1FN": 4,
+    "tf32": 32,
+    "fp8e4nv": 8,
+    "fp8e5": 8,
+    "u8": 8,
+    "u16": 16,
+    "u32": 32,
+    "u64": 64,
+    "index": 64,
 }
 
 
@@ -137,7 +157,7 @@ def parse_tensor_type(text: str, aliases: dict[str, Layout] | None = None) -> Te
     dims_and_type = parts[0].strip()
     shape_text = SHAPE_PREFIX.match(dims_and_type).group(1)
     shape = tuple(int(d) for d in shape_text.split("x") if d)
-    dtype = dims_and_type[len(shape_text):].strip()
+    dtype = dims_and_type[len(shape_text) :].strip()
     bits = dtype_bits(dtype)
     if bits is None:
         raise ParseError(f"unknown element type {dtype!r} in {text[:80]}")
@@ -181,8 +201,9 @@ class _LazyAliases(dict):
 
 
 def _is_non_layout(value: str) -> bool:
-    return bool(re.match(r"#(ttg|triton_gpu)\.(shared_memory|tensor_memory)\b", value)) or \
-        bool(re.match(r"#ttng\.tensor_memory\b", value))
+    return bool(re.match(r"#(ttg|triton_gpu)\.(shared_memory|tensor_memory)\b", value)) or bool(
+        re.match(r"#ttng\.tensor_memory\b", value)
+    )
 
 
 def _split_top_level(body: str) -> list[str]:
@@ -200,6 +221,7 @@ def _split_top_level(body: str) -> list[str]:
 
 
 # --- attribute -> dataclass ------------------------------------------------------------------------------
+
 
 def _to_layout(value: object, aliases: dict, text: str, name: str | None = None) -> Layout:
     if isinstance(value, AliasRef):
@@ -269,7 +291,8 @@ class _Fields:
         if v is None:
             return None
         if not isinstance(v, list) or not all(
-                isinstance(b, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in b) for b in v):
+            isinstance(b, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in b) for b in v
+        ):
             raise ParseError(f"{key}: expected a list of integer lists like [[0, 1], [1, 0]], got {_show(v)}")
         return tuple(tuple(b) for b in v)
 
@@ -401,8 +424,9 @@ def _build_swizzled(f: _Fields, kind: str) -> Layout:
     order = f.ints("order")
     _check_order("order", order)
     has_leading_offset = f.bool("hasLeadingOffset")
-    return SwizzledSharedLayout(vec, per_phase, max_phase, order, f.cta(len(order), order), has_leading_offset,
-                                spelling=kind)
+    return SwizzledSharedLayout(
+        vec, per_phase, max_phase, order, f.cta(len(order), order), has_leading_offset, spelling=kind
+    )
 
 
 def _build_nvmma_shared(f: _Fields) -> Layout:
@@ -452,3 +476,35 @@ _BUILDERS = {
     "padded_shared": _build_padded_shared,
     "shared_linear": _build_shared_linear,
 }
+
+
+TYPE_START = re.compile(r"(?<![\w.])(tensor|!(?:ttg|triton_gpu|tt)\.memdesc)<")
+
+
+def iter_shaped_types(text: str) -> list[tuple[int, str]]:
+    """(1-based line, type text) of every `tensor<...>` and `!ttg.memdesc<...>` in IR text, in order."""
+    out: list[tuple[int, str]] = []
+    line_starts = [0]
+    for m in TYPE_START.finditer(text):
+        start = m.start()
+        depth, i = 0, m.end() - 1
+        while i < len(text):
+            ch = text[i]
+            if ch == "<":
+                depth += 1
+            elif ch == ">" and text[i - 1] != "-":  # `->` of function types is not a bracket
+                depth -= 1
+                if depth == 0:
+                    break
+            elif ch == "\n":
+                break
+            i += 1
+        if depth != 0:
+            continue
+        while line_starts[-1] < start:
+            nxt = text.find("\n", line_starts[-1])
+            if nxt == -1 or nxt >= start:
+                break
+            line_starts.append(nxt + 1)
+        out.append((text.count("\n", 0, start) + 1, text[start : i + 1]))
+    return out

@@ -75,11 +75,14 @@ def shape_per_cta(cta: CTALayout, shape: Sequence[int]) -> list[int]:
             for i, v in enumerate(b):
                 if v:
                     split[i] *= 2
-        return [max(1, s // p) for s, p in zip(shape, split)]
-    return [max(1, s // p) for s, p in zip(shape, cta.cta_split_num)]
+        return [max(1, s // p) for s, p in zip(shape, split, strict=False)]
+    return [max(1, s // p) for s, p in zip(shape, cta.cta_split_num, strict=False)]
 
 
-def combine_cta_cga_with_shape(cta_ll: LinearLayout, cta: CTALayout, shape: Sequence[int]) -> LinearLayout:
+def combine_cta_cga_with_shape(
+    cta_ll: LinearLayout, cta: CTALayout, shape: Sequence[int], broadcast_registers: bool = True
+) -> LinearLayout:
+    """broadcast_registers=False drops the registers that would only repeat an element (3.9's blocked)."""
     rank = len(shape)
     names = std_names(rank)
     labeled = _labeled(shape)
@@ -90,15 +93,14 @@ def combine_cta_cga_with_shape(cta_ll: LinearLayout, cta: CTALayout, shape: Sequ
     cta_shape = {n: max(1, labeled[n] // cga.out_size(n)) for n in cta_ll.out_names}
     natural_tile = {n: cta_ll.out_size(n) for n in names}
     cta_ll = ensure_not_smaller(cta_ll, cta_shape)
-    cta_ll = ensure_not_larger(cta_ll, cta_shape)
+    cta_ll = ensure_not_larger(cta_ll, cta_shape, broadcast_registers=broadcast_registers)
     ret = (cta_ll * cga).transpose_outs(names)
     # What one CTA covers before wrapping or broadcasting: views.describe reports it as the "CTA tile".
     ret.natural_tile = tuple(natural_tile[n] for n in names)
     return ret
 
 
-def broadcasted_dot_operand_layout(shape: Sequence[int], order: Sequence[int], k_dim: int,
-                                   in_dim: str) -> LinearLayout:
+def broadcasted_dot_operand_layout(shape: Sequence[int], order: Sequence[int], k_dim: int, in_dim: str) -> LinearLayout:
     layout = LinearLayout.empty()
     for d in order:
         layout = layout * (ZEROS(shape[d], in_dim, dim(d)) if d == k_dim else ID(shape[d], in_dim, dim(d)))
@@ -107,11 +109,14 @@ def broadcasted_dot_operand_layout(shape: Sequence[int], order: Sequence[int], k
 
 # --- distributed layouts -------------------------------------------------------------------------------------
 
+
 def blocked_to_linear(b: BlockedLayout, shape: Sequence[int]) -> LinearLayout:
-    cta = (identity_standard_nd("register", b.size_per_thread, b.order)
-           * identity_standard_nd("lane", b.threads_per_warp, b.order)
-           * identity_standard_nd("warp", b.warps_per_cta, b.order))
-    return combine_cta_cga_with_shape(cta, b.cta, shape)
+    cta = (
+        identity_standard_nd("register", b.size_per_thread, b.order)
+        * identity_standard_nd("lane", b.threads_per_warp, b.order)
+        * identity_standard_nd("warp", b.warps_per_cta, b.order)
+    )
+    return combine_cta_cga_with_shape(cta, b.cta, shape, broadcast_registers=False)
 
 
 def slice_to_linear(s: SliceLayout, shape: Sequence[int], element_bits: int | None) -> LinearLayout:
@@ -129,8 +134,9 @@ def slice_to_linear(s: SliceLayout, shape: Sequence[int], element_bits: int | No
     return ret
 
 
-def nvidia_mma_tile(tile_shape: Sequence[int], k_width: int, order: Sequence[int],
-                    rep_order: Sequence[int]) -> LinearLayout:
+def nvidia_mma_tile(
+    tile_shape: Sequence[int], k_width: int, order: Sequence[int], rep_order: Sequence[int]
+) -> LinearLayout:
     rank = len(rep_order)
     cta = identity_standard_nd("register", [1] * rank, rep_order)
     inner, outer = order[0], order[1]
@@ -269,11 +275,13 @@ def wmma_to_linear(wmma: AmdWmmaLayout, shape: Sequence[int]) -> LinearLayout:
     thread_order = matrix_order(rank, not wmma.is_transposed)
     outs = [names[thread_order[0]], names[thread_order[1]]]
     if wmma.version == 1:
-        tile = LinearLayout({"register": [(0, 2), (0, 4), (0, 8)],
-                             "lane": [(1, 0), (2, 0), (4, 0), (8, 0), (0, 1)]}, outs)
+        tile = LinearLayout(
+            {"register": [(0, 2), (0, 4), (0, 8)], "lane": [(1, 0), (2, 0), (4, 0), (8, 0), (0, 1)]}, outs
+        )
     else:
-        tile = LinearLayout({"register": [(0, 1), (0, 2), (0, 4)],
-                             "lane": [(1, 0), (2, 0), (4, 0), (8, 0), (0, 8)]}, outs)
+        tile = LinearLayout(
+            {"register": [(0, 1), (0, 2), (0, 4)], "lane": [(1, 0), (2, 0), (4, 0), (8, 0), (0, 8)]}, outs
+        )
     if rank == 3:
         tile = tile * ID(1, "register", names[0]) * ID(1, "lane", names[0])
     default = matrix_order(rank, True)
@@ -333,6 +341,7 @@ def linear_encoding_order(enc: LinearEncoding, rank: int) -> list[int]:
 
 # --- shared layouts ------------------------------------------------------------------------------------------
 
+
 def swizzled_to_linear(s: SwizzledSharedLayout, shape: Sequence[int], element_bits: int | None) -> LinearLayout:
     if s.has_leading_offset:
         return nvmma_to_linear(_leading_offset_as_nvmma(s, element_bits), shape)
@@ -380,8 +389,10 @@ def tma_block_shape(per_cta: Sequence[int], ebw: int, swizzle: int, fp4: bool, t
     if swizzle:
         contig_size = 8 * swizzle // ebw
         if block[contig] < contig_size:
-            raise TritonscopeError(f"nvmma_shared: the contiguous dimension {per_cta[contig]} is smaller than "
-                                   f"the {swizzle}-byte swizzle ({contig_size} elements)")
+            raise TritonscopeError(
+                f"nvmma_shared: the contiguous dimension {per_cta[contig]} is smaller than "
+                f"the {swizzle}-byte swizzle ({contig_size} elements)"
+            )
         block[contig] = contig_size
     if fp4:
         block[contig] //= 2
@@ -410,8 +421,10 @@ def nvmma_to_linear(s: NvmmaSharedLayout, shape: Sequence[int]) -> LinearLayout:
     tile = core_matrix(s)
     two = std_names(2)
     if collapsed[1] * (2 if s.fp4_padded else 1) < tile.out_size(two[1]) or collapsed[0] < tile.out_size(two[0]):
-        raise TritonscopeError(f"nvmma_shared: shape {'x'.join(map(str, shape))} is smaller than one "
-                               f"{tile.out_size(two[0])}x{tile.out_size(two[1])} swizzle tile")
+        raise TritonscopeError(
+            f"nvmma_shared: shape {'x'.join(map(str, shape))} is smaller than one "
+            f"{tile.out_size(two[0])}x{tile.out_size(two[1])} swizzle tile"
+        )
     layout = ensure_not_smaller(tile, {two[0]: collapsed[0], two[1]: collapsed[1]}, two)
     target = list(tma)
     if s.transposed:
@@ -452,7 +465,7 @@ def reshape_outs_row_major(layout: LinearLayout, shape: Sequence[int]) -> Linear
         out = []
         for b in bs:
             flat = 0
-            for v, s in zip(b, sizes):
+            for v, s in zip(b, sizes, strict=False):
                 flat = flat * s + v
             coords = []
             for s in reversed(shape):
@@ -460,7 +473,7 @@ def reshape_outs_row_major(layout: LinearLayout, shape: Sequence[int]) -> Linear
                 flat //= s
             out.append(tuple(reversed(coords)))
         bases[k] = out
-    return LinearLayout(bases, list(zip(new_names, shape)))
+    return LinearLayout(bases, list(zip(new_names, shape, strict=False)))
 
 
 def transpose_dims(layout: LinearLayout, order: Sequence[int]) -> LinearLayout:

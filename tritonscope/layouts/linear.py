@@ -42,7 +42,7 @@ class LinearLayout:
             sizes = {n: 1 for n in names}
             for bs in self.in_bases.values():
                 for b in bs:
-                    for n, v in zip(names, b):
+                    for n, v in zip(names, b, strict=False):
                         sizes[n] = max(sizes[n], _next_pow2_above(v))
             self.out_dims: list[tuple[str, int]] = [(n, sizes[n]) for n in names]
         else:
@@ -158,8 +158,7 @@ def identity_standard_nd(in_dim: str, shape: Sequence[int], order: Sequence[int]
     return ret
 
 
-def ensure_not_smaller(layout: LinearLayout, shape: dict[str, int], names: Sequence[str] | None = None
-                       ) -> LinearLayout:
+def ensure_not_smaller(layout: LinearLayout, shape: dict[str, int], names: Sequence[str] | None = None) -> LinearLayout:
     """Grow each out-dim to shape[d] with more bases of the first in-dim (register/offset): wrap-around."""
     in_dim = next(iter(layout.in_bases), "register")
     ret = layout
@@ -170,8 +169,7 @@ def ensure_not_smaller(layout: LinearLayout, shape: dict[str, int], names: Seque
     return ret
 
 
-def ensure_not_larger(layout: LinearLayout, shape: dict[str, int], broadcast_registers: bool = True
-                      ) -> LinearLayout:
+def ensure_not_larger(layout: LinearLayout, shape: dict[str, int], broadcast_registers: bool = True) -> LinearLayout:
     """Shrink each out-dim to shape[d] by zeroing its largest bases first: broadcast (replication)."""
     bases = {k: [list(b) for b in v] for k, v in layout.in_bases.items()}
     drop: set[int] = set()
@@ -181,7 +179,7 @@ def ensure_not_larger(layout: LinearLayout, shape: dict[str, int], broadcast_reg
             continue
         found = [(bs[i][j], d, i) for d, bs in bases.items() for i in range(len(bs)) if bs[i][j] != 0]
         found.sort(key=lambda t: -t[0])
-        for value, d, i in found:
+        for _value, d, i in found:
             if actual <= desired:
                 break
             if not broadcast_registers and d == "register":
@@ -232,7 +230,7 @@ class TensorLinearLayout:
         """coord of every index of one in-dim alone (index i -> XOR of its bits' bases)."""
         vals = [(0,) * len(self.shape)]
         for b in self.bases.get(in_dim, []):
-            vals = vals + [tuple(x ^ y for x, y in zip(v, b)) for v in vals]
+            vals = vals + [tuple(x ^ y for x, y in zip(v, b, strict=False)) for v in vals]
         return vals
 
     def iter_all(self) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
@@ -245,7 +243,7 @@ class TensorLinearLayout:
                 yield idx, acc
                 return
             for i, v in enumerate(tables[k]):
-                yield from rec(k - 1, (i, *idx), tuple(a ^ b for a, b in zip(acc, v)))
+                yield from rec(k - 1, (i, *idx), tuple(a ^ b for a, b in zip(acc, v, strict=False)))
 
         del sizes
         yield from rec(len(tables) - 1, (), (0,) * len(self.shape))
@@ -253,7 +251,7 @@ class TensorLinearLayout:
     def owner(self, coord: Sequence[int]) -> list[tuple[int, ...]]:
         """Every (block, warp, lane, register) (or (block, offset) for shared) holding this element."""
         coord = tuple(coord)
-        if len(coord) != len(self.shape) or any(not 0 <= c < s for c, s in zip(coord, self.shape)):
+        if len(coord) != len(self.shape) or any(not 0 <= c < s for c, s in zip(coord, self.shape, strict=False)):
             raise TritonscopeError(f"element {list(coord)} is outside the tensor shape {list(self.shape)}")
         if self._owners is None:
             table: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
@@ -269,7 +267,9 @@ class TensorLinearLayout:
         if self.shared:
             raise TritonscopeError("a shared-memory layout has no threads: ask for an element's offset instead")
         base = self.coord(block=block, warp=warp, lane=lane)
-        return [(r, tuple(a ^ b for a, b in zip(base, v))) for r, v in enumerate(self._values("register"))]
+        return [
+            (r, tuple(a ^ b for a, b in zip(base, v, strict=False))) for r, v in enumerate(self._values("register"))
+        ]
 
     def to_json(self) -> dict:
         return {d: self.bases[d] for d in self.in_dims}
@@ -281,8 +281,9 @@ def to_linear(layout, shape: Sequence[int], element_bits: int | None = None) -> 
 
     shape = tuple(int(s) for s in shape)
     if len(shape) != layout.rank:
-        raise TritonscopeError(f"shape {'x'.join(map(str, shape))} has rank {len(shape)}, "
-                               f"the {layout.kind} layout has rank {layout.rank}")
+        raise TritonscopeError(
+            f"shape {'x'.join(map(str, shape))} has rank {len(shape)}, the {layout.kind} layout has rank {layout.rank}"
+        )
     for s in shape:
         if s <= 0 or s & (s - 1):
             raise TritonscopeError(f"shape {'x'.join(map(str, shape))}: every dimension must be a power of two")

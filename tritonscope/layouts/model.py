@@ -45,8 +45,10 @@ class CTALayout:
             return ""
         if self.cga_bases:
             return f", CGALayout = {_bases(self.cga_bases)}"
-        return (f", CTAsPerCGA = {_ints(self.ctas_per_cga)}, CTASplitNum = {_ints(self.cta_split_num)}, "
-                f"CTAOrder = {_ints(self.cta_order)}")
+        return (
+            f", CTAsPerCGA = {_ints(self.ctas_per_cga)}, CTASplitNum = {_ints(self.cta_split_num)}, "
+            f"CTAOrder = {_ints(self.cta_order)}"
+        )
 
 
 @dataclass(frozen=True)
@@ -76,9 +78,11 @@ class BlockedLayout(LayoutBase):
         return len(self.order)
 
     def to_text(self) -> str:
-        return (f"#ttg.blocked<{{sizePerThread = {_ints(self.size_per_thread)}, threadsPerWarp = "
-                f"{_ints(self.threads_per_warp)}, warpsPerCTA = {_ints(self.warps_per_cta)}, order = "
-                f"{_ints(self.order)}{self.cta.text_fields()}}}>")
+        return (
+            f"#ttg.blocked<{{sizePerThread = {_ints(self.size_per_thread)}, threadsPerWarp = "
+            f"{_ints(self.threads_per_warp)}, warpsPerCTA = {_ints(self.warps_per_cta)}, order = "
+            f"{_ints(self.order)}{self.cta.text_fields()}}}>"
+        )
 
 
 @dataclass(frozen=True)
@@ -109,9 +113,11 @@ class NvidiaMmaLayout(LayoutBase):
         return len(self.warps_per_cta)
 
     def to_text(self) -> str:
-        return (f"#ttg.nvidia_mma<{{versionMajor = {self.version_major}, versionMinor = {self.version_minor}, "
-                f"warpsPerCTA = {_ints(self.warps_per_cta)}{self.cta.text_fields()}, "
-                f"instrShape = {_ints(self.instr_shape)}}}>")
+        return (
+            f"#ttg.nvidia_mma<{{versionMajor = {self.version_major}, versionMinor = {self.version_minor}, "
+            f"warpsPerCTA = {_ints(self.warps_per_cta)}{self.cta.text_fields()}, "
+            f"instrShape = {_ints(self.instr_shape)}}}>"
+        )
 
 
 @dataclass(frozen=True)
@@ -133,9 +139,11 @@ class AmdMfmaLayout(LayoutBase):
         instr = self.instr_shape if len(self.instr_shape) == 3 else (*self.instr_shape, 8)
         tiles = "" if all(t == 1 for t in self.tiles_per_warp) else f", tilesPerWarp = {_ints(self.tiles_per_warp)}"
         ebw = "" if self.element_bit_width == 32 else f", elementBitWidth = {self.element_bit_width}"
-        return (f"#ttg.amd_mfma<{{version = {self.version}, warpsPerCTA = {_ints(self.warps_per_cta)}, "
-                f"instrShape = {_ints(instr)}, isTransposed = {str(self.is_transposed).lower()}"
-                f"{self.cta.text_fields()}{tiles}{ebw}}}>")
+        return (
+            f"#ttg.amd_mfma<{{version = {self.version}, warpsPerCTA = {_ints(self.warps_per_cta)}, "
+            f"instrShape = {_ints(instr)}, isTransposed = {str(self.is_transposed).lower()}"
+            f"{self.cta.text_fields()}{tiles}{ebw}}}>"
+        )
 
 
 @dataclass(frozen=True)
@@ -154,8 +162,10 @@ class AmdWmmaLayout(LayoutBase):
         return len(self.warps_per_cta)
 
     def to_text(self) -> str:
-        return (f"#ttg.amd_wmma<{{version = {self.version}, isTranspose = {str(self.is_transposed).lower()}, "
-                f"warpsPerCTA = {_ints(self.warps_per_cta)}{self.cta.text_fields()}}}>")
+        return (
+            f"#ttg.amd_wmma<{{version = {self.version}, isTranspose = {str(self.is_transposed).lower()}, "
+            f"warpsPerCTA = {_ints(self.warps_per_cta)}{self.cta.text_fields()}}}>"
+        )
 
 
 @dataclass(frozen=True)
@@ -213,8 +223,10 @@ class SwizzledSharedLayout(LayoutBase):
 
     def to_text(self) -> str:
         name = "amd_rotating_shared" if self.spelling == "amd_rotating_shared" else "swizzled_shared"
-        return (f"#ttg.{name}<{{vec = {self.vec}, perPhase = {self.per_phase}, maxPhase = {self.max_phase}, "
-                f"order = {_ints(self.order)}{self.cta.text_fields()}}}>")
+        return (
+            f"#ttg.{name}<{{vec = {self.vec}, perPhase = {self.per_phase}, maxPhase = {self.max_phase}, "
+            f"order = {_ints(self.order)}{self.cta.text_fields()}}}>"
+        )
 
 
 @dataclass(frozen=True)
@@ -234,9 +246,11 @@ class NvmmaSharedLayout(LayoutBase):
 
     def to_text(self) -> str:
         fp4 = ", fp4Padded = true" if self.fp4_padded else ""
-        return (f"#ttg.nvmma_shared<{{swizzlingByteWidth = {self.swizzling_byte_width}, transposed = "
-                f"{str(self.transposed).lower()}, elementBitWidth = {self.element_bit_width}{fp4}"
-                f"{self.cta.text_fields()}}}>")
+        return (
+            f"#ttg.nvmma_shared<{{swizzlingByteWidth = {self.swizzling_byte_width}, transposed = "
+            f"{str(self.transposed).lower()}, elementBitWidth = {self.element_bit_width}{fp4}"
+            f"{self.cta.text_fields()}}}>"
+        )
 
 
 @dataclass(frozen=True)
@@ -277,9 +291,22 @@ class SharedLinearLayout(LayoutBase):
         return len(self.offset_bases[0]) if self.offset_bases else 1
 
     def to_text(self) -> str:
-        return (f"#ttg.shared_linear<{{offset = {_bases(self.offset_bases)}, block = {_bases(self.block_bases)}}}, "
-                f"alignment = {self.alignment}>")
+        return (
+            f"#ttg.shared_linear<{{offset = {_bases(self.offset_bases)}, block = {_bases(self.block_bases)}}}, "
+            f"alignment = {self.alignment}>"
+        )
 
 
-Layout = (BlockedLayout | SliceLayout | NvidiaMmaLayout | AmdMfmaLayout | AmdWmmaLayout | DotOperandLayout
-          | LinearEncoding | SwizzledSharedLayout | NvmmaSharedLayout | PaddedSharedLayout | SharedLinearLayout)
+Layout = (
+    BlockedLayout
+    | SliceLayout
+    | NvidiaMmaLayout
+    | AmdMfmaLayout
+    | AmdWmmaLayout
+    | DotOperandLayout
+    | LinearEncoding
+    | SwizzledSharedLayout
+    | NvmmaSharedLayout
+    | PaddedSharedLayout
+    | SharedLinearLayout
+)

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 from tritonscope.errors import ParseError
 
-TOKEN = re.compile(r"""
+TOKEN = re.compile(
+    r"""
     (?P<ws>\s+)
   | (?P<attr>\#(?:(?P<dialect>[A-Za-z_]\w*)\.)?(?P<kind>[A-Za-z_]\w*)(?=<))
   | (?P<alias>\#[A-Za-z_][\w$.]*)
@@ -20,7 +21,9 @@ TOKEN = re.compile(r"""
   | (?P<word>[A-Za-z_][\w.]*)
   | (?P<string>"(?:[^"\\]|\\.)*")
   | (?P<punct>[<>{}\[\],=:])
-""", re.VERBOSE)
+""",
+    re.VERBOSE,
+)
 
 
 @dataclass(frozen=True)

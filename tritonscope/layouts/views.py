@@ -70,19 +70,22 @@ def contiguous_run(ll: TensorLinearLayout, d: int, in_dim: str = "register") -> 
 
 def cta_tile(layout: Layout, ll: TensorLinearLayout) -> tuple[int, ...]:
     if isinstance(layout, BlockedLayout):
-        return tuple(s * t * w for s, t, w in zip(layout.size_per_thread, layout.threads_per_warp,
-                                                  layout.warps_per_cta))
+        return tuple(
+            s * t * w
+            for s, t, w in zip(layout.size_per_thread, layout.threads_per_warp, layout.warps_per_cta, strict=False)
+        )
     if isinstance(layout, AmdMfmaLayout):
         tpw = layout.tiles_per_warp or (1,) * layout.rank
         instr = [1] * (layout.rank - 2) + list(layout.instr_shape[:2])
-        return tuple(i * t * w for i, t, w in zip(instr, tpw, layout.warps_per_cta))
+        return tuple(i * t * w for i, t, w in zip(instr, tpw, layout.warps_per_cta, strict=False))
     if ll.natural_tile is not None:
         return ll.natural_tile
     return ll.shape
 
 
-def describe(layout: Layout, shape, element_bits: int, warp_size: int | None = None,
-             ll: TensorLinearLayout | None = None) -> LayoutFacts:
+def describe(
+    layout: Layout, shape, element_bits: int, warp_size: int | None = None, ll: TensorLinearLayout | None = None
+) -> LayoutFacts:
     """The numbers of one layout for one tensor shape and element width."""
     shape = tuple(shape)
     ll = ll or to_linear(layout, shape, element_bits)
@@ -91,7 +94,7 @@ def describe(layout: Layout, shape, element_bits: int, warp_size: int | None = N
     if warp_size is not None and not shared and warp_size != lanes:
         raise TritonscopeError(f"--warp-size {warp_size}: this {layout.kind} layout has {lanes} lanes per warp")
     tile = cta_tile(layout, ll)
-    rounds_per_dim = tuple(max(1, s // t) for s, t in zip(shape, tile))
+    rounds_per_dim = tuple(max(1, s // t) for s, t in zip(shape, tile, strict=False))
     d = fastest_dim(layout, ll)
     in_dim = "offset" if shared else "register"
     per_thread = ll.size(in_dim)
@@ -101,12 +104,25 @@ def describe(layout: Layout, shape, element_bits: int, warp_size: int | None = N
     slots = prod(ll.size(x) for x in ll.in_dims)
     distinct = prod(shape)
     return LayoutFacts(
-        kind=layout.kind, shape=shape, element_bits=element_bits, shared=shared,
-        warp_size=lanes, num_warps=1 if shared else ll.size("warp"), num_ctas=ll.size("block"),
-        cta_tile=tuple(tile), rounds=prod(rounds_per_dim), rounds_per_dim=rounds_per_dim,
-        elements_per_thread=per_thread, fastest_dim=d, contiguous_per_thread=contig,
-        vector_bytes=vec_bytes, vector_elements=vec_elems, vectors_per_thread=max(1, per_thread // vec_elems),
-        distinct_elements=distinct, slots=slots, replicated=max(0, slots - distinct),
+        kind=layout.kind,
+        shape=shape,
+        element_bits=element_bits,
+        shared=shared,
+        warp_size=lanes,
+        num_warps=1 if shared else ll.size("warp"),
+        num_ctas=ll.size("block"),
+        cta_tile=tuple(tile),
+        rounds=prod(rounds_per_dim),
+        rounds_per_dim=rounds_per_dim,
+        elements_per_thread=per_thread,
+        fastest_dim=d,
+        contiguous_per_thread=contig,
+        vector_bytes=vec_bytes,
+        vector_elements=vec_elems,
+        vectors_per_thread=max(1, per_thread // vec_elems),
+        distinct_elements=distinct,
+        slots=slots,
+        replicated=max(0, slots - distinct),
         broadcast_bases={k: sum(1 for b in v if not any(b)) for k, v in ll.bases.items()},
         bases=ll.bases,
     )

@@ -1,0 +1,119 @@
+"""Triton's own linear layouts, as an oracle for tritonscope.layouts (tests only; needs triton >= 3.9).
+
+Run as a script in a subprocess (a bad layout can abort the process inside libtriton): reads a JSON list of
+cases `{"text": "#ttg.blocked<...>", "shape": [64, 256], "bits": 16, "shared": false, "warps": 4,
+"lanes": 32}` on stdin, writes one TTGIR module per (warps, lanes) group, lets MLIR parse it
+(`ir.parse_mlir_module`), reads each value's layout back (`GluonOpBuilder.get_gluon_layout_from_tensor`)
+and asks `GluonOpBuilder.to_linear_layout(attr, shape)` for the bases. Prints a JSON list of
+`{"bases": {...}}` or `{"error": "..."}`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+FLOAT_OF_BITS = {8: "i8", 16: "f16", 32: "f32", 64: "f64"}
+
+
+def _value_line(i: int, case: dict) -> str:
+    shape = "x".join(str(s) for s in case["shape"])
+    elem = FLOAT_OF_BITS.get(case.get("bits") or 16, "f16")
+    if case.get("shared"):
+        return f"    %v{i} = ttg.local_alloc : () -> !ttg.memdesc<{shape}x{elem}, {case['text']}, #smem, mutable>"
+    zero = "0" if elem.startswith("i") else "0.000000e+00"
+    return f"    %v{i} = arith.constant dense<{zero}> : tensor<{shape}x{elem}, {case['text']}>"
+
+
+def _module(cases: list[tuple[int, dict]], warps: int, lanes: int) -> str:
+    body = "\n".join(_value_line(i, c) for i, c in cases)
+    return (
+        f"#smem = #ttg.shared_memory\n"
+        f'module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = {warps} : i32, '
+        f'"ttg.threads-per-warp" = {lanes} : i32}} {{\n  tt.func public @k() {{\n{body}\n'
+        f"    tt.return\n  }}\n}}\n"
+    )
+
+
+def _bases_of(ll) -> dict:
+    if hasattr(ll, "reg_bases"):
+        return {"register": ll.reg_bases, "lane": ll.lane_bases, "warp": ll.warp_bases, "block": ll.block_bases}
+    return {"offset": ll.offset_bases, "block": ll.block_bases}
+
+
+def oracle_main() -> None:
+    import triton._C.libtriton as lib
+
+    cases = json.load(sys.stdin)
+    ir = lib.ir
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    builder = lib.gluon_ir.GluonOpBuilder(ctx)
+    results: list[dict] = [{"error": "not run"} for _ in cases]
+    groups: dict[tuple[int, int], list[tuple[int, dict]]] = {}
+    for i, c in enumerate(cases):
+        groups.setdefault((c.get("warps", 4), c.get("lanes", 32)), []).append((i, c))
+    with tempfile.TemporaryDirectory() as tmp:
+        for (warps, lanes), group in groups.items():
+            path = os.path.join(tmp, f"m{warps}_{lanes}.ttgir")
+            with open(path, "w") as f:
+                f.write(_module(group, warps, lanes))
+            try:
+                module = ir.parse_mlir_module(path, ctx)
+            except Exception as exc:  # noqa: BLE001 - reported per case
+                for i, _ in group:
+                    results[i] = {"error": f"parse: {exc}"}
+                continue
+            ops: list = []
+            module.walk(ops.append)
+            values = [op for op in ops if op.get_name() in ("arith.constant", "ttg.local_alloc")]
+            for (i, c), op in zip(group, values, strict=False):
+                try:
+                    v = op.get_result(0)
+                    layout = (
+                        builder.get_gluon_layout_from_memdesc(v)
+                        if c.get("shared")
+                        else builder.get_gluon_layout_from_tensor(v)
+                    )
+                    ll = builder.to_linear_layout(layout._to_ir(builder), list(c["shape"]))
+                    results[i] = {"bases": _bases_of(ll)}
+                except Exception as exc:  # noqa: BLE001
+                    results[i] = {"error": f"{type(exc).__name__}: {exc}"}
+    sys.stdout.write(json.dumps(results))
+    sys.stdout.flush()
+    os._exit(0)  # skip nanobind's leak report at interpreter exit
+
+
+def run_oracle(cases: list[dict]) -> list[dict]:
+    """Triton's bases for each case; a batch that crashes libtriton is split until the culprit stands alone."""
+    if not cases:
+        return []
+    proc = subprocess.run(
+        [sys.executable, __file__], input=json.dumps(cases), capture_output=True, text=True, timeout=900, check=False
+    )
+    if proc.returncode == 0:
+        return json.loads(proc.stdout)
+    if len(cases) == 1:
+        tail = (proc.stderr.strip().splitlines() or ["?"])[-1]
+        return [{"error": f"crashed (rc {proc.returncode}): {tail[:200]}"}]
+    mid = len(cases) // 2
+    return run_oracle(cases[:mid]) + run_oracle(cases[mid:])
+
+
+def triton_has_oracle() -> bool:
+    try:
+        import triton._C.libtriton as lib
+    except Exception:  # noqa: BLE001
+        return False
+    return (
+        hasattr(getattr(lib, "gluon_ir", None), "GluonOpBuilder")
+        and hasattr(lib.gluon_ir.GluonOpBuilder, "to_linear_layout")
+        and hasattr(lib.ir, "parse_mlir_module")
+    )
+
+
+if __name__ == "__main__":
+    oracle_main()
