@@ -65,15 +65,15 @@ def bench_ls(corpus: Path, work: Path, sizes: list[int], repeat: int) -> list[di
     rows = []
     for n in sizes:
         root = synth_cache(corpus, work / f"ls{n}", n)
-        base = timeit(lambda: json_load_baseline(root), repeat)
-        model = timeit(lambda: Cache(root).entries(), repeat)
+        base = timeit(lambda root=root: json_load_baseline(root), repeat)
+        model = timeit(lambda root=root: Cache(root).entries(), repeat)
         rows.append({"bench": "ls (entries model)", "size": f"{n} entries", "baseline": "json.load loop",
                      "baseline_s": base, "tool_s": model, "ratio": model / base, "goal": 1.5})
         # the whole command, JSON out, in a fresh process vs the same baseline in a fresh process
-        base_p = timeit(lambda: subprocess.run([sys.executable, "-c",
+        base_p = timeit(lambda root=root: subprocess.run([sys.executable, "-c",
                         f"import sys; sys.path.insert(0, {str(HERE)!r}); import run; run.json_load_baseline("
                         f"__import__('pathlib').Path({str(root)!r}))"], check=True), max(1, repeat // 2))
-        cmd = timeit(lambda: run_cli("ls", "--cache-dir", str(root), "--json"), max(1, repeat // 2))
+        cmd = timeit(lambda root=root: run_cli("ls", "--cache-dir", str(root), "--json"), max(1, repeat // 2))
         rows.append({"bench": "ls --json (process)", "size": f"{n} entries", "baseline": "json.load loop (process)",
                      "baseline_s": base_p, "tool_s": cmd, "ratio": cmd / base_p, "goal": 1.5})
     return rows

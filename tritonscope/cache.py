@@ -10,7 +10,6 @@ import fnmatch
 import json
 import os
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 

@@ -23,7 +23,7 @@ def show_cmd(kernel: str | None, cache_dir: str | None, target: str | None, stag
     """
     from tritonscope.errors import TritonscopeError
     from tritonscope.render.terminal import highlight, page
-    from tritonscope.stages.common import read_text
+    from tritonscope.stages import stage_text
 
     entry = resolve_kernel(kernel, cache_dir, target)
     if meta:
@@ -38,20 +38,3 @@ def show_cmd(kernel: str | None, cache_dir: str | None, target: str | None, stag
                                    str(entry.path))
     text = stage_text(entry, stage)
     page(highlight(text, stage))
-
-
-def stage_text(entry, stage: str) -> str:
-    """The text of a stage; `sass`/`hsaco-asm` run the disassembler over the binary stage."""
-    from tritonscope import tools
-    from tritonscope.errors import TritonscopeError
-    from tritonscope.stages.common import read_text
-
-    if stage == "sass":
-        return tools.disassemble_cubin(entry.stage_path("cubin"))
-    if stage == "hsaco-asm":
-        t = entry.target
-        if t is None:
-            raise TritonscopeError("unknown target arch: no metadata to pick an llvm-objdump --mcpu",
-                                   str(entry.path))
-        return tools.disassemble_hsaco(entry.stage_path("hsaco"), t.arch)
-    return read_text(entry.stage_path(stage))
