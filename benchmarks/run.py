@@ -79,7 +79,46 @@ def bench_ls(corpus: Path, work: Path, sizes: list[int], repeat: int) -> list[di
     return rows
 
 
-BENCHES: dict[str, Callable] = {"ls": bench_ls}
+# ---------------------------------------------------------------------------------------------------------
+# 2. full parse of every stage of every entry vs `grep -c loc` over the same bytes
+# ---------------------------------------------------------------------------------------------------------
+TEXT_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn")
+
+
+def stage_files(root: Path) -> list[tuple[str, str]]:
+    from tritonscope.cache import Cache
+
+    return [(st, str(e.files[st])) for e in Cache(root).kernels() for st in TEXT_STAGES if st in e.files]
+
+
+def parse_all(files: list[tuple[str, str]]) -> int:
+    from tritonscope.stages import parse
+    from tritonscope.stages.common import read_text
+
+    return sum(len(parse(st, read_text(p), p).ops) for st, p in files)
+
+
+def grep_baseline(files: list[tuple[str, str]]) -> None:
+    paths = [p for _, p in files]
+    for i in range(0, len(paths), 500):  # stay under ARG_MAX
+        subprocess.run(["grep", "-c", "loc", *paths[i:i + 500]], capture_output=True)
+
+
+def bench_parse(corpus: Path, work: Path, quick: bool, repeat: int) -> list[dict]:
+    rows = []
+    for n in ([90] if quick else [90, 300, 900]):
+        root = synth_cache(corpus, work / f"parse{n}", n, seed="p")
+        files = stage_files(root)
+        nbytes = sum(os.path.getsize(p) for _, p in files)
+        base = timeit(lambda files=files: grep_baseline(files), repeat)
+        tool = timeit(lambda files=files: parse_all(files), max(1, repeat // 2))
+        rows.append({"bench": "full parse (1 core)", "size": f"{n} entries {nbytes / 1e6:.0f} MB",
+                     "baseline": "grep -c loc", "baseline_s": base, "tool_s": tool, "ratio": tool / base,
+                     "goal": 10, "mb_per_s_per_core": nbytes / 1e6 / tool})
+    return rows
+
+
+BENCHES: dict[str, Callable] = {"ls": bench_ls, "parse": bench_parse}
 
 
 def main() -> None:
