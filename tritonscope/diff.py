@@ -9,7 +9,7 @@ Verdicts (`--fail-on`) are in verdicts.py; this module computes a DiffResult and
 from __future__ import annotations
 
 import difflib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,6 +114,35 @@ def _similarity(a: KernelRecord, b: KernelRecord) -> int:
     return sum(1 for k in keys if a.spec.get(k) == b.spec.get(k))
 
 
+def _content_key(r: KernelRecord) -> str:
+    import hashlib
+    import json
+
+    blob = json.dumps([r.stages, r.metrics], sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+class _Overlap:
+    """Lines two records share in their first common IR stage: tells autotuning variants apart whose
+    specialization (signature, warps, stages) is the same and whose constexprs are folded into the IR."""
+
+    def __init__(self) -> None:
+        self._lines: dict[tuple[int, str], Counter] = {}
+
+    def _counter(self, r: KernelRecord, stage: str) -> Counter:
+        key = (id(r), stage)
+        if key not in self._lines:
+            self._lines[key] = Counter(r.stages[stage].splitlines())
+        return self._lines[key]
+
+    def __call__(self, a: KernelRecord, b: KernelRecord) -> int:
+        stage = next((s for s in ("ttir", "source", "ttgir", "llir", "ptx", "amdgcn")
+                      if s in a.stages and s in b.stages), None)
+        if stage is None:
+            return 0
+        return sum((self._counter(a, stage) & self._counter(b, stage)).values())
+
+
 def match_records(a: list[KernelRecord], b: list[KernelRecord], pair_singletons: bool = False
                   ) -> tuple[list[tuple[KernelRecord, KernelRecord]], list[KernelRecord], list[KernelRecord]]:
     """(pairs, only in A, only in B). With pair_singletons, one record per side pairs whatever it is."""
@@ -128,21 +157,29 @@ def match_records(a: list[KernelRecord], b: list[KernelRecord], pair_singletons:
     pairs: list[tuple[KernelRecord, KernelRecord]] = []
     removed: list[KernelRecord] = []
     added: list[KernelRecord] = []
+    overlap = _Overlap()
     for key in sorted(set(ga) | set(gb)):
         left = sorted(ga.get(key, []), key=_sort_key)
         right = sorted(gb.get(key, []), key=_sort_key)
-        # 1. identical specializations, in order
-        for ra in list(left):
-            same = next((rb for rb in right if rb.spec_key == ra.spec_key), None)
-            if same is not None:
-                pairs.append((ra, same))
-                left.remove(ra)
-                right.remove(same)
-        # 2. the rest: most similar first; ties go to the first in sorted order
+        if len(left) > 1 or len(right) > 1:
+            # 1. identical content (a cache against its own snapshot), in order
+            right_by_content: dict[str, list[KernelRecord]] = defaultdict(list)
+            for rb in right:
+                right_by_content[_content_key(rb)].append(rb)
+            for ra in list(left):
+                same = right_by_content.get(_content_key(ra))
+                if same:
+                    rb = same.pop(0)
+                    pairs.append((ra, rb))
+                    left.remove(ra)
+                    right.remove(rb)
+        # 2. the rest: same specialization, then the most similar one, then the most shared IR lines;
+        #    ties go to the first in sorted order
         for ra in list(left):
             if not right:
                 break
-            best = max(right, key=lambda rb: (_similarity(ra, rb), -right.index(rb)))
+            best = max(right, key=lambda rb: (rb.spec_key == ra.spec_key, _similarity(ra, rb),
+                                              overlap(ra, rb) if len(right) > 1 else 0, -right.index(rb)))
             pairs.append((ra, best))
             left.remove(ra)
             right.remove(best)

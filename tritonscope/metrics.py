@@ -7,7 +7,7 @@ A kernel's metrics are one flat dict of name -> number, so that deltas and rules
   text stage; memory classes by width (`ops:global_load.16B`) and cache hints (`ops:hint:L2::cache_hint`)
   from `memops.classify`;
 - `lines:<stage>`: normalized lines; `code_bytes`: machine code size (CUBIN .text, AMDGCN codeLenInByte);
-- `vector-width`: the narrowest global load (bytes) of the ISA stage.
+- `vector-width`: the narrowest global load (bytes) of any load site (LLIR, else the ISA).
 Vector width per load site (`file:line` -> narrowest global load there) comes beside them, for the
 `vector-width<` rule.
 """
@@ -68,6 +68,9 @@ GCN_CLASSES = (
 STAGE_CLASSES = {"source": MLIR_CLASSES, "ttir": MLIR_CLASSES, "ttgir": MLIR_CLASSES, "llir": LLIR_CLASSES,
                  "ptx": PTX_CLASSES, "amdgcn": GCN_CLASSES}
 ISA_STAGES = ("ptx", "amdgcn")
+# Where vector width per load site is read, first found wins: LLIR carries each tt.load's own location
+# (Triton vectorizes while lowering), while the ISA's line table moves with LLVM's scheduling.
+SITE_STAGES = ("llir", "ptx", "amdgcn")
 # Loads from global memory, whatever the instruction form (AMD buffer loads included).
 GLOBAL_LOAD_KINDS = ("global_load", "buffer_load")
 _MLIR_FOLD = re.compile(r"^(" + "|".join(re.escape(o) for o, _ in DIALECT_RENAMES) + ")")
@@ -193,6 +196,7 @@ def kernel_metrics(stage_texts: dict[str, str], normalized: dict[str, str], meta
     km = KernelMetrics()
     values = km.values
     # Sizes are of normalized text: raw sizes move with debug info and path lengths.
+    sites_by_stage: dict[str, dict[str, int]] = {}
     for stage, text in sorted(stage_texts.items()):
         if stage in normalized:
             values[f"lines:{stage}"] = normalized[stage].count("\n")
@@ -202,9 +206,11 @@ def kernel_metrics(stage_texts: dict[str, str], normalized: dict[str, str], meta
         if stage in ISA_STAGES:
             for cls, n in ops.counts.items():
                 values[f"ops:{cls}"] = n
-            km.load_sites = ops.load_sites
-            if ops.load_sites:
-                values["vector-width"] = min(ops.load_sites.values())
+        if ops.load_sites:
+            sites_by_stage[stage] = ops.load_sites
+    km.load_sites = next((sites_by_stage[s] for s in SITE_STAGES if s in sites_by_stage), {})
+    if km.load_sites:
+        values["vector-width"] = min(km.load_sites.values())
     for stage, (data, path) in sorted(binaries.items()):
         if stage == "cubin":
             values.update(cubin_metrics(data, kernel, path))
