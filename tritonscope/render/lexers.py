@@ -79,9 +79,9 @@ def lexer_for_stage(stage: str):
 
         return LlvmLexer()
     if stage == "ptx":
-        from pygments.lexers.asm import PtxLexer
+        from pygments.lexers import get_lexer_by_name
 
-        return PtxLexer()
+        return get_lexer_by_name("ptx")  # pygments.lexers.ptx, not .asm
     if stage in ("amdgcn", "hsaco-asm"):
         from pygments.lexers.asm import GasLexer
 

@@ -1,0 +1,374 @@
+"""The HTML report: one self-contained page (inline CSS and JS, no network) from a report.ReportModel.
+
+Every string taken from an artifact (kernel names, paths, IR text, metadata values, load rows) is escaped
+here: IR text through pygments' HtmlFormatter, everything else through `esc`; the data blob the script
+reads is JSON with `<`, `>` and `&` written as \\u escapes, so nothing in it can close the script element.
+SVG pictures are embedded as base64 `data:` images, which browsers never run scripts from.
+`render_diff_page` builds a side-by-side diff of one kernel from the same parts.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import os
+import re
+from importlib import resources
+
+from tritonscope.render.lexers import lexer_for_stage
+
+PYGMENTS_STYLE = "default"
+STAGE_TITLES = {"source": "TTIR (source)", "ttir": "TTIR", "ttgir": "TTGIR", "llir": "LLVM IR", "ptx": "PTX",
+                "amdgcn": "AMDGCN", "sass": "SASS", "hsaco-asm": "AMDGCN (from HSACO)", "python": "Python"}
+# `<span class="no">#blocked1</span>`: a layout alias reference as the MLIR lexer highlights it.
+HIGHLIGHTED_ALIAS = re.compile(r'<span class="no">#([A-Za-z_][\w$.]*)</span>')
+UNIFIED_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+def esc(value: object) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def json_for_script(data: object) -> str:
+    """JSON that is inert inside <script type="application/json">, whatever strings it holds."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def highlight_lines(text: str, lexer_name: str) -> list[str]:
+    """The text highlighted as a whole (so multi-line tokens keep their state), split into one HTML
+    fragment per source line; pygments closes its spans at every line end."""
+    from pygments import highlight
+    from pygments.formatters import HtmlFormatter
+
+    if not text:
+        return []
+    if lexer_name == "diff":
+        from pygments.lexers.diff import DiffLexer
+
+        lexer = DiffLexer()
+    else:
+        lexer = lexer_for_stage(lexer_name)
+    lexer.stripnl = False  # blank lines at the start must keep their numbers
+    out = highlight(text, lexer, HtmlFormatter(nowrap=True))
+    lines = [_drop_plain_spans(line) for line in out.split("\n")]
+    want = text.count("\n") + (0 if text.endswith("\n") else 1)
+    return (lines + [""] * want)[:want]
+
+
+def asset(name: str) -> str:
+    return resources.files("tritonscope.render").joinpath(name).read_text(encoding="utf-8")
+
+
+def _token_palette() -> dict[str, str]:
+    """pygments CSS class -> style, for every token type under one of TOKEN_STYLES' types."""
+    from pygments import token as t
+    from pygments.token import STANDARD_TYPES
+
+    styles = {
+        t.Comment: "color:#6e7781;font-style:italic", t.Keyword: "color:#cf222e", t.Keyword.Type: "color:#8250df",
+        t.Name.Builtin: "color:#8250df", t.Name.Function: "color:#6639ba;font-weight:600",
+        t.Name.Variable: "color:#953800", t.Name.Constant: "color:#0550ae", t.Name.Label: "color:#116329",
+        t.Name.Class: "color:#6639ba;font-weight:600", t.Name.Decorator: "color:#8250df",
+        t.Name.Attribute: "color:#0550ae", t.String: "color:#0a3069", t.Number: "color:#0550ae",
+        t.Operator.Word: "color:#cf222e", t.Generic.Deleted: "color:#82071e;background:#ffebe9",
+        t.Generic.Inserted: "color:#116329;background:#dafbe1", t.Generic.Subheading: "color:#8250df",
+        t.Generic.Heading: "color:#0550ae;font-weight:600",
+    }
+    out = {}
+    for ttype, css_class in STANDARD_TYPES.items():
+        for parent in (ttype, *reversed(ttype.split()[:-1])):
+            if parent in styles and css_class:
+                out[css_class] = styles[parent]
+                break
+    return out
+
+
+TOKEN_PALETTE: dict[str, str] = {}
+# `<span class="p">:</span>`: a pygments token span, to drop where its class has no colour.
+TOKEN_SPAN = re.compile(r'<span class="([\w-]+)(?: [\w -]+)?">([^<]*)</span>')
+# Two spans of one class with only blanks between them: `<span class="k">tail</span> <span class="k">`.
+ADJACENT_SAME_SPANS = re.compile(r'<span class="([\w-]+)">([^<]*)</span>(\s*)<span class="\1">')
+
+
+def pygments_css() -> str:
+    return "\n".join(f".body .{cls}{{{css}}}" for cls, css in sorted(_palette().items()))
+
+
+def _palette() -> dict[str, str]:
+    if not TOKEN_PALETTE:
+        TOKEN_PALETTE.update(_token_palette())
+    return TOKEN_PALETTE
+
+
+def _drop_plain_spans(fragment: str) -> str:
+    """Spans of uncoloured tokens (whitespace, punctuation, plain names) add bytes and nothing else."""
+    palette = _palette()
+    fragment = TOKEN_SPAN.sub(
+        lambda m: f'<span class="{m.group(1)}">{m.group(2)}</span>' if m.group(1) in palette else m.group(2),
+        fragment)
+    merged = ADJACENT_SAME_SPANS.sub(r'<span class="\1">\2\3', fragment)
+    while merged != fragment:
+        fragment, merged = merged, ADJACENT_SAME_SPANS.sub(r'<span class="\1">\2\3', merged)
+    return fragment
+
+
+def page(title: str, body: str, data: object) -> str:
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; "
+        "style-src 'unsafe-inline'; script-src 'unsafe-inline'\">"
+        f"<title>{esc(title)}</title>\n<style>\n{asset('report.css')}\n{pygments_css()}\n</style></head>\n"
+        f"<body>\n{body}\n<script type=\"application/json\" id=\"ts-data\">{json_for_script(data)}</script>\n"
+        f"<script>\n{asset('report.js')}\n</script>\n</body></html>\n")
+
+
+# --- the report page -------------------------------------------------------------------------------
+
+
+def render_report(model) -> str:
+    """The page for one kernel (model: report.ReportModel)."""
+    k = model.kernel
+    shown = os.path.basename(model.source.ir_path) if model.source.ir_path else None
+    stages = [p.stage for p in model.stages]
+    data = {
+        "files": model.files, "chains": model.chains, "stages": stages,
+        "srcFiles": [i for i, f in enumerate(model.files) if shown and os.path.basename(f) == shown],
+    }
+    body = "\n".join([
+        header(k, model.metadata),
+        '<main>',
+        f'<section id="panes" class="panes with-src" style="--n:{len(model.stages)}">',
+        source_pane(model.source, stages),
+        *(stage_pane(p, {i.alias for i in model.layouts}) for p in model.stages),
+        '</section>',
+        '<div id="status" class="status">Click a source line or an instruction to follow it through '
+        'the stages. <kbd>Esc</kbd> clears.</div>',
+        panels(model),
+        '</main>',
+    ])
+    return page(f"{k['name']} · tritonscope report", body, data)
+
+
+def header(kernel: dict, metadata: list[tuple[str, str]]) -> str:
+    chips = "".join(f'<span class="chip"><b>{esc(label)}</b> {esc(value)}</span>'
+                    for label, value in metadata[:5])
+    return (f'<header class="top"><div class="brand">tritonscope</div>'
+            f'<h1 title="{esc(kernel["entry"])}">{esc(kernel["name"])}</h1>'
+            f'<span class="hash">{esc(kernel["hash"][:16])}</span><div class="chips">{chips}</div></header>')
+
+
+def source_pane(src, stages: list[str]) -> str:
+    """The Python source, one <div> per line (numbered by CSS counters), with per-stage op counts."""
+    title = esc(os.path.basename(src.ir_path)) if src.ir_path else "source"
+    legend = "".join(f'<i class="st{n}" title="ops per line in {esc(s)}">{esc(STAGE_TITLES.get(s, s))}</i>'
+                     for n, s in enumerate(stages))
+    head = (f'<div class="head"><span class="title">Python · {title}</span>'
+            f'<span class="legend">{legend}</span></div>')
+    if src.text is None:
+        return f'<div class="pane src" data-stage="python">{head}{empty(src.note)}</div>'
+    rows = []
+    blank_gutter = '<span class="gut"></span>'
+    for n, line in enumerate(highlight_lines(src.text, "python"), 1):
+        counts = src.counts.get(n)
+        if counts:
+            gutter = "".join(f'<i class="st{i}">{counts[s]}</i>' if counts.get(s) else "<i></i>"
+                             for i, s in enumerate(stages))
+            rows.append(f'<div class="has"><span class="gut">{gutter}</span>{line}</div>')
+        else:
+            rows.append(f'<div>{blank_gutter}{line}</div>')
+    where = f' title="{esc(src.path)}"' if src.path else ""
+    return (f'<div class="pane src" data-stage="python" style="--gut:{len(stages)}"{where}>{head}'
+            f'<div class="body">{"".join(rows)}</div></div>')
+
+
+def stage_pane(pane, aliases: set[str]) -> str:
+    """One stage, one <div> per text line; op lines carry data-c (their chain) and data-s (source line)."""
+    title = esc(STAGE_TITLES.get(pane.stage, pane.stage))
+    count = f'<span class="count">{pane.op_count} located ops</span>' if pane.text is not None else ""
+    head = f'<div class="head"><span class="title">{title}</span>{count}</div>'
+    stage = esc(pane.stage)
+    if pane.text is None:
+        return f'<div class="pane" data-stage="{stage}">{head}{empty(pane.note)}</div>'
+    rows = []
+    for n, line in enumerate(highlight_lines(pane.text, pane.stage), 1):
+        if pane.layout_refs.get(n):
+            line = HIGHLIGHTED_ALIAS.sub(lambda m: _alias_link(m, aliases), line)
+        if n in pane.chain:
+            src = f' data-s="{pane.source_line[n]}"' if n in pane.source_line else ""
+            rows.append(f'<div class="op" data-c="{pane.chain[n]}"{src}>{line}</div>')
+        else:
+            rows.append(f'<div>{line}</div>')
+    note = f'<div class="note">{esc(pane.note)}</div>' if pane.note else ""
+    return (f'<div class="pane" data-stage="{stage}" title="{esc(pane.path or "")}">{head}{note}'
+            f'<div class="body">{"".join(rows)}</div></div>')
+
+
+def _alias_link(m: re.Match, aliases: set[str]) -> str:
+    alias = html.unescape(m.group(1))
+    if alias not in aliases:
+        return m.group(0)
+    return f'<a class="lay" href="#layout-{esc(alias)}">#{esc(alias)}</a>'
+
+
+def empty(note: str | None) -> str:
+    return f'<div class="empty">{esc(note or "not available")}</div>'
+
+
+# --- panels under the panes ----------------------------------------------------------------------
+
+
+def panels(model) -> str:
+    tabs = [("layouts", f"Layouts ({len(model.layouts)})", layouts_panel(model)),
+            ("loads", f"Loads &amp; stores ({len(model.loads)})", loads_panel(model)),
+            ("meta", "Metadata", metadata_panel(model))]
+    buttons = "".join(f'<button class="tab{" on" if i == 0 else ""}" data-tab="{key}">{label}</button>'
+                      for i, (key, label, _) in enumerate(tabs))
+    bodies = "".join(f'<div class="panel{" on" if i == 0 else ""}" id="panel-{key}">{content}</div>'
+                     for i, (key, _, content) in enumerate(tabs))
+    return f'<section class="panels"><nav class="tabs">{buttons}</nav>{bodies}</section>'
+
+
+def layouts_panel(model) -> str:
+    if not model.layouts:
+        return empty(model.layouts_note or "no layouts")
+    cards = []
+    for item in model.layouts:
+        facts = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in item.facts)
+        if item.shape:
+            facts = f"<tr><th>used with shape</th><td>{esc('×'.join(map(str, item.shape)))}</td></tr>" + facts
+        uses = " ".join(f'<a class="go" href="#ttgir-{n}">{n}</a>' for n in item.used_on[:40])
+        more = f" … {len(item.used_on) - 40} more" if len(item.used_on) > 40 else ""
+        picture = ""
+        if item.svg:
+            b64 = base64.b64encode(item.svg.encode("utf-8")).decode("ascii")
+            picture = f'<img class="pic" alt="{esc(item.alias)} layout" src="data:image/svg+xml;base64,{b64}">'
+        note = f'<p class="note">{esc(item.note)}</p>' if item.note else ""
+        defined = f' · TTGIR line <a class="go" href="#ttgir-{item.line}">{item.line}</a>' if item.line else ""
+        cards.append(
+            f'<article class="card" id="layout-{esc(item.alias)}"><h3>#{esc(item.alias)} '
+            f'<span class="kind">{esc(item.kind)}</span><small>{defined}</small></h3>'
+            f'<code class="attr">{esc(item.text)}</code><table class="kv">{facts}</table>{picture}{note}'
+            f'<p class="uses">used on TTGIR lines: {uses or "none"}{more}</p></article>')
+    note = f'<p class="note">{esc(model.layouts_note)}</p>' if model.layouts_note else ""
+    return note + f'<div class="cards">{"".join(cards)}</div>'
+
+
+LOAD_COLUMNS = (("where", "line"), ("op", "op"), ("shape", "shape"), ("dtype", "dtype"), ("layout", "layout"),
+                ("predicted B", "predicted_vector_bytes"), ("LLIR B", "llir"), ("ISA B", "isa"),
+                ("verdict", "verdict"), ("why", "reasons"))
+
+
+def loads_panel(model) -> str:
+    if not model.loads:
+        return empty(model.loads_note or "no loads")
+    head = "".join(f"<th>{esc(label)}</th>" for label, _ in LOAD_COLUMNS)
+    rows = []
+    for row in model.loads:
+        cells = []
+        for _, key in LOAD_COLUMNS:
+            value = row.get(key)
+            if key == "line":
+                value = f"{row.get('line')}:{row.get('col')}" if row.get("col") is not None else row.get("line")
+            elif key == "layout" and value:
+                value = str(value).lstrip("#")
+                cells.append(f'<td><a class="lay" href="#layout-{esc(value)}">#{esc(value)}</a></td>')
+                continue
+            elif key == "reasons" and isinstance(value, list):
+                value = "; ".join(map(str, value))
+            elif isinstance(value, (list, tuple)):
+                value = "×".join(map(str, value))
+            cells.append(f"<td>{esc('' if value is None else value)}</td>")
+        verdict = esc(str(row.get("verdict", "")).split()[0] if row.get("verdict") else "")
+        line = row.get("line")
+        attr = f' data-s="{esc(line)}"' if isinstance(line, int) else ""
+        rows.append(f'<tr class="v-{verdict}"{attr}>{"".join(cells)}</tr>')
+    return f'<table class="grid loads"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def metadata_panel(model) -> str:
+    rows = "".join(f"<tr><th>{esc(k)}</th><td>{esc(v)}</td></tr>" for k, v in model.metadata)
+    k = model.kernel
+    where = [("kernel", k["name"]), ("entry", k["entry"]), ("hash", k["hash"]), ("triton", k["triton"])]
+    if model.source.ir_path:
+        where.append(("source (as the IR names it)", model.source.ir_path))
+    where.append(("source (read from)", model.source.path or "not found"))
+    where.extend((f"{p.stage} file", p.path or "missing") for p in model.stages)
+    files = "".join(f"<tr><th>{esc(a)}</th><td>{esc(b)}</td></tr>" for a, b in where)
+    notes = [n for n in [model.source.note, *(p.note for p in model.stages), *model.notes] if n]
+    note_html = "".join(f'<li>{esc(n)}</li>' for n in notes)
+    return (f'<div class="cols"><table class="kv">{rows}</table><table class="kv">{files}</table></div>'
+            + (f'<ul class="notes">{note_html}</ul>' if notes else ""))
+
+
+# --- the diff page --------------------------------------------------------------------------------
+
+
+def render_diff_page(kernel_a: dict, kernel_b: dict, stage_texts_a: dict[str, str],
+                     stage_texts_b: dict[str, str], unified_diffs: dict[str, str]) -> str:
+    """Side by side: each stage of kernel A next to the same stage of B, changed lines marked from
+    `unified_diffs[stage]` (a unified diff of exactly those two texts), and the unified diff itself.
+    kernel_a/kernel_b: {"name", "hash", "target", "triton", "entry"} (any missing key shows as '-')."""
+    stages = [s for s in stage_texts_a if s in stage_texts_b] + \
+        [s for s in unified_diffs if s not in stage_texts_a or s not in stage_texts_b]
+    sections = []
+    for stage in dict.fromkeys(stages):
+        a, b = stage_texts_a.get(stage), stage_texts_b.get(stage)
+        removed, added = changed_lines(unified_diffs.get(stage, ""))
+        udiff = unified_diffs.get(stage, "")
+        panes = (diff_pane(stage, "A", kernel_a, a, removed, "del")
+                 + diff_pane(stage, "B", kernel_b, b, added, "ins"))
+        summary = f"{len(removed)} lines removed, {len(added)} added" if udiff else "identical"
+        uni = ""
+        if udiff:
+            uni = ('<details class="udiff"><summary>unified diff</summary><div class="body">'
+                   + "".join(f'<div>{line}</div>'
+                             for line in highlight_lines(udiff, "diff")) + "</div></details>")
+        sections.append(f'<section class="dstage"><h2>{esc(STAGE_TITLES.get(stage, stage))} '
+                        f'<small>{esc(summary)}</small></h2><div class="panes" style="--n:2">{panes}</div>'
+                        f'{uni}</section>')
+    title = f"{kernel_a.get('name', 'A')} vs {kernel_b.get('name', 'B')}"
+    body = (f'<header class="top"><div class="brand">tritonscope diff</div><h1>{esc(title)}</h1>'
+            f'<div class="chips">{_kernel_chips("A", kernel_a)}{_kernel_chips("B", kernel_b)}</div></header>'
+            f'<main class="diff">{"".join(sections) or empty("no stages to compare")}</main>')
+    return page(f"{title} · tritonscope diff", body, {"files": [], "chains": [], "stages": [], "srcFiles": []})
+
+
+def _kernel_chips(side: str, kernel: dict) -> str:
+    text = " ".join(str(kernel.get(k, "-")) for k in ("target", "triton")) + " " + str(kernel.get("hash", ""))[:10]
+    return f'<span class="chip" title="{esc(kernel.get("entry", ""))}"><b>{side}</b> {esc(text)}</span>'
+
+
+def diff_pane(stage: str, side: str, kernel: dict, text: str | None, changed: set[int], cls: str) -> str:
+    head = f'<div class="head"><span class="title">{side} · {esc(kernel.get("name", "-"))}</span></div>'
+    if text is None:
+        return f'<div class="pane">{head}{empty(f"no {stage} on this side")}</div>'
+    rows = "".join(f'<div{f" class={cls!r}" if n in changed else ""}>{line}</div>'
+                   for n, line in enumerate(highlight_lines(text, stage), 1))
+    return f'<div class="pane" data-stage="{esc(stage)}">{head}<div class="body">{rows}</div></div>'
+
+
+def changed_lines(unified: str) -> tuple[set[int], set[int]]:
+    """Line numbers (1-based) removed from the old text and added in the new, from a unified diff."""
+    removed: set[int] = set()
+    added: set[int] = set()
+    old = new = 0
+    for line in unified.splitlines():
+        m = UNIFIED_HUNK.match(line)
+        if m:
+            old, new = int(m.group(1)), int(m.group(3))
+            continue
+        if line.startswith(("---", "+++")) and not old and not new:
+            continue
+        if line.startswith("-"):
+            removed.add(old)
+            old += 1
+        elif line.startswith("+"):
+            added.add(new)
+            new += 1
+        elif line.startswith(" "):
+            old += 1
+            new += 1
+    return removed, added

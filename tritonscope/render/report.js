@@ -1,0 +1,134 @@
+/* tritonscope report: click-to-highlight across panes. Data: the JSON blob #ts-data
+   (files, chains of [file, line, col] innermost first, srcFiles: the file indices of the shown source).
+   Each pane's .body holds one <div> per text line; op lines (.op) carry data-c (their chain) and
+   data-s (the user's source line). */
+(function () {
+  'use strict';
+  var D = JSON.parse(document.getElementById('ts-data').textContent);
+  var panes = document.getElementById('panes');
+  var status = document.getElementById('status');
+  var MARKS = ['sel', 'hl', 'hw', 'chn'];
+
+  function all(sel, root) { return Array.prototype.slice.call((root || document).querySelectorAll(sel)); }
+  function base(p) { return String(p).split('/').pop(); }
+  function clear() {
+    MARKS.forEach(function (m) { all('.' + m).forEach(function (e) { e.classList.remove(m); }); });
+  }
+  function lineOf(stage, n) {
+    var body = document.querySelector('.pane[data-stage="' + stage + '"] .body');
+    return (body && body.children[n - 1]) || null;
+  }
+  function srcLine(n) { return lineOf('python', n); }
+  function lineNo(el) { return Array.prototype.indexOf.call(el.parentNode.children, el) + 1; }
+  function describe(ci) {
+    return (D.chains[ci] || []).map(function (f) { return base(D.files[f[0]]) + ':' + f[1] + ':' + f[2]; })
+      .join('  @  ');
+  }
+  function chainSourceLines(ci) {
+    return (D.chains[ci] || []).filter(function (f) { return D.srcFiles.indexOf(f[0]) >= 0; })
+      .map(function (f) { return f[1]; });
+  }
+  function reveal(el) {
+    var body = el && el.closest('.body');
+    if (!body) return;
+    var top = el.offsetTop, view = body.scrollTop;
+    if (top < view + 8 || top > view + body.clientHeight - 24) body.scrollTop = Math.max(0, top - body.clientHeight / 3);
+  }
+  function firstPerPane(els) {
+    var seen = {};
+    els.forEach(function (e) {
+      var p = e.closest('.pane');
+      if (p && !seen[p.dataset.stage]) { seen[p.dataset.stage] = true; reveal(e); }
+    });
+  }
+  function counts(els) {
+    var c = {};
+    els.forEach(function (e) { var s = e.closest('.pane').dataset.stage; c[s] = (c[s] || 0) + 1; });
+    return D.stages.filter(function (s) { return c[s]; }).map(function (s) { return s + ' ' + c[s]; }).join(', ');
+  }
+  function setStatus(html) { status.innerHTML = html; }
+  function text(s) { var d = document.createElement('span'); d.textContent = s; return d.innerHTML; }
+
+  function selectSource(line) {
+    clear();
+    var s = srcLine(line);
+    if (s) { s.classList.add('sel'); reveal(s); }
+    var ops = all('.op[data-s="' + line + '"]', panes);
+    ops.forEach(function (e) {
+      e.classList.add('hl');
+      chainSourceLines(e.dataset.c).forEach(function (l) {
+        var x = srcLine(l);
+        if (l !== line && x) x.classList.add('chn');
+      });
+    });
+    firstPerPane(ops);
+    setStatus('<b>line ' + line + '</b>  ' + (ops.length ? text(counts(ops)) : 'no ops map to this line'));
+  }
+
+  function selectOp(el) {
+    clear();
+    var ci = el.dataset.c, line = el.dataset.s;
+    if (line) all('.op[data-s="' + line + '"]', panes).forEach(function (e) { e.classList.add('hw'); });
+    var same = all('.op[data-c="' + ci + '"]', panes);
+    same.forEach(function (e) { e.classList.remove('hw'); e.classList.add('hl'); });
+    chainSourceLines(ci).forEach(function (l) {
+      var x = srcLine(l);
+      if (x) x.classList.add(String(l) === line ? 'sel' : 'chn');
+    });
+    el.classList.remove('hl');
+    el.classList.add('sel');
+    firstPerPane(same.filter(function (e) { return e.closest('.pane') !== el.closest('.pane'); }));
+    if (line) reveal(srcLine(line));
+    setStatus('<b>' + text(el.closest('.pane').dataset.stage + ':' + lineNo(el)) + '</b>  '
+      + text(describe(ci)) + '   ·   same position: ' + text(counts(same)));
+  }
+
+  panes && panes.addEventListener('click', function (ev) {
+    if (ev.target.closest('a')) return;
+    var ln = ev.target.closest('.body > div');
+    if (!ln) return;
+    if (ln.closest('.src')) { if (ln.classList.contains('has')) selectSource(lineNo(ln)); }
+    else if (ln.classList.contains('op')) selectOp(ln);
+  });
+
+  function showTab(key) {
+    all('.tab').forEach(function (t) { t.classList.toggle('on', t.dataset.tab === key); });
+    all('.panel').forEach(function (p) { p.classList.toggle('on', p.id === 'panel-' + key); });
+  }
+  all('.tab').forEach(function (t) { t.addEventListener('click', function () { showTab(t.dataset.tab); }); });
+
+  document.addEventListener('click', function (ev) {
+    var a = ev.target.closest('a[href^="#"]');
+    if (!a) return;
+    var id = decodeURIComponent(a.getAttribute('href').slice(1));
+    var at = /^(.+)-(\d+)$/.exec(id);
+    var target = document.getElementById(id) || (at && lineOf(at[1] === 'src' ? 'python' : at[1], +at[2]));
+    if (!target) return;
+    ev.preventDefault();
+    if (id.indexOf('layout-') === 0) {
+      showTab('layouts');
+      target.scrollIntoView({ block: 'nearest' });
+      target.classList.add('flash');
+      setTimeout(function () { target.classList.remove('flash'); }, 1200);
+    } else if (target.parentNode.classList.contains('body')) {
+      if (target.classList.contains('op')) selectOp(target);
+      else { clear(); target.classList.add('sel'); reveal(target); }
+    }
+  });
+
+  all('tr[data-s]').forEach(function (tr) {
+    tr.addEventListener('click', function (ev) {
+      if (ev.target.closest('a')) return;
+      all('tr.sel').forEach(function (r) { r.classList.remove('sel'); });
+      selectSource(+tr.dataset.s);
+      tr.classList.add('sel');
+    });
+  });
+
+  document.addEventListener('keydown', function (ev) {
+    if (ev.key === 'Escape') { clear(); setStatus('Click a source line or an instruction.'); }
+  });
+
+  var m = /^#L(\d+)$/.exec(location.hash);
+  if (m && srcLine(m[1])) selectSource(+m[1]);
+})();

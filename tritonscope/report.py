@@ -1,0 +1,329 @@
+"""The model of `tritonscope report`: one kernel's source, stages, layouts, loads and metadata as plain data.
+
+Everything here is computed from the analyses (stage parsers, srcmap, layouts, loads, CUBIN/AMDGCN resource
+readers); render/html.py only turns it into a page. An analysis that fails or a stage that is missing
+becomes a `note` on its pane or panel, so a partial cache still gives a page that says what it lacks.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from tritonscope.cache import KernelEntry
+from tritonscope.errors import TritonscopeError
+from tritonscope.stages.common import Module
+
+# Stages a report shows by default: the TTGIR, the LLVM IR and the ISA text of the target.
+DEFAULT_STAGES = {"cuda": ("ttgir", "llir", "ptx"), "hip": ("ttgir", "llir", "amdgcn")}
+REPORT_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm")
+# `#blocked1` in a TTGIR line: a reference to a layout alias.
+LAYOUT_REF = re.compile(r"#([A-Za-z_][\w$.]*)")
+# `tensor<128x64xf16, #blocked1>`: the shape and element type a layout alias is used with.
+TENSOR_WITH_ALIAS = re.compile(r"tensor<((?:\d+x)+)([\w!.<>]+?), #([A-Za-z_][\w$.]*)>")
+
+Chain = tuple[tuple[int, int, int], ...]  # (file index, line, col) innermost first
+
+
+@dataclass(slots=True)
+class StagePane:
+    """One stage's text and, per line of that text, the op it holds and where it came from."""
+
+    stage: str
+    path: str | None = None
+    text: str | None = None
+    note: str | None = None  # why the text is missing, or what went wrong mapping it
+    source_line: dict[int, int] = field(default_factory=dict)  # stage line -> user line in the shown file
+    chain: dict[int, int] = field(default_factory=dict)  # stage line -> index into ReportModel.chains
+    layout_refs: dict[int, list[str]] = field(default_factory=dict)  # TTGIR line -> layout aliases used
+
+    @property
+    def op_count(self) -> int:
+        return len(self.chain)
+
+
+@dataclass(slots=True)
+class SourcePane:
+    ir_path: str | None = None  # the path the IR names
+    path: str | None = None  # where it was found on this machine
+    text: str | None = None
+    note: str | None = None
+    counts: dict[int, dict[str, int]] = field(default_factory=dict)  # source line -> stage -> ops
+
+
+@dataclass(slots=True)
+class LayoutItem:
+    alias: str
+    kind: str
+    text: str
+    line: int | None = None  # TTGIR line of the alias definition
+    shape: tuple[int, ...] | None = None  # a shape it is used with in the kernel
+    dtype: str | None = None  # the element type used with that shape
+    facts: list[tuple[str, str]] = field(default_factory=list)
+    svg: str | None = None
+    used_on: list[int] = field(default_factory=list)  # TTGIR lines that use it
+    note: str | None = None
+
+
+@dataclass(slots=True)
+class ReportModel:
+    kernel: dict[str, str]  # name, hash, target, triton, entry path
+    source: SourcePane
+    stages: list[StagePane]
+    files: list[str] = field(default_factory=list)  # file table of the chains
+    chains: list[Chain] = field(default_factory=list)
+    layouts: list[LayoutItem] = field(default_factory=list)
+    layouts_note: str | None = None
+    loads: list[dict] = field(default_factory=list)
+    loads_note: str | None = None
+    metadata: list[tuple[str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ReportOptions:
+    stages: tuple[str, ...] | None = None
+    source_roots: tuple[str, ...] = ()
+    substitutions: tuple[tuple[str, str], ...] = ()
+
+
+def default_stages(entry: KernelEntry) -> tuple[str, ...]:
+    target = entry.target
+    wanted = DEFAULT_STAGES.get(target.backend if target else "", ("ttgir", "llir", "ptx", "amdgcn"))
+    present = tuple(s for s in wanted if s in entry.files)
+    return present or tuple(s for s in ("ttir", "ttgir", "llir", "ptx", "amdgcn") if s in entry.files)
+
+
+def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
+    from tritonscope import srcmap
+
+    stages = options.stages or default_stages(entry)
+    kernel = {
+        "name": entry.name, "hash": entry.hash, "target": str(entry.target) if entry.target else "unknown",
+        "triton": entry.triton_version or "unknown", "entry": str(entry.path),
+    }
+    kmap = srcmap.KernelMap(entry.name, entry.hash, kernel["target"], entry.triton_version)
+    panes: list[StagePane] = []
+    for stage in stages:
+        pane, module = _load_stage(entry, stage)
+        panes.append(pane)
+        if module is not None:
+            kmap.stages[stage] = module
+    kmap.source_file = srcmap.user_file(kmap)
+    model = ReportModel(kernel=kernel, source=_source_pane(kmap.source_file, options), stages=panes)
+    _map_lines(model, kmap)
+    _layouts(model, entry, next((p.text for p in panes if p.stage == "ttgir" and p.text), None))
+    _loads(model, entry, options)
+    model.metadata = _metadata(entry, {p.stage: p.text for p in panes if p.text is not None})
+    return model
+
+
+def _load_stage(entry: KernelEntry, stage: str) -> tuple[StagePane, Module | None]:
+    """The text of a stage (disassembled once for sass/hsaco-asm) and its parse; a failure is a note."""
+    from tritonscope.stages import parse, stage_text
+    from tritonscope.stages.common import DERIVED_STAGES
+
+    pane = StagePane(stage=stage)
+    needs = DERIVED_STAGES.get(stage, stage)
+    if needs not in entry.files:
+        pane.note = f"this entry has no {stage} stage" + (f" (no {needs} file)" if needs != stage else "")
+        return pane, None
+    pane.path = str(entry.files[needs])
+    try:
+        pane.text = stage_text(entry, stage)
+    except TritonscopeError as exc:  # a disassembler missing or refusing the arch, an unreadable file
+        pane.note = f"{stage} not available: {exc}"
+        return pane, None
+    try:
+        return pane, parse(stage, pane.text, pane.path)
+    except TritonscopeError as exc:
+        pane.note = f"{stage} shown without source mapping: {exc}"
+        return pane, None
+
+
+def _source_pane(ir_path: str | None, options: ReportOptions) -> SourcePane:
+    from tritonscope.srcpaths import SourceFinder
+
+    pane = SourcePane(ir_path=ir_path)
+    if ir_path is None:
+        pane.note = "no stage names a source file (compiled without line info?)"
+        return pane
+    found = SourceFinder(options.source_roots, options.substitutions).read(ir_path)
+    if not found.found:
+        pane.note = f"{ir_path}: {found.error}"
+        return pane
+    pane.path = found.path
+    pane.text = "\n".join(found.lines) + "\n"
+    return pane
+
+
+def _map_lines(model: ReportModel, kmap) -> None:
+    """Per stage line: the user's source line and the inline chain; per source line: op counts per stage
+    (srcmap.line_counts, the numbers `tritonscope map` prints)."""
+    from tritonscope import srcmap
+
+    shown = os.path.basename(kmap.source_file) if kmap.source_file else None
+    file_index: dict[str, int] = {}
+    chain_index: dict[Chain, int] = {}
+    per_stage, _ = srcmap.line_counts(kmap)
+    for stage, counts in per_stage.items():
+        for line, n in counts.items():
+            model.source.counts.setdefault(line, {})[stage] = n
+    for pane in model.stages:
+        module = kmap.stages.get(pane.stage)
+        if module is None:
+            continue
+        for op in module.ops:
+            if op.loc is None or not op.loc.known:
+                continue
+            chain = tuple((file_index.setdefault(loc.file, len(file_index)), loc.line, loc.col)
+                          for loc in op.loc.chain())
+            pane.chain[op.lineno] = chain_index.setdefault(chain, len(chain_index))
+            outer = op.loc.outermost()
+            if outer.known and shown is not None and os.path.basename(outer.file) == shown:
+                pane.source_line[op.lineno] = outer.line
+        if pane.stage == "ttgir" and pane.text:
+            for lineno, line in enumerate(pane.text.splitlines(), 1):
+                refs = [m.group(1) for m in LAYOUT_REF.finditer(line) if not m.group(1).startswith("loc")]
+                if refs:
+                    pane.layout_refs[lineno] = refs
+    model.files = list(file_index)
+    model.chains = list(chain_index)
+
+
+def _layouts(model: ReportModel, entry: KernelEntry, ttgir: str | None) -> None:
+    if ttgir is None:
+        model.layouts_note = "no TTGIR: layouts are read from it (add ttgir to --stages)"
+        return
+    from tritonscope.layouts.attrs import parse_layout_aliases
+
+    try:
+        aliases = parse_layout_aliases(ttgir)
+    except TritonscopeError as exc:
+        model.layouts_note = f"cannot read the layouts: {exc}"
+        return
+    lines = ttgir.splitlines()
+    definitions = {m.group(1): i for i, line in enumerate(lines, 1)
+                   if (m := re.match(r"#([A-Za-z_][\w$.]*)\s*=", line))}
+    shapes: dict[str, tuple[tuple[int, ...], str]] = {}
+    for m in TENSOR_WITH_ALIAS.finditer(ttgir):
+        shape = tuple(int(d) for d in m.group(1).rstrip("x").split("x"))
+        shapes.setdefault(m.group(3), (shape, m.group(2)))
+    ttgir_pane = next((p for p in model.stages if p.stage == "ttgir"), None)
+    for alias, layout in aliases.items():
+        item = LayoutItem(alias=alias, kind=getattr(layout, "kind", "layout"),
+                          text=getattr(layout, "text", None) or layout.to_text(),
+                          line=definitions.get(alias))
+        item.shape, item.dtype = shapes.get(alias, (None, None))
+        if ttgir_pane is not None:
+            item.used_on = [n for n, refs in ttgir_pane.layout_refs.items()
+                            if alias in refs and n != item.line]
+        _describe_layout(item, layout, entry)
+        model.layouts.append(item)
+    if not aliases:
+        model.layouts_note = "this TTGIR defines no layout aliases"
+
+
+def _describe_layout(item: LayoutItem, layout, entry: KernelEntry) -> None:
+    """Numbers (layouts.views) and a picture (render/svg) for the first shape the kernel uses it with."""
+    from tritonscope.layouts import views
+    from tritonscope.layouts.attrs import dtype_bits
+
+    if item.shape is None:
+        item.note = "not used with a tensor shape in this kernel: no numbers or picture"
+        return
+    bits = dtype_bits(item.dtype or "") or 32
+    try:
+        facts = views.describe(layout, item.shape, bits)
+    except (TritonscopeError, NotImplementedError, ValueError, KeyError) as exc:
+        item.note = f"cannot derive its numbers for shape {'x'.join(map(str, item.shape))}: {exc}"
+        return
+    item.facts = [
+        ("element", f"{item.dtype or '?'} ({facts.element_bits} bits)"),
+        ("CTA tile", "×".join(map(str, facts.cta_tile))),
+        ("rounds", f"{facts.rounds} ({'×'.join(map(str, facts.rounds_per_dim))})"),
+        ("warps × lanes", f"{facts.num_warps} × {facts.warp_size}"),
+        ("elements / thread", str(facts.elements_per_thread)),
+        ("contiguous / thread", f"{facts.contiguous_per_thread} along dim {facts.fastest_dim}"),
+        ("widest vector", f"{facts.vector_bytes} B ({facts.vector_elements} elements), "
+                          f"{facts.vectors_per_thread} per thread"),
+        ("replicated slots", str(facts.replicated)),
+    ]
+    try:
+        from tritonscope.render import svg
+    except ImportError:
+        item.note = "no picture: the SVG renderer is not in this build"
+        return
+    try:
+        item.svg = svg.layout_svg(layout, facts)
+    except (TritonscopeError, NotImplementedError, ValueError, KeyError) as exc:
+        item.note = f"no picture: {exc}"
+
+
+def _loads(model: ReportModel, entry: KernelEntry, options: ReportOptions) -> None:
+    try:
+        from tritonscope import loads
+    except ImportError:
+        model.loads_note = "the loads analysis is not available in this build"
+        return
+    try:
+        rows = loads.analyze_entry(entry)
+    except TritonscopeError as exc:
+        model.loads_note = f"loads analysis failed: {exc}"
+        return
+    model.loads = [row.to_json() if hasattr(row, "to_json") else dict(row) for row in rows]
+    if not model.loads:
+        model.loads_note = "no global loads or stores in this kernel"
+
+
+def _metadata(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = [("target", str(entry.target) if entry.target else "unknown")]
+    for key, label in (("num_warps", "warps"), ("num_stages", "stages"), ("num_ctas", "CTAs"),
+                       ("shared", "shared memory (bytes)"), ("maxnreg", "max registers"),
+                       ("cluster_dims", "cluster dims"), ("triton_version", "triton")):
+        value = entry.meta(key)
+        if value is not None:
+            out.append((label, _plain(value)))
+    out.extend(_resources(entry, texts))
+    return out
+
+
+def _resources(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str]]:
+    if "cubin" in entry.files:
+        from tritonscope.nvinfo import cubin_resources
+
+        try:
+            with open(entry.files["cubin"], "rb") as fh:
+                found = cubin_resources(fh.read(), str(entry.files["cubin"]))
+        except (OSError, TritonscopeError) as exc:
+            return [("registers", f"unknown ({exc})")]
+        res = found.get(entry.meta("name") or entry.name) or next(iter(found.values()), None)
+        if res is None:
+            return [("registers", "unknown (no kernel in the CUBIN)")]
+        return [("registers / thread", str(res.registers)), ("local memory (spills, bytes)", str(res.local_bytes)),
+                ("stack (bytes)", str(res.stack_bytes)), ("static shared (bytes)", str(res.static_shared_bytes))]
+    text = texts.get("amdgcn")
+    if text is None and "amdgcn" in entry.files:
+        from tritonscope.stages.common import read_text
+
+        try:
+            text = read_text(entry.files["amdgcn"])
+        except TritonscopeError:
+            text = None
+    if text is None:
+        return []
+    try:
+        from tritonscope.metrics import amdgcn_resources
+    except ImportError:
+        return []
+    labels = {"vgprs": "VGPRs", "agprs": "AGPRs", "sgprs": "SGPRs", "spills": "spills", "scratch": "scratch (bytes)",
+              "lds": "LDS (bytes)", "occupancy": "occupancy (waves/SIMD)"}
+    res = amdgcn_resources(text)
+    return [(label, str(res[key])) for key, label in labels.items() if key in res]
+
+
+def _plain(value: object) -> str:
+    if isinstance(value, (list, tuple)):
+        return "×".join(str(v) for v in value) if all(isinstance(v, int) for v in value) else str(list(value))
+    return str(value)
