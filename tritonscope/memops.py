@@ -1,0 +1,554 @@
+"""Which instructions of a stage touch memory, and how wide: one `classify(stage, op)` per Op.
+
+Every stage names its memory instructions differently (LLVM `load <8 x half>`, inline-asm PTX inside an
+LLVM `call`, PTX `ld.global.v4.b32`, AMDGCN `global_load_dwordx4`, SASS `LDG.E.128`, TTGIR `tt.load`);
+this module turns each into one `MemAccess` so analyses (`loads`, `diff` metrics) compare like with like.
+Anything that looks like memory but matches no known form is `other_mem`, never dropped. Instructions
+that read kernel parameters (`ld.param`, SASS `LDC`/`ULDC`) or only synchronise (`cp.async.wait_group`,
+`mbarrier`, `ds_swizzle`) are not memory accesses: `classify` returns None for them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tritonscope.stages.common import Op
+
+KINDS = ("global_load", "global_store", "shared_load", "shared_store", "atomic", "async_copy", "tma",
+         "buffer_load", "buffer_store", "other_mem")
+ISA_STAGES = ("ptx", "amdgcn", "sass", "hsaco-asm")
+
+
+@dataclass(frozen=True, slots=True)
+class MemAccess:
+    """One memory instruction, normalized.
+
+    `width_bytes` is what one instruction moves per thread (None where the form does not say, as for
+    TMA); `elements` the lanes of the instruction's own type (`load <8 x half>`: 8, `ld.global.v4.b32`: 4)
+    where the form states them. `predicated` is True where the instruction itself carries a mask
+    (`@%p` guard, `llvm.masked.*`, cp.async src-size); a load guarded by a branch is found by the caller.
+    """
+
+    kind: str
+    form: str
+    width_bytes: int | None = None
+    elements: int | None = None
+    space: str = "global"  # global | shared | local | generic | constant | scalar | tensor
+    predicated: bool = False
+    cache_hints: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "form": self.form, "width_bytes": self.width_bytes,
+                "elements": self.elements, "space": self.space, "predicated": self.predicated,
+                "cache_hints": list(self.cache_hints)}
+
+
+def classify(stage: str, op: Op) -> MemAccess | None:
+    """The memory access `op` performs in `stage`, or None when it touches no memory.
+
+    An instruction that looks like memory but has no known form is `other_mem` (space 'unknown').
+    """
+    fn = _BY_STAGE.get(stage)
+    if fn is None:
+        return None
+    acc = fn(op)
+    if acc is not None:
+        return acc
+    rx = _OTHER_MEMORY_LOOKING.get("amdgcn" if stage == "hsaco-asm" else stage)
+    if rx and rx.match(op.op) and not _is_known_non_memory(stage, op.op):
+        return MemAccess("other_mem", op.op, None, None, "unknown")
+    return None
+
+
+# --------------------------------------------------------------------------- TTIR / TTGIR (MLIR)
+
+# dialect-free op name -> kind; prefixes (tt., ttg., triton_gpu., ttng., amdgpu., amdg.) vary by release.
+_MLIR_KINDS: dict[str, str] = {
+    "load": "global_load", "store": "global_store",
+    "atomic_rmw": "atomic", "atomic_cas": "atomic", "buffer_atomic_rmw": "atomic", "buffer_atomic_cas": "atomic",
+    "descriptor_load": "tma", "descriptor_store": "tma", "descriptor_gather": "tma", "descriptor_scatter": "tma",
+    "descriptor_reduce": "tma", "experimental_descriptor_load": "tma", "experimental_descriptor_store": "tma",
+    "async_tma_copy_global_to_local": "tma", "async_tma_copy_local_to_global": "tma",
+    "async_tma_gather": "tma", "async_tma_scatter": "tma", "async_tma_reduce": "tma",
+    "async_copy_global_to_local": "async_copy", "buffer_load_to_local": "async_copy",
+    "async_copy_local_to_global": "async_copy",
+    "buffer_load": "buffer_load", "buffer_store": "buffer_store",
+    "local_load": "shared_load", "local_store": "shared_store",
+}
+_MLIR_DIALECTS = ("tt", "ttg", "triton_gpu", "ttng", "triton_nvidia_gpu", "amdgpu", "amdg", "triton_amdgpu")
+_MLIR_EVICTION = re.compile(r"eviction_?[pP]olicy\s*=\s*(\w+)")
+_MLIR_CACHE = re.compile(r"(?:cache_modifier|cache)\s*=\s*(\w+)")
+_MLIR_LOCAL_ALLOC_WITH_VALUE = re.compile(r"local_alloc\s+%")
+
+
+def mlir_op_kind(op_name: str) -> str | None:
+    """`tt.load` -> 'global_load', `ttg.local_load` -> 'shared_load'; None for other ops."""
+    dialect, _, name = op_name.partition(".")
+    if dialect not in _MLIR_DIALECTS:
+        return None
+    return _MLIR_KINDS.get(name)
+
+
+def _classify_mlir(op: Op) -> MemAccess | None:
+    name = op.op.strip('"')
+    kind = mlir_op_kind(name)
+    if kind is None:
+        # A local_alloc given a tensor writes it to shared memory.
+        if name.endswith(".local_alloc") and _MLIR_LOCAL_ALLOC_WITH_VALUE.search(op.text):
+            kind = "shared_store"
+        else:
+            return None
+    hints = tuple(f"{m.group(0).split('=')[0].strip()}={m.group(1)}" for rx in (_MLIR_EVICTION, _MLIR_CACHE)
+                  for m in rx.finditer(op.text) if m.group(1) not in ("none", "normal", "NORMAL", "NONE"))
+    space = "shared" if kind.startswith("shared") else "tensor" if kind == "tma" else "global"
+    return MemAccess(kind, name, space=space, cache_hints=hints)
+
+
+# --------------------------------------------------------------------------- LLVM IR
+
+_LL_TYPE = r"(?P<ty><\d+ x [^>]+>|[\w.]+|ptr(?: addrspace\(\d+\))?)"
+_LL_LOAD = re.compile(r"=\s*load\s+(?:atomic\s+)?(?:volatile\s+)?" + _LL_TYPE +
+                      r"\s*,\s*ptr(?:\s+addrspace\((?P<as>\d+)\))?")
+_LL_STORE = re.compile(r"^\s*store\s+(?:atomic\s+)?(?:volatile\s+)?" + _LL_TYPE +
+                       r"\s+[^,]+,\s*ptr(?:\s+addrspace\((?P<as>\d+)\))?")
+_LL_ATOMICRMW = re.compile(r"atomicrmw\s+(?:volatile\s+)?(?P<op>\w+)\s+ptr(?:\s+addrspace\((?P<as>\d+)\))?\s+[^,]+,"
+                           r"\s*(?P<ty><\d+ x [^>]+>|[\w.]+)")
+_LL_CMPXCHG = re.compile(r"cmpxchg\s+(?:weak\s+)?(?:volatile\s+)?ptr(?:\s+addrspace\((?P<as>\d+)\))?\s+[^,]+,"
+                         r"\s*(?P<ty>[\w.]+)")
+_LL_CALLEE = re.compile(r"@(?P<name>llvm\.[\w.]+)\s*\((?P<args>.*)")
+_LL_CALL_RET = re.compile(r"call\s+(?:\w+\s+)*?(?P<ret><\d+ x [^>]+>|\{[^}]*\}|[\w.]+)\s+(?:asm|@)")
+_LL_ASM_BODY = re.compile(r'\basm\s+(?:sideeffect\s+)?(?:alignstack\s+)?(?:inteldialect\s+)?'
+                          r'"(?P<body>(?:[^"\\]|\\.)*)"')
+_LL_VECTOR = re.compile(r"<(?P<n>\d+) x (?P<el>[^>]+)>")
+_LL_FIRST_ARG_TYPE = re.compile(r"^\s*(?P<ty><\d+ x [^>]+>|[\w.]+)\s")
+_LL_INT_ARG = re.compile(r"\bi32\s+(\d+)")
+_LL_SCALAR_BITS = {"half": 16, "bfloat": 16, "float": 32, "double": 64, "fp128": 128, "ptr": 64}
+
+# NVPTX and AMDGPU agree on these address spaces for what Triton emits (AMDGPU 4 is constant, 5 private).
+_LL_ADDRSPACE = {None: "generic", "0": "generic", "1": "global", "3": "shared", "4": "constant", "5": "local",
+                 "7": "global", "8": "global"}
+
+
+def _ll_type_bits(ty: str) -> tuple[int | None, int]:
+    """(total bits, lanes) of an LLVM type spelled `<8 x half>`, `i16`, `float`, `ptr addrspace(1)`."""
+    ty = ty.strip()
+    m = _LL_VECTOR.fullmatch(ty)
+    if m:
+        el_bits, _ = _ll_type_bits(m.group("el"))
+        n = int(m.group("n"))
+        return (el_bits * n if el_bits else None), n
+    if ty.startswith("ptr"):
+        return 64, 1
+    if re.fullmatch(r"i\d+", ty):
+        bits = int(ty[1:])
+        return (8 if bits == 1 else bits), 1  # i1 is stored as a byte
+    return _LL_SCALAR_BITS.get(ty), 1
+
+
+def _ll_access(kind: str, form: str, ty: str, space: str, predicated: bool = False,
+               hints: tuple[str, ...] = ()) -> MemAccess:
+    bits, lanes = _ll_type_bits(ty)
+    return MemAccess(kind, form, bits // 8 if bits else None, lanes, space, predicated, hints)
+
+
+def _ll_space_kind(addrspace: str | None, load: bool) -> tuple[str, str]:
+    space = _LL_ADDRSPACE.get(addrspace, "generic")
+    if space == "shared":
+        return space, "shared_load" if load else "shared_store"
+    if space in ("global", "generic"):
+        return space, "global_load" if load else "global_store"
+    return space, "other_mem"
+
+
+def _classify_llir(op: Op) -> MemAccess | None:
+    text = op.text
+    hints = ("nontemporal",) if "!nontemporal" in text else ()
+    if "volatile" in text.split("!")[0]:
+        hints += ("volatile",)
+    m = _LL_LOAD.search(text)
+    if m and op.op != "call":
+        space, kind = _ll_space_kind(m.group("as"), load=True)
+        return _ll_access(kind, f"load {m.group('ty')}", m.group("ty"), space, hints=hints)
+    m = _LL_STORE.search(text)
+    if m:
+        space, kind = _ll_space_kind(m.group("as"), load=False)
+        return _ll_access(kind, f"store {m.group('ty')}", m.group("ty"), space, hints=hints)
+    m = _LL_ATOMICRMW.search(text)
+    if m:
+        space = _LL_ADDRSPACE.get(m.group("as"), "generic")
+        return _ll_access("atomic", f"atomicrmw {m.group('op')} {m.group('ty')}", m.group("ty"), space)
+    m = _LL_CMPXCHG.search(text)
+    if m:
+        space = _LL_ADDRSPACE.get(m.group("as"), "generic")
+        return _ll_access("atomic", f"cmpxchg {m.group('ty')}", m.group("ty"), space)
+    if "call " not in text:
+        return None
+    asm = _LL_ASM_BODY.search(text)
+    if asm:
+        return _classify_inline_asm(asm.group("body"))
+    callee = _LL_CALLEE.search(text)
+    if callee:
+        ret = _LL_CALL_RET.search(text)
+        return _classify_llvm_intrinsic(callee.group("name"), callee.group("args"),
+                                        ret.group("ret") if ret else "void")
+    return None
+
+
+def _classify_inline_asm(body: str) -> MemAccess | None:
+    """The PTX memory instruction inside an inline-asm string (Triton puts one per asm block)."""
+    body = body.replace("\\0A", "\n").replace("\\09", " ").replace("\\22", '"')
+    for stmt in re.split(r"[;\n]", body):
+        stmt = stmt.strip()
+        if not stmt or stmt.startswith("//"):
+            continue
+        pred = _PTX_PREDICATE.match(stmt)
+        mnemonic = stmt[pred.end():].split(None, 1) if pred else stmt.split(None, 1)
+        if not mnemonic:
+            continue
+        rest = mnemonic[1] if len(mnemonic) > 1 else ""
+        acc = _classify_ptx_mnemonic(mnemonic[0], rest, predicated=bool(pred))
+        if acc is not None:
+            return acc
+    return None
+
+
+def _classify_llvm_intrinsic(name: str, args: str, ret: str) -> MemAccess | None:
+    short = name[len("llvm."):]
+    if short.startswith(("masked.load", "masked.gather", "masked.expandload")):
+        op = ".".join(short.split(".")[:2])
+        space = "shared" if ".p3" in short else "global"
+        return _ll_access("shared_load" if space == "shared" else "global_load", f"{op} {ret}", ret, space, True)
+    if short.startswith(("masked.store", "masked.scatter", "masked.compressstore")):
+        op = ".".join(short.split(".")[:2])
+        ty = _LL_FIRST_ARG_TYPE.match(args)
+        space = "shared" if ".p3" in short else "global"
+        ty_text = ty.group("ty") if ty else ""
+        kind = "shared_store" if space == "shared" else "global_store"
+        return _ll_access(kind, f"{op} {ty_text or '?'}", ty_text, space, True)
+    if short.startswith("amdgcn."):
+        return _classify_amdgcn_intrinsic(short[len("amdgcn."):], args, ret)
+    if short.startswith("nvvm."):
+        return _classify_nvvm_intrinsic(short[len("nvvm."):], args, ret)
+    if short.startswith(("memcpy", "memset", "memmove")):
+        return MemAccess("other_mem", short.split(".")[0], space="generic")
+    return None
+
+
+_AMD_BUFFER_INTRINSIC = re.compile(r"(?P<variant>(?:raw|struct)(?:\.ptr)?(?:\.t)?)\.buffer\.(?P<op>load|store|atomic)"
+                                   r"(?P<rest>[\w.]*)")
+
+
+def _classify_amdgcn_intrinsic(short: str, args: str, ret: str) -> MemAccess | None:
+    m = _AMD_BUFFER_INTRINSIC.match(short)
+    if m:
+        op = m.group("op")
+        lds = ".lds" in m.group("rest")
+        if op == "load":
+            kind = "async_copy" if lds else "buffer_load"
+            ty = ret
+        elif op == "store":
+            kind = "buffer_store"
+            tm = _LL_FIRST_ARG_TYPE.match(args)
+            ty = tm.group("ty") if tm else ""
+        else:
+            kind = "atomic"
+            ty = ret
+        form = f"{m.group('variant')}.buffer.{op}{'.lds' if lds else ''}"
+        if lds:
+            size = _LL_INT_ARG.search(args)
+            return MemAccess(kind, form, int(size.group(1)) if size else None, None, "global")
+        return _ll_access(kind, f"{form} {ty}".strip(), ty, "global")
+    if short.startswith(("global.load.lds", "global.load.async.lds", "load.to.lds", "global.load.async")):
+        size = _LL_INT_ARG.search(args)
+        return MemAccess("async_copy", short, int(size.group(1)) if size else None, None, "global")
+    if short.startswith(("ds.read.tr", "ds.load.tr", "global.load.tr")):
+        space = "shared" if short.startswith("ds.") else "global"
+        return _ll_access("shared_load" if space == "shared" else "global_load", f"{short} {ret}", ret, space)
+    if short.startswith(("global.atomic", "flat.atomic", "ds.fadd", "ds.fmin", "ds.fmax", "ds.ordered")):
+        return _ll_access("atomic", f"{short} {ret}", ret, "shared" if short.startswith("ds.") else "global")
+    if short.startswith(("s.buffer.load", "s.load")):
+        return _ll_access("other_mem", f"{short} {ret}", ret, "scalar")
+    return None
+
+
+_NVVM_CP_ASYNC_SYNC = ("cp.async.commit", "cp.async.wait", "cp.async.mbarrier")
+
+
+def _classify_nvvm_intrinsic(short: str, args: str, ret: str) -> MemAccess | None:
+    if short.startswith("ldmatrix"):
+        return MemAccess("shared_load", short, _ldmatrix_bytes(short), None, "shared")
+    if short.startswith("stmatrix"):
+        return MemAccess("shared_store", short, _ldmatrix_bytes(short), None, "shared")
+    if short.startswith(("cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor")):
+        return MemAccess("tma", short, None, None, "tensor")
+    if short.startswith(("cp.async.bulk", "cp.reduce.async.bulk")):
+        return MemAccess("tma", short, None, None, "global")
+    if short.startswith("cp.async.") and not short.startswith(_NVVM_CP_ASYNC_SYNC):
+        size = re.search(r"\.(\d+)(?:\.|$)", short)
+        return MemAccess("async_copy", short, int(size.group(1)) if size else None, None, "global")
+    if short.startswith(("atomic.", "red.")):
+        return _ll_access("atomic", f"{short} {ret}", ret, "global")
+    if short.startswith(("ld.global", "ldg.global", "ldu.global")):
+        return _ll_access("global_load", f"{short} {ret}", ret, "global")
+    if short.startswith("prefetch"):
+        return MemAccess("other_mem", short, None, None, "global")
+    return None
+
+
+def _ldmatrix_bytes(form: str) -> int:
+    """ldmatrix/stmatrix `.x4` moves four 32-bit registers per thread."""
+    m = re.search(r"\.x(\d)", form)
+    return 4 * int(m.group(1)) if m else 4
+
+
+# --------------------------------------------------------------------------- PTX
+
+_PTX_PREDICATE = re.compile(r"@!?%?\$?\w+\s+")
+_PTX_TYPE_BITS = {"b8": 8, "u8": 8, "s8": 8, "b16": 16, "u16": 16, "s16": 16, "f16": 16, "bf16": 16,
+                  "e4m3x2": 16, "e5m2x2": 16, "b32": 32, "u32": 32, "s32": 32, "f32": 32, "f16x2": 32,
+                  "bf16x2": 32, "b64": 64, "u64": 64, "s64": 64, "f64": 64, "b128": 128, "tf32": 32}
+_PTX_SPACES = {"global": "global", "shared": "shared", "shared::cta": "shared", "shared::cluster": "shared",
+               "local": "local", "const": "constant", "param": "param", "param::entry": "param",
+               "param::func": "param", "tex": "global"}
+_PTX_VECTOR = re.compile(r"^v(\d+)$")
+_PTX_CP_SIZE = re.compile(r"\],\s*(?P<size>0x[0-9a-fA-F]+|\d+)\s*(?P<src>,\s*[^;\s]+)?")
+_PTX_SYNC_ONLY = ("cp.async.commit_group", "cp.async.wait_group", "cp.async.wait_all", "cp.async.mbarrier",
+                  "cp.async.bulk.commit_group", "cp.async.bulk.wait_group")
+_PTX_MEMORY_PREFIXES = ("ld.", "ldu.", "st.", "atom.", "red.", "cp.", "ldmatrix", "stmatrix", "multimem.",
+                        "prefetch", "tensormap", "ld", "st")
+
+
+# ld/st qualifiers besides state spaces, vectors and types (`L1::evict_first`-style ones contain `::`).
+_PTX_LDST_QUALIFIERS = {"relaxed", "acquire", "release", "weak", "volatile", "mmio", "cta", "cluster", "gpu", "sys",
+                        "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "unified"}
+
+
+def _ptx_width(tokens: list[str]) -> tuple[int | None, int | None]:
+    lanes = 1
+    bits = None
+    for t in tokens:
+        vm = _PTX_VECTOR.match(t)
+        if vm:
+            lanes = int(vm.group(1))
+        elif t in _PTX_TYPE_BITS:
+            bits = _PTX_TYPE_BITS[t]
+    if bits is None:
+        return None, None
+    return bits * lanes // 8, lanes
+
+
+def _ptx_hints(tokens: list[str]) -> tuple[str, ...]:
+    skip = set(_PTX_SPACES) | set(_PTX_TYPE_BITS) | {"global", "shared", "sync", "aligned"}
+    return tuple(t for t in tokens if t not in skip and not _PTX_VECTOR.match(t))
+
+
+def _classify_ptx_mnemonic(mnemonic: str, operands: str = "", predicated: bool = False) -> MemAccess | None:
+    if mnemonic.startswith(_PTX_SYNC_ONLY) or mnemonic.startswith(("mbarrier", "fence", "tensormap.cp_fenceproxy")):
+        return None
+    tokens = mnemonic.split(".")
+    head = tokens[0]
+    if head in ("ld", "ldu", "st"):
+        rest = tokens[1:]
+        space = "generic"
+        for t in rest:
+            if t in _PTX_SPACES:
+                space = _PTX_SPACES[t]
+                break
+        if space == "param":
+            return None
+        width, lanes = _ptx_width(rest)
+        known = all(t in _PTX_SPACES or t in _PTX_TYPE_BITS or t in _PTX_LDST_QUALIFIERS or "::" in t
+                    or _PTX_VECTOR.match(t) for t in rest)
+        if not known:
+            return MemAccess("other_mem", mnemonic, width, lanes, space, predicated, _ptx_hints(rest))
+        is_load = head != "st"
+        if space in ("global", "generic"):
+            kind = "global_load" if is_load else "global_store"
+        elif space == "shared":
+            kind = "shared_load" if is_load else "shared_store"
+        else:
+            kind = "other_mem"
+        return MemAccess(kind, mnemonic, width, lanes, space, predicated, _ptx_hints(rest))
+    if head in ("atom", "red"):
+        rest = tokens[1:]
+        space = next((_PTX_SPACES[t] for t in rest if t in _PTX_SPACES), "generic")
+        width, lanes = _ptx_width(rest)
+        return MemAccess("atomic", mnemonic, width, lanes, space, predicated, _ptx_hints(rest))
+    if mnemonic.startswith(("cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor")):
+        return MemAccess("tma", mnemonic, None, None, "tensor", predicated)
+    if mnemonic.startswith(("cp.async.bulk", "cp.reduce.async.bulk")):
+        return MemAccess("tma", mnemonic, None, None, "global", predicated)
+    if mnemonic.startswith("cp.async"):
+        size = _PTX_CP_SIZE.search(operands)
+        width = int(size.group("size"), 0) if size else None
+        hints = tuple(t for t in tokens[2:] if t in ("ca", "cg") or "::" in t)
+        # A src-size operand is how Triton masks cp.async (bytes beyond it are zero-filled).
+        masked = predicated or bool(size and size.group("src"))
+        return MemAccess("async_copy", mnemonic, width, None, "global", masked, hints)
+    if head == "ldmatrix":
+        return MemAccess("shared_load", mnemonic, _ldmatrix_bytes(mnemonic), None, "shared", predicated)
+    if head == "stmatrix":
+        return MemAccess("shared_store", mnemonic, _ldmatrix_bytes(mnemonic), None, "shared", predicated)
+    if head in ("multimem", "prefetch", "prefetchu", "tld4", "tex", "suld", "sust"):
+        return MemAccess("other_mem", mnemonic, None, None, "global", predicated)
+    return None
+
+
+def _classify_ptx(op: Op) -> MemAccess | None:
+    mnemonic = op.op
+    text = op.text
+    pred = bool(_PTX_PREDICATE.match(text))
+    operands = text.split(None, 2)
+    rest = text[text.find(mnemonic) + len(mnemonic):] if mnemonic in text else (operands[-1] if operands else "")
+    return _classify_ptx_mnemonic(mnemonic, rest, pred)
+
+
+# --------------------------------------------------------------------------- AMDGCN
+
+_AMD_SIZE_SUFFIX = {"dwordx4": 16, "dwordx3": 12, "dwordx2": 8, "dword": 4, "b128": 16, "b96": 12, "b64": 8,
+                    "b32": 4, "short": 2, "ushort": 2, "sshort": 2, "u16": 2, "i16": 2, "b16": 2, "d16": 2,
+                    "byte": 1, "ubyte": 1, "sbyte": 1, "u8": 1, "i8": 1, "b8": 1, "short_d16": 2,
+                    "short_d16_hi": 2, "ubyte_d16": 1, "sbyte_d16": 1, "ubyte_d16_hi": 1, "sbyte_d16_hi": 1,
+                    "d16_b16": 2, "d16_hi_b16": 2, "d16_u8": 1, "d16_i8": 1, "d16_hi_u8": 1, "d16_hi_i8": 1,
+                    "dwordx8": 32, "dwordx16": 64, "b256": 32, "b512": 64, "f32": 4, "f64": 8, "f16": 2}
+_AMD_MNEMONIC = re.compile(r"^(?P<unit>global|buffer|flat|scratch|ds|s|tbuffer)_(?P<rest>\w+)$")
+_AMD_DS_NON_MEMORY = ("swizzle", "bpermute", "permute", "nop", "gws_", "consume", "append")
+_AMD_CACHE_BITS = re.compile(r"\b(glc|slc|dlc|nt|sc0|sc1|lds|th:\w+|scope:\w+)\b")
+
+
+_AMD_OP_WORD = re.compile(r"^(?:load|store|read2st64|write2st64|read2|write2|read|write|atomic)_")
+
+
+def _amd_width(rest: str) -> int | None:
+    """Bytes moved by `load_dwordx4`, `read2_b64`, `load_short_d16_hi`, `write_b16_d16_hi`, `read_b64_tr_b16`."""
+    operand = _AMD_OP_WORD.sub("", rest)
+    width = _AMD_SIZE_SUFFIX.get(operand)
+    if width is None:
+        width = next((_AMD_SIZE_SUFFIX[p] for p in operand.split("_") if p in _AMD_SIZE_SUFFIX), None)
+    if width is not None and re.match(r"(read|write|load|store)2(st64)?_", rest):
+        width *= 2
+    return width
+
+
+def _classify_amdgcn(op: Op) -> MemAccess | None:
+    mnemonic = op.op.split()[0] if op.op else ""
+    m = _AMD_MNEMONIC.match(mnemonic)
+    if not m:
+        return None
+    unit, rest = m.group("unit"), m.group("rest")
+    hints = tuple(_AMD_CACHE_BITS.findall(op.text.split(";")[0])) if unit != "ds" else ()
+    width = _amd_width(rest)
+    if unit == "s":
+        if rest.startswith(("load", "buffer_load", "scratch_load", "store", "buffer_store")):
+            return MemAccess("other_mem", mnemonic, width, None, "scalar", False, hints)
+        return None
+    if unit == "ds":
+        if rest.startswith(_AMD_DS_NON_MEMORY):
+            return None
+        if rest.startswith(("read", "load")):
+            return MemAccess("shared_load", mnemonic, width, None, "shared")
+        if rest.startswith(("write", "store")):
+            return MemAccess("shared_store", mnemonic, width, None, "shared")
+        # ds_add_u32, ds_max_f32, ds_cmpst_b32...: LDS atomics.
+        return MemAccess("atomic", mnemonic, width, None, "shared")
+    if rest.startswith("atomic"):
+        space = "local" if unit == "scratch" else "generic" if unit == "flat" else "global"
+        return MemAccess("atomic", mnemonic, width, None, space, False, hints)
+    is_load = rest.startswith("load")
+    is_store = rest.startswith("store")
+    if not (is_load or is_store):
+        if rest.startswith(("wbinvl1", "inv", "wb", "gl0_inv", "gl1_inv")):
+            return None  # cache maintenance
+        return MemAccess("other_mem", mnemonic, width, None, "global", False, hints)
+    # global_load_lds_dwordx4 / buffer_load_dword ... lds: straight from global memory into LDS.
+    to_lds = "_lds_" in f"_{rest}_" or (unit == "buffer" and "lds" in hints)
+    if to_lds:
+        return MemAccess("async_copy", mnemonic, width, None, "global", False, hints)
+    if unit == "scratch":
+        return MemAccess("other_mem", mnemonic, width, None, "local", False, hints)
+    if unit in ("buffer", "tbuffer"):
+        return MemAccess("buffer_load" if is_load else "buffer_store", mnemonic, width, None, "global", False, hints)
+    space = "generic" if unit == "flat" else "global"
+    return MemAccess("global_load" if is_load else "global_store", mnemonic, width, None, space, False, hints)
+
+
+# --------------------------------------------------------------------------- SASS
+
+_SASS_PREDICATE = re.compile(r"@!?U?P[T\d]")
+_SASS_SIZE = {"U8": 1, "S8": 1, "U16": 2, "S16": 2, "32": 4, "64": 8, "128": 16, "U.128": 16}
+_SASS_HINT_TOKENS = {"EF", "EL", "LU", "EN", "NA", "CONSTANT", "STRONG", "GPU", "SYS", "SM", "BYPASS", "LTC64B",
+                     "LTC128B", "LTC256B", "ZFILL", "PRIVATE", "MMIO", "NOALLOC"}
+
+
+def _sass_width(tokens: list[str], default: int | None = 4) -> int | None:
+    for t in tokens:
+        if t in _SASS_SIZE:
+            return _SASS_SIZE[t]
+    return default
+
+
+def _sass_matrix_bytes(mods: list[str]) -> int:
+    """LDSM.16.M88.4 loads four 8x8 b16 matrices: four 32-bit registers per thread; no count means one."""
+    n = mods[-1] if mods and mods[-1] in ("1", "2", "4") else "1"
+    return 4 * int(n)
+
+
+def _classify_sass(op: Op) -> MemAccess | None:
+    mnemonic = op.op
+    tokens = mnemonic.split(".")
+    head, mods = tokens[0], tokens[1:]
+    pred = bool(_SASS_PREDICATE.search(op.text.split(mnemonic)[0])) if mnemonic in op.text else False
+    hints = tuple(t for t in mods if t in _SASS_HINT_TOKENS)
+    if head in ("LDG", "LD"):
+        space = "global" if head == "LDG" else "generic"
+        return MemAccess("global_load", mnemonic, _sass_width(mods), None, space, pred, hints)
+    if head in ("STG", "ST"):
+        space = "global" if head == "STG" else "generic"
+        return MemAccess("global_store", mnemonic, _sass_width(mods), None, space, pred, hints)
+    if head == "LDS":
+        return MemAccess("shared_load", mnemonic, _sass_width(mods), None, "shared", pred)
+    if head == "STS":
+        return MemAccess("shared_store", mnemonic, _sass_width(mods), None, "shared", pred)
+    if head in ("LDSM", "STSM"):
+        kind = "shared_load" if head == "LDSM" else "shared_store"
+        return MemAccess(kind, mnemonic, _sass_matrix_bytes(mods), None, "shared", pred)
+    if head == "LDGSTS":
+        return MemAccess("async_copy", mnemonic, _sass_width(mods), None, "global", pred, hints)
+    if head in ("UTMALDG", "UTMASTG", "UTMAREDG", "UTMAPF", "UBLKCP", "UBLKRED", "UBLKPF"):
+        return MemAccess("tma", mnemonic, None, None, "tensor" if head.startswith("UTMA") else "global", pred)
+    if head in ("ATOMG", "ATOM", "ATOMS", "RED", "REDG", "REDAS", "REDUX.G"):
+        space = "shared" if head == "ATOMS" else "global"
+        return MemAccess("atomic", mnemonic, _sass_width(mods), None, space, pred, hints)
+    if head in ("LDL", "STL"):
+        return MemAccess("other_mem", mnemonic, _sass_width(mods), None, "local", pred)
+    if head in ("LDC", "ULDC", "LDGDEPBAR", "DEPBAR", "ARRIVES", "SYNCS", "MEMBAR", "CCTL", "ERRBAR"):
+        return None  # parameter/constant-bank reads and synchronisation
+    if head in ("LDTRAM", "SUST", "SULD", "TLD", "TEX", "CCTLL", "SUATOM", "SURED", "LDTM", "STTM"):
+        return MemAccess("other_mem", mnemonic, None, None, "global", pred)
+    return None
+
+
+_BY_STAGE = {
+    "ttir": _classify_mlir, "ttgir": _classify_mlir, "source": _classify_mlir,
+    "llir": _classify_llir,
+    "ptx": _classify_ptx,
+    "amdgcn": _classify_amdgcn, "hsaco-asm": _classify_amdgcn,
+    "sass": _classify_sass,
+}
+
+# Memory-looking mnemonics `classify` does not know, for the `other` bucket of analyses: recognised by
+# prefix so that a new form is listed rather than lost.
+_OTHER_MEMORY_LOOKING = {
+    "ptx": re.compile(r"^(ld|st|atom|red|cp|ldu|ldmatrix|stmatrix|multimem)\b"),
+    "amdgcn": re.compile(r"^(global|buffer|flat|scratch|tbuffer)_"),
+    "sass": re.compile(r"^(LD|ST|ATOM|RED|UTMA|UBLK)"),
+}
+
+
+def _is_known_non_memory(stage: str, mnemonic: str) -> bool:
+    if stage == "ptx":
+        return mnemonic.startswith(_PTX_SYNC_ONLY) or mnemonic.startswith(("ld.param", "st.param"))
+    if stage == "sass":
+        return mnemonic.split(".")[0] in ("LDC", "ULDC", "LDGDEPBAR", "DEPBAR")
+    return False
