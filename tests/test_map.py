@@ -1,0 +1,145 @@
+"""`tritonscope map` end to end, in a subprocess, on copies of the real corpus."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def run_json(cli, *args):
+    proc = cli("map", *args, "--json")
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def counts(doc):
+    return {s["stage"]: s["count"] for s in doc["stages"]}
+
+
+def test_line_gemv_tile_173_gfx942_39(cli, cache39, corpus):
+    proc = cli("map", "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx942", "--line", "173",
+               "--stages", "ttir,ttgir,llir,amdgcn", "--substitute-path", "/tmp/irkernels", str(corpus))
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "memory: tt.load x1 -> load <8 x half> x16 -> global_load_dwordx4 x16" in out
+    assert '>   173 |     w = tl.load(w_ptrs, mask=n_mask[None, :], other=0.0, eviction_policy="evict_first")' in out
+    assert "amdgcn  88 ops at kernels.py:173: v_mov_b32_e32 x40, s_and_saveexec_b64 x16, " \
+           "s_cbranch_execz x16, global_load_dwordx4 x16" in out
+
+
+@pytest.mark.parametrize("cache_name,target,line,expected", [
+    ("cache39", "cuda:80", 91, {"source": 1, "ttir": 3, "ttgir": 3, "llir": 43, "ptx": 30, "sass": 27}),
+    ("cache39", "cuda:80", 92, {"source": 1, "ttir": 3, "ttgir": 3, "llir": 24, "ptx": 24, "sass": 48}),
+    ("cache32", "cuda:90", 91, {"ttir": 3, "ttgir": 3, "llir": 51, "ptx": 53, "sass": 0}),
+    ("cache32", "hip:gfx942", 91, {"ttir": 3, "ttgir": 3, "llir": 57, "amdgcn": 70}),
+    ("cache39", "hip:gfx942", 92, {"source": 1, "ttir": 3, "ttgir": 3, "llir": 12, "amdgcn": 34}),
+])
+def test_softmax_helper_lines_map_to_call_sites(request, cli, cache_name, target, line, expected):
+    cache = request.getfixturevalue(cache_name)
+    doc = run_json(cli, "softmax_kernel", "--cache-dir", str(cache), "--target", target, "--line", str(line),
+                   "--stages", ",".join(expected))
+    assert doc["kind"] == "map.line" and counts(doc) == expected
+    # the helper's own lines stay visible in the chain of the ops attributed to the call site
+    inner = {c["line"] for s in doc["stages"] for op in s["ops"] for c in op["chain"][:-1]}
+    assert inner & ({36, 43, 44} if line in (91, 92) else set())
+    # without the source, line numbers still come and the output says so
+    assert doc["source"]["found"] is False and "--source-root" in doc["source"]["error"]
+
+
+def test_sass_32_has_no_inline_chain(cli, cache32):
+    """Triton 3.2 cubins carry no inlined-at line info: SASS of helpers stays at the helper's line."""
+    doc = run_json(cli, "softmax_kernel", "--cache-dir", str(cache32), "--target", "cuda:90", "--stages", "sass")
+    rows = {r["line"]: r["counts"]["sass"] for r in doc["lines"]}
+    assert rows[43] == 8 and rows[44] == 40 and rows[90] == 25
+    assert doc["unattributed"]["sass"] == {"unknown": 0, "no_loc": 0, "other_file": 69}
+
+
+def test_listing_with_source_root(cli, cache39, corpus):
+    doc = run_json(cli, "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:80",
+                   "--source-root", str(corpus), "--stages", "ttgir,ptx")
+    assert doc["kind"] == "map.listing" and doc["source"]["how"] == "source-root"
+    by_line = {r["line"]: r for r in doc["lines"]}
+    assert by_line[90]["text"] == '    row = tl.load(input_ptrs, mask=mask, other=-float("inf"))'
+    assert by_line[90]["counts"] == {"ttgir": 1, "ptx": 17}
+    assert by_line[91]["counts"] == {"ttgir": 3, "ptx": 30}
+    assert 36 not in by_line and 44 not in by_line
+    assert doc["unattributed"]["ttgir"] == {"unknown": 1, "no_loc": 0, "other_file": 0}
+
+
+def test_listing_text_without_source(cli, cache39):
+    proc = cli("map", "add_kernel", "--cache-dir", str(cache39), "--target", "cuda:80", "--stages", "ttir,ptx")
+    assert proc.returncode == 0, proc.stderr
+    assert "source not found" in proc.stdout and "line numbers only" in proc.stdout
+    assert any(ln.split() == ["65", "3", "3"] for ln in proc.stdout.splitlines())  # x = tl.load(...)
+
+
+def test_reverse_at_and_grep(cli, cache39, corpus):
+    doc = run_json(cli, "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:80", "--stage", "ptx",
+                   "--at", "131", "--source-root", str(corpus))
+    (m,) = doc["matches"]
+    assert m["op"] == "shfl.sync.bfly.b32" and m["source_line"] == 91
+    assert m["source_text"] == "    row_max = _row_max(row)"
+    assert [(c["line"], c["col"]) for c in m["chain"]] == [(216, 16), (36, 9), (91, 15)]
+    doc = run_json(cli, "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:80", "--stage", "sass",
+                   "--grep", "LDG|STG")
+    assert [(b["line"], b["count"]) for b in doc["by_line"]] == [(90, 8), (97, 8)]
+    proc = cli("map", "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:80", "--stage", "ptx",
+               "--at", "130")
+    assert "line 130 of the ptx is not an instruction; the next one is line 131" in proc.stdout
+
+
+def test_inductor_with_substitute_path(cli, inductor_cache, inductor_src):
+    doc = run_json(cli, "triton_per_fused_add_native_layer_norm_transpose_view_14", "--cache-dir",
+                   str(inductor_cache), "--line", "36", "--substitute-path", "/tmp/rc/inductor", str(inductor_src))
+    assert doc["source"]["how"] == "substitute-path"
+    assert doc["context"][2]["text"].strip() == \
+        "tmp0 = tl.load(in_ptr0 + (r0_2 + 512*x3), xmask, other=0.0).to(tl.float32)"
+    assert counts(doc) == {"source": 15, "ttir": 9, "ttgir": 9, "llir": 50, "ptx": 19, "sass": 28}
+    flow = {f["stage"]: f["kinds"] for f in doc["flow"]}
+    assert flow["ttgir"] == {"tt.load": 1} and flow["ptx"] == {"ld.global.v4.b32": 2}
+    assert flow["sass"] == {"LDG.E.128": 2}
+
+
+def test_stats_one_kernel_and_whole_cache(cli, cache39):
+    doc = run_json(cli, "--stats", "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:80")
+    (k,) = doc["kernels"]
+    assert {s["stage"]: (s["attributed"], s["ops"]) for s in k["stages"]} == {
+        "source": (68, 68), "ttir": (27, 27), "ttgir": (26, 27), "llir": (178, 178), "ptx": (146, 146),
+        "sass": (208, 208)}
+    doc = run_json(cli, "--stats", "--cache-dir", str(cache39), "--stages", "ttir,ttgir,llir,ptx,amdgcn")
+    assert len(doc["kernels"]) == 30
+    totals = {t["stage"]: (t["attributed"], t["unknown"], t["no_loc"], t["ops"]) for t in doc["totals"]}
+    assert totals == {"ttir": (1254, 36, 0, 1290), "ttgir": (1644, 75, 0, 1719),
+                      "llir": (18830, 0, 671, 19501), "ptx": (6617, 62, 0, 6679),
+                      "amdgcn": (8543, 509, 0, 9052)}
+
+
+def test_usage_errors(cli, cache39):
+    base = ("map", "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:80")
+    for extra, msg in ((("--at", "3"), "--at / --grep need --stage"),
+                       (("--stage", "ptx"), "--stage goes with --at or --grep"),
+                       (("--col", "3"), "--col needs --line"),
+                       (("--stages", "ttir,bogus"), "unknown stage 'bogus'")):
+        proc = cli(*base, *extra)
+        assert proc.returncode == 2 and msg in proc.stderr, (extra, proc.stderr)
+        assert "Traceback" not in proc.stderr
+
+
+def test_map_does_not_import_triton(cache39, corpus):
+    code = (
+        "import sys\n"
+        "from tritonscope.cli import main\n"
+        "try:\n"
+        f"    main(['map', 'matmul_kernel', '--cache-dir', {str(cache39)!r}, '--target', 'cuda:90',"
+        f" '--line', '134', '--source-root', {str(corpus)!r}, '--json'])\n"
+        "except SystemExit as e:\n"
+        "    assert not e.code, e.code\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('triton', 'torch'))\n"
+        "assert not bad, bad\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert '"kind": "map.line"' in proc.stdout

@@ -1,0 +1,113 @@
+"""`tritonscope map`: every stage's ops mapped back to Python source lines, and the reverse."""
+
+from __future__ import annotations
+
+import click
+
+from tritonscope.cli.common import emit_json, json_option, kernel_options, resolve_kernel, resolve_many
+
+
+@click.command("map")
+@kernel_options
+@click.option("--line", "-l", "line", type=int, default=None, metavar="L",
+              help="Show what source line L became in every stage.")
+@click.option("--file", "file", default=None, metavar="F",
+              help="Source file of --line (default: the kernel's own file; a basename is enough).")
+@click.option("--col", "col", type=int, default=None, metavar="C",
+              help="Narrow --line to the expression at column C (columns as the IR writes them).")
+@click.option("--stages", "stages", default=None, metavar="LIST",
+              help="Stages to show, e.g. ttir,ttgir,llir,ptx,sass (default: every stage present).")
+@click.option("--stage", "stage", default=None, metavar="S", help="Stage of --at / --grep (e.g. ptx, sass).")
+@click.option("--at", "at", type=int, default=None, metavar="N",
+              help="Reverse lookup: which source line produced line N of --stage.")
+@click.option("--grep", "grep", default=None, metavar="REGEX",
+              help="Reverse lookup: the source lines of every --stage instruction matching REGEX.")
+@click.option("--source-root", "source_roots", multiple=True, type=click.Path(), metavar="DIR",
+              help="Look for source files under DIR (by trailing path components, then basename).")
+@click.option("--substitute-path", "substitutions", multiple=True, type=(str, str), metavar="OLD NEW",
+              help="Rewrite source path prefix OLD to NEW (repeatable, like gdb).")
+@click.option("--context", "context", type=int, default=2, show_default=True,
+              help="Source lines shown around --line.")
+@click.option("--stats", is_flag=True,
+              help="Attribution coverage per stage (for every kernel of the cache when no KERNEL is given).")
+@json_option
+def map_cmd(kernel: str | None, cache_dir: str | None, target: str | None, line: int | None, file: str | None,
+            col: int | None, stages: str | None, stage: str | None, at: int | None, grep: str | None,
+            source_roots: tuple[str, ...], substitutions: tuple[tuple[str, str], ...], context: int,
+            stats: bool, as_json: bool) -> None:
+    """Map the ops of every stage of KERNEL back to its Python source lines.
+
+    \b
+    map KERNEL --line 91            what line 91 became, per stage (inlined helpers count for
+                                    the line that called them; the inner chain is shown)
+    map KERNEL                      annotated source: ops per stage for each line
+    map KERNEL --stage ptx --at 120 which source line produced line 120 of the PTX
+    map KERNEL --stage sass --grep LDG
+    map --stats                     coverage of every kernel in the cache
+    """
+    from tritonscope.errors import UsageError
+    from tritonscope.srcmap import STAGE_ALIASES, load_kernel_map, parse_stage_list
+    from tritonscope.srcmap_report import line_result, listing_result, reverse_result, stats_result
+    from tritonscope.srcpaths import SourceFinder
+
+    if at is not None and grep is not None:
+        raise UsageError("--at and --grep are alternatives: give one")
+    if (at is not None or grep is not None) and stage is None:
+        raise UsageError("--at / --grep need --stage (e.g. --stage ptx)")
+    if (at is not None or grep is not None) and line is not None:
+        raise UsageError("--line maps forward, --at / --grep backward: give one")
+    if stage is not None and at is None and grep is None:
+        raise UsageError("--stage goes with --at or --grep; to choose the stages shown use --stages")
+    if col is not None and line is None:
+        raise UsageError("--col needs --line")
+    if context < 0:
+        raise UsageError("--context must be >= 0")
+    finder = SourceFinder(tuple(source_roots), tuple(substitutions))
+
+    if stats:
+        if line is not None or at is not None or grep is not None:
+            raise UsageError("--stats stands alone (no --line / --at / --grep)")
+        entries = [resolve_kernel(kernel, cache_dir, target)] if kernel else resolve_many(None, cache_dir, target)
+        kmaps = []
+        for entry in entries:
+            names, explicit = parse_stage_list(stages, entry)
+            # over a whole cache, --stages is a filter: an entry without one of them is not an error
+            kmaps.append(load_kernel_map(entry, names, explicit and kernel is not None))
+        result = stats_result(kmaps)
+        _emit(result, "map.stats", as_json, "render_stats")
+        return
+
+    entry = resolve_kernel(kernel, cache_dir, target)
+    if at is not None or grep is not None:
+        assert stage is not None
+        name = STAGE_ALIASES.get(stage.lower(), stage.lower())
+        names, _ = parse_stage_list(name, entry)
+        kmap = load_kernel_map(entry, names, explicit=True)
+        if kmap.source_file is None:
+            # the user's file comes from the first IR stage when the chosen stage alone cannot tell
+            others, _ = parse_stage_list(None, entry)
+            first = [s for s in others if s in ("ttir", "ttgir")][:1]
+            if first:
+                kmap.source_file = load_kernel_map(entry, first).source_file
+        result = reverse_result(kmap, finder, names[0], at, grep)
+        _emit(result, "map.reverse", as_json, "render_reverse")
+        return
+
+    names, explicit = parse_stage_list(stages, entry)
+    kmap = load_kernel_map(entry, names, explicit)
+    if line is not None:
+        result = line_result(kmap, finder, line, file, col, context)
+        _emit(result, "map.line", as_json, "render_line")
+    else:
+        result = listing_result(kmap, finder, file)
+        _emit(result, "map.listing", as_json, "render_listing")
+
+
+def _emit(result: dict, kind: str, as_json: bool, renderer: str) -> None:
+    if as_json:
+        emit_json(result, kind)
+        return
+    from tritonscope.render import map as render_map
+    from tritonscope.render.terminal import make_console
+
+    getattr(render_map, renderer)(result, make_console())

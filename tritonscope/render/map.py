@@ -1,0 +1,189 @@
+"""Terminal views of `tritonscope map` results (the dictionaries of srcmap_report)."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+_MAX_OP_TEXT = 110
+
+
+def _header(console: Console, result: dict) -> None:
+    k = result["kernel"]
+    head = Text(k["name"], style="bold")
+    head.append(f"  {k['hash'][:12]}  {k['target'] or '?'}  triton {k['triton_version'] or '?'}", style="dim")
+    console.print(head)
+    src = result.get("source")
+    if src is not None:
+        if src["found"]:
+            how = f" (via {src['how']})" if src["how"] and src["how"] != "as is" else ""
+            console.print(Text(f"source: {src['requested']}" + (f" -> {src['path']}{how}"
+                                                                  if src["path"] != src["requested"] else ""),
+                               style="dim"))
+        else:
+            console.print(Text(f"source: {src['requested'] or '?'}: {src['error']}", style="yellow"))
+
+
+def _skipped(console: Console, skipped: dict[str, str]) -> None:
+    for stage, why in skipped.items():
+        console.print(Text(f"{stage}: skipped: {why}", style="yellow"))
+
+
+def _loc_text(chain: list[dict]) -> str:
+    if not chain:
+        return "no location"
+    return " @ ".join(f"{c['file'].rsplit('/', 1)[-1]}:{c['line']}:{c['col']}" for c in chain)
+
+
+def _kinds(kinds: dict[str, int]) -> str:
+    return ", ".join(f"{k} x{n}" for k, n in kinds.items())
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _MAX_OP_TEXT else text[:_MAX_OP_TEXT - 1] + "…"
+
+
+def render_line(result: dict, console: Console) -> None:
+    _header(console, result)
+    q = result["query"]
+    where = f"{(q['file'] or '?').rsplit('/', 1)[-1]}:{q['line']}" + (f":{q['col']}" if q["col"] is not None else "")
+    console.print()
+    hl = result["highlight"]
+    for row in result["context"]:
+        mark = ">" if row["current"] else " "
+        line = Text(f"{mark}{row['line']:6d} | ", style="bold" if row["current"] else "dim")
+        if row["text"] is None:
+            line.append("(source missing)", style="dim")
+        elif row["current"] and hl:
+            t = row["text"]
+            line.append(t[:hl["start"]])
+            line.append(t[hl["start"]:hl["end"]], style="bold reverse")
+            line.append(t[hl["end"]:])
+        else:
+            line.append(row["text"], style=None if row["current"] else "dim")
+        console.print(line)
+    console.print()
+    steps: list[str] = []
+    for f in result["flow"]:
+        step = _kinds(f["kinds"])
+        if step and (not steps or steps[-1] != step):  # ttir and ttgir usually agree: say it once
+            steps.append(step)
+    if steps:
+        console.print(Text("memory: ", style="bold") + Text(" -> ".join(steps)))
+    for st in result["stages"]:
+        title = Text(f"{st['stage']}", style="bold cyan")
+        title.append(f"  {st['count']} op{'s' if st['count'] != 1 else ''} at {where}")
+        if q["col"] is not None and not st["col_filtered"]:
+            title.append("  (no columns in this stage: whole line)", style="dim")
+        if st["kinds"]:
+            title.append(f": {_kinds(st['kinds'])}", style="dim")
+        console.print(title)
+        for op in st["ops"]:
+            row = Text(f"  {op['lineno']:6d}  ", style="dim")
+            row.append(_clip(op["text"]))
+            if len(op["chain"]) > 1:
+                row.append(f"   [{_loc_text(op['chain'])}]", style="dim")
+            console.print(row)
+    _skipped(console, result["skipped"])
+
+
+def render_listing(result: dict, console: Console) -> None:
+    _header(console, result)
+    stages = result["stages"]
+    table = Table(box=None, pad_edge=False, show_edge=False)
+    table.add_column("line", justify="right", style="dim")
+    for s in stages:
+        table.add_column(s, justify="right")
+    table.add_column("code", overflow="fold")
+    previous = None
+    for row in result["lines"]:
+        if previous is not None and row["line"] > previous + 1:
+            table.add_row("⋮", *[""] * len(stages), Text(""))
+        previous = row["line"]
+        counts = [str(row["counts"][s]) if row["counts"][s] else "" for s in stages]
+        text = row["text"] if row["text"] is not None else ""
+        table.add_row(str(row["line"]), *counts, Text(text))
+    un = result["unattributed"]
+    cov = {c["stage"]: c for c in result["coverage"]}
+    table.add_section()
+    table.add_row("", *[str(un[s]["unknown"]) for s in stages], Text("line 0 / loc(unknown)", style="dim"))
+    table.add_row("", *[str(un[s]["no_loc"]) for s in stages], Text("no location", style="dim"))
+    table.add_row("", *[str(un[s]["other_file"]) for s in stages],
+                  Text("attributed to other files", style="dim"))
+    table.add_row("", *[f"{cov[s]['percent']:.1f}%" for s in stages],
+                  Text("ops with a source line", style="dim"))
+    console.print(table)
+    if not result["source"]["found"]:
+        console.print(Text("source text missing: line numbers only", style="yellow"))
+    _skipped(console, result["skipped"])
+
+
+def render_reverse(result: dict, console: Console) -> None:
+    _header(console, result)
+    q = result["query"]
+    if not result["matches"]:
+        what = f"line {q['at']}" if q["at"] is not None else f"/{q['grep']}/"
+        console.print(Text(f"no {result['stage']} instruction at {what}", style="yellow"))
+        return
+    if q["at"] is not None and result["matches"][0]["lineno"] != q["at"]:
+        console.print(Text(f"line {q['at']} of the {result['stage']} is not an instruction; the next one "
+                           f"is line {result['matches'][0]['lineno']}", style="dim"))
+    for m in result["matches"]:
+        row = Text(f"{result['stage']}:{m['lineno']}  ", style="bold")
+        row.append(_clip(m["text"]))
+        console.print(row)
+        src = Text("    -> ")
+        if m.get("source_line"):
+            src.append(f"line {m['source_line']}", style="bold")
+            if m.get("source_text") is not None:
+                src.append(f"  {m['source_text'].strip()}")
+        else:
+            src.append("no source line", style="yellow")
+        console.print(src)
+        if len(m["chain"]) > 1:
+            console.print(Text(f"       inlined: {_loc_text(m['chain'])}", style="dim"))
+    if q["grep"] is not None and result["by_line"]:
+        console.print()
+        console.print(Text(f"{len(result['matches'])} matches by source line:", style="bold"))
+        for b in result["by_line"]:
+            console.print(Text(f"  {b['line']:6d}  x{b['count']:<4d} {(b['text'] or '').strip()}"))
+
+
+def render_stats(result: dict, console: Console) -> None:
+    stages = [t["stage"] for t in result["totals"]]
+    table = Table(box=None, pad_edge=False, title="ops with a source line (attributed / all; "
+                  "unknown = line 0 / loc(unknown); none = no location)", title_justify="left")
+    table.add_column("kernel", overflow="fold")
+    table.add_column("hash")
+    table.add_column("target")
+    for s in stages:
+        table.add_column(s, justify="right")
+    for k in result["kernels"]:
+        by_stage = {c["stage"]: c for c in k["stages"]}
+        cells = []
+        for s in stages:
+            c = by_stage.get(s)
+            if c is None:
+                cells.append("skipped" if s in k["skipped"] else "")
+            else:
+                cells.append(_cov_cell(c))
+        table.add_row(k["kernel"]["name"], k["kernel"]["hash"][:10], k["kernel"]["target"] or "-", *cells)
+    if len(result["kernels"]) > 1:
+        table.add_section()
+        table.add_row("total", "", "", *[_cov_cell(t) for t in result["totals"]])
+    console.print(table)
+    for k in result["kernels"]:
+        for stage, why in k["skipped"].items():
+            console.print(Text(f"{k['kernel']['name']} {k['kernel']['hash'][:10]} {stage}: skipped: {why}",
+                               style="yellow"))
+
+
+def _cov_cell(c: dict) -> str:
+    extra = []
+    if c["unknown"]:
+        extra.append(f"unk {c['unknown']}")
+    if c["no_loc"]:
+        extra.append(f"none {c['no_loc']}")
+    tail = f" ({', '.join(extra)})" if extra else ""
+    return f"{c['attributed']}/{c['ops']} {c['percent']:.1f}%{tail}"

@@ -1,0 +1,270 @@
+"""Per source line, the ops of every stage: the join of all stages through their SourceLoc chains.
+
+An op belongs to the user's line of its OUTERMOST location: code of an inlined helper (`_row_max`,
+`tl.sum` in standard.py) counts for the line that called it, while the inner chain stays on the op
+for display. Ops with no location, with line 0 / `loc(unknown)`, or whose outermost position lies in
+another file are counted apart, never guessed.
+
+Plain data in, plain data out: loading stages is `load_kernel_map`, everything else is pure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from tritonscope.errors import TritonscopeError, UsageError
+from tritonscope.stages.common import Module, Op, SourceLoc
+
+if TYPE_CHECKING:
+    from tritonscope.cache import KernelEntry
+
+# The stages `map` shows, in pipeline order.
+MAP_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm")
+# Stage aliases accepted by --stages: `hsaco` means its disassembly.
+STAGE_ALIASES = {"hsaco": "hsaco-asm", "cubin": "sass"}
+_BINARY_OF = {"sass": "cubin", "hsaco-asm": "hsaco"}
+
+# Memory operations per stage, for the one-line "what did this line become" flow.
+_MLIR_MEMORY = re.compile(r"(?:load|store|atomic|async_copy|async_tma|gather|scatter)")
+_PTX_MEMORY = re.compile(r"^(?:ld|st|cp\.async|atom|red|ldmatrix|stmatrix|ldu|cp\.reduce)(?:\.|$)")
+_PTX_IN_ASM = re.compile(r"(?:^|[\s;\"@$!%\w]\s*)((?:ld|st|atom|red|cp\.async|ldmatrix|stmatrix)\.[\w.:]+)")
+_LLIR_LOAD_TYPE = re.compile(r"\b(load|store)\s+(?:atomic\s+)?(?:volatile\s+)?(<[^>]*>|[\w.]+)")
+_LLIR_CALLEE = re.compile(r"@([\w.$]+)\(")
+_AMD_MEMORY = re.compile(r"(?:load|store|atomic|ds_read|ds_write|ds_bpermute)")
+_SASS_MEMORY = re.compile(r"^(?:LDG|STG|LDS|STS|LDSM|STSM|LD|ST|ATOM|ATOMG|ATOMS|RED|REDG|LDGSTS|LDGDEPBAR|"
+                          r"UTMALDG|UTMASTG|UBLKCP|LDC)(?:\.|$)")
+
+
+@dataclass
+class KernelMap:
+    """The parsed stages of one kernel and which stages were skipped (and why)."""
+
+    name: str
+    hash: str
+    target: str | None
+    triton_version: str | None
+    stages: dict[str, Module] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+    source_file: str | None = None  # the user's file, as the IR names it
+
+    def ops_at(self, stage: str, line: int, file: str | None = None, col: int | None = None) -> list[Op]:
+        file = file or self.source_file
+        return [op for op in self.stages[stage].ops if _attributed_to(op, file, line, col)]
+
+
+@dataclass
+class Coverage:
+    """How many ops of a stage have a real user line, an explicit no-line, or no location at all."""
+
+    stage: str
+    ops: int = 0
+    attributed: int = 0  # outermost location has a line > 0
+    unknown: int = 0  # line 0 / loc(unknown) / `.loc 1 0 0`
+    no_loc: int = 0  # nothing in the file locates it
+    other_file: int = 0  # attributed, but to a file other than the user's (a subset of `attributed`)
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.attributed / self.ops if self.ops else 0.0
+
+    def to_json(self) -> dict:
+        return {"stage": self.stage, "ops": self.ops, "attributed": self.attributed, "unknown": self.unknown,
+                "no_loc": self.no_loc, "other_file": self.other_file, "percent": round(self.percent, 2)}
+
+
+def default_stages(entry: KernelEntry) -> list[str]:
+    out = []
+    for stage in MAP_STAGES:
+        files = entry.files
+        if stage in files or (stage in _BINARY_OF and _BINARY_OF[stage] in files):
+            out.append(stage)
+    return out
+
+
+def parse_stage_list(text: str | None, entry: KernelEntry) -> tuple[list[str], bool]:
+    """`--stages ttir,ptx,sass` -> stage names; (default stages, False) when not given."""
+    if not text:
+        return default_stages(entry), False
+    out = []
+    for raw in text.split(","):
+        name = STAGE_ALIASES.get(raw.strip().lower(), raw.strip().lower())
+        if not name:
+            continue
+        if name not in MAP_STAGES:
+            raise UsageError(f"--stages: unknown stage {raw.strip()!r} (known: {', '.join(MAP_STAGES)})")
+        if name not in out:
+            out.append(name)
+    return out, True
+
+
+def load_kernel_map(entry: KernelEntry, stages: list[str], explicit: bool = False) -> KernelMap:
+    """Parse each stage. A stage whose disassembler is missing is skipped with the reason, unless the
+    user named it (`explicit`), in which case the error propagates."""
+    from tritonscope.errors import ToolMissing
+    from tritonscope.stages import parse_entry_stage
+
+    target = entry.target
+    kmap = KernelMap(entry.name, entry.hash, str(target) if target else None, entry.triton_version)
+    for stage in stages:
+        binary = _BINARY_OF.get(stage)
+        if stage not in entry.files and (binary is None or binary not in entry.files):
+            if explicit:
+                have = ", ".join(entry.stages) or "none"
+                raise TritonscopeError(f"no {stage} stage in this entry (stages: {have})", str(entry.path))
+            continue
+        try:
+            kmap.stages[stage] = parse_entry_stage(entry, stage)
+        except ToolMissing as e:
+            if explicit:
+                raise
+            kmap.skipped[stage] = e.message
+        except TritonscopeError as e:
+            if explicit or binary is None:
+                raise
+            kmap.skipped[stage] = e.message
+    kmap.source_file = user_file(kmap)
+    return kmap
+
+
+def user_file(kmap: KernelMap) -> str | None:
+    """The file most ops of the first stages trace back to: the kernel's own source."""
+    counts: Counter[str] = Counter()
+    for stage in ("ttir", "ttgir", "source", "llir", "ptx", "amdgcn", "sass", "hsaco-asm"):
+        module = kmap.stages.get(stage)
+        if module is None:
+            continue
+        for op in module.ops:
+            if op.loc is not None:
+                outer = op.loc.outermost()
+                if outer.known and outer.file:
+                    counts[outer.file] += 1
+        if counts:
+            break
+    return counts.most_common(1)[0][0] if counts else None
+
+
+def _same_file(a: str, b: str | None) -> bool:
+    return b is None or a == b or os.path.basename(a) == os.path.basename(b)
+
+
+def _attributed_to(op: Op, file: str | None, line: int, col: int | None) -> bool:
+    if op.loc is None:
+        return False
+    outer = op.loc.outermost()
+    return outer.line == line and _same_file(outer.file, file) and (col is None or outer.col == col)
+
+
+def stage_has_columns(module: Module) -> bool:
+    return any(op.loc is not None and op.loc.outermost().col for op in module.ops)
+
+
+def coverage(module: Module, user: str | None = None) -> Coverage:
+    cov = Coverage(module.stage, ops=len(module.ops))
+    for op in module.ops:
+        if op.loc is None:
+            cov.no_loc += 1
+            continue
+        outer = op.loc.outermost()
+        if not outer.known:
+            cov.unknown += 1
+            continue
+        cov.attributed += 1
+        if user is not None and not _same_file(outer.file, user):
+            cov.other_file += 1
+    return cov
+
+
+def line_counts(kmap: KernelMap, file: str | None = None) -> tuple[dict[str, Counter[int]], dict[str, Coverage]]:
+    """Per stage: source line -> number of ops attributed to it (in the user's file); and coverage."""
+    file = file or kmap.source_file
+    per_stage: dict[str, Counter[int]] = {}
+    covs: dict[str, Coverage] = {}
+    for stage, module in kmap.stages.items():
+        counts: Counter[int] = Counter()
+        for op in module.ops:
+            if op.loc is None:
+                continue
+            outer = op.loc.outermost()
+            if outer.known and _same_file(outer.file, file):
+                counts[outer.line] += 1
+        per_stage[stage] = counts
+        covs[stage] = coverage(module, file)
+    return per_stage, covs
+
+
+def kind_counts(stage: str, ops: list[Op]) -> Counter[str]:
+    """Op kinds in first-seen order (Counter keeps insertion order)."""
+    return Counter(op.op for op in ops)
+
+
+def memory_kind(stage: str, op: Op) -> str | None:
+    """A short name for a memory access (`load <8 x half>`, `global_load_dwordx4`), else None."""
+    name = op.op
+    if stage in ("source", "ttir", "ttgir"):
+        return name if _MLIR_MEMORY.search(name.split(".", 1)[-1]) else None
+    if stage == "llir":
+        if name in ("load", "store"):
+            m = _LLIR_LOAD_TYPE.search(op.text)
+            return f"{name} {m.group(2)}" if m else name
+        if name == "call":
+            if " asm " in op.text:
+                m = _PTX_IN_ASM.search(op.text.split(" asm ", 1)[1])
+                return f"asm {m.group(1)}" if m else None
+            m = _LLIR_CALLEE.search(op.text)
+            if m and re.search(r"(?:load|store|atomic)", m.group(1)):
+                return f"call {m.group(1)}"
+        return None
+    if stage == "ptx":
+        return name if _PTX_MEMORY.match(name) and not name.startswith(("ld.param", "st.param")) else None
+    if stage in ("amdgcn", "hsaco-asm"):
+        return name if _AMD_MEMORY.search(name) else None
+    if stage == "sass":
+        return name if _SASS_MEMORY.match(name) and not name.startswith("LDC") else None
+    return None
+
+
+def memory_flow(kmap: KernelMap, per_stage_ops: dict[str, list[Op]]) -> list[tuple[str, Counter[str]]]:
+    """`tt.load x1 -> load <8 x half> x16 -> global_load_dwordx4 x16` as data: per stage, kind -> count."""
+    out = []
+    for stage, ops in per_stage_ops.items():
+        kinds: Counter[str] = Counter()
+        for op in ops:
+            k = memory_kind(stage, op)
+            if k:
+                kinds[k] += 1
+        out.append((stage, kinds))
+    return out
+
+
+def find_ops(module: Module, at: int | None = None, grep: str | None = None) -> list[Op]:
+    """Reverse lookup: the op at text line `at` (the next op when `at` is a directive), or every op whose
+    text matches the regular expression `grep`."""
+    if grep is not None:
+        try:
+            pattern = re.compile(grep)
+        except re.error as e:
+            raise UsageError(f"--grep: bad regular expression: {e}") from None
+        return [op for op in module.ops if pattern.search(op.text)]
+    if at is None:
+        return []
+    for op in module.ops:
+        if op.lineno >= at:
+            return [op]
+    return []
+
+
+def chain_json(loc: SourceLoc | None) -> list[dict]:
+    """The chain innermost first, as flat records (easier to consume than nested inlined_at)."""
+    if loc is None:
+        return []
+    out = []
+    for p in loc.chain():
+        d = {"file": p.file, "line": p.line, "col": p.col}
+        if p.name:
+            d["name"] = p.name
+        out.append(d)
+    return out

@@ -1,0 +1,170 @@
+"""The results of `tritonscope map` as plain, JSON-ready data (schema: docs/json-map.md).
+
+The terminal renderer and `--json` read the same dictionaries, so the two views cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from tritonscope.srcmap import (
+    MAP_STAGES,
+    KernelMap,
+    coverage,
+    find_ops,
+    line_counts,
+    memory_flow,
+    stage_has_columns,
+)
+from tritonscope.srcpaths import SourceFinder, SourceText, columns_are_one_based, expression_span
+from tritonscope.stages.common import Op
+
+DEFAULT_CONTEXT = 2
+# Uncounted source lines shown between two counted ones in the listing, at most.
+LISTING_MAX_GAP = 8
+
+
+def kernel_json(kmap: KernelMap) -> dict:
+    return {"name": kmap.name, "hash": kmap.hash, "target": kmap.target, "triton_version": kmap.triton_version,
+            "source_file": kmap.source_file}
+
+
+def op_json(op: Op, source: SourceText | None = None) -> dict:
+    d = {"lineno": op.lineno, "op": op.op, "text": op.text, "function": op.function, "chain": _chain(op)}
+    if source is not None and op.loc is not None:
+        outer = op.loc.outermost()
+        d["source_line"] = outer.line if outer.known else None
+        d["source_text"] = source.line(outer.line) if outer.known and source.found else None
+    return d
+
+
+def _chain(op: Op) -> list[dict]:
+    if op.loc is None:
+        return []
+    out = []
+    for p in op.loc.chain():
+        d = {"file": p.file, "line": p.line, "col": p.col}
+        if p.name:
+            d["name"] = p.name
+        out.append(d)
+    return out
+
+
+def read_source(kmap: KernelMap, finder: SourceFinder, file: str | None) -> SourceText:
+    requested = _resolve_file_arg(kmap, file)
+    if requested is None:
+        return SourceText("", error="no stage names a source file (no locations in this kernel)")
+    return finder.read(requested)
+
+
+def _resolve_file_arg(kmap: KernelMap, file: str | None) -> str | None:
+    """`--file kernels.py` or a full path: the path as the IR spells it, when some op names it."""
+    if file is None:
+        return kmap.source_file
+    for module in kmap.stages.values():
+        for op in module.ops:
+            if op.loc is not None:
+                for p in op.loc.chain():
+                    if p.file == file or p.file.endswith("/" + file.lstrip("/")):
+                        return p.file
+    return file
+
+
+def line_result(kmap: KernelMap, finder: SourceFinder, line: int, file: str | None = None,
+                col: int | None = None, context: int = DEFAULT_CONTEXT) -> dict:
+    source = read_source(kmap, finder, file)
+    requested = source.requested or None
+    one_based = columns_are_one_based(kmap.triton_version)
+    stages = []
+    per_stage_ops: dict[str, list[Op]] = {}
+    for stage, module in kmap.stages.items():
+        has_cols = stage_has_columns(module)
+        # A stage without columns (SASS, llvm-objdump) cannot narrow to one expression: show the line.
+        ops = kmap.ops_at(stage, line, requested, col if has_cols else None)
+        per_stage_ops[stage] = ops
+        stages.append({"stage": stage, "count": len(ops), "kinds": dict(Counter(op.op for op in ops)),
+                       "columns": has_cols, "col_filtered": col is not None and has_cols,
+                       "ops": [op_json(op) for op in ops]})
+    ctx = []
+    for n in range(max(1, line - context), line + context + 1):
+        text = source.line(n) if source.found else None
+        if source.found and text is None:
+            continue
+        ctx.append({"line": n, "text": text, "current": n == line})
+    highlight = None
+    if col is not None and source.found and source.line(line) is not None and one_based is not None:
+        span = expression_span(source.line(line), col, one_based)
+        if span:
+            highlight = {"start": span[0], "end": span[1]}
+    flow = [{"stage": s, "kinds": dict(k)} for s, k in memory_flow(kmap, per_stage_ops)]
+    return {"kernel": kernel_json(kmap), "source": source.to_json(),
+            "query": {"file": requested, "line": line, "col": col},
+            "columns": None if one_based is None else ("1-based" if one_based else "0-based"),
+            "context": ctx, "highlight": highlight, "stages": stages, "flow": flow, "skipped": kmap.skipped}
+
+
+def listing_result(kmap: KernelMap, finder: SourceFinder, file: str | None = None) -> dict:
+    source = read_source(kmap, finder, file)
+    counts, covs = line_counts(kmap, source.requested or None)
+    lines_with_ops = sorted({n for c in counts.values() for n in c})
+    rows = []
+    if lines_with_ops:
+        numbers = _with_small_gaps(lines_with_ops) if source.found else lines_with_ops
+        for n in numbers:
+            rows.append({"line": n, "text": source.line(n) if source.found else None,
+                         "counts": {s: counts[s].get(n, 0) for s in kmap.stages}})
+    unattributed = {s: {"unknown": c.unknown, "no_loc": c.no_loc, "other_file": c.other_file}
+                    for s, c in covs.items()}
+    return {"kernel": kernel_json(kmap), "source": source.to_json(), "stages": list(kmap.stages),
+            "lines": rows, "unattributed": unattributed, "coverage": [c.to_json() for c in covs.values()],
+            "skipped": kmap.skipped}
+
+
+def _with_small_gaps(lines: list[int], max_gap: int = LISTING_MAX_GAP) -> list[int]:
+    """The counted lines plus the lines between two of them when they are close (the body of a
+    statement); a wide gap (another function between helper and kernel) is left out."""
+    out = [lines[0]]
+    for n in lines[1:]:
+        if n - out[-1] <= max_gap:
+            out.extend(range(out[-1] + 1, n))
+        out.append(n)
+    return out
+
+
+def reverse_result(kmap: KernelMap, finder: SourceFinder, stage: str, at: int | None,
+                   grep: str | None) -> dict:
+    module = kmap.stages[stage]
+    ops = find_ops(module, at, grep)
+    source = read_source(kmap, finder, None)
+    by_line: Counter[int] = Counter()
+    for op in ops:
+        if op.loc is not None and op.loc.outermost().known:
+            by_line[op.loc.outermost().line] += 1
+    return {"kernel": kernel_json(kmap), "stage": stage, "query": {"at": at, "grep": grep},
+            "source": source.to_json(), "matches": [op_json(op, source) for op in ops],
+            "by_line": [{"line": n, "count": c, "text": source.line(n) if source.found else None}
+                        for n, c in sorted(by_line.items())]}
+
+
+def _stage_rank(stage: str) -> int:
+    return MAP_STAGES.index(stage) if stage in MAP_STAGES else len(MAP_STAGES)
+
+
+def stats_result(kmaps: list[KernelMap]) -> dict:
+    kernels = []
+    totals: dict[str, dict[str, int]] = {}
+    for kmap in kmaps:
+        rows = []
+        for module in kmap.stages.values():
+            cov = coverage(module, kmap.source_file)
+            rows.append(cov.to_json())
+            t = totals.setdefault(module.stage, {"ops": 0, "attributed": 0, "unknown": 0, "no_loc": 0,
+                                                 "other_file": 0})
+            for key in t:
+                t[key] += getattr(cov, key)
+        kernels.append({"kernel": kernel_json(kmap), "stages": rows, "skipped": kmap.skipped})
+    total_rows = []
+    for stage, t in sorted(totals.items(), key=lambda kv: _stage_rank(kv[0])):
+        pct = round(100.0 * t["attributed"] / t["ops"], 2) if t["ops"] else 0.0
+        total_rows.append({"stage": stage, **t, "percent": pct})
+    return {"kernels": kernels, "totals": total_rows}
