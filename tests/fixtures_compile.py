@@ -1,0 +1,63 @@
+"""Session fixtures that compile the sample kernels once for the whole test run (loaded by conftest.py).
+
+- `compiled_cache`: a Triton cache holding every sample kernel cross-compiled for cuda:90 and hip:gfx942
+  (14 entries), compiled once per session in parallel. Read-only by convention: copy before writing.
+- `compiled_entries`: {(sample, target): entry directory} of that cache, e.g.
+  compiled_entries["gemv", "cuda:90"] / "gemv_kernel.ptx".
+- `compile_kernel(kernel, target="cuda:90", no_specialize=(), constexprs={}, signature=None,
+  num_warps=None) -> CompileResult`: one more kernel (a sample, a variant like "gemv-kmask", or
+  "path.py::name") in a cache of its own; memoized per session, so asking twice costs nothing.
+  `result.entry` is the entry directory, `result.hash`, `result.stages`, `Path(result.entry).parent`
+  the cache.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+COMPILED_TARGETS = ("cuda:90", "hip:gfx942")
+
+
+@pytest.fixture(scope="session")
+def compiled_results(tmp_path_factory) -> list:
+    from tritonscope.compile import compile_many, parse_target, requests_for
+
+    cache = tmp_path_factory.mktemp("compiled") / "cache"
+    requests = requests_for([], [parse_target(t) for t in COMPILED_TARGETS])
+    results = compile_many(requests, cache)
+    failed = [f"{r.request.kernel.label} {r.request.target}: {r.error.headline()}" for r in results if not r.ok]
+    if failed:
+        pytest.fail("sample kernels did not compile: " + "; ".join(failed))
+    return results
+
+
+@pytest.fixture(scope="session")
+def compiled_cache(compiled_results) -> Path:
+    return Path(compiled_results[0].entry).parent
+
+
+@pytest.fixture(scope="session")
+def compiled_entries(compiled_results) -> dict[tuple[str, str], Path]:
+    return {(r.request.kernel.label, str(r.request.target)): Path(r.entry) for r in compiled_results}
+
+
+@pytest.fixture(scope="session")
+def compile_kernel(tmp_path_factory):
+    from tritonscope.compile import CompileRequest, compile_one, parse_kernel_ref, parse_target
+
+    memo: dict[tuple, object] = {}
+
+    def compile_(kernel: str, target: str = "cuda:90", no_specialize=(), constexprs=None,
+                 signature: str | None = None, num_warps: int | None = None):
+        key = (kernel, target, tuple(no_specialize), tuple(sorted((constexprs or {}).items())), signature,
+               num_warps)
+        if key not in memo:
+            request = CompileRequest(parse_kernel_ref(kernel), parse_target(target), num_warps=num_warps,
+                                     signature=signature, constexprs=key[3], no_specialize=key[2])
+            cache = tmp_path_factory.mktemp("compile_kernel") / "cache"
+            memo[key] = compile_one(request, str(cache))
+        return memo[key]
+
+    return compile_
