@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -159,3 +160,31 @@ def test_source_stage_keeps_helpers_as_functions(cache39):
     assert any(f.startswith("kernels._row_max") for f in source.functions)
     helper_ops = [op for op in source.ops if (op.function or "").startswith("kernels._row_max")]
     assert {op.loc.outermost().line for op in helper_ops} <= {0, 34, 36, 37}
+
+
+NOINLINE = Path(__file__).parent / "data" / "stages" / "noinline_cache" / \
+    "OUCFGA3JGEDGDD4M32LE4KYQTIKAMC5REY5T2FXYS57LOC7BNCAA"
+HELPER = "noinline_kernels_$_copy_block__Pfp32_Pfp32_i32_i32_c256"
+
+
+def test_ptx_noinline_helper_function_maps():
+    """A `.func` helper (declared first, defined after the kernel) and the `.entry` both map."""
+    ptx = parse("ptx", read_text(NOINLINE / "noinline_kernel.ptx"))
+    assert ptx.functions == ["noinline_kernel", HELPER] and ptx.unparsed == []
+    by_function = Counter(op.function for op in ptx.ops)
+    assert by_function == Counter({"noinline_kernel": 16, HELPER: 25})  # = instruction lines per body
+    assert all(op.loc is not None and op.loc.known for op in ptx.ops)
+    calls = [op for op in ptx.ops if op.op == "call.uni"]
+    assert [op.loc.line for op in calls] == [23, 24]
+    helper_loads = [op for op in ptx.ops if op.function == HELPER and op.op.startswith("ld.global")]
+    assert helper_loads and {op.loc.line for op in helper_loads} == {14}
+    inlined = [op.loc.describe() for op in ptx.ops if op.loc.inlined_at is not None]
+    assert inlined == ["noinline_kernels.py:7:12 @ noinline_kernels.py:15:9"] * 2
+
+
+def test_sass_noinline_helper_label_starts_a_function():
+    sass = parse("sass", tools.disassemble_cubin(NOINLINE / "noinline_kernel.cubin"))
+    helper = f"$noinline_kernel${HELPER}"
+    assert sass.functions == ["noinline_kernel", helper]
+    assert Counter(op.function for op in sass.ops) == Counter({"noinline_kernel": 18, helper: 38})
+    assert {op.loc.outermost().line for op in sass.ops if op.function == helper} == {11, 12, 13, 14, 15, 16}

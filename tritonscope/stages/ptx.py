@@ -82,12 +82,12 @@ def parse(text: str, path: str | None = None, stage: str = "ptx") -> Module:
                 continue
             fm = FUNCTION_HEADER.search(line) if function is None else None
             if fm and (".entry" in line or ".func" in line) and ".extern" not in line:
-                pending_function = fm.group(1)
-                module.functions.append(pending_function)
+                pending_function = fm.group(1)  # a prototype ends with `;`, a definition opens `{`
             continue  # other directives: .reg, .param, .version, .target, ...
         if first == "{":
             if function is None and pending_function is not None and depth == 0:
                 function, pending_function, current = pending_function, None, None
+                module.functions.append(function)
             depth += 1
             continue
         if first == "}":
@@ -95,7 +95,11 @@ def parse(text: str, path: str | None = None, stage: str = "ptx") -> Module:
             if depth <= 0:
                 depth, function = 0, None
             continue
-        if first == ")":  # end of a parameter list
+        if function is None and line in ("(", ")", ";"):  # parameter lists of headers and prototypes
+            if line == ";":
+                pending_function = None
+            continue
+        if first == ")":
             continue
         if function is None:
             module.unparsed.append((lineno, line))

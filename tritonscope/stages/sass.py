@@ -16,6 +16,9 @@ LINE_INFO = re.compile(r'^//## File "((?:[^"\\]|\\.)*)", line (\d+)(?: inlined a
 # `/*0040*/  @!P0 LDG.E.128 R4, desc[UR4][R2.64] ;` -> address, mnemonic with modifiers
 INSTRUCTION = re.compile(r"^/\*([0-9a-fA-F]+)\*/\s*(?:\{\s*)?(?:@!?U?P[\w]+\s+)?([A-Z0-9_][\w.]*)")
 TEXT_SECTION = re.compile(r"^\.section\s+\.text\.([^\s,]+)")
+FUNCTION_TYPE = re.compile(r"^\.type\s+([^\s,]+)\s*,\s*@function")
+# A noinline helper is printed inside its kernel's section as `$kernel$helper:`.
+LABEL = re.compile(r"^([^\s/:]+):$")
 OTHER_SECTION = re.compile(r"^\.section\s+")
 
 
@@ -27,6 +30,7 @@ def parse(text: str, path: str | None = None, stage: str = "sass") -> Module:
     current: SourceLoc | None = None
     files: dict[str, str] = {}
     cache: dict[tuple, SourceLoc] = {}
+    function_names: set[str] = set()
 
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
@@ -66,8 +70,17 @@ def parse(text: str, path: str | None = None, stage: str = "sass") -> Module:
                 module.functions.append(function)
             elif OTHER_SECTION.match(line):
                 function, current = None, None
+            else:
+                t = FUNCTION_TYPE.match(line)
+                if t:
+                    function_names.add(t.group(1))
             continue
-        # labels (`softmax_kernel:`, `.L_x_0:`), `//` comments, `{`/`}` of dual-issue pairs
+        lm = LABEL.match(line)
+        if lm and lm.group(1) in function_names and lm.group(1) != function:
+            function, current = lm.group(1), None
+            if function not in module.functions:
+                module.functions.append(function)
+        # other labels (`.L_x_0:`), `//` comments, `{`/`}` of dual-issue pairs: not instructions
     module.files = {str(i): f for i, f in enumerate(files, 1)}
     return module
 
