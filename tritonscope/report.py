@@ -262,19 +262,19 @@ def _describe_layout(item: LayoutItem, layout, entry: KernelEntry) -> None:
 
 
 def _loads(model: ReportModel, entry: KernelEntry, options: ReportOptions) -> None:
+    """The `loads` rows (loads.analyze_entry), as its JSON rows."""
+    from tritonscope import loads
+
     try:
-        from tritonscope import loads
-    except ImportError:
-        model.loads_note = "the loads analysis is not available in this build"
-        return
-    try:
-        rows = loads.analyze_entry(entry)
+        result = loads.analyze_entry(entry, sass="sass" in (options.stages or ()))
     except TritonscopeError as exc:
-        model.loads_note = f"loads analysis failed: {exc}"
+        model.loads_note = f"loads analysis not available: {exc}"
         return
-    model.loads = [row.to_json() if hasattr(row, "to_json") else dict(row) for row in rows]
+    doc = result.to_json()
+    model.loads = doc["rows"]
+    model.notes.extend(f"loads: {n}" for n in doc.get("notes", []))
     if not model.loads:
-        model.loads_note = "no global loads or stores in this kernel"
+        model.loads_note = "no memory accesses in this kernel's TTGIR"
 
 
 def _metadata(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str]]:

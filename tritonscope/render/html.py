@@ -256,36 +256,49 @@ def layouts_panel(model) -> str:
     return note + f'<div class="cards">{"".join(cards)}</div>'
 
 
-LOAD_COLUMNS = (("where", "line"), ("op", "op"), ("shape", "shape"), ("dtype", "dtype"), ("layout", "layout"),
-                ("predicted B", "predicted_vector_bytes"), ("LLIR B", "llir"), ("ISA B", "isa"),
-                ("verdict", "verdict"), ("why", "reasons"))
+LOAD_COLUMNS = ("where", "op", "kind", "shape", "layout", "predicted", "actual", "LLIR", "ISA", "verdict", "why")
 
 
 def loads_panel(model) -> str:
     if not model.loads:
         return empty(model.loads_note or "no loads")
-    head = "".join(f"<th>{esc(label)}</th>" for label, _ in LOAD_COLUMNS)
+    head = "".join(f"<th>{esc(label)}</th>" for label in LOAD_COLUMNS)
     rows = []
     for row in model.loads:
-        cells = []
-        for _, key in LOAD_COLUMNS:
-            value = row.get(key)
-            if key == "line":
-                value = f"{row.get('line')}:{row.get('col')}" if row.get("col") is not None else row.get("line")
-            elif key == "layout" and value:
-                value = str(value).lstrip("#")
-                cells.append(f'<td><a class="lay" href="#layout-{esc(value)}">#{esc(value)}</a></td>')
-                continue
-            elif key == "reasons" and isinstance(value, list):
-                value = "; ".join(map(str, value))
-            elif isinstance(value, (list, tuple)):
-                value = "×".join(map(str, value))
-            cells.append(f"<td>{esc('' if value is None else value)}</td>")
-        verdict = esc(str(row.get("verdict", "")).split()[0] if row.get("verdict") else "")
+        layout = row.get("layout")
+        cells = [
+            f"{row.get('line')}:{row.get('col')}", row.get("op"), row.get("kind"),
+            f"{'×'.join(map(str, row.get('shape') or []))} {row.get('dtype') or ''}",
+            layout,
+            _bytes(row.get("predicted_vector_bytes")),
+            _bytes(row.get("vector_bytes")) + (f" ({row['vector_stage']})" if row.get("vector_stage") else ""),
+            _forms(row.get("llir")), _forms(row.get("isa")), row.get("verdict"),
+            ", ".join(map(str, row.get("reasons") or [])),
+        ]
+        html_cells = []
+        for i, value in enumerate(cells):
+            if i == 4 and layout:
+                name = str(layout).lstrip("#")
+                html_cells.append(f'<td><a class="lay" href="#layout-{esc(name)}">#{esc(name)}</a></td>')
+            else:
+                html_cells.append(f"<td>{esc('' if value is None else value)}</td>")
+        verdict = re.sub(r"[^\w-]", "", str(row.get("verdict") or "unknown"))
         line = row.get("line")
-        attr = f' data-s="{esc(line)}"' if isinstance(line, int) else ""
-        rows.append(f'<tr class="v-{verdict}"{attr}>{"".join(cells)}</tr>')
+        attr = f' data-s="{line}"' if isinstance(line, int) else ""
+        title = f' title="{esc(row["chain"])}"' if row.get("chain") else ""
+        rows.append(f'<tr class="v-{verdict}"{attr}{title}>{"".join(html_cells)}</tr>')
     return f'<table class="grid loads"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _bytes(value: object) -> str:
+    return f"{value} B" if isinstance(value, int) else "?"
+
+
+def _forms(forms: object) -> str:
+    """`{"ld.global.v4.b32": 2}` -> `ld.global.v4.b32 ×2`."""
+    if not isinstance(forms, dict) or not forms:
+        return "-"
+    return ", ".join(f"{form} ×{n}" for form, n in forms.items())
 
 
 def metadata_panel(model) -> str:

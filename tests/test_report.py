@@ -1,0 +1,289 @@
+"""`tritonscope report`: the structure of the generated page, on real corpus entries.
+
+The counts are `tritonscope map`'s (srcmap.line_counts) for the same kernels: softmax_kernel cuda:90
+(Triton 3.9.0) line 92 `numerator = _exp_shifted(row, row_max)` becomes 3 TTGIR ops, 20 LLVM IR
+instructions and 24 PTX instructions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+SOFTMAX_90 = "TWWPLXS2UOETQNB37UVKIJKEJSGQVY6IHVAXHM37QTBLWHZ7HVBA"
+SOFTMAX_GFX942 = "HAAWWFOXTFZB"  # hash prefix
+INDUCTOR_GELU = "triton_per_fused_gelu_gelu_backward_sum_view_4"
+EVIL = "<script>alert(1)</script>"
+
+
+class Node:
+    def __init__(self, tag: str, attrs: dict[str, str | None], parent: Node | None):
+        self.tag, self.attrs, self.parent = tag, attrs, parent
+        self.children: list[Node] = []
+        self.items: list[Node | str] = []  # text and children in document order
+
+    @property
+    def classes(self) -> list[str]:
+        return (self.attrs.get("class") or "").split()
+
+    def walk(self):
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+    def find_all(self, tag: str | None = None, cls: str | None = None, **attrs: str) -> list[Node]:
+        return [n for n in self.walk() if (tag is None or n.tag == tag) and (cls is None or cls in n.classes)
+                and all(n.attrs.get(k.replace("_", "-")) == v for k, v in attrs.items())]
+
+    def all_text(self) -> str:
+        return "".join(i if isinstance(i, str) else i.all_text() for i in self.items)
+
+    def code(self) -> str:
+        """A code line's text without its gutter."""
+        return "".join(i if isinstance(i, str) else i.all_text() for i in self.items
+                       if isinstance(i, str) or "gut" not in i.classes)
+
+
+VOID = {"meta", "img", "br", "hr", "input", "link"}
+
+
+class TreeBuilder(HTMLParser):
+    """Enough of a DOM for structural assertions; fails on a close tag that closes nothing open."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#root", {}, None)
+        self.cur = self.root
+
+    def handle_starttag(self, tag, attrs):
+        node = Node(tag, dict(attrs), self.cur)
+        self.cur.children.append(node)
+        self.cur.items.append(node)
+        if tag not in VOID:
+            self.cur = node
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        assert self.cur.tag == tag, f"</{tag}> closes <{self.cur.tag}>"
+        self.cur = self.cur.parent
+
+    def handle_data(self, data):
+        self.cur.items.append(data)
+
+
+def parse_page(text: str) -> Node:
+    b = TreeBuilder()
+    b.feed(text)
+    b.close()
+    assert b.cur is b.root, "unclosed elements"
+    return b.root
+
+
+def pane(root: Node, stage: str) -> Node:
+    (p,) = [n for n in root.find_all("div", cls="pane") if n.attrs.get("data-stage") == stage]
+    return p
+
+
+def lines(p: Node) -> list[Node]:
+    (body,) = [c for c in p.children if "body" in c.classes]
+    return body.children
+
+
+@pytest.fixture(scope="module")
+def softmax_page(tmp_path_factory, cache39, corpus) -> tuple[str, Node]:
+    out = tmp_path_factory.mktemp("report") / "softmax.html"
+    r = run_cli("report", "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:90",
+            "--source-root", str(corpus), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "wrote" in r.stderr and "source + ttgir, llir, ptx" in r.stderr
+    text = out.read_text(encoding="utf-8")
+    return text, parse_page(text)
+
+
+def test_panes_source_and_default_stages(softmax_page, corpus):
+    text, root = softmax_page
+    stages = [n.attrs["data-stage"] for n in root.find_all("div", cls="pane")]
+    assert stages == ["python", "ttgir", "llir", "ptx"]
+    src_lines = (corpus / "kernels.py").read_text().splitlines()
+    assert len(lines(pane(root, "python"))) == len(src_lines)
+    assert lines(pane(root, "python"))[91].code().strip() == "numerator = _exp_shifted(row, row_max)"
+    ttgir = (corpus / "triton-3.9.0" / SOFTMAX_90 / "softmax_kernel.ttgir").read_text()
+    assert len(lines(pane(root, "ttgir"))) == len(ttgir.splitlines())
+    # every line's text survives highlighting unchanged
+    assert [n.all_text() for n in lines(pane(root, "ttgir"))] == ttgir.splitlines()
+
+
+def test_every_op_element_carries_its_source_line(softmax_page):
+    _, root = softmax_page
+    for stage, located in (("ttgir", 26), ("llir", 183), ("ptx", 146)):
+        ops = [n for n in lines(pane(root, stage)) if "op" in n.classes]
+        assert len(ops) == located, stage
+        assert all(n.attrs.get("data-c", "").isdigit() for n in ops)
+        assert all(n.attrs.get("data-s", "").isdigit() for n in ops), stage  # one file: all map to it
+    per_line = {stage: sum(1 for n in lines(pane(root, stage)) if n.attrs.get("data-s") == "92")
+                for stage in ("ttgir", "llir", "ptx")}
+    assert per_line == {"ttgir": 3, "llir": 20, "ptx": 24}
+    # the ttgir op on line 29 is `%row = tt.load ...` from source line 90 `row = tl.load(...)`
+    row = lines(pane(root, "ttgir"))[28]
+    assert row.all_text().strip().startswith("%row = tt.load") and row.attrs["data-s"] == "90"
+
+
+def test_gutter_counts_per_stage(softmax_page):
+    _, root = softmax_page
+    src = lines(pane(root, "python"))
+    gutter = [i.all_text() for i in src[91].find_all("span", cls="gut")[0].children]
+    assert gutter == ["3", "20", "24"]
+    assert "has" in src[91].classes and "has" not in src[97].classes  # blank line after the kernel
+    assert [i.all_text() for i in src[96].find_all("span", cls="gut")[0].children] == ["1", "16", "8"]
+
+
+def test_chains_in_the_data_blob(softmax_page):
+    text, root = softmax_page
+    (blob,) = root.find_all("script", id="ts-data")
+    data = json.loads(blob.all_text())
+    assert data["stages"] == ["ttgir", "llir", "ptx"]
+    files = [Path(f).name for f in data["files"]]
+    assert "kernels.py" in files and "standard.py" in files
+    # `%m = "tt.reduce"(%row)` (ttgir line 30) is _row_max's tl.max inlined at line 91 `row_max =
+    # _row_max(row)`: its chain names the helper's lines first and the user's line last
+    op = lines(pane(root, "ttgir"))[29]
+    chain = data["chains"][int(op.attrs["data-c"])]
+    assert [(Path(data["files"][f]).name, line) for f, line, _ in chain][-1] == ("kernels.py", 91)
+    assert len(chain) >= 2
+
+
+def test_layouts_panel_links_and_numbers(softmax_page, corpus):
+    text, root = softmax_page
+    (card,) = root.find_all("article", id="layout-blocked")
+    facts = {tr.children[0].all_text(): tr.children[1].all_text() for tr in card.find_all("tr")}
+    assert facts["used with shape"] == "1024"
+    assert facts["elements / thread"] == "8"
+    assert facts["contiguous / thread"] == "4 along dim 0"
+    links = [a for a in pane(root, "ttgir").find_all("a", cls="lay") if a.attrs["href"] == "#layout-blocked"]
+    ttgir = (corpus / "triton-3.9.0" / SOFTMAX_90 / "softmax_kernel.ttgir").read_text()
+    assert len(links) == len(re.findall(r"#blocked\b", ttgir)) == 20
+
+
+def test_metadata_panel_cuda(softmax_page):
+    _, root = softmax_page
+    (panel,) = root.find_all("div", id="panel-meta")
+    meta = {tr.children[0].all_text(): tr.children[1].all_text() for tr in panel.find_all("tr")}
+    assert meta["target"] == "cuda:90"
+    assert meta["warps"] == "4" and meta["stages"] == "3" and meta["shared memory (bytes)"] == "16"
+    assert meta["registers / thread"] == "25"  # the CUBIN's .text.softmax_kernel sh_info
+    assert meta["local memory (spills, bytes)"] == "0"
+
+
+def test_no_external_urls_and_two_scripts(softmax_page):
+    text, root = softmax_page
+    for n in root.walk():
+        for attr in ("src", "href", "action", "xlink:href"):
+            value = n.attrs.get(attr) or ""
+            assert not re.match(r"\s*(https?:)?//", value), (n.tag, attr, value)
+    assert not re.search(r"url\(|@import", text.split("<style>")[1].split("</style>")[0])
+    assert len(root.find_all("script")) == 2 and len(root.find_all("link")) == 0
+    assert "Content-Security-Policy" in text
+
+
+def test_amd_metadata_and_missing_stage(cache39, corpus, cli, tmp_path):
+    out = tmp_path / "amd.html"
+    r = cli("report", "softmax_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx942",
+            "--stages", "ttgir,ptx,amdgcn", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    root = parse_page(out.read_text())
+    assert [n.all_text() for n in pane(root, "ptx").find_all("div", cls="empty")] == \
+        ["this entry has no ptx stage"]
+    meta = {tr.children[0].all_text(): tr.children[1].all_text()
+            for tr in root.find_all("div", id="panel-meta")[0].find_all("tr")}
+    assert (meta["VGPRs"], meta["SGPRs"], meta["occupancy (waves/SIMD)"], meta["spills"]) == ("20", "26", "8", "0")
+    # without --source-root the source is not found: the pane says so and how to fix it
+    (empty,) = pane(root, "python").find_all("div", cls="empty")
+    assert "/tmp/irkernels/kernels.py" in empty.all_text() and "--source-root" in empty.all_text()
+
+
+def test_inductor_kernel_with_substitute_path(inductor_cache, inductor_src, cli, tmp_path):
+    out = tmp_path / "ind.html"
+    r = cli("report", INDUCTOR_GELU, "--cache-dir", str(inductor_cache), "--substitute-path", "/tmp/rc/inductor",
+            str(inductor_src), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    root = parse_page(out.read_text())
+    per_line = {stage: sum(1 for n in lines(pane(root, stage)) if n.attrs.get("data-s") == "37")
+                for stage in ("ttgir", "llir", "ptx")}
+    assert per_line == {"ttgir": 4, "llir": 29, "ptx": 25}
+    src = lines(pane(root, "python"))
+    assert src[36].code() == (inductor_src / "f2" / "cf2lw55t3qqnr2x62wiazekjbpwkjdfxj2prfwwno57ndulaqo5h.py"
+                              ).read_text().splitlines()[36]
+    assert pane(root, "python").attrs["title"].endswith("cf2lw55t3qqnr2x62wiazekjbpwkjdfxj2prfwwno57ndulaqo5h.py")
+
+
+def test_sass_stage_and_stdout(cache39, corpus, cli):
+    r = cli("report", "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "--stages",
+            "ttgir,sass", "--source-root", str(corpus), "-o", "-")
+    assert r.returncode == 0, r.stderr
+    root = parse_page(r.stdout)
+    assert sum(1 for n in lines(pane(root, "sass")) if n.attrs.get("data-s") == "92") == 48
+
+
+def test_bad_stage_is_a_usage_error(cache39, cli, tmp_path):
+    r = cli("report", "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "--stages", "ttgir,bogus",
+            "-o", str(tmp_path / "x.html"))
+    assert r.returncode == 2
+    assert "unknown stage 'bogus'" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "x.html").exists()
+
+
+def _evil_entry(cache39: Path, tmp_path: Path) -> Path:
+    """A copy of softmax cuda:90 whose name, IR comment and source path hold a script tag."""
+    entry = shutil.copytree(cache39 / SOFTMAX_90, tmp_path / "cache" / SOFTMAX_90)
+    meta_path = entry / "softmax_kernel.json"
+    meta = json.loads(meta_path.read_text())
+    meta["name"] = EVIL
+    meta_path.write_text(json.dumps(meta))
+    ttgir = entry / "softmax_kernel.ttgir"
+    text = ttgir.read_text().replace("/tmp/irkernels/kernels.py", f"/tmp/{EVIL}/kernels.py")
+    ttgir.write_text(text.replace("  } loc(#loc)\n", f"  }} loc(#loc)\n// {EVIL} \"'&\n", 1))
+    return entry.parent
+
+
+def test_everything_from_artifacts_is_escaped(cache39, cli, tmp_path):
+    cache = _evil_entry(cache39, tmp_path)
+    out = tmp_path / "evil.html"
+    r = cli("report", "--cache-dir", str(cache), "--stages", "ttgir,llir", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    assert "<script>alert" not in text and "</script>/" not in text
+    root = parse_page(text)
+    assert len(root.find_all("script")) == 2
+    assert root.find_all("h1")[0].all_text() == EVIL  # shown as text
+    assert root.find_all("title")[0].all_text().startswith(EVIL)
+    comment = [n.all_text() for n in lines(pane(root, "ttgir")) if n.all_text().startswith("//")]
+    assert comment == [f"// {EVIL} \"'&"]
+    blob = root.find_all("script", id="ts-data")[0].all_text()
+    assert "\\u003cscript\\u003e" in blob and EVIL in "".join(json.loads(blob)["files"])
+    assert r.stderr.startswith("wrote ") and "_script_alert_1___script_" not in r.stderr
+
+
+def test_diff_page_marks_changed_lines_and_escapes():
+    import difflib
+
+    from tritonscope.render.html import changed_lines, render_diff_page
+
+    a = "%0 = tt.load %p\n%1 = arith.addf %0, %0\ntt.store %q, %1\n"
+    b = f"%0 = tt.load %p\n%1 = arith.mulf %0, %0 // {EVIL}\ntt.store %q, %1\nllvm.return\n"
+    udiff = "".join(difflib.unified_diff(a.splitlines(True), b.splitlines(True), "a", "b"))
+    assert changed_lines(udiff) == ({2}, {2, 4})
+    page = render_diff_page({"name": EVIL, "hash": "abc"}, {"name": "k", "hash": "def"}, {"ttgir": a},
+                            {"ttgir": b}, {"ttgir": udiff})
+    assert "<script>alert" not in page
+    root = parse_page(page)
+    panes = root.find_all("div", cls="pane")
+    assert [[i + 1 for i, n in enumerate(lines(p)) if n.classes] for p in panes] == [[2], [2, 4]]
+    assert [n.classes for n in lines(panes[0])] == [[], ["del"], []]
+    assert root.find_all("small")[0].all_text() == "1 lines removed, 2 added"
