@@ -10,6 +10,7 @@ Without `inlined_at` (before 3.9) the chain comes from the DWARF inlined-subrout
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from tritonscope.stages.common import Module, Op, SourceLoc
@@ -63,7 +64,10 @@ def parse(text: str, path: str | None = None, stage: str = "ptx") -> Module:
                 pos = (m.group(1), int(m.group(2)), int(m.group(3)))
                 caller = (m.group(4), int(m.group(5)), int(m.group(6))) if m.group(4) else None
                 if caller is not None:
-                    callers.setdefault(pos, []).append((lineno, caller))
+                    seen_callers = callers.setdefault(pos, [])
+                    # keep one entry per change of caller: the lists stay short, lookups cheap
+                    if not seen_callers or seen_callers[-1][1] != caller:
+                        seen_callers.append((lineno, caller))
                 current = (pos, caller)
                 continue
             if line.startswith(".file"):
@@ -132,44 +136,47 @@ def parse(text: str, path: str | None = None, stage: str = "ptx") -> Module:
     return module
 
 
+def _nearest_before(options: list[tuple[int, Position]], lineno: int) -> Position:
+    """The same helper position inlined at several call sites: the caller in force at this line."""
+    i = bisect.bisect_right(options, lineno, key=lambda o: o[0])
+    return options[i - 1][1] if i > 0 else options[0][1]
+
+
 class _ChainResolver:
     def __init__(self, files: dict[str, str], callers: dict[Position, list[tuple[int, Position]]]):
         self.files = files
         self.callers = callers
-        self.cache: dict[tuple[Position, Position | None, int], SourceLoc] = {}
+        self.cache: dict[tuple[Position, Position, int], SourceLoc] = {}
 
     def position(self, pos: Position, inlined_at: SourceLoc | None = None) -> SourceLoc:
         return SourceLoc(self.files.get(pos[0], f"<file {pos[0]}>"), pos[1], pos[2], inlined_at)
 
     def chain(self, pos: Position, caller: Position, lineno: int) -> SourceLoc:
         """pos inlined at caller, and the caller's own caller as the nearest earlier `.loc` says."""
+        key = (pos, caller, 0)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
         outer: list[Position] = [caller]
+        ambiguous = False
         seen = {pos, caller}
         while len(outer) < _MAX_CHAIN:
-            nxt = self._caller_of(outer[-1], lineno)
-            if nxt is None or nxt in seen:
+            options = self.callers.get(outer[-1])
+            if not options:
+                break
+            ambiguous = ambiguous or len(options) > 1
+            nxt = options[0][1] if len(options) == 1 else _nearest_before(options, lineno)
+            if nxt in seen:
                 break
             seen.add(nxt)
             outer.append(nxt)
         loc: SourceLoc | None = None
         for p in reversed(outer):
             loc = self.position(p, loc)
-        return self.position(pos, loc)
-
-    def _caller_of(self, pos: Position, lineno: int) -> Position | None:
-        options = self.callers.get(pos)
-        if not options:
-            return None
-        if len(options) == 1:
-            return options[0][1]
-        # The same helper position inlined at several call sites: the nearest one before this line.
-        best = None
-        for at, caller in options:
-            if at <= lineno:
-                best = caller
-            else:
-                break
-        return best if best is not None else options[0][1]
+        result = self.position(pos, loc)
+        if not ambiguous:  # the chain does not depend on where the op is: reuse it
+            self.cache[key] = result
+        return result
 
     def with_dwarf(self, pos: Position, sites: list) -> SourceLoc:
         loc: SourceLoc | None = None
