@@ -48,7 +48,7 @@ def normalize_file_names(text: str) -> str:
 
 def first_difference(a: str, b: str) -> str | None:
     la, lb = a.splitlines(), b.splitlines()
-    for i, (x, y) in enumerate(zip(la, lb), 1):
+    for i, (x, y) in enumerate(zip(la, lb, strict=False), 1):
         if x != y:
             return f"line {i}: jit: {x.strip()[:160]} | cross: {y.strip()[:160]}"
     if len(la) != len(lb):

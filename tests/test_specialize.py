@@ -1,0 +1,136 @@
+"""The JIT's specialization rules, per release, from launch-time values and from user signatures."""
+
+from __future__ import annotations
+
+import pytest
+
+from tritonscope.errors import UsageError
+from tritonscope.specialize import (
+    ArgSpec,
+    TensorArg,
+    derive_spec,
+    parse_aot_signature,
+    parse_named_signature,
+    rules_for,
+    specialize_value,
+)
+
+R39, R33, R32 = rules_for("3.9.0"), rules_for("3.3.1"), rules_for("3.2.0")
+
+
+def test_release_table_lookup():
+    assert rules_for("3.6.0+git123") is R39
+    assert R39.attrs_form == "parse_attr" and R39.ones_become_constexpr and R39.pointer_range_needs_buffer_ops
+    assert R33.attrs_form == "parse_attr" and not R33.pointer_range_needs_buffer_ops
+    assert R32.attrs_form == "descriptor" and not R32.ones_become_constexpr and R32.bool_type == "i1"
+    with pytest.raises(UsageError, match="needs Triton >= 3.2"):
+        rules_for("3.1.0")
+
+
+@pytest.mark.parametrize(("value", "rules", "expected"), [
+    (16, R39, ArgSpec("a", "i32", divisible_by_16=True)),
+    (17, R39, ArgSpec("a", "i32")),
+    (1, R39, ArgSpec("a", "constexpr", 1, equal_to_1=True)),
+    (1, R32, ArgSpec("a", "i32", 1, equal_to_1=True)),
+    (2**31, R39, ArgSpec("a", "i64", divisible_by_16=True)),
+    (2**63 + 16, R39, ArgSpec("a", "u64", divisible_by_16=True)),
+    (True, R39, ArgSpec("a", "u1")),
+    (True, R32, ArgSpec("a", "i1")),
+    (0.5, R39, ArgSpec("a", "fp32")),
+    (None, R39, ArgSpec("a", "constexpr", None)),
+    (TensorArg((64,), "fp16"), R39, ArgSpec("a", "*fp16", divisible_by_16=True)),
+    (TensorArg((64,), "fp16", offset_bytes=8), R39, ArgSpec("a", "*fp16")),
+])
+def test_specialize_value_cuda(value, rules, expected):
+    assert specialize_value("a", value, rules, "cuda") == expected
+
+
+def test_hip_pointer_range_follows_size_and_buffer_ops():
+    small, huge = TensorArg((1024,), "fp32"), TensorArg((2**30,), "fp32")
+    assert specialize_value("p", small, R39, "hip").pointer_range_32
+    assert not specialize_value("p", huge, R39, "hip").pointer_range_32
+    assert not specialize_value("p", small, R39, "hip", amd_buffer_ops=False).pointer_range_32
+    assert specialize_value("p", small, R33, "hip", amd_buffer_ops=False).pointer_range_32
+    assert not specialize_value("p", small, R39, "cuda").pointer_range_32
+
+
+def test_not_specialized_values_keep_only_their_type():
+    assert specialize_value("n", 1, R39, "cuda", specialize=False) == ArgSpec("n", "i32", specialized=False)
+    assert specialize_value("p", TensorArg((4,), "fp16"), R39, "hip", specialize=False) == ArgSpec(
+        "p", "*fp16", specialized=False)
+    assert specialize_value("n", 32, R39, "cuda", align=False) == ArgSpec("n", "i32")
+
+
+def test_matches_installed_jit_specialize_impl():
+    """Our rules against the installed Triton's own `specialize_impl` (native from 3.5)."""
+    libtriton = pytest.importorskip("triton._C.libtriton")
+    impl = getattr(libtriton, "native_specialize_impl", None)
+    if impl is None:
+        pytest.skip("this Triton has no native_specialize_impl")
+    import triton
+    from triton.backends.amd.compiler import HIPBackend
+    from triton.backends.compiler import BaseBackend
+
+    rules = rules_for(triton.__version__)
+    values = [0, 1, 15, 16, 48, -16, 2**31 - 16, 2**31, 2**40, True, False, 0.5,
+              TensorArg((8,), "fp16"), TensorArg((8,), "fp32", offset_bytes=4), TensorArg((2**31,), "i8"),
+              TensorArg((3, 5), "bf16")]
+    for backend_cls, backend in ((BaseBackend, "cuda"), (HIPBackend, "hip")):
+        for value in values:
+            for specialize in (True, False):
+                for align in (True, False):
+                    ty, key = impl(backend_cls, value, False, specialize, align)
+                    ours = specialize_value("a", value, rules, backend, specialize=specialize, align=align)
+                    assert ours.type == ty, (backend, value, specialize, align)
+                    if ty == "constexpr":
+                        assert ours.value == key
+                        continue
+                    desc = (("D" if ours.divisible_by_16 else "") + ("S" if ours.pointer_range_32 else ""))
+                    expected = None if not ours.specialized or ty in ("fp32", "u1") else desc
+                    assert key == expected, (backend, value, specialize, align)
+
+
+def test_derive_spec_from_launch_values():
+    spec = derive_spec(["x", "n", "s", "BLOCK"], ["BLOCK"],
+                       {"x": TensorArg((100,), "fp16"), "n": 100, "s": 1, "BLOCK": 128}, R39, "cuda",
+                       no_specialize=["n"], options={"num_warps": 8})
+    assert [(a.name, a.type, a.value) for a in spec.args] == [
+        ("x", "*fp16", None), ("n", "i32", None), ("s", "constexpr", 1), ("BLOCK", "constexpr", 128)]
+    assert spec.arg("x").divisible_by_16 and not spec.arg("n").specialized
+    assert spec.options == {"num_warps": 8}
+    with pytest.raises(UsageError, match="unknown argument"):
+        derive_spec(["x"], [], {"x": 1, "y": 2}, R39, "cuda")
+    with pytest.raises(UsageError, match="no value for argument"):
+        derive_spec(["x", "y"], [], {"x": 1}, R39, "cuda")
+
+
+def test_aot_signature_as_triton_tools_compile():
+    names = ["x_ptr", "y_ptr", "n", "stride", "BLOCK"]
+    args = parse_aot_signature("*fp16:16, *fp32, i32:16, i32:1, 1024", names, R39)
+    assert args == [ArgSpec("x_ptr", "*fp16", divisible_by_16=True), ArgSpec("y_ptr", "*fp32"),
+                    ArgSpec("n", "i32", divisible_by_16=True), ArgSpec("stride", "constexpr", 1, equal_to_1=True),
+                    ArgSpec("BLOCK", "constexpr", 1024)]
+    with pytest.raises(UsageError, match="has 2 entries but the kernel takes 5"):
+        parse_aot_signature("*fp16, i32", names, R39)
+    with pytest.raises(UsageError, match="only :16 and :1"):
+        parse_aot_signature("*fp16:8, *fp32, i32, i32, 4", names, R39)
+
+
+def test_named_signature_assumes_aligned_tensors():
+    names = ["x_ptr", "n", "BLOCK"]
+    args = parse_named_signature("x_ptr=*fp16, n=i32", names, {"BLOCK": 64}, R39, "hip")
+    assert args == [ArgSpec("x_ptr", "*fp16", divisible_by_16=True, pointer_range_32=True), ArgSpec("n", "i32"),
+                    ArgSpec("BLOCK", "constexpr", 64)]
+    with pytest.raises(UsageError, match="no type for argument 'n'"):
+        parse_named_signature("x_ptr=*fp16", names, {"BLOCK": 64}, R39, "cuda")
+    with pytest.raises(UsageError, match="unknown type 'float'"):
+        parse_named_signature("x_ptr=*fp16, n=float", names, {"BLOCK": 64}, R39, "cuda")
+
+
+def test_tensor_placeholder_mirrors_torch():
+    t = TensorArg((4, 6, 8), "fp16")
+    assert t.stride() == (48, 8, 1) and t.stride(1) == 8
+    assert t.numel() == 192 and t.element_size() == 2 and t.ptr_range() == 384
+    assert t.data_ptr() % 256 == 0
+    with pytest.raises(UsageError, match="unknown element type"):
+        TensorArg((4,), "float17")
