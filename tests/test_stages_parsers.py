@@ -188,3 +188,27 @@ def test_sass_noinline_helper_label_starts_a_function():
     assert sass.functions == ["noinline_kernel", helper]
     assert Counter(op.function for op in sass.ops) == Counter({"noinline_kernel": 18, helper: 38})
     assert {op.loc.outermost().line for op in sass.ops if op.function == helper} == {11, 12, 13, 14, 15, 16}
+
+
+@pytest.mark.parametrize("cache_name,base,expected", [
+    ("cache32", SOFTMAX_GFX942_32, {91: 70, 92: 34, 93: 47}),
+    ("cache39", SOFTMAX_GFX942_39, {91: 50, 92: 34, 93: 33}),
+])
+def test_hsaco_inlined_call_sites_from_dwarf(request, cache_name, base, expected):
+    """llvm-objdump prints the helper's own line; llvm-dwarfdump's inlined ranges give the call site,
+    so the disassembly attributes exactly like the AMDGCN text of the same compile."""
+    from tritonscope.cache import Cache, resolve_one
+    from tritonscope.stages import parse_entry_stage
+
+    cache = request.getfixturevalue(cache_name)
+    entry = resolve_one(Cache(cache / base.split("/")[0]), None, None)
+    try:
+        module = parse_entry_stage(entry, "hsaco-asm")
+    except tools.ToolMissing as e:  # pragma: no cover - depends on the machine
+        pytest.skip(str(e))
+    amdgcn = parse_entry_stage(entry, "amdgcn")
+    for line, n in expected.items():
+        assert len(module.ops_for_line(line)) == n == len(amdgcn.ops_for_line(line))
+    assert not module.ops_for_line(36) and not module.ops_for_line(44)
+    chains = {op.loc.describe() for op in module.ops_for_line(92)}
+    assert "kernels.py:44:0 @ kernels.py:92:" + ("34" if cache_name == "cache32" else "17") in chains

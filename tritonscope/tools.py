@@ -127,3 +127,23 @@ def disassemble_hsaco(hsaco: str | os.PathLike, arch: str, timeout: float = DEFA
     names = ", ".join(tools)
     raise ToolMissing(f"no llvm-objdump here knows {arch} (tried {names}; gfx942 needs LLVM >= 17, "
                       f"gfx950 LLVM >= 20)", str(hsaco))
+
+
+def dwarfdump_hsaco(hsaco: str | os.PathLike, timeout: float = DEFAULT_TIMEOUT) -> str | None:
+    """`llvm-dwarfdump --debug-info` of an hsaco: the inlined-call ranges llvm-objdump does not print.
+
+    Uses the llvm-dwarfdump beside an llvm-objdump found by `llvm_objdumps()`; None when there is none
+    or it fails (the disassembly then carries innermost lines only)."""
+    for objdump in llvm_objdumps():
+        d = os.path.dirname(objdump)
+        base = os.path.basename(objdump).replace("llvm-objdump", "llvm-dwarfdump")
+        for tool in (os.path.join(d, base), shutil.which(base) or ""):
+            if tool and os.access(tool, os.X_OK):
+                try:
+                    proc = subprocess.run([tool, "--debug-info", str(hsaco)], capture_output=True,
+                                          timeout=timeout, stdin=subprocess.DEVNULL)
+                except (OSError, subprocess.TimeoutExpired):
+                    continue
+                if proc.returncode == 0:
+                    return proc.stdout.decode("utf-8", "replace")
+    return None

@@ -62,7 +62,13 @@ def parse_entry_stage(entry: KernelEntry, stage: str) -> Module:
     if stage == "sass":
         path = str(entry.stage_path("cubin"))
     elif stage == "hsaco-asm":
+        from tritonscope import tools
+        from tritonscope.stages import hsaco
+
         path = str(entry.stage_path("hsaco"))
+        text = stage_text(entry, stage)
+        # llvm-objdump prints innermost lines only; the DWARF says where inlined code was called
+        return hsaco.parse(text, path, stage=stage, dwarf=tools.dwarfdump_hsaco(path))
     else:
         path = str(entry.stage_path(stage))
     return parse(stage, stage_text(entry, stage), path)

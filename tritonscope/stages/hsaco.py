@@ -2,12 +2,16 @@
 
 `0000000000001700 <softmax_kernel>:` starts a function, `; /path/kernels.py:77` sets the line of the
 instructions that follow (llvm-objdump prints it only when it changes), `; name():` names the function
-the line belongs to. llvm-objdump 19 prints only the innermost line of inlined code and no column.
+the line belongs to. llvm-objdump 19 prints only the innermost line of inlined code and no column; the
+call sites of inlined code come from `llvm-dwarfdump --debug-info` (its DW_TAG_inlined_subroutine
+address ranges), matched to each instruction's address, when that text is given.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
+from dataclasses import dataclass, field
 
 from tritonscope.stages.common import Module, Op, SourceLoc
 
@@ -15,15 +19,32 @@ FUNCTION_START = re.compile(r"^[0-9a-fA-F]+ <([^>]+)>:$")
 LINE_COMMENT = re.compile(r"^; (.+?):(\d+)(?::(\d+))?(?: \(discriminator \d+\))?$")
 FUNCTION_NAME_COMMENT = re.compile(r"^; .*\(\):$")
 INSTRUCTION = re.compile(r"^([a-z_][\w]*)")
+# `s_waitcnt lgkmcnt(0)    // 000000001718: BF8CC07F`: the instruction's address
+ADDRESS = re.compile(r"//\s*([0-9A-Fa-f]+):")
+# llvm-dwarfdump: `0x00000041:     DW_TAG_inlined_subroutine`, attributes, and `[lo, hi)` range lines
+DIE = re.compile(r"^0x[0-9a-fA-F]+:(\s+)(DW_TAG_\w+|NULL)")
+DIE_ATTRIBUTE = re.compile(r"^\s+(DW_AT_\w+)\s+\((.*)$")
+ADDRESS_RANGE = re.compile(r"\[0x([0-9a-fA-F]+), 0x([0-9a-fA-F]+)\)")
 _HEADER_MARKERS = ("file format", "Disassembly of section")
 
 
-def parse(text: str, path: str | None = None, stage: str = "hsaco-asm") -> Module:
+@dataclass
+class _InlinedCall:
+    depth: int
+    ranges: list[tuple[int, int]] = field(default_factory=list)
+    low: int | None = None
+    call_file: str = ""
+    call_line: int = 0
+    call_col: int = 0
+
+
+def parse(text: str, path: str | None = None, stage: str = "hsaco-asm", dwarf: str | None = None) -> Module:
     module = Module(stage=stage, path=path)
     function: str | None = None
     current: SourceLoc | None = None
     cache: dict[tuple[str, int, int], SourceLoc] = {}
     files: dict[str, str] = {}
+    addresses: list[tuple[int, int]] = []  # (instruction address, index into module.ops)
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line == "...":
@@ -51,5 +72,93 @@ def parse(text: str, path: str | None = None, stage: str = "hsaco-asm") -> Modul
             module.unparsed.append((lineno, line))
             continue
         module.ops.append(Op(lineno=lineno, op=m.group(1), text=line, loc=current, function=function))
+        a = ADDRESS.search(line)
+        if a:
+            addresses.append((int(a.group(1), 16), len(module.ops) - 1))
     module.files = {str(i): f for i, f in enumerate(files, 1)}
+    if dwarf:
+        _add_call_sites(module, addresses, read_inlined_calls(dwarf))
     return module
+
+
+def read_inlined_calls(dwarf: str) -> list[_InlinedCall]:
+    """DW_TAG_inlined_subroutine entries of `llvm-dwarfdump --debug-info` output, nesting depth set."""
+    calls: list[_InlinedCall] = []
+    stack: list[tuple[int, bool]] = []  # (indent, is an inlined call) of the enclosing entries
+    current: _InlinedCall | None = None
+    in_ranges = False
+    for line in dwarf.splitlines():
+        m = DIE.match(line)
+        if m:
+            indent = len(m.group(1))
+            while stack and stack[-1][0] >= indent:
+                stack.pop()
+            current, in_ranges = None, False
+            if m.group(2) == "DW_TAG_inlined_subroutine":
+                current = _InlinedCall(depth=sum(1 for _, inl in stack if inl))
+                calls.append(current)
+            if m.group(2) != "NULL":
+                stack.append((indent, m.group(2) == "DW_TAG_inlined_subroutine"))
+            continue
+        if current is None:
+            continue
+        a = DIE_ATTRIBUTE.match(line)
+        if a:
+            name, value = a.group(1), a.group(2)
+            in_ranges = name == "DW_AT_ranges"
+            if name == "DW_AT_low_pc":
+                current.low = _hex(value)
+            elif name == "DW_AT_high_pc" and current.low is not None:
+                high = _hex(value)
+                if high is not None:
+                    current.ranges.append((current.low, high))
+            elif name == "DW_AT_call_file":
+                current.call_file = value.rstrip(")").strip('"')
+            elif name == "DW_AT_call_line":
+                current.call_line = _dec(value)
+            elif name == "DW_AT_call_column":
+                current.call_col = _dec(value)
+        if in_ranges:
+            current.ranges.extend((int(lo, 16), int(hi, 16)) for lo, hi in ADDRESS_RANGE.findall(line))
+    return calls
+
+
+def _hex(value: str) -> int | None:
+    try:
+        return int(value.rstrip(")").split()[0], 16)
+    except (ValueError, IndexError):
+        return None
+
+
+def _dec(value: str) -> int:
+    try:
+        return int(value.rstrip(")").split()[0], 0)
+    except (ValueError, IndexError):
+        return 0
+
+
+def _add_call_sites(module: Module, addresses: list[tuple[int, int]], calls: list[_InlinedCall]) -> None:
+    """Extend each instruction's (innermost) line with the call sites of the inlined ranges holding it."""
+    addresses.sort()
+    keys = [a for a, _ in addresses]
+    sites: dict[int, list[_InlinedCall]] = {}
+    for call in calls:
+        if call.call_line <= 0:
+            continue
+        for lo, hi in call.ranges:
+            for k in range(bisect.bisect_left(keys, lo), bisect.bisect_left(keys, hi)):
+                sites.setdefault(addresses[k][1], []).append(call)
+    cache: dict[tuple, SourceLoc] = {}
+    for index, found in sites.items():
+        op = module.ops[index]
+        if op.loc is None or not op.loc.known:
+            continue
+        key = (op.loc, tuple(id(c) for c in found))
+        loc = cache.get(key)
+        if loc is None:
+            outer: SourceLoc | None = None
+            for call in sorted(found, key=lambda c: c.depth):  # the user's call (depth 0) outermost
+                if (call.call_file, call.call_line) != (op.loc.file, op.loc.line) or outer is not None:
+                    outer = SourceLoc(call.call_file, call.call_line, call.call_col, outer)
+            loc = cache[key] = SourceLoc(op.loc.file, op.loc.line, op.loc.col, outer)
+        op.loc = loc
