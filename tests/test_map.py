@@ -143,3 +143,12 @@ def test_map_does_not_import_triton(cache39, corpus):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert '"kind": "map.line"' in proc.stdout
+
+
+def test_line_in_a_helper_file_matches_inner_positions(cli, cache39):
+    """`--file standard.py --line 216` (tl.max's reduce) finds the ops inlined from it, wherever called."""
+    doc = run_json(cli, "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:80", "--file", "standard.py",
+                   "--line", "216", "--stages", "ttgir,ptx,sass")
+    assert doc["query"]["match"] == "inlined" and doc["query"]["file"].endswith("triton/language/standard.py")
+    assert counts(doc) == {"ttgir": 3, "ptx": 30, "sass": 27}
+    assert all(op["chain"][-1]["line"] == 91 for s in doc["stages"] for op in s["ops"])

@@ -52,8 +52,15 @@ class KernelMap:
     source_file: str | None = None  # the user's file, as the IR names it
 
     def ops_at(self, stage: str, line: int, file: str | None = None, col: int | None = None) -> list[Op]:
+        """Ops attributed to `line` of the user's file (by their outermost position). For another file
+        (a helper library such as triton/language/standard.py), ops whose chain passes through that line."""
         file = file or self.source_file
-        return [op for op in self.stages[stage].ops if _attributed_to(op, file, line, col)]
+        if self.is_user_file(file):
+            return [op for op in self.stages[stage].ops if _attributed_to(op, file, line, col)]
+        return [op for op in self.stages[stage].ops if _passes_through(op, file, line, col)]
+
+    def is_user_file(self, file: str | None) -> bool:
+        return file is None or self.source_file is None or _same_file(file, self.source_file)
 
 
 @dataclass
@@ -156,6 +163,13 @@ def _attributed_to(op: Op, file: str | None, line: int, col: int | None) -> bool
         return False
     outer = op.loc.outermost()
     return outer.line == line and _same_file(outer.file, file) and (col is None or outer.col == col)
+
+
+def _passes_through(op: Op, file: str | None, line: int, col: int | None) -> bool:
+    if op.loc is None:
+        return False
+    return any(p.line == line and _same_file(p.file, file) and (col is None or p.col == col)
+               for p in op.loc.chain())
 
 
 def stage_has_columns(module: Module) -> bool:

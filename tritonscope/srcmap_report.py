@@ -98,7 +98,8 @@ def line_result(kmap: KernelMap, finder: SourceFinder, line: int, file: str | No
             highlight = {"start": span[0], "end": span[1]}
     flow = [{"stage": s, "kinds": dict(k)} for s, k in memory_flow(kmap, per_stage_ops)]
     return {"kernel": kernel_json(kmap), "source": source.to_json(),
-            "query": {"file": requested, "line": line, "col": col},
+            "query": {"file": requested, "line": line, "col": col,
+                      "match": "outermost" if kmap.is_user_file(requested) else "inlined"},
             "columns": None if one_based is None else ("1-based" if one_based else "0-based"),
             "context": ctx, "highlight": highlight, "stages": stages, "flow": flow, "skipped": kmap.skipped}
 
