@@ -24,6 +24,7 @@ HEADLINE_METRICS = ("regs", "spills", "smem", "occupancy", "stack", "scratch", "
 # More is better for these; for every other metric an increase is shown as a cost.
 HIGHER_IS_BETTER = ("occupancy", "vector-width")
 MARKDOWN_BUDGET = 60000  # GitHub comments hold 65536 characters
+MARKDOWN_STAGE_LINES = 150  # diff lines shown per stage in a comment
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +226,10 @@ def render_markdown(result: DiffResult, opts: RenderOptions) -> str:
     used = len(body)
     truncated = 0
     for p in result.changed:
-        block = _markdown_kernel_details(p, opts)
+        # Full diffs (each stage capped), else metrics and line counts only, else left out.
+        block = _markdown_kernel_details(p, opts, MARKDOWN_STAGE_LINES)
+        if used + len(block) > MARKDOWN_BUDGET:
+            block = _markdown_kernel_details(p, RenderOptions(stat=True, all_metrics=opts.all_metrics), 0)
         if used + len(block) > MARKDOWN_BUDGET:
             truncated += 1
             continue
@@ -242,7 +246,7 @@ def _badge(d: MetricDelta) -> str:
     return ":small_red_triangle:" if worse else ":small_red_triangle_down:" if worse is False else ""
 
 
-def _markdown_kernel_details(p: KernelPair, opts: RenderOptions) -> str:
+def _markdown_kernel_details(p: KernelPair, opts: RenderOptions, max_lines: int) -> str:
     summary = f"<code>{p.b.name}</code> <code>{p.b.target}</code>: {p.change_summary()}"
     lines = [f"<details><summary>{summary}</summary>", ""]
     deltas = _shown_deltas(p, opts)
@@ -258,7 +262,10 @@ def _markdown_kernel_details(p: KernelPair, opts: RenderOptions) -> str:
             continue
         lines.append(f"**{sd.stage}** (+{sd.added}/-{sd.removed})")
         if not opts.stat:
-            lines += ["", "```diff", *[ln.replace("```", "`\u200b``") for ln in sd.lines], "```"]
+            shown = [ln.replace("```", "`\u200b``") for ln in sd.lines[:max_lines]]
+            lines += ["", "```diff", *shown, "```"]
+            if len(sd.lines) > max_lines:
+                lines.append(f"_{len(sd.lines) - max_lines} more diff lines not shown._")
         lines.append("")
     lines += ["</details>", ""]
     return "\n".join(lines) + "\n"

@@ -1,0 +1,94 @@
+"""Metrics per kernel and stage (diff's deltas), checked against grep and cuobjdump on the corpus."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tritonscope.cache import Cache
+from tritonscope.metrics import amdgcn_resources
+from tritonscope.normalize import NormalizeOptions
+from tritonscope.nvinfo import cubin_resources
+from tritonscope.records import record_for_entry
+from tritonscope.tools import find_nvidia_tool
+
+CUOBJDUMP_USAGE = re.compile(r"Function (\S+):\n\s*REG:(\d+) STACK:(\d+) SHARED:(\d+) LOCAL:(\d+)")
+
+
+def _record(cache: Path, name: str, target: str):
+    found = [e for e in Cache(cache).kernels() if e.name == name and str(e.target) == target and e.kind == "kernel"]
+    assert len(found) == 1
+    return record_for_entry(found[0], NormalizeOptions())
+
+
+def test_cubin_resources_match_cuobjdump(corpus):
+    tool = find_nvidia_tool("cuobjdump")
+    if tool is None:
+        pytest.skip("cuobjdump not installed")
+    cubins = sorted(corpus.glob("*/*/*.cubin")) + sorted(corpus.glob("*/*/*/*.cubin"))
+    assert len(cubins) == 50
+    checked = 0
+    for path in cubins:
+        ours = cubin_resources(path.read_bytes(), str(path))
+        out = subprocess.run([tool, "--dump-resource-usage", str(path)], capture_output=True, text=True,
+                             check=True).stdout
+        for m in CUOBJDUMP_USAGE.finditer(out):
+            r = ours[m.group(1)]
+            assert (r.registers, r.stack_bytes, r.static_shared_bytes, r.local_bytes) == \
+                tuple(int(g) for g in m.groups()[1:]), path
+            checked += 1
+    assert checked == 50
+
+
+def test_amdgcn_resources_from_comments_and_yaml(cache32):
+    [path] = [e.files["amdgcn"] for e in Cache(cache32).kernels()
+              if e.name == "add_kernel" and str(e.target) == "hip:gfx942"]
+    # ; NumVgprs: 6 / ; TotalNumSgprs: 16 / ; Occupancy: 8 / ; codeLenInByte = 172 / .vgpr_spill_count: 0
+    assert amdgcn_resources(path.read_text()) == {
+        "vgprs": 6, "agprs": 0, "sgprs": 16, "regs": 6, "spills": 0, "scratch": 0, "lds": 0,
+        "code_bytes": 172, "occupancy": 8}
+
+
+def test_ptx_op_classes_and_cache_hints(cache32, cache39):
+    a = _record(cache32, "gemv_tile_kernel", "cuda:80").metrics
+    b = _record(cache39, "gemv_tile_kernel", "cuda:80").metrics
+    # grep -c 'ld\.global' = 33 both; 32 of them `.v4.b32` (16 bytes), one `ld.global.b16`
+    for m in (a, b):
+        assert (m["ops:global_load"], m["ops:global_load.16B"], m["ops:global_load.2B"]) == (33, 32, 1)
+        assert m["ops:barrier"] == 3  # bar.sync
+        assert m["regs"] == 168 and m["smem"] == 1024 and m["num_warps"] == 2
+    # grep -c 'ld\.global.*L2::cache_hint': 0 in 3.2, 32 in 3.9
+    assert "ops:hint:L2::cache_hint" not in a and b["ops:hint:L2::cache_hint"] == 32
+    assert a["ops:hint:L1::evict_first"] == b["ops:hint:L1::evict_first"] == 32
+
+
+def test_llir_vector_loads_and_mfma(cache32, cache39):
+    a = _record(cache32, "matmul_kernel", "hip:gfx90a")
+    b = _record(cache39, "matmul_kernel", "hip:gfx90a")
+    # 3.2: four `llvm.masked.load.v8f16.p1` calls; 3.9: ten `load <8 x half>, ptr addrspace(1)`
+    assert a.metrics["ops:global_load.16B@llir"] == 4 and b.metrics["ops:global_load.16B@llir"] == 10
+    # AMDGCN: global_load_dwordx4 4 -> 10, v_mfma 8 -> 20, TotalNumVgprs 72 -> 60, Occupancy 7 -> 8
+    assert (a.metrics["ops:global_load"], b.metrics["ops:global_load"]) == (4, 10)
+    assert (a.metrics["ops:mfma"], b.metrics["ops:mfma"]) == (8, 20)
+    assert (a.metrics["regs"], b.metrics["regs"]) == (72, 60)
+    assert (a.metrics["occupancy"], b.metrics["occupancy"]) == (7, 8)
+    assert a.metrics["vector-width"] == b.metrics["vector-width"] == 16
+
+
+def test_load_sites_from_llir_locations(cache32, cache39):
+    # kernels.py:173 `w = tl.load(..., eviction_policy="evict_first")` (16 B), :174 `xk = tl.load(...)` (2 B)
+    for cache in (cache32, cache39):
+        assert _record(cache, "gemv_tile_kernel", "cuda:90").load_sites == {"kernels.py:173": 16,
+                                                                            "kernels.py:174": 2}
+
+
+def test_specialization_from_ir_signature(cache32, cache39):
+    a = _record(cache32, "add_kernel", "cuda:80")
+    b = _record(cache39, "add_kernel", "cuda:80")
+    args = ["!tt.ptr<f16> {tt.divisibility = 16 : i32}"] * 3 + ["i32 {tt.divisibility = 16 : i32}"]
+    assert a.spec == b.spec == {
+        "ir_signature": {"args": args, "attributes": "{noinline = false}"},
+        "num_ctas": 1, "num_stages": 3, "num_warps": 4}

@@ -1,0 +1,127 @@
+"""`diff --fail-on` rules: each on a real pair that trips it and one that does not; exit codes 0/1/2."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from tritonscope.errors import UsageError
+from tritonscope.verdicts import Rule, parse_rules
+
+
+def _verdict(cli, a: Path, b: Path, rule: str, *filters: str) -> tuple[int, list[tuple[str, str, str]]]:
+    proc = cli("diff", str(a), str(b), "--format", "json", "--fail-on", rule, *filters)
+    assert proc.returncode in (0, 1), proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["exit_code"] == proc.returncode
+    return proc.returncode, [(f["kernel"], f["target"], f["detail"]) for f in doc["failed_rules"]]
+
+
+@pytest.fixture(scope="module")
+def compiled_pairs(tmp_path_factory, cli_module):
+    """Caches compiled here (no GPU): gemv aligned vs unaligned (cuda:90), flash attention 4 vs 1 warp
+    (hip:gfx942, where one warp runs out of VGPRs and spills)."""
+    if importlib.util.find_spec("triton") is None:
+        pytest.skip("triton is not installed: cannot compile the variant pairs")
+    root = tmp_path_factory.mktemp("compiled")
+    runs = {
+        "gemv": ("gemv", "--target", "cuda:90"),
+        "gemv_unaligned": ("gemv-unaligned", "--target", "cuda:90"),
+        "fa": ("flash_attention", "--target", "hip:gfx942"),
+        "fa_1warp": ("flash_attention", "--target", "hip:gfx942", "--num-warps", "1"),
+    }
+    out = {}
+    for name, args in runs.items():
+        proc = cli_module("compile", *args, "--cache-dir", str(root / name), "-j", "1")
+        assert proc.returncode == 0, proc.stderr
+        out[name] = root / name
+    return out
+
+
+@pytest.fixture(scope="module")
+def cli_module():
+    from conftest import run_cli
+
+    return run_cli
+
+
+def test_rule_grammar():
+    assert Rule.parse("regs>+5%") == Rule("regs>+5%", "regs", ">", "percent", 5.0)
+    assert Rule.parse("spills>0") == Rule("spills>0", "spills", ">", "value", 0.0)
+    assert Rule.parse("smem>+0") == Rule("smem>+0", "smem", ">", "delta", 0.0)
+    assert Rule.parse("vector-width<") == Rule("vector-width<", "vector-width", "<", "delta", 0.0)
+    assert Rule.parse("ops:global_load>+0").metric == "ops:global_load"
+    assert Rule.parse("ops:global_load.16B@llir<-2").threshold == -2.0
+    assert [r.text for r in parse_rules(["any", "regs>+5%,spills>0"])] == ["any", "regs>+5%", "spills>0"]
+    r = Rule.parse("regs>+5%")
+    assert r.trips(100, 106) and not r.trips(100, 105) and not r.trips(None, 200)
+    assert Rule.parse("smem>+10%").trips(0, 16) and Rule("x", "smem", ">", "percent", 10).trips(0, 1)
+    for bad in ("regs>>5", "regs", "foo>5", "regs>5%", "ops:>0", ">5", "regs>+5%%"):
+        with pytest.raises(UsageError):
+            Rule.parse(bad)
+
+
+def test_bad_rule_is_one_line_exit_2(cli, cache39):
+    proc = cli("diff", str(cache39), str(cache39), "--fail-on", "regs>>5")
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.strip().count("\n") == 0 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("tritonscope: error: bad --fail-on rule 'regs>>5'")
+
+
+def test_any(cli, cache32, cache39):
+    code, failed = _verdict(cli, cache32, cache39, "any", "-k", "add_kernel")
+    assert code == 1 and len(failed) == 6 and all(d.startswith("changed: ") for _, _, d in failed)
+    assert _verdict(cli, cache39, cache39, "any") == (0, [])
+
+
+def test_regs_percent(cli, cache32, cache39):
+    # TotalNumVgprs 128 -> 140 (+9.4%) on gfx90a; matmul gfx90a goes 72 -> 60.
+    assert _verdict(cli, cache32, cache39, "regs>+5%", "-k", "gemv_tile_kernel", "--target", "hip:gfx90a") == \
+        (1, [("gemv_tile_kernel", "hip:gfx90a", "128 -> 140")])
+    assert _verdict(cli, cache32, cache39, "regs>+10%", "-k", "gemv_tile_kernel", "--target", "hip:gfx90a") == \
+        (0, [])
+    assert _verdict(cli, cache32, cache39, "regs>+5%", "-k", "matmul_kernel", "--target", "hip:gfx90a") == (0, [])
+
+
+def test_smem(cli, cache32, cache39):
+    # metadata "shared": 8192 -> 16944 on gfx950; unchanged on gfx90a
+    assert _verdict(cli, cache32, cache39, "smem>+0", "-k", "matmul_kernel", "--target", "hip:gfx950") == \
+        (1, [("matmul_kernel", "hip:gfx950", "8192 -> 16944")])
+    assert _verdict(cli, cache32, cache39, "smem>+0", "-k", "matmul_kernel", "--target", "hip:gfx90a") == (0, [])
+
+
+def test_global_loads(cli, cache32, cache39):
+    # global_load_dwordx4: 4 -> 10 on gfx942; add_kernel keeps its two loads everywhere.
+    assert _verdict(cli, cache32, cache39, "ops:global_load>+0", "-k", "matmul_kernel", "--target",
+                    "hip:gfx942") == (1, [("matmul_kernel", "hip:gfx942", "4 -> 10")])
+    assert _verdict(cli, cache32, cache39, "ops:global_load>+0", "-k", "add_kernel") == (0, [])
+
+
+def test_vector_width(cli, cache32, cache39, compiled_pairs):
+    # Without tt.divisibility on w_ptr the 64x256 tile loads one fp16 at a time: 16 B -> 2 B per site.
+    code, failed = _verdict(cli, compiled_pairs["gemv"], compiled_pairs["gemv_unaligned"], "vector-width<")
+    assert code == 1
+    assert failed == [("gemv_kernel", "cuda:90", "load at gemv.py:40: 16B -> 2B"),
+                      ("gemv_kernel", "cuda:90", "load at gemv.py:41: 16B -> 2B")]
+    assert _verdict(cli, compiled_pairs["gemv_unaligned"], compiled_pairs["gemv"], "vector-width<") == (0, [])
+    assert _verdict(cli, cache32, cache39, "vector-width<") == (0, [])
+
+
+def test_spills(cli, cache32, cache39, compiled_pairs):
+    # One warp for flash attention on gfx942: `.vgpr_spill_count: 32` in the AMDGCN metadata.
+    code, failed = _verdict(cli, compiled_pairs["fa"], compiled_pairs["fa_1warp"], "spills>0")
+    assert (code, failed) == (1, [("attention_fwd_kernel", "hip:gfx942", "0 -> 32")])
+    assert _verdict(cli, compiled_pairs["fa_1warp"], compiled_pairs["fa"], "spills>0") == (0, [])
+    assert _verdict(cli, cache32, cache39, "spills>0", "--target", "hip") == (0, [])
+
+
+def test_several_rules_list_which_failed(cli, cache32, cache39):
+    proc = cli("diff", str(cache32), str(cache39), "-k", "matmul_kernel", "--target", "hip:gfx950", "--stat",
+               "--fail-on", "smem>+0,spills>0", "--fail-on", "regs>+5%")
+    assert proc.returncode == 1
+    assert "FAILED rules: smem>+0" in proc.stdout
+    assert "  smem>+0: matmul_kernel hip:gfx950: 8192 -> 16944" in proc.stdout

@@ -1,0 +1,113 @@
+"""Normalization for diff/snapshot on the real corpus: what must vanish and what must stay."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+
+import pytest
+
+from tritonscope.cache import Cache
+from tritonscope.normalize import NormalizeOptions, normalize, strip_mlir_locs
+
+FOLD_OFF = NormalizeOptions(fold_renames=False)
+
+
+def _entry_file(cache: Path, name: str, target: str, stage: str) -> Path:
+    found = [e for e in Cache(cache).kernels() if e.name == name and str(e.target) == target and stage in e.files]
+    assert len(found) == 1, (name, target, stage, found)
+    return found[0].files[stage]
+
+
+def _diff(a: str, b: str) -> list[str]:
+    return [ln for ln in difflib.unified_diff(a.splitlines(), b.splitlines(), lineterm="", n=0)
+            if ln.startswith(("+", "-")) and not ln.startswith(("+++", "---"))]
+
+
+def test_dialect_rename_alone_is_no_difference(cache32):
+    text = _entry_file(cache32, "matmul_kernel", "cuda:90", "ttgir").read_text()
+    assert text.count("triton_nvidia_gpu.") == 3 and "ttg." not in text
+    renamed = text.replace("triton_nvidia_gpu.", "ttng.").replace("triton_gpu.", "ttg.")
+    assert _diff(normalize("ttgir", text), normalize("ttgir", renamed)) == []
+    # With the fold off, every line that spelled a prefix the old way is a difference.
+    lines = _diff(normalize("ttgir", text, FOLD_OFF), normalize("ttgir", renamed, FOLD_OFF))
+    assert sum(ln.startswith("-") for ln in lines) == 59
+    assert sum(ln.startswith("+") for ln in lines) == 59
+    assert all("triton_gpu." in ln or "triton_nvidia_gpu." in ln for ln in lines if ln.startswith("-"))
+
+
+def test_named_ssa_values_fold_to_positional_names(cache32, cache39):
+    # Triton 3.9 names SSA values after the Python variables (%pid, %offsets_1); 3.2 numbers them.
+    a = _entry_file(cache32, "add_kernel", "cuda:80", "ttgir").read_text()
+    b = _entry_file(cache39, "add_kernel", "cuda:80", "ttgir").read_text()
+    assert "%pid = tt.get_program_id" in b and "%0 = tt.get_program_id" in a
+    assert _diff(normalize("ttgir", a), normalize("ttgir", b)) == [
+        '-module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", '
+        '"ttg.threads-per-warp" = 32 : i32} {',
+        '+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:80", '
+        '"ttg.threads-per-warp" = 32 : i32, "ttng.two-ctas" = false} {',
+    ]
+    off = _diff(normalize("ttgir", a, FOLD_OFF), normalize("ttgir", b, FOLD_OFF))
+    assert any("%pid = tt.get_program_id x : i32" in ln for ln in off)
+    assert any("triton_gpu.blocked" in ln for ln in off)
+
+
+def test_positional_renaming_makes_renumbering_no_difference(cache32):
+    ptx = _entry_file(cache32, "gemv_loop_kernel", "cuda:90", "ptx").read_text()
+    shifted = re.sub(r"%(r|rd|f|p|rs)(\d+)\b", lambda m: f"%{m.group(1)}{int(m.group(2)) + 100}", ptx)
+    shifted = re.sub(r"\$L__BB0_(\d+)", lambda m: f"$L__BB0_{int(m.group(1)) + 7}", shifted)
+    assert shifted != ptx
+    assert normalize("ptx", shifted) == normalize("ptx", ptx)
+    llir = _entry_file(cache32, "matmul_kernel", "hip:gfx942", "llir").read_text()
+    shifted = re.sub(r"%(\d+)\b", lambda m: f"%{int(m.group(1)) + 1000}", llir)
+    shifted = re.sub(r"^(\d+):", lambda m: f"{int(m.group(1)) + 1000}:", shifted, flags=re.MULTILINE)
+    assert normalize("llir", shifted) == normalize("llir", llir)
+    gcn = _entry_file(cache32, "softmax_kernel", "hip:gfx942", "amdgcn").read_text()
+    shifted = re.sub(r"\bv(\d+)\b", lambda m: f"v{int(m.group(1)) + 40}", gcn)
+    shifted = re.sub(r"\bv\[(\d+):(\d+)\]", lambda m: f"v[{int(m.group(1)) + 40}:{int(m.group(2)) + 40}]", shifted)
+    assert normalize("amdgcn", shifted) == normalize("amdgcn", gcn)
+
+
+@pytest.mark.parametrize("stage", ["source", "ttir", "ttgir", "llir", "ptx", "amdgcn"])
+def test_no_debug_info_paths_or_hashes_survive(cache39, stage):
+    seen = 0
+    for e in Cache(cache39).kernels():
+        if stage not in e.files:
+            continue
+        seen += 1
+        raw = e.files[stage].read_text()
+        out = normalize(stage, raw)
+        assert "/tmp/" in raw  # every stage names its source file in the debug info
+        for gone in ("/tmp/", "loc(", "#loc", "!dbg", "!DI", ".debug_", "\t.loc", "\t.file"):
+            assert gone not in out, (e.name, str(e.target), gone)
+        assert not re.search(r"^\s*\.(loc|file)\b", out, re.MULTILINE)
+        assert e.meta("hash") not in out
+        assert out.endswith("\n") and "\n\n" not in out
+    assert seen == {"source": 30, "ttir": 30, "ttgir": 30, "llir": 30, "ptx": 10, "amdgcn": 20}[stage]
+
+
+def test_real_instructions_survive(cache32, cache39):
+    a = normalize("ptx", _entry_file(cache32, "gemv_tile_kernel", "cuda:80", "ptx").read_text())
+    b = normalize("ptx", _entry_file(cache39, "gemv_tile_kernel", "cuda:80", "ptx").read_text())
+    loads_a = [ln for ln in a.splitlines() if "ld.global" in ln]
+    loads_b = [ln for ln in b.splitlines() if "ld.global" in ln]
+    assert len(loads_a) == len(loads_b) == 33
+    assert sum("ld.global.L1::evict_first.v4.b32" in ln for ln in loads_a) == 32
+    # Triton 3.9 adds an L2 cache-policy operand to the same 32 loads: a real change, kept.
+    assert sum("ld.global.L1::evict_first.L2::cache_hint.v4.b32" in ln for ln in loads_b) == 32
+    gcn = normalize("amdgcn", _entry_file(cache32, "add_kernel", "hip:gfx942", "amdgcn").read_text())
+    assert "; NumVgprs: 6" in gcn.splitlines() and "; Occupancy: 8" in gcn.splitlines()
+    assert "    global_load_dwordx2 v[2:+1], v[2:+1], off" in gcn.splitlines()
+
+
+def test_small_forms():
+    assert strip_mlir_locs('%0 = tt.load %1 : tensor<4xf16> loc(callsite(#loc1 at "a(b)":3:4))') == \
+        "%0 = tt.load %1 : tensor<4xf16>"
+    text = ('source_filename = "/home/u/x/kernels.py"\n'
+            '; built 2026-01-02T03:04:05Z from 3fe922c41ac14f3492da1b481129ada495784614d1dca8d8e0111d9cbeca4241\n'
+            '@k = constant [52 x i8] c"7LC5OE4NJYDFZ24QSU5JNYTEXMSI524PDIHUVHTGL4SHRJ662IDA"\n')
+    out = normalize("text", text)
+    assert out == ('source_filename = "kernels.py"\n'
+                   '; built <timestamp> from <hash>\n'
+                   '@k = constant [52 x i8] c"<hash>"\n')

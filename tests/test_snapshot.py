@@ -1,0 +1,81 @@
+"""`tritonscope snapshot`: a deterministic tree of normalized IR + metrics.json, diffable against a cache."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_snapshot_twice_is_byte_identical(cli, tmp_path, inductor_cache):
+    for out in ("s1", "s2"):
+        proc = cli("snapshot", "--cache-dir", str(inductor_cache), "--out", str(tmp_path / out))
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stderr.strip() == f"wrote 30 kernel(s) to {tmp_path / out}"
+    one, two = _tree(tmp_path / "s1"), _tree(tmp_path / "s2")
+    assert one == two
+    assert len(one) == 1 + 30 * 6  # the marker; per kernel: source ttir ttgir llir ptx metrics.json
+    for name, data in one.items():
+        text = data.decode("utf-8")
+        for leak in (str(tmp_path), "/tmp/", "/work/", str(inductor_cache)):
+            assert leak not in text, (name, leak)
+    marker = json.loads(one["snapshot.json"])
+    assert marker["format"] == "tritonscope-snapshot" and marker["options"] == {"fold_renames": True}
+    # Eight autotuning variants of triton_mm on one target: one directory each, named by specialization,
+    # with an ordinal where two variants share one (their constexprs are folded into the IR).
+    assert [k for k in marker["kernels"] if k.startswith("triton_mm/")] == [
+        "triton_mm/cuda-90-1f57e743", "triton_mm/cuda-90-23bfd170", "triton_mm/cuda-90-3bd76ff7",
+        "triton_mm/cuda-90-3bd76ff7-1", "triton_mm/cuda-90-3bd76ff7-2", "triton_mm/cuda-90-6beb2114",
+        "triton_mm/cuda-90-a5403214", "triton_mm/cuda-90-c38807da"]
+    assert "triton_per_fused_sum_view_1/cuda-90" in marker["kernels"]
+
+
+def test_snapshot_layout_and_metrics(cli, tmp_path, cache39):
+    out = tmp_path / "snap"
+    proc = cli("snapshot", "add_kernel", "--target", "cuda:80", "--cache-dir", str(cache39), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(_tree(out)) == ["add_kernel/cuda-80/llir", "add_kernel/cuda-80/metrics.json",
+                                  "add_kernel/cuda-80/ptx", "add_kernel/cuda-80/source", "add_kernel/cuda-80/ttgir",
+                                  "add_kernel/cuda-80/ttir", "snapshot.json"]
+    doc = json.loads((out / "add_kernel/cuda-80/metrics.json").read_text())
+    assert (doc["kernel"], doc["target"], doc["triton_version"]) == ("add_kernel", "cuda:80", "3.9.0")
+    assert doc["stages"] == ["llir", "ptx", "source", "ttgir", "ttir"]
+    m = doc["metrics"]
+    # cuobjdump: REG:18 STACK:0 SHARED:0 LOCAL:0; PTX: two ld.global.v4.b32, one st.global.v4.b32
+    assert (m["regs"], m["stack"], m["smem"], m["ops:global_load.16B"], m["ops:global_store.16B"]) == (18, 0, 0, 2, 1)
+    assert doc["load_sites"] == {"kernels.py:65": 16, "kernels.py:66": 16}
+    assert (out / "add_kernel/cuda-80/ttgir").read_text().startswith("#blocked = #ttg.blocked<")
+
+
+def test_snapshot_diffs_against_caches(cli, tmp_path, cache32, cache39):
+    out = tmp_path / "snap39"
+    assert cli("snapshot", "--cache-dir", str(cache39), "--out", str(out)).returncode == 0
+    same = cli("diff", str(out), str(cache39), "--format", "json", "--fail-on", "any")
+    assert same.returncode == 0, same.stderr
+    doc = json.loads(same.stdout)
+    assert doc["a"]["kind"] == "snapshot" and doc["summary"]["matched"] == 30 and doc["summary"]["changed"] == 0
+    other = cli("diff", str(cache32), str(out), "--format", "json", "--fail-on", "smem>+0")
+    assert other.returncode == 1
+    doc = json.loads(other.stdout)
+    assert doc["summary"] == {"matched": 30, "changed": 30, "unchanged": 0, "added": 0, "removed": 0}
+    assert [(f["kernel"], f["target"]) for f in doc["failed_rules"]] == [("matmul_kernel", "hip:gfx950")]
+
+
+def test_snapshot_replaces_its_own_tree_only(cli, tmp_path, cache39):
+    out = tmp_path / "snap"
+    assert cli("snapshot", "--cache-dir", str(cache39), "--out", str(out), "--target", "cuda").returncode == 0
+    assert len(json.loads((out / "snapshot.json").read_text())["kernels"]) == 10
+    assert cli("snapshot", "softmax_kernel", "--cache-dir", str(cache39), "--out", str(out),
+               "--target", "hip:gfx942").returncode == 0
+    assert sorted(p.name for p in out.iterdir()) == ["snapshot.json", "softmax_kernel"]
+    other = tmp_path / "not_a_snapshot"
+    other.mkdir()
+    (other / "notes.txt").write_text("keep me")
+    proc = cli("snapshot", "--cache-dir", str(cache39), "--out", str(other))
+    assert proc.returncode == 2 and "not a snapshot" in proc.stderr
+    assert (other / "notes.txt").read_text() == "keep me"
+    missing = cli("snapshot", "no_such_kernel", "--cache-dir", str(cache39), "--out", str(tmp_path / "x"))
+    assert missing.returncode == 1 and "nothing matches 'no_such_kernel'" in missing.stderr
