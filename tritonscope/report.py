@@ -209,7 +209,9 @@ def _layouts(model: ReportModel, entry: KernelEntry, ttgir: str | None) -> None:
     shapes: dict[str, tuple[tuple[int, ...], str]] = {}
     for m in TENSOR_WITH_ALIAS.finditer(ttgir):
         shape = tuple(int(d) for d in m.group(1).rstrip("x").split("x"))
-        shapes.setdefault(m.group(3), (shape, m.group(2)))
+        # the largest tensor a layout is used with is the one worth a picture
+        if m.group(3) not in shapes or _elements(shape) > _elements(shapes[m.group(3)][0]):
+            shapes[m.group(3)] = (shape, m.group(2))
     ttgir_pane = next((p for p in model.stages if p.stage == "ttgir"), None)
     for alias, layout in aliases.items():
         item = LayoutItem(alias=alias, kind=getattr(layout, "kind", "layout"),
@@ -223,6 +225,13 @@ def _layouts(model: ReportModel, entry: KernelEntry, ttgir: str | None) -> None:
         model.layouts.append(item)
     if not aliases:
         model.layouts_note = "this TTGIR defines no layout aliases"
+
+
+def _elements(shape: tuple[int, ...]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
 
 
 def _describe_layout(item: LayoutItem, layout, entry: KernelEntry) -> None:

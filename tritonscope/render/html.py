@@ -23,6 +23,8 @@ STAGE_TITLES = {"source": "TTIR (source)", "ttir": "TTIR", "ttgir": "TTGIR", "ll
                 "amdgcn": "AMDGCN", "sass": "SASS", "hsaco-asm": "AMDGCN (from HSACO)", "python": "Python"}
 # `<span class="no">#blocked1</span>`: a layout alias reference as the MLIR lexer highlights it.
 HIGHLIGHTED_ALIAS = re.compile(r'<span class="no">#([A-Za-z_][\w$.]*)</span>')
+# A run of blanks inside a line of nvdisasm output (column padding).
+SASS_PADDING = re.compile(r"(?<=\S) {3,}")
 UNIFIED_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
@@ -152,9 +154,15 @@ def render_report(model) -> str:
     return page(f"{k['name']} · tritonscope report", body, data)
 
 
+# Metadata shown in the header, by their labels in the metadata panel -> short chip labels.
+HEADER_CHIPS = {"target": "target", "warps": "warps", "stages": "stages", "shared memory (bytes)": "smem",
+                "registers / thread": "regs", "VGPRs": "VGPRs", "local memory (spills, bytes)": "local",
+                "spills": "spills", "triton": "triton"}
+
+
 def header(kernel: dict, metadata: list[tuple[str, str]]) -> str:
-    chips = "".join(f'<span class="chip"><b>{esc(label)}</b> {esc(value)}</span>'
-                    for label, value in metadata[:5])
+    chips = "".join(f'<span class="chip"><b>{esc(HEADER_CHIPS[label])}</b> {esc(value)}</span>'
+                    for label, value in metadata if label in HEADER_CHIPS)
     return (f'<header class="top"><div class="brand">tritonscope</div>'
             f'<h1 title="{esc(kernel["entry"])}">{esc(kernel["name"])}</h1>'
             f'<span class="hash">{esc(kernel["hash"][:16])}</span><div class="chips">{chips}</div></header>')
@@ -193,7 +201,10 @@ def stage_pane(pane, aliases: set[str]) -> str:
     if pane.text is None:
         return f'<div class="pane" data-stage="{stage}">{head}{empty(pane.note)}</div>'
     rows = []
-    for n, line in enumerate(highlight_lines(pane.text, pane.stage), 1):
+    text = pane.text
+    if pane.stage == "sass":  # nvdisasm pads columns with dozens of blanks; keep the instruction in view
+        text = SASS_PADDING.sub("  ", text)
+    for n, line in enumerate(highlight_lines(text, pane.stage), 1):
         if pane.layout_refs.get(n):
             line = HIGHLIGHTED_ALIAS.sub(lambda m: _alias_link(m, aliases), line)
         if n in pane.chain:

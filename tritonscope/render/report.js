@@ -28,23 +28,26 @@
     return (D.chains[ci] || []).filter(function (f) { return D.srcFiles.indexOf(f[0]) >= 0; })
       .map(function (f) { return f[1]; });
   }
-  function reveal(el) {
+  // Bring a line into view in its pane: scrolled to the upper third unless comfortably visible already;
+  // panes other than the one clicked also go back to column 0, where every line starts.
+  function reveal(el, home) {
     var body = el && el.closest('.body');
     if (!body) return;
+    if (home) body.scrollLeft = 0;
     var top = el.offsetTop, view = body.scrollTop;
-    if (top < view + 8 || top > view + body.clientHeight - 24) body.scrollTop = Math.max(0, top - body.clientHeight / 3);
+    if (top < view + 8 || top > view + body.clientHeight * 0.7) body.scrollTop = Math.max(0, top - body.clientHeight / 3);
   }
   function firstPerPane(els) {
     var seen = {};
     els.forEach(function (e) {
       var p = e.closest('.pane');
-      if (p && !seen[p.dataset.stage]) { seen[p.dataset.stage] = true; reveal(e); }
+      if (p && !seen[p.dataset.stage]) { seen[p.dataset.stage] = true; reveal(e, true); }
     });
   }
   function counts(els) {
     var c = {};
     els.forEach(function (e) { var s = e.closest('.pane').dataset.stage; c[s] = (c[s] || 0) + 1; });
-    return D.stages.filter(function (s) { return c[s]; }).map(function (s) { return s + ' ' + c[s]; }).join(', ');
+    return D.stages.filter(function (s) { return c[s]; }).map(function (s) { return s + ' ' + c[s]; }).join(' · ');
   }
   function setStatus(html) { status.innerHTML = html; }
   function text(s) { var d = document.createElement('span'); d.textContent = s; return d.innerHTML; }
@@ -62,7 +65,7 @@
       });
     });
     firstPerPane(ops);
-    setStatus('<b>line ' + line + '</b>  ' + (ops.length ? text(counts(ops)) : 'no ops map to this line'));
+    setStatus('<b>line ' + line + '</b> → ' + (ops.length ? text(counts(ops)) : 'no ops map to this line'));
   }
 
   function selectOp(el) {
@@ -78,9 +81,9 @@
     el.classList.remove('hl');
     el.classList.add('sel');
     firstPerPane(same.filter(function (e) { return e.closest('.pane') !== el.closest('.pane'); }));
-    if (line) reveal(srcLine(line));
-    setStatus('<b>' + text(el.closest('.pane').dataset.stage + ':' + lineNo(el)) + '</b>  '
-      + text(describe(ci)) + '   ·   same position: ' + text(counts(same)));
+    if (line) reveal(srcLine(line), true);
+    setStatus('<b>' + text(el.closest('.pane').dataset.stage + ':' + lineNo(el)) + '</b> ← '
+      + text(describe(ci)) + '  |  same position: ' + text(counts(same)));
   }
 
   panes && panes.addEventListener('click', function (ev) {

@@ -1,0 +1,192 @@
+"""The report page in a real browser: headless Chromium driven through selenium and the system chromedriver.
+
+Clicks a source line and checks which lines of the other panes light up; the expected counts are what
+`tritonscope map KERNEL --line L` prints for the same kernel. Screenshots go to test-artifacts/ (gitignored).
+Skips only when Chromium cannot be started (selenium, chromium or chromedriver missing or failing).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from conftest import REPO, run_cli
+
+CHROMEDRIVER = "/usr/bin/chromedriver"
+ARTIFACTS = REPO / "test-artifacts"
+CHROME_ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync",
+               "--no-first-run", "--window-size=1600,1000")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from selenium import webdriver
+        from selenium.common.exceptions import WebDriverException
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.skip("selenium is not installed (pip install selenium; it is in the dev extra)")
+    driver_path = shutil.which("chromedriver") or CHROMEDRIVER
+    if not Path(driver_path).exists():
+        pytest.skip("chromedriver not found (apt-get install chromium chromium-driver)")
+    profile = tempfile.mkdtemp(prefix="tritonscope-chromium-")
+    options = webdriver.ChromeOptions()
+    for arg in (*CHROME_ARGS, f"--user-data-dir={profile}"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    try:
+        driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    except WebDriverException as exc:
+        shutil.rmtree(profile, ignore_errors=True)
+        pytest.skip(f"Chromium could not be started: {exc.msg or exc}")
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def open_page(driver, path: Path) -> None:
+    driver.get(path.resolve().as_uri())
+    driver.get_log("browser")  # start each page with an empty console
+
+
+def console_errors(driver) -> list[str]:
+    return [e["message"] for e in driver.get_log("browser") if e["level"] in ("SEVERE", "ERROR")]
+
+
+def source_line(driver, n: int):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_elements(By.CSS_SELECTOR, ".pane.src .body > div")[n - 1]
+
+
+def click(driver, element) -> None:
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'start'})", element)
+    element.click()
+
+
+def marked(driver, cls: str) -> dict[str, int]:
+    """How many lines of each pane carry the class `cls` (hl, sel, chn, hw)."""
+    from selenium.webdriver.common.by import By
+
+    counts = {}
+    for pane in driver.find_elements(By.CSS_SELECTOR, ".pane[data-stage]"):
+        n = len(pane.find_elements(By.CSS_SELECTOR, f".body > div.{cls}"))
+        if n:
+            counts[pane.get_attribute("data-stage")] = n
+    return counts
+
+
+def marked_lines(driver, stage: str, cls: str) -> list[int]:
+    """The 1-based numbers of the lines of one pane that carry `cls`."""
+    return driver.execute_script(
+        "var b = document.querySelector('.pane[data-stage=\"' + arguments[0] + '\"] .body'), out = [];"
+        "for (var i = 0; i < b.children.length; i++) if (b.children[i].classList.contains(arguments[1]))"
+        " out.push(i + 1); return out;", stage, cls)
+
+
+def write_report(tmp_path: Path, name: str, *args: str) -> Path:
+    out = tmp_path / f"{name}.html"
+    r = run_cli("report", *args, "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def screenshot(driver, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    assert driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+def test_softmax_sample_cuda90_click_to_highlight(browser, compiled_entries, tmp_path):
+    """sample_kernels/softmax.py line 24 `numerator = tl.exp(x - x_max)`: map --line 24 gives
+    ttgir 3, llir 20, ptx 24, sass 48 ops."""
+    from selenium.webdriver.common.by import By
+
+    entry = compiled_entries["softmax", "cuda:90"]
+    page = write_report(tmp_path, "softmax-sample", str(entry), "--stages", "ttgir,llir,ptx,sass")
+    open_page(browser, page)
+    line = source_line(browser, 24)
+    assert line.text.strip().endswith("numerator = tl.exp(x - x_max)")
+    click(browser, line)
+    assert marked(browser, "hl") == {"ttgir": 3, "llir": 20, "ptx": 24, "sass": 48}
+    assert marked(browser, "sel") == {"python": 1}
+    assert "sel" in line.get_attribute("class").split()
+    assert browser.find_element(By.ID, "status").text == "line 24 → ttgir 3 · llir 20 · ptx 24 · sass 48"
+    # each pane scrolled its first highlighted line into view
+    for stage in ("ttgir", "llir", "ptx", "sass"):
+        first = browser.find_element(By.CSS_SELECTOR, f'.pane[data-stage="{stage}"] .body > div.hl')
+        body = browser.find_element(By.CSS_SELECTOR, f'.pane[data-stage="{stage}"] .body')
+        top = browser.execute_script("return arguments[0].offsetTop - arguments[1].scrollTop", first, body)
+        assert 0 <= top < body.size["height"], stage
+    screenshot(browser, "report-softmax-sample-cuda90")
+
+    # clicking an op: its source line, and the ops of the other stages with its exact position
+    ttgir_ops = browser.find_elements(By.CSS_SELECTOR, '.pane[data-stage="ttgir"] .body > div.hl')
+    click(browser, ttgir_ops[-1])  # %num = math.exp ... (kernels column 21)
+    chain = ttgir_ops[-1].get_attribute("data-c")
+    same = browser.find_elements(By.CSS_SELECTOR, f'.pane[data-stage] .body > div[data-c="{chain}"]')
+    assert marked(browser, "sel") == {"python": 1, "ttgir": 1}
+    hl = marked(browser, "hl")
+    assert sum(hl.values()) == len(same) - 1 and "ttgir" not in hl and hl["llir"] >= 1 and hl["ptx"] >= 1
+    # the rest of line 24 stays weakly marked: every line-24 op is sel, hl or hw
+    hw = marked(browser, "hw")
+    for stage, n in {"ttgir": 3, "llir": 20, "ptx": 24, "sass": 48}.items():
+        assert hw.get(stage, 0) + hl.get(stage, 0) + (stage == "ttgir") == n, stage
+    assert console_errors(browser) == []
+
+
+def test_inductor_kernel_click_to_highlight(browser, inductor_cache, inductor_src, tmp_path):
+    """triton_per_fused_gelu_gelu_backward_sum_view_4 line 37 (a tl.sum): ttgir 4, llir 29, ptx 25."""
+    page = write_report(tmp_path, "inductor", "triton_per_fused_gelu_gelu_backward_sum_view_4", "--cache-dir",
+                        str(inductor_cache), "--substitute-path", "/tmp/rc/inductor", str(inductor_src))
+    open_page(browser, page)
+    click(browser, source_line(browser, 37))
+    assert marked(browser, "hl") == {"ttgir": 4, "llir": 29, "ptx": 25}
+    screenshot(browser, "report-inductor-gelu")
+    click(browser, source_line(browser, 34))
+    assert marked(browser, "hl") == {"ttgir": 8, "llir": 7, "ptx": 7}
+    assert console_errors(browser) == []
+
+
+def test_inline_chain_layout_link_and_loads_row(browser, cache39, corpus, tmp_path):
+    """Corpus softmax (kernels.py): line 91 `row_max = _row_max(row)` inlines the helper's line 36."""
+    from selenium.webdriver.common.by import By
+
+    page = write_report(tmp_path, "softmax-corpus", "softmax_kernel", "--cache-dir", str(cache39), "--target",
+                        "cuda:90", "--source-root", str(corpus))
+    open_page(browser, page)
+    click(browser, source_line(browser, 91))
+    assert marked(browser, "hl") == {"ttgir": 3, "llir": 51, "ptx": 30}
+    assert marked_lines(browser, "python", "chn") == [36]
+    # an op of the helper: its user line is selected, the helper line is on the chain
+    op = browser.find_elements(By.CSS_SELECTOR, '.pane[data-stage="ttgir"] .body > div')[29]
+    click(browser, op)
+    assert marked_lines(browser, "python", "sel") == [91] and marked_lines(browser, "python", "chn") == [36]
+    assert "kernels.py:36:9" in browser.find_element(By.ID, "status").text
+    # a layout reference opens the layouts tab on its card
+    link = browser.find_elements(By.CSS_SELECTOR, '.pane[data-stage="ttgir"] a.lay')[5]
+    click(browser, link)
+    card = browser.find_element(By.ID, "layout-blocked")
+    assert card.is_displayed()
+    # a loads row selects its source line
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-tab="loads"]').click()
+    rows = browser.find_elements(By.CSS_SELECTOR, "table.loads tr[data-s]")
+    assert [r.get_attribute("data-s") for r in rows] == ["90", "97"]
+    click(browser, rows[0])
+    assert marked_lines(browser, "python", "sel") == [90]
+    assert marked(browser, "hl") == {"ttgir": 1, "llir": 17, "ptx": 17}
+    screenshot(browser, "report-softmax-corpus-loads")
+    assert console_errors(browser) == []
+
+
+def test_escaped_page_runs_no_planted_script(browser, cache39, tmp_path):
+    from test_report import EVIL, _evil_entry
+
+    cache = _evil_entry(cache39, tmp_path)
+    page = write_report(tmp_path, "evil", "--cache-dir", str(cache), "--stages", "ttgir,llir")
+    open_page(browser, page)
+    assert browser.execute_script("return document.querySelectorAll('script').length") == 2
+    assert browser.find_element("css selector", "h1").text == EVIL
+    assert console_errors(browser) == []
