@@ -21,31 +21,20 @@ def _verdict(cli, a: Path, b: Path, rule: str, *filters: str) -> tuple[int, list
 
 
 @pytest.fixture(scope="module")
-def compiled_pairs(tmp_path_factory, cli_module):
-    """Caches compiled here (no GPU): gemv aligned vs unaligned (cuda:90), flash attention 4 vs 1 warp
-    (hip:gfx942, where one warp runs out of VGPRs and spills)."""
+def compiled_pairs(compile_kernel):
+    """Caches compiled by the compile fixtures (no GPU): gemv aligned vs unaligned (cuda:90), flash
+    attention with 4 warps vs 1 (hip:gfx942, where one warp runs out of VGPRs and spills)."""
     if importlib.util.find_spec("triton") is None:
         pytest.skip("triton is not installed: cannot compile the variant pairs")
-    root = tmp_path_factory.mktemp("compiled")
     runs = {
-        "gemv": ("gemv", "--target", "cuda:90"),
-        "gemv_unaligned": ("gemv-unaligned", "--target", "cuda:90"),
-        "fa": ("flash_attention", "--target", "hip:gfx942"),
-        "fa_1warp": ("flash_attention", "--target", "hip:gfx942", "--num-warps", "1"),
+        "gemv": compile_kernel("gemv", "cuda:90"),
+        "gemv_unaligned": compile_kernel("gemv-unaligned", "cuda:90"),
+        "fa": compile_kernel("flash_attention", "hip:gfx942"),
+        "fa_1warp": compile_kernel("flash_attention", "hip:gfx942", num_warps=1),
     }
-    out = {}
-    for name, args in runs.items():
-        proc = cli_module("compile", *args, "--cache-dir", str(root / name), "-j", "1")
-        assert proc.returncode == 0, proc.stderr
-        out[name] = root / name
-    return out
-
-
-@pytest.fixture(scope="module")
-def cli_module():
-    from conftest import run_cli
-
-    return run_cli
+    for name, result in runs.items():
+        assert result.ok, (name, result.error)
+    return {name: Path(result.entry).parent for name, result in runs.items()}
 
 
 def test_rule_grammar():
