@@ -62,29 +62,37 @@ def oracle_main() -> None:
             with open(path, "w") as f:
                 f.write(_module(group, warps, lanes))
             try:
-                module = ir.parse_mlir_module(path, ctx)
-            except Exception as exc:  # noqa: BLE001 - reported per case
-                for i, _ in group:
-                    results[i] = {"error": f"parse: {exc}"}
-                continue
-            ops: list = []
-            module.walk(ops.append)
-            values = [op for op in ops if op.get_name() in ("arith.constant", "ttg.local_alloc")]
-            for (i, c), op in zip(group, values, strict=False):
-                try:
-                    v = op.get_result(0)
-                    layout = (
-                        builder.get_gluon_layout_from_memdesc(v)
-                        if c.get("shared")
-                        else builder.get_gluon_layout_from_tensor(v)
-                    )
-                    ll = builder.to_linear_layout(layout._to_ir(builder), list(c["shape"]))
-                    results[i] = {"bases": _bases_of(ll)}
-                except Exception as exc:  # noqa: BLE001
-                    results[i] = {"error": f"{type(exc).__name__}: {exc}"}
+                modules = [(group, ir.parse_mlir_module(path, ctx))]
+            except Exception:  # noqa: BLE001 - one bad case fails the module: parse the cases one by one
+                modules = []
+                for i, c in group:
+                    with open(path, "w") as f:
+                        f.write(_module([(i, c)], warps, lanes))
+                    try:
+                        modules.append(([(i, c)], ir.parse_mlir_module(path, ctx)))
+                    except Exception as exc:  # noqa: BLE001 - reported per case
+                        results[i] = {"error": f"Triton's parser refused it: {exc}"}
+            for part, module in modules:
+                _read_back(builder, part, module, results)
     sys.stdout.write(json.dumps(results))
     sys.stdout.flush()
     os._exit(0)  # skip nanobind's leak report at interpreter exit
+
+
+def _read_back(builder, group: list[tuple[int, dict]], module, results: list[dict]) -> None:
+    ops: list = []
+    module.walk(ops.append)
+    values = [op for op in ops if op.get_name() in ("arith.constant", "ttg.local_alloc")]
+    for (i, c), op in zip(group, values, strict=False):
+        try:
+            v = op.get_result(0)
+            layout = (
+                builder.get_gluon_layout_from_memdesc(v) if c.get("shared") else builder.get_gluon_layout_from_tensor(v)
+            )
+            ll = builder.to_linear_layout(layout._to_ir(builder), list(c["shape"]))
+            results[i] = {"bases": _bases_of(ll)}
+        except Exception as exc:  # noqa: BLE001
+            results[i] = {"error": f"{type(exc).__name__}: {exc}"}
 
 
 def run_oracle(cases: list[dict]) -> list[dict]:

@@ -390,15 +390,30 @@ def _build_amd_mfma(f: _Fields) -> Layout:
 
 
 def _build_amd_wmma(f: _Fields) -> Layout:
+    """Up to 3.8: `warpsPerCTA = [...]`; 3.9: `ctaLayout = {register = [[..]], warp = [[..]]}` in tile units."""
     version = f.int("version", default=1)
-    transposed = f.bool("isTransposed")
-    wpc = f.ints("warpsPerCTA")
+    transposed = f.bool("isTranspose") if f.has("isTranspose") else f.bool("isTransposed")
     instr = f.ints("instrShape", required=False) or (16, 16, 16)
-    tiles = f.ints("tilesPerWarp", required=False) or (1,) * len(wpc)
-    rank = len(wpc)
-    cta = f.cta(rank, None)
-    ctalayout = f.bases("ctaLayout", required=False) if f.has("ctaLayout") else None
-    return AmdWmmaLayout(version, transposed, wpc, instr, tiles, cta, ctalayout)
+    f.ints("tilesPerWarp", required=False)
+    reg_bases: tuple[tuple[int, ...], ...] = ()
+    if f.has("ctaLayout"):
+        cta_layout = f._get("ctaLayout", True)
+        if not isinstance(cta_layout, dict):
+            raise ParseError("ctaLayout: expected {register = [[...]], warp = [[...]]}")
+        sub = _Fields(AttrText(None, "amd_wmma ctaLayout", list(cta_layout.items())), f.aliases)
+        warp_bases = sub.bases("warp", required=False) or ()
+        reg_bases = sub.bases("register", required=False) or ()
+        sub.check_all_used()
+        rank = len((warp_bases or reg_bases or ((0, 0),))[0])
+        wpc = None
+    else:
+        wpc = f.ints("warpsPerCTA")
+        rank = len(wpc)
+        order = list(range(rank - 1, -1, -1))  # warps fill the tile grid row-major (Triton's default MMA order)
+        warp_bases = tuple(
+            tuple((1 << i) if j == d else 0 for j in range(rank)) for d in order for i in range(wpc[d].bit_length() - 1)
+        )
+    return AmdWmmaLayout(version, transposed, tuple(warp_bases), tuple(reg_bases), instr, f.cta(rank, None), rank)
 
 
 def _build_dot_op(f: _Fields) -> Layout:

@@ -5,6 +5,7 @@ be read side by side."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.linear import (
@@ -269,6 +270,11 @@ def mfma_dot_to_linear(dot: DotOperandLayout, mfma: AmdMfmaLayout, shape: Sequen
     return combine_cta_cga_with_shape(tile * warps, mfma.cta, shape)
 
 
+def _wmma_tile_units(wmma: AmdWmmaLayout, rank: int) -> list[int]:
+    instr = list(wmma.instr_shape[:2])
+    return [1] * (rank - 2) + instr
+
+
 def wmma_to_linear(wmma: AmdWmmaLayout, shape: Sequence[int]) -> LinearLayout:
     rank = len(shape)
     names = std_names(rank)
@@ -284,10 +290,12 @@ def wmma_to_linear(wmma: AmdWmmaLayout, shape: Sequence[int]) -> LinearLayout:
         )
     if rank == 3:
         tile = tile * ID(1, "register", names[0]) * ID(1, "lane", names[0])
-    default = matrix_order(rank, True)
-    warps = identity_standard_nd("warp", wmma.warps_per_cta, default)
-    rep = [names[d] for d in default]
-    return combine_cta_cga_with_shape(tile.transpose_outs(rep) * warps.transpose_outs(rep), wmma.cta, shape)
+    rep = [names[d] for d in matrix_order(rank, True)]
+    # ctaLayout bases count instruction tiles; the product scales them by the tile's size.
+    tiles = LinearLayout({"register": list(wmma.register_bases), "warp": list(wmma.warp_bases)}, names)
+    tiles = tiles.transpose_outs(names)
+    cta = tile.transpose_outs(rep) * tiles.transpose_outs(rep)
+    return combine_cta_cga_with_shape(cta, wmma.cta, shape)
 
 
 def wmma_dot_to_linear(dot: DotOperandLayout, wmma: AmdWmmaLayout, shape: Sequence[int]) -> LinearLayout:
@@ -306,12 +314,18 @@ def wmma_dot_to_linear(dot: DotOperandLayout, wmma: AmdWmmaLayout, shape: Sequen
     if rank == 3:
         tile = tile * ID(1, "register", names[order[2]]) * ID(1, "lane", names[order[2]])
     k_idx = rank - 1 if dot.op_idx == 0 else rank - 2
-    warps = broadcasted_dot_operand_layout(wmma.warps_per_cta, matrix_order(rank, True), k_idx, "warp")
+    # Warps (and tile repetitions) of the parent, broadcast along K.
+    # Warps of the parent broadcast along K (zero bases kept); tile repetitions along K are not the
+    # operand's (it repeats along K on its own), so those register bases are dropped.
+    warp_bases = [tuple(0 if d == k_idx else v for d, v in enumerate(b)) for b in wmma.warp_bases]
+    reg_bases = [tuple(0 if d == k_idx else v for d, v in enumerate(b)) for b in wmma.register_bases]
+    reg_bases = [b for b in reg_bases if any(b)]
+    tiles = LinearLayout({"register": reg_bases, "warp": warp_bases}, names)
     rep = [names[d] for d in order]
     for n in names:
         if n not in tile.out_names:
             tile = tile * ID(1, "register", n)
-    return combine_cta_cga_with_shape(tile.transpose_outs(rep) * warps.transpose_outs(rep), wmma.cta, shape)
+    return combine_cta_cga_with_shape(tile.transpose_outs(rep) * tiles.transpose_outs(rep), wmma.cta, shape)
 
 
 def linear_encoding_to_linear(enc: LinearEncoding, shape: Sequence[int]) -> LinearLayout:
@@ -401,12 +415,18 @@ def tma_block_shape(per_cta: Sequence[int], ebw: int, swizzle: int, fp4: bool, t
 
 def nvmma_to_linear(s: NvmmaSharedLayout, shape: Sequence[int]) -> LinearLayout:
     rank = len(shape)
+    if rank > 2 and s.cta.trivial:
+        return _stack_buffers(nvmma_to_linear(s, shape[-2:]), shape)
+    if s.cta.trivial and len(s.cta.cta_order) != rank:  # the rank comes from the memdesc, not the attribute
+        s = replace(s, cta=CTALayout((1,) * rank, (1,) * rank, tuple(range(rank - 1, -1, -1))))
     names = std_names(rank)
     per_cta = shape_per_cta(s.cta, shape)
     tma = tma_block_shape(per_cta, s.element_bit_width, s.swizzling_byte_width, s.fp4_padded, s.transposed)
     if s.swizzling_byte_width == 0:
-        layout = ID(tma[rank - 1], "offset", names[rank - 1])
-        for i in range(rank - 2, -1, -1):
+        # Unswizzled: row-major from the contiguous dim (dim0 first when transposed).
+        dims = [0, *range(rank - 1, 0, -1)] if s.transposed else list(range(rank - 1, -1, -1))
+        layout = LinearLayout.empty()
+        for i in dims:
             layout = layout * ID(tma[i], "offset", names[i])
         layout = ensure_not_smaller(layout, _labeled(per_cta))
         return combine_cta_cga_with_shape(layout, s.cta, shape)
@@ -435,6 +455,21 @@ def nvmma_to_linear(s: NvmmaSharedLayout, shape: Sequence[int]) -> LinearLayout:
         layout = transpose_dims(layout, order)
     layout = ensure_not_smaller(layout, _labeled(per_cta), names)
     return combine_cta_cga_with_shape(layout, s.cta, shape)
+
+
+def _stack_buffers(one: LinearLayout, shape: Sequence[int]) -> LinearLayout:
+    return _stack_buffers_nd(one, shape, 2)
+
+
+def _stack_buffers_nd(one: LinearLayout, shape: Sequence[int], rank: int) -> LinearLayout:
+    """A multi-buffered memdesc (NxMxK with a rank-2 layout): buffers one after another, row-major."""
+    lead = len(shape) - rank
+    one = one.transpose_outs(std_names(rank))
+    bases = {k: [(0,) * lead + tuple(b) for b in v] for k, v in one.in_bases.items()}
+    for d in range(lead - 1, -1, -1):
+        for i in range(shape[d].bit_length() - 1):
+            bases["offset"].append(tuple((1 << i) if j == d else 0 for j in range(len(shape))))
+    return LinearLayout(bases, [(dim(i), s) for i, s in enumerate(shape)])
 
 
 def core_matrix(s: NvmmaSharedLayout) -> LinearLayout:
@@ -501,6 +536,9 @@ def shared_linear_to_linear(s: SharedLinearLayout, shape: Sequence[int]) -> Line
 
 
 def layout_to_linear(layout, shape: Sequence[int], element_bits: int | None = None) -> LinearLayout:
+    rank = layout.rank
+    if layout.shared and rank is not None and len(shape) > rank:
+        return _stack_buffers_nd(layout_to_linear(layout, shape[-rank:], element_bits), shape, rank)
     if isinstance(layout, BlockedLayout):
         return blocked_to_linear(layout, shape)
     if isinstance(layout, SliceLayout):

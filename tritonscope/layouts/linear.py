@@ -197,6 +197,7 @@ class TensorLinearLayout:
 
     def __init__(self, ll: LinearLayout, shape: Sequence[int], in_dims: Sequence[str]):
         self.shape = tuple(shape)
+        self.padded_shape = tuple(shape)  # the power-of-two shape the bases cover
         self.in_dims = tuple(in_dims)
         rank = len(shape)
         names = [dim(i) for i in range(rank)]
@@ -256,7 +257,8 @@ class TensorLinearLayout:
         if self._owners is None:
             table: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
             for idx, c in self.iter_all():
-                table.setdefault(c, []).append(tuple(reversed(idx)))
+                if all(x < s for x, s in zip(c, self.shape, strict=True)):
+                    table.setdefault(c, []).append(tuple(reversed(idx)))
             for v in table.values():
                 v.sort()
             self._owners = table
@@ -280,12 +282,17 @@ def to_linear(layout, shape: Sequence[int], element_bits: int | None = None) -> 
     from tritonscope.layouts.convert import layout_to_linear
 
     shape = tuple(int(s) for s in shape)
-    if len(shape) != layout.rank:
+    buffered = layout.shared and layout.rank is not None and len(shape) > layout.rank  # NxMxK memdesc
+    if layout.rank is not None and len(shape) != layout.rank and not buffered:
         raise TritonscopeError(
             f"shape {'x'.join(map(str, shape))} has rank {len(shape)}, the {layout.kind} layout has rank {layout.rank}"
         )
-    for s in shape:
-        if s <= 0 or s & (s - 1):
-            raise TritonscopeError(f"shape {'x'.join(map(str, shape))}: every dimension must be a power of two")
-    ll = layout_to_linear(layout, shape, element_bits)
-    return TensorLinearLayout(ll, shape, SHARED_DIMS if layout.shared else REGISTER_DIMS)
+    if any(s <= 0 for s in shape):
+        raise TritonscopeError(f"shape {'x'.join(map(str, shape))}: every dimension must be positive")
+    # Linear layouts cover power-of-two shapes; a multi-buffered memdesc (5x64x32) is laid out as its
+    # power-of-two ceiling (8x64x32) and the extra rows are never addressed.
+    padded = tuple(1 << (s - 1).bit_length() for s in shape)
+    ll = layout_to_linear(layout, padded, element_bits)
+    ret = TensorLinearLayout(ll, padded, SHARED_DIMS if layout.shared else REGISTER_DIMS)
+    ret.shape = shape
+    return ret

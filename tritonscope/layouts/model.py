@@ -40,15 +40,23 @@ class CTALayout:
             n *= c
         return n
 
+    def block_bases(self) -> tuple[tuple[int, ...], ...]:
+        """The CGA as block bases (Triton's makeCgaLayout): split dims get identity bases, the rest zeros."""
+        if self.cga_bases:
+            return self.cga_bases
+        rank = len(self.cta_order)
+        bases: list[tuple[int, ...]] = []
+        for d in self.cta_order:
+            split, ctas = self.cta_split_num[d], self.ctas_per_cga[d]
+            bases += [tuple((1 << i) if j == d else 0 for j in range(rank)) for i in range(split.bit_length() - 1)]
+            bases += [(0,) * rank for _ in range((ctas // split).bit_length() - 1)]
+        return tuple(bases)
+
     def text_fields(self) -> str:
+        """The CTA fields in 3.9's spelling (`CGALayout = [[...]]`), empty for one CTA."""
         if self.trivial:
             return ""
-        if self.cga_bases:
-            return f", CGALayout = {_bases(self.cga_bases)}"
-        return (
-            f", CTAsPerCGA = {_ints(self.ctas_per_cga)}, CTASplitNum = {_ints(self.cta_split_num)}, "
-            f"CTAOrder = {_ints(self.cta_order)}"
-        )
+        return f", CGALayout = {_bases(self.block_bases())}"
 
 
 @dataclass(frozen=True)
@@ -148,23 +156,36 @@ class AmdMfmaLayout(LayoutBase):
 
 @dataclass(frozen=True)
 class AmdWmmaLayout(LayoutBase):
+    """3.9 describes the CTA as bases over instruction tiles (`ctaLayout`); older text gives warpsPerCTA."""
+
     version: int = 1
     is_transposed: bool = False
-    warps_per_cta: tuple[int, ...] = ()
+    warp_bases: tuple[tuple[int, ...], ...] = ()  # in units of one instrShape tile
+    register_bases: tuple[tuple[int, ...], ...] = ()
     instr_shape: tuple[int, ...] = (16, 16, 16)
-    tiles_per_warp: tuple[int, ...] = ()
     cta: CTALayout | None = None
-    cta_bases: tuple | None = None
+    layout_rank: int = 2
     kind = "amd_wmma"
 
     @property
     def rank(self) -> int:
-        return len(self.warps_per_cta)
+        return self.layout_rank
+
+    @property
+    def warps_per_cta(self) -> tuple[int, ...]:
+        counts = [1] * self.layout_rank
+        for b in self.warp_bases:
+            for d, v in enumerate(b):
+                if v:
+                    counts[d] *= 2
+        return tuple(counts)
 
     def to_text(self) -> str:
+        reg = f"register = {_bases(self.register_bases)}, " if self.register_bases else ""
+        instr = "" if tuple(self.instr_shape) == (16, 16, 16) else f", instrShape = {_ints(self.instr_shape)}"
         return (
             f"#ttg.amd_wmma<{{version = {self.version}, isTranspose = {str(self.is_transposed).lower()}, "
-            f"warpsPerCTA = {_ints(self.warps_per_cta)}{self.cta.text_fields()}}}>"
+            f"ctaLayout = {{{reg}warp = {_bases(self.warp_bases)}}}{self.cta.text_fields()}{instr}}}>"
         )
 
 
@@ -221,7 +242,15 @@ class SwizzledSharedLayout(LayoutBase):
     def rank(self) -> int:
         return len(self.order)
 
-    def to_text(self) -> str:
+    def to_text(self, element_bits: int = 16) -> str:
+        """3.3+ text; 3.2's leading-offset form is an nvmma_shared, whose text needs the element width."""
+        if self.has_leading_offset:
+            width = {(4, 2): 32, (2, 4): 64, (1, 8): 128}.get((self.per_phase, self.max_phase), 0)
+            transposed = str(self.order[0] != len(self.order) - 1).lower()
+            return (
+                f"#ttg.nvmma_shared<{{swizzlingByteWidth = {width}, transposed = {transposed}, "
+                f"elementBitWidth = {element_bits}{self.cta.text_fields()}}}>"
+            )
         name = "amd_rotating_shared" if self.spelling == "amd_rotating_shared" else "swizzled_shared"
         return (
             f"#ttg.{name}<{{vec = {self.vec}, perPhase = {self.per_phase}, maxPhase = {self.max_phase}, "
@@ -241,8 +270,11 @@ class NvmmaSharedLayout(LayoutBase):
     shared = True
 
     @property
-    def rank(self) -> int:
-        return self.printed_rank or len(self.cta.cta_order)
+    def rank(self) -> int | None:
+        """None when any rank fits: the attribute does not print one unless it has CTA fields."""
+        if self.printed_rank:
+            return self.printed_rank
+        return None if self.cta.trivial else len(self.cta.cta_order)
 
     def to_text(self) -> str:
         fp4 = ", fp4Padded = true" if self.fp4_padded else ""

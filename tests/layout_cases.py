@@ -1,0 +1,232 @@
+"""Layout/shape cases for the oracle comparison: every layout alias of the corpus TTGIR with the shapes that
+use it, and seeded random layouts of every kind Triton can build."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from tritonscope.layouts.attrs import iter_shaped_types, parse_layout, parse_layout_aliases, parse_tensor_type
+
+
+def _ints(v) -> str:
+    return "[" + ", ".join(map(str, v)) + "]"
+
+
+def corpus_cases(corpus: Path) -> list[dict]:
+    """One case per distinct (layout, shape, element bits) that a corpus TTGIR type uses."""
+    seen: dict[tuple, dict] = {}
+    for path in sorted(corpus.rglob("*.ttgir")):
+        text = path.read_text()
+        aliases = parse_layout_aliases(text)
+        for line, type_text in iter_shaped_types(text):
+            tt = parse_tensor_type(type_text, aliases)
+            if tt.encoding is None:
+                continue
+            shared = tt.memory == "shared"
+            bits = tt.element_bits if shared else 16
+            key = (tt.encoding.to_text(), tt.shape, bits, shared)
+            seen.setdefault(
+                key,
+                {
+                    "layout": tt.encoding,
+                    "shape": list(tt.shape),
+                    "bits": tt.element_bits,
+                    "shared": shared,
+                    "where": f"{path.relative_to(corpus)}:{line}",
+                },
+            )
+    return list(seen.values())
+
+
+def _split(rng: random.Random, total_log2: int, rank: int) -> list[int]:
+    parts = [0] * rank
+    for _ in range(total_log2):
+        parts[rng.randrange(rank)] += 1
+    return [1 << p for p in parts]
+
+
+def _shape(rng: random.Random, rank: int, max_log2: int = 14) -> list[int]:
+    while True:
+        shape = [1 << rng.randint(0, 8) for _ in range(rank)]
+        total = 1
+        for s in shape:
+            total *= s
+        if total <= 1 << max_log2:
+            return shape
+
+
+def _cga(rng: random.Random, rank: int) -> str:
+    """Sometimes a CGA of 2 or 4 CTAs (3.9's `CGALayout = [[...]]`), split along one or two dims or broadcast."""
+    if rng.random() > 0.15:
+        return ""
+    bases = []
+    for _ in range(rng.randint(1, 2)):
+        d = rng.randrange(rank)
+        b = [0] * rank
+        if rng.random() < 0.8:
+            b[d] = 1 << sum(1 for x in bases if x[d])
+        bases.append(b)
+    return ", CGALayout = [" + ", ".join(_ints(b) for b in bases) + "]"
+
+
+def random_blocked(rng: random.Random, rank: int, lanes: int | None = None, cga: bool = True) -> str:
+    lanes = lanes or rng.choice([32, 64])
+    order = list(range(rank))
+    rng.shuffle(order)
+    spt = [1 << rng.randint(0, 3) for _ in range(rank)]
+    tpw = _split(rng, lanes.bit_length() - 1, rank)
+    wpc = _split(rng, rng.randint(0, 3), rank)
+    return (
+        f"#ttg.blocked<{{sizePerThread = {_ints(spt)}, threadsPerWarp = {_ints(tpw)}, warpsPerCTA = "
+        f"{_ints(wpc)}, order = {_ints(order)}{_cga(rng, rank) if cga else ''}}}>"
+    )
+
+
+def random_nvidia_mma(rng: random.Random, version: int | None = None) -> str:
+    version = version or rng.choice([2, 3])
+    if version == 2:
+        wpc = _split(rng, rng.randint(0, 3), 2)
+        return (
+            f"#ttg.nvidia_mma<{{versionMajor = 2, versionMinor = 0, warpsPerCTA = {_ints(wpc)}, instrShape = [16, 8]}}>"
+        )
+    wpc = [4 * rng.choice([1, 2]), rng.choice([1, 2])]
+    n = rng.choice([8, 16, 32, 64, 128, 256])
+    return (
+        f"#ttg.nvidia_mma<{{versionMajor = 3, versionMinor = 0, warpsPerCTA = {_ints(wpc)}, "
+        f"instrShape = [16, {n}, 16]}}>"
+    )
+
+
+def random_mfma(rng: random.Random, rank: int = 2) -> str:
+    version = rng.choice([2, 3, 4])
+    m = rng.choice([16, 32])
+    k = {16: rng.choice([16, 32]) if version == 4 else 16, 32: rng.choice([8, 16]) if version == 4 else 8}[m]
+    wpc = _split(rng, rng.randint(0, 3), rank)
+    tiles = (
+        ""
+        if rng.random() < 0.7
+        else f", tilesPerWarp = {_ints([1] * (rank - 2) + [rng.choice([1, 2]), rng.choice([1, 2])])}"
+    )
+    return (
+        f"#ttg.amd_mfma<{{version = {version}, warpsPerCTA = {_ints(wpc)}, instrShape = [{m}, {m}, {k}], "
+        f"isTransposed = {rng.choice(['true', 'false'])}{tiles}}}>"
+    )
+
+
+def random_wmma(rng: random.Random) -> str:
+    """3.9's spelling: warps (and tile repetitions) as bases over 16x16 instruction tiles."""
+    version = rng.choice([1, 2, 3])
+    k = 32 if version == 3 else 16
+    n_warps = rng.randint(0, 3)
+    dims = [rng.randrange(2) for _ in range(n_warps)]
+    warp = []
+    for d in dims:
+        b = [0, 0]
+        b[d] = 1 << sum(1 for x in warp if x[d])
+        warp.append(b)
+    reg = ""
+    if rng.random() < 0.3:
+        d = rng.randrange(2)
+        b = [0, 0]
+        b[d] = 1 << sum(1 for x in warp if x[d])
+        reg = f"register = [{_ints(b)}], "
+    return (
+        f"#ttg.amd_wmma<{{version = {version}, isTranspose = {rng.choice(['true', 'false'])}, "
+        f"ctaLayout = {{{reg}warp = [" + ", ".join(_ints(b) for b in warp) + f"]}}, instrShape = [16, 16, {k}]}}>"
+    )
+
+
+def random_cases(seed: int = 5, per_kind: int = 60) -> list[dict]:
+    rng = random.Random(seed)
+    cases: list[dict] = []
+
+    def add(kind: str, text: str, shape: list[int], bits: int = 16, shared: bool = False) -> None:
+        cases.append({"kind": kind, "text": text, "shape": shape, "bits": bits, "shared": shared})
+
+    for _ in range(per_kind):
+        rank = rng.choice([1, 2, 2, 3])
+        add("blocked", random_blocked(rng, rank), _shape(rng, rank))
+    for _ in range(per_kind):
+        rank = rng.choice([2, 2, 3])
+        parent = random_blocked(rng, rank)
+        add("slice(blocked)", f"#ttg.slice<{{dim = {rng.randrange(rank)}, parent = {parent}}}>", _shape(rng, rank - 1))
+    for _ in range(per_kind):
+        text = random_nvidia_mma(rng)
+        add("nvidia_mma", text, [1 << rng.randint(4, 8), 1 << rng.randint(3, 8)])
+    for _ in range(per_kind // 2):
+        text = random_nvidia_mma(rng)
+        add("slice(nvidia_mma)", f"#ttg.slice<{{dim = {rng.randrange(2)}, parent = {text}}}>", [1 << rng.randint(0, 8)])
+    for _ in range(per_kind):
+        version = rng.choice([2, 3])
+        op = 0 if version == 3 else rng.randrange(2)
+        kw = rng.choice([1, 2, 4, 8]) if version == 2 else rng.choice([1, 2, 4])
+        text = f"#ttg.dot_op<{{opIdx = {op}, parent = {random_nvidia_mma(rng, version)}, kWidth = {kw}}}>"
+        add("dot_op(nvidia_mma)", text, [1 << rng.randint(4, 8), 1 << rng.randint(4, 8)])
+    for _ in range(per_kind):
+        add("amd_mfma", random_mfma(rng), [1 << rng.randint(4, 8), 1 << rng.randint(4, 8)])
+    for _ in range(per_kind // 3):
+        add(
+            "amd_mfma(batch)",
+            random_mfma(rng, 3),
+            [1 << rng.randint(0, 2), 1 << rng.randint(4, 7), 1 << rng.randint(4, 7)],
+        )
+    for _ in range(per_kind // 3):
+        wpc = _split(rng, rng.randint(0, 3), 3)
+        text = (
+            f"#ttg.nvidia_mma<{{versionMajor = 2, versionMinor = 0, warpsPerCTA = {_ints(wpc)}, "
+            "instrShape = [1, 16, 8]}>"
+        )
+        add("nvidia_mma(batch)", text, [1 << rng.randint(0, 2), 1 << rng.randint(4, 7), 1 << rng.randint(3, 7)])
+    for _ in range(per_kind // 3):
+        kw = rng.choice([2, 4, 8])
+        text = f"#ttg.dot_op<{{opIdx = {rng.randrange(2)}, parent = {random_nvidia_mma(rng, 2)}, kWidth = {kw}}}>"
+        add("slice(dot_op)", f"#ttg.slice<{{dim = {rng.randrange(2)}, parent = {text}}}>", [1 << rng.randint(0, 8)])
+    for _ in range(per_kind // 2):
+        parent = random_mfma(rng)
+        add("slice(amd_mfma)", f"#ttg.slice<{{dim = {rng.randrange(2)}, parent = {parent}}}>", [1 << rng.randint(0, 8)])
+    for _ in range(per_kind):
+        kw = rng.choice([4, 8, 16])
+        text = f"#ttg.dot_op<{{opIdx = {rng.randrange(2)}, parent = {random_mfma(rng)}, kWidth = {kw}}}>"
+        add("dot_op(amd_mfma)", text, [1 << rng.randint(5, 8), 1 << rng.randint(5, 8)])
+    for _ in range(per_kind // 2):
+        add("amd_wmma", random_wmma(rng), [1 << rng.randint(4, 7), 1 << rng.randint(4, 7)])
+    for _ in range(per_kind // 2):
+        kw = rng.choice([8, 16])
+        text = f"#ttg.dot_op<{{opIdx = {rng.randrange(2)}, parent = {random_wmma(rng)}, kWidth = {kw}}}>"
+        add("dot_op(amd_wmma)", text, [1 << rng.randint(5, 7), 1 << rng.randint(5, 7)])
+    for _ in range(per_kind // 2):
+        text = f"#ttg.dot_op<{{opIdx = {rng.randrange(2)}, parent = {random_blocked(rng, 2, cga=False)}}}>"
+        add("dot_op(blocked)", text, _shape(rng, 2, 12))
+    for _ in range(per_kind // 2):  # explicit bases: a random blocked layout's bases at another shape
+        from tritonscope.layouts.linear import to_linear
+
+        rank = rng.choice([1, 2])
+        blocked = parse_layout(random_blocked(rng, rank, cga=False))
+        bases = to_linear(blocked, _shape(rng, rank)).bases
+        body = ", ".join(f"{k} = [" + ", ".join(_ints(b) for b in v) + "]" for k, v in bases.items())
+        add("linear", f"#ttg.linear<{{{body}}}>", _shape(rng, rank))
+    for _ in range(per_kind):
+        rank = rng.choice([2, 2, 3])
+        order = list(range(rank))
+        rng.shuffle(order)
+        spelling = rng.choice(["swizzled_shared", "amd_rotating_shared"])
+        vec, per_phase, max_phase = rng.choice([1, 2, 4, 8]), rng.choice([1, 2, 4]), rng.choice([1, 2, 4, 8])
+        text = (
+            f"#ttg.{spelling}<{{vec = {vec}, perPhase = {per_phase}, maxPhase = {max_phase}, order = {_ints(order)}}}>"
+        )
+        add(spelling, text, _shape(rng, rank), bits=16, shared=True)
+    for _ in range(per_kind):
+        bits = rng.choice([8, 16, 32])
+        width = rng.choice([0, 32, 64, 128])
+        transposed = rng.random() < 0.4
+        rank = 2  # 3.9 cannot read a rank-3 nvmma_shared without CTA fields: ours follows the memdesc's rank
+        contig = max(8 * max(width, 16) // bits, 8)
+        shape = [1 << rng.randint(3, 7) for _ in range(rank)]
+        shape[0 if transposed else rank - 1] = contig * rng.choice([1, 2, 4])
+        text = (
+            f"#ttg.nvmma_shared<{{swizzlingByteWidth = {width}, transposed = {str(transposed).lower()}, "
+            f"elementBitWidth = {bits}}}>"
+        )
+        add("nvmma_shared", text, shape, bits=bits, shared=True)
+    return cases

@@ -1,0 +1,145 @@
+"""tritonscope.layouts against Triton's own linear layouts (triton >= 3.9's Gluon bindings), case by case.
+
+Skipped when the installed triton has no `GluonOpBuilder.to_linear_layout`. Triton runs in a subprocess
+(tests/layout_oracle.py) so that an abort inside libtriton cannot take pytest down.
+"""
+
+from __future__ import annotations
+
+import collections
+
+import pytest
+from layout_cases import corpus_cases, random_cases
+from layout_oracle import run_oracle, triton_has_oracle
+
+from tritonscope.layouts.attrs import parse_layout
+from tritonscope.layouts.linear import to_linear
+
+pytestmark = pytest.mark.skipif(not triton_has_oracle(), reason="triton with Gluon's to_linear_layout not installed")
+
+# Kinds Triton 3.9 cannot turn into a linear layout through its Python bindings (see docs/json-layout.md).
+NO_ORACLE = {
+    "amd_rotating_shared": "Gluon has no Python class for it (get_gluon_layout_from_memdesc: Unhandled encoding)",
+    "padded_shared": "Triton: 'padded shared encoding has no linear layout'",
+}
+
+
+def _kind(text: str) -> str:
+    return text.split("<", 1)[0].split(".", 1)[-1]
+
+
+def _compare(cases: list[dict]) -> tuple[collections.Counter, list[str]]:
+    stats: collections.Counter = collections.Counter()
+    batch, ours, sources = [], [], []
+    for c in cases:
+        layout = c["layout"] if "layout" in c else parse_layout(c["text"])
+        ll = to_linear(layout, c["shape"], c["bits"])  # every case must decode, oracle or not
+        text = layout.to_text(c["bits"]) if getattr(layout, "has_leading_offset", False) else layout.to_text()
+        kind = c.get("kind") or _kind(text)
+        if _kind(text) in NO_ORACLE:
+            stats[(kind, "no oracle")] += 1
+            continue
+        if layout.shared and (layout.rank or 2) < len(c["shape"]):
+            # Multi-buffered memdesc (5x64x32 with a rank-2 layout): Triton asks for the layout of one
+            # buffer (memdesc_index); its to_linear_layout aborts on the rank mismatch, so no oracle here.
+            stats[(kind, "no oracle (multi-buffer memdesc)")] += 1
+            continue
+        batch.append(
+            {
+                "text": text,
+                "shape": c["shape"],
+                "bits": c["bits"],
+                "shared": c["shared"],
+                "warps": 1 if c["shared"] else ll.size("warp"),
+                "lanes": 32 if c["shared"] else ll.size("lane"),
+            }
+        )
+        ours.append(ll.to_json())
+        sources.append((kind, c.get("where", "random")))
+    problems: list[str] = []
+    for case, mine, theirs, (kind, where) in zip(batch, ours, run_oracle(batch), sources, strict=True):
+        if "error" in theirs:
+            problems.append(f"Triton refused {case['text']} {case['shape']} ({where}): {theirs['error'][:200]}")
+        elif theirs["bases"] == mine:
+            stats[(kind, "match")] += 1
+        else:
+            problems.append(f"{case['text']} {case['shape']} ({where}):\n  ours   {mine}\n  triton {theirs['bases']}")
+    return stats, problems
+
+
+def test_every_corpus_layout_matches_triton(corpus):
+    cases = corpus_cases(corpus)
+    stats, problems = _compare(cases)
+    print("\n".join(f"{k}: {v}" for k, v in sorted(stats.items())))
+    assert not problems, "\n".join(problems[:10])
+    matched = sum(v for (_, what), v in stats.items() if what == "match")
+    assert matched == len(cases) - sum(v for (_, what), v in stats.items() if what.startswith("no oracle"))
+    # what the corpus holds (distinct layout/shape/element-width uses), so a lost case shows up here
+    assert {k for (k, what) in stats if what == "match"} >= {
+        "blocked",
+        "slice",
+        "dot_op",
+        "nvidia_mma",
+        "amd_mfma",
+        "linear",
+        "swizzled_shared",
+        "nvmma_shared",
+    }
+    assert stats[("padded_shared", "no oracle")] == 4
+
+
+def test_random_layouts_match_triton():
+    cases = random_cases(seed=5, per_kind=60)
+    stats, problems = _compare(cases)
+    print("\n".join(f"{k}: {v}" for k, v in sorted(stats.items())))
+    assert not problems, "\n".join(problems[:10])
+    assert sum(v for (_, what), v in stats.items() if what == "match") >= 600
+
+
+def test_legacy_spellings_match_triton():
+    """3.2's `triton_gpu.*` text, 2.3's `mma`, CTA fields and `shared<{hasLeadingOffset}>`, via 3.9 text."""
+    texts = [
+        (
+            "#triton_gpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
+            "order = [1, 0], CTAsPerCGA = [2, 2], CTASplitNum = [2, 1], CTAOrder = [1, 0]}>",
+            [128, 64],
+            False,
+        ),
+        (
+            "#triton_gpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0], "
+            "CTAsPerCGA = [2], CTASplitNum = [2], CTAOrder = [0]}>",
+            [1024],
+            False,
+        ),
+        (
+            "#triton_gpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], CTAsPerCGA = [1, 1], "
+            "CTASplitNum = [1, 1], CTAOrder = [1, 0], instrShape = [16, 8]}>",
+            [64, 64],
+            False,
+        ),
+        (
+            "#triton_gpu.amd_mfma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [32, 32], "
+            "isTransposed = true}>",
+            [128, 64],
+            False,
+        ),
+        (
+            "#triton_gpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], hasLeadingOffset = true}>",
+            [64, 64],
+            True,
+        ),
+        (
+            "#triton_gpu.shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [0, 1], hasLeadingOffset = true}>",
+            [64, 64],
+            True,
+        ),
+        (
+            "#triton_gpu.shared<{vec = 4, perPhase = 2, maxPhase = 8, order = [1, 0], hasLeadingOffset = false}>",
+            [32, 64],
+            True,
+        ),
+    ]
+    cases = [{"text": t, "shape": s, "bits": 16, "shared": sh, "kind": "legacy"} for t, s, sh in texts]
+    stats, problems = _compare(cases)
+    assert not problems, "\n".join(problems)
+    assert stats[("legacy", "match")] == len(texts)
