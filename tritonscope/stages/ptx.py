@@ -20,7 +20,7 @@ FILE_DIRECTIVE = re.compile(r'^\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"')
 LOC_DIRECTIVE = re.compile(r"^\.loc\s+(\d+)\s+(\d+)\s+(\d+)(?:.*?\binlined_at\s+(\d+)\s+(\d+)\s+(\d+))?")
 FUNCTION_HEADER = re.compile(r"\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+)")
 SECTION = re.compile(r"^\.section\s+(\S+)")
-LABEL = re.compile(r"^[$\w.]+:")
+LABEL = re.compile(r"^[$\w.]+:(?!:)")  # not `ld.global.L1::evict_last...` (`::` is a modifier)
 # `@%p1 ld.global.v4.b32 {...}, [...];` -> predicate, mnemonic with every modifier.
 INSTRUCTION = re.compile(r"^(?:@!?%?[\w]+\s+)?([a-z][\w.:]*)")
 # Directives that may appear inside a function body and are not instructions.
