@@ -1,0 +1,278 @@
+"""The memory accesses of a TTGIR module and what the compiler knew about them.
+
+For every `tt.load`, `tt.store`, atomic, TMA/descriptor op, async copy, AMD buffer op and local
+(shared-memory) load/store: its tensor type and layout, mask/other, cache policy, and the alignment facts
+(`tt.divisibility`, `tt.contiguity`, `tt.constancy` on kernel arguments and ops) found by walking the
+address computation back to the kernel's arguments. A small use-def walk over the op texts does that;
+locations and layouts come from the stage parser and `layouts.attrs`, not from here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tritonscope.errors import TritonscopeError
+from tritonscope.layouts.attrs import dtype_bits, iter_shaped_types, parse_tensor_type
+from tritonscope.layouts.model import Layout
+from tritonscope.memops import mlir_op_kind
+from tritonscope.stages.common import Module, Op
+
+# `%a, %b = ` / `%acc:9 = ` at the start of an op: the values it defines.
+RESULTS = re.compile(r"^\s*(?P<names>%[\w.$-]+(?::\d+)?(?:\s*,\s*%[\w.$-]+(?::\d+)?)*)\s*=")
+VALUE = re.compile(r"%[\w.$-]+")
+# `{tt.divisibility = 16 : i32}` on an argument, `{tt.divisibility = dense<16> : tensor<1xi32>}` on an op.
+ALIGNMENT_ATTR = re.compile(r"\b(tt\.divisibility|tt\.contiguity|tt\.constancy|contiguity)\s*=\s*"
+                            r"(?:dense<\[?(?P<dense>[\d,\s]+)\]?>|(?P<int>\d+))")
+# `tt.func public @k(%w_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc(...), %N: i32 loc(...))`
+FUNC_LINE = re.compile(r"^\s*tt\.func\s+(?:public\s+|private\s+)?@(?P<name>[\w$.-]+)\((?P<args>.*)$")
+ARG_START = re.compile(r"(%[\w.$-]+)\s*:\s*")
+ITER_ARGS = re.compile(r"iter_args\((?P<body>.*?)\)\s*->")
+ITER_ARG = re.compile(r"(%[\w.$-]+)\s*=\s*(%[\w.$-]+(?:#\d+)?)")
+EVICTION = re.compile(r"eviction_?[pP]olicy\s*=\s*(\w+)")
+CACHE_MODIFIER = re.compile(r"cache_?[mM]odifier\s*=\s*(\w+)|\bcache\s*=\s*(\w+)")
+ATTR_DICT = re.compile(r"\{[^{}]*\}")
+# `%src, %dst mask %m other %o` (async_copy_global_to_local): keyword operands.
+KEYWORD_OPERAND = re.compile(r"\b(mask|other)\s+(%[\w.$-]+)")
+
+# The ops whose first operand is the address (pointer tensor) and that take (ptr, [value,] mask, other).
+_STORE_LIKE = ("store", "buffer_store", "local_store", "descriptor_store")
+
+
+@dataclass
+class Argument:
+    name: str  # without %
+    type: str
+    attrs: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class AccessSite:
+    """One memory op of TTGIR (one instance: the pipeliner may clone an access several times)."""
+
+    op: Op
+    kind: str  # memops kind: global_load, shared_load, async_copy, tma, ...
+    shape: tuple[int, ...]
+    dtype: str  # element type moved (the pointee for pointer tensors)
+    element_bits: int
+    layout: Layout | None
+    layout_name: str | None  # alias without '#', or the inline layout kind
+    mask: str | None
+    other: str | None
+    eviction: str | None
+    cache: str | None
+    address: str | None  # SSA value of the pointer / base operand
+    attrs: dict[str, int] = field(default_factory=dict)  # alignment attrs on the op itself
+    shared_layout: Layout | None = None  # the memdesc's layout, for local loads/stores
+    shared_layout_name: str | None = None
+
+
+class ValueGraph:
+    """Use-def links between the SSA values of one TTGIR function (by text, no regions)."""
+
+    def __init__(self, module: Module, ttgir_text: str):
+        self.defs: dict[str, Op] = {}
+        self.extra_sources: dict[str, list[str]] = {}  # loop-carried values: init and yielded value
+        self.arguments: dict[str, Argument] = parse_arguments(ttgir_text)
+        open_loops: list[list[str]] = []
+        for op in module.ops:
+            m = RESULTS.match(op.text)
+            if m:
+                for name in m.group("names").split(","):
+                    self.defs[name.strip().split(":")[0]] = op
+            if op.op == "scf.for":
+                it = ITER_ARGS.search(op.text)
+                pairs = ITER_ARG.findall(it.group("body")) if it else []
+                for arg, init in pairs:
+                    self.extra_sources.setdefault(arg, []).append(init.split("#")[0])
+                open_loops.append([arg for arg, _ in pairs])
+            elif op.op == "scf.yield" and open_loops:
+                loop_args = open_loops[-1]
+                yielded = operands(op.text)
+                if len(yielded) == len(loop_args):
+                    for arg, value in zip(loop_args, yielded, strict=True):
+                        self.extra_sources.setdefault(arg, []).append(value)
+                    open_loops.pop()
+
+    def sources(self, value: str) -> list[str]:
+        op = self.defs.get(value)
+        out = list(self.extra_sources.get(value, []))
+        if op is not None:
+            out.extend(v for v in operands(op.text) if v != value)
+        return out
+
+    def slice(self, value: str, limit: int = 2000) -> tuple[list[Op], list[Argument]]:
+        """Ops and kernel arguments the value is computed from."""
+        seen: set[str] = set()
+        todo = [value]
+        ops: list[Op] = []
+        args: list[Argument] = []
+        while todo and len(seen) < limit:
+            v = todo.pop()
+            if v in seen:
+                continue
+            seen.add(v)
+            arg = self.arguments.get(v[1:])
+            if arg is not None and v not in self.defs:
+                args.append(arg)
+                continue
+            op = self.defs.get(v)
+            if op is not None and op not in ops:
+                ops.append(op)
+            todo.extend(self.sources(v))
+        return ops, args
+
+    def varies_along(self, value: str, dim: int, depth: int = 0) -> bool | None:
+        """Whether a tensor value can differ between positions along `dim` (None: cannot tell)."""
+        if depth > 64:
+            return None
+        op = self.defs.get(value)
+        if op is None:
+            return None if value in self.extra_sources else False  # loop-carried: unknown; argument: scalar
+        name = op.op.split(".", 1)[-1]
+        srcs = [v for v in operands(op.text) if v != value]
+        if name in ("splat", "constant", "get_program_id", "get_num_programs"):
+            return False
+        if name == "make_range":
+            return True
+        if name == "broadcast":
+            types = _shaped_types(op.text)
+            if types and dim < len(types[0][0]) and types[0][0][dim] == 1:
+                return False
+            return self.varies_along(srcs[0], dim, depth + 1) if srcs else None
+        if name == "expand_dims":
+            axis = re.search(r"axis\s*=\s*(\d+)", op.text)
+            if axis is None or not srcs:
+                return None
+            a = int(axis.group(1))
+            if dim == a:
+                return False
+            return self.varies_along(srcs[0], dim - 1 if dim > a else dim, depth + 1)
+        if op.op.startswith(("arith.", "tt.addptr", "math.")) and name not in ("constant",):
+            results = [self.varies_along(s, dim, depth + 1) for s in srcs]
+            if any(r is True for r in results):
+                return True
+            return None if any(r is None for r in results) else False
+        if name == "convert_layout":
+            return self.varies_along(srcs[0], dim, depth + 1) if srcs else None
+        return None
+
+
+def operands(text: str) -> list[str]:
+    """SSA values an op uses: after `=`, before the type signature, attribute dicts removed."""
+    body = text.split("=", 1)[1] if RESULTS.match(text) else text
+    body = body.split(" loc(", 1)[0]
+    body = ATTR_DICT.sub("", body)
+    sig = body.find(" : ")
+    if sig >= 0:
+        body = body[:sig]
+    return [v.split("#")[0] for v in VALUE.findall(body)]
+
+
+def parse_arguments(ttgir_text: str) -> dict[str, Argument]:
+    """Kernel arguments and their alignment attributes, from each `tt.func` header."""
+    out: dict[str, Argument] = {}
+    for line in ttgir_text.splitlines():
+        m = FUNC_LINE.match(line)
+        if not m:
+            continue
+        args = m.group("args")
+        starts = list(ARG_START.finditer(args))
+        for i, a in enumerate(starts):
+            end = starts[i + 1].start() if i + 1 < len(starts) else len(args)
+            chunk = args[a.end():end]
+            ty = re.split(r"\s*(?:\{|loc\(|,\s*$|\)\s*(?:attributes|\{|$))", chunk, maxsplit=1)[0].strip().rstrip(",")
+            attrs = {am.group(1): int((am.group("int") or am.group("dense")).split(",")[0])
+                     for am in ALIGNMENT_ATTR.finditer(chunk.split("loc(")[0])}
+            out[a.group(1)[1:]] = Argument(a.group(1)[1:], ty, attrs)
+    return out
+
+
+def _shaped_types(text: str) -> list[tuple[tuple[int, ...], str]]:
+    out = []
+    for _, t in iter_shaped_types(text):
+        dims = re.match(r"^[^<]*<((?:\d+x)*)", t)
+        shape = tuple(int(d) for d in dims.group(1).split("x") if d) if dims else ()
+        out.append((shape, t))
+    return out
+
+
+def access_sites(module: Module, aliases: dict[str, Layout]) -> list[AccessSite]:
+    """Every memory access op of a parsed TTGIR (or TTIR) module, in text order."""
+    sites = []
+    for op in module.ops:
+        kind = mlir_op_kind(op.op.strip('"'))
+        if kind is None and op.op.endswith(".local_alloc") and re.search(r"local_alloc\s+%", op.text):
+            kind = "shared_store"
+        if kind is None:
+            continue
+        sites.append(_site(op, kind, aliases))
+    return sites
+
+
+def _site(op: Op, kind: str, aliases: dict[str, Layout]) -> AccessSite:
+    name = op.op.strip('"').split(".", 1)[-1]
+    text = op.text.split(" loc(")[0]
+    ops_ = operands(op.text)
+    kw = dict(KEYWORD_OPERAND.findall(text))
+    address = ops_[0] if ops_ else None
+    positional = [v for v in ops_ if v not in kw.values()]
+    store_like = name in _STORE_LIKE
+    mask = other = None
+    if name in ("load", "store", "buffer_load", "buffer_store"):
+        # load: ptr, mask, other; store: ptr, value, mask; buffer ops: base[offsets], mask, other.
+        first = 2 if name.startswith("buffer") else 1
+        rest = positional[first + (1 if store_like else 0):]
+        if store_like and name.startswith("buffer"):
+            rest = positional[3:]
+            address = positional[1] if len(positional) > 1 else address
+        mask = rest[0] if rest else None
+        other = rest[1] if len(rest) > 1 and not store_like else None
+    elif name in ("atomic_rmw", "atomic_cas"):
+        mask = positional[2] if name == "atomic_rmw" and len(positional) > 2 else None
+    mask = kw.get("mask", mask)
+    other = kw.get("other", other)
+    ev = EVICTION.search(text)
+    cm = CACHE_MODIFIER.search(text)
+    cache = (cm.group(1) or cm.group(2)) if cm else None
+    attrs = {m.group(1): int((m.group("int") or m.group("dense")).split(",")[0]) for m in ALIGNMENT_ATTR.finditer(text)}
+    shape, dtype, bits, layout, layout_name = _access_type(text, aliases)
+    site = AccessSite(op, kind, shape, dtype, bits, layout, layout_name, mask, other,
+                      ev.group(1) if ev and ev.group(1) not in ("normal",) else None,
+                      cache if cache not in (None, "none") else None, address, attrs)
+    if kind.startswith("shared"):
+        sig = text[text.find(" : ") + 3:] if " : " in text else ""
+        memdesc = next((t for _, t in iter_shaped_types(sig) if "memdesc" in t), None)
+        if memdesc is not None:
+            try:
+                md = parse_tensor_type(memdesc, aliases)
+                site.shared_layout, site.shared_layout_name = md.encoding, md.encoding_name
+            except TritonscopeError:
+                pass
+    return site
+
+
+def _access_type(text: str, aliases: dict[str, Layout]):
+    """(shape, element dtype moved, bits, layout, layout name) from the op's type signature."""
+    sig = text[text.find(" : ") + 3:] if " : " in text else ""
+    types = iter_shaped_types(sig)
+    chosen = None
+    # Prefer the register-side tensor (pointer tensor for global ops, the tensor of local_load/store).
+    for _, t in types:
+        if t.startswith("tensor<") and "!tt.ptr" in t:
+            chosen = t
+            break
+    if chosen is None:
+        chosen = next((t for _, t in types if t.startswith("tensor<")), None)
+    if chosen is None:
+        scalar = re.search(r"!tt\.ptr<([\w]+)", sig)
+        dtype = scalar.group(1) if scalar else "?"
+        return (), dtype, dtype_bits(dtype) or 0, None, None
+    try:
+        tt = parse_tensor_type(chosen, aliases)
+    except TritonscopeError:
+        return (), "?", 0, None, None
+    dtype = tt.pointee_dtype or tt.dtype
+    bits = tt.access_bits
+    name = tt.encoding_name or (tt.encoding.kind if tt.encoding is not None else None)
+    return tt.shape, dtype, bits, tt.encoding, name

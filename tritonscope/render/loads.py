@@ -1,0 +1,165 @@
+"""The `loads` table and the `--explain` walk-through: words and columns around a LoadsReport, no analysis."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+from tritonscope.loads import AccessRow, LoadsReport
+from tritonscope.render.terminal import make_console
+
+_VERDICT_STYLE = {"as-predicted": "green", "narrower": "yellow", "scalar": "red", "unknown": "dim"}
+_STAGE_TITLE = {"llir": "LLIR", "ptx": "PTX", "sass": "SASS", "amdgcn": "AMDGCN"}
+# TTGIR op (without dialect) -> what the user wrote or what the compiler made of it.
+_OP_WORDS = {
+    "load": "tl.load", "store": "tl.store", "atomic_rmw": "atomic read-modify-write", "atomic_cas": "atomic CAS",
+    "async_copy_global_to_local": "async copy global->shared (from a pipelined tl.load)",
+    "buffer_load": "AMD buffer load (a tl.load)", "buffer_store": "AMD buffer store (a tl.store)",
+    "buffer_load_to_local": "AMD buffer load to LDS (from a pipelined tl.load)",
+    "local_load": "shared-memory load", "local_store": "shared-memory store",
+    "local_alloc": "shared-memory store (local_alloc of a tensor)",
+    "descriptor_load": "tensor-descriptor load", "descriptor_store": "tensor-descriptor store",
+    "async_tma_copy_global_to_local": "TMA load", "async_tma_copy_local_to_global": "TMA store",
+}
+
+
+def op_words(op: str) -> str:
+    return _OP_WORDS.get(op.split(".", 1)[-1], op)
+
+
+def forms_text(counts: dict[str, int] | None) -> str:
+    if not counts:
+        return "-"
+    return ", ".join(f"{n}x {form}" for form, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _shape(row: AccessRow) -> str:
+    return ("x".join(str(d) for d in row.shape) or "scalar") + f" {row.dtype}"
+
+
+def _prediction(row: AccessRow) -> str:
+    if row.predicted_vector_bytes is None:
+        return "-"
+    return (f"{row.elements_per_thread}/{row.contiguous_per_thread} -> "
+            f"{row.predicted_vectors_per_thread}x{row.predicted_vector_bytes}B")
+
+
+def render_loads(report: LoadsReport) -> None:
+    console = make_console()
+    title = f"{report.kernel}  {report.target or '?'}  ({len(report.rows)} accesses; counts per thread)"
+    if not report.rows:
+        console.print(f"{title}\nno memory accesses in this kernel's TTGIR")
+    else:
+        table = Table(title=title, title_justify="left", box=None, pad_edge=False)
+        isa = report.isa_stage
+        columns = ["line:col", "access", "shape", "layout", "mask", "elems/contig -> pred", "LLIR"]
+        if isa:
+            columns.append(_STAGE_TITLE.get(isa, isa))
+        if "sass" in report.stages:
+            columns.append("SASS")
+        columns += ["bytes", "verdict", "reasons"]
+        for c in columns:
+            table.add_column(c, overflow="fold")
+        for r in report.rows:
+            cells: list = [f"{r.line}:{r.col}", r.op, _shape(r), r.layout or "-",
+                           "yes" if r.mask else "-", _prediction(r), forms_text(_counts(r, "llir"))]
+            if isa:
+                cells.append(forms_text(_counts(r, isa)))
+            if "sass" in report.stages:
+                cells.append(forms_text(_counts(r, "sass")))
+            cells += [f"{r.vector_bytes}/{r.predicted_vector_bytes}" if r.vector_bytes else "-",
+                      Text(r.verdict, style=_VERDICT_STYLE.get(r.verdict, "")),
+                      ", ".join(x.code for x in r.reasons) or "-"]
+            table.add_row(*cells)
+        console.print(table)
+        evidence = [(r, x) for r in report.rows for x in r.reasons]
+        if evidence:
+            console.print("\nreasons:")
+            for r, x in evidence:
+                console.print(f"  {r.line}:{r.col} {x.code}: {x.evidence}", markup=False)
+        ambiguous = [r for r in report.rows if r.attribution == "ambiguous"]
+        for r in ambiguous:
+            console.print(f"  {r.line}:{r.col} attribution ambiguous with {', '.join(r.ambiguous_with)}: "
+                          f"shared instructions {_ambiguous_text(r)}", markup=False)
+    others = [u for u in report.unattributed if u["kind"] != "other_mem" or u["line"] > 0]
+    if others:
+        console.print("\nmemory instructions of no access (layout conversions, reductions, spills, arguments):")
+        for u in others:
+            console.print(f"  {u['stage']:7} line {u['line']}:{u['col']}  {u['count']}x {u['form']} ({u['kind']})",
+                          markup=False)
+    for note in report.notes:
+        console.print(f"note: {note}", markup=False)
+
+
+def _counts(row: AccessRow, stage: str) -> dict[str, int]:
+    return row.stages.get(stage) or {f"{k} (ambiguous)": v for k, v in row.ambiguous.get(stage, {}).items()}
+
+
+def _ambiguous_text(row: AccessRow) -> str:
+    return "; ".join(f"{_STAGE_TITLE.get(s, s)} {forms_text(c)}" for s, c in row.ambiguous.items())
+
+
+def explain_lines(report: LoadsReport) -> list[str]:
+    """The walk-through of every row of the report (already filtered to one line), as sentences."""
+    out: list[str] = []
+    for r in report.rows:
+        head = f"{r.line}:{r.col}: one {op_words(r.op)} of a {_shape(r).replace(' ', ' ', 1)}"
+        head += " tile" if len(r.shape) > 1 else " vector" if r.shape else ""
+        if r.instances > 1:
+            head += f" ({r.instances} copies in TTGIR: pipeline prologue and loop)"
+        out.append(head)
+        out.append(f"  TTGIR: {r.op}, layout #{r.layout}" + (f" = {r.layout_text}" if r.layout_text else "")
+                   + f"; mask: {'yes' if r.mask else 'no'}" + (", other: yes" if r.other else "")
+                   + (f"; eviction {r.eviction}" if r.eviction else "") + (f"; cache {r.cache}" if r.cache else ""))
+        if r.predicted_vector_bytes is not None and r.shape:
+            words = []
+            if r.threads:
+                words.append(f"{r.threads} threads")
+            words.append(f"{r.elements_per_thread} elements per thread")
+            words.append(f"{r.contiguous_per_thread} contiguous per thread along dim {r.fastest_dim} "
+                         f"-> {r.predicted_vector_bytes}-byte vectors")
+            words.append(f"expect {r.predicted_vectors_per_thread} vector accesses per thread")
+            out.append("  layout: " + "; ".join(words))
+        if r.prediction_note:
+            out.append(f"  note: {r.prediction_note}")
+        facts = [_fact(a) for a in r.alignment]
+        if facts:
+            out.append("  alignment the compiler had: " + "; ".join(facts))
+        for stage in report.stages:
+            counts = r.stages.get(stage)
+            if counts:
+                widths = r.widths.get(stage, {})
+                parts = [f"{n} `{form}`" + (f" ({widths[form]} B each)" if widths.get(form) else "")
+                         for form, n in sorted(counts.items(), key=lambda kv: -kv[1])]
+                guarded = f", {r.llir_guarded} behind a conditional branch" if stage == "llir" and r.llir_guarded \
+                    else ""
+                out.append(f"  {_STAGE_TITLE.get(stage, stage)}: {', '.join(parts)} per thread{guarded}")
+            elif r.ambiguous.get(stage):
+                out.append(f"  {_STAGE_TITLE.get(stage, stage)}: {forms_text(r.ambiguous[stage])} shared with "
+                           f"{', '.join(r.ambiguous_with)} (ambiguous)")
+            else:
+                out.append(f"  {_STAGE_TITLE.get(stage, stage)}: nothing attributed to this access")
+        verdict = f"  verdict: {r.verdict}"
+        if r.vector_bytes:
+            verdict += f" ({r.vector_bytes}-byte accesses in {_STAGE_TITLE.get(r.vector_stage or '', '?')}"
+            verdict += f", the layout allows {r.predicted_vector_bytes})" if r.predicted_vector_bytes else ")"
+        out.append(verdict)
+        for x in r.reasons:
+            out.append(f"    {x.code}: {x.evidence}")
+    return out
+
+
+def _fact(a: dict) -> str:
+    if "type" in a:
+        attrs = ", ".join(f"{k}={v}" for k, v in a.items() if k not in ("value", "type"))
+        return f"{a['value']} ({a['type']}): {attrs or 'no tt.divisibility'}"
+    return f"{a['value']}: {a.get('attr')}={a.get('n')}"
+
+
+def render_explain(report: LoadsReport) -> None:
+    console = make_console()
+    console.print(f"{report.kernel}  {report.target or '?'}", markup=False)
+    for line in explain_lines(report):
+        console.print(line, markup=False, highlight=False)
+    for note in report.notes:
+        console.print(f"note: {note}", markup=False)
