@@ -499,38 +499,38 @@ def _verdict(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
 
 
 def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
+    """Why an access is narrower than a 16-byte vector, most basic cause first, each with its evidence."""
     out: list[Reason] = []
     site = row.sites[0]
     predicted = row.predicted_vector_bytes
-    if row.shape and row.contiguous_per_thread == 1 and row.elements_per_thread:
+    narrower_than_layout = predicted is not None and row.vector_bytes is not None and row.vector_bytes < predicted
+    layout_is_scalar = bool(row.shape) and row.contiguous_per_thread == 1
+    missing = [a for a in row.alignment if "type" in a and "tt.divisibility" not in a]
+    compiler = [a for a in row.alignment if a.get("attr") == "contiguity"]
+    if missing:
+        names = ", ".join(f"{a['value']} ({a['type']})" for a in missing)
+        consequence = ("; the coalesce pass therefore gave the layout 1 contiguous element per thread"
+                       if layout_is_scalar else f": the compiler cannot prove {predicted}-byte alignment")
+        out.append(Reason("unknown-alignment", f"no tt.divisibility on {names}, used in the address{consequence}"))
+    elif narrower_than_layout and compiler and compiler[0]["n"] * row.element_bytes < (predicted or 0):
+        out.append(Reason("unknown-alignment",
+                          f"the compiler's own contiguity = {compiler[0]['n']} on {site.op.op} "
+                          f"({compiler[0]['n'] * row.element_bytes} bytes)"))
+    if layout_is_scalar and row.elements_per_thread:
         spt = getattr(site.layout, "size_per_thread", None)
         detail = f"sizePerThread={list(spt)}, " if spt else ""
         out.append(Reason("layout-contiguity-1",
                           f"#{row.layout} ({detail}order[0]={row.fastest_dim}) gives each thread 1 contiguous "
                           f"element along dim {row.fastest_dim}: {row.element_bytes}-byte accesses at most"))
-    if row.prediction_note and row.kind.startswith("shared") and row.sites[0].shared_layout is not None:
+    if row.prediction_note and row.kind.startswith("shared") and site.shared_layout is not None:
         out.append(Reason("shared-layout", row.prediction_note))
     if not row.shape:
         out.append(Reason("scalar-access", "a scalar (0-d) access moves one element by definition"))
-    narrower_than_layout = predicted is not None and row.vector_bytes is not None and row.vector_bytes < predicted
     if narrower_than_layout:
-        missing = [a for a in row.alignment if "type" in a and "tt.divisibility" not in a]
-        compiler = [a for a in row.alignment if a.get("attr") == "contiguity"]
-        if missing:
-            names = ", ".join(f"{a['value']} ({a['type']})" for a in missing)
-            out.append(Reason("unknown-alignment",
-                              f"no tt.divisibility on {names}, used in the address: the compiler cannot prove "
-                              f"{predicted}-byte alignment"))
-        elif compiler and compiler[0]["n"] * row.element_bytes < predicted:
-            out.append(Reason("unknown-alignment",
-                              f"the compiler's own contiguity = {compiler[0]['n']} on {site.op.op} "
-                              f"({compiler[0]['n'] * row.element_bytes} bytes)"))
-        if site.mask and row.fastest_dim is not None:
-            varies = graph.varies_along(site.mask, row.fastest_dim)
-            if varies:
-                out.append(Reason("mask-on-contiguous-dim",
-                                  f"mask {site.mask} varies along dim {row.fastest_dim}, the contiguous dim: each "
-                                  f"element may be masked separately"))
+        if site.mask and row.fastest_dim is not None and graph.varies_along(site.mask, row.fastest_dim):
+            out.append(Reason("mask-on-contiguous-dim",
+                              f"mask {site.mask} varies along dim {row.fastest_dim}, the contiguous dim: each "
+                              f"element may be masked separately"))
         n_llir = sum(row.counts("llir").values())
         llir_widths = [w for w in row.widths.get("llir", {}).values() if w]
         if row.llir_guarded * 2 >= n_llir > 0 and llir_widths and max(llir_widths) < predicted:

@@ -35,10 +35,6 @@ ATTR_DICT = re.compile(r"\{[^{}]*\}")
 # `%src, %dst mask %m other %o` (async_copy_global_to_local): keyword operands.
 KEYWORD_OPERAND = re.compile(r"\b(mask|other)\s+(%[\w.$-]+)")
 
-# The ops whose first operand is the address (pointer tensor) and that take (ptr, [value,] mask, other).
-_STORE_LIKE = ("store", "buffer_store", "local_store", "descriptor_store")
-
-
 @dataclass
 class Argument:
     name: str  # without %
@@ -61,7 +57,7 @@ class AccessSite:
     other: str | None
     eviction: str | None
     cache: str | None
-    address: str | None  # SSA value of the pointer / base operand
+    address: list[str]  # SSA values of the pointer tensor, or of a buffer op's base and offsets
     attrs: dict[str, int] = field(default_factory=dict)  # alignment attrs on the op itself
     shared_layout: Layout | None = None  # the memdesc's layout, for local loads/stores
     shared_layout_name: str | None = None
@@ -101,10 +97,10 @@ class ValueGraph:
             out.extend(v for v in operands(op.text) if v != value)
         return out
 
-    def slice(self, value: str, limit: int = 2000) -> tuple[list[Op], list[Argument]]:
-        """Ops and kernel arguments the value is computed from."""
+    def slice(self, values: list[str], limit: int = 2000) -> tuple[list[Op], list[Argument]]:
+        """Ops and kernel arguments the values are computed from."""
         seen: set[str] = set()
-        todo = [value]
+        todo = list(values)
         ops: list[Op] = []
         args: list[Argument] = []
         while todo and len(seen) < limit:
@@ -210,26 +206,27 @@ def access_sites(module: Module, aliases: dict[str, Layout]) -> list[AccessSite]
     return sites
 
 
+# Positional operands per op (keyword operands such as `mask %m` aside): which are the address
+# (pointer tensor, or buffer base and offsets), which the mask and which the `other` value.
+_OPERANDS: dict[str, tuple[tuple[int, ...], int | None, int | None]] = {
+    "load": ((0,), 1, 2), "store": ((0,), 2, None),
+    "atomic_rmw": ((0,), 2, None), "atomic_cas": ((0,), None, None),
+    "buffer_load": ((0, 1), 2, 3), "buffer_store": ((1, 2), 3, None),
+    "buffer_atomic_rmw": ((1, 2), 3, None), "buffer_atomic_cas": ((2, 3), None, None),
+    "buffer_load_to_local": ((0, 1), 2, 3),
+    "local_store": ((1,), None, None),
+}
+
+
 def _site(op: Op, kind: str, aliases: dict[str, Layout]) -> AccessSite:
     name = op.op.strip('"').split(".", 1)[-1]
     text = op.text.split(" loc(")[0]
-    ops_ = operands(op.text)
     kw = dict(KEYWORD_OPERAND.findall(text))
-    address = ops_[0] if ops_ else None
-    positional = [v for v in ops_ if v not in kw.values()]
-    store_like = name in _STORE_LIKE
-    mask = other = None
-    if name in ("load", "store", "buffer_load", "buffer_store"):
-        # load: ptr, mask, other; store: ptr, value, mask; buffer ops: base[offsets], mask, other.
-        first = 2 if name.startswith("buffer") else 1
-        rest = positional[first + (1 if store_like else 0):]
-        if store_like and name.startswith("buffer"):
-            rest = positional[3:]
-            address = positional[1] if len(positional) > 1 else address
-        mask = rest[0] if rest else None
-        other = rest[1] if len(rest) > 1 and not store_like else None
-    elif name in ("atomic_rmw", "atomic_cas"):
-        mask = positional[2] if name == "atomic_rmw" and len(positional) > 2 else None
+    positional = [v for v in operands(op.text) if v not in kw.values()]
+    addr_idx, mask_idx, other_idx = _OPERANDS.get(name, ((0,), None, None))
+    address = [positional[i] for i in addr_idx if i < len(positional)]
+    mask = positional[mask_idx] if mask_idx is not None and mask_idx < len(positional) else None
+    other = positional[other_idx] if other_idx is not None and other_idx < len(positional) else None
     mask = kw.get("mask", mask)
     other = kw.get("other", other)
     ev = EVICTION.search(text)

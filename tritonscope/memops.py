@@ -481,6 +481,11 @@ _SASS_HINT_TOKENS = {"EF", "EL", "LU", "EN", "NA", "CONSTANT", "STRONG", "GPU", 
                      "LTC128B", "LTC256B", "ZFILL", "PRIVATE", "MMIO", "NOALLOC"}
 
 
+# Atomic operand types: `ATOMG.E.ADD.F32x2...` moves two floats.
+_SASS_ATOMIC_TYPE = {"F32x2": 8, "F16x2": 4, "BF16x2": 4, "F32": 4, "F64": 8, "S32": 4, "U32": 4, "S64": 8,
+                     "U64": 8, "64": 8, "F16": 2, "BF16": 2, "F32x4": 16, "F16x8": 16, "BF16x8": 16}
+
+
 def _sass_width(tokens: list[str], default: int | None = 4) -> int | None:
     for t in tokens:
         if t in _SASS_SIZE:
@@ -519,7 +524,8 @@ def _classify_sass(op: Op) -> MemAccess | None:
         return MemAccess("tma", mnemonic, None, None, "tensor" if head.startswith("UTMA") else "global", pred)
     if head in ("ATOMG", "ATOM", "ATOMS", "RED", "REDG", "REDAS", "REDUX.G"):
         space = "shared" if head == "ATOMS" else "global"
-        return MemAccess("atomic", mnemonic, _sass_width(mods), None, space, pred, hints)
+        width = next((_SASS_ATOMIC_TYPE[t] for t in mods if t in _SASS_ATOMIC_TYPE), 4)
+        return MemAccess("atomic", mnemonic, width, None, space, pred, hints)
     if head in ("LDL", "STL"):
         return MemAccess("other_mem", mnemonic, _sass_width(mods), None, "local", pred)
     if head in ("LDC", "ULDC", "LDGDEPBAR", "DEPBAR", "ARRIVES", "SYNCS", "MEMBAR", "CCTL", "ERRBAR"):
