@@ -212,3 +212,21 @@ def test_hsaco_inlined_call_sites_from_dwarf(request, cache_name, base, expected
     assert not module.ops_for_line(36) and not module.ops_for_line(44)
     chains = {op.loc.describe() for op in module.ops_for_line(92)}
     assert "kernels.py:44:0 @ kernels.py:92:" + ("34" if cache_name == "cache32" else "17") in chains
+
+
+def test_hsaco_padding_after_the_code_has_no_location(cache39):
+    """llvm-objdump repeats the last line over the s_nop padding after s_endpgm; the DWARF code range
+    says where the kernel ends, so the padding counts as 'no location', not as line 54."""
+    from tritonscope.cache import Cache, resolve_one
+    from tritonscope.stages import parse_entry_stage
+
+    entry = resolve_one(Cache(cache39), "add_kernel", "hip:gfx942")
+    try:
+        module = parse_entry_stage(entry, "hsaco-asm")
+    except tools.ToolMissing as e:  # pragma: no cover - depends on the machine
+        pytest.skip(str(e))
+    endpgm = next(i for i, op in enumerate(module.ops) if op.op == "s_endpgm")
+    after = module.ops[endpgm + 1:]
+    assert len(after) == 256 and {op.op for op in after} == {"s_nop"}
+    assert all(op.loc is None for op in after)
+    assert module.ops[endpgm].loc.line == 54

@@ -28,6 +28,9 @@ ADDRESS_RANGE = re.compile(r"\[0x([0-9a-fA-F]+), 0x([0-9a-fA-F]+)\)")
 _HEADER_MARKERS = ("file format", "Disassembly of section")
 
 
+FUNCTION_DEPTH = -1
+
+
 @dataclass
 class _InlinedCall:
     depth: int
@@ -82,7 +85,8 @@ def parse(text: str, path: str | None = None, stage: str = "hsaco-asm", dwarf: s
 
 
 def read_inlined_calls(dwarf: str) -> list[_InlinedCall]:
-    """DW_TAG_inlined_subroutine entries of `llvm-dwarfdump --debug-info` output, nesting depth set."""
+    """DW_TAG_inlined_subroutine entries of `llvm-dwarfdump --debug-info` output, nesting depth set;
+    DW_TAG_subprogram entries come along with depth FUNCTION_DEPTH (their ranges bound the code)."""
     calls: list[_InlinedCall] = []
     stack: list[tuple[int, bool]] = []  # (indent, is an inlined call) of the enclosing entries
     current: _InlinedCall | None = None
@@ -96,6 +100,9 @@ def read_inlined_calls(dwarf: str) -> list[_InlinedCall]:
             current, in_ranges = None, False
             if m.group(2) == "DW_TAG_inlined_subroutine":
                 current = _InlinedCall(depth=sum(1 for _, inl in stack if inl))
+                calls.append(current)
+            elif m.group(2) in ("DW_TAG_subprogram", "DW_TAG_compile_unit"):  # ranges of real code
+                current = _InlinedCall(depth=FUNCTION_DEPTH)
                 calls.append(current)
             if m.group(2) != "NULL":
                 stack.append((indent, m.group(2) == "DW_TAG_inlined_subroutine"))
@@ -138,12 +145,23 @@ def _dec(value: str) -> int:
 
 
 def _add_call_sites(module: Module, addresses: list[tuple[int, int]], calls: list[_InlinedCall]) -> None:
-    """Extend each instruction's (innermost) line with the call sites of the inlined ranges holding it."""
+    """Extend each instruction's (innermost) line with the call sites of the inlined ranges holding it.
+    Instructions outside every function's range (the s_nop padding llvm-objdump prints after the last
+    line) get no location: llvm-objdump only repeats the last line it printed."""
     addresses.sort()
     keys = [a for a, _ in addresses]
+    code = sorted(r for c in calls if c.depth == FUNCTION_DEPTH for r in c.ranges)
+    if code:
+        inside = [False] * len(keys)
+        for lo, hi in code:
+            for k in range(bisect.bisect_left(keys, lo), bisect.bisect_left(keys, hi)):
+                inside[k] = True
+        for k, (_, index) in enumerate(addresses):
+            if not inside[k]:
+                module.ops[index].loc = None
     sites: dict[int, list[_InlinedCall]] = {}
     for call in calls:
-        if call.call_line <= 0:
+        if call.depth == FUNCTION_DEPTH or call.call_line <= 0:
             continue
         for lo, hi in call.ranges:
             for k in range(bisect.bisect_left(keys, lo), bisect.bisect_left(keys, hi)):
