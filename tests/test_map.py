@@ -152,3 +152,18 @@ def test_line_in_a_helper_file_matches_inner_positions(cli, cache39):
     assert doc["query"]["match"] == "inlined" and doc["query"]["file"].endswith("triton/language/standard.py")
     assert counts(doc) == {"ttgir": 3, "ptx": 30, "sass": 27}
     assert all(op["chain"][-1]["line"] == 91 for s in doc["stages"] for op in s["ops"])
+
+
+def test_missing_disassembler_is_skipped_with_reason(cli, cache39):
+    args = ("map", "softmax_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx942", "--line", "91")
+    env = {"TRITONSCOPE_LLVM_OBJDUMP": "/nonexistent/llvm-objdump"}
+    proc = cli(*args, "--json", env=env)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    assert "hsaco-asm" not in counts(doc) and "llvm-objdump not found" in doc["skipped"]["hsaco-asm"]
+    assert counts(doc)["amdgcn"] == 50
+    text = cli(*args, env=env).stdout
+    assert "hsaco-asm: skipped: llvm-objdump not found" in text
+    # named explicitly, a missing tool is an error (exit 1, one line)
+    proc = cli(*args, "--stages", "hsaco-asm", env=env)
+    assert proc.returncode == 1 and proc.stderr.startswith("tritonscope: error:") and "Traceback" not in proc.stderr
