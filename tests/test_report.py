@@ -273,7 +273,8 @@ def test_everything_from_artifacts_is_escaped(cache39, cli, tmp_path):
 def test_diff_page_marks_changed_lines_and_escapes():
     import difflib
 
-    from tritonscope.render.html import changed_lines, render_diff_page
+    from tritonscope.render.html import render_diff_page
+    from tritonscope.render.html_diff import changed_lines
 
     a = "%0 = tt.load %p\n%1 = arith.addf %0, %0\ntt.store %q, %1\n"
     b = f"%0 = tt.load %p\n%1 = arith.mulf %0, %0 // {EVIL}\ntt.store %q, %1\nllvm.return\n"
@@ -286,4 +287,32 @@ def test_diff_page_marks_changed_lines_and_escapes():
     panes = root.find_all("div", cls="pane")
     assert [[i + 1 for i, n in enumerate(lines(p)) if n.classes] for p in panes] == [[2], [2, 4]]
     assert [n.classes for n in lines(panes[0])] == [[], ["del"], []]
-    assert root.find_all("small")[0].all_text() == "1 lines removed, 2 added"
+    assert root.find_all("small")[0].all_text() == "−1 +2 lines"
+
+
+def test_diff_format_html_side_by_side(cache32, cache39, cli):
+    """softmax_kernel cuda:90, Triton 3.2.0 -> 3.9.0: the normalized TTGIR changes +11/-11 lines."""
+    r = cli("diff", str(cache32), str(cache39), "-k", "softmax_kernel", "--target", "cuda:90", "--format", "html")
+    assert r.returncode == 0, r.stderr
+    root = parse_page(r.stdout)
+    (section,) = root.find_all("section", cls="kernel")
+    assert section.find_all("h2")[0].find_all("code")[0].all_text() == "softmax_kernel"
+    stages = {s.find_all("h3")[0].items[0].strip(): s for s in section.find_all("section", cls="dstage")}
+    assert list(stages) == ["TTIR (source)", "TTIR", "TTGIR", "LLVM IR", "PTX"]
+    a, b = stages["TTGIR"].find_all("div", cls="pane")
+    assert (sum("del" in n.classes for n in lines(a)), sum("ins" in n.classes for n in lines(b))) == (11, 11)
+    a, b = stages["PTX"].find_all("div", cls="pane")
+    assert (sum("del" in n.classes for n in lines(a)), sum("ins" in n.classes for n in lines(b))) == (227, 147)
+    assert stages["TTIR (source)"].find_all("small")[0].all_text() == "only in B"
+    regs = [tr for tr in section.find_all("tr") if tr.children[0].all_text() == "regs"]
+    assert [c.all_text() for c in regs[0].children] == ["regs", "29", "25", "-4"] and regs[0].classes == ["better"]
+    for n in root.walk():
+        assert not re.match(r"\s*(https?:)?//", n.attrs.get("src") or n.attrs.get("href") or "")
+
+
+def test_diff_format_html_rules_and_unchanged(cache39, cli):
+    r = cli("diff", str(cache39), str(cache39), "-k", "add_kernel", "--format", "html", "--fail-on", "regs>+0")
+    assert r.returncode == 0, r.stderr
+    root = parse_page(r.stdout)
+    assert root.find_all("div", cls="verdict")[0].all_text() == "Rules passed: regs>+0"
+    assert [n.all_text() for n in root.find_all("div", cls="empty")] == ["no differences"]

@@ -4,7 +4,7 @@ Every string taken from an artifact (kernel names, paths, IR text, metadata valu
 here: IR text through pygments' HtmlFormatter, everything else through `esc`; the data blob the script
 reads is JSON with `<`, `>` and `&` written as \\u escapes, so nothing in it can close the script element.
 SVG pictures are embedded as base64 `data:` images, which browsers never run scripts from.
-`render_diff_page` builds a side-by-side diff of one kernel from the same parts.
+`render_diff` / `render_diff_page` (in html_diff.py) build side-by-side diffs from the same parts.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ STAGE_TITLES = {"source": "TTIR (source)", "ttir": "TTIR", "ttgir": "TTGIR", "ll
 HIGHLIGHTED_ALIAS = re.compile(r'<span class="no">#([A-Za-z_][\w$.]*)</span>')
 # A run of blanks inside a line of nvdisasm output (column padding).
 SASS_PADDING = re.compile(r"(?<=\S) {3,}")
-UNIFIED_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
 def esc(value: object) -> str:
@@ -327,72 +326,19 @@ def metadata_panel(model) -> str:
             + (f'<ul class="notes">{note_html}</ul>' if notes else ""))
 
 
-# --- the diff page --------------------------------------------------------------------------------
+# --- the diff page (render/html_diff.py) ----------------------------------------------------------
+
+
+def render_diff(result, opts) -> str:
+    """`tritonscope diff A B --format html` (render/diff.py's renderer("html") calls this)."""
+    from tritonscope.render.html_diff import render_diff_result
+
+    return render_diff_result(result, opts)
 
 
 def render_diff_page(kernel_a: dict, kernel_b: dict, stage_texts_a: dict[str, str],
                      stage_texts_b: dict[str, str], unified_diffs: dict[str, str]) -> str:
-    """Side by side: each stage of kernel A next to the same stage of B, changed lines marked from
-    `unified_diffs[stage]` (a unified diff of exactly those two texts), and the unified diff itself.
-    kernel_a/kernel_b: {"name", "hash", "target", "triton", "entry"} (any missing key shows as '-')."""
-    stages = [s for s in stage_texts_a if s in stage_texts_b] + \
-        [s for s in unified_diffs if s not in stage_texts_a or s not in stage_texts_b]
-    sections = []
-    for stage in dict.fromkeys(stages):
-        a, b = stage_texts_a.get(stage), stage_texts_b.get(stage)
-        removed, added = changed_lines(unified_diffs.get(stage, ""))
-        udiff = unified_diffs.get(stage, "")
-        panes = (diff_pane(stage, "A", kernel_a, a, removed, "del")
-                 + diff_pane(stage, "B", kernel_b, b, added, "ins"))
-        summary = f"{len(removed)} lines removed, {len(added)} added" if udiff else "identical"
-        uni = ""
-        if udiff:
-            uni = ('<details class="udiff"><summary>unified diff</summary><div class="body">'
-                   + "".join(f'<div>{line}</div>'
-                             for line in highlight_lines(udiff, "diff")) + "</div></details>")
-        sections.append(f'<section class="dstage"><h2>{esc(STAGE_TITLES.get(stage, stage))} '
-                        f'<small>{esc(summary)}</small></h2><div class="panes" style="--n:2">{panes}</div>'
-                        f'{uni}</section>')
-    title = f"{kernel_a.get('name', 'A')} vs {kernel_b.get('name', 'B')}"
-    body = (f'<header class="top"><div class="brand">tritonscope diff</div><h1>{esc(title)}</h1>'
-            f'<div class="chips">{_kernel_chips("A", kernel_a)}{_kernel_chips("B", kernel_b)}</div></header>'
-            f'<main class="diff">{"".join(sections) or empty("no stages to compare")}</main>')
-    return page(f"{title} · tritonscope diff", body, {"files": [], "chains": [], "stages": [], "srcFiles": []})
+    """A side-by-side diff page of one kernel; see html_diff.render_diff_page."""
+    from tritonscope.render.html_diff import render_diff_page as render
 
-
-def _kernel_chips(side: str, kernel: dict) -> str:
-    text = " ".join(str(kernel.get(k, "-")) for k in ("target", "triton")) + " " + str(kernel.get("hash", ""))[:10]
-    return f'<span class="chip" title="{esc(kernel.get("entry", ""))}"><b>{side}</b> {esc(text)}</span>'
-
-
-def diff_pane(stage: str, side: str, kernel: dict, text: str | None, changed: set[int], cls: str) -> str:
-    head = f'<div class="head"><span class="title">{side} · {esc(kernel.get("name", "-"))}</span></div>'
-    if text is None:
-        return f'<div class="pane">{head}{empty(f"no {stage} on this side")}</div>'
-    rows = "".join(f'<div{f" class={cls!r}" if n in changed else ""}>{line}</div>'
-                   for n, line in enumerate(highlight_lines(text, stage), 1))
-    return f'<div class="pane" data-stage="{esc(stage)}">{head}<div class="body">{rows}</div></div>'
-
-
-def changed_lines(unified: str) -> tuple[set[int], set[int]]:
-    """Line numbers (1-based) removed from the old text and added in the new, from a unified diff."""
-    removed: set[int] = set()
-    added: set[int] = set()
-    old = new = 0
-    for line in unified.splitlines():
-        m = UNIFIED_HUNK.match(line)
-        if m:
-            old, new = int(m.group(1)), int(m.group(3))
-            continue
-        if line.startswith(("---", "+++")) and not old and not new:
-            continue
-        if line.startswith("-"):
-            removed.add(old)
-            old += 1
-        elif line.startswith("+"):
-            added.add(new)
-            new += 1
-        elif line.startswith(" "):
-            old += 1
-            new += 1
-    return removed, added
+    return render(kernel_a, kernel_b, stage_texts_a, stage_texts_b, unified_diffs)

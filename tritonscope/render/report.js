@@ -49,7 +49,7 @@
     els.forEach(function (e) { var s = e.closest('.pane').dataset.stage; c[s] = (c[s] || 0) + 1; });
     return D.stages.filter(function (s) { return c[s]; }).map(function (s) { return s + ' ' + c[s]; }).join(' · ');
   }
-  function setStatus(html) { status.innerHTML = html; }
+  function setStatus(html) { if (status) status.innerHTML = html; }
   function text(s) { var d = document.createElement('span'); d.textContent = s; return d.innerHTML; }
 
   function selectSource(line) {
