@@ -1,0 +1,180 @@
+"""`loads` on the real corpus: the issue's ground truth, exactly, plus the joins that make it come out.
+
+gemv_tile_kernel (kernels.py:158) compiled by Triton 3.9 for hip:gfx942 and cuda:90; every number below was
+read off the artifacts (`grep -c` on the stage files) before it was written here.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tritonscope.cache import Cache
+from tritonscope.loads import analyze_entry, strip_inline_asm_locs
+from tritonscope.stages import parse
+
+GFX942_W_LAYOUT = ("#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], "
+                   "order = [0, 1]}>")
+CUDA90_W_LAYOUT = ("#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 2], "
+                   "order = [0, 1]}>")
+
+
+def _entry(cache_dir, name: str, target: str):
+    return next(e for e in Cache(cache_dir).kernels() if e.name == name and str(e.target) == target)
+
+
+def _row(report, line: int, op: str = "tt.load"):
+    rows = [r for r in report.rows if r.line == line and r.op == op]
+    assert len(rows) == 1, [(r.line, r.col, r.op) for r in report.rows]
+    return rows[0]
+
+
+@pytest.fixture(scope="module")
+def gfx942(cache39):
+    return analyze_entry(_entry(cache39, "gemv_tile_kernel", "hip:gfx942"))
+
+
+@pytest.fixture(scope="module")
+def cuda90(cache39):
+    return analyze_entry(_entry(cache39, "gemv_tile_kernel", "cuda:90"))
+
+
+def test_gemv_tile_gfx942_w_tile(gfx942):
+    w = _row(gfx942, 173)
+    assert (w.col, w.shape, w.dtype, w.layout, w.layout_text) == (9, (64, 256), "f16", "blocked", GFX942_W_LAYOUT)
+    assert (w.mask, w.other, w.eviction) == (True, True, "evict_first")
+    assert (w.threads, w.elements_per_thread, w.contiguous_per_thread, w.fastest_dim) == (128, 128, 8, 0)
+    assert (w.predicted_vector_bytes, w.predicted_vectors_per_thread) == (16, 16)
+    assert w.stages["llir"] == {"load <8 x half>": 16}
+    assert w.stages["amdgcn"] == {"global_load_dwordx4": 16}
+    assert (w.vector_bytes, w.verdict, w.reasons, w.attribution) == (16, "as-predicted", [], "exact")
+    # AMD lowers the mask (constant along the contiguous dim) to one branch per 16-byte vector.
+    assert w.llir_guarded == 16
+    assert {a["value"]: a.get("tt.divisibility") for a in w.alignment} == {"w_ptr": 16, "stride_wn": 16}
+
+
+def test_gemv_tile_gfx942_vector_and_store(gfx942):
+    x = _row(gfx942, 174)
+    assert (x.col, x.shape, x.layout, x.elements_per_thread, x.predicted_vector_bytes) == (10, (64,), "slice", 8, 16)
+    assert x.stages == {"llir": {"load <8 x half>": 1}, "amdgcn": {"global_load_dwordx4": 1}}
+    assert x.verdict == "as-predicted"
+    st = _row(gfx942, 177, "tt.store")
+    assert st.stages == {"llir": {"store <2 x float>": 1}, "amdgcn": {"global_store_dwordx2": 1}}
+    assert (st.predicted_vector_bytes, st.vector_bytes, st.verdict) == (8, 8, "as-predicted")
+    assert [r.line for r in gfx942.rows] == [173, 174, 177]
+    # The reduction's layout conversion on line 177 goes through LDS: listed, not charged to the store.
+    assert {(u["stage"], u["form"], u["count"]) for u in gfx942.unattributed if u["line"] == 177} == {
+        ("llir", "load <1 x float>", 2), ("llir", "store <4 x float>", 4),
+        ("amdgcn", "ds_read_b32", 2), ("amdgcn", "ds_write_b128", 4)}
+
+
+def test_gemv_tile_cuda90_w_tile(cuda90):
+    w = _row(cuda90, 173)
+    assert (w.layout_text, w.threads, w.elements_per_thread, w.contiguous_per_thread) == (CUDA90_W_LAYOUT, 64, 256, 8)
+    assert (w.predicted_vector_bytes, w.predicted_vectors_per_thread) == (16, 32)
+    assert w.stages["llir"] == {"ld.global.L1::evict_first.L2::cache_hint.v4.b32": 32}
+    assert w.stages["ptx"] == {"ld.global.L1::evict_first.L2::cache_hint.v4.b32": 32}
+    assert (w.vector_bytes, w.verdict) == (16, "as-predicted")
+    if "sass" in cuda90.stages:
+        assert w.stages["sass"] == {"LDG.E.EF.128": 32}
+        assert w.vector_stage == "sass"
+
+
+def test_gemv_tile_cuda90_x_is_scalar_by_layout(cuda90):
+    x = _row(cuda90, 174)
+    assert (x.layout, x.contiguous_per_thread, x.predicted_vector_bytes) == ("blocked1", 1, 2)
+    assert x.stages["ptx"] == {"ld.global.b16": 1}
+    assert (x.vector_bytes, x.verdict, [r.code for r in x.reasons]) == (2, "scalar", ["layout-contiguity-1"])
+
+
+def test_ptx_inline_asm_locs_are_not_source_lines(cache39):
+    """In the raw PTX the line-173 loads sit under `.loc 1 174 9` (line 2 of the createpolicy asm block)."""
+    entry = _entry(cache39, "gemv_tile_kernel", "cuda:90")
+    text = entry.stage_path("ptx").read_text()
+    raw = parse("ptx", text)
+    cleaned_text, n = strip_inline_asm_locs(text)
+    fixed = parse("ptx", cleaned_text)
+    assert n == 4
+    assert len(cleaned_text.splitlines()) == len(text.splitlines())
+
+    def lines(module, mnemonic):
+        return sorted({o.loc.outermost().line for o in module.ops if o.op == mnemonic})
+
+    assert lines(raw, "ld.global.L1::evict_first.L2::cache_hint.v4.b32") == [174]
+    assert lines(fixed, "ld.global.L1::evict_first.L2::cache_hint.v4.b32") == [173]
+    assert lines(raw, "ld.global.b16") == [175]
+    assert lines(fixed, "ld.global.b16") == [174]
+
+
+def test_sass_lines_follow_the_ptx_fix(cuda90):
+    if "sass" not in cuda90.stages:
+        pytest.skip("nvdisasm not available")
+    assert _row(cuda90, 174).stages["sass"] == {"LDG.E.U16": 1}
+    assert _row(cuda90, 177, "tt.store").stages["sass"] == {"STG.E.128": 1}
+
+
+def test_inductor_cache_hint_b16_counted_in_ptx(inductor_cache):
+    """An unpredicated `ld.global.L1::evict_last.L2::cache_hint.b16` (no `@%p`) used to be read as a label."""
+    entries = [e for e in Cache(inductor_cache).kernels()
+               if e.name == "triton_poi_fused__unsafe_view_add_clone_squeeze_transpose_unsqueeze_view_2"]
+    assert entries
+    for e in entries:
+        rep = analyze_entry(e, sass=False)
+        row = next(r for r in rep.rows if r.line == 28)
+        assert row.stages["ptx"] == {"ld.global.L1::evict_last.L2::cache_hint.b16": 1}
+        assert row.eviction == "evict_last"
+
+
+def test_shared_memory_rows_use_the_shared_layout(cache39):
+    rep = analyze_entry(_entry(cache39, "matmul_kernel", "hip:gfx942"))
+    store = next(r for r in rep.rows if r.op == "ttg.local_store" and r.line == 132)
+    assert store.stages["amdgcn"] == {"ds_write_b64": 10}
+    assert (store.predicted_vector_bytes, store.verdict) == (8, "as-predicted")
+    load = next(r for r in rep.rows if r.op == "ttg.local_load" and r.line == 133)
+    assert load.stages["amdgcn"] == {"ds_read_u16": 80}
+    assert (load.verdict, [x.code for x in load.reasons]) == ("scalar", ["shared-layout"])
+
+
+def test_partial_entries_get_unknown_rows(cache32):
+    """Triton 3.2 could not finish gfx906: TTGIR only; every access still gets a row and a verdict."""
+    entries = [e for e in Cache(cache32).entries() if e.target is not None and e.target.arch == "gfx906"
+               and "ttgir" in e.files and "llir" not in e.files]
+    assert entries
+    rep = analyze_entry(entries[0])
+    assert rep.rows and all(r.verdict == "unknown" and r.reasons[0].code == "no-isa" for r in rep.rows)
+
+
+def test_cli_json_contract(cli, cache39):
+    p = cli("loads", "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx942", "--json")
+    assert p.returncode == 0, p.stderr
+    doc = json.loads(p.stdout)
+    assert (doc["kind"], doc["isa_stage"]) == ("loads", "amdgcn")
+    row = next(r for r in doc["rows"] if r["line"] == 173)
+    required = {"line", "col", "op", "shape", "dtype", "layout", "predicted_vector_bytes", "vector_bytes", "llir",
+                "isa", "verdict", "reasons"}
+    assert required <= set(row)
+    assert (row["col"], row["op"], row["shape"], row["dtype"], row["layout"]) == (9, "tt.load", [64, 256], "f16",
+                                                                                  "blocked")
+    assert (row["llir"], row["isa"]) == ({"load <8 x half>": 16}, {"global_load_dwordx4": 16})
+    assert (row["predicted_vector_bytes"], row["vector_bytes"], row["verdict"], row["reasons"]) == (
+        16, 16, "as-predicted", [])
+    vec = next(r for r in doc["rows"] if r["line"] == 174)
+    assert (vec["llir"], vec["isa"]) == ({"load <8 x half>": 1}, {"global_load_dwordx4": 1})
+
+
+def test_cli_explain_and_line(cli, cache39):
+    p = cli("loads", "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "--explain", "173",
+            "--no-sass")
+    assert p.returncode == 0, p.stderr
+    out = p.stdout
+    assert "173:9: one tl.load of a 64x256 f16 tile" in out
+    assert ("64 threads; 256 elements per thread; 8 contiguous per thread along dim 0 -> 16-byte vectors; "
+            "expect 32 vector accesses per thread") in out
+    assert "PTX: 32 `ld.global.L1::evict_first.L2::cache_hint.v4.b32` (16 B each) per thread" in out
+    assert "verdict: as-predicted" in out
+    p = cli("loads", "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx942", "--line", "174")
+    assert p.returncode == 0, p.stderr
+    assert "174:10" in p.stdout and "173:9" not in p.stdout
+    p = cli("loads", "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx942", "--explain", "170")
+    assert p.returncode == 2 and "no memory access on line 170" in p.stderr
