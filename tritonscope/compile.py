@@ -366,6 +366,29 @@ def _pool_context():
     return multiprocessing.get_context("spawn")
 
 
+def usable_cores() -> int:
+    """Cores this process may run on (its affinity mask, e.g. under taskset), not all the machine has."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def _estimated_cost(ref: KernelRef) -> int:
+    """Bigger sources and more tl.dot compile longer; read as text, nothing imported."""
+    if ref.sample:
+        from tritonscope import sample_kernels
+
+        path = Path(sample_kernels.__file__).parent / f"{sample_kernels.SAMPLE_MODULES[ref.sample]}.py"
+    else:
+        path = Path(ref.path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return 0
+    return len(text) + 5000 * text.count("tl.dot(")
+
+
 def compile_many(
     requests: Iterable[CompileRequest],
     cache_dir: str | os.PathLike,
@@ -376,8 +399,10 @@ def compile_many(
     requests = list(requests)
     cache_dir = str(Path(cache_dir).expanduser().resolve())
     Path(cache_dir).mkdir(parents=True, exist_ok=True)
-    jobs = min(jobs or os.cpu_count() or 1, len(requests)) or 1
+    jobs = min(jobs or usable_cores(), len(requests)) or 1
     results: dict[int, CompileResult] = {}
+    # Longest first (a static estimate), so that no worker starts a long compile when the others are done.
+    order = sorted(range(len(requests)), key=lambda i: -_estimated_cost(requests[i].kernel))
     if jobs == 1:
         for i, req in enumerate(requests):
             results[i] = compile_one(req, cache_dir)
@@ -385,7 +410,7 @@ def compile_many(
                 on_done(results[i])
     else:
         with ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context()) as pool:
-            futures = {pool.submit(compile_one, req, cache_dir): i for i, req in enumerate(requests)}
+            futures = {pool.submit(compile_one, requests[i], cache_dir): i for i in order}
             for fut in as_completed(futures):
                 i = futures[fut]
                 results[i] = fut.result()
