@@ -126,3 +126,73 @@ def describe(
         broadcast_bases={k: sum(1 for b in v if not any(b)) for k, v in ll.bases.items()},
         bases=ll.bases,
     )
+
+
+# --- pictures: which thread holds each cell of a (folded) 2-D view of the tensor ---------------------------
+
+
+@dataclass
+class GridCell:
+    coord: tuple[int, ...]
+    owners: list[tuple[int, ...]]  # (block, warp, lane, register) or (block, offset) for shared layouts
+
+    @property
+    def first(self) -> tuple[int, ...] | None:
+        return self.owners[0] if self.owners else None
+
+
+@dataclass
+class LayoutGrid:
+    """Rows x cols of cells; `row_label`/`col_label` name what each row/column index is."""
+
+    rows: list[int]
+    cols: list[int]
+    cells: list[list[GridCell]]
+    row_label: str
+    col_label: str
+    note: str  # how the tensor was folded, in words; empty when the whole tensor is shown
+    warp_size: int
+    shared: bool
+
+
+def layout_grid(ll: TensorLinearLayout, facts: LayoutFacts, max_rows: int = 64, max_cols: int = 32) -> LayoutGrid:
+    """A 2-D view: dim0 x dim1 (leading dims of rank > 2 fixed at 0; 1-D tensors wrapped into rows).
+
+    Larger tensors fold to one CTA tile (the other rounds reuse the same threads with later registers),
+    then to max_rows x max_cols.
+    """
+    shape = ll.shape
+    rank = len(shape)
+    notes: list[str] = []
+    if rank == 1:
+        width = min(shape[0], max_cols)
+        n = min(shape[0], width * max_rows)
+        if facts.cta_tile[0] < shape[0] and facts.cta_tile[0] >= width:
+            n = min(n, facts.cta_tile[0])
+        rows = list(range(0, n, width))
+        cols = list(range(width))
+        cells = [[GridCell((r + c,), ll.owner((r + c,))) for c in cols if r + c < shape[0]] for r in rows]
+        if n < shape[0]:
+            notes.append(f"elements 0..{n - 1} of {shape[0]} shown")
+        return LayoutGrid(rows, cols, cells, "index", "+", "; ".join(notes), facts.warp_size, facts.shared)
+    lead = (0,) * (rank - 2)
+    if rank > 2:
+        notes.append(f"dims 0..{rank - 3} fixed at 0 (index [{', '.join('0' * 1 for _ in lead)}, :, :])")
+    n_rows, n_cols = shape[-2], shape[-1]
+    tile_rows, tile_cols = facts.cta_tile[-2], facts.cta_tile[-1]
+    show_rows, show_cols = n_rows, n_cols
+    if n_rows > max_rows or n_cols > max_cols:
+        show_rows, show_cols = min(n_rows, tile_rows), min(n_cols, tile_cols)
+        if show_rows < n_rows or show_cols < n_cols:
+            notes.append(
+                f"one CTA tile shown ({show_rows}x{show_cols} of {n_rows}x{n_cols}); "
+                f"the other {facts.rounds - 1} rounds repeat it in later registers"
+            )
+    if show_rows > max_rows or show_cols > max_cols:
+        notes.append(f"cut to the first {min(show_rows, max_rows)}x{min(show_cols, max_cols)}")
+        show_rows, show_cols = min(show_rows, max_rows), min(show_cols, max_cols)
+    rows, cols = list(range(show_rows)), list(range(show_cols))
+    cells = [[GridCell((*lead, r, c), ll.owner((*lead, r, c))) for c in cols] for r in rows]
+    return LayoutGrid(
+        rows, cols, cells, f"dim{rank - 2}", f"dim{rank - 1}", "; ".join(notes), facts.warp_size, facts.shared
+    )

@@ -1,0 +1,319 @@
+"""`tritonscope layout`: decode TTGIR layouts into Triton's linear-layout model, in numbers and pictures."""
+
+from __future__ import annotations
+
+import click
+
+from tritonscope.cli.common import emit_json, json_option, kernel_options
+
+
+def _is_attribute(text: str | None) -> bool:
+    return bool(text) and (text.lstrip().startswith("#") or "<" in text)
+
+
+def _parse_ints(text: str, what: str, sep: str) -> tuple[int, ...]:
+    from tritonscope.errors import UsageError
+
+    try:
+        values = tuple(int(v) for v in text.replace(" ", "").split(sep) if v != "")
+    except ValueError:
+        raise UsageError(f"{what}: expected integers separated by '{sep}', got {text!r}") from None
+    if not values:
+        raise UsageError(f"{what}: expected integers separated by '{sep}', got {text!r}")
+    return values
+
+
+@click.command("layout")
+@kernel_options
+@click.option("--shape", "shape_text", default=None, metavar="AxB", help="Tensor shape, e.g. 64x256.")
+@click.option(
+    "--dtype", "dtype", default=None, metavar="T", help="Element type, e.g. f16, bf16, f32, i8 (default f16)."
+)
+@click.option("--warp-size", "warp_size", type=int, default=None, help="Check the layout's lanes per warp (32, 64).")
+@click.option("--num-warps", "num_warps", type=int, default=None, help="Check the layout's warps per CTA.")
+@click.option("--alias", "alias", default=None, metavar="NAME", help="Only this layout alias of KERNEL (blocked2).")
+@click.option("--element", "element", default=None, metavar="I,J", help="Which thread(s) hold element (I, J).")
+@click.option(
+    "--thread",
+    "thread",
+    type=int,
+    default=None,
+    metavar="N",
+    help="What lane N holds (with --warp; or a thread id warp*warp_size+lane when --warp is absent).",
+)
+@click.option("--warp", "warp", type=int, default=None, metavar="W", help="Warp of --thread.")
+@click.option("--block", "block", type=int, default=0, show_default=True, help="CTA of --thread in a CGA.")
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), default=None, help="Write the picture as SVG.")
+@click.option(
+    "--png",
+    "png_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the picture as PNG (standard library encoder, 3x5 pixel labels).",
+)
+@click.option("--max-rows", type=int, default=64, show_default=True, help="Rows of the picture before folding.")
+@click.option("--max-cols", type=int, default=32, show_default=True, help="Columns of the picture before folding.")
+@click.option("--no-picture", is_flag=True, help="Numbers and bases only.")
+@json_option
+def layout_cmd(
+    kernel: str | None,
+    cache_dir: str | None,
+    target: str | None,
+    shape_text: str | None,
+    dtype: str | None,
+    warp_size: int | None,
+    num_warps: int | None,
+    alias: str | None,
+    element: str | None,
+    thread: int | None,
+    warp: int | None,
+    block: int,
+    svg_path: str | None,
+    png_path: str | None,
+    max_rows: int,
+    max_cols: int,
+    no_picture: bool,
+    as_json: bool,
+) -> None:
+    """Decode a layout attribute, or every layout of KERNEL's TTGIR, into Triton's linear layout.
+
+    \b
+    layout '#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2],
+            order = [0, 1]}>' --shape 64x256 --dtype f16
+    layout '#ttg.blocked<{...}>' --shape 64x256 --element 3,17     which thread holds (3, 17)
+    layout '#ttg.blocked<{...}>' --shape 64x256 --thread 5 --warp 1
+    layout KERNEL                 every layout alias of KERNEL's TTGIR, its uses and source lines
+    layout KERNEL --alias blocked2 --shape 64x64 --svg blocked2.svg
+    """
+    from tritonscope.errors import UsageError
+
+    if warp is not None and thread is None:
+        raise UsageError("--warp goes with --thread")
+    if element is not None and thread is not None:
+        raise UsageError("--element and --thread are alternatives: give one")
+    opts = dict(
+        shape_text=shape_text,
+        dtype=dtype,
+        warp_size=warp_size,
+        num_warps=num_warps,
+        element=element,
+        thread=thread,
+        warp=warp,
+        block=block,
+        svg_path=svg_path,
+        png_path=png_path,
+        max_rows=max_rows,
+        max_cols=max_cols,
+        no_picture=no_picture,
+        as_json=as_json,
+    )
+    if _is_attribute(kernel):
+        from tritonscope.errors import ParseError
+        from tritonscope.layouts.attrs import parse_layout
+
+        if alias is not None:
+            raise UsageError("--alias picks a layout of a KERNEL; an attribute was given")
+        try:
+            layout = parse_layout(kernel)
+        except ParseError as exc:  # one line naming the field, not the "<text>" placeholder
+            raise ParseError(exc.message, "layout attribute") from None
+        _one_layout(kernel, title=kernel.strip(), uses=None, layout=layout, **opts)
+        return
+    _kernel_layouts(kernel, cache_dir, target, alias, **opts)
+
+
+def _one_layout(
+    text: str | None,
+    title: str,
+    uses: list | None,
+    shape_text: str | None,
+    dtype: str | None,
+    warp_size: int | None,
+    num_warps: int | None,
+    element: str | None,
+    thread: int | None,
+    warp: int | None,
+    block: int,
+    svg_path: str | None,
+    png_path: str | None,
+    max_rows: int,
+    max_cols: int,
+    no_picture: bool,
+    as_json: bool,
+    layout=None,
+) -> None:
+    from tritonscope.errors import UsageError
+    from tritonscope.layouts.attrs import dtype_bits, parse_layout
+    from tritonscope.layouts.linear import to_linear
+    from tritonscope.layouts.views import cta_tile, describe, layout_grid
+    from tritonscope.render.terminal import color_enabled, make_console
+
+    layout = layout or parse_layout(text)
+    notes: list[str] = []
+    if dtype is None:
+        dtype = "f16"
+        notes.append("--dtype not given: f16 assumed for the vector widths")
+    bits = dtype_bits(dtype)
+    if bits is None:
+        raise UsageError(f"--dtype {dtype}: unknown element type (f16, bf16, f32, f64, i8, i16, i32, i64, ...)")
+    if shape_text is not None:
+        shape = _parse_ints(shape_text.lower(), "--shape", "x")
+    elif layout.shared:
+        raise UsageError(f"a {layout.kind} layout needs --shape (shared layouts have no tile of their own)")
+    else:
+        shape = tuple(cta_tile(layout, to_linear(layout, (1,) * (layout.rank or 2), bits)))
+        notes.append(f"--shape not given: the layout's CTA tile {'x'.join(map(str, shape))} is used")
+    ll = to_linear(layout, shape, bits)
+    facts = describe(layout, shape, bits, warp_size, ll=ll)
+    if num_warps is not None and not facts.shared and num_warps != facts.num_warps:
+        raise UsageError(f"--num-warps {num_warps}: this layout spreads over {facts.num_warps} warp(s)")
+    owners = coord = elements = None
+    who = ""
+    if element is not None:
+        coord = _parse_ints(element, "--element", ",")
+        owners = ll.owner(coord)
+    if thread is not None:
+        if facts.shared:
+            raise UsageError("--thread: a shared-memory layout is not held by threads")
+        lane_of, warp_of = (thread, warp) if warp is not None else (thread % facts.warp_size, thread // facts.warp_size)
+        if not 0 <= lane_of < facts.warp_size or not 0 <= warp_of < facts.num_warps or not 0 <= block < facts.num_ctas:
+            raise UsageError(
+                f"--thread {thread}{'' if warp is None else f' --warp {warp}'}: outside "
+                f"{facts.num_warps} warp(s) of {facts.warp_size} lanes"
+            )
+        elements = ll.elements(block=block, warp=warp_of, lane=lane_of)
+        who = f"thread {warp_of * facts.warp_size + lane_of} (warp {warp_of}, lane {lane_of}" + (
+            f", block {block})" if facts.num_ctas > 1 else ")"
+        )
+    grid = None if no_picture and not (svg_path or png_path) else layout_grid(ll, facts, max_rows, max_cols)
+    _write_pictures(grid, facts, title, svg_path, png_path)
+    if as_json:
+        doc = {"layout": title, "layout_kind": layout.kind, "dtype": dtype, **facts.to_json()}
+        if uses is not None:
+            doc["uses"] = uses
+        if owners is not None:
+            doc["element"] = list(coord)
+            doc["owners"] = [_owner_json(o, facts) for o in owners]
+        if elements is not None:
+            doc["thread"] = {
+                "block": block,
+                "warp": warp_of,
+                "lane": lane_of,
+                "elements": [{"register": r, "coord": list(c)} for r, c in elements],
+            }
+        doc["notes"] = notes
+        emit_json(doc, "layout")
+        return
+    from tritonscope.render import layout as render
+
+    console = make_console()
+    if owners is not None:
+        render.print_owners(console, coord, owners, facts.warp_size, facts.shared)
+        return
+    if elements is not None:
+        render.print_thread(console, who, elements)
+        return
+    render.print_layout(console, title, facts, dtype, None if no_picture else grid, color_enabled(), notes)
+
+
+def _owner_json(o: tuple[int, ...], facts) -> dict:
+    if facts.shared:
+        return {"block": o[0], "offset": o[1]}
+    return {"block": o[0], "warp": o[1], "lane": o[2], "thread": o[1] * facts.warp_size + o[2], "register": o[3]}
+
+
+def _write_pictures(grid, facts, title: str, svg_path: str | None, png_path: str | None) -> None:
+    if grid is None:
+        return
+    if svg_path:
+        from tritonscope.render.svg import grid_svg
+
+        with open(svg_path, "w", encoding="utf-8") as f:
+            f.write(grid_svg(grid, facts, title))
+    if png_path:
+        from tritonscope.render.png import grid_png
+
+        with open(png_path, "wb") as f:
+            f.write(grid_png(grid))
+
+
+def _kernel_layouts(kernel: str | None, cache_dir: str | None, target: str | None, alias: str | None, **opts) -> None:
+    from tritonscope.cli.common import resolve_kernel
+    from tritonscope.errors import TritonscopeError, UsageError
+    from tritonscope.layouts.uses import kernel_layout_uses
+    from tritonscope.stages.common import read_text
+
+    entry = resolve_kernel(kernel, cache_dir, target)
+    if "ttgir" not in entry.files:
+        raise TritonscopeError(f"no TTGIR in this entry (stages: {', '.join(entry.stages) or 'none'})", str(entry.path))
+    path = entry.stage_path("ttgir")
+    table = kernel_layout_uses(read_text(path), str(path))
+    if alias is not None:
+        name = alias.lstrip("#")
+        table = [a for a in table if a.name == name]
+        if not table:
+            names = ", ".join(a.name for a in kernel_layout_uses(read_text(path), str(path)) if a.defined_at)
+            raise UsageError(f"--alias {alias}: no such layout alias in this TTGIR (aliases: {names})")
+        one = table[0]
+        if opts["shape_text"] is None and one.uses:
+            use = max(one.uses, key=lambda u: _elements(u.shape))
+            opts["shape_text"] = "x".join(map(str, use.shape))
+            opts["dtype"] = opts["dtype"] or use.access_dtype
+        _one_layout(
+            None,
+            f"#{one.name} = {one.layout.text or one.layout.to_text()}",
+            uses=[_use_json(u, one.layout, None) for u in one.uses],
+            layout=one.layout,
+            **opts,
+        )
+        return
+    for key in ("element", "thread", "svg_path", "png_path"):
+        if opts[key] is not None:
+            raise UsageError(f"--{key.replace('_path', '').replace('_', '-')} needs one layout: add --alias NAME")
+    reports = [_alias_json(a, opts["warp_size"]) for a in table]
+    if opts["as_json"]:
+        emit_json({"kernel": entry.name, "hash": entry.hash, "ttgir": str(path), "layouts": reports}, "layout-kernel")
+        return
+    from tritonscope.render.layout import print_kernel_layouts
+    from tritonscope.render.terminal import make_console
+
+    print_kernel_layouts(make_console(), entry.name, str(path), reports)
+
+
+def _elements(shape) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _alias_json(a, warp_size: int | None) -> dict:
+    return {
+        "name": a.name,
+        "alias": a.defined_at is not None,
+        "defined_at": a.defined_at,
+        "kind": a.layout.kind,
+        "text": a.layout.text or a.layout.to_text(),
+        "uses": [_use_json(u, a.layout, warp_size) for u in a.uses],
+    }
+
+
+def _use_json(u, layout, warp_size: int | None) -> dict:
+    from tritonscope.errors import TritonscopeError
+    from tritonscope.layouts.views import describe
+
+    doc = {
+        "shape": list(u.shape),
+        "dtype": u.dtype,
+        "access_dtype": u.access_dtype,
+        "memory": u.memory,
+        "ttgir_lines": u.ttgir_lines,
+        "ops": u.ops,
+        "source_lines": [{"file": f, "line": n} for f, n in u.source_lines],
+    }
+    try:
+        doc["facts"] = describe(layout, u.shape, u.access_bits, warp_size).to_json()
+    except TritonscopeError as exc:
+        doc["facts"] = None
+        doc["error"] = str(exc)
+    return doc

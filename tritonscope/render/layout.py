@@ -1,0 +1,238 @@
+"""`tritonscope layout` output: the derived numbers in words, the bases, and the tensor grid coloured by warp."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.text import Text
+
+from tritonscope.layouts.views import LayoutFacts, LayoutGrid
+
+# Background per warp (cycled), dark text on top: readable on light and dark terminals.
+WARP_COLOURS = [
+    "#8dd3c7",
+    "#ffffb3",
+    "#bebada",
+    "#fb8072",
+    "#80b1d3",
+    "#fdb462",
+    "#b3de69",
+    "#fccde5",
+    "#d9d9d9",
+    "#bc80bd",
+    "#ccebc5",
+    "#ffed6f",
+]
+
+
+def x(shape) -> str:
+    return "x".join(str(s) for s in shape)
+
+
+def facts_sentences(f: LayoutFacts, dtype: str) -> list[str]:
+    """The numbers in plain words, one sentence per line."""
+    if f.shared:
+        return [
+            f"a {x(f.shape)} {dtype} tensor in shared memory ({f.element_bits}-bit elements), {f.num_ctas} CTA(s)",
+            f"offsets run along dim {f.fastest_dim} first: {f.contiguous_per_thread} consecutive elements "
+            f"({f.contiguous_per_thread * f.element_bits // 8} bytes) before the swizzle or the next row moves",
+        ]
+    per_round = max(1, f.elements_per_thread // max(1, f.rounds))
+    lines = [
+        f"a {x(f.shape)} {dtype} tensor ({f.element_bits}-bit elements) over {f.num_warps} warp(s) of "
+        f"{f.warp_size} lanes" + (f", {f.num_ctas} CTAs" if f.num_ctas > 1 else ""),
+        f"a CTA covers {x(f.cta_tile)} per round; each thread holds {f.contiguous_per_thread} contiguous "
+        f"element{'s' if f.contiguous_per_thread != 1 else ''} along dim {f.fastest_dim} per round "
+        + (f"({per_round} per round in all) " if per_round != f.contiguous_per_thread else "")
+        + f"and {f.rounds} round{'s' if f.rounds != 1 else ''}"
+        f"{' (' + ' x '.join(map(str, f.rounds_per_dim)) + ' per dim)' if f.rounds > 1 and len(f.shape) > 1 else ''}"
+        f": {f.elements_per_thread} element{'s' if f.elements_per_thread != 1 else ''}, "
+        f"{f.vectors_per_thread} vector{'s' if f.vectors_per_thread != 1 else ''} of {f.vector_bytes} "
+        f"byte{'s' if f.vector_bytes != 1 else ''}",
+    ]
+    if f.replicated:
+        copies = f.slots // max(1, f.distinct_elements)
+        where = ", ".join(f"{n} {k}" for k, n in f.broadcast_bases.items() if n)
+        lines.append(
+            f"replicated: {f.replicated} of {f.slots} register slots hold copies "
+            f"(each element held {copies} times; broadcast bases: {where or 'none'})"
+        )
+    else:
+        lines.append("no replication: every element is held by exactly one thread")
+    return lines
+
+
+def bases_lines(bases: dict[str, list[list[int]]]) -> list[str]:
+    return [f"  {k:<8} = [{', '.join('[' + ', '.join(map(str, b)) + ']' for b in v)}]" for k, v in bases.items()]
+
+
+def cell_label(owner: tuple[int, ...] | None, extra: int, warp_size: int, shared: bool) -> str:
+    if owner is None:
+        return "-"
+    if shared:
+        label = f"@{owner[1]}"
+    else:
+        block, warp, lane, reg = owner
+        label = f"T{warp * warp_size + lane}:{reg}"
+        if block:
+            label = f"b{block}" + label
+    return label + (f"+{extra}" if extra else "")
+
+
+def grid_text(grid: LayoutGrid, colour: bool) -> Text:
+    """The grid as rich Text: one cell per element, `T<thread>:<register>` on the warp's colour."""
+    labels = [[cell_label(c.first, len(c.owners) - 1, grid.warp_size, grid.shared) for c in row] for row in grid.cells]
+    width = max([len(lbl) for row in labels for lbl in row] + [len(str(grid.cols[-1])) if grid.cols else 1])
+    row_w = max(len(grid.row_label), len(str(grid.rows[-1])) if grid.rows else 1)
+    out = Text()
+    out.append(
+        f"{grid.row_label:>{row_w}} " + " ".join(f"{c:>{width}}" for c in grid.cols) + f"  <- {grid.col_label}\n",
+        style="bold",
+    )
+    for r, row, cells in zip(grid.rows, labels, grid.cells, strict=True):
+        out.append(f"{r:>{row_w}} ", style="bold")
+        for i, (lbl, cell) in enumerate(zip(row, cells, strict=True)):
+            style = None
+            if colour and cell.first is not None:
+                key = cell.first[1] if not grid.shared else (cell.first[1] // 8)
+                style = f"black on {WARP_COLOURS[key % len(WARP_COLOURS)]}"
+            out.append(f"{lbl:>{width}}", style=style)
+            if i + 1 < len(row):
+                out.append(" ")
+        out.append("\n")
+    return out
+
+
+def print_layout(
+    console: Console,
+    title: str,
+    facts: LayoutFacts,
+    dtype: str,
+    grid: LayoutGrid | None,
+    colour: bool,
+    notes: list[str],
+) -> None:
+    console.print(Text(title, style="bold"))
+    for line in facts_sentences(facts, dtype):
+        console.print("  " + line, markup=False)
+    for n in notes:
+        console.print("  note: " + n, markup=False)
+    console.print("linear layout bases (dim0 first):", markup=False)
+    for line in bases_lines(facts.bases):
+        console.print(line, markup=False)
+    if grid is not None:
+        legend = (
+            "cells: T<thread>:<register>, thread = warp*"
+            + str(grid.warp_size)
+            + " + lane"
+            + (", coloured by warp" if colour else "")
+            + "; +n: n more copies elsewhere"
+            if not grid.shared
+            else "cells: @<offset> within the CTA's shared buffer"
+        )
+        console.print(legend, markup=False)
+        if grid.note:
+            console.print("folded: " + grid.note, markup=False)
+        console.print(grid_text(grid, colour), end="")
+
+
+def print_owners(
+    console: Console, coord: tuple[int, ...], owners: list[tuple[int, ...]], warp_size: int, shared: bool
+) -> None:
+    where = "(" + ", ".join(map(str, coord)) + ")"
+    if not owners:
+        console.print(f"element {where} is held by no thread", markup=False)
+        return
+    if shared:
+        for block, offset in owners:
+            console.print(f"element {where} is at offset {offset} (block {block})", markup=False)
+        return
+    console.print(
+        f"element {where} is held by {len(owners)} thread slot{'s' if len(owners) != 1 else ''}:", markup=False
+    )
+    for block, warp, lane, reg in owners:
+        console.print(
+            f"  block {block} warp {warp} lane {lane} (thread {warp * warp_size + lane}) register {reg}", markup=False
+        )
+
+
+def print_thread(console: Console, who: str, elements: list[tuple[int, tuple[int, ...]]]) -> None:
+    console.print(f"{who} holds {len(elements)} element{'s' if len(elements) != 1 else ''}:", markup=False)
+    for start, end, first, last in register_runs(elements):
+        regs = f"r{start}" if start == end else f"r{start}-r{end}"
+        span = _coord(first) if first == last else f"{_coord(first)} .. {_coord(last)}"
+        console.print(f"  {regs:<10} {span}", markup=False)
+
+
+def register_runs(elements: list[tuple[int, tuple[int, ...]]]):
+    """Consecutive registers whose coordinates step by one along one dim: (r0, r1, first, last)."""
+    runs = []
+    for reg, coord in elements:
+        if runs:
+            r0, r1, first, last = runs[-1]
+            step = [b - a for a, b in zip(last, coord, strict=True)]
+            if (
+                reg == r1 + 1
+                and sorted(step) == [0] * (len(step) - 1) + [1]
+                and (
+                    r0 == r1
+                    or [b - a for a, b in zip(first, last, strict=True)].index(
+                        max(b - a for a, b in zip(first, last, strict=True))
+                    )
+                    == step.index(1)
+                )
+            ):
+                runs[-1] = (r0, reg, first, coord)
+                continue
+        runs.append((reg, reg, coord, coord))
+    return runs
+
+
+def _coord(c: tuple[int, ...]) -> str:
+    return "(" + ", ".join(map(str, c)) + ")"
+
+
+def print_kernel_layouts(console: Console, kernel: str, path: str, reports: list[dict]) -> None:
+    """Every layout of a kernel: its text, then one line of numbers per (shape, dtype) use and where."""
+    console.print(Text(f"{kernel}: {len(reports)} layout{'s' if len(reports) != 1 else ''} in {path}", style="bold"))
+    for a in reports:
+        head = f"#{a['name']} = {a['text']}" if a["alias"] else f"inline {a['text']}"
+        where = f"  (line {a['defined_at']})" if a["defined_at"] else ""
+        console.print(Text(head, style="bold cyan"), Text(where), soft_wrap=True)
+        if not a["uses"]:
+            console.print("  unused by any tensor type", markup=False)
+        for u in a["uses"]:
+            dtype = u["dtype"] if u["dtype"] == u["access_dtype"] else f"{u['dtype']} (-> {u['access_dtype']})"
+            console.print(
+                f"  {x(u['shape'])} {dtype} in {u['memory']}: {len(u['ttgir_lines'])} op"
+                f"{'s' if len(u['ttgir_lines']) != 1 else ''} ({', '.join(sorted(set(u['ops'])))})",
+                markup=False,
+            )
+            f = u.get("facts")
+            if f is None:
+                console.print(f"    cannot derive the numbers: {u.get('error')}", markup=False)
+            elif f["shared"]:
+                console.print(
+                    f"    shared: {f['contiguous_per_thread']} consecutive elements along dim "
+                    f"{f['fastest_dim']} before the swizzle moves",
+                    markup=False,
+                )
+            else:
+                console.print(
+                    f"    CTA tile {x(f['cta_tile'])}, {f['rounds']} round{'s' if f['rounds'] != 1 else ''}: "
+                    f"{f['elements_per_thread']} "
+                    f"elements/thread, {f['contiguous_per_thread']} contiguous along dim {f['fastest_dim']}, "
+                    f"{f['vectors_per_thread']} x {f['vector_bytes']} B vectors"
+                    + (f", {f['replicated']} replicated" if f["replicated"] else ""),
+                    markup=False,
+                )
+            lines = u["ttgir_lines"]
+            shown = ", ".join(map(str, lines[:12])) + (f", ... ({len(lines)} in all)" if len(lines) > 12 else "")
+            console.print(f"    ttgir lines {shown}", markup=False)
+            if u["source_lines"]:
+                files = {s["file"] for s in u["source_lines"]}
+                src = ", ".join(
+                    (f"{s['file'].rsplit('/', 1)[-1]}:" if len(files) > 1 else "") + str(s["line"])
+                    for s in u["source_lines"][:12]
+                )
+                prefix = "" if len(files) > 1 else next(iter(files)).rsplit("/", 1)[-1] + " "
+                console.print(f"    source {prefix}lines {src}", markup=False)
