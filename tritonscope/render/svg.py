@@ -69,7 +69,7 @@ def grid_svg(grid: LayoutGrid, facts: LayoutFacts, title: str) -> str:
             tip = escape(
                 f"({', '.join(map(str, cell.coord))}): "
                 + "; ".join(
-                    ("offset %d" % o[1])
+                    f"offset {o[1]}"
                     if grid.shared
                     else f"warp {o[1]} lane {o[2]} reg {o[3]}" + (f" block {o[0]}" if o[0] else "")
                     for o in cell.owners
