@@ -7,13 +7,14 @@ A kernel's metrics are one flat dict of name -> number, so that deltas and rules
   text stage; memory classes by width (`ops:global_load.16B`) and cache hints (`ops:hint:L2::cache_hint`)
   from `memops.classify`;
 - `lines:<stage>`: normalized lines; `code_bytes`: machine code size (CUBIN .text, AMDGCN codeLenInByte);
-- `vector-width`: the narrowest global load (bytes) of any load site (LLIR, else the ISA).
-Vector width per load site (`file:line` -> narrowest global load there) comes beside them, for the
+- `vector-width`: the narrowest load site (bytes); `loads:<verdict>`: `loads` verdicts of global loads.
+Vector width per load site (`file:line` -> bytes per access, from `loads`) comes beside them, for the
 `vector-width<` rule.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -167,6 +168,30 @@ def cubin_metrics(data: bytes, kernel: str, path: str | None = None) -> dict[str
             "local": r.local_bytes, "code_bytes": r.code_bytes}
 
 
+# Access kinds of `loads` rows that read global memory (async copies and TMA land in shared memory).
+LOADS_GLOBAL_KINDS = ("global_load", "buffer_load", "async_copy", "tma_load")
+
+
+def load_sites_from_report(report) -> tuple[dict[str, int], Counter]:
+    """(site -> vector bytes, verdict counts) from a `loads.LoadsReport`: one site per TTGIR load.
+
+    A site is `file:line` of the user's code (`#2`, `#3` for further loads on that line, in column order),
+    so it is stable across releases whose column conventions differ.
+    """
+    sites: dict[str, int] = {}
+    verdicts: Counter = Counter()
+    seen: Counter = Counter()
+    for row in sorted(report.rows, key=lambda r: (os.path.basename(r.file), r.line, r.col)):
+        if row.kind not in LOADS_GLOBAL_KINDS:
+            continue
+        verdicts[row.verdict] += 1
+        base = f"{os.path.basename(row.file)}:{row.line}"
+        seen[base] += 1
+        if row.vector_bytes:
+            sites[base if seen[base] == 1 else f"{base}#{seen[base]}"] = row.vector_bytes
+    return sites, verdicts
+
+
 def metadata_metrics(meta: dict | None) -> dict[str, int]:
     if not meta:
         return {}
@@ -189,8 +214,13 @@ class KernelMetrics:
 
 
 def kernel_metrics(stage_texts: dict[str, str], normalized: dict[str, str], meta: dict | None,
-                   binaries: dict[str, tuple[bytes, str | None]], kernel: str) -> KernelMetrics:
-    """Every metric of one kernel from its stage texts (raw and normalized), metadata and binaries."""
+                   binaries: dict[str, tuple[bytes, str | None]], kernel: str, loads_report=None
+                   ) -> KernelMetrics:
+    """Every metric of one kernel from its stage texts (raw and normalized), metadata and binaries.
+
+    With a `loads` report, load sites are its TTGIR loads (final-ISA width); without one (no TTGIR),
+    the narrowest global load per source line of the LLIR, else of the ISA.
+    """
     from tritonscope.stages import parse
 
     km = KernelMetrics()
@@ -209,6 +239,11 @@ def kernel_metrics(stage_texts: dict[str, str], normalized: dict[str, str], meta
         if ops.load_sites:
             sites_by_stage[stage] = ops.load_sites
     km.load_sites = next((sites_by_stage[s] for s in SITE_STAGES if s in sites_by_stage), {})
+    if loads_report is not None:
+        sites, verdicts = load_sites_from_report(loads_report)
+        km.load_sites = sites
+        for verdict, n in verdicts.items():
+            values[f"loads:{verdict}"] = n
     if km.load_sites:
         values["vector-width"] = min(km.load_sites.values())
     for stage, (data, path) in sorted(binaries.items()):

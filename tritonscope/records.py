@@ -103,12 +103,25 @@ def record_for_entry(entry: KernelEntry, options: NormalizeOptions, stages: tupl
         if stage in entry.files:
             with open(entry.files[stage], "rb") as fh:
                 binaries[stage] = (fh.read(), str(entry.files[stage]))
-    km = kernel_metrics(raw, normalized, entry.metadata, binaries, entry.name)
+    km = kernel_metrics(raw, normalized, entry.metadata, binaries, entry.name, _loads_report(entry, stages))
     target = entry.target
     return KernelRecord(
         name=entry.name, target=str(target) if target else "?", spec=specialization(entry.metadata, normalized),
         origin=entry.hash if entry.kind != "file" else entry.path.name, stages=normalized,
         metrics=km.values, load_sites=km.load_sites, triton_version=entry.triton_version)
+
+
+def _loads_report(entry: KernelEntry, stages: tuple[str, ...] | None):
+    """`loads` over TTGIR + LLIR + ISA (no SASS: a snapshot must not depend on which tools are installed)."""
+    if "ttgir" not in entry.files:
+        return None
+    from tritonscope.errors import TritonscopeError
+    from tritonscope.loads import analyze_entry
+
+    try:
+        return analyze_entry(entry, sass=False)
+    except TritonscopeError:
+        return None  # metrics fall back to per-line widths from memops
 
 
 def _record_job(args: tuple[KernelEntry, NormalizeOptions, tuple[str, ...] | None]) -> KernelRecord:

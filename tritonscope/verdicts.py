@@ -35,7 +35,7 @@ COMPARATORS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": oper
                "!=": operator.ne}
 KNOWN_METRICS = ("regs", "spills", "smem", "static_smem", "stack", "local", "scratch", "occupancy", "vgprs",
                  "sgprs", "agprs", "lds", "num_warps", "num_stages", "code_bytes", "vector-width")
-KNOWN_PREFIXES = ("ops:", "lines:")
+KNOWN_PREFIXES = ("ops:", "lines:", "loads:")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,9 +56,10 @@ class Rule:
             raise UsageError(f"bad --fail-on rule {text!r}: expected `any` or METRIC CMP [+-]N[%] "
                              f"(e.g. regs>+5%, spills>0, vector-width<)")
         metric = m.group("metric")
-        if metric not in KNOWN_METRICS and not (metric.startswith(KNOWN_PREFIXES) and len(metric.split(":", 1)[1])):
-            raise UsageError(f"bad --fail-on rule {text!r}: unknown metric {metric!r} "
-                             f"(known: {', '.join(KNOWN_METRICS)}, ops:<class>[@stage], lines:<stage>)")
+        prefixed = metric.startswith(KNOWN_PREFIXES) and len(metric.split(":", 1)[1]) > 0
+        if metric not in KNOWN_METRICS and not prefixed:
+            raise UsageError(f"bad --fail-on rule {text!r}: unknown metric {metric!r} (known: "
+                             f"{', '.join(KNOWN_METRICS)}, ops:<class>[@stage], lines:<stage>, loads:<verdict>)")
         if m.group("value") is None:
             mode, threshold = "delta", 0.0
         else:
