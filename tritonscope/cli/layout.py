@@ -188,7 +188,9 @@ def _one_layout(
     grid = None if no_picture and not (svg_path or png_path) else layout_grid(ll, facts, max_rows, max_cols)
     _write_pictures(grid, facts, title, svg_path, png_path)
     if as_json:
-        doc = {"layout": title, "layout_kind": layout.kind, "dtype": dtype, **facts.to_json()}
+        facts_json = facts.to_json()
+        facts_json.pop("kind")  # `kind` of the document is "layout"; the layout's own kind is layout_kind
+        doc = {"layout": title, "layout_kind": layout.kind, "dtype": dtype, **facts_json}
         if uses is not None:
             doc["uses"] = uses
         if owners is not None:
