@@ -106,7 +106,7 @@ def test_no_specialize_tile_pointer_makes_scalar_loads(compile_kernel):
     assert amdgcn.count("global_load_ushort") == 64
     # x's layout is a slice of the tile's, now one element per lane along k: its load is scalar too.
     assert amdgcn.count("buffer_load_ushort") == 1
-    assert "dwordx4" not in amdgcn
+    assert "buffer_load_dwordx4" not in amdgcn and "global_load_dwordx4" not in amdgcn
 
 
 def test_unaligned_variant_equals_no_specialize(compile_kernel):
