@@ -79,3 +79,19 @@ def test_snapshot_replaces_its_own_tree_only(cli, tmp_path, cache39):
     assert (other / "notes.txt").read_text() == "keep me"
     missing = cli("snapshot", "no_such_kernel", "--cache-dir", str(cache39), "--out", str(tmp_path / "x"))
     assert missing.returncode == 1 and "nothing matches 'no_such_kernel'" in missing.stderr
+
+
+def test_snapshot_records_its_fold_option(cli, tmp_path, cache32, cache39):
+    out = tmp_path / "raw"
+    assert cli("snapshot", "add_kernel", "--target", "cuda:80", "--no-fold-renames", "--cache-dir", str(cache39),
+               "--out", str(out)).returncode == 0
+    assert json.loads((out / "snapshot.json").read_text())["options"] == {"fold_renames": False}
+    assert "%pid = tt.get_program_id x : i32" in (out / "add_kernel/cuda-80/ttgir").read_text()
+    same = cli("diff", str(out), str(cache39), "-k", "add_kernel", "--target", "cuda:80", "--fail-on", "any")
+    assert same.returncode == 0 and "using that for B too" in same.stderr
+    # Unfolded, 3.2's numbered values and triton_gpu. prefixes differ from 3.9's on most TTGIR lines.
+    raw = cli("diff", str(cache32), str(out), "-k", "add_kernel", "--target", "cuda:80", "--stage", "ttgir",
+              "--no-fold-renames", "--format", "json")
+    [stage] = json.loads(raw.stdout)["changed"][0]["stages"]
+    # 24 lines each; only `%c1024_i32 = arith.constant`, `tt.return` and the two `}` are the same.
+    assert stage["stage"] == "ttgir" and stage["added"] == stage["removed"] == 20

@@ -70,7 +70,15 @@ def diff_cmd(a: str, b: str, kernel: str | None, target: str | None, stages: tup
     render = None if fmt == "json" else renderer(fmt)
     options = NormalizeOptions(fold_renames=fold_renames)
     side_a = load_side(a, options, kernel, target, _progress)
+    if side_a.kind == "snapshot" and side_a.fold_renames is not None and side_a.fold_renames != fold_renames:
+        # Compare like with like: normalize B the way the snapshot was written.
+        options = NormalizeOptions(fold_renames=side_a.fold_renames)
+        click.echo(f"tritonscope: note: {a} was written with fold_renames={side_a.fold_renames}; "
+                   "using that for B too", err=True)
     side_b = load_side(b, options, kernel, target, _progress)
+    if side_b.kind == "snapshot" and side_b.fold_renames is not None and side_b.fold_renames != options.fold_renames:
+        click.echo(f"tritonscope: note: {b} was written with fold_renames={side_b.fold_renames}, A with "
+                   f"{options.fold_renames}: renamed spellings will show as differences", err=True)
     result = diff_sides(side_a, side_b, stages or None, context,
                         pair_singletons=side_a.kind == "entry" and side_b.kind == "entry")
     result.report = Report(rules).evaluate(result)
