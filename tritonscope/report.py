@@ -20,8 +20,11 @@ DEFAULT_STAGES = {"cuda": ("ttgir", "llir", "ptx"), "hip": ("ttgir", "llir", "am
 REPORT_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm")
 # `#blocked1` in a TTGIR line: a reference to a layout alias.
 LAYOUT_REF = re.compile(r"#([A-Za-z_][\w$.]*)")
-# `tensor<128x64xf16, #blocked1>`: the shape and element type a layout alias is used with.
-TENSOR_WITH_ALIAS = re.compile(r"tensor<((?:\d+x)+)([\w!.<>]+?), #([A-Za-z_][\w$.]*)>")
+# `tensor<128x64xf16, #blocked1>` / `!ttg.memdesc<128x64xf16, #shared, ...>`: the shape and element type
+# a layout alias is used with.
+TENSOR_WITH_ALIAS = re.compile(r"(?:tensor|memdesc)<((?:\d+x)+)([\w!.<>]+?), #([A-Za-z_][\w$.]*)[>,]")
+# The picture of a layout in the report: one corner of the tensor, small enough for a page.
+PICTURE_ROWS, PICTURE_COLS = 8, 16
 
 Chain = tuple[tuple[int, int, int], ...]  # (file index, line, col) innermost first
 
@@ -206,18 +209,20 @@ def _layouts(model: ReportModel, entry: KernelEntry, ttgir: str | None) -> None:
     lines = ttgir.splitlines()
     definitions = {m.group(1): i for i, line in enumerate(lines, 1)
                    if (m := re.match(r"#([A-Za-z_][\w$.]*)\s*=", line))}
-    shapes: dict[str, tuple[tuple[int, ...], str]] = {}
+    shapes: dict[str, tuple[tuple[int, ...], str, tuple[int, bool]]] = {}
     for m in TENSOR_WITH_ALIAS.finditer(ttgir):
         shape = tuple(int(d) for d in m.group(1).rstrip("x").split("x"))
-        # the largest tensor a layout is used with is the one worth a picture
-        if m.group(3) not in shapes or _elements(shape) > _elements(shapes[m.group(3)][0]):
-            shapes[m.group(3)] = (shape, m.group(2))
+        # the largest tensor a layout is used with is the one worth a picture; of those, a float one
+        # (the data, not its masks, offsets or pointers)
+        key = (_elements(shape), m.group(2).startswith(("f", "bf")))
+        if m.group(3) not in shapes or key > shapes[m.group(3)][2]:
+            shapes[m.group(3)] = (shape, m.group(2), key)
     ttgir_pane = next((p for p in model.stages if p.stage == "ttgir"), None)
     for alias, layout in aliases.items():
         item = LayoutItem(alias=alias, kind=getattr(layout, "kind", "layout"),
                           text=getattr(layout, "text", None) or layout.to_text(),
                           line=definitions.get(alias))
-        item.shape, item.dtype = shapes.get(alias, (None, None))
+        item.shape, item.dtype, _ = shapes.get(alias, (None, None, None))
         if ttgir_pane is not None:
             item.used_on = [n for n, refs in ttgir_pane.layout_refs.items()
                             if alias in refs and n != item.line]
@@ -259,13 +264,10 @@ def _describe_layout(item: LayoutItem, layout, entry: KernelEntry) -> None:
                           f"{facts.vectors_per_thread} per thread"),
         ("replicated slots", str(facts.replicated)),
     ]
+    from tritonscope.render import svg
+
     try:
-        from tritonscope.render import svg
-    except ImportError:
-        item.note = "no picture: the SVG renderer is not in this build"
-        return
-    try:
-        item.svg = svg.layout_svg(layout, facts)
+        item.svg = svg.layout_svg(layout, facts, max_rows=PICTURE_ROWS, max_cols=PICTURE_COLS)
     except (TritonscopeError, NotImplementedError, ValueError, KeyError) as exc:
         item.note = f"no picture: {exc}"
 

@@ -18,7 +18,8 @@ from importlib import resources
 
 from tritonscope.render.lexers import lexer_for_stage
 
-PYGMENTS_STYLE = "default"
+# Characters of a line that get syntax colours; the rest of a longer line is plain (escaped) text.
+HIGHLIGHT_CHARS = 400
 STAGE_TITLES = {"source": "TTIR (source)", "ttir": "TTIR", "ttgir": "TTGIR", "llir": "LLVM IR", "ptx": "PTX",
                 "amdgcn": "AMDGCN", "sass": "SASS", "hsaco-asm": "AMDGCN (from HSACO)", "python": "Python"}
 # `<span class="no">#blocked1</span>`: a layout alias reference as the MLIR lexer highlights it.
@@ -39,12 +40,19 @@ def json_for_script(data: object) -> str:
 
 def highlight_lines(text: str, lexer_name: str) -> list[str]:
     """The text highlighted as a whole (so multi-line tokens keep their state), split into one HTML
-    fragment per source line; pygments closes its spans at every line end."""
+    fragment per source line; pygments closes its spans at every line end. Past HIGHLIGHT_CHARS a line
+    goes on unhighlighted (LLVM's 64-member struct types would otherwise multiply the page size)."""
     from pygments import highlight
     from pygments.formatters import HtmlFormatter
 
     if not text:
         return []
+    raw = text.split("\n")
+    if text.endswith("\n"):
+        raw.pop()
+    tails = {i: line[HIGHLIGHT_CHARS:] for i, line in enumerate(raw) if len(line) > HIGHLIGHT_CHARS}
+    if tails:
+        text = "\n".join(line[:HIGHLIGHT_CHARS] if i in tails else line for i, line in enumerate(raw)) + "\n"
     if lexer_name == "diff":
         from pygments.lexers.diff import DiffLexer
 
@@ -52,10 +60,11 @@ def highlight_lines(text: str, lexer_name: str) -> list[str]:
     else:
         lexer = lexer_for_stage(lexer_name)
     lexer.stripnl = False  # blank lines at the start must keep their numbers
-    out = highlight(text, lexer, HtmlFormatter(nowrap=True))
-    lines = [_drop_plain_spans(line) for line in out.split("\n")]
-    want = text.count("\n") + (0 if text.endswith("\n") else 1)
-    return (lines + [""] * want)[:want]
+    out = highlight(text, lexer, HtmlFormatter(nowrap=True)).split("\n")
+    lines = [_drop_plain_spans(line) for line in (out + [""] * len(raw))[:len(raw)]]
+    for i, tail in tails.items():
+        lines[i] += esc(tail)
+    return lines
 
 
 def asset(name: str) -> str:
@@ -89,8 +98,10 @@ def _token_palette() -> dict[str, str]:
 TOKEN_PALETTE: dict[str, str] = {}
 # `<span class="p">:</span>`: a pygments token span, to drop where its class has no colour.
 TOKEN_SPAN = re.compile(r'<span class="([\w-]+)(?: [\w -]+)?">([^<]*)</span>')
-# Two spans of one class with only blanks between them: `<span class="k">tail</span> <span class="k">`.
-ADJACENT_SAME_SPANS = re.compile(r'<span class="([\w-]+)">([^<]*)</span>(\s*)<span class="\1">')
+# Two spans of one class with only blanks or punctuation between them: `<span class="kt">float</span>,
+# <span class="kt">` (LLVM struct types repeat `float` 64 times); merged, the punctuation takes the colour.
+ADJACENT_SAME_SPANS = re.compile(
+    r'<span class="([\w-]+)">([^<]*)</span>((?:[\s,;(){}\[\]]|&lt;|&gt;)*)<span class="\1">')
 
 
 def pygments_css() -> str:
@@ -252,9 +263,11 @@ def layouts_panel(model) -> str:
         uses = " ".join(f'<a class="go" href="#ttgir-{n}">{n}</a>' for n in item.used_on[:40])
         more = f" … {len(item.used_on) - 40} more" if len(item.used_on) > 40 else ""
         picture = ""
+        shape = "×".join(map(str, item.shape or ()))
         if item.svg:
             b64 = base64.b64encode(item.svg.encode("utf-8")).decode("ascii")
-            picture = f'<img class="pic" alt="{esc(item.alias)} layout" src="data:image/svg+xml;base64,{b64}">'
+            picture = (f'<div class="pic"><img alt="#{esc(item.alias)} for {esc(shape)}" '
+                       f'src="data:image/svg+xml;base64,{b64}"></div>')
         note = f'<p class="note">{esc(item.note)}</p>' if item.note else ""
         defined = f' · TTGIR line <a class="go" href="#ttgir-{item.line}">{item.line}</a>' if item.line else ""
         cards.append(
