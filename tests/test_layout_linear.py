@@ -1,0 +1,124 @@
+"""layouts.linear and layouts.views: bases, ownership, derived numbers, pictures (no triton needed).
+
+Expected bases below were printed by Triton 3.9's `GluonOpBuilder.to_linear_layout`; the oracle tests
+(test_layout_oracle.py) check hundreds more against the installed triton.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tritonscope.errors import TritonscopeError
+from tritonscope.layouts.attrs import parse_layout
+from tritonscope.layouts.linear import to_linear
+from tritonscope.layouts.views import describe, layout_grid
+
+WORKED = "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0, 1]}>"
+MFMA4 = "#ttg.amd_mfma<{version = 4, warpsPerCTA = [2, 2], instrShape = [32, 32, 16], isTransposed = true}>"
+
+
+def test_worked_example_64x256_f16_warp64():
+    layout = parse_layout(WORKED)
+    facts = describe(layout, (64, 256), 16, warp_size=64)
+    assert facts.elements_per_thread == 128
+    assert facts.rounds == 16 and facts.rounds_per_dim == (1, 16)
+    assert facts.cta_tile == (64, 16)
+    assert facts.contiguous_per_thread == 8 and facts.fastest_dim == 0
+    assert facts.vector_bytes == 16 and facts.vectors_per_thread == 16
+    assert (facts.warp_size, facts.num_warps, facts.replicated) == (64, 2, 0)
+    assert facts.bases == {
+        "register": [[1, 0], [2, 0], [4, 0], [0, 16], [0, 32], [0, 64], [0, 128]],
+        "lane": [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2], [0, 4]],
+        "warp": [[0, 8]],
+        "block": [],
+    }
+    with pytest.raises(TritonscopeError, match="has 64 lanes per warp"):
+        describe(layout, (64, 256), 16, warp_size=32)
+
+
+def test_vectors_cap_at_16_bytes_and_shrink_with_width():
+    layout = parse_layout("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], "
+                          "order = [1, 0]}>")
+    f32 = describe(layout, (64, 64), 32)
+    assert (f32.contiguous_per_thread, f32.vector_bytes, f32.vectors_per_thread, f32.elements_per_thread) == (
+        8, 16, 8, 32)
+    i8 = describe(layout, (64, 64), 8)
+    assert (i8.vector_bytes, i8.vectors_per_thread) == (8, 4)
+
+
+def test_smaller_shape_broadcasts_larger_wraps():
+    layout = parse_layout(WORKED)
+    small = to_linear(layout, (16, 4))  # lanes and warps beyond the shape read the same elements
+    assert small.bases == {"register": [[1, 0], [2, 0], [4, 0]], "lane": [[8, 0], [0, 0], [0, 0], [0, 1], [0, 2],
+                                                                          [0, 0]], "warp": [[0, 0]], "block": []}
+    facts = describe(layout, (16, 4), 16)
+    assert facts.replicated == 1024 - 64 and facts.broadcast_bases == {"register": 0, "lane": 3, "warp": 1,
+                                                                        "block": 0}
+    assert len(small.owner((9, 3))) == 16
+    # 3.9's blocked layouts drop registers that would only repeat an element (here dim1 = 1)
+    assert to_linear(layout, (1, 256)).bases["register"] == [[0, 16], [0, 32], [0, 64], [0, 128]]
+
+
+def test_owner_and_elements_agree():
+    ll = to_linear(parse_layout(WORKED), (64, 256))
+    assert ll.owner((3, 17)) == [(0, 0, 8, 11)]
+    elems = ll.elements(block=0, warp=1, lane=5)
+    assert len(elems) == 128 and elems[:3] == [(0, (40, 8)), (1, (41, 8)), (2, (42, 8))]
+    for reg, coord in elems:
+        assert ll.owner(coord) == [(0, 1, 5, reg)]
+    with pytest.raises(TritonscopeError, match="outside the tensor shape"):
+        ll.owner((64, 0))
+
+
+def test_mfma_and_dot_operand_bases():
+    mfma = parse_layout(MFMA4)
+    assert to_linear(mfma, (64, 64)).bases == {
+        "register": [[0, 1], [0, 2], [0, 8], [0, 16]],
+        "lane": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 4]],
+        "warp": [[0, 32], [32, 0]],
+        "block": [],
+    }
+    dot = parse_layout(f"#ttg.dot_op<{{opIdx = 0, parent = {MFMA4}, kWidth = 8}}>")
+    assert to_linear(dot, (64, 64)).bases == {
+        "register": [[0, 1], [0, 2], [0, 4], [0, 16], [0, 32]],
+        "lane": [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [0, 8]],
+        "warp": [[0, 0], [32, 0]],
+        "block": [],
+    }
+    facts = describe(dot, (64, 64), 16)
+    assert (facts.elements_per_thread, facts.contiguous_per_thread, facts.fastest_dim, facts.replicated) == (
+        32, 8, 1, 4096)
+
+
+def test_shared_layouts_map_offsets():
+    swz = parse_layout("#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>")
+    ll = to_linear(swz, (64, 64))
+    assert ll.bases["offset"] == [[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 0], [2, 8], [4, 16],
+                                  [8, 0], [16, 0], [32, 0]]
+    assert ll.owner((2, 8)) == [(0, 128)]
+    buffered = to_linear(parse_layout("#ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, "
+                                      "elementBitWidth = 16}>"), (5, 64, 32))
+    assert buffered.padded_shape == (8, 64, 32) and buffered.shape == (5, 64, 32)
+    assert buffered.bases["offset"][-3:] == [[1, 0, 0], [2, 0, 0], [4, 0, 0]]
+    assert buffered.owner((4, 0, 0)) == [(0, 4 * 64 * 32)]
+    with pytest.raises(TritonscopeError, match="the element type is needed"):
+        to_linear(parse_layout("#triton_gpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], "
+                               "hasLeadingOffset = true}>"), (64, 64))
+
+
+def test_slice_and_rank_errors():
+    sl = parse_layout(f"#ttg.slice<{{dim = 1, parent = {WORKED}}}>")
+    assert to_linear(sl, (64,)).bases == {"register": [[1], [2], [4]], "lane": [[8], [16], [32], [0], [0], [0]],
+                                          "warp": [[0]], "block": []}
+    with pytest.raises(TritonscopeError, match="has rank 2, the slice layout has rank 1"):
+        to_linear(sl, (64, 64))
+
+
+def test_grid_folds_to_one_cta_tile():
+    layout = parse_layout(WORKED)
+    ll = to_linear(layout, (64, 256))
+    grid = layout_grid(ll, describe(layout, (64, 256), 16, ll=ll))
+    assert (len(grid.rows), len(grid.cols)) == (64, 16)
+    assert grid.note == "one CTA tile shown (64x16 of 64x256); the other 15 rounds repeat it in later registers"
+    assert grid.cells[9][3].owners == [(0, 0, 25, 1)]
+    assert grid.cells[0][8].first == (0, 1, 0, 0)  # column 8 belongs to warp 1
