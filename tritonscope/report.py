@@ -292,7 +292,7 @@ def _metadata(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str]
     out: list[tuple[str, str]] = [("target", str(entry.target) if entry.target else "unknown")]
     for key, label in (("num_warps", "warps"), ("num_stages", "stages"), ("num_ctas", "CTAs"),
                        ("shared", "shared memory (bytes)"), ("maxnreg", "max registers"),
-                       ("cluster_dims", "cluster dims"), ("triton_version", "triton")):
+                       ("cluster_dims", "cluster dims")):
         value = entry.meta(key)
         if value is not None:
             out.append((label, _plain(value)))

@@ -164,18 +164,27 @@ def render_report(model) -> str:
     return page(f"{k['name']} · tritonscope report", body, data)
 
 
-# Metadata shown in the header, by their labels in the metadata panel -> short chip labels.
-HEADER_CHIPS = {"target": "target", "warps": "warps", "stages": "stages", "shared memory (bytes)": "smem",
-                "registers / thread": "regs", "VGPRs": "VGPRs", "local memory (spills, bytes)": "local",
-                "spills": "spills", "triton": "triton"}
+# Metadata shown in the header, by their labels in the metadata panel -> (chip label, value unit).
+HEADER_CHIPS = {"target": ("target", ""), "warps": ("warps", ""), "stages": ("stages", ""),
+                "shared memory (bytes)": ("smem", "B"), "registers / thread": ("regs", ""),
+                "VGPRs": ("VGPRs", ""), "local memory (spills, bytes)": ("local", "B"), "spills": ("spills", "")}
 
 
 def header(kernel: dict, metadata: list[tuple[str, str]]) -> str:
-    chips = "".join(f'<span class="chip"><b>{esc(HEADER_CHIPS[label])}</b> {esc(value)}</span>'
-                    for label, value in metadata if label in HEADER_CHIPS)
+    chips = [(HEADER_CHIPS[label][0], _with_unit(value, HEADER_CHIPS[label][1]))
+             for label, value in metadata if label in HEADER_CHIPS]
+    chips.append(("triton", kernel["triton"]))
+    chips_html = "".join(f'<span class="chip"><b>{esc(label)}</b> {esc(value)}</span>' for label, value in chips)
     return (f'<header class="top"><div class="brand">tritonscope</div>'
             f'<h1 title="{esc(kernel["entry"])}">{esc(kernel["name"])}</h1>'
-            f'<span class="hash">{esc(kernel["hash"][:16])}</span><div class="chips">{chips}</div></header>')
+            f'<span class="hash">{esc(kernel["hash"][:16])}</span><div class="chips">{chips_html}</div></header>')
+
+
+def _with_unit(value: str, unit: str) -> str:
+    if unit != "B" or not value.isdigit():
+        return value
+    n = int(value)
+    return f"{n} B" if n < 1024 else f"{n / 1024:.1f} KiB"
 
 
 def source_pane(src, stages: list[str]) -> str:
