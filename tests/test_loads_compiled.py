@@ -79,3 +79,41 @@ def test_every_sample_access_gets_a_verdict(compiled_cache):
         for row in report.rows:
             assert row.verdict in VERDICTS
             assert row.verdict != "unknown", (entry.name, str(entry.target), row.line, row.op, row.reasons)
+
+
+TWO_LOADS = Path(__file__).parent / "data" / "loads" / "two_loads.py"
+
+
+def _two_loads(compile_kernel, target: str):
+    return _report(compile_kernel(f"{TWO_LOADS}::two_loads_kernel", target=target,
+                                  signature="a_ptr=*fp16,b_ptr=*fp32,out_ptr=*fp32,n=i32",
+                                  constexprs={"BLOCK": 1024}))
+
+
+def test_two_loads_on_one_line_are_separated_by_column(compile_kernel):
+    """tests/data/loads/two_loads.py line 10 holds a tl.store and two tl.loads (cols 5, 30, 69 in 3.9)."""
+    report = _two_loads(compile_kernel, "cuda:90")
+    by_col = {r.col: r for r in report.rows}
+    assert sorted(by_col) == [5, 30, 69]
+    assert (by_col[30].dtype, by_col[30].stages["ptx"]) == ("f16", {"ld.global.v4.b32": 1})
+    assert (by_col[69].dtype, by_col[69].stages["ptx"]) == ("f32", {"ld.global.v4.b32": 2})
+    assert all(r.attribution == "exact" for r in report.rows)
+    store = by_col[5]
+    assert (store.stages["ptx"], store.verdict) == ({"st.global.b32": 8}, "scalar")
+    assert [r.code for r in store.reasons] == ["mask-on-contiguous-dim"]
+    assert "its bound n (i32) has no tt.divisibility" in store.reasons[0].evidence
+
+
+def test_two_loads_sass_split_by_ptx_widths(compile_kernel):
+    """SASS has no columns: its three LDG.E.128 of line 10 are shared out 1 + 2 as PTX attributed them."""
+    result = compile_kernel(f"{TWO_LOADS}::two_loads_kernel", target="cuda:90",
+                            signature="a_ptr=*fp16,b_ptr=*fp32,out_ptr=*fp32,n=i32", constexprs={"BLOCK": 1024})
+    entry = Cache(Path(result.entry)).kernels()[0]
+    report = analyze_entry(entry, sass=True)
+    if "sass" not in report.stages:
+        pytest.skip("nvdisasm not available")
+    by_col = {r.col: r for r in report.rows}
+    assert by_col[30].stages["sass"] == {"LDG.E.128": 1}
+    assert by_col[69].stages["sass"] == {"LDG.E.128": 2}
+    assert by_col[5].stages["sass"] == {"STG.E": 8}
+    assert all(not r.ambiguous for r in report.rows)

@@ -90,6 +90,7 @@ class AccessRow:
     verdict: str = "unknown"
     reasons: list[Reason] = field(default_factory=list)
     attribution: str = "exact"  # exact | line | ambiguous | none
+    line_matched: bool = False  # some instruction joined by line only, in a stage that has columns
     sites: list[AccessSite] = field(default_factory=list, repr=False)
 
     @property
@@ -221,6 +222,10 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     line_remap = _sass_line_remap(raw_ptx, modules["ptx"]) if raw_ptx is not None and "ptx" in modules else {}
     for stage in stages:
         _join(stage, modules[stage], rows, unattributed, line_remap if stage == "sass" else {})
+    if "sass" in modules and "ptx" in modules:
+        _split_ambiguous("sass", "ptx", rows)
+    for r in rows:
+        r.attribution = "ambiguous" if r.ambiguous else "line" if r.line_matched else "exact"
     if "llir" in modules:
         _mark_branch_guarded(modules["llir"], rows)
     final = "sass" if "sass" in modules else isa_stage
@@ -395,14 +400,13 @@ def _join(stage: str, module: Module, rows: list[AccessRow], unattributed: list[
             r.stages.setdefault(stage, {}).setdefault(acc.form, 0)
             r.stages[stage][acc.form] += 1
             r.widths.setdefault(stage, {})[acc.form] = acc.width_bytes
-            if level == "line" and r.attribution == "exact" and stage not in LINE_ONLY_STAGES:
-                r.attribution = "line"
+            if level == "line" and stage not in LINE_ONLY_STAGES:
+                r.line_matched = True
         else:
             for r in chosen:
                 r.ambiguous.setdefault(stage, {}).setdefault(acc.form, 0)
                 r.ambiguous[stage][acc.form] += 1
                 r.widths.setdefault(stage, {})[acc.form] = acc.width_bytes
-                r.attribution = "ambiguous"
                 for o in chosen:
                     label = f"{o.line}:{o.col} {o.op}"
                     if o is not r and label not in r.ambiguous_with:
@@ -435,6 +439,35 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
             found = same_width if len(same_width) == 1 else found
         return found, level
     return [], ""
+
+
+def _split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
+    """Share out a line-only stage's ambiguous instructions the way the guide stage attributed its own.
+
+    SASS has no columns: two 16-byte loads on one line are ambiguous there, but PTX (with columns) says
+    which access each of its 16-byte loads belongs to; when the counts of that width agree, SASS follows.
+    """
+    groups: dict[tuple[int, str], list[AccessRow]] = collections.defaultdict(list)
+    for r in rows:
+        for form in r.ambiguous.get(stage, {}):
+            groups[(r.line, form)].append(r)
+    for (_, form), members in groups.items():
+        total = members[0].ambiguous[stage][form]
+        width = members[0].widths.get(stage, {}).get(form)
+        if width is None:
+            continue
+        share = {id(r): sum(n for f, n in r.stages.get(guide, {}).items() if r.widths.get(guide, {}).get(f) == width)
+                 for r in members}
+        if sum(share.values()) != total:
+            continue
+        for r in members:
+            del r.ambiguous[stage][form]
+            if not r.ambiguous[stage]:
+                del r.ambiguous[stage]
+            if share[id(r)]:
+                r.stages.setdefault(stage, {})[form] = share[id(r)]
+            if not r.ambiguous:
+                r.ambiguous_with = []
 
 
 def _mark_branch_guarded(llir: Module, rows: list[AccessRow]) -> None:
@@ -528,9 +561,15 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
         out.append(Reason("scalar-access", "a scalar (0-d) access moves one element by definition"))
     if narrower_than_layout:
         if site.mask and row.fastest_dim is not None and graph.varies_along(site.mask, row.fastest_dim):
+            _, mask_args = graph.slice([site.mask])
+            bounds = [a for a in mask_args if not a.type.startswith("!tt.ptr") and "tt.divisibility" not in a.attrs]
+            bound_text = ""
+            if bounds:
+                names = ", ".join(f"{a.name} ({a.type})" for a in bounds)
+                bound_text = f"; its bound {names} has no tt.divisibility, so no group of elements shares a mask bit"
             out.append(Reason("mask-on-contiguous-dim",
                               f"mask {site.mask} varies along dim {row.fastest_dim}, the contiguous dim: each "
-                              f"element may be masked separately"))
+                              f"element may be masked separately{bound_text}"))
         n_llir = sum(row.counts("llir").values())
         llir_widths = [w for w in row.widths.get("llir", {}).values() if w]
         if row.llir_guarded * 2 >= n_llir > 0 and llir_widths and max(llir_widths) < predicted:
