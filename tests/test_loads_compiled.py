@@ -117,3 +117,18 @@ def test_two_loads_sass_split_by_ptx_widths(compile_kernel):
     assert by_col[69].stages["sass"] == {"LDG.E.128": 2}
     assert by_col[5].stages["sass"] == {"STG.E": 8}
     assert all(not r.ambiguous for r in report.rows)
+
+
+def test_mask_lowered_to_branches_on_amd(cli, tmp_path):
+    """Without AMD buffer ops, a mask varying along the contiguous dim becomes one branch per element."""
+    cache = tmp_path / "cache"
+    p = cli("compile", f"{TWO_LOADS}::masked_copy_kernel", "--signature", "a_ptr=*fp16,out_ptr=*fp16,n=i32",
+            "--constexpr", "BLOCK=1024", "--target", "hip:gfx942", "--cache-dir", str(cache),
+            env={"AMDGCN_USE_BUFFER_OPS": "0"})
+    assert p.returncode == 0, p.stderr
+    report = analyze_entry(Cache(cache).kernels()[0])
+    load = next(r for r in report.rows if r.op == "tt.load")
+    assert (load.line, load.predicted_vector_bytes) == (16, 8)
+    assert load.stages == {"llir": {"load <1 x half>": 4}, "amdgcn": {"global_load_ushort": 4}}
+    assert load.llir_guarded == 4
+    assert (load.verdict, [r.code for r in load.reasons]) == ("scalar", ["mask-on-contiguous-dim", "branch"])
