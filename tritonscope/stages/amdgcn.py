@@ -16,13 +16,14 @@ from tritonscope.stages.common import Module, Op, SourceLoc
 from tritonscope.stages.dwarf_inline import call_sites_by_line, read_inlined_calls
 
 FILE_DIRECTIVE = re.compile(r'^\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"(?:\s+"((?:[^"\\]|\\.)*)")?')
-LOC_DIRECTIVE = re.compile(r"^\.loc\s+(\d+)\s+(\d+)\s+(\d+)")
+# line and column numbers of at most 9 digits: a longer one is not a position (and int() refuses > 4300)
+LOC_DIRECTIVE = re.compile(r"^\.loc\s+(\d+)\s+(\d{1,9})\s+(\d{1,9})(?!\d)")
 FUNCTION_TYPE = re.compile(r"^\.type\s+([\w.$]+)\s*,\s*@function")
 FUNCTION_END = re.compile(r"^\.Lfunc_end\d+:")
 SECTION = re.compile(r"^\.section\s+([^\s,]+)")
 LABEL = re.compile(r"^[\w.$]+:")
 # `file:line:col` positions of a `.loc` comment chain.
-CHAIN_POSITION = re.compile(r"([^\s@\[\]]*):(\d+):(\d+)")
+CHAIN_POSITION = re.compile(r"([^\s@\[\]]*):(\d{1,9}):(\d{1,9})(?!\d)")
 INSTRUCTION = re.compile(r"^([a-z_][\w]*)")
 
 Position = tuple[str, int, int]

@@ -20,7 +20,7 @@ DIE_START = re.compile(r"Abbrev \[\d+\] 0x([0-9a-f]+):0x([0-9a-f]+) (DW_TAG_\w+)
 ATTRIBUTE = re.compile(r"^\s*\.(?:b8|b16|b32|b64|byte|short|long|quad|word|2byte|4byte|8byte)\s+([^\s/;]+)"
                        r"\s*(?://|;)\s*(DW_AT_\w+)")
 # A bare `.b8 1` after an attribute: the next byte of a multi-byte value.
-CONTINUATION_BYTE = re.compile(r"^\s*\.b8\s+(\d+)\s*$")
+CONTINUATION_BYTE = re.compile(r"^\s*\.b8\s+(\d{1,3})\s*$")  # one byte; int() refuses > 4300 digits
 RANGE_LIST_LABEL = re.compile(r"^\s*(\.L\w+|\$L\w+):")
 RANGE_ENTRY = re.compile(r"^\s*\.(?:b64|quad|b32|long)\s+([^\s/;]+)")
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from tritonscope.stages.common import Module, Op, SourceLoc
 
 FUNCTION_START = re.compile(r"^[0-9a-fA-F]+ <([^>]+)>:$")
-LINE_COMMENT = re.compile(r"^; (.+?):(\d+)(?::(\d+))?(?: \(discriminator \d+\))?$")
+LINE_COMMENT = re.compile(r"^; (.+?):(\d{1,9})(?::(\d{1,9}))?(?: \(discriminator \d+\))?$")  # <= 9 digits: int()
 FUNCTION_NAME_COMMENT = re.compile(r"^; .*\(\):$")
 INSTRUCTION = re.compile(r"^([a-z_][\w]*)")
 # `s_waitcnt lgkmcnt(0)    // 000000001718: BF8CC07F`: the instruction's address

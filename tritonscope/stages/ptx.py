@@ -17,7 +17,9 @@ from tritonscope.stages.common import Module, Op, SourceLoc
 from tritonscope.stages.dwarf_inline import call_sites_by_line, read_inlined_calls
 
 FILE_DIRECTIVE = re.compile(r'^\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"')
-LOC_DIRECTIVE = re.compile(r"^\.loc\s+(\d+)\s+(\d+)\s+(\d+)(?:.*?\binlined_at\s+(\d+)\s+(\d+)\s+(\d+))?")
+# line and column numbers of at most 9 digits: a longer one is not a position (and int() refuses > 4300)
+LOC_DIRECTIVE = re.compile(r"^\.loc\s+(\d+)\s+(\d{1,9})\s+(\d{1,9})(?!\d)"
+                           r"(?:.*?\binlined_at\s+(\d+)\s+(\d{1,9})\s+(\d{1,9})(?!\d))?")
 FUNCTION_HEADER = re.compile(r"\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+)")
 SECTION = re.compile(r"^\.section\s+(\S+)")
 LABEL = re.compile(r"^[$\w.]+:(?!:)")  # not `ld.global.L1::evict_last...` (`::` is a modifier)
