@@ -158,6 +158,9 @@ class _Locations:
         if hit is not None:
             return hit
         callers = CHAIN_POSITION.findall(chain)[1:]  # the first is the `.loc` position itself
+        # as the other stages, at most 64 positions (outermost kept: the user's line); no deeper
+        # linked chain, which would overflow the recursion of to_json/==
+        callers = callers[-63:]
         loc: SourceLoc | None = None
         for name, line, col in reversed(callers):
             loc = SourceLoc(self.by_basename.get(name, name), int(line), int(col), loc)
