@@ -26,6 +26,7 @@ INT = re.compile(r"\d+")
 
 UNKNOWN = SourceLoc("", 0, 0)
 _MAX_DEPTH = 200
+_MAX_CHAIN = 64  # positions in one chain, as llir/ptx: `callsite(#a at #a)` doubles a chain per alias
 
 
 def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
@@ -153,6 +154,8 @@ class LocResolver:
         return loc
 
     def _expr(self, s: str, i: int, depth: int) -> tuple[SourceLoc, int]:
+        if depth > _MAX_DEPTH:  # `callsite(callsite(...` nested inline, not through aliases
+            raise ValueError("location nested too deep")
         while s[i] == " ":
             i += 1
         c = s[i]
@@ -214,7 +217,16 @@ def inline_into(callee: SourceLoc, caller: SourceLoc) -> SourceLoc:
         return caller  # an unknown position inside a known call: the call site is all we know
     if callee.inlined_at is None:
         return SourceLoc(callee.file, callee.line, callee.col, caller, callee.name)
-    return SourceLoc(callee.file, callee.line, callee.col, inline_into(callee.inlined_at, caller), callee.name)
+    # Iterative and capped at _MAX_CHAIN (innermost and outermost halves kept): aliases can double a
+    # chain at each step, and a recursive rebuild of a long chain overflowed the stack.
+    positions = callee.chain() + caller.chain()
+    if len(positions) > _MAX_CHAIN:
+        positions = positions[: _MAX_CHAIN // 2] + positions[-(_MAX_CHAIN // 2):]
+    loc: SourceLoc | None = None
+    for p in reversed(positions):
+        loc = SourceLoc(p.file, p.line, p.col, loc, p.name)
+    assert loc is not None
+    return loc
 
 
 def _with_name(loc: SourceLoc, name: str) -> SourceLoc:
