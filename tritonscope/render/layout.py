@@ -213,7 +213,7 @@ def print_kernel_layouts(console: Console, kernel: str, path: str, reports: list
             elif f["shared"]:
                 console.print(
                     f"    shared: {f['contiguous_per_thread']} consecutive elements along dim "
-                    f"{f['fastest_dim']} before the swizzle moves",
+                    f"{f['fastest_dim']} before the next row, swizzle or padding",
                     markup=False,
                 )
             else:

@@ -1,0 +1,129 @@
+"""`tritonscope layout`: the worked example, ownership queries, pictures, KERNEL mode on the corpus, errors."""
+
+from __future__ import annotations
+
+import json
+
+WORKED = "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0, 1]}>"
+
+
+def test_worked_example_in_words(cli):
+    r = cli("layout", WORKED, "--shape", "64x256", "--dtype", "f16", "--warp-size", "64", "--max-rows", "8")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == WORKED
+    assert lines[1] == "  a 64x256 f16 tensor (16-bit elements) over 2 warp(s) of 64 lanes"
+    assert lines[2] == ("  a CTA covers 64x16 per round; each thread holds 8 contiguous elements along dim 0 per round "
+                        "and 16 rounds (1 x 16 per dim): 128 elements, 16 vectors of 16 bytes")
+    assert lines[3] == "  no replication: every element is held by exactly one thread"
+    assert "  register = [[1, 0], [2, 0], [4, 0], [0, 16], [0, 32], [0, 64], [0, 128]]" in lines
+    assert "  lane     = [[8, 0], [16, 0], [32, 0], [0, 1], [0, 2], [0, 4]]" in lines
+    assert ("folded: one CTA tile shown (64x16 of 64x256); the other 15 rounds repeat it in later registers; "
+            "cut to the first 8x16") in lines
+    grid = lines[lines.index("dim0      0      1      2      3      4      5      6      7      8      9     10     "
+                             "11     12     13     14     15  <- dim1"):]
+    assert grid[1].split() == ["0"] + [f"T{8 * i}:0" for i in range(16)]
+    assert grid[2].split()[1:3] == ["T0:1", "T8:1"]
+    assert len(grid) == 9
+
+
+def test_element_and_thread(cli):
+    r = cli("layout", WORKED, "--shape", "64x256", "--element", "3,17")
+    assert r.stdout.splitlines() == ["element (3, 17) is held by 1 thread slot:",
+                                     "  block 0 warp 0 lane 8 (thread 8) register 11"]
+    r = cli("layout", WORKED, "--shape", "64x256", "--thread", "5", "--warp", "1")
+    lines = r.stdout.splitlines()
+    assert lines[0] == "thread 69 (warp 1, lane 5) holds 128 elements:"
+    assert lines[1] == "  r0-r7      (40, 8) .. (47, 8)"
+    assert lines[16] == "  r120-r127  (40, 248) .. (47, 248)"
+    same = cli("layout", WORKED, "--shape", "64x256", "--thread", "69")
+    assert same.stdout == r.stdout
+    doc = json.loads(cli("layout", WORKED, "--shape", "64x256", "--element", "3,17", "--json").stdout)
+    assert doc["kind"] == "layout" and doc["layout_kind"] == "blocked"
+    assert doc["owners"] == [{"block": 0, "warp": 0, "lane": 8, "thread": 8, "register": 11}]
+    assert doc["bases"]["warp"] == [[0, 8]] and doc["elements_per_thread"] == 128
+
+
+def test_broadcast_owner_lists_every_copy(cli):
+    r = cli("layout", WORKED, "--shape", "16x4", "--element", "9,3")
+    lines = r.stdout.splitlines()
+    assert lines[0] == "element (9, 3) is held by 16 thread slots:"
+    assert lines[1] == "  block 0 warp 0 lane 25 (thread 25) register 1"
+
+
+def test_pictures(cli, tmp_path):
+    svg, png = tmp_path / "l.svg", tmp_path / "l.png"
+    r = cli("layout", WORKED, "--shape", "64x256", "--svg", str(svg), "--png", str(png), "--no-picture")
+    assert r.returncode == 0, r.stderr
+    text = svg.read_text()
+    assert text.startswith("<svg xmlns=") and text.count("<rect x=") == 64 * 16 + 2  # cells, 2 legend swatches
+    assert ">T8</text>" in text and "warp 1 lane 0 reg 0" in text
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert int.from_bytes(data[16:20], "big") == 16 * 56 and int.from_bytes(data[20:24], "big") == 64 * 28
+
+
+def test_errors_are_one_line(cli):
+    r = cli("layout", WORKED.replace("[8, 1]", "[8, x]"), "--shape", "64x256")
+    assert r.returncode == 1
+    assert r.stderr == ("tritonscope: error: layout attribute: sizePerThread: expected a list of integers, "
+                        "got [8, 'x']\n")
+    r = cli("layout", WORKED, "--shape", "64x256", "--warp-size", "32")
+    assert (r.returncode, r.stderr) == (1, "tritonscope: error: --warp-size 32: this blocked layout has 64 lanes "
+                                           "per warp\n")
+    r = cli("layout", WORKED, "--shape", "64x256", "--num-warps", "4")
+    assert (r.returncode, r.stderr) == (2, "tritonscope: error: --num-warps 4: this layout spreads over 2 warp(s)\n")
+    r = cli("layout", WORKED, "--shape", "64x2x3")
+    assert r.returncode == 1 and "has rank 3, the blocked layout has rank 2" in r.stderr
+    r = cli("layout", "#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>")
+    assert r.returncode == 2 and "needs --shape" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_kernel_mode_lists_every_alias_with_uses(cli, cache39):
+    r = cli("layout", "matmul_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx950")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("matmul_kernel: 16 layouts in ")
+    i = lines.index("#mma = #ttg.amd_mfma<{version = 4, warpsPerCTA = [2, 2], instrShape = [32, 32, 16], "
+                    "isTransposed = true}>   (line 7)")
+    assert lines[i + 1] == ("  64x64 f32 in registers: 10 ops (arith.constant, arith.select, arith.truncf, scf.for, "
+                            "scf.if, scf.yield, tt.dot)")
+    assert lines[i + 2] == ("    CTA tile 64x64, 1 round: 16 elements/thread, 4 contiguous along dim 1, "
+                            "4 x 16 B vectors")
+    assert lines[i + 3] == "    ttgir lines 22, 96, 120, 121, 127, 128, 129, 131, 133, 136"
+    assert lines[i + 4] == "    source kernels.py lines 130, 131, 134, 137"
+    doc = json.loads(cli("layout", "matmul_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx950",
+                         "--json").stdout)
+    assert doc["kind"] == "layout-kernel"
+    names = [a["name"] for a in doc["layouts"] if a["alias"]]
+    assert names == ["blocked", "blocked1", "linear", "linear1", "linear2", "mma", "shared", "shared1"]
+    shared = next(a for a in doc["layouts"] if a["name"] == "shared")
+    assert shared["kind"] == "padded_shared" and [u["shape"] for u in shared["uses"]] == [[2, 64, 32], [64, 32]]
+
+
+def test_kernel_alias_uses_its_largest_shape(cli, cache32):
+    r = cli("layout", "matmul_kernel", "--cache-dir", str(cache32), "--target", "cuda:90", "--alias", "blocked",
+            "--json")
+    doc = json.loads(r.stdout)
+    assert doc["kind"] == "layout" and doc["shape"] == [64, 32] and doc["dtype"] == "i32"
+    assert doc["layout"].startswith("#blocked = #triton_gpu.blocked<")
+    assert [u["shape"] for u in doc["uses"]][:3] == [[64, 32], [64, 32], [64, 1]]
+    r = cli("layout", "matmul_kernel", "--cache-dir", str(cache32), "--target", "cuda:90", "--alias", "nope")
+    assert r.returncode == 2 and "no such layout alias in this TTGIR (aliases: blocked, blocked1" in r.stderr
+
+
+def test_every_corpus_kernel_decodes(corpus):
+    """Acceptance: every alias of every TTGIR decodes for the shapes that use it (in-process: 90 kernels)."""
+    from tritonscope.layouts.uses import kernel_layout_uses
+    from tritonscope.layouts.views import describe
+
+    kernels = aliases = uses = 0
+    for ttgir in sorted(corpus.rglob("*.ttgir")):
+        kernels += 1
+        for a in kernel_layout_uses(ttgir.read_text(), str(ttgir)):
+            aliases += a.defined_at is not None
+            for u in a.uses:
+                describe(a.layout, u.shape, u.access_bits)
+                uses += 1
+    assert (kernels, aliases, uses) == (90, 232, 1578)
