@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import textwrap
+from importlib.metadata import version
+
+TRITON = version("triton")
 
 USER_KERNEL = textwrap.dedent('''\
     import triton
@@ -97,3 +100,34 @@ def test_run_without_gpu_is_one_line(cli, tmp_path):
     proc = cli("compile", "--run", "gemv", "--cache-dir", str(tmp_path))
     assert proc.returncode == 1
     assert proc.stderr.startswith("tritonscope: error: --run needs a GPU") and proc.stderr.count("\n") == 1
+
+
+def test_unsupported_target_is_one_warning_and_the_others_go_on(cli, tmp_path):
+    proc = cli("compile", "vector_add", "softmax", "--target", "hip:gfx803", "--target", "cuda:90", "--cache-dir",
+               str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.splitlines() == [
+        f"tritonscope: warning: hip:gfx803: Triton {TRITON} cannot compile for this target: "
+        "unsupported target: 'gfx803'"]
+    assert proc.stdout.strip().endswith(f"2 of 4 compiled into {tmp_path}")
+    only = cli("compile", "vector_add", "--target", "cuda:20", "--cache-dir", str(tmp_path))
+    assert only.returncode == 1
+    assert only.stderr.splitlines() == [
+        f"tritonscope: warning: cuda:20: Triton {TRITON} cannot compile for this target: "
+        "Value 'sm_20' is not defined for option 'gpu-name'"]
+
+
+def test_mlir_diagnostic_in_the_kernel_file_is_a_source_error(tmp_path):
+    from types import SimpleNamespace
+
+    from tritonscope.compile_diagnostics import classify_failure
+
+    src = tmp_path / "k.py"
+    src.write_text("import triton\n\n\ndef k(x):\n    y = x + 1\n")
+    fn = SimpleNamespace(fn=SimpleNamespace(__code__=SimpleNamespace(co_filename=str(src))))
+    diag = f'loc("{src}":5:9): error: operand types do not match\n'
+    failure = classify_failure(RuntimeError("PassManager::run failed"), diag, fn, None)
+    assert (failure.kind, failure.line, failure.col, failure.source_line) == ("source", 5, 9, "    y = x + 1")
+    assert failure.message == "operand types do not match"
+    other = classify_failure(RuntimeError("PassManager::run failed"), "error: out of registers\n", fn, None)
+    assert other.kind == "compile" and other.message == "RuntimeError: out of registers"

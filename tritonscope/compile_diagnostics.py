@@ -2,8 +2,9 @@
 readable line that names the source line it points at.
 
 Kinds: 'usage' (bad arguments), 'import' (the user's module does not import), 'source' (the kernel does
-not compile: a front-end error or an MLIR diagnostic located in the kernel's file), 'target' (the installed
-Triton cannot build for this target at all: the rest of that target's kernels are skipped).
+not compile: a front-end error or an MLIR diagnostic located in the kernel's file), 'compile' (it does not
+compile and nothing says where, e.g. ptxas running out of registers), 'target' (the installed Triton cannot
+build for this target at all: one warning line for the target, the other targets go on).
 """
 
 from __future__ import annotations
@@ -22,7 +23,11 @@ from typing import Any
 _MLIR_ERROR = re.compile(
     r'(?:loc\()?"?(?P<file>[^\s"():]+\.py)"?:(?P<line>\d+):(?P<col>\d+)\)?:\s*error:\s*(?P<msg>.+)'
 )
-_ANY_ERROR = re.compile(r"\berror:\s*(?P<msg>.+)", re.IGNORECASE)
+_ANY_ERROR = re.compile(r"\b(?:error|fatal)\s*:\s*(?P<msg>.+)", re.IGNORECASE)
+# What the installed Triton says when it cannot build for a target at all (no kernel could help it).
+_TARGET_PROBLEM = re.compile(
+    r"unsupported target|is not defined for option 'gpu-name'|unknown (?:target|processor)|"
+    r"not a recognized processor|ld\.lld|no backend|TRITON_HIP_LLD_PATH", re.IGNORECASE)
 _MAX_MESSAGE = 240
 
 
@@ -88,17 +93,22 @@ class _Captured:
 
 @contextlib.contextmanager
 def capture_stderr():
-    """MLIR prints its diagnostics straight to file descriptor 2: catch them there."""
+    """MLIR prints its diagnostics straight to file descriptor 2, and a failing ptxas run prints its
+    reproducer to stdout: catch both (stdout carries our table or JSON)."""
     captured = _Captured()
+    sys.stdout.flush()
     sys.stderr.flush()
-    saved = os.dup(2)
+    saved = {fd: os.dup(fd) for fd in (1, 2)}
     try:
-        os.dup2(captured.file.fileno(), 2)
+        for fd in saved:
+            os.dup2(captured.file.fileno(), fd)
         yield captured
     finally:
+        sys.stdout.flush()
         sys.stderr.flush()
-        os.dup2(saved, 2)
-        os.close(saved)
+        for fd, copy in saved.items():
+            os.dup2(copy, fd)
+            os.close(copy)
         captured.text_cache = captured.text()
         captured.file.close()
 
@@ -144,6 +154,11 @@ def classify_failure(exc: BaseException, stderr_text: str, fn: Any, target: Any)
             _source_line(kernel_file, line),
         )
     text = "\n".join([stderr_text, str(exc)])
+    problem = _TARGET_PROBLEM.search(text)
+    if problem:
+        m = _ANY_ERROR.search(text[max(0, text.rfind("\n", 0, problem.start())):])
+        reason = _one_line(m.group("msg") if m else text[problem.start():].splitlines()[0])
+        return CompileFailure("target", reason)
     for m in _MLIR_ERROR.finditer(text):
         path = m.group("file")
         if kernel_file and os.path.abspath(path) == kernel_file:
@@ -156,9 +171,10 @@ def classify_failure(exc: BaseException, stderr_text: str, fn: Any, target: Any)
                 int(m.group("col")),
                 _source_line(kernel_file, line),
             )
-    m = _ANY_ERROR.search(stderr_text)
-    reason = _one_line(m.group("msg")) if m else _one_line(str(exc)) or type(exc).__name__
-    return CompileFailure("target", f"{type(exc).__name__}: {reason}" if not m else reason)
+    m = _ANY_ERROR.search(text)
+    reason = _one_line(m.group("msg")) if m else _one_line(str(exc)) or ""
+    where = _display_path(kernel_file) if kernel_file else None
+    return CompileFailure("compile", f"{type(exc).__name__}: {reason}".rstrip(": "), where)
 
 
 def _src_offset(fn: Any) -> int:
