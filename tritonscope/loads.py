@@ -425,8 +425,11 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
         return [], ""
     levels = [("exact", [r for r in fitting if _loc_key(r.sites[0].op.loc) == key]),
               ("exact", [r for r in fitting if r.col == col])]
-    # Shared-memory traffic on a line is often a layout conversion: with columns, only an exact match counts.
-    if stage in LINE_ONLY_STAGES or not acc.kind.startswith("shared"):
+    # Shared-memory traffic on a line is often a layout conversion: with columns, only an exact match counts;
+    # without (SASS), only rows whose PTX has an instruction of the same kind and width.
+    if stage in LINE_ONLY_STAGES and acc.kind.startswith("shared"):
+        levels.append(("line", [r for r in fitting if _guide_has(r, "ptx", acc)]))
+    elif not acc.kind.startswith("shared"):
         levels.append(("line", fitting))
     for level, found in levels:
         if not found:
@@ -439,6 +442,15 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
             found = same_width if len(same_width) == 1 else found
         return found, level
     return [], ""
+
+
+def _guide_has(row: AccessRow, guide: str, acc: memops.MemAccess) -> bool:
+    """Whether `row` got a `guide`-stage instruction as wide as `acc` (True when the guide stage is absent)."""
+    if guide not in row.stages and guide not in row.ambiguous:
+        return True
+    widths = row.widths.get(guide, {})
+    forms = {**row.stages.get(guide, {}), **row.ambiguous.get(guide, {})}
+    return any(widths.get(f) == acc.width_bytes for f in forms)
 
 
 def _split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
