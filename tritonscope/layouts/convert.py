@@ -1,4 +1,4 @@
-"""Layout dataclass -> LinearLayout, one function per layout kind, after Triton's
+"""Layout dataclass -> LinearMap, one function per layout kind, after Triton's
 lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp (the 3.9 line). Names follow Triton's so the two can
 be read side by side."""
 
@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.linear import (
-    LinearLayout,
+    LinearMap,
     dim,
     ensure_not_larger,
     ensure_not_smaller,
@@ -30,8 +30,8 @@ from tritonscope.layouts.model import (
     SwizzledSharedLayout,
 )
 
-ID = LinearLayout.identity1d
-ZEROS = LinearLayout.zeros1d
+ID = LinearMap.identity1d
+ZEROS = LinearMap.zeros1d
 
 
 def std_names(rank: int) -> list[str]:
@@ -54,11 +54,11 @@ def _labeled(shape: Sequence[int]) -> dict[str, int]:
     return {dim(i): s for i, s in enumerate(shape)}
 
 
-def make_cga_layout(cta: CTALayout, rank: int) -> LinearLayout:
+def make_cga_layout(cta: CTALayout, rank: int) -> LinearMap:
     names = std_names(rank)
     if cta.cga_bases:
-        return LinearLayout({"block": [tuple(b) for b in cta.cga_bases]}, names)
-    ret = LinearLayout.empty()
+        return LinearMap({"block": [tuple(b) for b in cta.cga_bases]}, names)
+    ret = LinearMap.empty()
     for d in cta.cta_order:
         split, ctas = cta.cta_split_num[d], cta.ctas_per_cga[d]
         ret = ret * (ID(split, "block", names[d]) * ZEROS(ctas // split, "block", names[d]))
@@ -81,8 +81,8 @@ def shape_per_cta(cta: CTALayout, shape: Sequence[int]) -> list[int]:
 
 
 def combine_cta_cga_with_shape(
-    cta_ll: LinearLayout, cta: CTALayout, shape: Sequence[int], broadcast_registers: bool = True
-) -> LinearLayout:
+    cta_ll: LinearMap, cta: CTALayout, shape: Sequence[int], broadcast_registers: bool = True
+) -> LinearMap:
     """broadcast_registers=False drops the registers that would only repeat an element (3.9's blocked)."""
     rank = len(shape)
     names = std_names(rank)
@@ -101,8 +101,8 @@ def combine_cta_cga_with_shape(
     return ret
 
 
-def broadcasted_dot_operand_layout(shape: Sequence[int], order: Sequence[int], k_dim: int, in_dim: str) -> LinearLayout:
-    layout = LinearLayout.empty()
+def broadcasted_dot_operand_layout(shape: Sequence[int], order: Sequence[int], k_dim: int, in_dim: str) -> LinearMap:
+    layout = LinearMap.empty()
     for d in order:
         layout = layout * (ZEROS(shape[d], in_dim, dim(d)) if d == k_dim else ID(shape[d], in_dim, dim(d)))
     return layout
@@ -111,7 +111,7 @@ def broadcasted_dot_operand_layout(shape: Sequence[int], order: Sequence[int], k
 # --- distributed layouts -------------------------------------------------------------------------------------
 
 
-def blocked_to_linear(b: BlockedLayout, shape: Sequence[int]) -> LinearLayout:
+def blocked_to_linear(b: BlockedLayout, shape: Sequence[int]) -> LinearMap:
     cta = (
         identity_standard_nd("register", b.size_per_thread, b.order)
         * identity_standard_nd("lane", b.threads_per_warp, b.order)
@@ -120,7 +120,7 @@ def blocked_to_linear(b: BlockedLayout, shape: Sequence[int]) -> LinearLayout:
     return combine_cta_cga_with_shape(cta, b.cta, shape, broadcast_registers=False)
 
 
-def slice_to_linear(s: SliceLayout, shape: Sequence[int], element_bits: int | None) -> LinearLayout:
+def slice_to_linear(s: SliceLayout, shape: Sequence[int], element_bits: int | None) -> LinearMap:
     parent_shape = list(shape)
     parent_shape.insert(s.dim, 1)
     parent_ll = layout_to_linear(s.parent, parent_shape, element_bits)
@@ -129,7 +129,7 @@ def slice_to_linear(s: SliceLayout, shape: Sequence[int], element_bits: int | No
     keep = [i for i in range(len(parent_shape)) if i != s.dim]
     bases = {k: [tuple(b[i] for i in keep) for b in v] for k, v in parent.in_bases.items()}
     bases["register"] = [b for b in bases.get("register", []) if any(b)]
-    ret = LinearLayout(bases, std_names(len(shape)))
+    ret = LinearMap(bases, std_names(len(shape)))
     if tile is not None:
         ret.natural_tile = tuple(t for i, t in enumerate(tile) if i != s.dim)
     return ret
@@ -137,7 +137,7 @@ def slice_to_linear(s: SliceLayout, shape: Sequence[int], element_bits: int | No
 
 def nvidia_mma_tile(
     tile_shape: Sequence[int], k_width: int, order: Sequence[int], rep_order: Sequence[int]
-) -> LinearLayout:
+) -> LinearMap:
     rank = len(rep_order)
     cta = identity_standard_nd("register", [1] * rank, rep_order)
     inner, outer = order[0], order[1]
@@ -150,7 +150,7 @@ def nvidia_mma_tile(
     return cta
 
 
-def nvidia_mma_to_linear(mma: NvidiaMmaLayout, shape: Sequence[int]) -> LinearLayout:
+def nvidia_mma_to_linear(mma: NvidiaMmaLayout, shape: Sequence[int]) -> LinearMap:
     rank = len(shape)
     if mma.version_major == 2:
         tile = list(mma.instr_shape[-rank:]) if len(mma.instr_shape) >= rank else [1] * (rank - 2) + [16, 8]
@@ -168,7 +168,7 @@ def nvidia_mma_to_linear(mma: NvidiaMmaLayout, shape: Sequence[int]) -> LinearLa
     return combine_cta_cga_with_shape(cta, mma.cta, shape)
 
 
-def nvidia_dot_to_linear(dot: DotOperandLayout, mma: NvidiaMmaLayout, shape: Sequence[int]) -> LinearLayout:
+def nvidia_dot_to_linear(dot: DotOperandLayout, mma: NvidiaMmaLayout, shape: Sequence[int]) -> LinearMap:
     rank = len(shape)
     k_width = dot.k_width or 2
     is_a = dot.op_idx == 0
@@ -186,7 +186,7 @@ def nvidia_dot_to_linear(dot: DotOperandLayout, mma: NvidiaMmaLayout, shape: Seq
     return combine_cta_cga_with_shape(cta, mma.cta, shape)
 
 
-def fma_dot_to_linear(dot: DotOperandLayout, blocked: BlockedLayout, shape: Sequence[int]) -> LinearLayout:
+def fma_dot_to_linear(dot: DotOperandLayout, blocked: BlockedLayout, shape: Sequence[int]) -> LinearMap:
     rank = len(shape)
     order = blocked.order
     k_dim = rank - 1 if dot.op_idx == 0 else rank - 2
@@ -200,7 +200,7 @@ def fma_dot_to_linear(dot: DotOperandLayout, blocked: BlockedLayout, shape: Sequ
     return combine_cta_cga_with_shape(cta, blocked.cta, shape)
 
 
-def mfma_to_linear(mfma: AmdMfmaLayout, shape: Sequence[int]) -> LinearLayout:
+def mfma_to_linear(mfma: AmdMfmaLayout, shape: Sequence[int]) -> LinearMap:
     rank = len(shape)
     batch = rank == 3
     m_index, n_index = int(batch), 1 + int(batch)
@@ -238,7 +238,7 @@ def mfma_to_linear(mfma: AmdMfmaLayout, shape: Sequence[int]) -> LinearLayout:
     return combine_cta_cga_with_shape(tile, mfma.cta, shape)
 
 
-def mfma_dot_to_linear(dot: DotOperandLayout, mfma: AmdMfmaLayout, shape: Sequence[int]) -> LinearLayout:
+def mfma_dot_to_linear(dot: DotOperandLayout, mfma: AmdMfmaLayout, shape: Sequence[int]) -> LinearMap:
     rank = len(shape)
     batch = rank == 3
     names = std_names(rank)
@@ -275,30 +275,26 @@ def _wmma_tile_units(wmma: AmdWmmaLayout, rank: int) -> list[int]:
     return [1] * (rank - 2) + instr
 
 
-def wmma_to_linear(wmma: AmdWmmaLayout, shape: Sequence[int]) -> LinearLayout:
+def wmma_to_linear(wmma: AmdWmmaLayout, shape: Sequence[int]) -> LinearMap:
     rank = len(shape)
     names = std_names(rank)
     thread_order = matrix_order(rank, not wmma.is_transposed)
     outs = [names[thread_order[0]], names[thread_order[1]]]
     if wmma.version == 1:
-        tile = LinearLayout(
-            {"register": [(0, 2), (0, 4), (0, 8)], "lane": [(1, 0), (2, 0), (4, 0), (8, 0), (0, 1)]}, outs
-        )
+        tile = LinearMap({"register": [(0, 2), (0, 4), (0, 8)], "lane": [(1, 0), (2, 0), (4, 0), (8, 0), (0, 1)]}, outs)
     else:
-        tile = LinearLayout(
-            {"register": [(0, 1), (0, 2), (0, 4)], "lane": [(1, 0), (2, 0), (4, 0), (8, 0), (0, 8)]}, outs
-        )
+        tile = LinearMap({"register": [(0, 1), (0, 2), (0, 4)], "lane": [(1, 0), (2, 0), (4, 0), (8, 0), (0, 8)]}, outs)
     if rank == 3:
         tile = tile * ID(1, "register", names[0]) * ID(1, "lane", names[0])
     rep = [names[d] for d in matrix_order(rank, True)]
     # ctaLayout bases count instruction tiles; the product scales them by the tile's size.
-    tiles = LinearLayout({"register": list(wmma.register_bases), "warp": list(wmma.warp_bases)}, names)
+    tiles = LinearMap({"register": list(wmma.register_bases), "warp": list(wmma.warp_bases)}, names)
     tiles = tiles.transpose_outs(names)
     cta = tile.transpose_outs(rep) * tiles.transpose_outs(rep)
     return combine_cta_cga_with_shape(cta, wmma.cta, shape)
 
 
-def wmma_dot_to_linear(dot: DotOperandLayout, wmma: AmdWmmaLayout, shape: Sequence[int]) -> LinearLayout:
+def wmma_dot_to_linear(dot: DotOperandLayout, wmma: AmdWmmaLayout, shape: Sequence[int]) -> LinearMap:
     rank = len(shape)
     names = std_names(rank)
     order = dot_operand_order(dot.op_idx, rank, True)
@@ -320,7 +316,7 @@ def wmma_dot_to_linear(dot: DotOperandLayout, wmma: AmdWmmaLayout, shape: Sequen
     warp_bases = [tuple(0 if d == k_idx else v for d, v in enumerate(b)) for b in wmma.warp_bases]
     reg_bases = [tuple(0 if d == k_idx else v for d, v in enumerate(b)) for b in wmma.register_bases]
     reg_bases = [b for b in reg_bases if any(b)]
-    tiles = LinearLayout({"register": reg_bases, "warp": warp_bases}, names)
+    tiles = LinearMap({"register": reg_bases, "warp": warp_bases}, names)
     rep = [names[d] for d in order]
     for n in names:
         if n not in tile.out_names:
@@ -328,10 +324,10 @@ def wmma_dot_to_linear(dot: DotOperandLayout, wmma: AmdWmmaLayout, shape: Sequen
     return combine_cta_cga_with_shape(tile.transpose_outs(rep) * tiles.transpose_outs(rep), wmma.cta, shape)
 
 
-def linear_encoding_to_linear(enc: LinearEncoding, shape: Sequence[int]) -> LinearLayout:
+def linear_encoding_to_linear(enc: LinearEncoding, shape: Sequence[int]) -> LinearMap:
     rank = len(shape)
     names = std_names(rank)
-    ll = LinearLayout({k: list(v) for k, v in enc.bases.items()}, names)
+    ll = LinearMap({k: list(v) for k, v in enc.bases.items()}, names)
     order = linear_encoding_order(enc, rank)
     permuted = [names[d] for d in order]
     labeled = {names[d]: shape[d] for d in order}
@@ -356,7 +352,7 @@ def linear_encoding_order(enc: LinearEncoding, rank: int) -> list[int]:
 # --- shared layouts ------------------------------------------------------------------------------------------
 
 
-def swizzled_to_linear(s: SwizzledSharedLayout, shape: Sequence[int], element_bits: int | None) -> LinearLayout:
+def swizzled_to_linear(s: SwizzledSharedLayout, shape: Sequence[int], element_bits: int | None) -> LinearMap:
     if s.has_leading_offset:
         return nvmma_to_linear(_leading_offset_as_nvmma(s, element_bits), shape)
     rank = len(shape)
@@ -379,7 +375,7 @@ def swizzled_to_linear(s: SwizzledSharedLayout, shape: Sequence[int], element_bi
             phase ^= row // s.max_phase // s.per_phase % s.max_phase
         bases.append((row, (s.vec * phase) % num_cols))
         row *= 2
-    cta = LinearLayout({"offset": bases}, [names[row_dim], names[col_dim]])
+    cta = LinearMap({"offset": bases}, [names[row_dim], names[col_dim]])
     for d in s.order[2:]:
         cta = cta * ID(per_cta[d], "offset", names[d])
     return combine_cta_cga_with_shape(cta, s.cta, shape)
@@ -413,7 +409,7 @@ def tma_block_shape(per_cta: Sequence[int], ebw: int, swizzle: int, fp4: bool, t
     return block
 
 
-def nvmma_to_linear(s: NvmmaSharedLayout, shape: Sequence[int]) -> LinearLayout:
+def nvmma_to_linear(s: NvmmaSharedLayout, shape: Sequence[int]) -> LinearMap:
     rank = len(shape)
     if rank > 2 and s.cta.trivial:
         return _stack_buffers(nvmma_to_linear(s, shape[-2:]), shape)
@@ -425,7 +421,7 @@ def nvmma_to_linear(s: NvmmaSharedLayout, shape: Sequence[int]) -> LinearLayout:
     if s.swizzling_byte_width == 0:
         # Unswizzled: row-major from the contiguous dim (dim0 first when transposed).
         dims = [0, *range(rank - 1, 0, -1)] if s.transposed else list(range(rank - 1, -1, -1))
-        layout = LinearLayout.empty()
+        layout = LinearMap.empty()
         for i in dims:
             layout = layout * ID(tma[i], "offset", names[i])
         layout = ensure_not_smaller(layout, _labeled(per_cta))
@@ -457,11 +453,11 @@ def nvmma_to_linear(s: NvmmaSharedLayout, shape: Sequence[int]) -> LinearLayout:
     return combine_cta_cga_with_shape(layout, s.cta, shape)
 
 
-def _stack_buffers(one: LinearLayout, shape: Sequence[int]) -> LinearLayout:
+def _stack_buffers(one: LinearMap, shape: Sequence[int]) -> LinearMap:
     return _stack_buffers_nd(one, shape, 2)
 
 
-def _stack_buffers_nd(one: LinearLayout, shape: Sequence[int], rank: int) -> LinearLayout:
+def _stack_buffers_nd(one: LinearMap, shape: Sequence[int], rank: int) -> LinearMap:
     """A multi-buffered memdesc (NxMxK with a rank-2 layout): buffers one after another, row-major."""
     lead = len(shape) - rank
     one = one.transpose_outs(std_names(rank))
@@ -469,10 +465,10 @@ def _stack_buffers_nd(one: LinearLayout, shape: Sequence[int], rank: int) -> Lin
     for d in range(lead - 1, -1, -1):
         for i in range(shape[d].bit_length() - 1):
             bases["offset"].append(tuple((1 << i) if j == d else 0 for j in range(len(shape))))
-    return LinearLayout(bases, [(dim(i), s) for i, s in enumerate(shape)])
+    return LinearMap(bases, [(dim(i), s) for i, s in enumerate(shape)])
 
 
-def core_matrix(s: NvmmaSharedLayout) -> LinearLayout:
+def core_matrix(s: NvmmaSharedLayout) -> LinearMap:
     ebw, width = s.element_bit_width, s.swizzling_byte_width
     vec = 128 // ebw
     per_phase, max_phase = {32: (4, 2), 64: (2, 4), 128: (1, 8)}.get(width, (1, 1))
@@ -487,10 +483,10 @@ def core_matrix(s: NvmmaSharedLayout) -> LinearLayout:
         c = vec * ((row // per_phase) % max_phase)
         bases.append((row, c // 16 * 8 + c % 8) if s.fp4_padded else (row, c))
         row *= 2
-    return LinearLayout({"offset": bases}, std_names(2))
+    return LinearMap({"offset": bases}, std_names(2))
 
 
-def reshape_outs_row_major(layout: LinearLayout, shape: Sequence[int]) -> LinearLayout:
+def reshape_outs_row_major(layout: LinearMap, shape: Sequence[int]) -> LinearMap:
     """Flatten the out-dims row-major (dim0 slowest) and split again into `shape` (reshapeLayout)."""
     names = layout.out_names
     sizes = [layout.out_size(n) for n in names]
@@ -508,34 +504,34 @@ def reshape_outs_row_major(layout: LinearLayout, shape: Sequence[int]) -> Linear
                 flat //= s
             out.append(tuple(reversed(coords)))
         bases[k] = out
-    return LinearLayout(bases, list(zip(new_names, shape, strict=False)))
+    return LinearMap(bases, list(zip(new_names, shape, strict=False)))
 
 
-def transpose_dims(layout: LinearLayout, order: Sequence[int]) -> LinearLayout:
+def transpose_dims(layout: LinearMap, order: Sequence[int]) -> LinearMap:
     """transposeLinearLayout: new out-dim i is old out-dim order[i]."""
     names = layout.out_names
     bases = {k: [tuple(b[o] for o in order) for b in bs] for k, bs in layout.in_bases.items()}
-    return LinearLayout(bases, [(dim(i), layout.out_size(names[o])) for i, o in enumerate(order)])
+    return LinearMap(bases, [(dim(i), layout.out_size(names[o])) for i, o in enumerate(order)])
 
 
-def padded_to_linear(p: PaddedSharedLayout, shape: Sequence[int]) -> LinearLayout:
+def padded_to_linear(p: PaddedSharedLayout, shape: Sequence[int]) -> LinearMap:
     rank = len(shape)
     names = std_names(rank)
     if p.offset_bases is not None:
-        ll = LinearLayout({"offset": list(p.offset_bases), "block": list(p.block_bases)}, names)
+        ll = LinearMap({"offset": list(p.offset_bases), "block": list(p.block_bases)}, names)
         labeled = _labeled(shape)
         ll = ensure_not_smaller(ll, labeled)
         return ensure_not_larger(ll, labeled)
     cta = identity_standard_nd("offset", shape, p.order)
-    return cta.transpose_outs(names) * LinearLayout({"block": []}, names)
+    return cta.transpose_outs(names) * LinearMap({"block": []}, names)
 
 
-def shared_linear_to_linear(s: SharedLinearLayout, shape: Sequence[int]) -> LinearLayout:
+def shared_linear_to_linear(s: SharedLinearLayout, shape: Sequence[int]) -> LinearMap:
     names = std_names(len(shape))
-    return LinearLayout({"offset": list(s.offset_bases), "block": list(s.block_bases)}, names)
+    return LinearMap({"offset": list(s.offset_bases), "block": list(s.block_bases)}, names)
 
 
-def layout_to_linear(layout, shape: Sequence[int], element_bits: int | None = None) -> LinearLayout:
+def layout_to_linear(layout, shape: Sequence[int], element_bits: int | None = None) -> LinearMap:
     rank = layout.rank
     if layout.shared and rank is not None and len(shape) > rank:
         return _stack_buffers_nd(layout_to_linear(layout, shape[-rank:], element_bits), shape, rank)

@@ -1,7 +1,7 @@
 """Triton's linear layouts, in pure Python.
 
-A LinearLayout maps input indices (register, lane, warp, block for tensors in registers; offset, block for
-shared memory) to tensor coordinates: each input bit has a basis vector and an index maps to the XOR of
+Triton's LinearLayout maps input indices (register, lane, warp, block for tensors in registers; offset,
+block for shared memory) to tensor coordinates: each input bit has a basis vector and an index maps to the XOR of
 the bases of its set bits (Triton's include/triton/Tools/LinearLayout.h). Out-dims keep Triton's order
 (the first is the most minor) while building; `bases` is always reported with dim0 first, as Triton
 prints it. `to_linear(layout, shape)` follows lib/Dialect/TritonGPU/IR/LinearLayoutConversions.cpp.
@@ -32,8 +32,12 @@ def dim(i: int) -> str:
     return f"dim{i}"
 
 
-class LinearLayout:
-    """in-dims -> bases (one int per out-dim, in `out_dims` order), with explicit out-dim sizes."""
+class LinearMap:
+    """The algebra (Triton's LinearLayout while it is being built: products, transposes, resizing).
+
+    `LinearLayout` below is the finished result for one tensor shape, with ownership queries. Here:
+    in-dims -> bases (one int per out-dim, in `out_dims` order), with explicit out-dim sizes.
+    """
 
     def __init__(self, bases: dict[str, list[Basis]], out_dims: Sequence[tuple[str, int]] | Sequence[str]):
         self.in_bases: dict[str, list[Basis]] = {k: [tuple(b) for b in v] for k, v in bases.items()}
@@ -51,20 +55,20 @@ class LinearLayout:
 
     # --- construction -------------------------------------------------------------------------------------
     @staticmethod
-    def empty() -> LinearLayout:
-        return LinearLayout({}, [])
+    def empty() -> LinearMap:
+        return LinearMap({}, [])
 
     @staticmethod
-    def identity1d(size: int, in_dim: str, out_dim: str) -> LinearLayout:
+    def identity1d(size: int, in_dim: str, out_dim: str) -> LinearMap:
         if size <= 0:
-            return LinearLayout.empty()
-        return LinearLayout({in_dim: [(1 << i,) for i in range(_log2(size))]}, [(out_dim, size)])
+            return LinearMap.empty()
+        return LinearMap({in_dim: [(1 << i,) for i in range(_log2(size))]}, [(out_dim, size)])
 
     @staticmethod
-    def zeros1d(size: int, in_dim: str, out_dim: str) -> LinearLayout:
+    def zeros1d(size: int, in_dim: str, out_dim: str) -> LinearMap:
         if size <= 0:
-            return LinearLayout.empty()
-        return LinearLayout({in_dim: [(0,) for _ in range(_log2(size))]}, [(out_dim, 1)])
+            return LinearMap.empty()
+        return LinearMap({in_dim: [(0,) for _ in range(_log2(size))]}, [(out_dim, 1)])
 
     # --- queries ------------------------------------------------------------------------------------------
     @property
@@ -87,7 +91,7 @@ class LinearLayout:
         return self.in_bases[in_dim][i][names.index(out_dim)]
 
     # --- algebra ------------------------------------------------------------------------------------------
-    def __mul__(self, outer: LinearLayout) -> LinearLayout:
+    def __mul__(self, outer: LinearMap) -> LinearMap:
         inner = self
         in_dims = _supremum(list(inner.in_bases), list(outer.in_bases))
         out_names = _supremum(inner.out_names, outer.out_names)
@@ -99,19 +103,19 @@ class LinearLayout:
             for i in range(len(outer.in_bases.get(d, []))):
                 bs.append(tuple(outer.basis(d, i, o) * inner.out_size(o) for o in out_names))
             bases[d] = bs
-        return LinearLayout(bases, [(o, inner.out_size(o) * outer.out_size(o)) for o in out_names])
+        return LinearMap(bases, [(o, inner.out_size(o) * outer.out_size(o)) for o in out_names])
 
-    def transpose_outs(self, names: Sequence[str]) -> LinearLayout:
+    def transpose_outs(self, names: Sequence[str]) -> LinearMap:
         current = self.out_names
         if sorted(names) != sorted(current):
             raise ValueError(f"transpose_outs: {list(names)} is not a permutation of {current}")
         perm = [current.index(n) for n in names]
         bases = {k: [tuple(b[p] for p in perm) for b in v] for k, v in self.in_bases.items()}
-        return LinearLayout(bases, [(n, self.out_size(n)) for n in names])
+        return LinearMap(bases, [(n, self.out_size(n)) for n in names])
 
-    def with_bases(self, bases: dict[str, list[Basis]]) -> LinearLayout:
+    def with_bases(self, bases: dict[str, list[Basis]]) -> LinearMap:
         """Same out-dims, new bases; out sizes inferred again (LinearLayout(bases, outDimNames))."""
-        return LinearLayout(bases, self.out_names)
+        return LinearMap(bases, self.out_names)
 
     def apply(self, ins: dict[str, int]) -> tuple[int, ...]:
         out = [0] * len(self.out_dims)
@@ -151,25 +155,25 @@ def _supremum(x: list[str], y: list[str]) -> list[str]:
     return [n for n in result if not (n in seen or seen.add(n))]
 
 
-def identity_standard_nd(in_dim: str, shape: Sequence[int], order: Sequence[int]) -> LinearLayout:
-    ret = LinearLayout.empty()
+def identity_standard_nd(in_dim: str, shape: Sequence[int], order: Sequence[int]) -> LinearMap:
+    ret = LinearMap.empty()
     for d in order:
-        ret = ret * LinearLayout.identity1d(shape[d], in_dim, dim(d))
+        ret = ret * LinearMap.identity1d(shape[d], in_dim, dim(d))
     return ret
 
 
-def ensure_not_smaller(layout: LinearLayout, shape: dict[str, int], names: Sequence[str] | None = None) -> LinearLayout:
+def ensure_not_smaller(layout: LinearMap, shape: dict[str, int], names: Sequence[str] | None = None) -> LinearMap:
     """Grow each out-dim to shape[d] with more bases of the first in-dim (register/offset): wrap-around."""
     in_dim = next(iter(layout.in_bases), "register")
     ret = layout
     for name in names or layout.out_names:
         actual, desired = layout.out_size(name), shape[name]
         if actual < desired:
-            ret = ret * LinearLayout.identity1d(desired // actual, in_dim, name)
+            ret = ret * LinearMap.identity1d(desired // actual, in_dim, name)
     return ret
 
 
-def ensure_not_larger(layout: LinearLayout, shape: dict[str, int], broadcast_registers: bool = True) -> LinearLayout:
+def ensure_not_larger(layout: LinearMap, shape: dict[str, int], broadcast_registers: bool = True) -> LinearMap:
     """Shrink each out-dim to shape[d] by zeroing its largest bases first: broadcast (replication)."""
     bases = {k: [list(b) for b in v] for k, v in layout.in_bases.items()}
     drop: set[int] = set()
@@ -189,13 +193,13 @@ def ensure_not_larger(layout: LinearLayout, shape: dict[str, int], broadcast_reg
             actual >>= 1
     if drop:
         bases["register"] = [b for i, b in enumerate(bases["register"]) if i not in drop]
-    return LinearLayout({k: [tuple(b) for b in v] for k, v in bases.items()}, layout.out_names)
+    return LinearMap({k: [tuple(b) for b in v] for k, v in bases.items()}, layout.out_names)
 
 
-class TensorLinearLayout:
+class LinearLayout:
     """The result of to_linear: bases in Triton's convention for one tensor shape, plus ownership queries."""
 
-    def __init__(self, ll: LinearLayout, shape: Sequence[int], in_dims: Sequence[str]):
+    def __init__(self, ll: LinearMap, shape: Sequence[int], in_dims: Sequence[str]):
         self.shape = tuple(shape)
         self.padded_shape = tuple(shape)  # the power-of-two shape the bases cover
         self.in_dims = tuple(in_dims)
@@ -203,7 +207,7 @@ class TensorLinearLayout:
         names = [dim(i) for i in range(rank)]
         for n in names:
             if n not in ll.out_names:
-                ll = ll * LinearLayout.identity1d(1, in_dims[0], n)
+                ll = ll * LinearMap.identity1d(1, in_dims[0], n)
         tile = ll.natural_tile
         ll = ll.transpose_outs(names)
         self.ll = ll
@@ -277,7 +281,7 @@ class TensorLinearLayout:
         return {d: self.bases[d] for d in self.in_dims}
 
 
-def to_linear(layout, shape: Sequence[int], element_bits: int | None = None) -> TensorLinearLayout:
+def to_linear(layout, shape: Sequence[int], element_bits: int | None = None) -> LinearLayout:
     """Triton's linear layout of `layout` for a tensor of `shape` (bases: dim0 first, zeros = broadcast)."""
     from tritonscope.layouts.convert import layout_to_linear
 
@@ -293,6 +297,9 @@ def to_linear(layout, shape: Sequence[int], element_bits: int | None = None) -> 
     # power-of-two ceiling (8x64x32) and the extra rows are never addressed.
     padded = tuple(1 << (s - 1).bit_length() for s in shape)
     ll = layout_to_linear(layout, padded, element_bits)
-    ret = TensorLinearLayout(ll, padded, SHARED_DIMS if layout.shared else REGISTER_DIMS)
+    ret = LinearLayout(ll, padded, SHARED_DIMS if layout.shared else REGISTER_DIMS)
     ret.shape = shape
     return ret
+
+
+TensorLinearLayout = LinearLayout  # the name of the first cut of this API

@@ -46,6 +46,9 @@ class AttrText:
         return self.source
 
 
+_MAX_NESTING = 64  # attributes inside attributes (slice parents, dot_op parents): real ones are < 5
+
+
 class _Reader:
     def __init__(self, text: str):
         self.text = text
@@ -60,6 +63,7 @@ class _Reader:
                 self.tokens.append((kind, m.group(0), pos, m))
             pos = m.end()
         self.i = 0
+        self.depth = 0
 
     def peek(self) -> tuple[str, str, int, re.Match] | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -84,8 +88,20 @@ class _Reader:
         return False
 
     def value(self) -> object:
+        # nesting is bounded: a slice of a slice of ... 1000 deep overflowed the stack (RecursionError)
+        self.depth += 1
+        try:
+            if self.depth > _MAX_NESTING:
+                raise ParseError(f"attribute nested more than {_MAX_NESTING} deep in {_clip(self.text)}")
+            return self._value()
+        finally:
+            self.depth -= 1
+
+    def _value(self) -> object:
         kind, text, pos, m = self.next()
         if kind == "int":
+            if len(text) > 19:  # int() refuses > 4300 digits; no layout field is wider than 64 bits
+                raise ParseError(f"number too long at column {pos + 1} in {_clip(self.text)}")
             return int(text)
         if kind == "word":
             return {"true": True, "false": False}.get(text, text)
@@ -158,6 +174,7 @@ class _Reader:
 
 
 def _clip(text: str) -> str:
+    text = " ".join(text.split())  # errors are one line: text spanning lines (an alias table) is joined
     return text if len(text) <= 80 else text[:77] + "..."
 
 

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from math import prod
 
 from tritonscope.errors import TritonscopeError
-from tritonscope.layouts.linear import TensorLinearLayout, to_linear
+from tritonscope.layouts.linear import LinearLayout, to_linear
 from tritonscope.layouts.model import AmdMfmaLayout, BlockedLayout, Layout
 
 MAX_VECTOR_BYTES = 16  # the widest load/store one thread issues (128 bits) on NVIDIA and AMD GPUs
@@ -44,7 +44,7 @@ class LayoutFacts:
         return d
 
 
-def fastest_dim(layout: Layout, ll: TensorLinearLayout) -> int:
+def fastest_dim(layout: Layout, ll: LinearLayout) -> int:
     """order[0] for layouts that print one; otherwise where register 0 (else lane 0) moves."""
     order = getattr(layout, "order", None)
     if order:
@@ -57,7 +57,7 @@ def fastest_dim(layout: Layout, ll: TensorLinearLayout) -> int:
     return len(ll.shape) - 1
 
 
-def contiguous_run(ll: TensorLinearLayout, d: int, in_dim: str = "register") -> int:
+def contiguous_run(ll: LinearLayout, d: int, in_dim: str = "register") -> int:
     """2**k where the first k bases of in_dim are 1, 2, 4, ... along d and zero elsewhere."""
     run = 1
     for b in ll.bases.get(in_dim, []):
@@ -68,7 +68,7 @@ def contiguous_run(ll: TensorLinearLayout, d: int, in_dim: str = "register") -> 
     return run
 
 
-def cta_tile(layout: Layout, ll: TensorLinearLayout) -> tuple[int, ...]:
+def cta_tile(layout: Layout, ll: LinearLayout) -> tuple[int, ...]:
     if isinstance(layout, BlockedLayout):
         return tuple(
             s * t * w
@@ -84,7 +84,7 @@ def cta_tile(layout: Layout, ll: TensorLinearLayout) -> tuple[int, ...]:
 
 
 def describe(
-    layout: Layout, shape, element_bits: int, warp_size: int | None = None, ll: TensorLinearLayout | None = None
+    layout: Layout, shape, element_bits: int, warp_size: int | None = None, ll: LinearLayout | None = None
 ) -> LayoutFacts:
     """The numbers of one layout for one tensor shape and element width."""
     shape = tuple(shape)
@@ -155,7 +155,7 @@ class LayoutGrid:
     shared: bool
 
 
-def layout_grid(ll: TensorLinearLayout, facts: LayoutFacts, max_rows: int = 64, max_cols: int = 32) -> LayoutGrid:
+def layout_grid(ll: LinearLayout, facts: LayoutFacts, max_rows: int = 64, max_cols: int = 32) -> LayoutGrid:
     """A 2-D view: dim0 x dim1 (leading dims of rank > 2 fixed at 0; 1-D tensors wrapped into rows).
 
     Larger tensors fold to one CTA tile (the other rounds reuse the same threads with later registers),

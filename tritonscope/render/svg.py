@@ -14,7 +14,7 @@ CELL_W, CELL_H = 46, 30
 MARGIN_LEFT, MARGIN_TOP = 44, 86
 
 
-def layout_svg(layout, facts: LayoutFacts, max_rows: int = 64, max_cols: int = 64, title: str | None = None) -> str:
+def layout_svg(layout, facts: LayoutFacts, max_rows: int = 32, max_cols: int = 32, title: str | None = None) -> str:
     """The picture of `layout` for facts.shape (the HTML report and `layout --svg` call this)."""
     from tritonscope.layouts.linear import to_linear
 
