@@ -44,6 +44,25 @@ def _clip(text: str) -> str:
     return text if len(text) <= _MAX_OP_TEXT else text[:_MAX_OP_TEXT - 1] + "…"
 
 
+def _painter(stage: str):
+    """Text -> rich Text, highlighted with the stage's pygments lexer when colour is on."""
+    from tritonscope.render.terminal import color_enabled
+
+    if not color_enabled():
+        return Text
+    from pygments import highlight
+    from pygments.formatters import Terminal256Formatter
+
+    from tritonscope.render.lexers import lexer_for_stage
+
+    try:
+        lexer = lexer_for_stage(stage)
+    except Exception:  # noqa: BLE001 - no lexer: plain text is fine
+        return Text
+    formatter = Terminal256Formatter(style="monokai")
+    return lambda text: Text.from_ansi(highlight(text, lexer, formatter).rstrip("\n"))
+
+
 def render_line(result: dict, console: Console) -> None:
     _header(console, result)
     q = result["query"]
@@ -79,9 +98,11 @@ def render_line(result: dict, console: Console) -> None:
         if st["kinds"]:
             title.append(f": {_kinds(st['kinds'])}", style="dim")
         console.print(title)
+        paint = _painter(st["stage"])
         for op in st["ops"]:
-            row = Text(f"  {op['lineno']:6d}  ", style="dim")
-            row.append(_clip(op["text"]))
+            row = Text()
+            row.append(f"  {op['lineno']:6d}  ", style="dim")
+            row.append(paint(_clip(op["text"])))
             if len(op["chain"]) > 1:
                 row.append(f"   [{_loc_text(op['chain'])}]", style="dim")
             console.print(row)
