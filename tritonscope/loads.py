@@ -331,7 +331,8 @@ def _shared_limit(row: AccessRow) -> int | None:
         row.prediction_note = (f"#{site.shared_layout_name} keeps dim {order[0]} contiguous, the registers run "
                                f"along dim {row.fastest_dim}: one element per shared access")
         return 1
-    if vec < (row.contiguous_per_thread or 1):
+    # Without swizzling (maxPhase 1) a whole row is contiguous, whatever `vec` says.
+    if getattr(shared, "max_phase", 2) > 1 and vec < (row.contiguous_per_thread or 1):
         row.prediction_note = f"#{site.shared_layout_name} swizzles in groups of vec={vec} elements"
         return vec
     return None

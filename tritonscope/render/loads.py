@@ -61,7 +61,8 @@ def render_loads(report: LoadsReport) -> None:
         for c in columns:
             table.add_column(c, overflow="fold")
         for r in report.rows:
-            cells: list = [f"{r.line}:{r.col}", r.op, _shape(r), r.layout or "-",
+            access = r.op + (f" (x{r.instances})" if r.instances > 1 else "")
+            cells: list = [f"{r.line}:{r.col}", access, _shape(r), r.layout or "-",
                            "yes" if r.mask else "-", _prediction(r), forms_text(_counts(r, "llir"))]
             if isa:
                 cells.append(forms_text(_counts(r, isa)))
