@@ -122,3 +122,21 @@ def test_grid_folds_to_one_cta_tile():
     assert grid.note == "one CTA tile shown (64x16 of 64x256); the other 15 rounds repeat it in later registers"
     assert grid.cells[9][3].owners == [(0, 0, 25, 1)]
     assert grid.cells[0][8].first == (0, 1, 0, 0)  # column 8 belongs to warp 1
+
+
+@pytest.mark.parametrize("text, shape", [
+    (WORKED, (16, 4)),
+    (WORKED, (64, 64)),
+    (f"#ttg.dot_op<{{opIdx = 0, parent = {MFMA4}, kWidth = 8}}>", (64, 32)),
+    ("#ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>", (32, 32)),
+    ("#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>", (3, 8, 64)),
+])
+def test_owner_solver_matches_enumeration(text, shape):
+    """owner() solves the GF(2) system; enumerating every input must find exactly the same holders."""
+    ll = to_linear(parse_layout(text), shape, 16)
+    table: dict = {}
+    for idx, coord in ll.iter_all():
+        if all(c < s for c, s in zip(coord, shape, strict=True)):
+            table.setdefault(coord, []).append(tuple(reversed(idx)))
+    for coord, owners in table.items():
+        assert ll.owner(coord) == sorted(owners)

@@ -131,6 +131,8 @@ def parse_layout_aliases(ttgir_text: str) -> dict[str, Layout]:
             raise ParseError(f"unknown layout alias #{name}")
         if name in resolving:
             raise ParseError(f"layout alias #{name} refers to itself", line=raw[name][1])
+        if len(resolving) >= 64:  # resolving recurses; real chains (slice of dot_op of mma) are < 5 deep
+            raise ParseError(f"layout alias #{name}: aliases refer to aliases more than 64 deep", line=raw[name][1])
         resolving.add(name)
         text, line = raw[name]
         try:

@@ -213,7 +213,7 @@ class LinearLayout:
         self.ll = ll
         self.natural_tile = tile
         self.bases: dict[str, list[list[int]]] = {d: [list(b) for b in ll.in_bases.get(d, [])] for d in in_dims}
-        self._owners: dict[tuple[int, ...], list[tuple[int, ...]]] | None = None
+        self._solver: tuple | None = None
 
     @property
     def shared(self) -> bool:
@@ -254,19 +254,61 @@ class LinearLayout:
         yield from rec(len(tables) - 1, (), (0,) * len(self.shape))
 
     def owner(self, coord: Sequence[int]) -> list[tuple[int, ...]]:
-        """Every (block, warp, lane, register) (or (block, offset) for shared) holding this element."""
+        """Every (block, warp, lane, register) (or (block, offset) for shared) holding this element.
+
+        Solves L(x) = coord over GF(2) (the bases as bit columns): one solution plus the span of the kernel,
+        so a broadcast element lists each of its copies, without enumerating the whole layout.
+        """
         coord = tuple(coord)
-        if len(coord) != len(self.shape) or any(not 0 <= c < s for c, s in zip(coord, self.shape, strict=False)):
+        if len(coord) != len(self.shape) or any(not 0 <= c < s for c, s in zip(coord, self.shape, strict=True)):
             raise TritonscopeError(f"element {list(coord)} is outside the tensor shape {list(self.shape)}")
-        if self._owners is None:
-            table: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
-            for idx, c in self.iter_all():
-                if all(x < s for x, s in zip(c, self.shape, strict=True)):
-                    table.setdefault(c, []).append(tuple(reversed(idx)))
-            for v in table.values():
-                v.sort()
-            self._owners = table
-        return self._owners.get(coord, [])
+        if self._solver is None:
+            self._solver = self._eliminate()
+        pivots, kernel, columns = self._solver
+        t, mask = self._flatten(coord), 0
+        while t:
+            top = t.bit_length() - 1
+            if top not in pivots:
+                return []
+            vec, m = pivots[top]
+            t ^= vec
+            mask ^= m
+        solutions = [mask]
+        for k in kernel:
+            solutions += [x ^ k for x in solutions]
+        return sorted(self._unflatten(x, columns) for x in solutions)
+
+    def _flatten(self, coord: Sequence[int]) -> int:
+        flat, shift = 0, 0
+        for c, s in zip(coord, self.padded_shape, strict=True):
+            flat |= c << shift
+            shift += max(0, (s - 1).bit_length())
+        return flat
+
+    def _eliminate(self):
+        columns = [(d, i) for d in self.in_dims for i in range(len(self.bases.get(d, [])))]
+        pivots: dict[int, tuple[int, int]] = {}
+        kernel: list[int] = []
+        for j, (d, i) in enumerate(columns):
+            v, m = self._flatten(self.bases[d][i]), 1 << j
+            while v:
+                top = v.bit_length() - 1
+                if top not in pivots:
+                    pivots[top] = (v, m)
+                    break
+                pv, pm = pivots[top]
+                v ^= pv
+                m ^= pm
+            if not v:
+                kernel.append(m)
+        return pivots, kernel, columns
+
+    def _unflatten(self, mask: int, columns: list[tuple[str, int]]) -> tuple[int, ...]:
+        idx = dict.fromkeys(self.in_dims, 0)
+        for j, (d, i) in enumerate(columns):
+            if mask >> j & 1:
+                idx[d] |= 1 << i
+        return tuple(idx[d] for d in reversed(self.in_dims))
 
     def elements(self, block: int = 0, warp: int = 0, lane: int = 0) -> list[tuple[int, tuple[int, ...]]]:
         """(register, coord) for every register of one thread."""
