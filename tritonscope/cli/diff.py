@@ -47,7 +47,8 @@ def _fold_option(f: Callable) -> Callable:
               help="Lines of context around each change.")
 @click.option("--stat", is_flag=True, help="Summary and per-stage line counts only, no diff text.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="text (terminal), markdown (a pull-request comment), json (docs/json-diff.md).")
+              help="text (terminal), markdown (a pull-request comment), json (docs/json-diff.md), html (a "
+              "side-by-side page, from render/html.py).")
 @click.option("--fail-on", "fail_on", multiple=True, metavar="RULE",
               help="Exit 1 when a rule fails: any, regs>+5%, spills>0, smem>+0, vector-width<, "
               "ops:global_load>+0 (repeatable, or comma-separated).")
