@@ -1,0 +1,216 @@
+"""Joining the memory instructions of LLIR, PTX, SASS and AMDGCN to the TTGIR accesses of `loads`.
+
+An instruction goes to the access row(s) on its source line whose kind it can implement, preferring the
+same location chain, then the same column, then the line; widths break ties; what stays shared between
+rows is `ambiguous`, what no row takes is `unattributed`. Line-only stages (SASS) follow PTX where PTX
+could tell accesses apart.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import re
+
+from tritonscope import memops
+from tritonscope.loadmodel import AccessRow
+from tritonscope.stages.common import Module, SourceLoc
+
+# Which instruction kinds of lower stages can implement an access of a TTGIR kind (first: the usual one).
+ACCEPTS: dict[str, tuple[str, ...]] = {
+    "global_load": ("global_load", "buffer_load"),
+    "global_store": ("global_store", "buffer_store"),
+    "buffer_load": ("buffer_load", "global_load"),
+    "buffer_store": ("buffer_store", "global_store"),
+    "atomic": ("atomic",),
+    "async_copy": ("async_copy", "global_load", "buffer_load"),
+    "tma_load": ("tma", "global_load", "buffer_load"),
+    "tma_store": ("tma", "global_store", "buffer_store"),
+    "shared_load": ("shared_load",),
+    "shared_store": ("shared_store",),
+}
+# Stages without source columns: joined by line only.
+LINE_ONLY_STAGES = ("sass", "hsaco-asm")
+INLINE_ASM_BEGIN = re.compile(r"^\s*// begin inline asm")
+INLINE_ASM_END = re.compile(r"^\s*// end inline asm")
+PTX_LOC = re.compile(r"^\s*\.loc\s")
+LLIR_CONDITIONAL_BRANCH = re.compile(r"^\s*br\s+i1\s")
+LLIR_TERMINATORS = ("br", "switch", "ret", "unreachable", "indirectbr", "callbr")
+
+
+def loc_key(loc: SourceLoc | None) -> tuple:
+    """A location chain as comparable data: ((basename, line, col), ...) innermost first."""
+    if loc is None:
+        return ()
+    return tuple((os.path.basename(p.file), p.line, p.col) for p in loc.chain())
+
+
+def strip_inline_asm_locs(ptx_text: str) -> tuple[str, int]:
+    """Blank the `.loc` lines inside `// begin inline asm` blocks, keeping line numbers; (text, how many).
+
+    LLVM gives line k of an inline-asm string the location `line + k` of the call, and the next asm block
+    inherits that stale position: Triton's `ld.global` of source line 173 then sits under `.loc 1 174 9`.
+    The call's real position is the `.loc` before the block.
+    """
+    out = []
+    inside = False
+    n = 0
+    for ln in ptx_text.split("\n"):
+        if INLINE_ASM_BEGIN.match(ln):
+            inside = True
+        elif INLINE_ASM_END.match(ln):
+            inside = False
+        elif inside and PTX_LOC.match(ln):
+            out.append("")
+            n += 1
+            continue
+        out.append(ln)
+    return "\n".join(out), n
+
+
+def sass_line_remap(raw_ptx: Module, ptx: Module) -> dict[tuple[int, str], int]:
+    """(line ptxas saw, kind) -> source line, from PTX memory ops whose `.loc` was an inline-asm offset."""
+    table: dict[tuple[int, str], collections.Counter] = collections.defaultdict(collections.Counter)
+    fixed = {op.lineno: op for op in ptx.ops}
+    for op in raw_ptx.ops:
+        acc = memops.classify("ptx", op)
+        good = fixed.get(op.lineno)
+        if acc is None or op.loc is None or good is None or good.loc is None:
+            continue
+        table[(op.loc.outermost().line, acc.kind)][good.loc.outermost().line] += 1
+    return {k: c.most_common(1)[0][0] for k, c in table.items() if len(c) == 1}
+
+
+def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: list[dict],
+          line_remap: dict[tuple[int, str], int]) -> None:
+    by_line: dict[int, list[AccessRow]] = collections.defaultdict(list)
+    for r in rows:
+        by_line[r.line].append(r)
+    leftovers: collections.Counter = collections.Counter()
+    for op in module.ops:
+        acc = memops.classify(stage, op)
+        if acc is None:
+            continue
+        key = loc_key(op.loc)
+        outer = op.loc.outermost() if op.loc is not None else None
+        line = outer.line if outer is not None else 0
+        line = line_remap.get((line, acc.kind), line)
+        col = outer.col if outer is not None else 0
+        candidates = by_line.get(line, [])
+        if acc.kind == "other_mem":
+            for r in candidates:
+                r.other_forms.setdefault(stage, collections.Counter())[acc.form] += 1
+            if not candidates:
+                leftovers[(line, col, acc.kind, acc.form)] += 1
+            continue
+        chosen, level = _choose(stage, acc, key, line, col, candidates)
+        if not chosen:
+            leftovers[(line, col, acc.kind, acc.form)] += 1
+            continue
+        if len(chosen) == 1:
+            r = chosen[0]
+            r.stages.setdefault(stage, {}).setdefault(acc.form, 0)
+            r.stages[stage][acc.form] += 1
+            r.widths.setdefault(stage, {})[acc.form] = acc.width_bytes
+            if level == "line" and stage not in LINE_ONLY_STAGES:
+                r.line_matched = True
+        else:
+            for r in chosen:
+                r.ambiguous.setdefault(stage, {}).setdefault(acc.form, 0)
+                r.ambiguous[stage][acc.form] += 1
+                r.widths.setdefault(stage, {})[acc.form] = acc.width_bytes
+                for o in chosen:
+                    label = f"{o.line}:{o.col} {o.op}"
+                    if o is not r and label not in r.ambiguous_with:
+                        r.ambiguous_with.append(label)
+    for r in rows:
+        if stage in r.other_forms:
+            r.other_forms[stage] = dict(r.other_forms[stage])
+    for (line, col, kind, form), n in sorted(leftovers.items()):
+        unattributed.append({"stage": stage, "line": line, "col": col, "kind": kind, "form": form, "count": n})
+
+
+def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
+            candidates: list[AccessRow]) -> tuple[list[AccessRow], str]:
+    fitting = [r for r in candidates if acc.kind in ACCEPTS.get(r.kind, ())]
+    if not fitting:
+        return [], ""
+    levels = [("exact", [r for r in fitting if loc_key(r.sites[0].op.loc) == key]),
+              ("exact", [r for r in fitting if r.col == col])]
+    # Shared-memory traffic on a line is often a layout conversion: with columns, only an exact match counts;
+    # without (SASS), only rows whose PTX has an instruction of the same kind and width.
+    if stage in LINE_ONLY_STAGES and acc.kind.startswith("shared"):
+        levels.append(("line", [r for r in fitting if _guide_has(r, "ptx", acc)]))
+    elif not acc.kind.startswith("shared"):
+        levels.append(("line", fitting))
+    for level, found in levels:
+        if not found:
+            continue
+        if len(found) > 1:
+            primary = [r for r in found if ACCEPTS[r.kind][0] == acc.kind]
+            found = primary or found
+        if len(found) > 1 and acc.width_bytes is not None:
+            same_width = [r for r in found if r.predicted_vector_bytes == acc.width_bytes]
+            found = same_width if len(same_width) == 1 else found
+        return found, level
+    return [], ""
+
+
+def _guide_has(row: AccessRow, guide: str, acc: memops.MemAccess) -> bool:
+    """Whether `row` got a `guide`-stage instruction as wide as `acc` (True when the guide stage is absent)."""
+    if guide not in row.stages and guide not in row.ambiguous:
+        return True
+    widths = row.widths.get(guide, {})
+    forms = {**row.stages.get(guide, {}), **row.ambiguous.get(guide, {})}
+    return any(widths.get(f) == acc.width_bytes for f in forms)
+
+
+def split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
+    """Share out a line-only stage's ambiguous instructions the way the guide stage attributed its own.
+
+    SASS has no columns: two 16-byte loads on one line are ambiguous there, but PTX (with columns) says
+    which access each of its 16-byte loads belongs to; when the counts of that width agree, SASS follows.
+    """
+    groups: dict[tuple[int, str], list[AccessRow]] = collections.defaultdict(list)
+    for r in rows:
+        for form in r.ambiguous.get(stage, {}):
+            groups[(r.line, form)].append(r)
+    for (_, form), members in groups.items():
+        total = members[0].ambiguous[stage][form]
+        width = members[0].widths.get(stage, {}).get(form)
+        if width is None:
+            continue
+        share = {id(r): sum(n for f, n in r.stages.get(guide, {}).items() if r.widths.get(guide, {}).get(f) == width)
+                 for r in members}
+        if sum(share.values()) != total:
+            continue
+        for r in members:
+            del r.ambiguous[stage][form]
+            if not r.ambiguous[stage]:
+                del r.ambiguous[stage]
+            if share[id(r)]:
+                r.stages.setdefault(stage, {})[form] = share[id(r)]
+            if not r.ambiguous:
+                r.ambiguous_with = []
+
+
+def mark_branch_guarded(llir: Module, rows: list[AccessRow]) -> None:
+    """Count each row's LLIR accesses that sit in a block entered through `br i1` (masking by branch)."""
+    guarded_lines: set[int] = set()
+    last_terminator_conditional = False
+    for op in llir.ops:
+        if op.op in LLIR_TERMINATORS:
+            last_terminator_conditional = bool(LLIR_CONDITIONAL_BRANCH.match(op.text))
+            continue
+        if last_terminator_conditional and memops.classify("llir", op) is not None:
+            guarded_lines.add(op.lineno)
+    if not guarded_lines:
+        return
+    positions = collections.Counter()
+    for op in llir.ops:
+        if op.lineno in guarded_lines and op.loc is not None:
+            o = op.loc.outermost()
+            positions[(o.line, o.col)] += 1
+    for r in rows:
+        if r.kind.endswith("load") or r.kind.endswith("store"):
+            r.llir_guarded = positions.get((r.line, r.col), 0) if "llir" in r.stages else 0

@@ -1,0 +1,109 @@
+"""The rows `loads` produces: one AccessRow per memory access, a LoadsReport per kernel (plain data)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tritonscope.loadsites import AccessSite
+
+VERDICTS = ("as-predicted", "narrower", "scalar", "unknown")
+
+
+@dataclass
+class Reason:
+    code: str
+    evidence: str
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "evidence": self.evidence}
+
+
+@dataclass
+class AccessRow:
+    file: str
+    line: int
+    col: int
+    chain: str  # `kernels.py:173:9` or `helper.py:5:12 @ kernels.py:40:9`
+    op: str  # TTGIR op name
+    kind: str  # access kind: global_load, global_store, async_copy, shared_load, tma_load, ...
+    instances: int
+    shape: tuple[int, ...]
+    dtype: str
+    element_bits: int
+    layout: str | None
+    layout_text: str | None
+    mask: bool
+    other: bool
+    eviction: str | None
+    cache: str | None
+    elements_per_thread: int | None = None
+    contiguous_per_thread: int | None = None
+    fastest_dim: int | None = None
+    predicted_vector_bytes: int | None = None
+    predicted_vectors_per_thread: int | None = None
+    threads: int | None = None
+    prediction_note: str | None = None
+    alignment: list[dict] = field(default_factory=list)
+    stages: dict[str, dict[str, int]] = field(default_factory=dict)  # stage -> form -> count
+    widths: dict[str, dict[str, int | None]] = field(default_factory=dict)  # stage -> form -> bytes
+    ambiguous: dict[str, dict[str, int]] = field(default_factory=dict)  # shared with other rows of the line
+    ambiguous_with: list[str] = field(default_factory=list)
+    other_forms: dict[str, dict[str, int]] = field(default_factory=dict)  # other_mem forms on the line
+    llir_guarded: int = 0  # LLIR accesses inside a block entered by a conditional branch
+    vector_bytes: int | None = None
+    vector_stage: str | None = None
+    verdict: str = "unknown"
+    reasons: list[Reason] = field(default_factory=list)
+    attribution: str = "exact"  # exact | line | ambiguous | none
+    line_matched: bool = False  # some instruction joined by line only, in a stage that has columns
+    sites: list[AccessSite] = field(default_factory=list, repr=False)
+
+    @property
+    def element_bytes(self) -> int:
+        return max(1, self.element_bits // 8)
+
+    def counts(self, stage: str) -> dict[str, int]:
+        return self.stages.get(stage, {})
+
+    def to_json(self, isa_stage: str | None) -> dict:
+        return {
+            "line": self.line, "col": self.col, "file": self.file, "chain": self.chain, "op": self.op,
+            "kind": self.kind, "instances": self.instances, "shape": list(self.shape), "dtype": self.dtype,
+            "layout": self.layout, "layout_text": self.layout_text, "mask": self.mask, "other": self.other,
+            "eviction_policy": self.eviction, "cache_modifier": self.cache,
+            "threads": self.threads, "elements_per_thread": self.elements_per_thread,
+            "contiguous_per_thread": self.contiguous_per_thread, "fastest_dim": self.fastest_dim,
+            "predicted_vector_bytes": self.predicted_vector_bytes,
+            "predicted_vectors_per_thread": self.predicted_vectors_per_thread,
+            "prediction_note": self.prediction_note,
+            "alignment": self.alignment,
+            "llir": self.counts("llir"),
+            "isa": self.counts(isa_stage) if isa_stage else {},
+            "sass": self.stages.get("sass"),
+            "stages": self.stages,
+            "widths": self.widths,
+            "ambiguous": self.ambiguous, "ambiguous_with": self.ambiguous_with,
+            "other_forms": self.other_forms,
+            "llir_branch_guarded": self.llir_guarded,
+            "vector_bytes": self.vector_bytes, "vector_stage": self.vector_stage,
+            "verdict": self.verdict, "reasons": [r.code for r in self.reasons],
+            "evidence": {r.code: r.evidence for r in self.reasons},
+            "attribution": self.attribution,
+        }
+
+
+@dataclass
+class LoadsReport:
+    kernel: str
+    hash: str
+    target: str | None
+    isa_stage: str | None  # the assembly Triton wrote: 'ptx' or 'amdgcn'
+    stages: list[str]  # stages joined, in order
+    rows: list[AccessRow]
+    unattributed: list[dict]  # memory instructions no access row claims (layout conversions, spills...)
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"kernel": self.kernel, "hash": self.hash, "target": self.target, "isa_stage": self.isa_stage,
+                "stages": self.stages, "notes": self.notes,
+                "rows": [r.to_json(self.isa_stage) for r in self.rows], "unattributed": self.unattributed}

@@ -1,0 +1,95 @@
+"""The verdict of one access row (widest final-ISA access vs the layout's prediction) and its reasons."""
+
+from __future__ import annotations
+
+from tritonscope.loadmodel import AccessRow, Reason
+from tritonscope.loadsites import ValueGraph
+
+
+def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
+    stage = final if final and (row.stages.get(final) or row.ambiguous.get(final)) else None
+    if stage is None and final == "sass":
+        # SASS lines can fold several accesses; fall back to the PTX Triton wrote.
+        stage = "ptx" if row.stages.get("ptx") or row.ambiguous.get("ptx") else None
+    if stage is None:
+        row.verdict = "unknown"
+        row.attribution = "none" if not row.stages else row.attribution
+        if final is None:
+            row.reasons = [Reason("no-isa", "this entry has no PTX/SASS/AMDGCN (a partial or failed compile)")]
+        else:
+            row.reasons = [Reason("no-isa-match", f"no {final} memory instruction was attributed to "
+                                                  f"{row.line}:{row.col} (removed, merged, or located elsewhere)")]
+        return
+    forms = row.stages.get(stage) or row.ambiguous.get(stage, {})
+    widths = [row.widths[stage][f] for f in forms if row.widths.get(stage, {}).get(f) is not None]
+    row.vector_stage = stage
+    if row.kind in ("tma_load", "tma_store") and any(row.widths[stage].get(f) is None for f in forms):
+        row.verdict = "as-predicted"
+        return
+    if not widths:
+        row.verdict = "unknown"
+        row.reasons = [Reason("no-width", f"the {stage} forms {sorted(forms)} do not state a width")]
+        return
+    row.vector_bytes = max(widths)
+    elements = row.vector_bytes // row.element_bytes
+    predicted = row.predicted_vector_bytes
+    if elements <= 1:
+        row.verdict = "scalar"
+    elif predicted is not None and row.vector_bytes < predicted:
+        row.verdict = "narrower"
+    else:
+        row.verdict = "as-predicted"
+    if row.verdict != "as-predicted":
+        row.reasons = _reasons(row, graph)
+
+
+def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
+    """Why an access is narrower than a 16-byte vector, most basic cause first, each with its evidence."""
+    out: list[Reason] = []
+    site = row.sites[0]
+    predicted = row.predicted_vector_bytes
+    narrower_than_layout = predicted is not None and row.vector_bytes is not None and row.vector_bytes < predicted
+    layout_is_scalar = bool(row.shape) and row.contiguous_per_thread == 1
+    missing = [a for a in row.alignment if "type" in a and "tt.divisibility" not in a]
+    compiler = [a for a in row.alignment if a.get("attr") == "contiguity"]
+    if missing:
+        names = ", ".join(f"{a['value']} ({a['type']})" for a in missing)
+        consequence = ("; the coalesce pass therefore gave the layout 1 contiguous element per thread"
+                       if layout_is_scalar else f": the compiler cannot prove {predicted}-byte alignment")
+        out.append(Reason("unknown-alignment", f"no tt.divisibility on {names}, used in the address{consequence}"))
+    elif narrower_than_layout and compiler and compiler[0]["n"] * row.element_bytes < (predicted or 0):
+        out.append(Reason("unknown-alignment",
+                          f"the compiler's own contiguity = {compiler[0]['n']} on {site.op.op} "
+                          f"({compiler[0]['n'] * row.element_bytes} bytes)"))
+    if layout_is_scalar and row.elements_per_thread:
+        spt = getattr(site.layout, "size_per_thread", None)
+        detail = f"sizePerThread={list(spt)}, " if spt else ""
+        out.append(Reason("layout-contiguity-1",
+                          f"#{row.layout} ({detail}order[0]={row.fastest_dim}) gives each thread 1 contiguous "
+                          f"element along dim {row.fastest_dim}: {row.element_bytes}-byte accesses at most"))
+    if row.prediction_note and row.kind.startswith("shared") and site.shared_layout is not None:
+        out.append(Reason("shared-layout", row.prediction_note))
+    if not row.shape:
+        out.append(Reason("scalar-access", "a scalar (0-d) access moves one element by definition"))
+    if narrower_than_layout:
+        if site.mask and row.fastest_dim is not None and graph.varies_along(site.mask, row.fastest_dim):
+            _, mask_args = graph.slice([site.mask])
+            bounds = [a for a in mask_args if not a.type.startswith("!tt.ptr") and "tt.divisibility" not in a.attrs]
+            bound_text = ""
+            if bounds:
+                names = ", ".join(f"{a.name} ({a.type})" for a in bounds)
+                bound_text = f"; its bound {names} has no tt.divisibility, so no group of elements shares a mask bit"
+            out.append(Reason("mask-on-contiguous-dim",
+                              f"mask {site.mask} varies along dim {row.fastest_dim}, the contiguous dim: each "
+                              f"element may be masked separately{bound_text}"))
+        n_llir = sum(row.counts("llir").values())
+        llir_widths = [w for w in row.widths.get("llir", {}).values() if w]
+        if row.llir_guarded * 2 >= n_llir > 0 and llir_widths and max(llir_widths) < predicted:
+            out.append(Reason("branch", f"{row.llir_guarded} of {n_llir} LLIR accesses sit in their own block "
+                                        f"behind `br i1`, {max(llir_widths)} bytes each (a mask lowered to "
+                                        f"branches, one per access)"))
+    if row.dtype in ("i1",) or row.dtype.startswith("!tt.ptr") or (0 < row.element_bits < 8):
+        out.append(Reason("dtype", f"element type {row.dtype} ({row.element_bits} bits) limits the vector"))
+    if narrower_than_layout and not any(r.code not in ("layout-contiguity-1", "shared-layout") for r in out):
+        out.append(Reason("unexplained", "nothing in TTGIR explains it; compare the LLIR forms"))
+    return out
