@@ -16,7 +16,7 @@ CORPUS_CANDIDATES = [REPO.parent / "shared" / "corpus", REPO / "shared" / "corpu
 CORPUS = next((p for p in CORPUS_CANDIDATES if p.is_dir()), CORPUS_CANDIDATES[0])
 
 # Fixture modules contributed by feature areas (each file beside this one, loaded if present).
-pytest_plugins = [m for m in ("fixtures_compile",) if (Path(__file__).parent / f"{m}.py").exists()]
+pytest_plugins = [m for m in ("fixtures_compile", "fixtures_fuzz") if (Path(__file__).parent / f"{m}.py").exists()]
 
 
 def _copy_tree(src: Path, dst: Path) -> Path:
