@@ -269,9 +269,10 @@ def _kernel_layouts(kernel: str | None, cache_dir: str | None, target: str | Non
             **opts,
         )
         return
-    for key in ("element", "thread", "svg_path", "png_path"):
+    for key in ("shape_text", "element", "thread", "svg_path", "png_path"):
         if opts[key] is not None:
-            raise UsageError(f"--{key.replace('_path', '').replace('_', '-')} needs one layout: add --alias NAME")
+            flag = key.replace("_path", "").replace("_text", "").replace("_", "-")
+            raise UsageError(f"--{flag} needs one layout: add --alias NAME")
     reports = [_alias_json(a, opts["warp_size"]) for a in table]
     if opts["as_json"]:
         emit_json({"kernel": entry.name, "hash": entry.hash, "ttgir": str(path), "layouts": reports}, "layout-kernel")
