@@ -178,3 +178,16 @@ def test_cli_explain_and_line(cli, cache39):
     assert "174:10" in p.stdout and "173:9" not in p.stdout
     p = cli("loads", "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx942", "--explain", "170")
     assert p.returncode == 2 and "no memory access on line 170" in p.stderr
+
+
+def test_triton32_gfx942_shared_rows(cache32):
+    """Triton 3.2 spells the dialect triton_gpu.; an unswizzled shared layout (maxPhase 1) keeps rows whole."""
+    rep = analyze_entry(_entry(cache32, "matmul_kernel", "hip:gfx942"))
+    rows = {(r.line, r.col, r.op): r for r in rep.rows}
+    store = rows[(133, 20, "triton_gpu.local_store")]
+    assert (store.stages["amdgcn"], store.predicted_vector_bytes, store.verdict) == (
+        {"ds_write_b128": 2}, 16, "as-predicted")
+    load = rows[(132, 20, "tt.load")]
+    assert (load.instances, load.stages["llir"], load.stages["amdgcn"]) == (
+        2, {"masked.load <8 x half>": 2}, {"global_load_dwordx4": 2})
+    assert rows[(133, 20, "triton_gpu.local_load")].verdict == "scalar"
