@@ -63,8 +63,14 @@ def source_line(driver, n: int):
 
 
 def click(driver, element) -> None:
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'start'})", element)
-    element.click()
+    """A real mouse click near the left end of a line (its centre can lie far right of a wide line, and
+    clicking there would scroll the pane sideways); the pane is scrolled to column 0 first."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});"
+                          "var b = arguments[0].closest('.body'); if (b) b.scrollLeft = 0;", element)
+    offset = -element.size["width"] // 2 + 12 if element.tag_name == "div" else 0
+    ActionChains(driver).move_to_element_with_offset(element, offset, 0).click().perform()
 
 
 def marked(driver, cls: str) -> dict[str, int]:
