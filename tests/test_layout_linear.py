@@ -140,3 +140,12 @@ def test_owner_solver_matches_enumeration(text, shape):
             table.setdefault(coord, []).append(tuple(reversed(idx)))
     for coord, owners in table.items():
         assert ll.owner(coord) == sorted(owners)
+
+
+def test_amd_rotating_shared_follows_triton_formula():
+    """No oracle for this kind (Gluon has no class for it): bases worked out by hand from Triton's
+    sharedToLinearLayoutAMDRotating: column = vec * ((row/perPhase % maxPhase) ^ (row/maxPhase/perPhase % maxPhase))."""
+    rot = parse_layout("#ttg.amd_rotating_shared<{vec = 1, perPhase = 1, maxPhase = 2, order = [1, 0]}>")
+    assert to_linear(rot, (8, 4)).bases == {"offset": [[0, 1], [0, 2], [1, 1], [2, 1], [4, 0]], "block": []}
+    plain = parse_layout("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 2, order = [1, 0]}>")
+    assert to_linear(plain, (8, 4)).bases["offset"] == [[0, 1], [0, 2], [1, 1], [2, 0], [4, 0]]
