@@ -216,6 +216,19 @@ def random_cases(seed: int = 5, per_kind: int = 60) -> list[dict]:
             f"#ttg.{spelling}<{{vec = {vec}, perPhase = {per_phase}, maxPhase = {max_phase}, order = {_ints(order)}}}>"
         )
         add(spelling, text, _shape(rng, rank), bits=16, shared=True)
+    for _ in range(per_kind // 3):  # explicit shared bases: a random swizzled layout's offsets
+        from tritonscope.layouts.linear import to_linear
+
+        shape = [1 << rng.randint(1, 6), 1 << rng.randint(1, 6)]
+        swz = parse_layout(
+            f"#ttg.swizzled_shared<{{vec = {rng.choice([1, 2, 4, 8])}, perPhase = "
+            f"{rng.choice([1, 2])}, maxPhase = {rng.choice([1, 2, 4, 8])}, order = [1, 0]}}>"
+        )
+        offsets = to_linear(swz, shape).bases["offset"]
+        text = (
+            "#ttg.shared_linear<{offset = [" + ", ".join(_ints(b) for b in offsets) + "], block = []}, alignment = 16>"
+        )
+        add("shared_linear", text, shape, shared=True)
     for _ in range(per_kind):
         bits = rng.choice([8, 16, 32])
         width = rng.choice([0, 32, 64, 128])
