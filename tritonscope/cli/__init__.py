@@ -50,8 +50,13 @@ class LazyGroup(click.Group):
                 formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context):
+        stages = sys.modules.get("tritonscope.stages")
+        if stages is not None:
+            stages.UNPARSED.clear()  # one report per command (in-process callers invoke many)
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            report_unparsed(ctx)
+            return result
         except click.exceptions.Exit:
             raise
         except (click.ClickException, click.Abort):
@@ -64,6 +69,25 @@ def _module_exists(target: str) -> bool:
     module_name = target.split(":")[0]
     rel = module_name.split(".")[-1] + ".py"
     return os.path.exists(os.path.join(os.path.dirname(__file__), rel))
+
+
+def report_unparsed(ctx: click.Context) -> None:
+    """`unparsed lines: N` per parsed file that had lines no parser rule read (examples under --debug)."""
+    stages = sys.modules.get("tritonscope.stages")  # not imported: nothing was parsed
+    if stages is None or not stages.UNPARSED:
+        return
+    debug = bool(ctx.find_root().params.get("debug"))
+    with_path = {(stage, len(lines)) for (stage, path), lines in stages.UNPARSED.items() if path}
+    for (stage, path), lines in sorted(stages.UNPARSED.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
+        if path is None and (stage, len(lines)) in with_path:
+            continue  # the same text parsed again without its path (metrics): reported once
+        where = path or f"{stage} text"
+        hint = "" if debug else " (--debug shows them)"
+        click.echo(f"tritonscope: note: {where}: unparsed lines: {len(lines)}{hint}", err=True)
+        if debug:
+            for lineno, text in lines[:5]:
+                click.echo(f"  {where}:{lineno}: {text[:160]}", err=True)
+    stages.UNPARSED.clear()
 
 
 def handle_error(exc: BaseException, ctx: click.Context | None) -> None:

@@ -26,6 +26,9 @@ PARSERS: dict[str, str] = {
     "sass": "sass",
     "hsaco-asm": "hsaco",
 }
+# Lines the parsers left unparsed in this process, (stage, path) -> [(line, text)]: the CLI reports them
+# after each command ("unparsed lines: N", examples under --debug) so unknown syntax is never silently lost.
+UNPARSED: dict[tuple[str, str | None], list[tuple[int, str]]] = {}
 # The order stages are listed in by `map` and friends.
 PARSED_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm")
 
@@ -39,7 +42,13 @@ def parse(stage: str, text: str, path: str | None = None) -> Module:
     except KeyError:
         raise UsageError(f"no parser for stage {stage!r} (known: {', '.join(PARSERS)})") from None
     parser = importlib.import_module(f"tritonscope.stages.{module_name}")
-    return parser.parse(text, path, stage=stage)
+    return _noted(parser.parse(text, path, stage=stage))
+
+
+def _noted(module: Module) -> Module:
+    if module.unparsed:
+        UNPARSED[(module.stage, module.path)] = module.unparsed
+    return module
 
 
 def stage_text(entry: KernelEntry, stage: str) -> str:
@@ -68,7 +77,7 @@ def parse_entry_stage(entry: KernelEntry, stage: str) -> Module:
         path = str(entry.stage_path("hsaco"))
         text = stage_text(entry, stage)
         # llvm-objdump prints innermost lines only; the DWARF says where inlined code was called
-        return hsaco.parse(text, path, stage=stage, dwarf=tools.dwarfdump_hsaco(path))
+        return _noted(hsaco.parse(text, path, stage=stage, dwarf=tools.dwarfdump_hsaco(path)))
     else:
         path = str(entry.stage_path(stage))
     return parse(stage, stage_text(entry, stage), path)
