@@ -132,3 +132,21 @@ def test_mask_lowered_to_branches_on_amd(cli, tmp_path):
     assert load.stages == {"llir": {"load <1 x half>": 4}, "amdgcn": {"global_load_ushort": 4}}
     assert load.llir_guarded == 4
     assert (load.verdict, [r.code for r in load.reasons]) == ("scalar", ["mask-on-contiguous-dim", "branch"])
+
+
+TMA_COPY = Path(__file__).parent / "data" / "loads" / "tma_copy.py"
+
+
+def test_tensor_descriptor_copy(compile_kernel):
+    """Hopper lowers descriptor loads/stores to TMA (one bulk copy per tile); gfx942 to buffer ops."""
+    spec = dict(signature="a_ptr=*fp16,out_ptr=*fp16,M=i32:16,N=i32:16", constexprs={"BLOCK": 64})
+    report = _report(compile_kernel(f"{TMA_COPY}::tma_copy_kernel", target="cuda:90", **spec))
+    load, store = report.rows
+    assert (load.kind, load.shape, load.dtype, load.verdict) == ("tma_load", (64, 64), "f16", "as-predicted")
+    assert load.stages["ptx"] == {"cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes": 1}
+    assert store.kind == "tma_store"
+    assert store.stages["llir"] == {"cp.async.bulk.tensor.2d.global.shared::cta.bulk_group": 1}
+    report = _report(compile_kernel(f"{TMA_COPY}::tma_copy_kernel", target="hip:gfx942", **spec))
+    assert [(r.op, r.stages["amdgcn"], r.verdict) for r in report.rows] == [
+        ("amdg.buffer_load", {"buffer_load_dwordx4": 2}, "as-predicted"),
+        ("amdg.buffer_store", {"buffer_store_dwordx4": 2}, "as-predicted")]

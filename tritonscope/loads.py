@@ -131,14 +131,14 @@ def _predict(row: AccessRow) -> None:
     from tritonscope.layouts.views import describe
 
     site = row.sites[0]
+    if row.kind in ("tma_load", "tma_store"):
+        row.prediction_note = "a bulk tensor copy: one thread issues it for the whole tile"
+        return
     if not row.shape:
         row.elements_per_thread = row.contiguous_per_thread = 1
         row.predicted_vector_bytes = row.element_bytes
         row.predicted_vectors_per_thread = 1
         row.prediction_note = "a scalar access: one element"
-        return
-    if row.kind in ("tma_load", "tma_store"):
-        row.prediction_note = "a bulk tensor copy: one thread issues it for the whole tile"
         return
     if site.layout is None:
         row.prediction_note = "no layout on the tensor type"

@@ -249,6 +249,15 @@ def _site(op: Op, kind: str, aliases: dict[str, Layout]) -> AccessSite:
     return site
 
 
+def _elements(type_text: str) -> int:
+    dims = re.match(r"^[^<]*<((?:\d+x)*)", type_text)
+    n = 1
+    for d in (dims.group(1).split("x") if dims else []):
+        if d:
+            n *= int(d)
+    return n
+
+
 def _access_type(text: str, aliases: dict[str, Layout]):
     """(shape, element dtype moved, bits, layout, layout name) from the op's type signature."""
     sig = text[text.find(" : ") + 3:] if " : " in text else ""
@@ -261,6 +270,9 @@ def _access_type(text: str, aliases: dict[str, Layout]):
             break
     if chosen is None:
         chosen = next((t for _, t in types if t.startswith("tensor<")), None)
+    if chosen is None and types:
+        # TMA copies name only shared buffers: the tile is the largest (the other is the mbarrier).
+        chosen = max((t for _, t in types), key=lambda t: _elements(t))
     if chosen is None:
         scalar = re.search(r"!tt\.ptr<([\w]+)", sig)
         dtype = scalar.group(1) if scalar else "?"

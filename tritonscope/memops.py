@@ -280,6 +280,8 @@ def _classify_nvvm_intrinsic(short: str, args: str, ret: str) -> MemAccess | Non
         return MemAccess("shared_load", short, _ldmatrix_bytes(short), None, "shared")
     if short.startswith("stmatrix"):
         return MemAccess("shared_store", short, _ldmatrix_bytes(short), None, "shared")
+    if short.startswith(("cp.async.bulk.commit", "cp.async.bulk.wait")):
+        return None  # bulk-group synchronisation
     if short.startswith(("cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor")):
         return MemAccess("tma", short, None, None, "tensor")
     if short.startswith(("cp.async.bulk", "cp.reduce.async.bulk")):
@@ -528,8 +530,9 @@ def _classify_sass(op: Op) -> MemAccess | None:
         return MemAccess("atomic", mnemonic, width, None, space, pred, hints)
     if head in ("LDL", "STL"):
         return MemAccess("other_mem", mnemonic, _sass_width(mods), None, "local", pred)
-    if head in ("LDC", "ULDC", "LDGDEPBAR", "DEPBAR", "ARRIVES", "SYNCS", "MEMBAR", "CCTL", "ERRBAR"):
-        return None  # parameter/constant-bank reads and synchronisation
+    if head in ("LDC", "ULDC", "LDGDEPBAR", "DEPBAR", "ARRIVES", "SYNCS", "MEMBAR", "CCTL", "ERRBAR", "UTMACCTL",
+                "UTMACMDFLUSH", "FENCE"):
+        return None  # parameter/constant-bank reads, synchronisation, TMA descriptor-cache control
     if head in ("LDTRAM", "SUST", "SULD", "TLD", "TEX", "CCTLL", "SUATOM", "SURED", "LDTM", "STTM"):
         return MemAccess("other_mem", mnemonic, None, None, "global", pred)
     return None
@@ -556,5 +559,5 @@ def _is_known_non_memory(stage: str, mnemonic: str) -> bool:
     if stage == "ptx":
         return mnemonic.startswith(_PTX_SYNC_ONLY) or mnemonic.startswith(("ld.param", "st.param"))
     if stage == "sass":
-        return mnemonic.split(".")[0] in ("LDC", "ULDC", "LDGDEPBAR", "DEPBAR")
+        return mnemonic.split(".")[0] in ("LDC", "ULDC", "LDGDEPBAR", "DEPBAR", "UTMACCTL", "UTMACMDFLUSH")
     return False
