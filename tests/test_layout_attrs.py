@@ -22,26 +22,35 @@ from tritonscope.layouts.model import (
 BLOCKED_BODY = "{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0, 1]}"
 
 
-@pytest.mark.parametrize("text", [
-    f"#ttg.blocked<{BLOCKED_BODY}>",
-    f"#triton_gpu.blocked<{BLOCKED_BODY}>",
-    f"#blocked<{BLOCKED_BODY}>",
-    f"#blocked1 = #ttg.blocked<{BLOCKED_BODY}>",
-    "#ttg.blocked<{sizePerThread=[8,1], threadsPerWarp=[8,8], warpsPerCTA=[1,2], order=[0,1]}>",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"#ttg.blocked<{BLOCKED_BODY}>",
+        f"#triton_gpu.blocked<{BLOCKED_BODY}>",
+        f"#blocked<{BLOCKED_BODY}>",
+        f"#blocked1 = #ttg.blocked<{BLOCKED_BODY}>",
+        "#ttg.blocked<{sizePerThread=[8,1], threadsPerWarp=[8,8], warpsPerCTA=[1,2], order=[0,1]}>",
+    ],
+)
 def test_blocked_in_every_spelling(text):
     layout = parse_layout(text)
     assert isinstance(layout, BlockedLayout)
     assert (layout.size_per_thread, layout.threads_per_warp, layout.warps_per_cta, layout.order) == (
-        (8, 1), (8, 8), (1, 2), (0, 1))
+        (8, 1),
+        (8, 8),
+        (1, 2),
+        (0, 1),
+    )
     assert layout.cta.trivial and layout.rank == 2
     assert layout.to_text() == f"#ttg.blocked<{BLOCKED_BODY}>"
 
 
 def test_every_kind_parses():
     cases = {
-        "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 2], instrShape = [16, 32, 16]}>":
-            NvidiaMmaLayout,
+        (
+            "#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 2], "
+            "instrShape = [16, 32, 16]}>"
+        ): NvidiaMmaLayout,
         "#triton_gpu.mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], CTAsPerCGA = [1, 1], "
         "CTASplitNum = [1, 1], CTAOrder = [1, 0], instrShape = [16, 8]}>": NvidiaMmaLayout,
         "#triton_gpu.amd_mfma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [32, 32], "
@@ -54,12 +63,16 @@ def test_every_kind_parses():
         "#ttg.linear<{register = [[0, 1], [0, 2], [0, 4]], lane = [[0, 8], [0, 16], [4, 0], [8, 0], [16, 0], "
         "[32, 0]], warp = [[1, 0], [2, 0]], block = []}>": LinearEncoding,
         "#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>": SwizzledSharedLayout,
-        "#triton_gpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], hasLeadingOffset = true}>":
-            SwizzledSharedLayout,
+        (
+            "#triton_gpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], "
+            "hasLeadingOffset = true}>"
+        ): SwizzledSharedLayout,
         "#ttg.amd_rotating_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>": SwizzledSharedLayout,
         "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>": NvmmaSharedLayout,
-        "#ttg.padded_shared<[512:+8] {offset = [[0, 1], [0, 2], [4, 0], [1, 0], [2, 0]], block = []}>":
-            PaddedSharedLayout,
+        (
+            "#ttg.padded_shared<[512:+8] {offset = [[0, 1], [0, 2], [4, 0], [1, 0], [2, 0]], "
+            "block = []}>"
+        ): PaddedSharedLayout,
     }
     for text, cls in cases.items():
         assert isinstance(parse_layout(text), cls), text
@@ -67,8 +80,10 @@ def test_every_kind_parses():
     assert wmma.warps_per_cta == (2, 4)
     padded = parse_layout("#ttg.padded_shared<[512:+8, 1024:+16] {offset = [[0, 1], [1, 0]], block = []}>")
     assert padded.intervals == ((512, 8), (1024, 16))
-    legacy = parse_layout("#triton_gpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], "
-                          "order = [0], CTAsPerCGA = [2], CTASplitNum = [2], CTAOrder = [0]}>")
+    legacy = parse_layout(
+        "#triton_gpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], "
+        "order = [0], CTAsPerCGA = [2], CTASplitNum = [2], CTAOrder = [0]}>"
+    )
     assert legacy.cta.num_ctas == 2 and legacy.cta.block_bases() == ((1,),)
     assert "CGALayout = [[1]]" in legacy.to_text()
 
@@ -106,43 +121,94 @@ def test_every_corpus_alias_decodes(corpus):
 def test_tensor_types():
     aliases = parse_layout_aliases(f"#blocked = #ttg.blocked<{BLOCKED_BODY}>\n")
     tt = parse_tensor_type("tensor<64x256xf16, #blocked>", aliases)
-    assert (tt.shape, tt.dtype, tt.element_bits, tt.encoding_name, tt.memory) == ((64, 256), "f16", 16, "blocked",
-                                                                                   "registers")
+    assert (tt.shape, tt.dtype, tt.element_bits, tt.encoding_name, tt.memory) == (
+        (64, 256),
+        "f16",
+        16,
+        "blocked",
+        "registers",
+    )
     ptr = parse_tensor_type("tensor<64x256x!tt.ptr<f16>, #blocked>", aliases)
     assert (ptr.dtype, ptr.element_bits, ptr.pointee_dtype, ptr.pointee_bits, ptr.access_bits) == (
-        "!tt.ptr<f16>", 64, "f16", 16, 16)
+        "!tt.ptr<f16>",
+        64,
+        "f16",
+        16,
+        16,
+    )
     inline = parse_tensor_type("tensor<64xi32, #ttg.slice<{dim = 1, parent = #blocked}>>", aliases)
     assert isinstance(inline.encoding, SliceLayout) and inline.encoding_name is None and inline.shape == (64,)
-    mem = parse_tensor_type("!ttg.memdesc<16x64xf16, #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
-                            "order = [1, 0]}>, #smem, mutable, 32x64>", aliases)
+    mem = parse_tensor_type(
+        "!ttg.memdesc<16x64xf16, #ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, "
+        "order = [1, 0]}>, #smem, mutable, 32x64>",
+        aliases,
+    )
     assert (mem.memory, mem.shape, mem.alloc_shape) == ("shared", (16, 64), (32, 64))
     assert parse_tensor_type("tensor<128xf32>", aliases).encoding is None
 
 
-@pytest.mark.parametrize("text, message", [
-    ("#ttg.blocked<{sizePerThread = [8, x], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0, 1]}>",
-     "sizePerThread: expected a list of integers, got [8, 'x']"),
-    ("#ttg.blocked<{sizePerThread = 8, threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0, 1]}>",
-     "sizePerThread: expected a list of integers, got 8"),
-    ("#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], order = [0, 1]}>",
-     "blocked: missing field warpsPerCTA"),
-    ("#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0, 0]}>",
-     "order: expected a permutation of 0..1, got [0, 0]"),
-    ("#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0]}>",
-     "order: expected 2 entries like sizePerThread, got 1"),
-    ("#ttg.blocked<{sizePerThread = [3, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0, 1]}>",
-     "sizePerThread: expected powers of two, got [3, 1]"),
-    ("#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0, 1], "
-     "colour = [1]}>", "blocked: unknown field colour"),
-    ("#ttg.slice<{dim = 1, parent = #blocked}>", "parent: unknown layout alias #blocked"),
-    ("#ttg.dot_op<{opIdx = 2, parent = #ttg.blocked<" + BLOCKED_BODY[0:-1] + "}>}>",
-     "opIdx: expected 0 or 1, got 2"),
-    ("#ttg.fancy<{a = 1}>", "unknown layout kind ttg.fancy"),
-    ("#ttg.blocked<{sizePerThread = [8, 1]", "unexpected end of text"),
-    ("blocked", "expected a layout attribute"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            "#ttg.blocked<{sizePerThread = [8, x], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0, 1]}>",
+            "sizePerThread: expected a list of integers, got [8, 'x']",
+        ),
+        (
+            "#ttg.blocked<{sizePerThread = 8, threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0, 1]}>",
+            "sizePerThread: expected a list of integers, got 8",
+        ),
+        (
+            "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], order = [0, 1]}>",
+            "blocked: missing field warpsPerCTA",
+        ),
+        (
+            "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0, 0]}>",
+            "order: expected a permutation of 0..1, got [0, 0]",
+        ),
+        (
+            "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0]}>",
+            "order: expected 2 entries like sizePerThread, got 1",
+        ),
+        (
+            "#ttg.blocked<{sizePerThread = [3, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0, 1]}>",
+            "sizePerThread: expected powers of two, got [3, 1]",
+        ),
+        (
+            "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0, 1], "
+            "colour = [1]}>",
+            "blocked: unknown field colour",
+        ),
+        ("#ttg.slice<{dim = 1, parent = #blocked}>", "parent: unknown layout alias #blocked"),
+        (
+            "#ttg.dot_op<{opIdx = 2, parent = #ttg.blocked<" + BLOCKED_BODY[0:-1] + "}>}>",
+            "opIdx: expected 0 or 1, got 2",
+        ),
+        ("#ttg.fancy<{a = 1}>", "unknown layout kind ttg.fancy"),
+        ("#ttg.blocked<{sizePerThread = [8, 1]", "unexpected end of text"),
+        ("blocked", "expected a layout attribute"),
+    ],
+)
 def test_errors_name_the_field(text, message):
     with pytest.raises(ParseError) as info:
         parse_layout(text)
     assert message in str(info.value)
     assert "\n" not in str(info.value)
+
+
+def test_tensor_memory_is_listed_not_decoded():
+    """Blackwell's TMEM encodings must not stop a kernel's other layouts from decoding."""
+    from tritonscope.errors import TritonscopeError
+    from tritonscope.layouts.linear import to_linear
+
+    text = (
+        f"#blocked = #ttg.blocked<{BLOCKED_BODY}>\n"
+        "#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>\n"
+        "#smem = #ttg.shared_memory\n#tm = #ttng.tensor_memory\n"
+    )
+    aliases = parse_layout_aliases(text)
+    assert {k: v.kind for k, v in aliases.items()} == {"blocked": "blocked", "tmem": "ttng.tensor_memory_encoding"}
+    tt = parse_tensor_type("!ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>", aliases)
+    assert tt.memory == "tensor_memory"
+    with pytest.raises(TritonscopeError, match="no linear layout for ttng.tensor_memory_encoding"):
+        to_linear(tt.encoding, (128, 128))

@@ -21,6 +21,7 @@ from tritonscope.layouts.model import (
     LinearEncoding,
     NvidiaMmaLayout,
     NvmmaSharedLayout,
+    OpaqueLayout,
     PaddedSharedLayout,
     SharedLinearLayout,
     SliceLayout,
@@ -184,7 +185,9 @@ def parse_tensor_type(text: str, aliases: dict[str, Layout] | None = None) -> Te
         extra = extra.strip()
         if re.fullmatch(r"\d+(x\d+)*", extra):
             alloc_shape = tuple(int(d) for d in extra.split("x"))
-    memory = "shared" if m.group("kind") != "tensor" else "registers"
+    memory = "registers" if m.group("kind") == "tensor" else "shared"
+    if any(p.strip().startswith("#ttng.tensor_memory") for p in parts[2:]):
+        memory = "tensor_memory"
     return TensorType(shape, dtype, bits, encoding, encoding_name, pointee, pointee_bits, memory, alloc_shape)
 
 
@@ -203,9 +206,8 @@ class _LazyAliases(dict):
 
 
 def _is_non_layout(value: str) -> bool:
-    return bool(re.match(r"#(ttg|triton_gpu)\.(shared_memory|tensor_memory)\b", value)) or bool(
-        re.match(r"#ttng\.tensor_memory\b", value)
-    )
+    """Memory spaces (`#ttg.shared_memory`, `#ttng.tensor_memory`) share the alias syntax but are no layouts."""
+    return bool(re.match(r"#(ttg|triton_gpu|ttng)\.(shared_memory|tensor_memory)(?![\w<])", value))
 
 
 def _split_top_level(body: str) -> list[str]:
@@ -234,6 +236,11 @@ def _to_layout(value: object, aliases: dict, text: str, name: str | None = None)
         raise ParseError(f"expected a layout attribute like #ttg.blocked<{{...}}>, got {text[:60]!r}")
     kind = value.kind
     builder = _BUILDERS.get(kind)
+    if builder is None and value.dialect == "ttng":  # tensor memory encodings: known, not decoded
+        layout = OpaqueLayout(name=f"ttng.{kind}")
+        object.__setattr__(layout, "dialect", value.dialect)
+        object.__setattr__(layout, "text", text)
+        return layout
     if builder is None:
         raise ParseError(f"unknown layout kind {value.dialect + '.' if value.dialect else ''}{kind}")
     fields = _Fields(value, aliases)
@@ -424,6 +431,7 @@ def _build_dot_op(f: _Fields) -> Layout:
         raise ParseError(f"opIdx: expected 0 or 1, got {op_idx}")
     parent = f.layout("parent")
     k_width = f.int("kWidth", required=False, default=0)
+    f.bool("isMMAv1Row")  # 2.3's Volta operands: parsed, but mma v1 has no linear layout
     return DotOperandLayout(op_idx, parent, k_width)
 
 

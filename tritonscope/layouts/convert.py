@@ -566,4 +566,4 @@ def layout_to_linear(layout, shape: Sequence[int], element_bits: int | None = No
         return padded_to_linear(layout, shape)
     if isinstance(layout, SharedLinearLayout):
         return shared_linear_to_linear(layout, shape)
-    raise TritonscopeError(f"no linear layout for {type(layout).__name__}")
+    raise TritonscopeError(f"no linear layout for {layout.kind} in tritonscope")

@@ -329,6 +329,26 @@ class SharedLinearLayout(LayoutBase):
         )
 
 
+@dataclass(frozen=True)
+class OpaqueLayout(LayoutBase):
+    """A layout attribute tritonscope reads but cannot decode (Blackwell tensor memory, ...): kept by name
+    so a kernel using it still lists its other layouts; to_linear raises a one-line error for it."""
+
+    name: str = ""
+    shared = True
+
+    @property
+    def kind(self) -> str:  # type: ignore[override]
+        return self.name
+
+    @property
+    def rank(self) -> None:
+        return None
+
+    def to_text(self) -> str:
+        return self.text or f"#{self.name}<>"
+
+
 Layout = (
     BlockedLayout
     | SliceLayout
@@ -341,4 +361,5 @@ Layout = (
     | NvmmaSharedLayout
     | PaddedSharedLayout
     | SharedLinearLayout
+    | OpaqueLayout
 )
