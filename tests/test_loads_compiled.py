@@ -40,6 +40,16 @@ def test_aligned_tile_vectorizes(compile_kernel):
     assert tile.stages["amdgcn"] == {"buffer_load_dwordx4": 8}
 
 
+def test_aligned_tile_and_vector_atomic_cuda90(compile_kernel):
+    report = _report(compile_kernel("gemv", target="cuda:90"))
+    tile = _tile(report)
+    assert tile.stages["ptx"] == {"ld.global.L1::evict_first.L2::cache_hint.v4.b32": 16}
+    assert (tile.elements_per_thread, tile.predicted_vectors_per_thread, tile.verdict) == (128, 16, "as-predicted")
+    atomic = next(r for r in report.rows if r.op == "tt.atomic_rmw")
+    assert atomic.stages["ptx"] == {"atom.global.gpu.acq_rel.add.v2.f32": 1}
+    assert (atomic.predicted_vector_bytes, atomic.vector_bytes, atomic.verdict) == (8, 8, "as-predicted")
+
+
 def test_unaligned_tile_is_scalar_for_unknown_alignment_gfx942(compile_kernel):
     tile = _tile(_report(compile_kernel("gemv-unaligned", target="hip:gfx942")))
     assert tile.stages["amdgcn"] == {"global_load_ushort": 64}
