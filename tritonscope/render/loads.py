@@ -82,7 +82,7 @@ def render_loads(report: LoadsReport) -> None:
         for r in ambiguous:
             console.print(f"  {r.line}:{r.col} attribution ambiguous with {', '.join(r.ambiguous_with)}: "
                           f"shared instructions {_ambiguous_text(r)}", markup=False)
-    others = [u for u in report.unattributed if u["kind"] != "other_mem" or u["line"] > 0]
+    others = report.unattributed
     if others:
         console.print("\nmemory instructions of no access (layout conversions, reductions, spills, arguments):")
         for u in others:
