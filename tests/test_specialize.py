@@ -5,22 +5,15 @@ from __future__ import annotations
 import pytest
 
 from tritonscope.errors import UsageError
-from tritonscope.specialize import (
-    ArgSpec,
-    TensorArg,
-    derive_spec,
-    parse_aot_signature,
-    parse_named_signature,
-    rules_for,
-    specialize_value,
-)
+from tritonscope.signatures import parse_aot_signature, parse_named_signature
+from tritonscope.specialize import ArgSpec, TensorArg, derive_spec, rules_for, specialize_value
 
-R39, R33, R32 = rules_for("3.9.0"), rules_for("3.3.1"), rules_for("3.2.0")
+R39, R36, R33, R32 = rules_for("3.9.0"), rules_for("3.6.0+git123"), rules_for("3.3.1"), rules_for("3.2.0")
 
 
 def test_release_table_lookup():
-    assert rules_for("3.6.0+git123") is R39
     assert R39.attrs_form == "parse_attr" and R39.ones_become_constexpr and R39.pointer_range_needs_buffer_ops
+    assert R39.constexpr_attr_entries and not R36.constexpr_attr_entries and R36.pointer_range_needs_buffer_ops
     assert R33.attrs_form == "parse_attr" and not R33.pointer_range_needs_buffer_ops
     assert R32.attrs_form == "descriptor" and not R32.ones_become_constexpr and R32.bool_type == "i1"
     with pytest.raises(UsageError, match="needs Triton >= 3.2"):
@@ -134,3 +127,46 @@ def test_tensor_placeholder_mirrors_torch():
     assert t.data_ptr() % 256 == 0
     with pytest.raises(UsageError, match="unknown element type"):
         TensorArg((4,), "float17")
+
+
+def test_ast_source_key_equals_the_installed_jits():
+    """Replay the installed JIT's own binder (`create_function_from_signature` + `_pack_args`, 3.3+) on each
+    sample's launch values: the ASTSource it would compile must have the same cache key as ours."""
+    jit = pytest.importorskip("triton.runtime.jit")
+    if not hasattr(jit, "create_function_from_signature") or not hasattr(jit.JITFunction, "_pack_args"):
+        pytest.skip("this Triton's JIT has another shape")
+    from triton.compiler import ASTSource, make_backend
+
+    from tritonscope.compile import (
+        CompileRequest,
+        KernelRef,
+        installed_rules,
+        parse_target,
+        placeholder_factory,
+        resolve_spec,
+        sample_launch,
+        sample_names,
+    )
+    from tritonscope.specialize import make_ast_source
+
+    checked = 0
+    for target in ("cuda:90", "hip:gfx942"):
+        t = parse_target(target)
+        backend = make_backend(t.gpu_target())
+        for name in sample_names(with_variants=True):
+            base, _, variant = name.partition("-")
+            if variant == "unaligned":  # do_not_specialize: the decorator would have to say so
+                continue
+            ref = KernelRef(sample=base, variant=variant or None)
+            fn, spec = resolve_spec(CompileRequest(ref, t))
+            _, launch = sample_launch(ref, placeholder_factory)
+            binder = jit.create_function_from_signature(fn.signature, fn.params, backend)
+            bound, specialization, options = binder(**launch.args, **launch.options())
+            options, signature, constexprs, attrs = fn._pack_args(backend, launch.options(), bound,
+                                                                  specialization, options)
+            theirs = ASTSource(fn, signature, constexprs, attrs)
+            ours = make_ast_source(fn, spec, backend, installed_rules())
+            assert ours.hash() == theirs.hash(), (target, name, ours.attrs, theirs.attrs)
+            assert ours.signature == theirs.signature
+            checked += 1
+    assert checked == 16

@@ -8,9 +8,7 @@ requests out over processes. This module and `specialize.py` are the only ones t
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import re
 import sys
 import time
 import warnings
@@ -21,45 +19,20 @@ from pathlib import Path
 from typing import Any
 
 from tritonscope.compile_diagnostics import CompileFailure, capture_stderr, classify_failure, import_failure
+from tritonscope.compile_request import (  # noqa: F401 - the compile API, re-exported in one place
+    DEFAULT_TARGETS,
+    CompileRequest,
+    CompileTarget,
+    KernelRef,
+    installed_rules,
+    parse_kernel_ref,
+    parse_target,
+    placeholder_factory,
+    resolve_spec,
+    sample_launch,
+    sample_names,
+)
 from tritonscope.errors import UsageError
-
-# Without a GPU, `compile` builds for these (one NVIDIA and one AMD data-centre target).
-DEFAULT_TARGETS = ("cuda:90", "hip:gfx942")
-# AMD architectures whose wavefront is 32 lanes (RDNA); the CDNA ones (gfx9xx) use 64.
-_WAVE32_PREFIXES = ("gfx10", "gfx11", "gfx12")
-_CUDA_TARGET = re.compile(r"^(?:cuda:|sm_?)(?P<arch>\d+)a?$")
-_HIP_TARGET = re.compile(r"^(?:hip:)?(?P<arch>gfx[0-9a-f]+)$")
-_USER_KERNEL = re.compile(r"^(?P<path>.+\.py)::(?P<name>[A-Za-z_]\w*)$")
-
-
-@dataclass(frozen=True)
-class CompileTarget:
-    backend: str  # 'cuda' | 'hip'
-    arch: str  # '90' | 'gfx942'
-    warp_size: int
-
-    def __str__(self) -> str:
-        return f"{self.backend}:{self.arch}"
-
-    def gpu_target(self) -> Any:
-        from triton.backends.compiler import GPUTarget
-
-        return GPUTarget(
-            self.backend, int(self.arch) if self.backend == "cuda" else self.arch, self.warp_size
-        )
-
-
-def parse_target(text: str) -> CompileTarget:
-    """`cuda:90`, `sm90`, `hip:gfx942`, `gfx942`."""
-    spec = text.strip().lower()
-    if m := _CUDA_TARGET.match(spec):
-        return CompileTarget("cuda", m.group("arch"), 32)
-    if m := _HIP_TARGET.match(spec):
-        arch = m.group("arch")
-        return CompileTarget("hip", arch, 32 if arch.startswith(_WAVE32_PREFIXES) else 64)
-    raise UsageError(
-        f"unknown target '{text}' (examples: cuda:80, cuda:90, cuda:100, hip:gfx90a, hip:gfx942)"
-    )
 
 
 def native_target() -> CompileTarget | None:
@@ -78,71 +51,6 @@ def default_targets() -> list[CompileTarget]:
     return [native] if native else [parse_target(t) for t in DEFAULT_TARGETS]
 
 
-# ---- which kernel ---------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class KernelRef:
-    """A sample (`gemv`), a sample variant (`gemv-kmask`) or a user kernel (`path.py::name`)."""
-
-    sample: str | None = None
-    variant: str | None = None
-    path: str | None = None
-    name: str | None = None
-
-    @property
-    def label(self) -> str:
-        if self.sample:
-            return self.sample + (f"-{self.variant}" if self.variant else "")
-        return f"{self.path}::{self.name}"
-
-
-def sample_names(with_variants: bool = False) -> list[str]:
-    from tritonscope import sample_kernels
-
-    names = sample_kernels.names()
-    if not with_variants:
-        return names
-    out = []
-    for n in names:
-        out.append(n)
-        out += [f"{n}-{v}" for v in sample_kernels.load(n).variants]
-    return out
-
-
-def parse_kernel_ref(text: str) -> KernelRef:
-    from tritonscope import sample_kernels
-
-    if m := _USER_KERNEL.match(text):
-        return KernelRef(path=m.group("path"), name=m.group("name"))
-    names = sample_kernels.names()
-    if text in names:
-        return KernelRef(sample=text)
-    base, _, variant = text.rpartition("-")
-    if base in names and variant:
-        known = sample_kernels.load(base).variants
-        if variant not in known:
-            raise UsageError(
-                f"sample '{base}' has no variant '{variant}' (variants: {', '.join(known) or 'none'})"
-            )
-        return KernelRef(sample=base, variant=variant)
-    raise UsageError(
-        f"unknown kernel '{text}': a sample ({', '.join(names)}) or path/to/file.py::kernel_name"
-    )
-
-
-@dataclass(frozen=True)
-class CompileRequest:
-    """One kernel for one target, with the command line's overrides. Plain data: crosses processes."""
-
-    kernel: KernelRef
-    target: CompileTarget
-    num_warps: int | None = None
-    signature: str | None = None  # named `x=*fp16,n=i32` or AOT `*fp16:16, i32, 1024`
-    constexprs: tuple[tuple[str, Any], ...] = ()
-    no_specialize: tuple[str, ...] = ()
-
-
 @dataclass
 class CompileResult:
     request: CompileRequest
@@ -159,131 +67,6 @@ class CompileResult:
     @property
     def ok(self) -> bool:
         return self.error is None
-
-
-# ---- loading kernels and their specs ----------------------------------------------------------------
-
-
-def load_user_kernel(path: str, name: str) -> Any:
-    """Import `path` as a module and return its @triton.jit function `name`."""
-    file = Path(path).resolve()
-    if not file.is_file():
-        raise UsageError(f"no such file: {path}")
-    module_name = "tritonscope_user_" + re.sub(r"\W", "_", file.stem)
-    spec = importlib.util.spec_from_file_location(module_name, file)
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(file.parent))
-    try:
-        sys.modules[module_name] = module
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(file.parent))
-    fn = getattr(module, name, None)
-    if fn is None:
-        found = [k for k, v in vars(module).items() if hasattr(v, "arg_names") and hasattr(v, "fn")]
-        raise UsageError(f"{path}: no kernel '{name}' (kernels there: {', '.join(found) or 'none'})")
-    if not hasattr(fn, "arg_names"):
-        raise UsageError(f"{path}: '{name}' is not a @triton.jit function")
-    return fn
-
-
-def installed_rules():
-    import triton
-
-    from tritonscope.specialize import rules_for
-
-    return rules_for(triton.__version__)
-
-
-def amd_buffer_ops_enabled() -> bool:
-    """The installed Triton's AMD buffer-ops switch (AMDGCN_USE_BUFFER_OPS), where it has one."""
-    try:
-        from triton import knobs
-
-        return bool(knobs.amd.use_buffer_ops)
-    except (ImportError, AttributeError):
-        return os.environ.get("AMDGCN_USE_BUFFER_OPS", "1").lower() in ("1", "true", "on", "yes")
-
-
-def jit_flags(fn: Any) -> tuple[set[str], set[str]]:
-    """The decorator's do_not_specialize and do_not_specialize_on_alignment, by name."""
-    no_spec, no_align = set(), set()
-    for p in getattr(fn, "params", []):
-        if getattr(p, "do_not_specialize", False):
-            no_spec.add(p.name)
-        if getattr(p, "do_not_specialize_on_alignment", False):
-            no_align.add(p.name)
-    return no_spec, no_align
-
-
-def sample_launch(ref: KernelRef, new: Callable[..., Any], sizes: dict | None = None):
-    """(Sample, Launch) of a sample or variant; `new` makes tensors or placeholders."""
-    from tritonscope import sample_kernels
-
-    sample = sample_kernels.load(ref.sample)
-    variant = sample.variants[ref.variant] if ref.variant else None
-    merged = {**(variant.sizes if variant else {}), **(sizes or {})}
-    return sample, sample.launch(new, **merged)
-
-
-def placeholder_factory(shape, dtype, init: str = "randn"):
-    from tritonscope.specialize import TensorArg
-
-    return TensorArg(tuple(shape), dtype)
-
-
-def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
-    """(jit function, KernelSpec) for a request, on the installed Triton."""
-    from tritonscope import specialize as sp
-
-    rules = installed_rules()
-    backend = request.target.backend
-    constexprs = dict(request.constexprs)
-    ref = request.kernel
-    if ref.sample:
-        sample, launch = sample_launch(ref, placeholder_factory)
-        fn = sample.kernel
-        values = {**launch.args, **constexprs}
-        options = launch.options()
-        variant = sample.variants[ref.variant] if ref.variant else None
-        no_spec, no_align = jit_flags(fn)
-        no_spec |= set(request.no_specialize) | set(variant.no_specialize if variant else ())
-        constexpr_names = [p.name for p in fn.params if p.is_constexpr]
-        spec = sp.derive_spec(
-            fn.arg_names,
-            constexpr_names,
-            values,
-            rules,
-            backend,
-            no_specialize=no_spec,
-            no_align=no_align,
-            amd_buffer_ops=amd_buffer_ops_enabled(),
-            options=options,
-        )
-    else:
-        fn = load_user_kernel(ref.path, ref.name)
-        names = list(fn.arg_names)
-        sig = request.signature or ""
-        if "=" in sig or not sig:
-            declared = [p.name for p in fn.params if p.is_constexpr]
-            missing = [n for n in declared if n not in constexprs and f"{n}=" not in sig.replace(" ", "")]
-            if missing:
-                raise UsageError(
-                    f"constexpr argument(s) without a value: {', '.join(missing)} "
-                    f"(give --constexpr {missing[0]}=V)"
-                )
-            args = sp.parse_named_signature(sig, names, constexprs, rules, backend)
-        else:
-            args = sp.parse_aot_signature(sig, names, rules)
-            args = [
-                sp.ArgSpec(a.name, "constexpr", constexprs[a.name]) if a.name in constexprs else a
-                for a in args
-            ]
-        spec = sp.KernelSpec(tuple(args), {})
-        spec = sp.without_specialization(spec, request.no_specialize)
-    if request.num_warps is not None:
-        spec = sp.KernelSpec(spec.args, {**spec.options, "num_warps": request.num_warps})
-    return fn, spec
 
 
 # ---- compiling ---------------------------------------------------------------------------------------
@@ -307,10 +90,29 @@ def quiet_triton_warnings() -> None:
     warnings.filterwarnings("ignore", message="TRITON_DEFAULT_FP_FUSION")
 
 
+# Triton before 3.5 links HSACO with an external ld.lld (TRITON_HIP_LLD_PATH, else ROCm's); Debian
+# and Ubuntu name it with the LLVM version.
+_LLD_NAMES = ("ld.lld", "ld.lld-20", "ld.lld-19", "ld.lld-18", "ld.lld-17")
+
+
+def _point_triton_at_lld() -> None:
+    if os.environ.get("TRITON_HIP_LLD_PATH"):
+        return
+    import shutil
+
+    for name in _LLD_NAMES:
+        found = shutil.which(name)
+        if found:
+            os.environ["TRITON_HIP_LLD_PATH"] = found
+            return
+
+
 def compile_one(request: CompileRequest, cache_dir: str) -> CompileResult:
     """Compile one request into `cache_dir`. Errors come back in the result, never as exceptions."""
     os.environ["TRITON_CACHE_DIR"] = str(cache_dir)
     quiet_triton_warnings()
+    if request.target.backend == "hip":
+        _point_triton_at_lld()
     result = CompileResult(request)
     start = time.perf_counter()
     try:

@@ -61,28 +61,9 @@ TORCH_TO_TRITON_DTYPE: dict[str, str] = {
     "float8_e4m3fnuz": "fp8e4b8",
     "float8_e5m2fnuz": "fp8e5b16",
 }
-SCALAR_TYPES = {
-    "i1",
-    "u1",
-    "i8",
-    "u8",
-    "i16",
-    "u16",
-    "i32",
-    "u32",
-    "i64",
-    "u64",
-    "fp16",
-    "bf16",
-    "fp32",
-    "fp64",
-}
 _INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
 _MAX_POINTER_RANGE_32 = 2**31 - 1
 
-# One argument of Triton's AOT notation: `*fp16:16`, `i32:1`, `i32`, `1024`, `0.5`.
-_AOT_ENTRY = re.compile(r"^(?P<type>\*?k?[a-z][a-z0-9]*)(?::(?P<hint>\d+))?$")
-_NUMBER = re.compile(r"^-?\d+(\.\d*)?([eE]-?\d+)?$")
 
 
 @dataclass(frozen=True)
@@ -97,32 +78,23 @@ class ReleaseRules:
     bool_type: str  # what the JIT calls a Python bool argument
     # AMD's `tt.pointer_range = 32` for tensors under 2 GiB: only when the buffer-ops knob is on
     pointer_range_needs_buffer_ops: bool
+    # 'parse_attr' form: every constexpr gets an empty attrs entry (part of the cache key, not of the IR)
+    constexpr_attr_entries: bool
 
 
-# Newest first. Earlier than 3.2, ASTSource keyed the signature by index: not supported.
+# Newest first; columns as in ReleaseRules. Earlier than 3.2, ASTSource keyed the signature by index:
+# not supported. The 3.9 row was read in 3.9.0's JITFunction._pack_args; 3.6.0 still had no constexpr
+# entries (checked on a GPU); 3.7 and 3.8 are assumed to be like 3.6. tests/test_specialize.py replays
+# the installed JIT's own binder to catch a wrong row.
+# fmt: off
 RELEASE_RULES: tuple[ReleaseRules, ...] = (
-    ReleaseRules(
-        since=(3, 4),
-        attrs_form="parse_attr",
-        ones_become_constexpr=True,
-        bool_type="u1",
-        pointer_range_needs_buffer_ops=True,
-    ),
-    ReleaseRules(
-        since=(3, 3),
-        attrs_form="parse_attr",
-        ones_become_constexpr=True,
-        bool_type="u1",
-        pointer_range_needs_buffer_ops=False,
-    ),
-    ReleaseRules(
-        since=(3, 2),
-        attrs_form="descriptor",
-        ones_become_constexpr=False,
-        bool_type="i1",
-        pointer_range_needs_buffer_ops=False,
-    ),
+    #            since   attrs_form     ones->constexpr bool  range needs buffer ops  constexpr entries
+    ReleaseRules((3, 9), "parse_attr",  True,           "u1", True,                   True),
+    ReleaseRules((3, 4), "parse_attr",  True,           "u1", True,                   False),
+    ReleaseRules((3, 3), "parse_attr",  True,           "u1", False,                  False),
+    ReleaseRules((3, 2), "descriptor",  False,          "i1", False,                  False),
 )
+# fmt: on
 MIN_RELEASE = RELEASE_RULES[-1].since
 
 
@@ -379,113 +351,35 @@ def without_specialization(spec: KernelSpec, names: Iterable[str]) -> KernelSpec
     return replace(spec, args=args)
 
 
-# ---- user signatures -------------------------------------------------------------------------------
-
-
-def parse_constant(text: str) -> Any:
-    """`1024`, `0.5`, `True`, `fp16` (a dtype name stays a string)."""
-    text = text.strip()
-    if text in ("True", "False", "true", "false"):
-        return text.lower() == "true"
-    try:
-        return int(text, 0)
-    except ValueError:
-        pass
-    try:
-        return float(text)
-    except ValueError:
-        return text
-
-
-def _typed_arg(name: str, ty: str, hint: int | None, rules: ReleaseRules) -> ArgSpec:
-    base = ty.lstrip("*").lstrip("k") if ty.startswith("*") else ty
-    if ty.startswith("*"):
-        if base not in ELEMENT_BYTES:
-            raise UsageError(f"argument '{name}': unknown pointer element type '{ty}'")
-    elif ty not in SCALAR_TYPES:
-        raise UsageError(f"argument '{name}': unknown type '{ty}' (use *fp16, i32, fp32, ... or a constant)")
-    if ty in ("i1", "u1"):
-        ty = rules.bool_type
-    if hint is None:
-        return ArgSpec(name, ty)
-    if hint == 16:
-        return ArgSpec(name, ty, divisible_by_16=True)
-    if hint == 1:
-        if rules.ones_become_constexpr:
-            return ArgSpec(name, "constexpr", 1, equal_to_1=True)
-        return ArgSpec(name, ty, 1, equal_to_1=True)
-    raise UsageError(f"argument '{name}': only :16 and :1 are valid hints, got :{hint}")
-
-
-def parse_aot_signature(text: str, arg_names: list[str], rules: ReleaseRules) -> list[ArgSpec]:
-    """Triton's AOT notation (`python -m triton.tools.compile --signature`): one entry per argument, in
-    order, `*fp16:16` (type and hint) or a bare constant for a constexpr. Hints are exactly as written."""
-    entries = [e.strip() for e in text.split(",")]
-    if len(entries) != len(arg_names):
-        raise UsageError(
-            f"--signature has {len(entries)} entries but the kernel takes {len(arg_names)} "
-            f"arguments ({', '.join(arg_names)})"
-        )
-    out = []
-    for name, entry in zip(arg_names, entries):
-        if _NUMBER.match(entry) or entry in ("True", "False"):
-            out.append(ArgSpec(name, "constexpr", parse_constant(entry)))
-            continue
-        m = _AOT_ENTRY.match(entry)
-        if not m:
-            raise UsageError(f"--signature: cannot read '{entry}' for argument '{name}'")
-        out.append(
-            _typed_arg(name, m.group("type"), int(m.group("hint")) if m.group("hint") else None, rules)
-        )
-    return out
-
-
-def parse_named_signature(
-    text: str, arg_names: list[str], constexprs: Mapping[str, Any], rules: ReleaseRules, backend: str
-) -> list[ArgSpec]:
-    """`x_ptr=*fp16,n=i32:16`: named types with optional AOT hints. Pointers are assumed to come from
-    torch allocations, as in a JIT launch: 16-byte aligned (and under 2 GiB on AMD) unless
-    `--no-specialize` says otherwise. Integers get hints only where written."""
-    given: dict[str, str] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        if "=" not in part:
-            raise UsageError(f"--signature: expected NAME=TYPE, got '{part}'")
-        name, ty = (s.strip() for s in part.split("=", 1))
-        given[name] = ty
-    unknown = (set(given) | set(constexprs)) - set(arg_names)
-    if unknown:
-        raise UsageError(
-            f"unknown argument(s) {', '.join(sorted(unknown))}; the kernel takes {', '.join(arg_names)}"
-        )
-    out = []
-    for name in arg_names:
-        if name in constexprs:
-            out.append(ArgSpec(name, "constexpr", constexprs[name]))
-            continue
-        if name not in given:
-            raise UsageError(
-                f"no type for argument '{name}': add it to --signature or give --constexpr {name}=V"
-            )
-        entry = given[name]
-        if _NUMBER.match(entry):
-            out.append(ArgSpec(name, "constexpr", parse_constant(entry)))
-            continue
-        m = _AOT_ENTRY.match(entry)
-        if not m:
-            raise UsageError(f"--signature: cannot read '{entry}' for argument '{name}'")
-        ty, hint = m.group("type"), int(m.group("hint")) if m.group("hint") else None
-        arg = _typed_arg(name, ty, hint, rules)
-        if ty.startswith("*"):
-            arg = replace(arg, divisible_by_16=True, pointer_range_32=backend == "hip")
-        out.append(arg)
-    return out
-
-
 # ---- handing the spec to Triton --------------------------------------------------------------------
 
 
 def _attr_desc(arg: ArgSpec) -> str:
     return ("D" if arg.divisible_by_16 else "") + ("S" if arg.pointer_range_32 else "")
+
+
+def _attr_entry(arg: ArgSpec, rules: ReleaseRules) -> str | None:
+    """The JIT's attribute string for one argument (None: no entry), as its `_pack_args` builds it."""
+    if arg.is_constexpr:
+        if rules.constexpr_attr_entries:
+            return ""
+        # Before 3.9 the constexpr's value stood in the attribute slot, kept only where it is a str.
+        return arg.value if isinstance(arg.value, str) else None
+    if not arg.specialized or arg.type in ("u1", "i1") or not (arg.type.startswith("*") or arg.type[0] in "iu"):
+        return None
+    return _attr_desc(arg)
+
+
+def _descriptor_divisible(arg: ArgSpec) -> bool:
+    if arg.is_constexpr:
+        return arg.value is None or (isinstance(arg.value, int) and arg.value % 16 == 0)
+    return arg.divisible_by_16
+
+
+def _descriptor_equal_to_1(arg: ArgSpec) -> bool:
+    if arg.is_constexpr:
+        return isinstance(arg.value, int) and not isinstance(arg.value, bool) and arg.value == 1
+    return arg.equal_to_1
 
 
 def make_ast_source(fn: Any, spec: KernelSpec, backend: Any, rules: ReleaseRules) -> Any:
@@ -496,24 +390,19 @@ def make_ast_source(fn: Any, spec: KernelSpec, backend: Any, rules: ReleaseRules
     if rules.attrs_form == "parse_attr":
         signature = {a.name: a.type for a in spec.args}
         constexprs = {a.name: a.value for a in spec.args if a.is_constexpr}
-        # The JIT keeps an (empty) entry for every specialized pointer/int, none for floats, bools or
-        # do_not_specialize arguments: the entries are part of the cache key.
-        attrs = {
-            (i,): backend.parse_attr(_attr_desc(a))
-            for i, a in enumerate(spec.args)
-            if not a.is_constexpr
-            and a.specialized
-            and (a.type.startswith("*") or a.type[0] in "iu")
-            and a.type not in ("u1", "i1")
-        }
+        # The JIT's attribute entries (even empty ones) are part of the cache key: same entries, same key.
+        attrs = {(i,): backend.parse_attr(desc) for i, a in enumerate(spec.args)
+                 if (desc := _attr_entry(a, rules)) is not None}
         return ASTSource(fn, signature, constexprs, attrs)
     # 'descriptor' (3.2): the signature lists runtime arguments only; ints equal to 1 keep their type
     # and appear among the constants as well as in the descriptor's `tt.equal_to` list.
     signature = {a.name: a.type for a in spec.args if not a.is_constexpr}
     constants = {a.name: a.value for a in spec.args if a.is_constexpr or a.equal_to_1}
+    # 3.2's JIT applies the value tests to constexpr arguments too (BLOCK=128 lands in tt.divisibility);
+    # they change nothing in the IR but are part of the cache key.
     properties: dict[str, list[int]] = {
-        "tt.divisibility": [i for i, a in enumerate(spec.args) if a.divisible_by_16],
-        "tt.equal_to": [i for i, a in enumerate(spec.args) if a.equal_to_1],
+        "tt.divisibility": [i for i, a in enumerate(spec.args) if _descriptor_divisible(a)],
+        "tt.equal_to": [i for i, a in enumerate(spec.args) if _descriptor_equal_to_1(a)],
     }
     descriptor = backend.get_attrs_descriptor(None, None)
     if "tt.pointer_range" in descriptor.property_values:

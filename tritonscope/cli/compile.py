@@ -12,7 +12,7 @@ from tritonscope.errors import TritonscopeError, UsageError
 
 
 def _parse_constexprs(items: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
-    from tritonscope.specialize import parse_constant
+    from tritonscope.signatures import parse_constant
 
     out = []
     for item in items:
