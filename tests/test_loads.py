@@ -168,7 +168,8 @@ def test_cli_explain_and_line(cli, cache39):
             "--no-sass")
     assert p.returncode == 0, p.stderr
     out = p.stdout
-    assert "173:9: one tl.load of a 64x256 f16 tile" in out
+    assert ("173:9: one tl.load of a 64x256 f16 tile; 64 threads; 256 elements per thread; 8 contiguous per "
+            "thread per round -> 16-byte vectors; 32 ld.global.L1::evict_first.L2::cache_hint.v4.b32 per thread") in out
     assert ("64 threads; 256 elements per thread; 8 contiguous per thread along dim 0 -> 16-byte vectors; "
             "expect 32 vector accesses per thread") in out
     assert "PTX: 32 `ld.global.L1::evict_first.L2::cache_hint.v4.b32` (16 B each) per thread" in out
@@ -178,6 +179,9 @@ def test_cli_explain_and_line(cli, cache39):
     assert "174:10" in p.stdout and "173:9" not in p.stdout
     p = cli("loads", "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx942", "--explain", "170")
     assert p.returncode == 2 and "no memory access on line 170" in p.stderr
+    p = cli("loads", "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx942", "--explain", "173")
+    assert ("173:9: one tl.load of a 64x256 f16 tile; 128 threads; 128 elements per thread; 8 contiguous per "
+            "thread per round -> 16-byte vectors; 16 global_load_dwordx4 per thread") in p.stdout
 
 
 def test_triton32_gfx942_shared_rows(cache32):

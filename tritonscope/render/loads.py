@@ -104,11 +104,11 @@ def explain_lines(report: LoadsReport) -> list[str]:
     """The walk-through of every row of the report (already filtered to one line), as sentences."""
     out: list[str] = []
     for r in report.rows:
-        head = f"{r.line}:{r.col}: one {op_words(r.op)} of a {_shape(r).replace(' ', ' ', 1)}"
+        head = f"{r.line}:{r.col}: one {op_words(r.op)} of a {_shape(r)}"
         head += " tile" if len(r.shape) > 1 else " vector" if r.shape else ""
         if r.instances > 1:
             head += f" ({r.instances} copies in TTGIR: pipeline prologue and loop)"
-        out.append(head)
+        out.append(head + _summary(r, report))
         out.append(f"  TTGIR: {r.op}, layout #{r.layout}" + (f" = {r.layout_text}" if r.layout_text else "")
                    + f"; mask: {'yes' if r.mask else 'no'}" + (", other: yes" if r.other else "")
                    + (f"; eviction {r.eviction}" if r.eviction else "") + (f"; cache {r.cache}" if r.cache else ""))
@@ -148,6 +148,23 @@ def explain_lines(report: LoadsReport) -> list[str]:
         for x in r.reasons:
             out.append(f"    {x.code}: {x.evidence}")
     return out
+
+
+def _summary(r: AccessRow, report: LoadsReport) -> str:
+    """The issue's one-line form: `; 64 threads; 256 elements per thread; 8 contiguous ... per thread`."""
+    parts = []
+    if r.threads:
+        parts.append(f"{r.threads} threads")
+    if r.elements_per_thread is not None and r.shape:
+        parts.append(f"{r.elements_per_thread} elements per thread")
+        parts.append(f"{r.contiguous_per_thread} contiguous per thread per round -> "
+                     f"{r.predicted_vector_bytes}-byte vectors")
+    final = r.vector_stage or report.isa_stage
+    counts = r.stages.get(final or "", {})
+    if counts:
+        parts.append(", ".join(f"{n} {form}" for form, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+                     + " per thread")
+    return "".join(f"; {p}" for p in parts)
 
 
 def _fact(a: dict) -> str:
