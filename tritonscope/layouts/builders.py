@@ -1,0 +1,302 @@
+"""Attribute text (as read by syntax.py) -> the layout dataclasses of model.py, one builder per kind.
+
+Each builder reads its fields through `_Fields`, which checks types and reports the offending field by
+name ("sizePerThread: expected a list of integers"); a field no builder reads is an error too.
+"""
+
+from __future__ import annotations
+
+from tritonscope.errors import ParseError
+from tritonscope.layouts.model import (
+    AmdMfmaLayout,
+    AmdWmmaLayout,
+    BlockedLayout,
+    CTALayout,
+    DotOperandLayout,
+    Layout,
+    LinearEncoding,
+    NvidiaMmaLayout,
+    NvmmaSharedLayout,
+    OpaqueLayout,
+    PaddedSharedLayout,
+    SharedLinearLayout,
+    SliceLayout,
+    SwizzledSharedLayout,
+)
+from tritonscope.layouts.syntax import AliasRef, AttrText
+
+
+def to_layout(value: object, aliases: dict, text: str, name: str | None = None) -> Layout:
+    if isinstance(value, AliasRef):
+        if value.name not in aliases:
+            raise ParseError(f"unknown layout alias #{value.name}")
+        return aliases[value.name]
+    if not isinstance(value, AttrText):
+        raise ParseError(f"expected a layout attribute like #ttg.blocked<{{...}}>, got {text[:60]!r}")
+    kind = value.kind
+    builder = _BUILDERS.get(kind)
+    if builder is None and value.dialect == "ttng":  # tensor memory encodings: known, not decoded
+        layout = OpaqueLayout(name=f"ttng.{kind}")
+        object.__setattr__(layout, "dialect", value.dialect)
+        object.__setattr__(layout, "text", text)
+        return layout
+    if builder is None:
+        raise ParseError(f"unknown layout kind {value.dialect + '.' if value.dialect else ''}{kind}")
+    fields = _Fields(value, aliases)
+    layout = builder(fields)
+    fields.check_all_used()
+    object.__setattr__(layout, "dialect", value.dialect)
+    object.__setattr__(layout, "text", text)
+    return layout
+
+
+class _Fields:
+    """Typed access to an attribute's `{key = value}` dictionary, with errors that name the field."""
+
+    def __init__(self, attr: AttrText, aliases: dict):
+        self.attr = attr
+        self.values = dict(attr.fields)
+        self.aliases = aliases
+        self.used: set[str] = set()
+
+    def has(self, key: str) -> bool:
+        return key in self.values
+
+    def _get(self, key: str, required: bool):
+        self.used.add(key)
+        if key not in self.values:
+            if required:
+                raise ParseError(f"{self.attr.kind}: missing field {key}")
+            return None
+        return self.values[key]
+
+    def ints(self, key: str, required: bool = True) -> tuple[int, ...] | None:
+        v = self._get(key, required)
+        if v is None:
+            return None
+        if not isinstance(v, list) or not all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+            raise ParseError(f"{key}: expected a list of integers, got {_show(v)}")
+        return tuple(v)
+
+    def int(self, key: str, required: bool = True, default: int | None = None) -> int | None:
+        v = self._get(key, required and default is None)
+        if v is None:
+            return default
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise ParseError(f"{key}: expected an integer, got {_show(v)}")
+        return v
+
+    def bool(self, key: str, default: bool = False) -> bool:
+        v = self._get(key, False)
+        if v is None:
+            return default
+        if not isinstance(v, bool):
+            raise ParseError(f"{key}: expected true or false, got {_show(v)}")
+        return v
+
+    def bases(self, key: str, required: bool = True) -> tuple[tuple[int, ...], ...] | None:
+        v = self._get(key, required)
+        if v is None:
+            return None
+        if not isinstance(v, list) or not all(
+            isinstance(b, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in b) for b in v
+        ):
+            raise ParseError(f"{key}: expected a list of integer lists like [[0, 1], [1, 0]], got {_show(v)}")
+        return tuple(tuple(b) for b in v)
+
+    def layout(self, key: str) -> Layout:
+        v = self._get(key, True)
+        if isinstance(v, (AliasRef, AttrText)):
+            try:
+                return to_layout(v, self.aliases, str(v))
+            except ParseError as exc:
+                raise ParseError(f"{key}: {exc.message}") from None
+        raise ParseError(f"{key}: expected a layout (#alias or #ttg.<layout><...>), got {_show(v)}")
+
+    def cta(self, rank: int, order: tuple[int, ...] | None) -> CTALayout:
+        per_cga = self.ints("CTAsPerCGA", required=False)
+        split = self.ints("CTASplitNum", required=False)
+        cta_order = self.ints("CTAOrder", required=False)
+        cga_bases = self.bases("CGALayout", required=False)
+        for key, v in (("CTAsPerCGA", per_cga), ("CTASplitNum", split), ("CTAOrder", cta_order)):
+            if v is not None and len(v) != rank:
+                raise ParseError(f"{key}: expected {rank} entries (the layout's rank), got {len(v)}")
+        return CTALayout(
+            ctas_per_cga=per_cga or (1,) * rank,
+            cta_split_num=split or per_cga or (1,) * rank,
+            cta_order=cta_order or order or tuple(range(rank - 1, -1, -1)),
+            cga_bases=cga_bases,
+        )
+
+    def check_all_used(self) -> None:
+        unknown = [k for k in self.values if k not in self.used]
+        if unknown:
+            raise ParseError(f"{self.attr.kind}: unknown field {unknown[0]}")
+
+
+def _show(v: object) -> str:
+    s = str(v)
+    return s if len(s) <= 40 else s[:37] + "..."
+
+
+def _same_rank(kind: str, **lists: tuple[int, ...] | None) -> int:
+    ranks = {k: len(v) for k, v in lists.items() if v is not None}
+    first_key, rank = next(iter(ranks.items()))
+    for k, r in ranks.items():
+        if r != rank:
+            raise ParseError(f"{k}: expected {rank} entries like {first_key}, got {r}")
+    return rank
+
+
+def _check_order(key: str, order: tuple[int, ...]) -> None:
+    if sorted(order) != list(range(len(order))):
+        raise ParseError(f"{key}: expected a permutation of 0..{len(order) - 1}, got {list(order)}")
+
+
+def _build_blocked(f: _Fields) -> Layout:
+    spt, tpw, wpc, order = f.ints("sizePerThread"), f.ints("threadsPerWarp"), f.ints("warpsPerCTA"), f.ints("order")
+    rank = _same_rank("blocked", sizePerThread=spt, threadsPerWarp=tpw, warpsPerCTA=wpc, order=order)
+    _check_order("order", order)
+    for key, v in (("sizePerThread", spt), ("threadsPerWarp", tpw), ("warpsPerCTA", wpc)):
+        if any(x <= 0 or x & (x - 1) for x in v):
+            raise ParseError(f"{key}: expected powers of two, got {list(v)}")
+    return BlockedLayout(spt, tpw, wpc, order, f.cta(rank, order))
+
+
+def _build_slice(f: _Fields) -> Layout:
+    dim = f.int("dim")
+    parent = f.layout("parent")
+    if not 0 <= dim < parent.rank:
+        raise ParseError(f"dim: {dim} is outside the parent's rank {parent.rank}")
+    return SliceLayout(dim, parent)
+
+
+def _build_nvidia_mma(f: _Fields) -> Layout:
+    major, minor = f.int("versionMajor"), f.int("versionMinor", default=0)
+    wpc = f.ints("warpsPerCTA")
+    instr = f.ints("instrShape", required=False) or ()
+    if major not in (1, 2, 3, 5):
+        raise ParseError(f"versionMajor: expected 1, 2, 3 or 5, got {major}")
+    return NvidiaMmaLayout(major, minor, wpc, instr, f.cta(len(wpc), None))
+
+
+def _build_amd_mfma(f: _Fields) -> Layout:
+    version = f.int("version", required=False)
+    if version is None:  # up to 3.2: versionMajor/versionMinor, instrShape [M, N]
+        version = f.int("versionMajor")
+        f.int("versionMinor", default=0)
+    wpc = f.ints("warpsPerCTA")
+    instr = f.ints("instrShape", required=False)
+    if instr is None:  # 3.0/3.1 printed MDim/NDim
+        instr = (f.int("MDim"), f.int("NDim"))
+    transposed = f.bool("isTransposed")
+    tiles = f.ints("tilesPerWarp", required=False) or (1,) * len(wpc)
+    ebw = f.int("elementBitWidth", required=False, default=32)
+    if len(instr) < 2 or instr[0] not in (4, 16, 32, 64) or instr[1] not in (4, 16, 32, 64):
+        raise ParseError(f"instrShape: expected [M, N(, K)] with M, N in 4/16/32/64, got {list(instr)}")
+    return AmdMfmaLayout(version, wpc, instr, transposed, tiles, ebw, f.cta(len(wpc), None))
+
+
+def _build_amd_wmma(f: _Fields) -> Layout:
+    """Up to 3.8: `warpsPerCTA = [...]`; 3.9: `ctaLayout = {register = [[..]], warp = [[..]]}` in tile units."""
+    version = f.int("version", default=1)
+    transposed = f.bool("isTranspose") if f.has("isTranspose") else f.bool("isTransposed")
+    instr = f.ints("instrShape", required=False) or (16, 16, 16)
+    f.ints("tilesPerWarp", required=False)
+    reg_bases: tuple[tuple[int, ...], ...] = ()
+    if f.has("ctaLayout"):
+        cta_layout = f._get("ctaLayout", True)
+        if not isinstance(cta_layout, dict):
+            raise ParseError("ctaLayout: expected {register = [[...]], warp = [[...]]}")
+        sub = _Fields(AttrText(None, "amd_wmma ctaLayout", list(cta_layout.items())), f.aliases)
+        warp_bases = sub.bases("warp", required=False) or ()
+        reg_bases = sub.bases("register", required=False) or ()
+        sub.check_all_used()
+        rank = len((warp_bases or reg_bases or ((0, 0),))[0])
+        wpc = None
+    else:
+        wpc = f.ints("warpsPerCTA")
+        rank = len(wpc)
+        order = list(range(rank - 1, -1, -1))  # warps fill the tile grid row-major (Triton's default MMA order)
+        warp_bases = tuple(
+            tuple((1 << i) if j == d else 0 for j in range(rank)) for d in order for i in range(wpc[d].bit_length() - 1)
+        )
+    return AmdWmmaLayout(version, transposed, tuple(warp_bases), tuple(reg_bases), instr, f.cta(rank, None), rank)
+
+
+def _build_dot_op(f: _Fields) -> Layout:
+    op_idx = f.int("opIdx")
+    if op_idx not in (0, 1):
+        raise ParseError(f"opIdx: expected 0 or 1, got {op_idx}")
+    parent = f.layout("parent")
+    k_width = f.int("kWidth", required=False, default=0)
+    f.bool("isMMAv1Row")  # 2.3's Volta operands: parsed, but mma v1 has no linear layout
+    return DotOperandLayout(op_idx, parent, k_width)
+
+
+def _build_linear(f: _Fields) -> Layout:
+    reg, lane, warp = f.bases("register"), f.bases("lane"), f.bases("warp")
+    block = f.bases("block", required=False) or ()
+    dims = {len(b) for b in (*reg, *lane, *warp, *block)}
+    if len(dims) > 1:
+        raise ParseError(f"bases: every basis must have the same rank, got ranks {sorted(dims)}")
+    return LinearEncoding({"register": reg, "lane": lane, "warp": warp, "block": block})
+
+
+def _build_swizzled(f: _Fields, kind: str) -> Layout:
+    vec, per_phase, max_phase = f.int("vec"), f.int("perPhase"), f.int("maxPhase")
+    order = f.ints("order")
+    _check_order("order", order)
+    has_leading_offset = f.bool("hasLeadingOffset")
+    return SwizzledSharedLayout(
+        vec, per_phase, max_phase, order, f.cta(len(order), order), has_leading_offset, spelling=kind
+    )
+
+
+def _build_nvmma_shared(f: _Fields) -> Layout:
+    width = f.int("swizzlingByteWidth")
+    if width not in (0, 32, 64, 128):
+        raise ParseError(f"swizzlingByteWidth: expected 0, 32, 64 or 128, got {width}")
+    transposed = f.bool("transposed")
+    ebw = f.int("elementBitWidth")
+    fp4 = f.bool("fp4Padded")
+    rank_hint = f.ints("CTAsPerCGA", required=False) or f.ints("CTAOrder", required=False)
+    cga = f.bases("CGALayout", required=False)
+    rank = len(rank_hint) if rank_hint else (len(cga[0]) if cga else 2)
+    return NvmmaSharedLayout(width, transposed, ebw, fp4, f.cta(rank, None), f.int("rank", required=False))
+
+
+def _build_padded_shared(f: _Fields) -> Layout:
+    intervals = f.attr.intervals
+    offset = f.bases("offset", required=False)
+    order = f.ints("order", required=False)
+    shape = f.ints("shape", required=False)
+    block = f.bases("block", required=False) or ()
+    if offset is None and (order is None or shape is None):
+        raise ParseError("padded_shared: expected offset = [[...]] or order and shape")
+    return PaddedSharedLayout(tuple(intervals or ()), offset, order, shape, block)
+
+
+def _build_shared_linear(f: _Fields) -> Layout:
+    offset = f.bases("offset")
+    block = f.bases("block", required=False) or ()
+    alignment = f.int("alignment", required=False, default=16)
+    return SharedLinearLayout(offset, block, alignment)
+
+
+_BUILDERS = {
+    "blocked": _build_blocked,
+    "slice": _build_slice,
+    "nvidia_mma": _build_nvidia_mma,
+    "mma": _build_nvidia_mma,
+    "amd_mfma": _build_amd_mfma,
+    "amd_wmma": _build_amd_wmma,
+    "dot_op": _build_dot_op,
+    "linear": _build_linear,
+    "shared": lambda f: _build_swizzled(f, "shared"),
+    "swizzled_shared": lambda f: _build_swizzled(f, "swizzled_shared"),
+    "amd_rotating_shared": lambda f: _build_swizzled(f, "amd_rotating_shared"),
+    "nvmma_shared": _build_nvmma_shared,
+    "padded_shared": _build_padded_shared,
+    "shared_linear": _build_shared_linear,
+}
