@@ -19,6 +19,8 @@ __all__ = [
     "DTYPE_BITS",
     "ParseError",
     "TensorType",
+    "dtype_bits",
+    "iter_shaped_types",
     "parse_layout",
     "parse_layout_aliases",
     "parse_tensor_type",
