@@ -57,7 +57,8 @@ class LazyGroup(click.Group):
             result = super().invoke(ctx)
             report_unparsed(ctx)
             return result
-        except click.exceptions.Exit:
+        except (click.exceptions.Exit, SystemExit):
+            report_unparsed(ctx)  # a command that sets its exit code (diff --fail-on) parsed too
             raise
         except (click.ClickException, click.Abort):
             raise
