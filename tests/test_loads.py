@@ -195,3 +195,16 @@ def test_triton32_gfx942_shared_rows(cache32):
     assert (load.instances, load.stages["llir"], load.stages["amdgcn"]) == (
         2, {"masked.load <8 x half>": 2}, {"global_load_dwordx4": 2})
     assert rows[(133, 20, "triton_gpu.local_load")].verdict == "scalar"
+
+
+def test_an_unreadable_stage_is_noted_not_fatal(cache39, tmp_path):
+    import shutil
+
+    src = _entry(cache39, "gemv_tile_kernel", "hip:gfx942").path
+    dst = tmp_path / src.name
+    shutil.copytree(src, dst)
+    (dst / "gemv_tile_kernel.llir").write_bytes(b"define void @k() {\n\x00\n}\n")
+    rep = analyze_entry(Cache(dst).kernels()[0])
+    assert rep.stages == ["amdgcn"]
+    assert any(n.startswith("llir not joined:") and "NUL" in n for n in rep.notes)
+    assert _row(rep, 173).stages == {"amdgcn": {"global_load_dwordx4": 16}}

@@ -50,15 +50,18 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True) -> Loads
         if stage not in entry.files:
             continue
         path = str(entry.stage_path(stage))
-        text = read_text(path)
-        if stage == "ptx":
-            cleaned, n = strip_inline_asm_locs(text)
-            if n:
-                raw_ptx = parse("ptx", text, path)
-                notes.append(f"PTX: ignored {n} `.loc` lines inside inline asm blocks (LLVM numbers the lines "
-                             "of an asm string from its source line; they are not source positions)")
-            text = cleaned
-        modules[stage] = parse(stage, text, path)
+        try:
+            text = read_text(path)
+            if stage == "ptx":
+                cleaned, n = strip_inline_asm_locs(text)
+                if n:
+                    raw_ptx = parse("ptx", text, path)
+                    notes.append(f"PTX: ignored {n} `.loc` lines inside inline asm blocks (LLVM numbers the "
+                                 "lines of an asm string from its source line; they are not source positions)")
+                text = cleaned
+            modules[stage] = parse(stage, text, path)
+        except TritonscopeError as exc:  # one unreadable stage must not hide the others
+            notes.append(f"{stage} not joined: {exc}")
     if sass and "cubin" in entry.files:
         from tritonscope.errors import ToolMissing
 
@@ -76,7 +79,12 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
                     notes: list[str] | None = None) -> LoadsReport:
     """The pure analysis: parsed stages in, report out."""
     ttgir = modules["ttgir"]
-    aliases = parse_layout_aliases(ttgir_text)
+    notes = list(notes or [])
+    try:
+        aliases = parse_layout_aliases(ttgir_text)
+    except TritonscopeError as exc:
+        aliases = {}
+        notes.append(f"layouts not read ({exc}): no predictions")
     graph = ValueGraph(ttgir, ttgir_text)
     rows = _rows(access_sites(ttgir, aliases))
     for row in rows:
@@ -100,7 +108,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     if line is not None:
         rows = [r for r in rows if r.line == line]
         unattributed = [u for u in unattributed if u["line"] == line]
-    return LoadsReport(kernel, hash, target, isa_stage, stages, rows, unattributed, list(notes or []))
+    return LoadsReport(kernel, hash, target, isa_stage, stages, rows, unattributed, notes)
 
 
 def _rows(sites: list[AccessSite]) -> list[AccessRow]:
