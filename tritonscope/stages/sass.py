@@ -82,7 +82,10 @@ def parse(text: str, path: str | None = None, stage: str = "sass") -> Module:
             function, current = lm.group(1), None
             if function not in module.functions:
                 module.functions.append(function)
-        # other labels (`.L_x_0:`), `//` comments, `{`/`}` of dual-issue pairs: not instructions
+        # other labels (`.L_x_0:`), `//` comments, `{`/`}` of dual-issue pairs: not instructions;
+        # anything else is not nvdisasm syntax we know, and is reported rather than dropped
+        elif lm is None and not line.startswith(("//", "{", "}")):
+            module.unparsed.append((lineno, line))
     module.files = {str(i): f for i, f in enumerate(files, 1)}
     return module
 
