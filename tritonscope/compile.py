@@ -35,8 +35,17 @@ from tritonscope.compile_request import (  # noqa: F401 - the compile API, re-ex
 from tritonscope.errors import UsageError
 
 
+_GPU_DEVICE_NODES = ("/dev/nvidiactl", "/dev/nvidia0", "/dev/kfd", "/dev/dxg")
+_GPU_TOOLS = ("nvidia-smi", "rocm-smi", "amd-smi")
+
+
 def native_target() -> CompileTarget | None:
     """The GPU of this machine, as Triton's driver sees it; None without one."""
+    # No device node, no GPU: skip importing triton here, so that workers can still be forked cheaply.
+    import shutil
+
+    if not any(os.path.exists(p) for p in _GPU_DEVICE_NODES) and not any(map(shutil.which, _GPU_TOOLS)):
+        return None
     try:
         from triton.runtime import driver
 
