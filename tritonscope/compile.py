@@ -34,7 +34,6 @@ from tritonscope.compile_request import (  # noqa: F401 - the compile API, re-ex
 )
 from tritonscope.errors import UsageError
 
-
 _GPU_DEVICE_NODES = ("/dev/nvidiactl", "/dev/nvidia0", "/dev/kfd", "/dev/dxg")
 _GPU_TOOLS = ("nvidia-smi", "rocm-smi", "amd-smi")
 
