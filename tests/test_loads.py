@@ -11,8 +11,9 @@ import json
 import pytest
 
 from tritonscope.cache import Cache
-from tritonscope.loads import analyze_entry, strip_inline_asm_locs
+from tritonscope.loads import analyze_entry
 from tritonscope.stages import parse
+from tritonscope.stages import ptx as ptx_parser
 
 GFX942_W_LAYOUT = ("#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], "
                    "order = [0, 1]}>")
@@ -92,11 +93,11 @@ def test_ptx_inline_asm_locs_are_not_source_lines(cache39):
     """In the raw PTX the line-173 loads sit under `.loc 1 174 9` (line 2 of the createpolicy asm block)."""
     entry = _entry(cache39, "gemv_tile_kernel", "cuda:90")
     text = entry.stage_path("ptx").read_text()
-    raw = parse("ptx", text)
-    cleaned_text, n = strip_inline_asm_locs(text)
-    fixed = parse("ptx", cleaned_text)
-    assert n == 4
-    assert len(cleaned_text.splitlines()) == len(text.splitlines())
+    raw = ptx_parser.parse(text, inline_asm_locs=True)
+    fixed = parse("ptx", text)
+    assert fixed.notes == ["ignored 4 `.loc` lines inside inline asm blocks (LLVM numbers the lines of an asm "
+                           "string from its call's line; they are not source positions)"]
+    assert not raw.notes
 
     def lines(module, mnemonic):
         return sorted({o.loc.outermost().line for o in module.ops if o.op == mnemonic})

@@ -31,9 +31,6 @@ ACCEPTS: dict[str, tuple[str, ...]] = {
 }
 # Stages without source columns: joined by line only.
 LINE_ONLY_STAGES = ("sass", "hsaco-asm")
-INLINE_ASM_BEGIN = re.compile(r"^\s*// begin inline asm")
-INLINE_ASM_END = re.compile(r"^\s*// end inline asm")
-PTX_LOC = re.compile(r"^\s*\.loc\s")
 LLIR_CONDITIONAL_BRANCH = re.compile(r"^\s*br\s+i1\s")
 LLIR_TERMINATORS = ("br", "switch", "ret", "unreachable", "indirectbr", "callbr")
 
@@ -43,29 +40,6 @@ def loc_key(loc: SourceLoc | None) -> tuple:
     if loc is None:
         return ()
     return tuple((os.path.basename(p.file), p.line, p.col) for p in loc.chain())
-
-
-def strip_inline_asm_locs(ptx_text: str) -> tuple[str, int]:
-    """Blank the `.loc` lines inside `// begin inline asm` blocks, keeping line numbers; (text, how many).
-
-    LLVM gives line k of an inline-asm string the location `line + k` of the call, and the next asm block
-    inherits that stale position: Triton's `ld.global` of source line 173 then sits under `.loc 1 174 9`.
-    The call's real position is the `.loc` before the block.
-    """
-    out = []
-    inside = False
-    n = 0
-    for ln in ptx_text.split("\n"):
-        if INLINE_ASM_BEGIN.match(ln):
-            inside = True
-        elif INLINE_ASM_END.match(ln):
-            inside = False
-        elif inside and PTX_LOC.match(ln):
-            out.append("")
-            n += 1
-            continue
-        out.append(ln)
-    return "\n".join(out), n
 
 
 def sass_line_remap(raw_ptx: Module, ptx: Module) -> dict[tuple[int, str], int]:

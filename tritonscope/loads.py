@@ -21,7 +21,6 @@ from tritonscope.loadjoin import (
     mark_branch_guarded,
     sass_line_remap,
     split_ambiguous,
-    strip_inline_asm_locs,
 )
 from tritonscope.loadmodel import VERDICTS, AccessRow, LoadsReport, Reason
 from tritonscope.loadsites import AccessSite, ValueGraph, access_sites
@@ -31,8 +30,7 @@ from tritonscope.stages.common import Module, SourceLoc
 # TMA/descriptor ops that write global memory.
 TMA_WRITES = re.compile(r"store|local_to_global|scatter|reduce")
 
-__all__ = ["VERDICTS", "AccessRow", "LoadsReport", "Reason", "analyze_entry", "analyze_modules",
-           "strip_inline_asm_locs"]
+__all__ = ["VERDICTS", "AccessRow", "LoadsReport", "Reason", "analyze_entry", "analyze_modules"]
 
 
 def analyze_entry(entry, *, line: int | None = None, sass: bool = True) -> LoadsReport:
@@ -52,14 +50,13 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True) -> Loads
         path = str(entry.stage_path(stage))
         try:
             text = read_text(path)
-            if stage == "ptx":
-                cleaned, n = strip_inline_asm_locs(text)
-                if n:
-                    raw_ptx = parse("ptx", text, path)
-                    notes.append(f"PTX: ignored {n} `.loc` lines inside inline asm blocks (LLVM numbers the "
-                                 "lines of an asm string from its source line; they are not source positions)")
-                text = cleaned
             modules[stage] = parse(stage, text, path)
+            if stage == "ptx" and modules[stage].notes:
+                from tritonscope.stages import ptx as ptx_parser
+
+                # SASS line info comes from the raw `.loc`s: keep them to map SASS back (sass_line_remap)
+                raw_ptx = ptx_parser.parse(text, path, inline_asm_locs=True)
+                notes.extend(f"PTX: {n}" for n in modules[stage].notes)
         except TritonscopeError as exc:  # one unreadable stage must not hide the others
             notes.append(f"{stage} not joined: {exc}")
     if sass and "cubin" in entry.files:

@@ -114,6 +114,8 @@ class Module:
     unparsed: list[tuple[int, str]] = field(default_factory=list)
     # Source files named by the stage's own file table (e.g. PTX `.file`), id -> path.
     files: dict[str, str] = field(default_factory=dict)
+    # What the parser corrected or could not know, in words (shown by the commands that use the stage).
+    notes: list[str] = field(default_factory=list)
 
     def ops_for_line(self, line: int, file: str | None = None) -> list[Op]:
         """Ops whose user-level (outermost) position is `line` (in `file`'s basename, if given)."""

@@ -6,6 +6,12 @@ the full chain comes from finding the caller's position among the other `.loc`s'
 Without `inlined_at` (before 3.9) the chain comes from the DWARF inlined-subroutine ranges printed in
 `.section .debug_info`. Lines without a `.loc` inherit the previous one within their function; every
 `.entry` and `.func` maps.
+
+Inside `// begin inline asm` ... `// end inline asm` LLVM numbers the k-th line of the asm string as
+source line `call line + k`, and the position stays stale after the block: Triton's `ld.global` of
+line 173 would sit under `.loc 1 174 9`. Those `.loc`s are not source positions, so by default they
+are ignored and the asm keeps the position in force before the block (`inline_asm_locs=True` keeps
+them, for joining SASS, whose line table ptxas built from the raw ones).
 """
 
 from __future__ import annotations
@@ -31,8 +37,10 @@ _MAX_CHAIN = 64
 Position = tuple[str, int, int]  # (file id, line, col)
 
 
-def parse(text: str, path: str | None = None, stage: str = "ptx") -> Module:
+def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_locs: bool = False) -> Module:
     module = Module(stage=stage, path=path)
+    in_asm = False
+    ignored_asm_locs = 0
     files: dict[str, str] = {}
     labels: dict[str, int] = {}
     # op -> (position, its own inlined_at position or None)
@@ -48,7 +56,13 @@ def parse(text: str, path: str | None = None, stage: str = "ptx") -> Module:
 
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
-        if not line or line.startswith("//"):
+        if not line:
+            continue
+        if line.startswith("//"):
+            if line.startswith("// begin inline asm"):
+                in_asm = True
+            elif line.startswith("// end inline asm"):
+                in_asm = False
             continue
         if section is not None:
             if line == "}":
@@ -59,6 +73,9 @@ def parse(text: str, path: str | None = None, stage: str = "ptx") -> Module:
         first = line[0]
         if first == ".":
             if line.startswith(".loc"):
+                if in_asm and not inline_asm_locs:
+                    ignored_asm_locs += 1
+                    continue
                 m = LOC_DIRECTIVE.match(line)
                 if m is None:
                     module.unparsed.append((lineno, line))
@@ -123,6 +140,9 @@ def parse(text: str, path: str | None = None, stage: str = "ptx") -> Module:
             op_locs.append((op, current[0], current[1]))
 
     module.files = files
+    if ignored_asm_locs:
+        module.notes.append(f"ignored {ignored_asm_locs} `.loc` lines inside inline asm blocks (LLVM numbers the "
+                            "lines of an asm string from its call's line; they are not source positions)")
     dwarf_sites: dict = {}
     if not callers:  # `.loc` names no inlining (before 3.9): read it from the DWARF ranges
         dwarf_calls = read_inlined_calls(section_lines.get(".debug_info", []),
