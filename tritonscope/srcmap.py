@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from tritonscope import tools
 from tritonscope.errors import TritonscopeError, UsageError
 from tritonscope.stages.common import Module, Op, SourceLoc
 
@@ -116,25 +117,50 @@ def load_kernel_map(entry: KernelEntry, stages: list[str], explicit: bool = Fals
 
     target = entry.target
     kmap = KernelMap(entry.name, entry.hash, str(target) if target else None, entry.triton_version)
-    for stage in stages:
-        binary = _BINARY_OF.get(stage)
-        if stage not in entry.files and (binary is None or binary not in entry.files):
-            if explicit:
-                have = ", ".join(entry.stages) or "none"
-                raise TritonscopeError(f"no {stage} stage in this entry (stages: {have})", str(entry.path))
-            continue
-        try:
-            kmap.stages[stage] = parse_entry_stage(entry, stage)
-        except ToolMissing as e:
-            if explicit:
-                raise
-            kmap.skipped[stage] = e.message
-        except TritonscopeError as e:
-            if explicit or binary is None:
-                raise
-            kmap.skipped[stage] = e.message
+    # nvdisasm takes longer than parsing every text stage of the largest kernel: start it first and
+    # parse the others while it runs (its errors surface at the sass stage, as before).
+    sass = _start_sass(entry) if "sass" in stages and "cubin" in entry.files else None
+    try:
+        for stage in stages:
+            binary = _BINARY_OF.get(stage)
+            if stage not in entry.files and (binary is None or binary not in entry.files):
+                if explicit:
+                    have = ", ".join(entry.stages) or "none"
+                    raise TritonscopeError(f"no {stage} stage in this entry (stages: {have})", str(entry.path))
+                continue
+            try:
+                if stage == "sass" and sass is not None:
+                    kmap.stages[stage] = _finish_sass(entry, sass)
+                else:
+                    kmap.stages[stage] = parse_entry_stage(entry, stage)
+            except ToolMissing as e:
+                if explicit:
+                    raise
+                kmap.skipped[stage] = e.message
+            except TritonscopeError as e:
+                if explicit or binary is None:
+                    raise
+                kmap.skipped[stage] = e.message
+    finally:
+        if isinstance(sass, tools.RunningTool):
+            sass.close()
     kmap.source_file = user_file(kmap)
     return kmap
+
+
+def _start_sass(entry: KernelEntry) -> tools.RunningTool | TritonscopeError:
+    try:
+        return tools.start_disassemble_cubin(entry.stage_path("cubin"))
+    except TritonscopeError as e:
+        return e
+
+
+def _finish_sass(entry: KernelEntry, sass: tools.RunningTool | TritonscopeError) -> Module:
+    from tritonscope.stages import parse
+
+    if isinstance(sass, TritonscopeError):
+        raise sass
+    return parse("sass", sass.output(), str(entry.stage_path("cubin")))
 
 
 def user_file(kmap: KernelMap) -> str | None:
