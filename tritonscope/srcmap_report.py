@@ -152,18 +152,33 @@ def _stage_rank(stage: str) -> int:
 
 
 def stats_result(kmaps: list[KernelMap]) -> dict:
-    kernels = []
+    return combine_stats([kernel_stats(kmap) for kmap in kmaps])
+
+
+def kernel_stats(kmap: KernelMap) -> dict:
+    """One kernel's coverage rows: small, so a pool worker returns this rather than the parsed stages."""
+    rows = [coverage(module, kmap.source_file).to_json() for module in kmap.stages.values()]
+    return {"kernel": kernel_json(kmap), "stages": rows, "skipped": kmap.skipped}
+
+
+def entry_stats(job: tuple) -> dict:
+    """`map --stats` of one cache entry: (entry, --stages text, explicit) -> kernel_stats (pool job)."""
+    from tritonscope.srcmap import load_kernel_map, parse_stage_list
+
+    entry, stages_text, strict = job
+    names, explicit = parse_stage_list(stages_text, entry)
+    # over a whole cache, --stages is a filter: an entry without one of them is not an error
+    return kernel_stats(load_kernel_map(entry, names, explicit and strict))
+
+
+def combine_stats(kernels: list[dict]) -> dict:
     totals: dict[str, dict[str, int]] = {}
-    for kmap in kmaps:
-        rows = []
-        for module in kmap.stages.values():
-            cov = coverage(module, kmap.source_file)
-            rows.append(cov.to_json())
-            t = totals.setdefault(module.stage, {"ops": 0, "attributed": 0, "unknown": 0, "no_loc": 0,
+    for kernel in kernels:
+        for row in kernel["stages"]:
+            t = totals.setdefault(row["stage"], {"ops": 0, "attributed": 0, "unknown": 0, "no_loc": 0,
                                                  "other_file": 0})
             for key in t:
-                t[key] += getattr(cov, key)
-        kernels.append({"kernel": kernel_json(kmap), "stages": rows, "skipped": kmap.skipped})
+                t[key] += row[key]
     total_rows = []
     for stage, t in sorted(totals.items(), key=lambda kv: _stage_rank(kv[0])):
         pct = round(100.0 * t["attributed"] / t["ops"], 2) if t["ops"] else 0.0

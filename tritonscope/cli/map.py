@@ -47,7 +47,7 @@ def map_cmd(kernel: str | None, cache_dir: str | None, target: str | None, line:
     """
     from tritonscope.errors import UsageError
     from tritonscope.srcmap import STAGE_ALIASES, load_kernel_map, parse_stage_list
-    from tritonscope.srcmap_report import line_result, listing_result, reverse_result, stats_result
+    from tritonscope.srcmap_report import line_result, listing_result, reverse_result
     from tritonscope.srcpaths import SourceFinder
 
     if at is not None and grep is not None:
@@ -67,13 +67,13 @@ def map_cmd(kernel: str | None, cache_dir: str | None, target: str | None, line:
     if stats:
         if line is not None or at is not None or grep is not None:
             raise UsageError("--stats stands alone (no --line / --at / --grep)")
+        from tritonscope.parallel import pool_map, progress_bar
+        from tritonscope.srcmap_report import combine_stats, entry_stats
+
         entries = [resolve_kernel(kernel, cache_dir, target)] if kernel else resolve_many(None, cache_dir, target)
-        kmaps = []
-        for entry in entries:
-            names, explicit = parse_stage_list(stages, entry)
-            # over a whole cache, --stages is a filter: an entry without one of them is not an error
-            kmaps.append(load_kernel_map(entry, names, explicit and kernel is not None))
-        result = stats_result(kmaps)
+        jobs = [(entry, stages, kernel is not None) for entry in entries]
+        with progress_bar(len(jobs), "map --stats") as advance:
+            result = combine_stats(pool_map(entry_stats, jobs, advance))
         _emit(result, "map.stats", as_json, "render_stats")
         return
 

@@ -1,0 +1,81 @@
+"""Whole-cache work on every core: one process pool helper and the progress bar that goes with it.
+
+Parsing is pure Python and CPU-bound, so threads would not help; worker processes do. Jobs are shipped
+in chunks (a few per worker) so that the pickling of a KernelEntry and its result stays small next to
+the parse itself. Results come back in the order of the jobs, whatever order the workers finish in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
+
+J = TypeVar("J")
+R = TypeVar("R")
+
+# Below this many jobs a pool costs more to start (~50 ms per worker) than it saves.
+MIN_JOBS_FOR_POOL = 4
+
+
+def usable_cores() -> int:
+    """Cores this process may run on (its affinity mask), not the machine's total."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], None] | None = None,
+             workers: int | None = None) -> list[R]:
+    """[fn(job) for job in jobs], in a process pool when there are several cores and enough jobs.
+
+    `fn` must be a module-level function (it is pickled by name). An exception in a worker propagates
+    unchanged (TritonscopeError pickles), so the CLI reports it as it would in-process."""
+    jobs = list(jobs)
+    workers = min(workers or usable_cores(), len(jobs))
+    if workers <= 1 or len(jobs) < MIN_JOBS_FOR_POOL:
+        out = []
+        for job in jobs:
+            out.append(fn(job))
+            if progress:
+                progress(1)
+        return out
+    from concurrent.futures import ProcessPoolExecutor
+
+    from tritonscope import stages
+
+    results: list[R] = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        chunk = max(1, len(jobs) // (workers * 4))
+        for result, unparsed in pool.map(_noting_unparsed, [(fn, job) for job in jobs], chunksize=chunk):
+            results.append(result)
+            stages.UNPARSED.update(unparsed)  # the CLI's "unparsed lines" note sees workers' lines too
+            if progress:
+                progress(1)
+    return results
+
+
+def _noting_unparsed(fn_job: tuple[Callable[[J], R], J]) -> tuple[R, dict]:
+    from tritonscope import stages
+
+    fn, job = fn_job
+    stages.UNPARSED.clear()
+    result = fn(job)
+    return result, dict(stages.UNPARSED)
+
+
+@contextlib.contextmanager
+def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr when it is a terminal; a no-op otherwise (pipes, CI, --json > file)."""
+    if not sys.stderr.isatty() or total <= 1:
+        yield lambda n: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda n: bar.advance(task, n)
