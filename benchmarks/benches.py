@@ -1,0 +1,233 @@
+"""The five benchmarks of issue 8 and the memory probe. Each returns table rows: a tool time, a baseline
+time measured back to back on the same files, and their ratio (the figure that matters)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from synth import corpus_entries, synth_cache
+from timing import HERE, REPO, cli_env, paired, run_cli, run_python
+
+TEXT_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn")
+# The largest kernel of the corpus (Inductor triton_mm, LLIR 423 KB): bench 3 and the memory figure.
+LARGEST = "inductor-h200-triton3.6/triton_cache/JEHESICATX4S6WV3HUKVA3DGFAK7CSIWRGVZBHJRJ5WVVCCALSFQ"
+
+
+def row(bench: str, size: str, baseline: str, timing: tuple[float, float, float], goal: float | None,
+        **extra: object) -> dict:
+    base, tool, ratio = timing
+    return {"bench": bench, "size": size, "baseline": baseline, "baseline_s": base, "tool_s": tool,
+            "ratio": ratio, "goal": goal, **extra}
+
+
+# 1. ls over a large cache vs a bare json.load loop ---------------------------------------------------------
+JSON_LOAD_LOOP = """
+import json, os, sys
+for d in os.scandir(sys.argv[1]):
+    for f in os.scandir(d.path):
+        if f.name.endswith(".json") and not f.name.startswith("__grp__"):
+            with open(f.path, "rb") as fh:
+                json.loads(fh.read())
+"""
+
+
+def json_load_baseline(root: Path) -> None:
+    """JSON_LOAD_LOOP, in this process."""
+    for d in os.scandir(root):
+        for f in os.scandir(d.path):
+            if f.name.endswith(".json") and not f.name.startswith("__grp__"):
+                with open(f.path, "rb") as fh:
+                    json.loads(fh.read())
+
+
+def bench_ls(corpus: Path, work: Path, sizes: list[int], repeat: int) -> list[dict]:
+    from tritonscope.cache import Cache
+
+    rows = []
+    for n in sizes:
+        root = synth_cache(corpus, work / f"ls{n}", n)
+        rows.append(row("ls: Cache.entries (in-process)", f"{n} entries", "json.load loop",
+                        paired(lambda r=root: json_load_baseline(r), lambda r=root: Cache(r).entries(), repeat),
+                        1.5))
+        # the whole command in a fresh process vs the same loop in a fresh process
+        rows.append(row("ls --json (process)", f"{n} entries", "json.load loop (process)",
+                        paired(lambda r=root: run_python(JSON_LOAD_LOOP, str(r)),
+                               lambda r=root: run_cli("ls", "--cache-dir", str(r), "--json"), repeat),
+                        1.5))
+    return rows
+
+
+# 2. full parse of every stage of every entry vs `grep -c loc` over the same bytes ------------------------------
+def stage_files(root: Path) -> list[str]:
+    from tritonscope.cache import Cache
+
+    return [str(e.files[st]) for e in Cache(root).kernels() for st in TEXT_STAGES if st in e.files]
+
+
+def grep_baseline(paths: list[str]) -> None:
+    for i in range(0, len(paths), 500):  # stay under ARG_MAX
+        subprocess.run(["grep", "-c", "loc", *paths[i:i + 500]], capture_output=True)
+
+
+def full_parse(root: Path, workers: int) -> int:
+    """Every text stage of every kernel parsed and its per-line map built (what `map --stats` does)."""
+    from tritonscope.cache import Cache
+    from tritonscope.parallel import pool_map
+
+    jobs = list(Cache(root).kernels())
+    return sum(pool_map(_parse_entry_job, jobs, workers=workers))
+
+
+def _parse_entry_job(entry) -> int:
+    from tritonscope.srcmap import line_counts, load_kernel_map
+
+    kmap = load_kernel_map(entry, [s for s in TEXT_STAGES if s in entry.files])
+    per_stage, _ = line_counts(kmap)
+    return sum(sum(c.values()) for c in per_stage.values())
+
+
+def bench_parse(corpus: Path, work: Path, sizes: list[int], repeat: int) -> list[dict]:
+    from tritonscope.parallel import usable_cores
+
+    rows = []
+    cores = usable_cores()
+    for n in sizes:
+        root = synth_cache(corpus, work / f"parse{n}", n, seed="p")
+        paths = stage_files(root)
+        mb = sum(os.path.getsize(p) for p in paths) / 1e6
+        for workers in sorted({1, cores}):
+            t = paired(lambda p=paths: grep_baseline(p), lambda r=root, w=workers: full_parse(r, w), repeat)
+            rows.append(row(f"full parse ({workers} core{'s' if workers > 1 else ''})", f"{n} entries {mb:.0f} MB",
+                            "grep -c loc", t, 10, mb_per_s_per_core=round(mb / t[1] / workers, 2)))
+    return rows
+
+
+# 3. map --line and layout KERNEL on kernels of 3 sizes vs `python -c pass` -------------------------------------
+def kernels_by_size(corpus: Path, count: int) -> list[Path]:
+    """`count` cubin-carrying entries spread over the LLIR sizes of the corpus, ending with LARGEST."""
+    def llir_size(e: Path) -> int:
+        return sum(p.stat().st_size for p in e.glob("*.llir"))
+
+    cands = sorted((e for e in corpus_entries(corpus) if any(e.glob("*.cubin")) and any(e.glob("*.llir"))),
+                   key=llir_size)
+    largest = corpus / LARGEST
+    picks = [cands[len(cands) * (i + 1) // (count + 1)] for i in range(count - 1)] if count > 1 else []
+    return [*picks, largest if largest.is_dir() else cands[-1]]
+
+
+def first_source_line(entry: Path) -> int:
+    """The line of the kernel's first `tt.load`, from its TTGIR (so `map --line` shows real ops)."""
+    from tritonscope.cache import load_entry
+    from tritonscope.srcmap import load_kernel_map
+
+    kmap = load_kernel_map(load_entry(entry), ["ttgir"])
+    for op in kmap.stages["ttgir"].ops:
+        if op.op == "tt.load" and op.loc is not None and op.loc.outermost().known:
+            return op.loc.outermost().line
+    return 1
+
+
+def bench_kernel_commands(corpus: Path, sizes: int, repeat: int) -> list[dict]:
+    def start() -> None:
+        run_python("pass")
+
+    rows = []
+    for entry in kernels_by_size(corpus, sizes):
+        llir_kb = sum(p.stat().st_size for p in entry.glob("*.llir")) / 1e3
+        size = f"{entry.name[:8]} LLIR {llir_kb:.0f} KB"
+        line = str(first_source_line(entry))
+        commands = {
+            "map --line (all stages, sass)": ["map", str(entry), "--line", line, "--json"],
+            "map --line (text stages)": ["map", str(entry), "--line", line, "--json", "--stages",
+                                         "source,ttir,ttgir,llir,ptx"],
+            "layout KERNEL": ["layout", str(entry), "--json"],
+        }
+        for bench, argv in commands.items():
+            rows.append(row(bench, size, "python -c pass", paired(start, lambda a=argv: run_cli(*a), repeat), 3))
+    return rows
+
+
+# 4. compile of every sample for two targets vs a sequential triton.compile loop ---------------------------------
+def bench_compile(repeat: int) -> list[dict]:
+    """Runs benchmarks/bench_compile.py (its own paired, alternating runs) and reads its JSON."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "compile.json"
+        subprocess.run([sys.executable, str(HERE / "bench_compile.py"), "--repeat", str(repeat), "--json", str(out)],
+                       check=True, env=cli_env(), stdout=subprocess.DEVNULL)
+        data = json.loads(out.read_text())
+    runs = data["runs"]
+    loop = sorted(r["loop"] for r in runs)[len(runs) // 2]
+    comp = sorted(r["compile"] for r in runs)[len(runs) // 2]
+    return [row("compile (all samples)", f"{runs[0]['entries']} entries, {','.join(data['targets'])}",
+                "sequential triton.compile", (loop, comp, data["ratio"]), 0.65, cores=data["cores"])]
+
+
+# 5. diff of two N-entry caches vs the full parse of both ------------------------------------------------------
+def bench_diff(corpus: Path, work: Path, sizes: list[int], repeat: int) -> list[dict]:
+    rows = []
+    for n in sizes:
+        a = synth_cache(corpus, work / f"diffa{n}", n, seed="a")
+        b = synth_cache(corpus, work / f"diffb{n}", n, seed="b")
+        t = paired(lambda a=a, b=b: (full_parse(a, 1), full_parse(b, 1)),
+                   lambda a=a, b=b: run_cli("diff", str(a), str(b), "--format", "json"), repeat)
+        rows.append(row("diff A B (process)", f"2 x {n} entries", "full parse of both (1 core)", t, None))
+    return rows
+
+
+# memory: resident memory of parsing the largest kernel, against its file size --------------------------------
+MEMORY_PROBE = """
+import json, os, sys, tracemalloc
+from tritonscope.cache import load_entry
+from tritonscope.srcmap import line_counts, load_kernel_map
+from tritonscope.stages import parse
+from tritonscope.stages.common import read_text
+entry = load_entry(__import__("pathlib").Path(sys.argv[1]))
+stages = [s for s in ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn") if s in entry.files]
+llir = str(entry.files["llir"])
+parse("ttir", "module {\\n}\\n")  # import every parser before measuring
+parse("llir", "")
+parse("ptx", "")
+def rss():
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+rss0 = rss()
+kmap = load_kernel_map(entry, stages)
+line_counts(kmap)
+rss_delta = rss() - rss0  # resident growth while the parsed kernel is alive (no tracemalloc overhead)
+del kmap
+tracemalloc.start()
+module = parse("llir", read_text(llir), llir)
+llir_peak = tracemalloc.get_traced_memory()[1]
+tracemalloc.reset_peak()
+kmap = load_kernel_map(entry, stages)
+line_counts(kmap)
+all_peak = tracemalloc.get_traced_memory()[1]
+tracemalloc.stop()
+print(json.dumps({"llir_bytes": os.path.getsize(llir), "llir_peak": llir_peak,
+                  "stage_bytes": sum(os.path.getsize(entry.files[s]) for s in stages), "all_peak": all_peak,
+                  "rss_delta": rss_delta}))
+"""
+
+
+def bench_memory(corpus: Path) -> list[dict]:
+    r = subprocess.run([sys.executable, "-c", MEMORY_PROBE, str(corpus / LARGEST)], capture_output=True, text=True,
+                       env=cli_env(), check=True)
+    m = json.loads(r.stdout)
+    return [
+        {"bench": "memory: parse largest LLIR", "size": f"{m['llir_bytes'] / 1e3:.0f} KB", "baseline": "file size",
+         "baseline_s": None, "tool_s": None, "ratio": m["llir_peak"] / m["llir_bytes"], "goal": 10,
+         "peak_bytes": m["llir_peak"], "measure": "tracemalloc peak"},
+        {"bench": "memory: all stages + line map", "size": f"{m['stage_bytes'] / 1e3:.0f} KB",
+         "baseline": "file sizes", "baseline_s": None, "tool_s": None, "ratio": m["all_peak"] / m["stage_bytes"],
+         "goal": 10, "peak_bytes": m["all_peak"], "rss_delta_bytes": m["rss_delta"],
+         "measure": "tracemalloc peak; ru_maxrss delta alongside"},
+    ]
+
+
+__all__ = ["REPO", "bench_compile", "bench_diff", "bench_kernel_commands", "bench_ls", "bench_memory",
+           "bench_parse"]

@@ -1,0 +1,63 @@
+"""Timing helpers for the benchmarks: paired, back-to-back medians and a resident-memory probe."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+
+
+def paired(base: Callable[[], object], tool: Callable[[], object], repeat: int) -> tuple[float, float, float]:
+    """(median baseline s, median tool s, median of per-pair ratios).
+
+    One warm-up of each fills the page cache; then baseline and tool run back to back, in alternating
+    order, so that load from other processes on a shared machine hits both sides of each ratio alike."""
+    base()
+    tool()
+    bases, tools, ratios = [], [], []
+    for i in range(max(1, repeat)):
+        pair = {}
+        for side, fn in ((("base", base), ("tool", tool)) if i % 2 == 0 else (("tool", tool), ("base", base))):
+            t0 = time.perf_counter()
+            fn()
+            pair[side] = time.perf_counter() - t0
+        bases.append(pair["base"])
+        tools.append(pair["tool"])
+        ratios.append(pair["tool"] / pair["base"])
+    return statistics.median(bases), statistics.median(tools), statistics.median(ratios)
+
+
+def cli_env() -> dict[str, str]:
+    return {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(REPO)}
+
+
+def run_cli(*args: str) -> None:
+    """`python -m tritonscope ARGS` in a fresh process, output discarded; fails loudly on an error."""
+    r = subprocess.run([sys.executable, "-m", "tritonscope", *args], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, env=cli_env())
+    if r.returncode not in (0, 1) or (r.returncode == 1 and b"error" in r.stderr):
+        # exit 1 without an error line is a diff verdict (kernels changed), not a failure
+        raise SystemExit(f"tritonscope {' '.join(args)} failed ({r.returncode}): {r.stderr.decode()[:500]}")
+
+
+def run_python(code: str, *argv: str) -> None:
+    subprocess.run([sys.executable, "-c", code, *argv], check=True, env=cli_env())
+
+
+def cpu_pressure() -> str:
+    """Load average and CPU pressure (Linux PSI), recorded with the results: a busy machine skews ratios."""
+    parts = []
+    try:
+        parts.append("load " + Path("/proc/loadavg").read_text().split()[0])
+        some = Path("/proc/pressure/cpu").read_text().splitlines()[0]
+        parts.append("cpu pressure " + some.split()[1].split("=")[1] + "%")
+    except (OSError, IndexError):
+        pass
+    return ", ".join(parts)
