@@ -1,0 +1,138 @@
+"""HTML and SVG outputs are inert whatever the artifacts hold (tests/test_report.py covers the report's
+JSON blob; this file covers `layout --svg`, `diff --format html` and the report's tag structure).
+
+A copied corpus entry gets markup planted where artifacts carry free text: the kernel name (metadata
+json), a source path (MLIR/LLVM/PTX locations), IR comments, a differing IR line. The outputs must parse
+to the same element structure as for the clean entry (no element or attribute came from an artifact),
+and the planted text must still be there, as text.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ET
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+ADD_90 = "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ"  # add_kernel cuda:90, Triton 3.9.0
+PAYLOADS = ['<script>alert("x")</script>', "<img src=x onerror=alert(1)>", "]]><svg onload=alert(2)>",
+            "&lt;b&gt; & \"' <!-- -->"]
+EVIL = "".join(PAYLOADS)
+# Elements that run code, load something or change how the page is read.
+ACTIVE_TAGS = ("script", "img", "iframe", "object", "embed", "svg", "link", "style", "meta", "base", "form")
+
+
+class Structure(HTMLParser):
+    """Element names with their attribute names, the text of script elements, all text data."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: Counter[str] = Counter()
+        self.handlers: list[tuple[str, str]] = []
+        self.text: list[str] = []
+        self._in: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        self.tags[tag] += 1
+        self.handlers += [(tag, a) for a, _ in attrs if a.startswith("on")]
+        self._in = tag
+
+    def handle_endtag(self, tag):
+        self._in = None
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def _structure(html_text: str) -> Structure:
+    s = Structure()
+    s.feed(html_text)
+    s.close()
+    return s
+
+
+def _plant(cache39: Path, dst: Path, evil: bool) -> Path:
+    entry = shutil.copytree(cache39 / ADD_90, dst / "cache" / ADD_90)
+    if not evil:
+        return entry
+    meta_path = entry / "add_kernel.json"
+    meta = json.loads(meta_path.read_text())
+    meta["name"] = f"add_kernel{EVIL}"
+    meta_path.write_text(json.dumps(meta))
+    for stage in ("ttir", "ttgir", "source"):
+        p = entry / f"add_kernel.{stage}"
+        text = p.read_text().replace("/tmp/irkernels/kernels.py", f"/tmp/{EVIL}/kernels.py")
+        p.write_text(text.replace("} loc(#loc)\n", f"}} loc(#loc)\n// {EVIL}\n", 1))
+    for stage in ("llir", "ptx"):
+        p = entry / f"add_kernel.{stage}"
+        p.write_text(p.read_text().replace("/tmp/irkernels", f"/tmp/{EVIL.replace(chr(34), '')}"))
+    return entry
+
+
+@pytest.fixture
+def clean_and_evil(cache39, tmp_path) -> tuple[Path, Path]:
+    return _plant(cache39, tmp_path / "clean", False), _plant(cache39, tmp_path / "evil", True)
+
+
+def test_report_structure_is_the_same_with_markup_in_artifacts(clean_and_evil, cli, tmp_path):
+    pages = []
+    for entry in clean_and_evil:
+        out = tmp_path / f"{entry.parent.parent.name}.html"
+        r = cli("report", str(entry), "-o", str(out))
+        assert r.returncode == 0, r.stderr
+        pages.append(out.read_text())
+    clean, evil = (_structure(p) for p in pages)
+    # the planted entry has other rows and spans (one more IR line), but no element that runs or loads
+    for tag in ACTIVE_TAGS:
+        assert evil.tags[tag] == clean.tags[tag], tag
+    assert evil.handlers == clean.handlers == []
+    text = "".join(evil.text)
+    assert PAYLOADS[0] in text and PAYLOADS[1] in text  # shown, as text (or inert JSON data)
+    assert EVIL not in pages[1]  # never raw in the markup
+
+
+def test_layout_svg_is_inert(clean_and_evil, cli, tmp_path):
+    svgs = []
+    for entry in clean_and_evil:
+        out = tmp_path / f"{entry.parent.parent.name}.svg"
+        r = cli("layout", str(entry), "--alias", "blocked", "--shape", "1024", "--svg", str(out))
+        assert r.returncode == 0, r.stderr
+        svgs.append(out.read_text())
+    trees = [ET.fromstring(s) for s in svgs]  # well-formed XML: nothing broke out of a text node
+    def tags(t):
+        return Counter(el.tag for el in t.iter())
+    assert tags(trees[0]) == tags(trees[1])
+    assert not any(a.startswith("on") for el in trees[1].iter() for a in el.attrib)
+    assert not any(el.tag.endswith(("script", "foreignObject")) for el in trees[1].iter())
+
+
+def test_layout_svg_title_is_artifact_text(clean_and_evil, cli, tmp_path):
+    """The picture's title is the alias line of the TTGIR, `<` and `>` included: it must be a text node.
+    (The kernel name and paths do not appear in the SVG; `report` pages, which show them, are above.)"""
+    _, evil = clean_and_evil
+    out = tmp_path / "t.svg"
+    r = cli("layout", str(evil), "--alias", "blocked", "--shape", "1024", "--svg", str(out))
+    assert r.returncode == 0, r.stderr
+    alias_line = next(ln for ln in (evil / "add_kernel.ttgir").read_text().splitlines() if ln.startswith("#blocked ="))
+    root = ET.fromstring(out.read_text())
+    titles = ["".join(el.itertext()) for el in root.iter() if el.tag.endswith("text")]
+    assert titles[0] == alias_line
+    assert alias_line not in out.read_text()  # only escaped in the markup
+
+
+def test_diff_html_is_inert(clean_and_evil, cli, tmp_path):
+    clean, evil = clean_and_evil
+    r = cli("diff", str(clean), str(evil), "--format", "html")
+    assert r.returncode in (0, 1), r.stderr
+    page = r.stdout
+    s = _structure(page)
+    same = _structure(cli("diff", str(clean), str(clean), "--format", "html").stdout)
+    assert s.handlers == []
+    for tag in ACTIVE_TAGS:
+        assert s.tags[tag] == same.tags[tag], tag
+    assert EVIL not in page
+    assert PAYLOADS[0] in "".join(s.text)  # the changed comment line is shown, as text
