@@ -25,6 +25,8 @@ LABEL = re.compile(r"^[\w.$]+:")
 # `file:line:col` positions of a `.loc` comment chain.
 CHAIN_POSITION = re.compile(r"([^\s@\[\]]*):(\d{1,9}):(\d{1,9})(?!\d)")
 INSTRUCTION = re.compile(r"^([a-z_][\w]*)")
+# Outside directives, one match per line: a label (no group) or an instruction (its mnemonic in group 1).
+LABEL_OR_INSTRUCTION = re.compile(LABEL.pattern + "|" + INSTRUCTION.pattern)
 
 Position = tuple[str, int, int]
 
@@ -41,6 +43,8 @@ def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
     function: str | None = None
     current: tuple[Position, str | None] | None = None
     has_chains = False
+    label_or_instruction = LABEL_OR_INSTRUCTION.match  # looked up once: the loop runs once per line
+    ops_append = module.ops.append
 
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
@@ -96,7 +100,8 @@ def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
                     labels[line[:line.index(":")]] = lineno
                 continue
             continue  # other directives: .globl, .p2align, .cfi_*, .amdhsa_*, ...
-        if LABEL.match(line):
+        m = label_or_instruction(line)
+        if m is not None and m[1] is None:  # a label
             name = line[:line.index(":")]
             if name in function_names:
                 function, current = name, None
@@ -107,12 +112,11 @@ def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
             if not section.startswith(".debug_"):
                 module.unparsed.append((lineno, line))
             continue
-        m = INSTRUCTION.match(line)
         if m is None:
             module.unparsed.append((lineno, line))
             continue
-        op = Op(lineno=lineno, op=m.group(1), text=line, loc=None, function=function)
-        module.ops.append(op)
+        op = Op(lineno, m[1], line, None, function)
+        ops_append(op)
         if current is not None:
             op_locs.append((op, current[0], current[1]))
 

@@ -21,6 +21,8 @@ DBG_REF = re.compile(r"!dbg !(\d+)")
 METADATA_NODE = re.compile(r"^!(\d+) = (?:distinct )?!(DI\w+)\((.*)\)\s*$")
 FIELD = re.compile(r'(\w+): (?:"((?:[^"\\]|\\.)*)"|!(\d+)|([\w.|-]+))')
 LABEL = re.compile(r'^(?:[\w.$-]+|"[^"]+"):')
+# Inside a function, one match per line: a label (no group) or an instruction (its opcode in group 1 or 2).
+LABEL_OR_INSTRUCTION = re.compile(LABEL.pattern + "|" + INSTRUCTION.pattern)
 # Module-level lines that are neither instructions nor metadata nodes.
 TOP_LEVEL_PREFIXES = ("declare", "attributes", "target", "source_filename", "@", "!", "$", "%", "module",
                       "uselistorder", "define")
@@ -32,6 +34,10 @@ def parse(text: str, path: str | None = None, stage: str = "llir") -> Module:
     nodes: dict[str, tuple[str, dict[str, str]]] = {}
     pending: list[tuple[Op, str]] = []
     function: str | None = None
+    # bound methods looked up once: this loop runs once per line of files of 100,000 lines
+    label_or_instruction = LABEL_OR_INSTRUCTION.match
+    dbg_ref = DBG_REF.search
+    ops_append = module.ops.append
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line[0] == ";":
@@ -55,18 +61,18 @@ def parse(text: str, path: str | None = None, stage: str = "llir") -> Module:
         if line == "}":
             function = None
             continue
-        if LABEL.match(line):
-            continue
-        m = INSTRUCTION.match(line)
+        m = label_or_instruction(line)
         if m is None:
             module.unparsed.append((lineno, line))
             continue
-        opcode = m.group(1) or m.group(2)
-        op = Op(lineno=lineno, op=opcode, text=line, loc=None, function=function)
-        module.ops.append(op)
-        d = DBG_REF.search(line)
+        opcode = m[1] or m[2]
+        if opcode is None:  # a label
+            continue
+        op = Op(lineno, opcode, line, None, function)
+        ops_append(op)
+        d = dbg_ref(line)
         if d:
-            pending.append((op, d.group(1)))
+            pending.append((op, d[1]))
 
     resolver = _DebugInfo(nodes)
     for op, node_id in pending:

@@ -20,7 +20,11 @@ ATTR_ALIAS_DEF = re.compile(r"^#[\w.$-]+\s*=")
 OP_LINE = re.compile(r'^(?:%[^=]*?=\s*)?("[A-Za-z_][\w.$]*"|[A-Za-z_][\w.$]*)')
 # Function headers are not ops; their name scopes the ops inside.
 FUNC_HEADER = re.compile(r"^(?:tt\.func|func\.func|llvm\.func)\b[^@]*@([\w.$-]+|\"[^\"]+\")")
+FUNC_PREFIXES = ("tt.func", "func.func", "llvm.func")  # a cheap test before FUNC_HEADER, once per line
 FILE_LINE_COL = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
+# Most alias bodies are one plain position: read those without the recursive reader.
+# (numbers of at most 9 digits: longer ones take the slow path, which turns int()'s refusal into unknown)
+PLAIN_POSITION = re.compile(r'"((?:[^"\\]|\\.)*)":(\d{1,9}):(\d{1,9})\s*$')
 ALIAS_REF = re.compile(r"#[\w.$-]+")
 INT = re.compile(r"\d+")
 
@@ -38,6 +42,8 @@ def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
     depth = 0
     function: str | None = None
     function_depth = -1
+    op_line = OP_LINE.match  # looked up once: the loop runs once per line
+    ops_append = module.ops.append
 
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
@@ -67,7 +73,7 @@ def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
         if first == "^":  # block label with its arguments (their locs are not ops)
             depth += net
             continue
-        fm = FUNC_HEADER.match(line)
+        fm = FUNC_HEADER.match(line) if line.startswith(FUNC_PREFIXES) else None
         if fm:
             name = fm.group(1).strip('"')
             module.functions.append(name)
@@ -81,13 +87,13 @@ def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
                 regions.append((None, depth))
             depth += net
             continue
-        m = OP_LINE.match(line)
+        m = op_line(line)
         if m is None:
             module.unparsed.append((lineno, line))
             depth += net
             continue
-        op = Op(lineno=lineno, op=m.group(1).strip('"'), text=line, loc=None, function=function)
-        module.ops.append(op)
+        op = Op(lineno, m[1].strip('"'), line, None, function)
+        ops_append(op)
         loc_text = _trailing_loc(line)
         if loc_text is not None:
             pending.append((op, loc_text))
@@ -143,6 +149,12 @@ class LocResolver:
         body = self.aliases.get(name)
         if body is None or name in self.in_progress or depth > _MAX_DEPTH:
             return UNKNOWN  # undefined alias or a cycle: say "unknown" rather than loop
+        plain = PLAIN_POSITION.match(body)
+        if plain is not None:  # what _expr reads from it, without the recursion
+            self.files.add(plain[1])
+            loc = SourceLoc(plain[1], int(plain[2]), int(plain[3]))
+            self.alias_cache[name] = loc
+            return loc
         self.in_progress.add(name)
         try:
             loc, _ = self._expr(body, 0, depth + 1)
