@@ -3,7 +3,8 @@
 Caches: the corpus (Triton 3.2.0, 3.9.0, Inductor on an H200 with 3.6), the committed Triton 2.3.1 cache,
 and the cache `compile` writes in the tests. Commands run in-process through click's CliRunner (the
 whole sweep must fit a 2-core CI); a few run as real subprocesses at the end. Disassembly of one binary
-is memoized within the sweep (the same cubin is disassembled for show, map and loads otherwise).
+is memoized within the sweep where it goes through tools.disassemble_* (show, loads); `map` starts
+nvdisasm itself (tools.start_disassemble_cubin) and so checks the tool path of its own.
 
 "Explained" stderr is a note the user can act on: a disassembler that does not know the arch (gfx950
 needs LLVM >= 20), a stage skipped for that reason. Anything else on stderr fails the sweep, and so does
@@ -159,8 +160,7 @@ def test_sweep_cache(name, request, memo_disassembly, tmp_path, capsys):
             sweep.run("show", path, "--meta")
         if "ttgir" in e.files:
             sweep.run("layout", path)
-        if e.kind == "kernel":
-            sweep.run("map", path)
+        if e.kind == "kernel":  # (`map` per entry is what `map --stats` already parsed; tests/test_map.py)
             sweep.run("loads", path)
 
     sweep.run("snapshot", "--cache-dir", str(cache), "--out", str(tmp_path / "snap"), expect_output=False)

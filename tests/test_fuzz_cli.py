@@ -1,0 +1,53 @@
+"""Mutated files in a copied cache, through the commands: exit 0, or one `tritonscope: error:` line and exit 1.
+
+The parsers' contract is fuzzed in test_fuzz_stages.py; this checks that the CLI turns every ParseError
+into one line, whichever command meets it, and that what parses (truncated or shuffled IR) still runs.
+Mutations are drawn with a fixed seed (CI) or a random one (--long), several per stage file.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+
+import pytest
+from click.testing import CliRunner
+from fuzz_seeds import LONG, MUTATIONS, STATS, mutate
+
+from tritonscope.cli import main
+
+ENTRIES = {
+    "cuda": "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ",  # add_kernel cuda:90
+    "hip": "DSGZWRL6F75J7DKUJWNCQUBGNNHCHP5D6VCKUMARQG3WTYEXZQ6A",  # add_kernel gfx942
+}
+COMMANDS = (["map", "{e}", "--stages", "ttir,ttgir,llir,{isa}"], ["layout", "{e}"], ["loads", "{e}", "--no-sass"],
+            ["show", "{e}", "--stage", "{stage}"], ["snapshot", "--cache-dir", "{c}", "--out", "{tmp}/snap"])
+ROUNDS = 100 if LONG else 10
+
+
+@pytest.mark.parametrize("backend", sorted(ENTRIES))
+@pytest.mark.parametrize("round_", range(ROUNDS))
+def test_commands_on_mutated_files(backend, round_, cache39, tmp_path):
+    rnd = random.Random(None if LONG else 1000 * round_ + len(backend))
+    isa = "ptx" if backend == "cuda" else "amdgcn"
+    cache = tmp_path / "cache"
+    entry = shutil.copytree(cache39 / ENTRIES[backend], cache / ENTRIES[backend])
+    stage = rnd.choice(["ttir", "ttgir", "llir", isa])
+    p = entry / f"add_kernel.{stage}"
+    kinds = [rnd.choice(MUTATIONS) for _ in range(rnd.randint(1, 3))]
+    data = p.read_bytes()
+    for kind in kinds:
+        data = mutate(kind, data, rnd)
+    p.write_bytes(data)
+    for template in COMMANDS:
+        args = [a.format(e=entry, c=cache, tmp=tmp_path, isa=isa, stage=stage) for a in template]
+        r = CliRunner().invoke(main, args, env={"NO_COLOR": "1"})
+        where = f"{' '.join(template[:1])} on {stage} after {kinds}"
+        assert r.exception is None or isinstance(r.exception, SystemExit), (where, repr(r.exception))
+        assert "Traceback" not in r.stderr and "internal error" not in r.stderr, (where, r.stderr)
+        if r.exit_code == 0:
+            STATS.record("cli", "exit 0")
+        else:
+            errors = [ln for ln in r.stderr.splitlines() if ln.startswith("tritonscope: error:")]
+            assert r.exit_code == 1 and len(errors) == 1, (where, r.exit_code, r.stderr)
+            STATS.record("cli", "exit 1, one line")
