@@ -22,8 +22,9 @@ from tritonscope.stages.common import Module, Op
 RESULTS = re.compile(r"^\s*(?P<names>%[\w.$-]+(?::\d+)?(?:\s*,\s*%[\w.$-]+(?::\d+)?)*)\s*=")
 VALUE = re.compile(r"%[\w.$-]+")
 # `{tt.divisibility = 16 : i32}` on an argument, `{tt.divisibility = dense<16> : tensor<1xi32>}` on an op.
+# (at most 18 digits: int() refuses numbers of 4300+ digits)
 ALIGNMENT_ATTR = re.compile(r"\b(tt\.divisibility|tt\.contiguity|tt\.constancy|contiguity)\s*=\s*"
-                            r"(?:dense<\[?(?P<dense>[\d,\s]+)\]?>|(?P<int>\d+))")
+                            r"(?:dense<\[?(?P<dense>\d{1,18}(?!\d)[\d,\s]*)\]?>|(?P<int>\d{1,18})(?!\d))")
 # `tt.func public @k(%w_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32} loc(...), %N: i32 loc(...))`
 FUNC_LINE = re.compile(r"^\s*tt\.func\s+(?:public\s+|private\s+)?@(?P<name>[\w$.-]+)\((?P<args>.*)$")
 ARG_START = re.compile(r"(%[\w.$-]+)\s*:\s*")
