@@ -203,7 +203,14 @@ def stage_has_columns(module: Module) -> bool:
 
 
 def coverage(module: Module, user: str | None = None) -> Coverage:
+    return _count(module, user)[1]
+
+
+def _count(module: Module, user: str | None) -> tuple[Counter[int], Coverage]:
+    """One pass over a stage's ops: lines of the user's file -> op count, and the coverage."""
     cov = Coverage(module.stage, ops=len(module.ops))
+    counts: Counter[int] = Counter()
+    in_user_file: dict[str, bool] = {}  # _same_file per distinct file: ops share a handful of files
     for op in module.ops:
         if op.loc is None:
             cov.no_loc += 1
@@ -213,9 +220,14 @@ def coverage(module: Module, user: str | None = None) -> Coverage:
             cov.unknown += 1
             continue
         cov.attributed += 1
-        if user is not None and not _same_file(outer.file, user):
+        same = in_user_file.get(outer.file)
+        if same is None:
+            same = in_user_file[outer.file] = _same_file(outer.file, user)
+        if same:
+            counts[outer.line] += 1
+        elif user is not None:
             cov.other_file += 1
-    return cov
+    return counts, cov
 
 
 def line_counts(kmap: KernelMap, file: str | None = None) -> tuple[dict[str, Counter[int]], dict[str, Coverage]]:
@@ -224,15 +236,7 @@ def line_counts(kmap: KernelMap, file: str | None = None) -> tuple[dict[str, Cou
     per_stage: dict[str, Counter[int]] = {}
     covs: dict[str, Coverage] = {}
     for stage, module in kmap.stages.items():
-        counts: Counter[int] = Counter()
-        for op in module.ops:
-            if op.loc is None:
-                continue
-            outer = op.loc.outermost()
-            if outer.known and _same_file(outer.file, file):
-                counts[outer.line] += 1
-        per_stage[stage] = counts
-        covs[stage] = coverage(module, file)
+        per_stage[stage], covs[stage] = _count(module, file)
     return per_stage, covs
 
 
