@@ -31,6 +31,8 @@ SECTION = re.compile(r"^\.section\s+(\S+)")
 LABEL = re.compile(r"^[$\w.]+:(?!:)")  # not `ld.global.L1::evict_last...` (`::` is a modifier)
 # `@%p1 ld.global.v4.b32 {...}, [...];` -> predicate, mnemonic with every modifier.
 INSTRUCTION = re.compile(r"^(?:@!?%?[\w]+\s+)?([a-z][\w.:]*)")
+# Inside a function, one match per line: a label (no group) or an instruction (its mnemonic in group 1).
+LABEL_OR_INSTRUCTION = re.compile(LABEL.pattern + "|" + INSTRUCTION.pattern)
 # Directives that may appear inside a function body and are not instructions.
 _MAX_CHAIN = 64
 
@@ -53,6 +55,9 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
     pending_function: str | None = None
     depth = 0
     current: tuple[Position, Position | None] | None = None
+
+    label_or_instruction = LABEL_OR_INSTRUCTION.match  # looked up once: the loop runs once per line
+    ops_append = module.ops.append
 
     for lineno, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
@@ -127,15 +132,15 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
         if function is None:
             module.unparsed.append((lineno, line))
             continue
-        if LABEL.match(line):
-            labels[line[:line.index(":")]] = lineno
-            continue
-        m = INSTRUCTION.match(line)
+        m = label_or_instruction(line)
         if m is None:
             module.unparsed.append((lineno, line))
             continue
-        op = Op(lineno=lineno, op=m.group(1), text=line, loc=None, function=function)
-        module.ops.append(op)
+        if m[1] is None:  # a label
+            labels[line[:line.index(":")]] = lineno
+            continue
+        op = Op(lineno, m[1], line, None, function)
+        ops_append(op)
         if current is not None:
             op_locs.append((op, current[0], current[1]))
 
@@ -169,8 +174,14 @@ class _ChainResolver:
         self.files = files
         self.callers = callers
         self.cache: dict[tuple[Position, Position, int], SourceLoc] = {}
+        self.plain: dict[Position, SourceLoc] = {}
 
     def position(self, pos: Position, inlined_at: SourceLoc | None = None) -> SourceLoc:
+        if inlined_at is None:  # one object per distinct position (ops under one `.loc` share it)
+            hit = self.plain.get(pos)
+            if hit is None:
+                hit = self.plain[pos] = SourceLoc(self.files.get(pos[0], f"<file {pos[0]}>"), pos[1], pos[2])
+            return hit
         return SourceLoc(self.files.get(pos[0], f"<file {pos[0]}>"), pos[1], pos[2], inlined_at)
 
     def chain(self, pos: Position, caller: Position, lineno: int) -> SourceLoc:
