@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -132,21 +131,6 @@ def records_for_entries(entries: list[KernelEntry], options: NormalizeOptions,
                         stages: tuple[str, ...] | None = None,
                         progress: Callable[[int], None] | None = None) -> list[KernelRecord]:
     """Records in the order of `entries`; a process pool when there is more than one core and entry."""
-    jobs = [(e, options, stages) for e in entries]
-    workers = min(os.cpu_count() or 1, len(jobs))
-    if workers <= 1:
-        out = []
-        for job in jobs:
-            out.append(_record_job(job))
-            if progress:
-                progress(1)
-        return out
-    from concurrent.futures import ProcessPoolExecutor
+    from tritonscope.parallel import pool_map
 
-    results: list[KernelRecord] = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for rec in pool.map(_record_job, jobs, chunksize=max(1, len(jobs) // (workers * 4))):
-            results.append(rec)
-            if progress:
-                progress(1)
-    return results
+    return pool_map(_record_job, [(e, options, stages) for e in entries], progress)
