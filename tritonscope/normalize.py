@@ -77,7 +77,7 @@ GCN_DEBUG_LABEL = re.compile(r"^\.L(?:tmp|func_begin|cu_begin|debug|info_string|
 # Resource comments worth keeping in the text: `; NumVgprs: 20`, `; codeLenInByte = 172`.
 GCN_RESOURCE_COMMENT = re.compile(r"^;\s*[A-Za-z][\w:]*\s*(?::|=)\s*\S")
 GCN_COMMENT = re.compile(r"\s*;.*$")
-GCN_REGISTER = re.compile(r"\b([vsa])(?:(\d+)\b|\[(\d+):(\d+)\])")
+GCN_REGISTER = re.compile(r"\b([vsa])(?:(\d+)\b|\[(\d{1,9}):(\d{1,9})\])")  # a range is int()ed: bounded
 GCN_LABEL = re.compile(r"\.LBB\d+_\d+")
 
 
