@@ -23,12 +23,13 @@ from dataclasses import dataclass, field
 from tritonscope.normalize import DIALECT_RENAMES
 
 # Resource comments and YAML keys of an AMDGCN listing -> metric name.
+# (numbers of at most 18 digits: int() refuses 4300+)
 GCN_RESOURCE_COMMENT = re.compile(
     r"^\s*;\s*(NumVgprs|NumAgprs|TotalNumVgprs|TotalNumSgprs|NumSgprs|ScratchSize|Occupancy|LDSByteSize)"
-    r"\s*:\s*(\d+)|^\s*;\s*(codeLenInByte)\s*=\s*(\d+)", re.MULTILINE)
+    r"\s*:\s*(\d{1,18})(?!\d)|^\s*;\s*(codeLenInByte)\s*=\s*(\d{1,18})(?!\d)", re.MULTILINE)
 GCN_YAML_FIELD = re.compile(
     r"^\s*-?\s*\.(vgpr_count|sgpr_count|agpr_count|vgpr_spill_count|sgpr_spill_count|"
-    r"group_segment_fixed_size|private_segment_fixed_size):\s+(\d+)", re.MULTILINE)
+    r"group_segment_fixed_size|private_segment_fixed_size):\s+(\d{1,18})(?!\d)", re.MULTILINE)
 
 # Op classes beyond memory traffic, per stage family: (class, regex on Op.op).
 MLIR_CLASSES = (
