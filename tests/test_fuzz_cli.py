@@ -8,6 +8,7 @@ Mutations are drawn with a fixed seed (CI) or a random one (--long), several per
 from __future__ import annotations
 
 import random
+import re
 import shutil
 
 import pytest
@@ -51,3 +52,28 @@ def test_commands_on_mutated_files(backend, round_, cache39, tmp_path):
             errors = [ln for ln in r.stderr.splitlines() if ln.startswith("tritonscope: error:")]
             assert r.exit_code == 1 and len(errors) == 1, (where, r.exit_code, r.stderr)
             STATS.record("cli", "exit 1, one line")
+
+
+NUMBER = re.compile(r"(?<![\w.#%])\d+(?!\w)")
+
+
+@pytest.mark.parametrize("stage", ["ttir", "ttgir", "llir", "ptx", "amdgcn"])
+def test_commands_on_numbers_of_5000_digits(stage, cache39, tmp_path):
+    """Python's int() refuses strings of 4300+ digits: every number a reader converts must be bounded."""
+    backend = "hip" if stage == "amdgcn" else "cuda"
+    isa = "ptx" if backend == "cuda" else "amdgcn"
+    rnd = random.Random(None if LONG else stage)
+    for round_ in range(8 if LONG else 2):
+        cache = tmp_path / f"cache{round_}"
+        entry = shutil.copytree(cache39 / ENTRIES[backend], cache / ENTRIES[backend])
+        p = entry / f"add_kernel.{stage}"
+        text = p.read_text()
+        for m in sorted(rnd.sample(list(NUMBER.finditer(text)), 12), key=lambda m: -m.start()):
+            text = text[:m.start()] + "9" * 5000 + text[m.end():]
+        p.write_text(text)
+        for template in COMMANDS:
+            args = [a.format(e=entry, c=cache, tmp=tmp_path, isa=isa, stage=stage) for a in template]
+            r = CliRunner().invoke(main, args, env={"NO_COLOR": "1"})
+            assert "internal error" not in r.stderr and "Traceback" not in r.stderr, (args[0], r.stderr)
+            assert r.exit_code == 0 or len(r.stderr.splitlines()) == 1, (args[0], r.stderr)
+            STATS.record("cli 5000 digits", f"exit {r.exit_code}")
