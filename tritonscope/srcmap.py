@@ -16,12 +16,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from tritonscope import tools
 from tritonscope.errors import TritonscopeError, UsageError
 from tritonscope.stages.common import Module, Op, SourceLoc
 
 if TYPE_CHECKING:
     from tritonscope.cache import KernelEntry
+    from tritonscope.tools import RunningTool
 
 # The stages `map` shows, in pipeline order.
 MAP_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm")
@@ -142,20 +142,22 @@ def load_kernel_map(entry: KernelEntry, stages: list[str], explicit: bool = Fals
                     raise
                 kmap.skipped[stage] = e.message
     finally:
-        if isinstance(sass, tools.RunningTool):
+        if sass is not None and not isinstance(sass, TritonscopeError):
             sass.close()
     kmap.source_file = user_file(kmap)
     return kmap
 
 
-def _start_sass(entry: KernelEntry) -> tools.RunningTool | TritonscopeError:
+def _start_sass(entry: KernelEntry) -> RunningTool | TritonscopeError:
+    from tritonscope import tools  # only when there is SASS to read: it costs imports
+
     try:
         return tools.start_disassemble_cubin(entry.stage_path("cubin"))
     except TritonscopeError as e:
         return e
 
 
-def _finish_sass(entry: KernelEntry, sass: tools.RunningTool | TritonscopeError) -> Module:
+def _finish_sass(entry: KernelEntry, sass: RunningTool | TritonscopeError) -> Module:
     from tritonscope.stages import parse
 
     if isinstance(sass, TritonscopeError):
