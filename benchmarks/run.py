@@ -29,10 +29,11 @@ from timing import cpu_pressure  # noqa: E402
 # Sizes per mode: full (the sizes), quick (minutes), tiny (the CI smoke test: seconds).
 SIZES = {
     "full": {"ls": [1000, 3000, 10000], "parse": [90, 300, 900], "kernels": 3, "diff": [100, 300, 1000],
-             "repeat": 5, "compile_repeat": 2},
+             "repeat": 5, "parse_repeat": 3, "diff_repeat": 1, "compile_repeat": 2},
     "quick": {"ls": [300, 1000, 3000], "parse": [30, 90, 270], "kernels": 3, "diff": [30, 100, 300],
-              "repeat": 3, "compile_repeat": 1},
-    "tiny": {"ls": [20, 40], "parse": [6], "kernels": 1, "diff": [6], "repeat": 1, "compile_repeat": 1},
+              "repeat": 3, "parse_repeat": 3, "diff_repeat": 1, "compile_repeat": 1},
+    "tiny": {"ls": [20, 40], "parse": [6], "kernels": 1, "diff": [6], "repeat": 1, "parse_repeat": 1,
+             "diff_repeat": 1, "compile_repeat": 1},
 }
 
 
@@ -41,10 +42,10 @@ def plan(corpus: Path, work: Path, mode: str) -> dict[str, Callable[[], list[dic
     r = s["repeat"]
     return {
         "ls": lambda: benches.bench_ls(corpus, work, s["ls"], r),
-        "parse": lambda: benches.bench_parse(corpus, work, s["parse"], r),
+        "parse": lambda: benches.bench_parse(corpus, work, s["parse"], s["parse_repeat"]),
         "kernel": lambda: benches.bench_kernel_commands(corpus, s["kernels"], r),
         "compile": lambda: benches.bench_compile(s["compile_repeat"]),
-        "diff": lambda: benches.bench_diff(corpus, work, s["diff"], r),
+        "diff": lambda: benches.bench_diff(corpus, work, s["diff"], s["diff_repeat"]),
         "memory": lambda: benches.bench_memory(corpus),
     }
 

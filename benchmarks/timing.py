@@ -17,10 +17,13 @@ REPO = HERE.parent
 def paired(base: Callable[[], object], tool: Callable[[], object], repeat: int) -> tuple[float, float, float]:
     """(median baseline s, median tool s, median of per-pair ratios).
 
-    One warm-up of each fills the page cache; then baseline and tool run back to back, in alternating
-    order, so that load from other processes on a shared machine hits both sides of each ratio alike."""
+    A warm-up fills the page cache (and Python's bytecode caches); then baseline and tool run back to
+    back, in alternating order, so that load from other processes on a shared machine hits both sides of
+    each ratio alike. With a single repeat only the baseline warms up (it reads the same files): the big
+    sizes take a minute a run."""
     base()
-    tool()
+    if repeat > 1:
+        tool()
     bases, tools, ratios = [], [], []
     for i in range(max(1, repeat)):
         pair = {}
