@@ -107,6 +107,23 @@ def bench_parse(corpus: Path, work: Path, sizes: list[int], repeat: int) -> list
     return rows
 
 
+def bench_file_sizes(corpus: Path, count: int, repeat: int) -> list[dict]:
+    """Parse (with its line map) of one LLIR file at `count` sizes vs `grep -c loc` of that file: how the
+    parse grows with file size."""
+    from tritonscope.stages import parse
+    from tritonscope.stages.common import read_text
+
+    rows = []
+    for entry in kernels_by_size(corpus, count):
+        (llir,) = [str(p) for p in entry.glob("*.llir")]
+        kb = os.path.getsize(llir) / 1e3
+        t = paired(lambda p=llir: subprocess.run(["grep", "-c", "loc", p], capture_output=True),
+                   lambda p=llir: parse("llir", read_text(p), p), repeat)
+        rows.append(row("parse one LLIR file", f"{entry.name[:8]} {kb:.0f} KB", "grep -c loc (process)", t, None,
+                        us_per_kb=round(t[1] / kb * 1e6, 1)))
+    return rows
+
+
 # 3. map --line and layout KERNEL on kernels of 3 sizes vs `python -c pass` -------------------------------------
 def kernels_by_size(corpus: Path, count: int) -> list[Path]:
     """`count` cubin-carrying entries spread over the LLIR sizes of the corpus, ending with LARGEST."""
@@ -229,5 +246,5 @@ def bench_memory(corpus: Path) -> list[dict]:
     ]
 
 
-__all__ = ["REPO", "bench_compile", "bench_diff", "bench_kernel_commands", "bench_ls", "bench_memory",
-           "bench_parse"]
+__all__ = ["REPO", "bench_compile", "bench_diff", "bench_file_sizes", "bench_kernel_commands", "bench_ls",
+           "bench_memory", "bench_parse"]

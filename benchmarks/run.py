@@ -43,6 +43,7 @@ def plan(corpus: Path, work: Path, mode: str) -> dict[str, Callable[[], list[dic
     return {
         "ls": lambda: benches.bench_ls(corpus, work, s["ls"], r),
         "parse": lambda: benches.bench_parse(corpus, work, s["parse"], s["parse_repeat"]),
+        "filesize": lambda: benches.bench_file_sizes(corpus, s["kernels"], r),
         "kernel": lambda: benches.bench_kernel_commands(corpus, s["kernels"], r),
         "compile": lambda: benches.bench_compile(s["compile_repeat"]),
         "diff": lambda: benches.bench_diff(corpus, work, s["diff"], s["diff_repeat"]),
@@ -59,6 +60,8 @@ def print_table(rows: list[dict]) -> None:
         base = f"{r['baseline_s']:8.3f}" if r.get("baseline_s") is not None else f"{'':8}"
         tool = f"{r['tool_s']:8.3f}" if r.get("tool_s") is not None else f"{'':8}"
         note = f"{r['mb_per_s_per_core']:.1f} MB/s/core" if "mb_per_s_per_core" in r else ""
+        if "us_per_kb" in r:
+            note = f"{r['us_per_kb']:.0f} us/KB"
         if "peak_bytes" in r:
             note = f"peak {r['peak_bytes'] / 1e6:.1f} MB"
             if "rss_delta_bytes" in r:
@@ -73,7 +76,7 @@ def main() -> None:
     mode.add_argument("--tiny", action="store_true", help="a few entries, one repeat (the CI smoke test)")
     ap.add_argument("--corpus", type=Path, default=HERE.parent.parent / "shared" / "corpus")
     ap.add_argument("--json", type=Path, default=HERE / "results.json")
-    ap.add_argument("--only", action="append", choices=["ls", "parse", "kernel", "compile", "diff", "memory"],
+    ap.add_argument("--only", action="append", choices=list(plan(Path(), Path(), "tiny")),
                     help="run only these benchmarks (repeatable)")
     args = ap.parse_args()
     if not corpus_entries(args.corpus):
