@@ -80,7 +80,9 @@ def compile_samples(cache: Path) -> None:
     cmd = [sys.executable, "-m", "tritonscope", "compile", "--cache-dir", str(cache)]
     for target in TARGETS:
         cmd += ["--target", target]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S)
+    # run beside the cache, not in the checkout: there `python -m` would import the checkout's
+    # tritonscope/ ahead of an installed one, which is where a non-editable install keeps the samples
+    done = subprocess.run(cmd, cwd=cache.parent, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S)
     if done.returncode != 0:
         sys.exit(f"docs/build.py: compiling the samples failed:\n{done.stdout}{done.stderr}")
 
