@@ -29,16 +29,6 @@ MAP_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco
 STAGE_ALIASES = {"hsaco": "hsaco-asm", "cubin": "sass"}
 _BINARY_OF = {"sass": "cubin", "hsaco-asm": "hsaco"}
 
-# Memory operations per stage, for the one-line "what did this line become" flow.
-_MLIR_MEMORY = re.compile(r"(?:load|store|atomic|async_copy|async_tma|gather|scatter)")
-_PTX_MEMORY = re.compile(r"^(?:ld|st|cp\.async|atom|red|ldmatrix|stmatrix|ldu|cp\.reduce)(?:\.|$)")
-_PTX_IN_ASM = re.compile(r"(?:^|[\s;\"@$!%\w]\s*)((?:ld|st|atom|red|cp\.async|ldmatrix|stmatrix)\.[\w.:]+)")
-_LLIR_LOAD_TYPE = re.compile(r"\b(load|store)\s+(?:atomic\s+)?(?:volatile\s+)?(<[^>]*>|[\w.]+)")
-_LLIR_CALLEE = re.compile(r"@([\w.$]+)\(")
-_AMD_MEMORY = re.compile(r"(?:load|store|atomic|ds_read|ds_write|ds_bpermute)")
-_SASS_MEMORY = re.compile(r"^(?:LDG|STG|LDS|STS|LDSM|STSM|LD|ST|ATOM|ATOMG|ATOMS|RED|REDG|LDGSTS|LDGDEPBAR|"
-                          r"UTMALDG|UTMASTG|UBLKCP|LDC)(?:\.|$)")
-
 
 @dataclass
 class KernelMap:
@@ -248,29 +238,19 @@ def kind_counts(stage: str, ops: list[Op]) -> Counter[str]:
 
 
 def memory_kind(stage: str, op: Op) -> str | None:
-    """A short name for a memory access (`load <8 x half>`, `global_load_dwordx4`), else None."""
-    name = op.op
-    if stage in ("source", "ttir", "ttgir"):
-        return name if _MLIR_MEMORY.search(name.split(".", 1)[-1]) else None
-    if stage == "llir":
-        if name in ("load", "store"):
-            m = _LLIR_LOAD_TYPE.search(op.text)
-            return f"{name} {m.group(2)}" if m else name
-        if name == "call":
-            if " asm " in op.text:
-                m = _PTX_IN_ASM.search(op.text.split(" asm ", 1)[1])
-                return f"asm {m.group(1)}" if m else None
-            m = _LLIR_CALLEE.search(op.text)
-            if m and re.search(r"(?:load|store|atomic)", m.group(1)):
-                return f"call {m.group(1)}"
+    """A short name for a memory access (`load <8 x half>`, `global_load_dwordx4`), else None.
+
+    The classification is memops' (the one table of memory forms); LLIR inline asm keeps an `asm` prefix
+    so that the flow line says where the instruction came from.
+    """
+    from tritonscope import memops
+
+    acc = memops.classify(stage, op)
+    if acc is None:
         return None
-    if stage == "ptx":
-        return name if _PTX_MEMORY.match(name) and not name.startswith(("ld.param", "st.param")) else None
-    if stage in ("amdgcn", "hsaco-asm"):
-        return name if _AMD_MEMORY.search(name) else None
-    if stage == "sass":
-        return name if _SASS_MEMORY.match(name) and not name.startswith("LDC") else None
-    return None
+    if stage == "llir" and op.op == "call" and " asm " in op.text:
+        return f"asm {acc.form}"
+    return acc.form
 
 
 def memory_flow(kmap: KernelMap, per_stage_ops: dict[str, list[Op]]) -> list[tuple[str, Counter[str]]]:
