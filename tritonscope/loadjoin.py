@@ -42,21 +42,7 @@ def loc_key(loc: SourceLoc | None) -> tuple:
     return tuple((os.path.basename(p.file), p.line, p.col) for p in loc.chain())
 
 
-def sass_line_remap(raw_ptx: Module, ptx: Module) -> dict[tuple[int, str], int]:
-    """(line ptxas saw, kind) -> source line, from PTX memory ops whose `.loc` was an inline-asm offset."""
-    table: dict[tuple[int, str], collections.Counter] = collections.defaultdict(collections.Counter)
-    fixed = {op.lineno: op for op in ptx.ops}
-    for op in raw_ptx.ops:
-        acc = memops.classify("ptx", op)
-        good = fixed.get(op.lineno)
-        if acc is None or op.loc is None or good is None or good.loc is None:
-            continue
-        table[(op.loc.outermost().line, acc.kind)][good.loc.outermost().line] += 1
-    return {k: c.most_common(1)[0][0] for k, c in table.items() if len(c) == 1}
-
-
-def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: list[dict],
-          line_remap: dict[tuple[int, str], int]) -> None:
+def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: list[dict]) -> None:
     by_line: dict[int, list[AccessRow]] = collections.defaultdict(list)
     for r in rows:
         by_line[r.line].append(r)
@@ -68,7 +54,6 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
         key = loc_key(op.loc)
         outer = op.loc.outermost() if op.loc is not None else None
         line = outer.line if outer is not None else 0
-        line = line_remap.get((line, acc.kind), line)
         col = outer.col if outer is not None else 0
         candidates = by_line.get(line, [])
         if acc.kind == "other_mem":

@@ -19,7 +19,6 @@ from tritonscope.loadjoin import (
     join_stage,
     loc_key,
     mark_branch_guarded,
-    sass_line_remap,
     split_ambiguous,
 )
 from tritonscope.loadmodel import VERDICTS, AccessRow, LoadsReport, Reason
@@ -90,9 +89,12 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     isa_stage = "amdgcn" if "amdgcn" in modules else "ptx" if "ptx" in modules else None
     stages = [s for s in ("llir", "ptx", "sass", "amdgcn") if s in modules]
     unattributed: list[dict] = []
-    line_remap = sass_line_remap(raw_ptx, modules["ptx"]) if raw_ptx is not None and "ptx" in modules else {}
+    if raw_ptx is not None and "ptx" in modules and "sass" in modules:
+        from tritonscope.srcmap import correct_sass_lines
+
+        correct_sass_lines(modules["sass"], raw_ptx, modules["ptx"])
     for stage in stages:
-        join_stage(stage, modules[stage], rows, unattributed, line_remap if stage == "sass" else {})
+        join_stage(stage, modules[stage], rows, unattributed)
     if "sass" in modules and "ptx" in modules:
         split_ambiguous("sass", "ptx", rows)
     for r in rows:

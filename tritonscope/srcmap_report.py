@@ -14,6 +14,7 @@ from tritonscope.srcmap import (
     find_ops,
     line_counts,
     memory_flow,
+    memory_kind,
     stage_has_columns,
 )
 from tritonscope.srcpaths import SourceFinder, SourceText, columns_are_one_based, expression_span
@@ -84,7 +85,8 @@ def line_result(kmap: KernelMap, finder: SourceFinder, line: int, file: str | No
         per_stage_ops[stage] = ops
         stages.append({"stage": stage, "count": len(ops), "kinds": dict(Counter(op.op for op in ops)),
                        "columns": has_cols, "col_filtered": col is not None and has_cols,
-                       "ops": [op_json(op) for op in ops]})
+                       "ops": [{**op_json(op), "memory": memory_kind(stage, op)} for op in ops],
+                       "notes": list(kmap.stages[stage].notes)})
     ctx = []
     for n in range(max(1, line - context), line + context + 1):
         text = source.line(n) if source.found else None

@@ -28,13 +28,15 @@ from tritonscope.cli.common import emit_json, json_option, kernel_options, resol
               help="Rewrite source path prefix OLD to NEW (repeatable, like gdb).")
 @click.option("--context", "context", type=int, default=2, show_default=True,
               help="Source lines shown around --line.")
+@click.option("--max-ops", "max_ops", type=int, default=40, show_default=True, metavar="N",
+              help="Ops listed per stage in the --line view (memory ops first kept; 0: all). JSON lists all.")
 @click.option("--stats", is_flag=True,
               help="Attribution coverage per stage (for every kernel of the cache when no KERNEL is given).")
 @json_option
 def map_cmd(kernel: str | None, cache_dir: str | None, target: str | None, line: int | None, file: str | None,
             col: int | None, stages: str | None, stage: str | None, at: int | None, grep: str | None,
             source_roots: tuple[str, ...], substitutions: tuple[tuple[str, str], ...], context: int,
-            stats: bool, as_json: bool) -> None:
+            max_ops: int, stats: bool, as_json: bool) -> None:
     """Map the ops of every stage of KERNEL back to its Python source lines.
 
     \b
@@ -62,6 +64,8 @@ def map_cmd(kernel: str | None, cache_dir: str | None, target: str | None, line:
         raise UsageError("--col needs --line")
     if context < 0:
         raise UsageError("--context must be >= 0")
+    if max_ops < 0:
+        raise UsageError("--max-ops must be >= 0")
     finder = SourceFinder(tuple(source_roots), tuple(substitutions))
 
     if stats:
@@ -97,7 +101,13 @@ def map_cmd(kernel: str | None, cache_dir: str | None, target: str | None, line:
     kmap = load_kernel_map(entry, names, explicit)
     if line is not None:
         result = line_result(kmap, finder, line, file, col, context)
-        _emit(result, "map.line", as_json, "render_line")
+        if as_json:
+            emit_json(result, "map.line")
+        else:
+            from tritonscope.render.map import render_line
+            from tritonscope.render.terminal import make_console
+
+            render_line(result, make_console(), max_ops=max_ops)
     else:
         result = listing_result(kmap, finder, file)
         _emit(result, "map.listing", as_json, "render_listing")

@@ -63,7 +63,20 @@ def _painter(stage: str):
     return lambda text: Text.from_ansi(highlight(text, lexer, formatter).rstrip("\n"))
 
 
-def render_line(result: dict, console: Console) -> None:
+def shown_ops(ops: list[dict], max_ops: int) -> list[dict]:
+    """At most `max_ops` ops in text order, memory ops kept first (0: all)."""
+    if not max_ops or len(ops) <= max_ops:
+        return ops
+    keep = {i for i, op in enumerate(ops) if op.get("memory")}
+    keep = set(sorted(keep)[:max_ops])
+    for i in range(len(ops)):
+        if len(keep) >= max_ops:
+            break
+        keep.add(i)
+    return [op for i, op in enumerate(ops) if i in keep]
+
+
+def render_line(result: dict, console: Console, max_ops: int = 0) -> None:
     _header(console, result)
     q = result["query"]
     where = f"{(q['file'] or '?').rsplit('/', 1)[-1]}:{q['line']}" + (f":{q['col']}" if q["col"] is not None else "")
@@ -98,14 +111,20 @@ def render_line(result: dict, console: Console) -> None:
         if st["kinds"]:
             title.append(f": {_kinds(st['kinds'])}", style="dim")
         console.print(title)
+        for note in st.get("notes", ()):
+            console.print(Text(f"  note: {note}", style="dim"))
         paint = _painter(st["stage"])
-        for op in st["ops"]:
+        ops = shown_ops(st["ops"], max_ops)
+        for op in ops:
             row = Text()
             row.append(f"  {op['lineno']:6d}  ", style="dim")
             row.append(paint(_clip(op["text"])))
             if len(op["chain"]) > 1:
                 row.append(f"   [{_loc_text(op['chain'])}]", style="dim")
             console.print(row)
+        if len(ops) < len(st["ops"]):
+            console.print(Text(f"  ... {len(st['ops']) - len(ops)} more ops (memory ops are all shown first; "
+                               "--max-ops 0 lists every op)", style="dim"))
     _skipped(console, result["skipped"])
 
 
