@@ -170,3 +170,30 @@ def test_missing_disassembler_is_skipped_with_reason(cli, cache39):
     # named explicitly, a missing tool is an error (exit 1, one line)
     proc = cli(*args, "--stages", "hsaco-asm", env=env)
     assert proc.returncode == 1 and proc.stderr.startswith("tritonscope: error:") and "Traceback" not in proc.stderr
+
+
+@pytest.mark.skipif(__import__("tritonscope.tools", fromlist=["x"]).find_nvidia_tool("nvdisasm") is None,
+                    reason="nvdisasm not installed (ships with triton)")
+def test_inline_asm_line_offsets_corrected_in_ptx_and_sass(cli, cache39):
+    """cuda:90 gemv tile load (line 173): raw PTX and SASS line tables put its 32 loads on line 174."""
+    doc = run_json(cli, "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "--line", "173",
+                   "--stages", "ptx,sass")
+    flow = {f["stage"]: f["kinds"] for f in doc["flow"]}
+    assert flow["ptx"] == {"ld.global.L1::evict_first.L2::cache_hint.v4.b32": 32}
+    assert flow["sass"] == {"LDG.E.EF.128": 32}
+    notes = {st["stage"]: st["notes"] for st in doc["stages"]}
+    assert notes["ptx"] == ["ignored 4 `.loc` lines inside inline asm blocks (LLVM numbers the lines of an asm "
+                            "string from its call's line; they are not source positions)"]
+    assert notes["sass"][0].startswith("moved 33 memory instructions back")
+    x = run_json(cli, "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "--line", "174",
+                 "--stages", "ptx,sass")
+    assert {f["stage"]: f["kinds"] for f in x["flow"]} == {"ptx": {"ld.global.b16": 1}, "sass": {"LDG.E.U16": 1}}
+
+
+def test_max_ops_keeps_memory_ops(cli, cache39):
+    proc = cli("map", "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx942", "--line", "173",
+               "--stages", "llir", "--max-ops", "3")
+    assert proc.returncode == 0, proc.stderr
+    listed = [ln for ln in proc.stdout.splitlines() if ln.startswith("  ") and "load <8 x half>" in ln]
+    assert len(listed) == 3
+    assert "more ops (memory ops are all shown first; --max-ops 0 lists every op)" in proc.stdout
