@@ -1,8 +1,9 @@
 """The examples of the docs: per block ID, the command as the reader types it and the excerpt shown.
 
 A command runs in a scratch directory where `demo-cache` is the compiled samples cache and also
-$TRITON_CACHE_DIR (see docs/build.py). An excerpt rule only cuts or blanks what the command printed, and
-says so in the block (`…` where lines were cut); it never edits a value that is shown.
+$TRITON_CACHE_DIR (see docs/build.py). An excerpt rule cuts what the command printed (`…` marks where),
+or replaces what depends on when and how fast the cache was built (ages, timings, mtimes, sizes); each
+rule's docstring says which, and the docs say so beside the example.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 Excerpt = Callable[[str], str]
 CUT = "…"
@@ -23,7 +24,6 @@ class Snippet:
     excerpts: tuple[Excerpt, ...] = ()
     exit_code: int = 0
     json: bool = False  # output shown in a ```json block of its own
-    notes: tuple[str, ...] = field(default=())
 
     def render(self, output: str) -> str:
         for excerpt in self.excerpts:
@@ -31,8 +31,7 @@ class Snippet:
         output = output.rstrip("\n") + "\n"
         status = f"(exit status {self.exit_code})\n" if self.exit_code else ""
         if self.json:
-            return f"```console\n$ {self.command}\n```\n```json\n{output}```\n" + (
-                f"{status}" if status else "")
+            return f"```console\n$ {self.command}\n```\n```json\n{output}```\n{status}"
         return f"```console\n$ {self.command}\n{output}{status}```\n"
 
 
@@ -46,26 +45,18 @@ def head(n: int) -> Excerpt:
     return cut
 
 
-def spans(*ranges: tuple[int, int]) -> Excerpt:
-    """Lines by 1-based inclusive ranges of the output, `…` where lines were left out."""
+def head_and_from(n: int, pattern: str) -> Excerpt:
+    """The first n lines, `…`, then everything from the first later line matching `pattern` (a regex)."""
     def cut(text: str) -> str:
         lines = text.splitlines()
-        kept: list[str] = []
-        last = 0
-        for first, end in ranges:
-            if first > last + 1:
-                kept.append(CUT)
-            kept.extend(lines[first - 1:end])
-            last = end
-        if last < len(lines):
-            kept.append(CUT)
-        return "\n".join(kept)
+        start = next((i for i in range(n, len(lines)) if re.match(pattern, lines[i])), len(lines))
+        return "\n".join(lines[:n] + ([CUT] if start > n else []) + lines[start:])
     return cut
 
 
-def section(start: str, stop: str | None = None, limit: int | None = None) -> Excerpt:
-    """From the first line starting with `start` to the line before the next starting with `stop`
-    (regexes), at most `limit` lines; `…` marks what was cut."""
+def section(start: str, stop: str | None = None) -> Excerpt:
+    """From the first line matching `start` to the line before the next matching `stop` (regexes, from
+    the line's beginning); `…` marks what was cut."""
     def cut(text: str) -> str:
         lines = text.splitlines()
         begin = next(i for i, line in enumerate(lines) if re.match(start, line))
@@ -73,10 +64,8 @@ def section(start: str, stop: str | None = None, limit: int | None = None) -> Ex
         if stop is not None:
             end = next((i for i in range(begin + 1, len(lines)) if re.match(stop, lines[i])), len(lines))
         kept = lines[begin:end]
-        if limit is not None and len(kept) > limit:
-            kept = kept[:limit] + [CUT]
         prefix = [CUT] if begin > 0 else []
-        suffix = [CUT] if end < len(lines) and kept[-1] != CUT else []
+        suffix = [CUT] if end < len(lines) else []
         return "\n".join(prefix + kept + suffix)
     return cut
 
@@ -171,7 +160,8 @@ UNTIL_MEMORY = r"^memory:"
 _ALL = [
     # README: the 60-second tour
     Snippet("readme-ls", "tritonscope ls", (ls_without_age,)),
-    Snippet("readme-map-line", f"tritonscope map {GEMV_HIP} --line {WEIGHT_LINE}",
+    Snippet("readme-map-line",
+            f"tritonscope map {GEMV_HIP} --line {WEIGHT_LINE} --stages ttir,ttgir,llir,amdgcn",
             (keep_lines(STAGE_HEADER + "|buffer_load_dwordx4", until=UNTIL_MEMORY),)),
     Snippet("readme-layout", f"tritonscope layout {GEMV_HIP} --alias blocked --shape 64x256 --no-picture"),
     Snippet("readme-loads", f"tritonscope loads {GEMV_HIP}", (head(5),)),
@@ -195,7 +185,8 @@ _ALL = [
     Snippet("tut-amdgcn-grep", f"tritonscope map {GEMV_HIP} --stage amdgcn --grep buffer_load_dwordx4"),
     Snippet("tut-explain-hip", f"tritonscope loads {GEMV_HIP} --explain {WEIGHT_LINE}"),
     Snippet("tut-explain-cuda", f"tritonscope loads {GEMV_CUDA} --explain {WEIGHT_LINE}"),
-    Snippet("tut-sass-grep", f"tritonscope map {GEMV_CUDA} --stage sass --grep 'LDG.E.EF'", (head(6),)),
+    Snippet("tut-sass-grep", f"tritonscope map {GEMV_CUDA} --stage sass --grep 'LDG.E.EF'",
+            (head_and_from(6, r"\d+ matches by source line"),)),
     Snippet("tut-spec", "tritonscope compile gemv gemv-unaligned gemv-kmask --target hip:gfx942 "
             "--explain-spec",
             (keep_lines(r"^(\S+ \(gemv_kernel\)|argument|w_ptr|K |EVEN_K)"),)),
