@@ -3,8 +3,8 @@
 Caches: the corpus (Triton 3.2.0, 3.9.0, Inductor on an H200 with 3.6), the committed Triton 2.3.1 cache,
 and the cache `compile` writes in the tests. Commands run in-process through click's CliRunner (the
 whole sweep must fit a 2-core CI); a few run as real subprocesses at the end. Disassembly of one binary
-is memoized within the sweep where it goes through tools.disassemble_* (show, loads); `map` starts
-nvdisasm itself (tools.start_disassemble_cubin) and so checks the tool path of its own.
+is memoized within the sweep (show, map and loads would each run nvdisasm on the same cubin otherwise;
+`map` starting nvdisasm in the background is covered by test_sweep_subprocesses and tests/test_map.py).
 
 "Explained" stderr is a note the user can act on: a disassembler that does not know the arch (gfx950
 needs LLVM >= 20), a stage skipped for that reason. Anything else on stderr fails the sweep, and so does
@@ -72,11 +72,29 @@ def memo_disassembly():
 
         return wrapper
 
+    class Finished:
+        """What tools.start_disassemble_cubin returns, for a disassembly that already ran."""
+
+        def __init__(self, path, *args, **kwargs):
+            self.path = path
+
+        def output(self) -> str:
+            return tools.disassemble_cubin(self.path)  # memoized below
+
+        def close(self) -> None:
+            pass
+
+    start = tools.start_disassemble_cubin
+    originals = dict(saved)
+    # disassemble_cubin itself goes through start_disassemble_cubin: memoize the real start's output
+    saved["disassemble_cubin"] = functools.wraps(start)(lambda path, *a, **k: start(path, *a, **k).output())
     for n in saved:
         setattr(tools, n, memo(n))
+    tools.start_disassemble_cubin = Finished
     yield results
-    for n, fn in saved.items():
+    for n, fn in originals.items():
         setattr(tools, n, fn)
+    tools.start_disassemble_cubin = start
 
 
 class Sweep:
