@@ -177,6 +177,8 @@ def _build_nvidia_mma(f: _Fields) -> Layout:
     instr = f.ints("instrShape", required=False) or ()
     if major not in (1, 2, 3, 5):
         raise ParseError(f"versionMajor: expected 1, 2, 3 or 5, got {major}")
+    if major in (3, 5) and len(instr) < 2:  # wgmma/tcgen05 tiles are instrShape [M, N, K]; without it, no tile
+        raise ParseError(f"instrShape: versionMajor {major} needs [M, N, K], got {list(instr)}")
     return NvidiaMmaLayout(major, minor, wpc, instr, f.cta(len(wpc), None))
 
 
