@@ -69,6 +69,22 @@ def print_table(rows: list[dict]) -> None:
         print(f"{r['bench']:32} {r['size']:>24} {r['baseline']:>30} {base} {tool} {r['ratio']:7.2f} {goal:>6}  {note}")
 
 
+def markdown_table(rows: list[dict]) -> str:
+    """The table as docs/performance.md shows it."""
+    out = ["| benchmark | size | baseline | baseline s | tool s | ratio | goal | note |",
+           "| --- | --- | --- | ---: | ---: | ---: | ---: | --- |"]
+    for r in rows:
+        base = f"{r['baseline_s']:.3f}" if r.get("baseline_s") is not None else ""
+        tool = f"{r['tool_s']:.3f}" if r.get("tool_s") is not None else ""
+        goal = f"<= {r['goal']:g}" if r.get("goal") else ""
+        note = (f"{r['mb_per_s_per_core']:.1f} MB/s per core" if "mb_per_s_per_core" in r else
+                f"{r['us_per_kb']:.0f} us/KB" if "us_per_kb" in r else
+                f"peak {r['peak_bytes'] / 1e6:.1f} MB" if "peak_bytes" in r else "")
+        out.append(f"| {r['bench']} | {r['size']} | {r['baseline']} | {base} | {tool} | {r['ratio']:.2f} | {goal} "
+                   f"| {note} |")
+    return "\n".join(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     mode = ap.add_mutually_exclusive_group()
@@ -78,7 +94,12 @@ def main() -> None:
     ap.add_argument("--json", type=Path, default=HERE / "results.json")
     ap.add_argument("--only", action="append", choices=list(plan(Path(), Path(), "tiny")),
                     help="run only these benchmarks (repeatable)")
+    ap.add_argument("--markdown", type=Path, metavar="RESULTS", help="print RESULTS (a JSON this wrote) as a "
+                    "markdown table, run nothing")
     args = ap.parse_args()
+    if args.markdown:
+        print(markdown_table(json.loads(args.markdown.read_text())["rows"]))
+        return
     if not corpus_entries(args.corpus):
         raise SystemExit(f"no corpus at {args.corpus} (pass --corpus)")
     mode_name = "tiny" if args.tiny else "quick" if args.quick else "full"
