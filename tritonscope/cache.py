@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tritonscope.errors import TritonscopeError, UsageError
-from tritonscope.stages.common import STAGE_SUFFIXES
+from tritonscope.stages.common import STAGE_SUFFIXES, gc_paused
 
 # Utility modules Triton caches next to kernels (compiled C launchers); not kernels themselves.
 LAUNCHER_SUFFIXES = (".so", ".pyd", ".dll", ".dylib")
@@ -354,7 +354,8 @@ class Cache:
                 self._entries = [load_entry(self.root, self.root.parent)]
             else:
                 out: list[KernelEntry] = []
-                self._walk(self.root, 0, out)
+                with gc_paused():
+                    self._walk(self.root, 0, out)
                 self._entries = out
         return self._entries
 

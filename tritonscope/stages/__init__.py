@@ -10,7 +10,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 from tritonscope.errors import TritonscopeError, UsageError
-from tritonscope.stages.common import Module, read_text
+from tritonscope.stages.common import Module, gc_paused, read_text
 
 if TYPE_CHECKING:
     from tritonscope.cache import KernelEntry
@@ -42,7 +42,8 @@ def parse(stage: str, text: str, path: str | None = None) -> Module:
     except KeyError:
         raise UsageError(f"no parser for stage {stage!r} (known: {', '.join(PARSERS)})") from None
     parser = importlib.import_module(f"tritonscope.stages.{module_name}")
-    return _noted(parser.parse(text, path, stage=stage))
+    with gc_paused():
+        return _noted(parser.parse(text, path, stage=stage))
 
 
 def _noted(module: Module) -> Module:
