@@ -2,31 +2,16 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import click
 
 from tritonscope.cli.common import cache_option, target_option
+from tritonscope.parallel import progress_bar
 
 FORMATS = ("text", "markdown", "json", "html")
 DIFF_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn")
-
-
-@contextlib.contextmanager
-def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
-    """A rich progress bar on stderr when it is a terminal; silent otherwise."""
-    if not sys.stderr.isatty():
-        yield lambda n: None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda n: bar.advance(task, n)
 
 
 def _fold_option(f: Callable) -> Callable:
@@ -70,13 +55,13 @@ def diff_cmd(a: str, b: str, kernel: str | None, target: str | None, stages: tup
     rules = parse_rules(fail_on)  # bad rule text: UsageError (exit 2) before any work
     render = None if fmt == "json" else renderer(fmt)
     options = NormalizeOptions(fold_renames=fold_renames)
-    side_a = load_side(a, options, kernel, target, _progress)
+    side_a = load_side(a, options, kernel, target, progress_bar)
     if side_a.kind == "snapshot" and side_a.fold_renames is not None and side_a.fold_renames != fold_renames:
         # Compare like with like: normalize B the way the snapshot was written.
         options = NormalizeOptions(fold_renames=side_a.fold_renames)
         click.echo(f"tritonscope: note: {a} was written with fold_renames={side_a.fold_renames}; "
                    "using that for B too", err=True)
-    side_b = load_side(b, options, kernel, target, _progress)
+    side_b = load_side(b, options, kernel, target, progress_bar)
     if side_b.kind == "snapshot" and side_b.fold_renames is not None and side_b.fold_renames != options.fold_renames:
         click.echo(f"tritonscope: note: {b} was written with fold_renames={side_b.fold_renames}, A with "
                    f"{options.fold_renames}: renamed spellings will show as differences", err=True)
@@ -134,7 +119,7 @@ def snapshot_cmd(kernels: tuple[str, ...], out: str, cache_dir: str | None, targ
     if not entries:
         raise TritonscopeError("no kernels to snapshot", str(cache.root))
     options = NormalizeOptions(fold_renames=fold_renames)
-    with _progress(len(entries), "snapshot") as advance:
+    with progress_bar(len(entries), "snapshot") as advance:
         records = records_for_entries(entries, options, progress=advance)
     paths = write_snapshot(records, Path(out), options)
     click.echo(f"wrote {len(paths)} kernel(s) to {out}", err=True)
