@@ -33,6 +33,7 @@ from tritonscope.compile_request import (  # noqa: F401 - the compile API, re-ex
     sample_names,
 )
 from tritonscope.errors import UsageError
+from tritonscope.parallel import usable_cores
 
 _GPU_DEVICE_NODES = ("/dev/nvidiactl", "/dev/nvidia0", "/dev/kfd", "/dev/dxg")
 _GPU_TOOLS = ("nvidia-smi", "rocm-smi", "amd-smi")
@@ -174,14 +175,6 @@ def _pool_context():
     if "triton" not in sys.modules and "fork" in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
-
-
-def usable_cores() -> int:
-    """Cores this process may run on (its affinity mask, e.g. under taskset), not all the machine has."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:
-        return os.cpu_count() or 1
 
 
 def _estimated_cost(ref: KernelRef) -> int:

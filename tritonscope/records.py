@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tritonscope.cache import KernelEntry
+from tritonscope.layouts.syntax import split_top_level
 from tritonscope.normalize import NORMALIZED_STAGES, NormalizeOptions, normalize
 
 BINARY_METRIC_STAGES = ("cubin", "hsaco")
@@ -50,25 +51,9 @@ def signature_from_ir(normalized_ir: str) -> dict:
     for line in normalized_ir.splitlines():
         m = FUNC_SIGNATURE.match(line)
         if m:
-            args = [a.strip() for a in _split_top_level(ARG_NAME.sub("", m.group(1)))]
+            args = [a.strip() for a in split_top_level(ARG_NAME.sub("", m.group(1)))]
             return {"args": [a for a in args if a], "attributes": m.group(2) or ""}
     return {}
-
-
-def _split_top_level(text: str) -> list[str]:
-    out, depth, cur = [], 0, []
-    for c in text:
-        if c in "<({[":
-            depth += 1
-        elif c in ">)}]":
-            depth -= 1
-        if c == "," and depth == 0:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(c)
-    out.append("".join(cur))
-    return out
 
 
 def specialization(meta: dict | None, normalized: dict[str, str]) -> dict:

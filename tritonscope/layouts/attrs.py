@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from tritonscope.errors import ParseError
 from tritonscope.layouts.builders import to_layout
 from tritonscope.layouts.model import Layout
-from tritonscope.layouts.syntax import parse_value
+from tritonscope.layouts.syntax import parse_value, split_top_level
 
 __all__ = [
     "DTYPE_BITS",
@@ -144,7 +144,7 @@ def parse_tensor_type(text: str, aliases: dict[str, Layout] | None = None) -> Te
     if not m:
         raise ParseError(f"not a tensor or memdesc type: {text[:80]}")
     body = m.group("body")
-    parts = _split_top_level(body)
+    parts = split_top_level(body)
     dims_and_type = parts[0].strip()
     shape_text = SHAPE_PREFIX.match(dims_and_type).group(1)
     shape = tuple(int(d) for d in shape_text.split("x") if d)
@@ -196,20 +196,6 @@ class _LazyAliases(dict):
 def _is_non_layout(value: str) -> bool:
     """Memory spaces (`#ttg.shared_memory`, `#ttng.tensor_memory`) share the alias syntax but are no layouts."""
     return bool(re.match(r"#(ttg|triton_gpu|ttng)\.(shared_memory|tensor_memory)(?![\w<])", value))
-
-
-def _split_top_level(body: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(body):
-        if ch in "<[{(":
-            depth += 1
-        elif ch in ">]})":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(body[start:i])
-            start = i + 1
-    parts.append(body[start:])
-    return parts
 
 
 TYPE_START = re.compile(r"(?<![\w.])(tensor|!(?:ttg|triton_gpu|tt)\.memdesc)<")

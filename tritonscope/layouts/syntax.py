@@ -186,3 +186,18 @@ def parse_value(text: str) -> object:
     if rest is not None:
         raise ParseError(f"unexpected {rest[1]!r} at column {rest[2] + 1} after the layout in {_clip(text)}")
     return value
+
+
+def split_top_level(body: str) -> list[str]:
+    """`a, b<c, d>, e` -> [`a`, ` b<c, d>`, ` e`]: split at commas outside any bracket."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(body):
+        if ch in "<[{(":
+            depth += 1
+        elif ch in ">]})":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(body[start:i])
+            start = i + 1
+    parts.append(body[start:])
+    return parts
