@@ -197,3 +197,21 @@ def test_max_ops_keeps_memory_ops(cli, cache39):
     listed = [ln for ln in proc.stdout.splitlines() if ln.startswith("  ") and "load <8 x half>" in ln]
     assert len(listed) == 3
     assert "more ops (memory ops are all shown first; --max-ops 0 lists every op)" in proc.stdout
+
+
+@pytest.mark.skipif(__import__("tritonscope.tools", fromlist=["x"]).find_nvidia_tool("nvdisasm") is None,
+                    reason="nvdisasm not installed (ships with triton)")
+def test_entry_sass_corrected_once_for_every_consumer(cache39):
+    from tritonscope.cache import Cache, select
+    from tritonscope.stages import parse_entry_stage
+    from tritonscope.stages.sass_lines import correct_entry_sass
+
+    (entry,) = select(Cache(cache39).kernels(), "gemv_tile_kernel", "cuda:90")
+    sass = parse_entry_stage(entry, "sass")
+
+    def ldg_lines():
+        return sorted({op.loc.outermost().line for op in sass.ops if op.op.startswith("LDG")})
+
+    assert ldg_lines() == [173, 174]
+    assert correct_entry_sass(entry, sass) == 0  # a second pass must not move 174 (the x load) to 173
+    assert ldg_lines() == [173, 174]

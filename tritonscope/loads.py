@@ -42,7 +42,6 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True) -> Loads
     ttgir_text = read_text(entry.stage_path("ttgir"))
     modules: dict[str, Module] = {"ttgir": parse("ttgir", ttgir_text, str(entry.stage_path("ttgir")))}
     notes: list[str] = []
-    raw_ptx: Module | None = None
     for stage in ("llir", "ptx", "amdgcn"):
         if stage not in entry.files:
             continue
@@ -50,12 +49,7 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True) -> Loads
         try:
             text = read_text(path)
             modules[stage] = parse(stage, text, path)
-            if stage == "ptx" and modules[stage].notes:
-                from tritonscope.stages import ptx as ptx_parser
-
-                # SASS line info comes from the raw `.loc`s: keep them to map SASS back (sass_line_remap)
-                raw_ptx = ptx_parser.parse(text, path, inline_asm_locs=True)
-                notes.extend(f"PTX: {n}" for n in modules[stage].notes)
+            notes.extend(f"{stage.upper()}: {n}" for n in modules[stage].notes)
         except TritonscopeError as exc:  # one unreadable stage must not hide the others
             notes.append(f"{stage} not joined: {exc}")
     if sass and "cubin" in entry.files:
@@ -63,15 +57,18 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True) -> Loads
 
         try:
             modules["sass"] = parse("sass", stage_text(entry, "sass"), str(entry.stage_path("cubin")))
+            from tritonscope.stages.sass_lines import correct_entry_sass
+
+            correct_entry_sass(entry, modules["sass"], modules.get("ptx"))
         except (ToolMissing, TritonscopeError) as exc:
             notes.append(f"SASS not joined: {exc}")
     target = entry.target
     return analyze_modules(modules, target=str(target) if target else None, kernel=entry.name, hash=entry.hash,
-                           ttgir_text=ttgir_text, raw_ptx=raw_ptx, line=line, notes=notes)
+                           ttgir_text=ttgir_text, line=line, notes=notes)
 
 
 def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: str, hash: str = "",
-                    ttgir_text: str, raw_ptx: Module | None = None, line: int | None = None,
+                    ttgir_text: str, line: int | None = None,
                     notes: list[str] | None = None) -> LoadsReport:
     """The pure analysis: parsed stages in, report out."""
     ttgir = modules["ttgir"]
@@ -89,10 +86,6 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     isa_stage = "amdgcn" if "amdgcn" in modules else "ptx" if "ptx" in modules else None
     stages = [s for s in ("llir", "ptx", "sass", "amdgcn") if s in modules]
     unattributed: list[dict] = []
-    if raw_ptx is not None and "ptx" in modules and "sass" in modules:
-        from tritonscope.srcmap import correct_sass_lines
-
-        correct_sass_lines(modules["sass"], raw_ptx, modules["ptx"])
     for stage in stages:
         join_stage(stage, modules[stage], rows, unattributed)
     if "sass" in modules and "ptx" in modules:

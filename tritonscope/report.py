@@ -139,7 +139,12 @@ def _load_stage(entry: KernelEntry, stage: str) -> tuple[StagePane, Module | Non
         pane.note = f"{stage} not available: {exc}"
         return pane, None
     try:
-        return pane, parse(stage, pane.text, pane.path)
+        module = parse(stage, pane.text, pane.path)
+        if stage == "sass":
+            from tritonscope.stages.sass_lines import correct_entry_sass
+
+            correct_entry_sass(entry, module)
+        return pane, module
     except TritonscopeError as exc:
         pane.note = f"{stage} shown without source mapping: {exc}"
         return pane, None

@@ -81,4 +81,9 @@ def parse_entry_stage(entry: KernelEntry, stage: str) -> Module:
         return _noted(hsaco.parse(text, path, stage=stage, dwarf=tools.dwarfdump_hsaco(path)))
     else:
         path = str(entry.stage_path(stage))
-    return parse(stage, stage_text(entry, stage), path)
+    module = parse(stage, stage_text(entry, stage), path)
+    if stage == "sass":
+        from tritonscope.stages.sass_lines import correct_entry_sass
+
+        correct_entry_sass(entry, module)
+    return module
