@@ -25,6 +25,10 @@ _SUFFIX_TO_STAGE = {v: k for k, v in STAGE_SUFFIXES.items()}
 _MANGLED_23 = re.compile(r"^(?P<base>.+?)_(?P<sig>(?:\d+[cde]*)+)$")
 _MAX_NESTING = 3
 _TEXT_STAGES = frozenset({"source", "ttir", "ttgir", "llir", "ptx", "amdgcn"})
+# Far above any real artifact (the largest LLIR seen is ~20 MB) and far below what fills memory.
+DEFAULT_MAX_STAGE_BYTES = 256 << 20
+# A metadata json is a few KB; a larger one is not metadata Triton wrote.
+MAX_METADATA_BYTES = 16 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,16 +41,34 @@ class Target:
         return f"{self.backend}:{self.arch}"
 
     def matches(self, spec: str) -> bool:
-        """`cuda`, `hip`, `cuda:90`, `hip:gfx942`, `sm90`, `gfx942`."""
-        spec = spec.strip().lower()
-        if ":" in spec:
-            backend, arch = spec.split(":", 1)
-            return self.backend == backend and self.arch.lower() == arch
-        if spec in ("cuda", "hip", self.backend):
-            return self.backend == spec
-        if spec.startswith("sm"):
-            return self.backend == "cuda" and self.arch == spec[2:].lstrip("_")
-        return self.arch.lower() == spec
+        """Every spelling `parse_target_spec` accepts: `cuda`, `hip`, `cuda:90`, `sm90`, `hip:gfx942`,
+        `gfx942`. A spelling it refuses matches nothing."""
+        try:
+            canon = parse_target_spec(spec)
+        except UsageError:
+            return False
+        backend, _, arch = canon.partition(":")
+        return self.backend == backend and (not arch or self.arch.lower() == arch)
+
+
+# The one target grammar of every command (`--target`, `compile --target`): backend alone, or
+# backend:arch, with NVIDIA's `sm90`/`sm_90a` and AMD's bare `gfx942` as aliases.
+_TARGET_CUDA = re.compile(r"^(?:cuda:|sm_?)(?P<arch>\d+)a?$")
+_TARGET_HIP = re.compile(r"^(?:hip:)?(?P<arch>gfx[0-9a-f]+)$")
+TARGET_FORMS = "cuda, hip, cuda:90 (or sm90), hip:gfx942 (or gfx942)"
+
+
+def parse_target_spec(text: str) -> str:
+    """A target as the user spells it -> its canonical form (`cuda`, `hip`, `cuda:90`, `hip:gfx942`);
+    anything else is a UsageError that names the accepted forms."""
+    spec = text.strip().lower()
+    if spec in ("cuda", "hip"):
+        return spec
+    if m := _TARGET_CUDA.match(spec):
+        return f"cuda:{m.group('arch')}"
+    if m := _TARGET_HIP.match(spec):
+        return f"hip:{m.group('arch')}"
+    raise UsageError(f"unknown target '{text}' (forms: {TARGET_FORMS})")
 
 
 def parse_target(raw: object) -> Target | None:
@@ -87,6 +109,8 @@ class KernelEntry:
     mangled_name: str | None = None
     mtime: float = 0.0
     cache_root: Path | None = None
+    # Stage files larger than this are refused in one line (--max-stage-size); travels to pool workers.
+    max_stage_bytes: int | None = DEFAULT_MAX_STAGE_BYTES
     _files: dict[str, Path] | None = field(default=None, repr=False, compare=False)
     _sizes: dict[str, int] | None = field(default=None, repr=False, compare=False)
 
@@ -162,11 +186,18 @@ class KernelEntry:
         return [s for s in STAGE_ORDER if s in self.file_paths]
 
     def stage_path(self, stage: str) -> Path:
+        """The file of a stage, to read: a missing stage or a file over the size limit is an error."""
         try:
-            return self.files[stage]
+            path = self.files[stage]
         except KeyError:
             have = ", ".join(self.stages) or "none"
             raise TritonscopeError(f"no {stage} stage in this entry (stages: {have})", str(self.path)) from None
+        size = self.sizes.get(stage)
+        if self.max_stage_bytes is not None and size is not None and size > self.max_stage_bytes:
+            raise TritonscopeError(
+                f"{format_size(size)}, over the stage size limit of {format_size(self.max_stage_bytes)} "
+                "(no real artifact is this large; raise it with --max-stage-size)", str(path))
+        return path
 
     def label(self) -> str:
         t = self.target
@@ -194,6 +225,13 @@ class KernelEntry:
         }
 
 
+def format_size(n: int) -> str:
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift:
+            return f"{n / (1 << shift):.1f} {unit}"
+    return f"{n} bytes"
+
+
 def default_cache_dir(env: dict[str, str] | None = None) -> Path:
     """Triton's own rule: TRITON_CACHE_DIR, else TRITON_HOME/.triton/cache, else ~/.triton/cache."""
     env = os.environ if env is None else env
@@ -206,7 +244,10 @@ def default_cache_dir(env: dict[str, str] | None = None) -> Path:
 def _read_metadata(path: str | os.PathLike) -> tuple[dict | None, str | None]:
     try:
         with open(path, "rb") as fh:
-            data = json.loads(fh.read())
+            raw = fh.read(MAX_METADATA_BYTES + 1)
+        if len(raw) > MAX_METADATA_BYTES:
+            return None, f"{os.path.basename(path)}: larger than {format_size(MAX_METADATA_BYTES)}, not Triton metadata"
+        data = json.loads(raw)
     except (OSError, ValueError) as e:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e).split("\n")[0]
         return None, f"{os.path.basename(path)}: {reason}"

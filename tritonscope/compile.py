@@ -180,7 +180,9 @@ def _pool_context():
 def _estimated_cost(ref: KernelRef) -> int:
     """Bigger sources and more tl.dot compile longer; read as text, nothing imported."""
     if ref.sample:
-        from tritonscope import sample_kernels
+        from tritonscope.compile_request import sample_package
+
+        sample_kernels = sample_package()
 
         path = Path(sample_kernels.__file__).parent / f"{sample_kernels.SAMPLE_MODULES[ref.sample]}.py"
     else:

@@ -21,8 +21,6 @@ from tritonscope.errors import UsageError
 DEFAULT_TARGETS = ("cuda:90", "hip:gfx942")
 # AMD architectures whose wavefront is 32 lanes (RDNA); the CDNA ones (gfx9xx) use 64.
 _WAVE32_PREFIXES = ("gfx10", "gfx11", "gfx12")
-_CUDA_TARGET = re.compile(r"^(?:cuda:|sm_?)(?P<arch>\d+)a?$")
-_HIP_TARGET = re.compile(r"^(?:hip:)?(?P<arch>gfx[0-9a-f]+)$")
 _USER_KERNEL = re.compile(r"^(?P<path>.+\.py)::(?P<name>[A-Za-z_]\w*)$")
 
 
@@ -44,19 +42,48 @@ class CompileTarget:
 
 
 def parse_target(text: str) -> CompileTarget:
-    """`cuda:90`, `sm90`, `hip:gfx942`, `gfx942`."""
-    spec = text.strip().lower()
-    if m := _CUDA_TARGET.match(spec):
-        return CompileTarget("cuda", m.group("arch"), 32)
-    if m := _HIP_TARGET.match(spec):
-        arch = m.group("arch")
-        return CompileTarget("hip", arch, 32 if arch.startswith(_WAVE32_PREFIXES) else 64)
-    raise UsageError(
-        f"unknown target '{text}' (examples: cuda:80, cuda:90, cuda:100, hip:gfx90a, hip:gfx942)"
-    )
+    """`cuda:90`, `sm90`, `hip:gfx942`, `gfx942`: the grammar of every command's --target
+    (cache.parse_target_spec), with an architecture, since a compile needs one."""
+    from tritonscope.cache import TARGET_FORMS, parse_target_spec
+
+    backend, _, arch = parse_target_spec(text).partition(":")
+    if not arch:
+        raise UsageError(f"--target {text}: compile needs an architecture (forms: {TARGET_FORMS})")
+    if backend == "cuda":
+        return CompileTarget("cuda", arch, 32)
+    return CompileTarget("hip", arch, 32 if arch.startswith(_WAVE32_PREFIXES) else 64)
 
 
 # ---- which kernel ---------------------------------------------------------------------------------
+
+
+def sample_package() -> Any:
+    """`tritonscope.sample_kernels`: installed from the top-level `sample_kernels/` (pyproject's
+    package-dir). Run from a checkout's root (`python -m tritonscope` after `pip install .`), the
+    checkout's `tritonscope/` shadows the installed package and has no such subpackage: then the
+    checkout's own `sample_kernels/` beside it is loaded under that name."""
+    import importlib.util
+    import sys
+
+    try:
+        from tritonscope import sample_kernels
+
+        return sample_kernels
+    except ImportError:
+        folder = Path(__file__).resolve().parent.parent / "sample_kernels"
+        init = folder / "__init__.py"
+        if not init.is_file():
+            raise
+    import tritonscope
+
+    spec = importlib.util.spec_from_file_location("tritonscope.sample_kernels", init,
+                                                  submodule_search_locations=[str(folder)])
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    tritonscope.sample_kernels = module  # type: ignore[attr-defined]
+    return module
 
 
 @dataclass(frozen=True)
@@ -76,7 +103,7 @@ class KernelRef:
 
 
 def sample_names(with_variants: bool = False) -> list[str]:
-    from tritonscope import sample_kernels
+    sample_kernels = sample_package()
 
     names = sample_kernels.names()
     if not with_variants:
@@ -89,7 +116,7 @@ def sample_names(with_variants: bool = False) -> list[str]:
 
 
 def parse_kernel_ref(text: str) -> KernelRef:
-    from tritonscope import sample_kernels
+    sample_kernels = sample_package()
 
     if m := _USER_KERNEL.match(text):
         return KernelRef(path=m.group("path"), name=m.group("name"))
@@ -178,7 +205,7 @@ def jit_flags(fn: Any) -> tuple[set[str], set[str]]:
 
 def sample_launch(ref: KernelRef, new: Callable[..., Any], sizes: dict | None = None):
     """(Sample, Launch) of a sample or variant; `new` makes tensors or placeholders."""
-    from tritonscope import sample_kernels
+    sample_kernels = sample_package()
 
     sample = sample_kernels.load(ref.sample)
     variant = sample.variants[ref.variant] if ref.variant else None

@@ -247,7 +247,7 @@ def diff_sides(a: Side, b: Side, stages: tuple[str, ...] | None = None, context:
 
 
 def load_side(path: str, options: NormalizeOptions, kernel: str | None = None, target: str | None = None,
-              progress_factory: Callable | None = None) -> Side:
+              progress_factory: Callable | None = None, max_stage_bytes: int | None = -1) -> Side:
     """A cache (or folder of caches), a snapshot directory, one entry directory, or one artifact file."""
     from tritonscope.cache import Cache, select
     from tritonscope.records import records_for_entries
@@ -260,6 +260,9 @@ def load_side(path: str, options: NormalizeOptions, kernel: str | None = None, t
         return Side(path=path, kind="snapshot", records=records, fold_renames=opts.get("fold_renames"))
     cache = Cache(p)
     entries = select(cache.kernels(), kernel, target) if (kernel or target) else cache.kernels()
+    if max_stage_bytes != -1:
+        for e in entries:
+            e.max_stage_bytes = max_stage_bytes
     single = p.is_file() or (len(cache.entry_dirs()) == 1 and cache.entry_dirs()[0][0] == p)
     if progress_factory is not None and len(entries) > 1:
         with progress_factory(len(entries), f"reading {path}") as advance:

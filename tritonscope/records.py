@@ -80,13 +80,14 @@ def record_for_entry(entry: KernelEntry, options: NormalizeOptions, stages: tupl
     normalized: dict[str, str] = {}
     for stage in NORMALIZED_STAGES:
         if stage in entry.files and (stages is None or stage in stages):
-            raw[stage] = read_text(entry.files[stage])
+            raw[stage] = read_text(entry.stage_path(stage))
             normalized[stage] = normalize(stage, raw[stage], options)
     binaries: dict[str, tuple[bytes, str | None]] = {}
     for stage in BINARY_METRIC_STAGES:
         if stage in entry.files:
-            with open(entry.files[stage], "rb") as fh:
-                binaries[stage] = (fh.read(), str(entry.files[stage]))
+            path = entry.stage_path(stage)
+            with open(path, "rb") as fh:
+                binaries[stage] = (fh.read(), str(path))
     km = kernel_metrics(raw, normalized, entry.metadata, binaries, entry.name, _loads_report(entry, stages))
     target = entry.target
     return KernelRecord(

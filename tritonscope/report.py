@@ -55,6 +55,16 @@ class SourcePane:
     counts: dict[int, dict[str, int]] = field(default_factory=dict)  # source line -> stage -> ops
 
 
+@dataclass(frozen=True, slots=True)
+class SourceFileStatus:
+    """A file the kernel's locations name: whether the page embeds its text, and if not, why."""
+
+    ir_path: str  # as the IR names it
+    embedded: bool
+    path: str | None = None  # where it was read from
+    reason: str | None = None
+
+
 @dataclass(slots=True)
 class LayoutItem:
     alias: str
@@ -82,6 +92,7 @@ class ReportModel:
     loads_note: str | None = None
     metadata: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    sources: list[SourceFileStatus] = field(default_factory=list)  # every named file, embedded or not
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +100,7 @@ class ReportOptions:
     stages: tuple[str, ...] | None = None
     source_roots: tuple[str, ...] = ()
     substitutions: tuple[tuple[str, str], ...] = ()
+    read_source: bool = True  # False: --no-source, no file other than the entry's is opened
 
 
 def default_stages(entry: KernelEntry) -> tuple[str, ...]:
@@ -114,7 +126,9 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
         if module is not None:
             kmap.stages[stage] = module
     kmap.source_file = srcmap.user_file(kmap)
-    model = ReportModel(kernel=kernel, source=_source_pane(kmap.source_file, options), stages=panes)
+    named = kmap.named_files()
+    model = ReportModel(kernel=kernel, source=_source_pane(kmap.source_file, named, options), stages=panes)
+    model.sources = _source_statuses(model.source, named, options)
     _map_lines(model, kmap)
     _layouts(model, entry, next((p.text for p in panes if p.stage == "ttgir" and p.text), None))
     _loads(model, entry, options)
@@ -134,6 +148,7 @@ def _load_stage(entry: KernelEntry, stage: str) -> tuple[StagePane, Module | Non
         return pane, None
     pane.path = str(entry.files[needs])
     try:
+        entry.stage_path(needs)  # over the size limit (a stage only loads reads): a note on its pane
         pane.text = stage_text(entry, stage)
     except TritonscopeError as exc:  # a disassembler missing or refusing the arch, an unreadable file
         pane.note = f"{stage} not available: {exc}"
@@ -150,20 +165,43 @@ def _load_stage(entry: KernelEntry, stage: str) -> tuple[StagePane, Module | Non
         return pane, None
 
 
-def _source_pane(ir_path: str | None, options: ReportOptions) -> SourcePane:
+def _source_pane(ir_path: str | None, named: set[str], options: ReportOptions) -> SourcePane:
     from tritonscope.srcpaths import SourceFinder
 
     pane = SourcePane(ir_path=ir_path)
     if ir_path is None:
         pane.note = "no stage names a source file (compiled without line info?)"
         return pane
-    found = SourceFinder(options.source_roots, options.substitutions).read(ir_path)
+    if not options.read_source:
+        pane.note = f"{ir_path}: not embedded (--no-source)"
+        return pane
+    found = SourceFinder(options.source_roots, options.substitutions).read(ir_path, named)
     if not found.found:
         pane.note = f"{ir_path}: {found.error}"
         return pane
     pane.path = found.path
     pane.text = "\n".join(found.lines) + "\n"
     return pane
+
+
+def _source_statuses(pane: SourcePane, named: set[str], options: ReportOptions) -> list[SourceFileStatus]:
+    """The page embeds the kernel's own file (the source pane); every other named file is listed by
+    name with why its text is not on the page. Nothing else is opened to say so."""
+    from tritonscope.srcpaths import name_refusal
+
+    out = []
+    for f in sorted(named):
+        if f == pane.ir_path and pane.text is not None:
+            out.append(SourceFileStatus(f, True, pane.path))
+        elif f == pane.ir_path:
+            out.append(SourceFileStatus(f, False, reason=(pane.note or "").removeprefix(f + ": ")))
+        elif not options.read_source:
+            out.append(SourceFileStatus(f, False, reason="not embedded (--no-source)"))
+        else:
+            why = name_refusal(f, named)
+            out.append(SourceFileStatus(f, False, reason=f"not read: {why}" if why else
+                                        "not embedded: an inlined callee's file (the page shows the kernel's file)"))
+    return out
 
 
 def _map_lines(model: ReportModel, kmap) -> None:
@@ -310,7 +348,7 @@ def _resources(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str
         from tritonscope.nvinfo import cubin_resources
 
         try:
-            with open(entry.files["cubin"], "rb") as fh:
+            with open(entry.stage_path("cubin"), "rb") as fh:
                 found = cubin_resources(fh.read(), str(entry.files["cubin"]))
         except (OSError, TritonscopeError) as exc:
             return [("registers", f"unknown ({exc})")]
@@ -324,7 +362,7 @@ def _resources(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str
         from tritonscope.stages.common import read_text
 
         try:
-            text = read_text(entry.files["amdgcn"])
+            text = read_text(entry.stage_path("amdgcn"))
         except TritonscopeError:
             text = None
     if text is None:

@@ -53,6 +53,26 @@ class KernelMap:
     def is_user_file(self, file: str | None) -> bool:
         return file is None or self.source_file is None or _same_file(file, self.source_file)
 
+    def named_files(self) -> set[str]:
+        """Every file a location of this kernel names: its own function's and its inlined callees'.
+        The only files whose text the tool may read (srcpaths.SourcePolicy)."""
+        return named_files(self.stages.values())
+
+
+def named_files(modules) -> set[str]:
+    out: set[str] = set()
+    for module in modules:
+        seen: set[int] = set()
+        for op in module.ops:
+            loc = op.loc
+            if loc is None or id(loc) in seen:
+                continue
+            seen.add(id(loc))
+            for p in loc.chain():
+                if p.file:
+                    out.add(p.file)
+    return out
+
 
 @dataclass
 class Coverage:

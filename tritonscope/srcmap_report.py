@@ -55,7 +55,7 @@ def read_source(kmap: KernelMap, finder: SourceFinder, file: str | None) -> Sour
     requested = _resolve_file_arg(kmap, file)
     if requested is None:
         return SourceText("", error="no stage names a source file (no locations in this kernel)")
-    return finder.read(requested)
+    return finder.read(requested, kmap.named_files())
 
 
 def _resolve_file_arg(kmap: KernelMap, file: str | None) -> str | None:
@@ -100,10 +100,25 @@ def line_result(kmap: KernelMap, finder: SourceFinder, line: int, file: str | No
             highlight = {"start": span[0], "end": span[1]}
     flow = [{"stage": s, "kinds": dict(k)} for s, k in memory_flow(kmap, per_stage_ops)]
     return {"kernel": kernel_json(kmap), "source": source.to_json(),
+            "source_line_count": len(source.lines) if source.found else None,
+            "last_named_line": last_named_line(kmap, requested),
             "query": {"file": requested, "line": line, "col": col,
                       "match": "outermost" if kmap.is_user_file(requested) else "inlined"},
             "columns": None if one_based is None else ("1-based" if one_based else "0-based"),
             "context": ctx, "highlight": highlight, "stages": stages, "flow": flow, "skipped": kmap.skipped}
+
+
+def last_named_line(kmap: KernelMap, file: str | None) -> int | None:
+    """The highest line of `file` that any location of any parsed stage names."""
+    best = None
+    for module in kmap.stages.values():
+        for op in module.ops:
+            if op.loc is None:
+                continue
+            for p in op.loc.chain():
+                if p.line and (file is None or p.file == file) and (best is None or p.line > best):
+                    best = p.line
+    return best
 
 
 def listing_result(kmap: KernelMap, finder: SourceFinder, file: str | None = None) -> dict:

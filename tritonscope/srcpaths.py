@@ -1,18 +1,38 @@
-"""Finding the Python source a cache names, when the cache was made on another machine.
+"""Finding the Python source a cache names, when the cache was made on another machine, and reading
+it only when it is the kernel's own Python source.
 
 Like gdb: `--substitute-path OLD NEW` rewrites a path prefix (tried in the order given), and
 `--source-root DIR` looks for the file's trailing path components under DIR (`xx/name.py`, then
 `name.py`), then for its basename anywhere below DIR. Nothing is guessed silently: the result says
 which rule found the file, or that it is missing.
+
+A cache is untrusted input (caches travel as CI artifacts and bug reports) and every path in its
+locations is the cache author's choice, while reports are made to be shared. So a file is read only
+when all of these hold (`SourcePolicy`), else the result names it with the reason it was not read:
+- some location of the kernel names it (the kernel's function or an inlined callee is located in it);
+- the name the IR gives and the file found both end in `.py` and are not hidden (`.name`);
+- it is a regular file, reached through no symlink that leaves the directory it was named in, opened
+  without following a link swapped in after the check;
+- it is at most `MAX_SOURCE_BYTES`, UTF-8 text without NUL bytes;
+- it defines a Triton function (a `jit` decorator or call): a kernel's source always does.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import stat
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
 _MAX_WALK_FILES = 50000
+# The largest Python source read: real kernel files are a few hundred KB (Inductor's largest ~1 MB).
+MAX_SOURCE_BYTES = 8 << 20
+SOURCE_SUFFIX = ".py"
+# `@triton.jit`, `@jit`, `@gluon.jit`, `@triton.jit(...)`, `triton.jit(fn)`: every file that holds a
+# function Triton compiled (the kernel, its helpers, triton/language/*.py) has one.
+_JIT_MARK = re.compile(rb"^[ \t]*@[\w.]*\bjit\b|\bjit\(", re.M)
 
 
 @dataclass
@@ -64,19 +84,94 @@ class SourceFinder:
                     return hit, "source-root"
         return None, None
 
-    def read(self, requested: str) -> SourceText:
+    def read(self, requested: str, named: Collection[str]) -> SourceText:
+        """The lines of `requested` when the policy allows it; `named` holds the files that the
+        kernel's own locations name (anything else is refused before the file system is asked)."""
+        text = SourceText(requested)
+        refused = name_refusal(requested, named)
+        if refused:
+            text.error = f"not read: {refused}"
+            return text
         path, how = self.locate(requested)
-        text = SourceText(requested, path, how)
         if path is None:
             text.error = "source not found" + ("" if self.roots or self.substitutions else
                                                " (try --source-root DIR or --substitute-path OLD NEW)")
             return text
         try:
-            with open(path, "rb") as fh:
-                text.lines = fh.read().decode("utf-8", "replace").splitlines()
+            data = read_checked(path)
+        except SourceRefused as e:
+            text.error = f"not read: {path}: {e}"
+            return text
         except OSError as e:
-            text.path, text.error = None, f"cannot read {path}: {e.strerror or e}"
+            text.error = f"cannot read {path}: {e.strerror or e}"
+            return text
+        text.path, text.how = path, how
+        text.lines = data.splitlines()
         return text
+
+
+class SourceRefused(Exception):
+    """A file that the policy does not read; the message is the reason."""
+
+
+def name_refusal(requested: str, named: Collection[str]) -> str | None:
+    """Why a path named by the IR (or by --file) is not read, judged on its name alone."""
+    if requested not in named:
+        return "no location of this kernel names it"
+    return _name_problem(requested)
+
+
+def _name_problem(path: str) -> str | None:
+    base = os.path.basename(path)
+    if not base.endswith(SOURCE_SUFFIX):
+        return f"not a Python source ({SOURCE_SUFFIX} file)"
+    if base.startswith("."):
+        return "a hidden file"
+    if "\0" in path:
+        return "a NUL byte in the path"
+    return None
+
+
+def read_checked(path: str) -> str:
+    """The text of a source file found on disk, or SourceRefused with the reason."""
+    problem = _name_problem(path)
+    if problem:
+        raise SourceRefused(problem)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    target = path
+    if os.path.islink(path):
+        real = os.path.realpath(path)
+        home = os.path.realpath(os.path.dirname(path) or ".")
+        if os.path.commonpath([real, home]) != home:
+            raise SourceRefused(f"a symlink that leaves its directory (to {real})")
+        problem = _name_problem(real)
+        if problem:
+            raise SourceRefused(f"a symlink to {real}: {problem}")
+        target = real
+    try:
+        fd = os.open(target, flags)
+    except OSError as e:
+        if e.errno == getattr(os, "ELOOP", -1):  # swapped for a symlink after the check
+            raise SourceRefused("a symlink") from None
+        raise
+    with os.fdopen(fd, "rb") as fh:
+        st = os.fstat(fh.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise SourceRefused("not a regular file")
+        if st.st_size > MAX_SOURCE_BYTES:
+            raise SourceRefused(f"{st.st_size} bytes, more than a source file ({MAX_SOURCE_BYTES} at most)")
+        data = fh.read(MAX_SOURCE_BYTES + 1)
+    if len(data) > MAX_SOURCE_BYTES:
+        raise SourceRefused(f"more than {MAX_SOURCE_BYTES} bytes")
+    if b"\0" in data:
+        raise SourceRefused("binary (NUL bytes), not text")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise SourceRefused(f"not UTF-8 text (byte {e.start})") from None
+    if not _JIT_MARK.search(data):
+        raise SourceRefused("defines no Triton function (no jit decorator): not a kernel source")
+    return text
 
 
 def _strip_prefix(path: str, prefix: str) -> str | None:

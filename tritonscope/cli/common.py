@@ -4,61 +4,157 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import click
 
-from tritonscope.cache import Cache, KernelEntry, resolve_one, select
+from tritonscope.cache import (
+    DEFAULT_MAX_STAGE_BYTES,
+    TARGET_FORMS,
+    Cache,
+    KernelEntry,
+    parse_target_spec,
+    resolve_one,
+    select,
+)
+from tritonscope.errors import TritonscopeError, UsageError
 
 SCHEMA_VERSION = 1
 
 
-def cache_option(f: Callable) -> Callable:
-    return click.option(
-        "--cache-dir", "cache_dir", type=click.Path(), default=None,
-        help="Cache to read (default: $TRITON_CACHE_DIR, $TRITON_HOME/.triton/cache, ~/.triton/cache). "
-        "May also be a folder of caches, one entry directory, or one artifact file.")(f)
+@dataclass(frozen=True)
+class Selection:
+    """What every command that reads entries was asked to read, from one option set (`selection_options`):
+    which kernels, in which cache, for which target, where their sources are, and how large a stage may be."""
+
+    kernels: tuple[str, ...] = ()
+    cache_dir: str | None = None
+    target: str | None = None  # canonical: cuda, hip, cuda:90, hip:gfx942
+    substitutions: tuple[tuple[str, str], ...] = ()
+    source_roots: tuple[str, ...] = ()
+    max_stage_bytes: int | None = DEFAULT_MAX_STAGE_BYTES
+
+    @property
+    def kernel(self) -> str | None:
+        return self.kernels[0] if self.kernels else None
+
+    def finder(self):
+        from tritonscope.srcpaths import SourceFinder
+
+        return SourceFinder(self.source_roots, self.substitutions)
+
+    def cache(self) -> Cache:
+        return Cache.discover(self.cache_dir)
+
+    def one(self, spec: str | None = None) -> KernelEntry:
+        """The one entry a single-kernel command works on (KERNEL may also be an entry dir or a file)."""
+        spec = self.kernel if spec is None else spec
+        if spec and self.cache_dir is None and os.path.exists(spec):
+            entry = resolve_one(Cache(Path(spec)), None, self.target)
+        else:
+            entry = resolve_one(self.cache(), spec, self.target)
+        entry.max_stage_bytes = self.max_stage_bytes
+        return entry
+
+    def many(self, include_all: bool = False) -> list[KernelEntry]:
+        """Every entry matching any KERNEL spec (all when none is given) and --target."""
+        cache = self.cache()
+        entries = cache.kernels(include_all)
+        if not self.kernels:
+            found = select(entries, None, self.target)
+        else:
+            seen: dict[str, KernelEntry] = {}
+            for spec in self.kernels:
+                matched = select(entries, spec, self.target)
+                if not matched:
+                    raise TritonscopeError(
+                        f"nothing matches '{spec}'" + (f" for target {self.target}" if self.target else ""),
+                        str(cache.root))
+                for e in matched:
+                    seen.setdefault(str(e.path), e)
+            found = list(seen.values())
+        for e in found:
+            e.max_stage_bytes = self.max_stage_bytes
+        return found
 
 
-def target_option(f: Callable) -> Callable:
-    return click.option(
-        "--target", "target", default=None, metavar="T",
-        help="Only entries for this target: cuda, hip, cuda:90, hip:gfx942.")(f)
+def parse_size(text: str) -> int | None:
+    """`256M`, `1G`, `512K`, `1000000` (bytes); `0` or `none`: no limit."""
+    t = text.strip().lower().removesuffix("b").removesuffix("i")
+    if t in ("0", "none", "unlimited"):
+        return None
+    mult = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}.get(t[-1:], 1)
+    digits = t[:-1] if t[-1:] in "kmgt" else t
+    try:
+        value = float(digits)
+    except ValueError:
+        raise UsageError(f"--max-stage-size: not a size '{text}' (e.g. 256M, 2G, or none)") from None
+    if value < 0 or value != value or value > 1 << 60:
+        raise UsageError(f"--max-stage-size: not a size '{text}' (e.g. 256M, 2G, or none)")
+    return int(value * mult)
 
 
-def kernel_options(f: Callable) -> Callable:
-    """KERNEL (name, glob, hash prefix, entry dir or artifact file), --target, --cache-dir."""
-    f = target_option(f)
-    f = cache_option(f)
-    return click.argument("kernel", required=False)(f)
+_SELECTION_PARAMS = ("kernels", "cache_dir", "target", "substitutions", "source_roots", "max_stage_bytes")
+
+
+def _target_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    return None if value is None else parse_target_spec(value)
+
+
+def _size_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:
+    return DEFAULT_MAX_STAGE_BYTES if value is None else parse_size(value)
+
+
+def selection_options(kernel: str = "argument", metavar: str = "KERNEL") -> Callable:
+    """The one kernel-selection and source option set of every command that reads entries, passed to the
+    command as `sel: Selection`. `kernel` says how kernels are named: "argument" (one optional KERNEL),
+    "arguments" (KERNEL...), "option" (`--kernel/-k`, for commands whose arguments are other things)."""
+
+    def decorate(f: Callable) -> Callable:
+        @functools.wraps(f)
+        def wrapper(*args, **kwargs):
+            values = {k: kwargs.pop(k) for k in _SELECTION_PARAMS}
+            raw = values.pop("kernels")
+            kernels = tuple(raw) if isinstance(raw, (tuple, list)) else ((raw,) if raw else ())
+            return f(*args, sel=Selection(kernels=kernels, substitutions=tuple(values.pop("substitutions")),
+                                          source_roots=tuple(values.pop("source_roots")), **values), **kwargs)
+
+        opts = [
+            click.option("--cache-dir", "cache_dir", type=click.Path(), default=None,
+                         help="Cache to read (default: $TRITON_CACHE_DIR, $TRITON_HOME/.triton/cache, "
+                         "~/.triton/cache). May also be a folder of caches, one entry directory, or one "
+                         "artifact file."),
+            click.option("--target", "target", default=None, metavar="T", callback=_target_callback,
+                         help=f"Only entries for this target: {TARGET_FORMS}."),
+            click.option("--substitute-path", "substitutions", nargs=2, multiple=True, metavar="OLD NEW",
+                         help="Read sources named under OLD from NEW instead (repeatable, like gdb)."),
+            click.option("--source-root", "source_roots", multiple=True, type=click.Path(file_okay=False),
+                         metavar="DIR", help="Look for the kernel's Python sources under DIR (repeatable)."),
+            click.option("--max-stage-size", "max_stage_bytes", default=None, metavar="SIZE",
+                         envvar="TRITONSCOPE_MAX_STAGE_SIZE", callback=_size_callback,
+                         help="Refuse stage files larger than SIZE (default 256M; 'none': no limit)."),
+        ]
+        if kernel == "argument":
+            opts.insert(0, click.argument("kernels", required=False, metavar=metavar))
+        elif kernel == "arguments":
+            opts.insert(0, click.argument("kernels", nargs=-1, metavar=f"[{metavar}]..."))
+        else:
+            opts.insert(0, click.option("--kernel", "-k", "kernels", default=None, metavar="NAME",
+                                        help="Only kernels matching NAME (name, glob or hash prefix)."))
+        for opt in reversed(opts):
+            wrapper = opt(wrapper)
+        return wrapper
+
+    return decorate
 
 
 def json_option(f: Callable) -> Callable:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON (see docs/json.md).")(f)
-
-
-def open_cache(cache_dir: str | None) -> Cache:
-    return Cache.discover(cache_dir)
-
-
-def resolve_kernel(kernel: str | None, cache_dir: str | None, target: str | None) -> KernelEntry:
-    """The one entry a single-kernel command works on."""
-    import os
-
-    if kernel and cache_dir is None and os.path.exists(kernel):
-        from pathlib import Path
-
-        p = Path(kernel)
-        return resolve_one(Cache(p), None, target)
-    return resolve_one(open_cache(cache_dir), kernel, target)
-
-
-def resolve_many(kernel: str | None, cache_dir: str | None, target: str | None,
-                 include_all: bool = False) -> list[KernelEntry]:
-    cache = open_cache(cache_dir)
-    return select(cache.kernels(include_all), kernel, target)
 
 
 def emit_json(payload: Any, kind: str) -> None:

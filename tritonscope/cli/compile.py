@@ -243,7 +243,9 @@ def _explain(console, requests: list, as_json: bool) -> None:
 
 
 def _list_samples(console, as_json: bool) -> None:
-    from tritonscope import sample_kernels
+    from tritonscope.compile_request import sample_package
+
+    sample_kernels = sample_package()
 
     rows = []
     for name in sample_kernels.names():
@@ -272,7 +274,9 @@ def _run(console, kernels: tuple[str, ...], cache: str, interpret: bool, as_json
     )
     if any(r.path for r in refs):
         raise UsageError("--run launches sample kernels only (user kernels have no reference to check)")
-    from tritonscope import sample_kernels
+    from tritonscope.compile_request import sample_package
+
+    sample_kernels = sample_package()
 
     checks = []
     for ref in refs:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import click
 
-from tritonscope.cli.common import cache_option, target_option
+from tritonscope.cli.common import Selection, selection_options
 from tritonscope.parallel import progress_bar
 
 FORMATS = ("text", "markdown", "json", "html")
@@ -23,9 +23,7 @@ def _fold_option(f: Callable) -> Callable:
 @click.command("diff")
 @click.argument("a")
 @click.argument("b")
-@click.option("--kernel", "-k", "kernel", default=None, metavar="NAME",
-              help="Only kernels with this name or glob.")
-@target_option
+@selection_options(kernel="option")
 @click.option("--stage", "-s", "stages", multiple=True, type=click.Choice(DIFF_STAGES),
               help="Diff only these stages (repeatable; default: every text stage).")
 @click.option("--context", "-U", "context", type=click.IntRange(0), default=3, show_default=True,
@@ -39,9 +37,10 @@ def _fold_option(f: Callable) -> Callable:
               "ops:global_load>+0 (repeatable, or comma-separated).")
 @click.option("--all-metrics", is_flag=True, help="Show per-stage op counts (ops:CLASS@STAGE) too.")
 @_fold_option
-def diff_cmd(a: str, b: str, kernel: str | None, target: str | None, stages: tuple[str, ...], context: int,
+def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: int,
              stat: bool, fmt: str, fail_on: tuple[str, ...], all_metrics: bool, fold_renames: bool) -> None:
-    """Compare A and B: two caches, two snapshot directories, or two kernel entries / artifact files.
+    """Compare A and B: two caches, two snapshot directories, or two kernel entries / artifact files;
+    with --cache-dir, A and B may also name two entries of that cache (name or hash prefix).
 
     Kernels match by name, target and specialization; unmatched ones are listed as added/removed.
     Exit status: 0 when no --fail-on rule failed, 1 when one did, 2 for usage errors.
@@ -55,13 +54,15 @@ def diff_cmd(a: str, b: str, kernel: str | None, target: str | None, stages: tup
     rules = parse_rules(fail_on)  # bad rule text: UsageError (exit 2) before any work
     render = None if fmt == "json" else renderer(fmt)
     options = NormalizeOptions(fold_renames=fold_renames)
-    side_a = load_side(a, options, kernel, target, progress_bar)
+    kernel, target = sel.kernel, sel.target
+    a, b = _side_path(a, sel), _side_path(b, sel)
+    side_a = load_side(a, options, kernel, target, progress_bar, sel.max_stage_bytes)
     if side_a.kind == "snapshot" and side_a.fold_renames is not None and side_a.fold_renames != fold_renames:
         # Compare like with like: normalize B the way the snapshot was written.
         options = NormalizeOptions(fold_renames=side_a.fold_renames)
         click.echo(f"tritonscope: note: {a} was written with fold_renames={side_a.fold_renames}; "
                    "using that for B too", err=True)
-    side_b = load_side(b, options, kernel, target, progress_bar)
+    side_b = load_side(b, options, kernel, target, progress_bar, sel.max_stage_bytes)
     if side_b.kind == "snapshot" and side_b.fold_renames is not None and side_b.fold_renames != options.fold_renames:
         click.echo(f"tritonscope: note: {b} was written with fold_renames={side_b.fold_renames}, A with "
                    f"{options.fold_renames}: renamed spellings will show as differences", err=True)
@@ -79,15 +80,21 @@ def diff_cmd(a: str, b: str, kernel: str | None, target: str | None, stages: tup
     sys.exit(result.report.exit_code)
 
 
+def _side_path(spec: str, sel: Selection) -> str:
+    """A or B as a path; with --cache-dir, a name or hash prefix of that cache's entries."""
+    import os
+
+    if sel.cache_dir is None or os.path.exists(spec):
+        return spec
+    return str(sel.one(spec).path)
+
+
 @click.command("snapshot")
-@click.argument("kernels", nargs=-1)
+@selection_options(kernel="arguments")
 @click.option("--out", "-o", "out", required=True, type=click.Path(file_okay=False),
               help="Directory to write (replaced if it holds a previous snapshot).")
-@cache_option
-@target_option
 @_fold_option
-def snapshot_cmd(kernels: tuple[str, ...], out: str, cache_dir: str | None, target: str | None,
-                 fold_renames: bool) -> None:
+def snapshot_cmd(sel: Selection, out: str, fold_renames: bool) -> None:
     """Write normalized IR and metrics of KERNELS (names, globs, hash prefixes; default all) to --out.
 
     The tree DIR/<kernel>/<target>/<stage> plus metrics.json is byte-for-byte deterministic, meant to
@@ -95,29 +102,14 @@ def snapshot_cmd(kernels: tuple[str, ...], out: str, cache_dir: str | None, targ
     """
     from pathlib import Path
 
-    from tritonscope.cache import select
-    from tritonscope.cli.common import open_cache
     from tritonscope.errors import TritonscopeError
     from tritonscope.normalize import NormalizeOptions
     from tritonscope.records import records_for_entries
     from tritonscope.snapshot import write_snapshot
 
-    cache = open_cache(cache_dir)
-    all_kernels = cache.kernels()
-    if kernels:
-        seen: dict[str, object] = {}
-        for spec in kernels:
-            found = select(all_kernels, spec, target)
-            if not found:
-                raise TritonscopeError(f"nothing matches '{spec}'" + (f" for target {target}" if target else ""),
-                                       str(cache.root))
-            for e in found:
-                seen.setdefault(str(e.path), e)
-        entries = list(seen.values())
-    else:
-        entries = select(all_kernels, None, target)
+    entries = sel.many()
     if not entries:
-        raise TritonscopeError("no kernels to snapshot", str(cache.root))
+        raise TritonscopeError("no kernels to snapshot", str(sel.cache().root))
     options = NormalizeOptions(fold_renames=fold_renames)
     with progress_bar(len(entries), "snapshot") as advance:
         records = records_for_entries(entries, options, progress=advance)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from tritonscope.cli.common import emit_json, json_option, kernel_options
+from tritonscope.cli.common import Selection, emit_json, json_option, selection_options
 
 
 def _is_attribute(text: str | None) -> bool:
@@ -24,7 +24,7 @@ def _parse_ints(text: str, what: str, sep: str) -> tuple[int, ...]:
 
 
 @click.command("layout")
-@kernel_options
+@selection_options(metavar="KERNEL|ATTRIBUTE")
 @click.option("--shape", "shape_text", default=None, metavar="AxB", help="Tensor shape, e.g. 64x256.")
 @click.option(
     "--dtype", "dtype", default=None, metavar="T", help="Element type, e.g. f16, bf16, f32, i8 (default f16)."
@@ -56,9 +56,7 @@ def _parse_ints(text: str, what: str, sep: str) -> tuple[int, ...]:
 @click.option("--no-picture", is_flag=True, help="Numbers and bases only.")
 @json_option
 def layout_cmd(
-    kernel: str | None,
-    cache_dir: str | None,
-    target: str | None,
+    sel: Selection,
     shape_text: str | None,
     dtype: str | None,
     warp_size: int | None,
@@ -87,6 +85,7 @@ def layout_cmd(
     """
     from tritonscope.errors import UsageError
 
+    kernel = sel.kernel
     if warp is not None and thread is None:
         raise UsageError("--warp goes with --thread")
     if element is not None and thread is not None:
@@ -119,7 +118,7 @@ def layout_cmd(
             raise ParseError(exc.message, "layout attribute") from None
         _one_layout(kernel, title=kernel.strip(), uses=None, layout=layout, **opts)
         return
-    _kernel_layouts(kernel, cache_dir, target, alias, **opts)
+    _kernel_layouts(sel, alias, **opts)
 
 
 def _one_layout(
@@ -239,13 +238,12 @@ def _write_pictures(grid, facts, title: str, svg_path: str | None, png_path: str
             f.write(grid_png(grid))
 
 
-def _kernel_layouts(kernel: str | None, cache_dir: str | None, target: str | None, alias: str | None, **opts) -> None:
-    from tritonscope.cli.common import resolve_kernel
+def _kernel_layouts(sel: Selection, alias: str | None, **opts) -> None:
     from tritonscope.errors import TritonscopeError, UsageError
     from tritonscope.layouts.uses import kernel_layout_uses
     from tritonscope.stages.common import read_text
 
-    entry = resolve_kernel(kernel, cache_dir, target)
+    entry = sel.one()
     if "ttgir" not in entry.files:
         raise TritonscopeError(f"no TTGIR in this entry (stages: {', '.join(entry.stages) or 'none'})", str(entry.path))
     path = entry.stage_path("ttgir")

@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import click
 
-from tritonscope.cli.common import emit_json, json_option, kernel_options, resolve_kernel
+from tritonscope.cli.common import Selection, emit_json, json_option, selection_options
 
 
 @click.command("loads")
-@kernel_options
+@selection_options()
 @click.option("--line", "-l", "line", type=int, default=None, metavar="L", help="Only the accesses of source line L.")
 @click.option("--explain", "explain", type=int, default=None, metavar="L",
               help="Walk the accesses of source line L through every stage, in words.")
 @click.option("--sass/--no-sass", "sass", default=True, show_default=True,
               help="Disassemble the cubin with nvdisasm and join SASS too (NVIDIA).")
 @json_option
-def loads_cmd(kernel: str | None, cache_dir: str | None, target: str | None, line: int | None,
-              explain: int | None, sass: bool, as_json: bool) -> None:
+def loads_cmd(sel: Selection, line: int | None, explain: int | None, sass: bool, as_json: bool) -> None:
     """Every load, store, atomic, async copy and shared-memory access of KERNEL: what its layout allows
     (elements per thread, contiguous run, vector bytes) and what LLIR, PTX, SASS and AMDGCN made of it.
 
@@ -34,8 +33,13 @@ def loads_cmd(kernel: str | None, cache_dir: str | None, target: str | None, lin
 
     if line is not None and explain is not None and line != explain:
         raise UsageError("--line and --explain name different lines: give one")
-    entry = resolve_kernel(kernel, cache_dir, target)
-    report = analyze_entry(entry, line=explain if explain is not None else line, sass=sass)
+    wanted = explain if explain is not None else line
+    if wanted is not None and wanted < 1:
+        raise UsageError(f"--line {wanted}: source lines start at 1")
+    entry = sel.one()
+    report = analyze_entry(entry, line=wanted, sass=sass)
+    if wanted is not None and not report.rows:
+        check_line(entry, sel, wanted)
     if as_json:
         emit_json(report.to_json(), "loads")
         return
@@ -47,3 +51,20 @@ def loads_cmd(kernel: str | None, cache_dir: str | None, target: str | None, lin
         render_explain(report)
     else:
         render_loads(report)
+
+
+def check_line(entry, sel: Selection, line: int) -> None:
+    """A line with no access: a usage error when it lies outside the kernel's source file (or, when the
+    file cannot be read, past the last line its locations name)."""
+    from tritonscope.errors import UsageError
+    from tritonscope.srcmap import load_kernel_map, parse_stage_list
+    from tritonscope.srcmap_report import last_named_line, read_source
+
+    names, _ = parse_stage_list("ttgir" if "ttgir" in entry.files else None, entry)
+    kmap = load_kernel_map(entry, names[:1])
+    source = read_source(kmap, sel.finder(), None)
+    if source.found and line > len(source.lines):
+        raise UsageError(f"--line {line}: {source.path} has {len(source.lines)} lines")
+    last = last_named_line(kmap, kmap.source_file)
+    if not source.found and last is not None and line > last:
+        raise UsageError(f"--line {line}: no location names a line past {last} of {kmap.source_file}")

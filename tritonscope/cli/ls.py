@@ -7,7 +7,7 @@ import time
 
 import click
 
-from tritonscope.cli.common import cache_option, emit_json, json_option, open_cache, target_option
+from tritonscope.cli.common import Selection, emit_json, json_option, selection_options
 from tritonscope.errors import UsageError
 
 _SINCE = re.compile(r"^(\d+(?:\.\d+)?)([smhdw])$")
@@ -22,23 +22,20 @@ def parse_since(text: str) -> float:
 
 
 @click.command("ls")
-@click.argument("pattern", required=False)
-@cache_option
-@target_option
+@selection_options(metavar="PATTERN")
 @click.option("--since", "since", default=None, metavar="AGE", help="Only entries newer than AGE (30m, 2h, 7d).")
 @click.option("--partial", is_flag=True, help="Only partial entries (failed compiles: IR but no metadata).")
 @click.option("--all", "include_all", is_flag=True, help="Also launcher (.so), empty and tmp.* entries.")
 @json_option
-def ls_cmd(pattern: str | None, cache_dir: str | None, target: str | None, since: str | None,
-           partial: bool, include_all: bool, as_json: bool) -> None:
+def ls_cmd(sel: Selection, since: str | None, partial: bool, include_all: bool, as_json: bool) -> None:
     """List the kernels in a Triton cache, newest first.
 
     PATTERN is a kernel name, a glob (`triton_red_*`), or a hash prefix.
     """
     from tritonscope.cache import select
 
-    cache = open_cache(cache_dir)
-    entries = select(cache.kernels(include_all or partial), pattern, target)
+    cache = sel.cache()
+    entries = select(cache.kernels(include_all or partial), sel.kernel, sel.target)
     if partial:
         entries = [e for e in entries if e.kind == "partial"]
     if since:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from tritonscope.cli.common import emit_json, json_option, kernel_options, resolve_kernel, resolve_many
+from tritonscope.cli.common import Selection, emit_json, json_option, selection_options
 
 
 @click.command("map")
-@kernel_options
+@selection_options()
 @click.option("--line", "-l", "line", type=int, default=None, metavar="L",
               help="Show what source line L became in every stage.")
 @click.option("--file", "file", default=None, metavar="F",
@@ -22,10 +22,6 @@ from tritonscope.cli.common import emit_json, json_option, kernel_options, resol
               help="Reverse lookup: which source line produced line N of --stage.")
 @click.option("--grep", "grep", default=None, metavar="REGEX",
               help="Reverse lookup: the source lines of every --stage instruction matching REGEX.")
-@click.option("--source-root", "source_roots", multiple=True, type=click.Path(), metavar="DIR",
-              help="Look for source files under DIR (by trailing path components, then basename).")
-@click.option("--substitute-path", "substitutions", multiple=True, type=(str, str), metavar="OLD NEW",
-              help="Rewrite source path prefix OLD to NEW (repeatable, like gdb).")
 @click.option("--context", "context", type=int, default=2, show_default=True,
               help="Source lines shown around --line.")
 @click.option("--max-ops", "max_ops", type=int, default=40, show_default=True, metavar="N",
@@ -33,10 +29,9 @@ from tritonscope.cli.common import emit_json, json_option, kernel_options, resol
 @click.option("--stats", is_flag=True,
               help="Attribution coverage per stage (for every kernel of the cache when no KERNEL is given).")
 @json_option
-def map_cmd(kernel: str | None, cache_dir: str | None, target: str | None, line: int | None, file: str | None,
-            col: int | None, stages: str | None, stage: str | None, at: int | None, grep: str | None,
-            source_roots: tuple[str, ...], substitutions: tuple[tuple[str, str], ...], context: int,
-            max_ops: int, stats: bool, as_json: bool) -> None:
+def map_cmd(sel: Selection, line: int | None, file: str | None, col: int | None, stages: str | None,
+            stage: str | None, at: int | None, grep: str | None, context: int, max_ops: int, stats: bool,
+            as_json: bool) -> None:
     """Map the ops of every stage of KERNEL back to its Python source lines.
 
     \b
@@ -50,7 +45,6 @@ def map_cmd(kernel: str | None, cache_dir: str | None, target: str | None, line:
     from tritonscope.errors import UsageError
     from tritonscope.srcmap import STAGE_ALIASES, load_kernel_map, parse_stage_list
     from tritonscope.srcmap_report import line_result, listing_result, reverse_result
-    from tritonscope.srcpaths import SourceFinder
 
     if at is not None and grep is not None:
         raise UsageError("--at and --grep are alternatives: give one")
@@ -66,7 +60,9 @@ def map_cmd(kernel: str | None, cache_dir: str | None, target: str | None, line:
         raise UsageError("--context must be >= 0")
     if max_ops < 0:
         raise UsageError("--max-ops must be >= 0")
-    finder = SourceFinder(tuple(source_roots), tuple(substitutions))
+    if line is not None and line < 1:
+        raise UsageError(f"--line {line}: source lines start at 1")
+    finder = sel.finder()
 
     if stats:
         if line is not None or at is not None or grep is not None:
@@ -74,14 +70,14 @@ def map_cmd(kernel: str | None, cache_dir: str | None, target: str | None, line:
         from tritonscope.parallel import pool_map, progress_bar
         from tritonscope.srcmap_report import combine_stats, entry_stats
 
-        entries = [resolve_kernel(kernel, cache_dir, target)] if kernel else resolve_many(None, cache_dir, target)
-        jobs = [(entry, stages, kernel is not None) for entry in entries]
+        entries = [sel.one()] if sel.kernel else sel.many()
+        jobs = [(entry, stages, sel.kernel is not None) for entry in entries]
         with progress_bar(len(jobs), "map --stats") as advance:
             result = combine_stats(pool_map(entry_stats, jobs, advance))
         _emit(result, "map.stats", as_json, "render_stats")
         return
 
-    entry = resolve_kernel(kernel, cache_dir, target)
+    entry = sel.one()
     if at is not None or grep is not None:
         assert stage is not None
         name = STAGE_ALIASES.get(stage.lower(), stage.lower())
@@ -101,6 +97,7 @@ def map_cmd(kernel: str | None, cache_dir: str | None, target: str | None, line:
     kmap = load_kernel_map(entry, names, explicit)
     if line is not None:
         result = line_result(kmap, finder, line, file, col, context)
+        check_line_in_file(result, line)
         if as_json:
             emit_json(result, "map.line")
         else:
@@ -121,3 +118,18 @@ def _emit(result: dict, kind: str, as_json: bool, renderer: str) -> None:
     from tritonscope.render.terminal import make_console
 
     getattr(render_map, renderer)(result, make_console())
+
+
+def check_line_in_file(result: dict, line: int) -> None:
+    """`--line` past the end of the source file is a usage error, not an empty answer. When the file
+    cannot be read, a line that no location names past the last named one is refused the same way."""
+    from tritonscope.errors import UsageError
+
+    src = result["source"]
+    n_lines = result.get("source_line_count")
+    if src.get("found") and n_lines is not None and line > n_lines:
+        raise UsageError(f"--line {line}: {src.get('path') or src.get('requested')} has {n_lines} lines")
+    last = result.get("last_named_line")
+    if not src.get("found") and last is not None and line > last and not any(s["count"] for s in result["stages"]):
+        raise UsageError(f"--line {line}: no location names a line past {last} of "
+                         f"{src.get('requested') or 'the source'} (its text was not read: {src.get('error')})")

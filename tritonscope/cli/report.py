@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from tritonscope.cli.common import kernel_options, resolve_kernel
+from tritonscope.cli.common import Selection, selection_options
 from tritonscope.errors import UsageError
 
 # Characters kept from a kernel name in the default output file name.
@@ -16,39 +16,45 @@ UNSAFE_FILENAME_CHARS = re.compile(r"[^\w.-]+")
 
 
 @click.command("report")
-@kernel_options
+@selection_options()
 @click.option("-o", "--output", "output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Where to write the page (default: <kernel>.report.html here; '-' for stdout).")
 @click.option("--stages", "stages", default=None, metavar="LIST",
               help="Stages to show beside the source, comma-separated, e.g. ttgir,llir,ptx,sass "
               "(default: ttgir,llir and the target's assembly).")
 @click.option("--open", "open_browser", is_flag=True, help="Open the page in a web browser.")
-@click.option("--source-root", "source_roots", multiple=True, type=click.Path(file_okay=False), metavar="DIR",
-              help="Look for the kernel's source file under DIR (repeatable).")
-@click.option("--substitute-path", "substitutions", nargs=2, multiple=True, metavar="OLD NEW",
-              help="Rewrite the source path prefix OLD to NEW (repeatable, like gdb).")
-def report_cmd(kernel: str | None, cache_dir: str | None, target: str | None, output: str | None,
-               stages: str | None, open_browser: bool, source_roots: tuple[str, ...],
-               substitutions: tuple[tuple[str, str], ...]) -> None:
+@click.option("--no-source", "no_source", is_flag=True,
+              help="Embed no Python source (the page then holds only the entry's own files).")
+def report_cmd(sel: Selection, output: str | None, stages: str | None, open_browser: bool, no_source: bool) -> None:
     """Write a self-contained HTML report of KERNEL: source and stages side by side with
-    click-to-highlight, layouts, loads and metadata. Needs no network to view."""
-    from tritonscope.render.html import render_report
-    from tritonscope.report import ReportOptions, build_report
+    click-to-highlight, layouts, loads and metadata. Needs no network to view.
 
-    entry = resolve_kernel(kernel, cache_dir, target)
+    The page embeds only the kernel's own Python source: a .py file that the kernel's locations name and
+    that defines a Triton function, never a symlink leaving its directory, a hidden or a binary file. It
+    lists every named file with whether it was embedded (and why not); --no-source embeds none."""
+    from tritonscope.render.html import render_report
+    from tritonscope.report import ReportOptions, build_report, default_stages
+    from tritonscope.stages.common import DERIVED_STAGES
+
+    entry = sel.one()
     chosen = parse_stages(stages)
-    model = build_report(entry, ReportOptions(stages=chosen, source_roots=tuple(source_roots),
-                                              substitutions=tuple(substitutions)))
+    for stage in chosen or default_stages(entry):  # a stage over the size limit: one line, before any work
+        if DERIVED_STAGES.get(stage, stage) in entry.files:
+            entry.stage_path(DERIVED_STAGES.get(stage, stage))
+    model = build_report(entry, ReportOptions(stages=chosen, source_roots=sel.source_roots,
+                                              substitutions=sel.substitutions, read_source=not no_source))
     page = render_report(model)
     if output == "-":
         sys.stdout.write(page)
         return
     path = output or UNSAFE_FILENAME_CHARS.sub("_", entry.name)[:100] + ".report.html"
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(page)
+    write_atomically(path, page)
     size = len(page.encode("utf-8"))
     click.echo(f"wrote {path} ({size / 1024:.0f} KiB: source + {', '.join(p.stage for p in model.stages)})",
                err=True)
+    for s in model.sources:
+        click.echo(f"  {'embedded' if s.embedded else 'not embedded'}: {s.ir_path}"
+                   + ("" if s.embedded else f" ({s.reason})"), err=True)
     if open_browser:
         import pathlib
         import webbrowser
@@ -76,3 +82,22 @@ def parse_stages(text: str | None) -> tuple[str, ...] | None:
     if not out:
         raise UsageError("--stages: name at least one stage")
     return tuple(out)
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write beside the destination and rename: an interrupted or failed write leaves neither a partial
+    page nor a temporary file behind."""
+    import tempfile
+
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".tritonscope-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -6,17 +6,17 @@ import json
 
 import click
 
-from tritonscope.cli.common import kernel_options, resolve_kernel
+from tritonscope.cli.common import Selection, selection_options
 
 STAGE_CHOICES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm", "json")
 
 
 @click.command("show")
-@kernel_options
+@selection_options()
 @click.option("--stage", "-s", type=click.Choice(STAGE_CHOICES), default=None,
               help="Stage to print (default: ttgir, else the first text stage present).")
 @click.option("--meta", is_flag=True, help="Print the metadata json instead.")
-def show_cmd(kernel: str | None, cache_dir: str | None, target: str | None, stage: str | None, meta: bool) -> None:
+def show_cmd(sel: Selection, stage: str | None, meta: bool) -> None:
     """Print one stage of KERNEL with syntax highlighting (plain when piped or NO_COLOR is set).
 
     `--stage sass` disassembles the cubin with nvdisasm; `--stage hsaco-asm` the hsaco with llvm-objdump.
@@ -25,7 +25,7 @@ def show_cmd(kernel: str | None, cache_dir: str | None, target: str | None, stag
     from tritonscope.render.terminal import highlight, page
     from tritonscope.stages import stage_text
 
-    entry = resolve_kernel(kernel, cache_dir, target)
+    entry = sel.one()
     if meta:
         if entry.metadata is None:
             raise TritonscopeError(entry.metadata_error or "no metadata json in this entry", str(entry.path))

@@ -345,7 +345,19 @@ def metadata_panel(model) -> str:
     notes = [n for n in [model.source.note, *(p.note for p in model.stages), *model.notes] if n]
     note_html = "".join(f'<li>{esc(n)}</li>' for n in notes)
     return (f'<div class="cols"><table class="kv">{rows}</table><table class="kv">{files}</table></div>'
+            + sources_table(model.sources)
             + (f'<ul class="notes">{note_html}</ul>' if notes else ""))
+
+
+def sources_table(sources) -> str:
+    """Which named files the page embeds, and why the others are not on it."""
+    if not sources:
+        return ""
+    rows = "".join(
+        f"<tr><th>{esc(s.ir_path)}</th><td>{esc('embedded, read from ' + s.path if s.embedded else s.reason)}</td></tr>"
+        for s in sources)
+    return f'<h3>Source files named by the locations</h3><table class="kv sources">{rows}</table>'
+
 
 
 # --- the diff page (render/html_diff.py) ----------------------------------------------------------
