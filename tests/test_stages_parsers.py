@@ -230,3 +230,16 @@ def test_hsaco_padding_after_the_code_has_no_location(cache39):
     assert len(after) == 256 and {op.op for op in after} == {"s_nop"}
     assert all(op.loc is None for op in after)
     assert module.ops[endpgm].loc.line == 54
+
+
+def test_iter_lines_is_splitlines_in_chunks(monkeypatch):
+    """Large stages are split a chunk at a time; every line break splitlines knows, at every cut."""
+    import random
+
+    from tritonscope.stages import common
+
+    monkeypatch.setattr(common, "_LINE_CHUNK", 7)
+    rng = random.Random(0)
+    for _ in range(5000):
+        text = "".join(rng.choice("ab \n\n\r\x0b\u2028") for _ in range(rng.randint(0, 60)))
+        assert list(common.iter_lines(text)) == text.splitlines(), repr(text)

@@ -25,6 +25,10 @@ LAYOUT_REF = re.compile(r"#([A-Za-z_][\w$.]*)")
 TENSOR_WITH_ALIAS = re.compile(r"(?:tensor|memdesc)<((?:\d+x)+)([\w!.<>]+?), #([A-Za-z_][\w$.]*)[>,]")
 # The picture of a layout in the report: one corner of the tensor, small enough for a page.
 PICTURE_ROWS, PICTURE_COLS = 8, 16
+# A pane shows at most this many lines (the largest real LLIR has ~200k): past it, a page of a
+# pathological stage would take minutes and gigabytes to build and no browser would open it. Counts and
+# the source pane still cover every op; `tritonscope show` prints the whole stage.
+PANE_MAX_LINES = 200_000
 
 Chain = tuple[tuple[int, int, int], ...]  # (file index, line, col) innermost first
 
@@ -125,11 +129,13 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
         panes.append(pane)
         if module is not None:
             kmap.stages[stage] = module
+    del module  # kmap holds the parses until _map_lines is done with them
     kmap.source_file = srcmap.user_file(kmap)
     named = kmap.named_files()
     model = ReportModel(kernel=kernel, source=_source_pane(kmap.source_file, named, options), stages=panes)
     model.sources = _source_statuses(model.source, named, options)
     _map_lines(model, kmap)
+    kmap.stages.clear()  # the panes keep their text; the parsed ops go before loads parses its own
     _layouts(model, entry, next((p.text for p in panes if p.stage == "ttgir" and p.text), None))
     _loads(model, entry, options)
     model.metadata = _metadata(entry, {p.stage: p.text for p in panes if p.text is not None})
@@ -153,8 +159,13 @@ def _load_stage(entry: KernelEntry, stage: str) -> tuple[StagePane, Module | Non
     except TritonscopeError as exc:  # a disassembler missing or refusing the arch, an unreadable file
         pane.note = f"{stage} not available: {exc}"
         return pane, None
+    full_text = pane.text
+    pane.text, total = _first_lines(full_text, PANE_MAX_LINES)
+    if total is not None:
+        pane.note = (f"{stage} shown up to line {PANE_MAX_LINES} of {total} (all of its ops are counted; "
+                     f"`tritonscope show --stage {stage}` prints it all)")
     try:
-        module = parse(stage, pane.text, pane.path)
+        module = parse(stage, full_text, pane.path)
         if stage == "sass":
             from tritonscope.stages.sass_lines import correct_entry_sass
 
@@ -163,6 +174,18 @@ def _load_stage(entry: KernelEntry, stage: str) -> tuple[StagePane, Module | Non
     except TritonscopeError as exc:
         pane.note = f"{stage} shown without source mapping: {exc}"
         return pane, None
+
+
+def _first_lines(text: str, n: int) -> tuple[str, int | None]:
+    """The first n lines of text and, when it has more, how many it has (None when it fits)."""
+    end = -1
+    for _ in range(n):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            return text, None
+    if end + 1 >= len(text):
+        return text, None
+    return text[: end + 1], text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
 def _source_pane(ir_path: str | None, named: set[str], options: ReportOptions) -> SourcePane:
@@ -200,7 +223,7 @@ def _source_statuses(pane: SourcePane, named: set[str], options: ReportOptions) 
         else:
             why = name_refusal(f, named)
             out.append(SourceFileStatus(f, False, reason=f"not read: {why}" if why else
-                                        "not embedded: an inlined callee's file (the page shows the kernel's file)"))
+                                        "an inlined callee's file; the page shows the kernel's own file"))
     return out
 
 
@@ -220,8 +243,9 @@ def _map_lines(model: ReportModel, kmap) -> None:
         module = kmap.stages.get(pane.stage)
         if module is None:
             continue
+        last = pane.text.count("\n") + 1 if pane.text else 0
         for op in module.ops:
-            if op.loc is None or not op.loc.known:
+            if op.loc is None or not op.loc.known or op.lineno > last:
                 continue
             chain = tuple((file_index.setdefault(loc.file, len(file_index)), loc.line, loc.col)
                           for loc in op.loc.chain())

@@ -63,6 +63,12 @@ class Selection:
 
     def many(self, include_all: bool = False) -> list[KernelEntry]:
         """Every entry matching any KERNEL spec (all when none is given) and --target."""
+        if self.cache_dir is None and self.kernels and all(os.path.exists(k) for k in self.kernels):
+            # entry directories, artifact files or caches named as KERNEL, as single-kernel commands take them
+            found = [e for k in self.kernels for e in select(Cache(Path(k)).kernels(include_all), None, self.target)]
+            for e in found:
+                e.max_stage_bytes = self.max_stage_bytes
+            return found
         cache = self.cache()
         entries = cache.kernels(include_all)
         if not self.kernels:
@@ -103,7 +109,12 @@ _SELECTION_PARAMS = ("kernels", "cache_dir", "target", "substitutions", "source_
 
 
 def _target_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    return None if value is None else parse_target_spec(value)
+    if value is None:
+        return None
+    try:
+        return parse_target_spec(value)
+    except UsageError as exc:
+        raise UsageError(f"--target: {exc.message}") from None
 
 
 def _size_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> int | None:

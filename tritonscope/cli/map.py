@@ -132,4 +132,4 @@ def check_line_in_file(result: dict, line: int) -> None:
     last = result.get("last_named_line")
     if not src.get("found") and last is not None and line > last and not any(s["count"] for s in result["stages"]):
         raise UsageError(f"--line {line}: no location names a line past {last} of "
-                         f"{src.get('requested') or 'the source'} (its text was not read: {src.get('error')})")
+                         f"{src.get('requested') or 'the source'} ({src.get('error')})")

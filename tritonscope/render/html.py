@@ -20,6 +20,8 @@ from tritonscope.render.lexers import lexer_for_stage
 
 # Characters of a line that get syntax colours; the rest of a longer line is plain (escaped) text.
 HIGHLIGHT_CHARS = 400
+# Panes larger than this are shown without syntax colours (pygments would take seconds per MB).
+HIGHLIGHT_MAX_CHARS = 4 << 20
 STAGE_TITLES = {"source": "TTIR (source)", "ttir": "TTIR", "ttgir": "TTGIR", "llir": "LLVM IR", "ptx": "PTX",
                 "amdgcn": "AMDGCN", "sass": "SASS", "hsaco-asm": "AMDGCN (from HSACO)", "python": "Python"}
 # `<span class="no">#blocked1</span>`: a layout alias reference as the MLIR lexer highlights it.
@@ -50,6 +52,8 @@ def highlight_lines(text: str, lexer_name: str) -> list[str]:
     raw = text.split("\n")
     if text.endswith("\n"):
         raw.pop()
+    if len(text) > HIGHLIGHT_MAX_CHARS:  # pygments runs at ~1 MB/s: a huge pane stays plain
+        return [esc(line) for line in raw]
     tails = {i: line[HIGHLIGHT_CHARS:] for i, line in enumerate(raw) if len(line) > HIGHLIGHT_CHARS}
     if tails:
         text = "\n".join(line[:HIGHLIGHT_CHARS] if i in tails else line for i, line in enumerate(raw)) + "\n"

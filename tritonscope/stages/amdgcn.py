@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 import re
+from sys import intern
 
-from tritonscope.stages.common import Module, Op, SourceLoc
+from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 from tritonscope.stages.dwarf_inline import call_sites_by_line, read_inlined_calls
 
 FILE_DIRECTIVE = re.compile(r'^\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"(?:\s+"((?:[^"\\]|\\.)*)")?')
@@ -46,7 +47,7 @@ def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
     label_or_instruction = LABEL_OR_INSTRUCTION.match  # looked up once: the loop runs once per line
     ops_append = module.ops.append
 
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(iter_lines(text), 1):
         line = raw.strip()
         if not line or line[0] == ";":
             continue
@@ -115,7 +116,7 @@ def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
         if m is None:
             module.unparsed.append((lineno, line))
             continue
-        op = Op(lineno, m[1], line, None, function)
+        op = Op(lineno, intern(m[1]), line, None, function)
         ops_append(op)
         if current is not None:
             op_locs.append((op, current[0], current[1]))

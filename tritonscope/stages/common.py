@@ -138,6 +138,25 @@ class Module:
         return out
 
 
+_LINE_CHUNK = 1 << 20
+
+
+def iter_lines(text: str) -> Iterator[str]:
+    """`text.splitlines()` one chunk of about a megabyte at a time: the same lines, numbered the same,
+    without a list of every line of a large file alive beside the Ops made from it."""
+    if len(text) <= _LINE_CHUNK:
+        yield from text.splitlines()
+        return
+    start, n = 0, len(text)
+    while start < n:
+        end = text.find("\n", start + _LINE_CHUNK)
+        if end < 0:
+            end = n
+        # the cut's own "\n" put back: a blank line or a "\r" at the cut splits as in the whole text
+        yield from (text[start:end] + "\n" if end < n else text[start:end]).splitlines()
+        start = end + 1
+
+
 def read_text(path: str | os.PathLike, *, max_bytes: int | None = None) -> str:
     """Read an artifact read-only as UTF-8; a bad byte becomes a ParseError naming the line."""
     p = Path(path)

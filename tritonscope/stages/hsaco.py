@@ -12,8 +12,9 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from sys import intern
 
-from tritonscope.stages.common import Module, Op, SourceLoc
+from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 
 FUNCTION_START = re.compile(r"^[0-9a-fA-F]+ <([^>]+)>:$")
 LINE_COMMENT = re.compile(r"^; (.+?):(\d{1,9})(?::(\d{1,9}))?(?: \(discriminator \d+\))?$")  # <= 9 digits: int()
@@ -48,7 +49,7 @@ def parse(text: str, path: str | None = None, stage: str = "hsaco-asm", dwarf: s
     cache: dict[tuple[str, int, int], SourceLoc] = {}
     files: dict[str, str] = {}
     addresses: list[tuple[int, int]] = []  # (instruction address, index into module.ops)
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(iter_lines(text), 1):
         line = raw.strip()
         if not line or line == "...":
             continue
@@ -74,7 +75,7 @@ def parse(text: str, path: str | None = None, stage: str = "hsaco-asm", dwarf: s
         if m is None or function is None:
             module.unparsed.append((lineno, line))
             continue
-        module.ops.append(Op(lineno=lineno, op=m.group(1), text=line, loc=current, function=function))
+        module.ops.append(Op(lineno=lineno, op=intern(m.group(1)), text=line, loc=current, function=function))
         a = ADDRESS.search(line)
         if a:
             addresses.append((int(a.group(1), 16), len(module.ops) - 1))

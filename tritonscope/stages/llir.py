@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import re
+from sys import intern
 
-from tritonscope.stages.common import Module, Op, SourceLoc
+from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 
 DEFINE = re.compile(r"^define\b[^@]*@(\"[^\"]+\"|[\w.$-]+)\(")
 # `%5 = tail call ...` / `store ...` / `br label %7`: optional result, then the opcode.
@@ -38,7 +39,7 @@ def parse(text: str, path: str | None = None, stage: str = "llir") -> Module:
     label_or_instruction = LABEL_OR_INSTRUCTION.match
     dbg_ref = DBG_REF.search
     ops_append = module.ops.append
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(iter_lines(text), 1):
         line = raw.strip()
         if not line or line[0] == ";":
             continue
@@ -68,7 +69,7 @@ def parse(text: str, path: str | None = None, stage: str = "llir") -> Module:
         opcode = m[1] or m[2]
         if opcode is None:  # a label
             continue
-        op = Op(lineno, opcode, line, None, function)
+        op = Op(lineno, intern(opcode), line, None, function)
         ops_append(op)
         d = dbg_ref(line)
         if d:

@@ -10,8 +10,9 @@ one pass over the lines, lazily and memoized, with a guard against cycles.
 from __future__ import annotations
 
 import re
+from sys import intern
 
-from tritonscope.stages.common import Module, Op, SourceLoc
+from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 
 # `#loc12 = loc("file":1:2)`; other `#name = ...` aliases are layout attributes, not locations.
 LOC_ALIAS_DEF = re.compile(r"^(#[\w.$-]+)\s*=\s*loc\((.*)\)\s*$")
@@ -45,7 +46,7 @@ def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
     op_line = OP_LINE.match  # looked up once: the loop runs once per line
     ops_append = module.ops.append
 
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(iter_lines(text), 1):
         line = raw.strip()
         if not line or line.startswith("//"):
             continue
@@ -92,7 +93,7 @@ def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
             module.unparsed.append((lineno, line))
             depth += net
             continue
-        op = Op(lineno, m[1].strip('"'), line, None, function)
+        op = Op(lineno, intern(m[1].strip('"')), line, None, function)
         ops_append(op)
         loc_text = _trailing_loc(line)
         if loc_text is not None:

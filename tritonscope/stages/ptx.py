@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import bisect
 import re
+from sys import intern
 
-from tritonscope.stages.common import Module, Op, SourceLoc
+from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 from tritonscope.stages.dwarf_inline import call_sites_by_line, read_inlined_calls
 
 FILE_DIRECTIVE = re.compile(r'^\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"')
@@ -59,7 +60,7 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
     label_or_instruction = LABEL_OR_INSTRUCTION.match  # looked up once: the loop runs once per line
     ops_append = module.ops.append
 
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(iter_lines(text), 1):
         line = raw.strip()
         if not line:
             continue
@@ -139,7 +140,7 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
         if m[1] is None:  # a label
             labels[line[:line.index(":")]] = lineno
             continue
-        op = Op(lineno, m[1], line, None, function)
+        op = Op(lineno, intern(m[1]), line, None, function)
         ops_append(op)
         if current is not None:
             op_locs.append((op, current[0], current[1]))

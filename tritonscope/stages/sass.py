@@ -9,8 +9,9 @@ last run within their function (`.section .text.NAME`).
 from __future__ import annotations
 
 import re
+from sys import intern
 
-from tritonscope.stages.common import Module, Op, SourceLoc
+from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 
 # line numbers of at most 9 digits: a longer one is not a position (and int() refuses > 4300 digits)
 LINE_INFO = re.compile(r'^//## File "((?:[^"\\]|\\.)*)", line (\d{1,9})(?!\d)'
@@ -34,7 +35,7 @@ def parse(text: str, path: str | None = None, stage: str = "sass") -> Module:
     cache: dict[tuple, SourceLoc] = {}
     function_names: set[str] = set()
 
-    for lineno, raw in enumerate(text.splitlines(), 1):
+    for lineno, raw in enumerate(iter_lines(text), 1):
         line = raw.strip()
         if not line:
             continue
@@ -63,7 +64,7 @@ def parse(text: str, path: str | None = None, stage: str = "sass") -> Module:
             if function is None:
                 module.unparsed.append((lineno, line))
                 continue
-            module.ops.append(Op(lineno=lineno, op=m.group(2), text=line, loc=current, function=function))
+            module.ops.append(Op(lineno=lineno, op=intern(m.group(2)), text=line, loc=current, function=function))
             continue
         if line[0] == ".":
             m = TEXT_SECTION.match(line)

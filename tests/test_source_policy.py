@@ -1,0 +1,208 @@
+"""A cache entry cannot make tritonscope print or embed a file that is not the kernel's own Python source.
+
+Real corpus entries (softmax_kernel, whose helpers are inlined: callsite chains in every stage) get their
+source file renamed in EVERY stage's location syntax: MLIR `loc("...")` (source, TTIR, TTGIR), LLVM
+`!DIFile`, PTX `.file`, AMDGCN `.file`, and the DWARF line tables inside the CUBIN and the HSACO (so
+nvdisasm's SASS and llvm-objdump's listing name it too). Binaries keep their length: the planted names
+are as long as `kernels.py`. Each planted file holds a marker; no output of any command may show it.
+
+A control plants nothing but points at a genuine copy of kernels.py with a marker: the marker must
+appear there, so the planted cases cannot pass by never reading anything.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tritonscope.srcpaths import SourceFinder, read_checked, SourceRefused
+
+SOFTMAX_90 = "TWWPLXS2UOETQNB37UVKIJKEJSGQVY6IHVAXHM37QTBLWHZ7HVBA"
+SOFTMAX_GFX90A = "DH4EPRESOTY3ZNCKGWNY7MGTWHWOETCM5XCZC2QEF3IMS6KCUSCQ"
+IR_DIR = "/tmp/irkernels"  # where the corpus was compiled; every stage names it
+GENUINE = b"kernels.py"
+JIT_KERNEL = "import triton\n\n@triton.jit\ndef softmax_kernel(x):\n    pass\n"
+
+# name (as long as kernels.py, so binaries keep their layout) -> (how to make it, why it must not be read)
+PLANTS = {
+    "secret.txt": "not a Python source",
+    ".bashrc.py": "a hidden file",
+    "linked_.py": "a symlink that leaves its directory",
+    "binary_.py": "binary",
+    "nojit__.py": "defines no Triton function",
+    "fifo___.py": "source not found",  # not a regular file: never opened (a FIFO would block a reader)
+    "adir___.py": "source not found",
+}
+
+
+def _marker(name: str) -> str:
+    return f"PLANTED-{name.strip('._').upper()}-MARKER"
+
+
+def _make_plants(folder: Path) -> None:
+    folder.mkdir()
+    outside = folder.parent / "outside"
+    outside.mkdir()
+    (folder / "secret.txt").write_text(f"{_marker('secret.txt')}\n@triton.jit\n" * 400)
+    (folder / ".bashrc.py").write_text(JIT_KERNEL + f"# {_marker('.bashrc.py')}\n" * 400)
+    (outside / "real.py").write_text(JIT_KERNEL + f"# {_marker('linked_.py')}\n" * 400)
+    os.symlink(outside / "real.py", folder / "linked_.py")
+    (folder / "binary_.py").write_bytes((JIT_KERNEL + f"# {_marker('binary_.py')}\n").encode() * 400 + b"\0\1\2")
+    (folder / "nojit__.py").write_text(f"API_TOKEN = '{_marker('nojit__.py')}'\n" * 400)
+    os.mkfifo(folder / "fifo___.py")
+    (folder / "adir___.py").mkdir()
+
+
+def _plant_entry(src: Path, dst: Path, name: str | None, absolute: str | None = None) -> Path:
+    """A copy of a corpus entry whose every stage names `name` (same length as kernels.py) instead of
+    kernels.py; with `absolute`, the text stages name that absolute path instead (binaries unchanged)."""
+    entry = shutil.copytree(src, dst)
+    for f in entry.iterdir():
+        if f.suffix == ".json":
+            continue
+        data = f.read_bytes()
+        if absolute is not None:
+            if f.suffix in (".cubin", ".hsaco"):
+                continue
+            folder, base = os.path.split(absolute)
+            data = data.replace(f"{IR_DIR}/{GENUINE.decode()}".encode(), absolute.encode())
+            data = data.replace(IR_DIR.encode(), folder.encode()).replace(GENUINE, base.encode())
+        else:
+            assert len(name.encode()) == len(GENUINE)
+            data = data.replace(GENUINE, name.encode())
+        f.write_bytes(data)
+    return entry
+
+
+def _outputs(cli, entry: Path, plants: Path, tmp: Path, hip: bool) -> str:
+    """Everything the source-showing commands print or write for one entry, concatenated."""
+    sub = ["--substitute-path", IR_DIR, str(plants)]
+    stages = "ttgir,llir,amdgcn,hsaco-asm" if hip else "ttir,ttgir,llir,ptx,sass"
+    out = []
+    page = tmp / f"{entry.name}.html"
+    r = cli("report", str(entry), "-o", str(page), "--stages", stages, *sub)
+    assert r.returncode == 0, r.stderr
+    out += [r.stdout, r.stderr, page.read_text()]
+    listing = cli("map", str(entry), "--json", *sub)
+    assert listing.returncode == 0, listing.stderr
+    out += [listing.stdout, listing.stderr]
+    lines = [row["line"] for row in json.loads(listing.stdout)["lines"]]
+    for args in (("map", str(entry), "--line", str(lines[len(lines) // 2]), "--json"),
+                 ("map", str(entry)),
+                 ("map", str(entry), "--stage", "llir", "--grep", "load", "--json"),
+                 ("loads", str(entry), "--explain", str(lines[len(lines) // 2]), "--no-sass"),
+                 ("layout", str(entry))):
+        r = cli(*args, *sub)
+        out += [r.stdout, r.stderr]
+    return "\n".join(out)
+
+
+@pytest.fixture(scope="module")
+def plants(tmp_path_factory, corpus) -> Path:
+    root = tmp_path_factory.mktemp("plants")
+    _make_plants(root / "src")
+    genuine = (corpus / "kernels.py").read_text()
+    (root / "src" / "kernels.py").write_text(genuine + "# GENUINE-SOURCE-MARKER\n")
+    return root / "src"
+
+
+@pytest.mark.parametrize("entry_hash,hip", [(SOFTMAX_90, False), (SOFTMAX_GFX90A, True)], ids=["cuda90", "gfx90a"])
+def test_control_genuine_source_is_shown(cli, cache39, plants, tmp_path, entry_hash, hip):
+    entry = shutil.copytree(cache39 / entry_hash, tmp_path / entry_hash)
+    text = _outputs(cli, entry, plants, tmp_path, hip)
+    assert "GENUINE-SOURCE-MARKER" in text  # the page embeds the real source: the test can see a leak
+    assert "embedded: /tmp/irkernels/kernels.py" in text
+
+
+@pytest.mark.parametrize("name", sorted(PLANTS))
+@pytest.mark.parametrize("entry_hash,hip", [(SOFTMAX_90, False), (SOFTMAX_GFX90A, True)], ids=["cuda90", "gfx90a"])
+def test_planted_file_never_reaches_output(cli, cache39, plants, tmp_path, name, entry_hash, hip):
+    entry = _plant_entry(cache39 / entry_hash, tmp_path / entry_hash, name)
+    text = _outputs(cli, entry, plants, tmp_path, hip)
+    assert _marker(name) not in text
+    assert "GENUINE-SOURCE-MARKER" not in text
+    # the report names the file and says why it was not read
+    assert f"not embedded: {IR_DIR}/{name} (" in text
+    assert PLANTS[name] in text
+
+
+@pytest.mark.parametrize("absolute", ["/etc/passwd", "/root/.ssh/id_rsa", "/proc/self/environ"])
+def test_absolute_system_paths_never_read(cli, cache39, plants, tmp_path, absolute):
+    entry = _plant_entry(cache39 / SOFTMAX_90, tmp_path / SOFTMAX_90, None, absolute=absolute)
+    text = _outputs(cli, entry, plants, tmp_path, hip=False)
+    assert "root:x:0:0" not in text and "PATH=" not in text
+    assert f"not embedded: {absolute} (not read: not a Python source" in text
+
+
+def test_file_option_cannot_name_another_file(cli, cache39, plants, tmp_path):
+    entry = shutil.copytree(cache39 / SOFTMAX_90, tmp_path / SOFTMAX_90)
+    r = cli("map", str(entry), "--line", "3", "--file", str(plants / "nojit__.py"), "--json",
+            "--substitute-path", IR_DIR, str(plants))
+    assert _marker("nojit__.py") not in r.stdout + r.stderr
+    assert "no location of this kernel names it" in r.stdout + r.stderr
+
+
+def test_no_source_embeds_nothing(cli, cache39, plants, tmp_path):
+    entry = shutil.copytree(cache39 / SOFTMAX_90, tmp_path / SOFTMAX_90)
+    page = tmp_path / "p.html"
+    r = cli("report", str(entry), "-o", str(page), "--no-source", "--substitute-path", IR_DIR, str(plants))
+    assert r.returncode == 0, r.stderr
+    assert "GENUINE-SOURCE-MARKER" not in page.read_text()
+    assert "not embedded (--no-source)" in page.read_text()
+
+
+# ---- the policy itself, file by file (no CLI) ----------------------------------------------------------
+
+
+def test_policy_reads_a_kernel_source(tmp_path):
+    f = tmp_path / "k.py"
+    f.write_text(JIT_KERNEL)
+    found = SourceFinder().read(str(f), {str(f)})
+    assert found.found and found.lines[2] == "@triton.jit"
+
+
+@pytest.mark.parametrize("decorator", ["@triton.jit", "@jit", "@gluon.jit", "@triton.jit(do_not_specialize=[1])"])
+def test_policy_accepts_every_jit_spelling(tmp_path, decorator):
+    f = tmp_path / "k.py"
+    f.write_text(f"{decorator}\ndef k():\n    pass\n")
+    assert read_checked(str(f)).startswith(decorator)
+
+
+def test_policy_refuses_files_no_location_names(tmp_path):
+    f = tmp_path / "k.py"
+    f.write_text(JIT_KERNEL)
+    found = SourceFinder().read(str(f), {"/elsewhere/k.py"})
+    assert not found.found and "no location of this kernel names it" in found.error
+
+
+def test_symlink_within_its_directory_is_read(tmp_path):
+    (tmp_path / "real.py").write_text(JIT_KERNEL)
+    os.symlink("real.py", tmp_path / "alias.py")
+    assert "softmax_kernel" in read_checked(str(tmp_path / "alias.py"))
+
+
+def test_symlink_to_a_non_python_file_is_refused(tmp_path):
+    (tmp_path / "notes.txt").write_text(JIT_KERNEL)
+    os.symlink("notes.txt", tmp_path / "alias.py")
+    with pytest.raises(SourceRefused, match="not a Python source"):
+        read_checked(str(tmp_path / "alias.py"))
+
+
+def test_oversized_source_is_refused(tmp_path):
+    f = tmp_path / "big.py"
+    with open(f, "wb") as fh:
+        fh.write(JIT_KERNEL.encode())
+        fh.truncate(9 << 20)  # sparse
+    with pytest.raises(SourceRefused, match="more than a source file"):
+        read_checked(str(f))
+
+
+def test_non_utf8_source_is_refused(tmp_path):
+    f = tmp_path / "latin.py"
+    f.write_bytes(JIT_KERNEL.encode() + "# caf\xe9\n".encode("latin-1"))
+    with pytest.raises(SourceRefused, match="not UTF-8"):
+        read_checked(str(f))
