@@ -73,25 +73,37 @@ def record_document(r: KernelRecord) -> dict:
 
 
 def write_snapshot(records: list[KernelRecord], out: Path, options: NormalizeOptions) -> list[str]:
-    """Write the tree; replaces a previous snapshot at `out`, refuses any other non-empty directory."""
+    """Write the tree; replaces a previous snapshot at `out`, refuses any other non-empty directory.
+
+    The tree is written into a temporary sibling directory first and moved into place at the end, so an
+    interrupted run (Ctrl-C, a full disk) leaves `out` as it was and no temporary directory behind."""
+    import tempfile
+
     if out.exists():
         if not out.is_dir():
             raise UsageError(f"--out exists and is not a directory: {out}")
-        if (out / MARKER).is_file():
-            _remove_previous(out)
-        elif any(out.iterdir()):
+        if not (out / MARKER).is_file() and any(out.iterdir()):
             raise UsageError(f"--out {out} is a non-empty directory that is not a snapshot; refusing to write")
-    out.mkdir(parents=True, exist_ok=True)
-    paths = assign_paths(records)
-    for rel, r in paths:
-        d = out / rel
-        d.mkdir(parents=True, exist_ok=True)
-        for stage, text in sorted(r.stages.items()):
-            (d / stage).write_text(text, encoding="utf-8", newline="\n")
-        (d / METRICS_FILE).write_text(_dumps(record_document(r)), encoding="utf-8", newline="\n")
-    marker = {"format": FORMAT, "version": FORMAT_VERSION, "options": {"fold_renames": options.fold_renames},
-              "kernels": [rel for rel, _ in paths]}
-    (out / MARKER).write_text(_dumps(marker), encoding="utf-8", newline="\n")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    try:
+        paths = assign_paths(records)
+        for rel, r in paths:
+            d = tmp / rel
+            d.mkdir(parents=True, exist_ok=True)
+            for stage, text in sorted(r.stages.items()):
+                (d / stage).write_text(text, encoding="utf-8", newline="\n")
+            (d / METRICS_FILE).write_text(_dumps(record_document(r)), encoding="utf-8", newline="\n")
+        marker = {"format": FORMAT, "version": FORMAT_VERSION, "options": {"fold_renames": options.fold_renames},
+                  "kernels": [rel for rel, _ in paths]}
+        (tmp / MARKER).write_text(_dumps(marker), encoding="utf-8", newline="\n")
+        if out.exists() and (out / MARKER).is_file():
+            _remove_previous(out)
+        out.mkdir(exist_ok=True)
+        for item in sorted(tmp.iterdir(), key=lambda p: p.name == MARKER):  # the marker last
+            os.replace(item, out / item.name)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     return [rel for rel, _ in paths]
 
 

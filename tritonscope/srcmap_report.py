@@ -180,12 +180,22 @@ def kernel_stats(kmap: KernelMap) -> dict:
 
 def entry_stats(job: tuple) -> dict:
     """`map --stats` of one cache entry: (entry, --stages text, explicit) -> kernel_stats (pool job)."""
+    from tritonscope.errors import TritonscopeError
     from tritonscope.srcmap import load_kernel_map, parse_stage_list
 
     entry, stages_text, strict = job
     names, explicit = parse_stage_list(stages_text, entry)
-    # over a whole cache, --stages is a filter: an entry without one of them is not an error
-    return kernel_stats(load_kernel_map(entry, names, explicit and strict))
+    # over a whole cache, --stages is a filter: an entry without one of them is not an error, and an
+    # entry that cannot be read (a stage over the size limit, a damaged file) is skipped with the reason
+    try:
+        return kernel_stats(load_kernel_map(entry, names, explicit and strict))
+    except TritonscopeError as exc:
+        if strict:
+            raise
+        target = entry.target
+        kmap = KernelMap(entry.name, entry.hash, str(target) if target else None, entry.triton_version)
+        kmap.skipped["entry"] = str(exc)
+        return kernel_stats(kmap)
 
 
 def combine_stats(kernels: list[dict]) -> dict:

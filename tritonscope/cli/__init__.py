@@ -62,6 +62,8 @@ class LazyGroup(click.Group):
             raise
         except (click.ClickException, click.Abort):
             raise
+        except KeyboardInterrupt as exc:  # click would print "Aborted!" and exit 1; a shell expects 130
+            handle_error(exc, ctx)
         except Exception as exc:  # noqa: BLE001 - the one place errors become exit codes
             handle_error(exc, ctx)
 
@@ -105,6 +107,7 @@ def handle_error(exc: BaseException, ctx: click.Context | None) -> None:
     if isinstance(exc, BrokenPipeError):
         sys.exit(0)
     if isinstance(exc, KeyboardInterrupt):
+        click.echo("tritonscope: interrupted", err=True)
         sys.exit(130)
     if isinstance(exc, OSError) and exc.filename:
         click.echo(f"tritonscope: error: {exc.filename}: {exc.strerror}", err=True)
