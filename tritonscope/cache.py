@@ -10,6 +10,7 @@ import fnmatch
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -384,8 +385,9 @@ class Cache:
     def discover(cls, cache_dir: str | os.PathLike | None = None) -> Cache:
         return cls(cache_dir if cache_dir else default_cache_dir())
 
-    def entries(self) -> list[KernelEntry]:
-        """Every entry under the root, loaded (names and metadata; no IR read), in name order."""
+    def entries(self, progress: Callable[[int], None] | None = None) -> list[KernelEntry]:
+        """Every entry under the root, loaded (names and metadata; no IR read), in name order.
+        `progress(n)` is told every few hundred entries how many are loaded (a large cache takes seconds)."""
         if self._entries is None:
             if self.root.is_file():
                 self._entries = [entry_for_file(self.root)]
@@ -396,7 +398,7 @@ class Cache:
             else:
                 out: list[KernelEntry] = []
                 with gc_paused():
-                    self._walk(self.root, 0, out)
+                    self._walk(self.root, 0, out, progress)
                 self._entries = out
         return self._entries
 
@@ -404,7 +406,8 @@ class Cache:
         """(entry directory, the cache it belongs to) for every entry under the root."""
         return [(e.path, e.cache_root) for e in self.entries()]
 
-    def _walk(self, cache: Path, depth: int, out: list[KernelEntry]) -> None:
+    def _walk(self, cache: Path, depth: int, out: list[KernelEntry],
+              progress: Callable[[int], None] | None = None) -> None:
         try:
             children = sorted(os.scandir(cache), key=lambda d: d.name)
         except PermissionError:
@@ -418,12 +421,14 @@ class Cache:
                 continue
             p = Path(de.path)
             entry = load_entry(p, cache)  # one scandir per entry: it both classifies and loads
+            if progress is not None and len(out) % 256 == 0:
+                progress(len(out))
             if entry.kind != "empty" or not entry.other_files:
                 out.append(entry)
             elif not _has_subdirs(p):
                 out.append(entry)  # files of no known kind only: listed as an empty entry
             elif depth < _MAX_NESTING and _is_nested_cache(p, _MAX_NESTING - depth):
-                self._walk(p, depth + 1, out)
+                self._walk(p, depth + 1, out, progress)
             # else: a folder beside the cache (sources, logs): not part of it
 
     def kernels(self, include_all: bool = False) -> list[KernelEntry]:

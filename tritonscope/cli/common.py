@@ -49,7 +49,14 @@ class Selection:
         return SourceFinder(self.source_roots, self.substitutions)
 
     def cache(self) -> Cache:
-        return Cache.discover(self.cache_dir)
+        """The cache, walked (with a count on a terminal: 20,000 entries take seconds)."""
+        from tritonscope.parallel import counting_status
+
+        cache = Cache.discover(self.cache_dir)
+        if cache.root.is_dir():
+            with counting_status(f"reading {cache.root}") as progress:
+                cache.entries(progress)
+        return cache
 
     def one(self, spec: str | None = None) -> KernelEntry:
         """The one entry a single-kernel command works on (KERNEL may also be an entry dir or a file)."""

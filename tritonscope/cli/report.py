@@ -45,11 +45,11 @@ def report_cmd(sel: Selection, output: str | None, stages: str | None, open_brow
                                               substitutions=sel.substitutions, read_source=not no_source))
     page = render_report(model)
     if output == "-":
-        sys.stdout.write(page)
+        sys.stdout.buffer.write(page.encode("utf-8", "backslashreplace"))
         return
     path = output or UNSAFE_FILENAME_CHARS.sub("_", entry.name)[:100] + ".report.html"
     write_atomically(path, page)
-    size = len(page.encode("utf-8"))
+    size = os.path.getsize(path)
     click.echo(f"wrote {path} ({size / 1024:.0f} KiB: source + {', '.join(p.stage for p in model.stages)})",
                err=True)
     for s in model.sources:
@@ -92,7 +92,8 @@ def write_atomically(path: str, text: str) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".tritonscope-", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        # a path of undecodable bytes (surrogate escapes) is written as its \\x escapes, not a crash
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
             fh.write(text)
         os.replace(tmp, path)
     except BaseException:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from rich.table import Table
+from rich.cells import cell_len
+from rich.text import Text
 
 from tritonscope.cache import KernelEntry
 from tritonscope.render.terminal import human_age, human_size, make_console
@@ -13,27 +14,65 @@ from tritonscope.render.terminal import human_age, human_size, make_console
 _KIND_STYLE = {"partial": "yellow", "launcher": "dim", "empty": "dim", "tmp": "dim", "binary-only": "cyan"}
 
 
-def render_ls(root: Path, entries: list[KernelEntry]) -> None:
-    console = make_console()
-    if not entries:
-        console.print(f"no kernel entries in {root}")
-        return
-    now = time.time()
-    table = Table(title=f"{root}  ({len(entries)} entries)", title_justify="left", box=None, pad_edge=False)
-    for col, kw in (("name", {"overflow": "fold"}), ("hash", {}), ("target", {}), ("warps/stages", {}),
-                    ("smem", {"justify": "right"}), ("stages", {}), ("triton", {}), ("age", {"justify": "right"})):
-        table.add_column(col, **kw)
+_COLUMNS = ("name", "hash", "target", "warps/stages", "smem", "stages", "triton", "age")
+_RIGHT = frozenset({"smem", "age"})
+
+
+def ls_rows(entries: list[KernelEntry], now: float) -> list[tuple[tuple[str, ...], str | None]]:
+    """One tuple of cell texts per entry, and the style of its stages cell (by entry kind)."""
+    rows = []
     for e in entries:
         t = e.target
         warps = e.meta("num_warps")
         stages_n = e.meta("num_stages")
         ws = f"{warps if warps is not None else '-'}/{stages_n if stages_n is not None else '-'}"
         stages = " ".join(s for s in e.stages if s != "json")
-        if e.kind not in ("kernel",):
-            stages = f"[{_KIND_STYLE.get(e.kind, '')}]{e.kind}[/]" + (f" {stages}" if stages else "")
+        style = None
+        if e.kind != "kernel":
+            style = _KIND_STYLE.get(e.kind) or None
+            stages = e.kind + (f" {stages}" if stages else "")
         smem = e.meta("shared")
-        table.add_row(
-            e.name, e.hash[:10], str(t) if t else "-", ws,
-            human_size(smem) if isinstance(smem, int) else "-",
-            stages, e.triton_version or "-", human_age(now - e.mtime))
-    console.print(table)
+        rows.append(((e.name, e.hash[:10], str(t) if t else "-", ws,
+                      human_size(smem) if isinstance(smem, int) else "-",
+                      stages, e.triton_version or "-", human_age(now - e.mtime)), style))
+    return rows
+
+
+def render_ls(root: Path, entries: list[KernelEntry]) -> None:
+    """The table as one Text: aligned by display width, built in one pass (a rich Table measures every
+    cell through its layout engine: 45 s for 20,000 entries, this well under a second)."""
+    console = make_console()
+    if not entries:
+        console.print(f"no kernel entries in {root}")
+        return
+    rows = ls_rows(entries, time.time())
+    widths = [cell_len(c) for c in _COLUMNS]
+    for cells, _ in rows:
+        for i, c in enumerate(cells):
+            n = cell_len(c)
+            if n > widths[i]:
+                widths[i] = n
+    out = Text(f"{root}  ({len(entries)} entries)\n", end="")
+    out.append(_line(_COLUMNS, widths) + "\n", style="bold")
+    stages_col = _COLUMNS.index("stages")
+    for cells, style in rows:
+        if style is None:
+            out.append(_line(cells, widths) + "\n")
+            continue
+        before = _line(cells[:stages_col], widths[:stages_col])
+        out.append(before + ("  " if before else ""))
+        kind = cells[stages_col].split(" ", 1)
+        out.append(kind[0], style=style)
+        rest = cells[stages_col][len(kind[0]):]
+        pad = " " * (widths[stages_col] - cell_len(cells[stages_col]))
+        after = _line(cells[stages_col + 1:], widths[stages_col + 1:], first_column=stages_col + 1)
+        out.append(rest + pad + "  " + after + "\n")
+    console.print(out, soft_wrap=True, highlight=False)
+
+
+def _line(cells, widths, first_column: int = 0) -> str:
+    parts = []
+    for i, (c, w) in enumerate(zip(cells, widths, strict=False)):
+        pad = " " * (w - cell_len(c))
+        parts.append(pad + c if _COLUMNS[first_column + i] in _RIGHT else c + pad)
+    return "  ".join(parts).rstrip() if first_column + len(cells) == len(_COLUMNS) else "  ".join(parts)
