@@ -92,3 +92,15 @@ def counting_status(label: str) -> Iterator[Callable[[int], None]]:
 
     with Console(stderr=True).status(f"{label}...") as status:
         yield lambda n: status.update(f"{label}: {n} entries")
+
+
+@contextlib.contextmanager
+def busy(label: str) -> Iterator[None]:
+    """A spinner with `label` on stderr while one long step runs, when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status(label):
+        yield

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tritonscope.cache import KernelEntry
+from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.syntax import split_top_level
 from tritonscope.normalize import NORMALIZED_STAGES, NormalizeOptions, normalize
 
@@ -109,14 +110,22 @@ def _loads_report(entry: KernelEntry, stages: tuple[str, ...] | None):
         return None  # metrics fall back to per-line widths from memops
 
 
-def _record_job(args: tuple[KernelEntry, NormalizeOptions, tuple[str, ...] | None]) -> KernelRecord:
-    return record_for_entry(*args)
+def _record_job(args: tuple[KernelEntry, NormalizeOptions, tuple[str, ...] | None]) -> KernelRecord | None:
+    entry = args[0]
+    try:
+        return record_for_entry(*args)
+    except TritonscopeError:
+        if not entry.path.exists():  # removed while we read it (Triton's cache is written concurrently)
+            return None
+        raise
 
 
 def records_for_entries(entries: list[KernelEntry], options: NormalizeOptions,
                         stages: tuple[str, ...] | None = None,
                         progress: Callable[[int], None] | None = None) -> list[KernelRecord]:
-    """Records in the order of `entries`; a process pool when there is more than one core and entry."""
+    """Records in the order of `entries`; a process pool when there is more than one core and entry.
+    An entry deleted while it is read is left out (callers compare counts and say so)."""
     from tritonscope.parallel import pool_map
 
-    return pool_map(_record_job, [(e, options, stages) for e in entries], progress)
+    records = pool_map(_record_job, [(e, options, stages) for e in entries], progress)
+    return [r for r in records if r is not None]

@@ -113,5 +113,8 @@ def snapshot_cmd(sel: Selection, out: str, fold_renames: bool) -> None:
     options = NormalizeOptions(fold_renames=fold_renames)
     with progress_bar(len(entries), "snapshot") as advance:
         records = records_for_entries(entries, options, progress=advance)
+    if len(records) < len(entries):
+        click.echo(f"tritonscope: note: {len(entries) - len(records)} entries were removed from the cache while "
+                   "being read; left out", err=True)
     paths = write_snapshot(records, Path(out), options)
     click.echo(f"wrote {len(paths)} kernel(s) to {out}", err=True)

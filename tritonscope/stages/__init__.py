@@ -30,6 +30,8 @@ PARSERS: dict[str, str] = {
 # after each command ("unparsed lines: N", examples under --debug) so unknown syntax is never silently lost.
 UNPARSED: dict[tuple[str, str | None], list[tuple[int, str]]] = {}
 # The order stages are listed in by `map` and friends.
+# Stages above this many characters are parsed under a "parsing ..." line on a terminal (~2 s and up).
+BUSY_CHARS = 32 << 20
 PARSED_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm")
 
 __all__ = ["PARSED_STAGES", "PARSERS", "Module", "parse", "parse_entry_stage", "stage_text"]
@@ -42,7 +44,12 @@ def parse(stage: str, text: str, path: str | None = None) -> Module:
     except KeyError:
         raise UsageError(f"no parser for stage {stage!r} (known: {', '.join(PARSERS)})") from None
     parser = importlib.import_module(f"tritonscope.stages.{module_name}")
-    with gc_paused():
+    if len(text) < BUSY_CHARS:
+        with gc_paused():
+            return _noted(parser.parse(text, path, stage=stage))
+    from tritonscope.parallel import busy  # a large stage takes seconds to minutes: say so on a terminal
+
+    with busy(f"parsing {stage} ({len(text) >> 20} MB{', ' + path if path else ''})"), gc_paused():
         return _noted(parser.parse(text, path, stage=stage))
 
 
