@@ -19,6 +19,14 @@ CORPUS = next((p for p in CORPUS_CANDIDATES if p.is_dir()), CORPUS_CANDIDATES[0]
 pytest_plugins = [m for m in ("fixtures_compile", "fixtures_fuzz") if (Path(__file__).parent / f"{m}.py").exists()]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _private_disasm_cache(tmp_path_factory):
+    """The tests' disassemblies go to a cache of their own (subprocesses inherit it), never the user's."""
+    if "TRITONSCOPE_DISASM_CACHE" not in os.environ or os.environ.get("CI"):
+        os.environ["TRITONSCOPE_DISASM_CACHE"] = str(tmp_path_factory.mktemp("disasm-cache"))
+    yield
+
+
 def _copy_tree(src: Path, dst: Path) -> Path:
     shutil.copytree(src, dst, symlinks=True)
     for root, dirs, files in os.walk(dst):

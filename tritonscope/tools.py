@@ -117,7 +117,73 @@ def start_disassemble_cubin(cubin: str | os.PathLike, timeout: float = DEFAULT_T
                           "put it on PATH, or set TRITON_NVDISASM_PATH", str(cubin))
     # -gi (inlined-at chains) costs ~10% over -g and ~20% over no line info on a 60 KB cubin: the
     # chains are what `map` is for, so they stay.
-    return RunningTool([nvdisasm, "-c", "-gi", str(cubin)], timeout)
+    return cached_tool([nvdisasm, "-c", "-gi"], cubin, timeout)
+
+
+class FinishedTool:
+    """A disassembly answered from the tool's own cache: the RunningTool interface, nothing running."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def output(self) -> str:
+        return self.text
+
+    def close(self) -> None:
+        pass
+
+
+class CachingTool(RunningTool):
+    """A RunningTool whose successful output is stored in the disassembly cache."""
+
+    def __init__(self, argv: list[str], timeout: float, cache, key: str):
+        super().__init__(argv, timeout)
+        self.cache, self.key = cache, key
+
+    def output(self) -> str:
+        text = super().output()
+        self.cache.put(self.key, text)
+        return text
+
+
+def cached_tool(argv: list[str], binary_path: str | os.PathLike, timeout: float = DEFAULT_TIMEOUT):
+    """`argv + [binary_path]` started now, or its output from the disassembly cache (disasm_cache.py)
+    when the same tool build already disassembled the same bytes with the same arguments."""
+    from tritonscope.disasm_cache import DisasmCache
+
+    cache = DisasmCache.default()
+    full = [*argv, str(binary_path)]
+    if cache is None or _within(cache.root, _enclosing_cache(Path(binary_path))):
+        return RunningTool(full, timeout)  # never a cache inside the Triton cache being read
+    try:
+        with open(binary_path, "rb") as fh:
+            binary = fh.read()
+    except OSError:
+        return RunningTool(full, timeout)  # the tool reports the problem as it always did
+    key = cache.key(argv[0], argv[1:], binary)
+    hit = cache.get(key)
+    if hit is not None:
+        return FinishedTool(hit)
+    return CachingTool(full, timeout, cache, key)
+
+
+def _enclosing_cache(binary: Path) -> Path:
+    """The Triton cache a binary lies in: its entry directory's parent when it sits in an entry (beside
+    its metadata json), else its own directory."""
+    folder = binary.resolve().parent
+    try:
+        in_entry = any(n.endswith(".json") for n in os.listdir(folder))
+    except OSError:
+        in_entry = False
+    return folder.parent if in_entry else folder
+
+
+def _within(path: Path, folder: Path) -> bool:
+    try:
+        real, top = os.path.realpath(path), os.path.realpath(folder)
+    except OSError:
+        return False
+    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
 
 
 def llvm_objdumps() -> list[str]:

@@ -120,9 +120,17 @@ def handle_error(exc: BaseException, ctx: click.Context | None) -> None:
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tritonscope")
 @click.option("--debug", is_flag=True, help="Show tracebacks and unparsed-line examples.")
-def main(debug: bool) -> None:
+@click.option("--disasm-cache", "disasm_cache", default=None, metavar="DIR|off",
+              help="Where disassemblies are kept between runs (default: $TRITONSCOPE_DISASM_CACHE, else "
+              "$XDG_CACHE_HOME/tritonscope/disasm, else ~/.cache/tritonscope/disasm); 'off': none.")
+def main(debug: bool, disasm_cache: str | None) -> None:
     """Inspect the artifacts of the Triton GPU compiler.
 
     Reads the Triton cache ($TRITON_CACHE_DIR, else $TRITON_HOME/.triton/cache, else ~/.triton/cache)
-    read-only. Only `compile` writes, and only into the cache it is given.
+    read-only. Only `compile` writes, and only into the cache it is given. Disassemblies (nvdisasm) are
+    kept in a cache of the tool's own, outside every Triton cache (--disasm-cache).
     """
+    if disasm_cache is not None:  # the environment carries it to pool workers and the tools module
+        import os
+
+        os.environ["TRITONSCOPE_DISASM_CACHE"] = disasm_cache
