@@ -120,3 +120,21 @@ def test_map_with_sass_writes_nothing_into_the_triton_cache(cli, cubin, disasm_d
         assert r.returncode == 0, r.stderr
     assert sorted((p.name, p.stat().st_mtime) for p in entry.parent.rglob("*")) == before
     assert len(_records(disasm_dir)) == 1
+
+
+SOFTMAX_GFX90A = "DH4EPRESOTY3ZNCKGWNY7MGTWHWOETCM5XCZC2QEF3IMS6KCUSCQ"
+
+
+@pytest.mark.skipif(not tools.llvm_objdumps(), reason="no llvm-objdump")
+def test_hsaco_disassembly_and_dwarf_are_cached(cache39, tmp_path, disasm_dir):
+    entry = shutil.copytree(cache39 / SOFTMAX_GFX90A, tmp_path / "cache" / SOFTMAX_GFX90A)
+    hsaco = next(Path(entry).glob("*.hsaco"))
+    try:
+        text = tools.disassemble_hsaco(hsaco, "gfx90a")
+    except tools.ToolMissing:
+        pytest.skip("no llvm-objdump here knows gfx90a")
+    dwarf = tools.dwarfdump_hsaco(hsaco)
+    n = len(_records(disasm_dir))
+    assert n == (2 if dwarf is not None else 1)
+    assert tools.disassemble_hsaco(hsaco, "gfx90a") == text and tools.dwarfdump_hsaco(hsaco) == dwarf
+    assert len(_records(disasm_dir)) == n  # answered from the cache

@@ -211,9 +211,39 @@ def llvm_objdumps() -> list[str]:
     return out
 
 
+def _memoized(tools: list[str], args: list[str], binary_path: str | os.PathLike, compute):
+    """compute() through the disassembly cache, keyed by every candidate tool's build, `args` and the
+    binary's bytes (as cached_tool, for tools run to completion)."""
+    from tritonscope.disasm_cache import DisasmCache
+
+    cache = DisasmCache.default()
+    if cache is None or not tools or _within(cache.root, _enclosing_cache(Path(binary_path))):
+        return compute()
+    try:
+        with open(binary_path, "rb") as fh:
+            binary = fh.read()
+    except OSError:
+        return compute()
+    from tritonscope.disasm_cache import _tool_identity
+
+    key = cache.key("|".join(_tool_identity(t) for t in tools), args, binary)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    text = compute()
+    if text is not None:
+        cache.put(key, text)
+    return text
+
+
 def disassemble_hsaco(hsaco: str | os.PathLike, arch: str, timeout: float = DEFAULT_TIMEOUT) -> str:
-    """AMDGCN disassembly with line numbers from the newest llvm-objdump that knows `arch`."""
+    """AMDGCN disassembly with line numbers from the newest llvm-objdump that knows `arch` (cached)."""
     tools = llvm_objdumps()
+    return _memoized(tools, ["objdump", "-d", "--line-numbers", f"--mcpu={arch}"], hsaco,
+                     lambda: _disassemble_hsaco(tools, hsaco, arch, timeout))
+
+
+def _disassemble_hsaco(tools: list[str], hsaco: str | os.PathLike, arch: str, timeout: float) -> str:
     if not tools:
         raise ToolMissing("llvm-objdump not found: install Debian's llvm-19 (knows gfx942) or set "
                           "TRITONSCOPE_LLVM_OBJDUMP", str(hsaco))
@@ -243,8 +273,13 @@ def dwarfdump_hsaco(hsaco: str | os.PathLike, timeout: float = DEFAULT_TIMEOUT) 
     """`llvm-dwarfdump --debug-info` of an hsaco: the inlined-call ranges llvm-objdump does not print.
 
     Uses the llvm-dwarfdump beside an llvm-objdump found by `llvm_objdumps()`; None when there is none
-    or it fails (the disassembly then carries innermost lines only)."""
-    for objdump in llvm_objdumps():
+    or it fails (the disassembly then carries innermost lines only). Cached like the disassembly."""
+    objdumps = llvm_objdumps()
+    return _memoized(objdumps, ["dwarfdump", "--debug-info"], hsaco, lambda: _dwarfdump(objdumps, hsaco, timeout))
+
+
+def _dwarfdump(objdumps: list[str], hsaco: str | os.PathLike, timeout: float) -> str | None:
+    for objdump in objdumps:
         d = os.path.dirname(objdump)
         base = os.path.basename(objdump).replace("llvm-objdump", "llvm-dwarfdump")
         for tool in (os.path.join(d, base), shutil.which(base) or ""):
