@@ -80,27 +80,3 @@ def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
         task = bar.add_task(label, total=total)
         yield lambda n: bar.advance(task, n)
 
-
-@contextlib.contextmanager
-def counting_status(label: str) -> Iterator[Callable[[int], None]]:
-    """A one-line `label: N` on stderr while work of unknown length runs (a cache walk), when stderr
-    is a terminal; a no-op otherwise."""
-    if not sys.stderr.isatty():
-        yield lambda n: None
-        return
-    from rich.console import Console
-
-    with Console(stderr=True).status(f"{label}...") as status:
-        yield lambda n: status.update(f"{label}: {n} entries")
-
-
-@contextlib.contextmanager
-def busy(label: str) -> Iterator[None]:
-    """A spinner with `label` on stderr while one long step runs, when stderr is a terminal."""
-    if not sys.stderr.isatty():
-        yield
-        return
-    from rich.console import Console
-
-    with Console(stderr=True).status(label):
-        yield

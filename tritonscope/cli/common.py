@@ -50,7 +50,7 @@ class Selection:
 
     def cache(self) -> Cache:
         """The cache, walked (with a count on a terminal: 20,000 entries take seconds)."""
-        from tritonscope.parallel import counting_status
+        from tritonscope.status import counting_status
 
         cache = Cache.discover(self.cache_dir)
         if cache.root.is_dir():

@@ -47,7 +47,7 @@ def parse(stage: str, text: str, path: str | None = None) -> Module:
     if len(text) < BUSY_CHARS:
         with gc_paused():
             return _noted(parser.parse(text, path, stage=stage))
-    from tritonscope.parallel import busy  # a large stage takes seconds to minutes: say so on a terminal
+    from tritonscope.status import busy  # a large stage takes seconds to minutes: say so on a terminal
 
     with busy(f"parsing {stage} ({len(text) >> 20} MB{', ' + path if path else ''})"), gc_paused():
         return _noted(parser.parse(text, path, stage=stage))

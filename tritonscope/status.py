@@ -1,0 +1,33 @@
+"""One-line progress on stderr for long single steps (a cache walk, a parse of a huge stage), when stderr
+is a terminal; nothing otherwise. A leaf module: anything may import it."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
+
+
+@contextlib.contextmanager
+def counting_status(label: str) -> Iterator[Callable[[int], None]]:
+    """A one-line `label: N` on stderr while work of unknown length runs (a cache walk), when stderr
+    is a terminal; a no-op otherwise."""
+    if not sys.stderr.isatty():
+        yield lambda n: None
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status(f"{label}...") as status:
+        yield lambda n: status.update(f"{label}: {n} entries")
+
+
+@contextlib.contextmanager
+def busy(label: str) -> Iterator[None]:
+    """A spinner with `label` on stderr while one long step runs, when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        yield
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status(label):
+        yield
