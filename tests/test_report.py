@@ -273,8 +273,7 @@ def test_everything_from_artifacts_is_escaped(cache39, cli, tmp_path):
 def test_diff_page_marks_changed_lines_and_escapes():
     import difflib
 
-    from tritonscope.render.html import render_diff_page
-    from tritonscope.render.html_diff import changed_lines
+    from tritonscope.render.html_diff import changed_lines, render_diff_page
 
     a = "%0 = tt.load %p\n%1 = arith.addf %0, %0\ntt.store %q, %1\n"
     b = f"%0 = tt.load %p\n%1 = arith.mulf %0, %0 // {EVIL}\ntt.store %q, %1\nllvm.return\n"

@@ -2,7 +2,7 @@
 
 `RENDERERS` maps a `--format` name to a function (result, options) -> str; JSON is `diff_payload`, written
 by `cli.common.emit_json`. HTML is the report helper's: `renderer("html")` loads
-`tritonscope.render.html:render_diff` when that exists.
+`tritonscope.render.html_diff:render_diff_result`.
 """
 
 from __future__ import annotations
@@ -38,12 +38,8 @@ def renderer(fmt: str) -> Callable[[DiffResult, RenderOptions], str]:
     """text and markdown here; json goes through `cli.common.emit_json(diff_payload(...))`."""
     if fmt in RENDERERS:
         return RENDERERS[fmt]
-    if fmt == "html":
-        try:
-            mod = importlib.import_module("tritonscope.render.html")
-            return mod.render_diff
-        except (ImportError, AttributeError):
-            raise UsageError("--format html is not available in this version (text, markdown, json)") from None
+    if fmt == "html":  # loaded on demand: the page builder imports pygments
+        return importlib.import_module("tritonscope.render.html_diff").render_diff_result
     raise UsageError(f"unknown --format {fmt!r} (text, markdown, json)")
 
 

@@ -4,7 +4,7 @@ Every string taken from an artifact (kernel names, paths, IR text, metadata valu
 here: IR text through pygments' HtmlFormatter, everything else through `esc`; the data blob the script
 reads is JSON with `<`, `>` and `&` written as \\u escapes, so nothing in it can close the script element.
 SVG pictures are embedded as base64 `data:` images, which browsers never run scripts from.
-`render_diff` / `render_diff_page` (in html_diff.py) build side-by-side diffs from the same parts.
+html_diff.py builds the side-by-side diff pages from the same parts (it imports this module, not the reverse).
 """
 
 from __future__ import annotations
@@ -363,20 +363,3 @@ def sources_table(sources) -> str:
     return f'<h3>Source files named by the locations</h3><table class="kv sources">{rows}</table>'
 
 
-
-# --- the diff page (render/html_diff.py) ----------------------------------------------------------
-
-
-def render_diff(result, opts) -> str:
-    """`tritonscope diff A B --format html` (render/diff.py's renderer("html") calls this)."""
-    from tritonscope.render.html_diff import render_diff_result
-
-    return render_diff_result(result, opts)
-
-
-def render_diff_page(kernel_a: dict, kernel_b: dict, stage_texts_a: dict[str, str],
-                     stage_texts_b: dict[str, str], unified_diffs: dict[str, str]) -> str:
-    """A side-by-side diff page of one kernel; see html_diff.render_diff_page."""
-    from tritonscope.render.html_diff import render_diff_page as render
-
-    return render(kernel_a, kernel_b, stage_texts_a, stage_texts_b, unified_diffs)
