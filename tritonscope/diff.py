@@ -16,7 +16,6 @@ from pathlib import Path
 
 from tritonscope.normalize import NormalizeOptions
 from tritonscope.records import KernelRecord
-from tritonscope.verdicts import Report
 
 
 @dataclass(slots=True)
@@ -91,7 +90,6 @@ class DiffResult:
     removed: list[KernelRecord]  # only in A
     stages: tuple[str, ...] | None
     context: int
-    report: Report | None = None
 
     @property
     def changed(self) -> list[KernelPair]:

@@ -68,16 +68,17 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
                    f"{options.fold_renames}: renamed spellings will show as differences", err=True)
     result = diff_sides(side_a, side_b, stages or None, context,
                         pair_singletons=side_a.kind == "entry" and side_b.kind == "entry")
-    result.report = Report(rules).evaluate(result)
+    verdict = Report(rules).evaluate(result)
     if render is None:
         from tritonscope.cli.common import emit_json
 
-        emit_json(diff_payload(result), "diff")
+        emit_json(diff_payload(result, verdict), "diff")
     else:
-        opts = RenderOptions(stat=stat, all_metrics=all_metrics, color=fmt == "text" and color_enabled())
+        opts = RenderOptions(stat=stat, all_metrics=all_metrics, color=fmt == "text" and color_enabled(),
+                             verdict=verdict)
         sys.stdout.write(render(result, opts))
         sys.stdout.flush()
-    sys.exit(result.report.exit_code)
+    sys.exit(verdict.exit_code)
 
 
 def _side_path(spec: str, sel: Selection) -> str:

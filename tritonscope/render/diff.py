@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from tritonscope.diff import DiffResult, KernelPair, MetricDelta
 from tritonscope.errors import UsageError
 from tritonscope.records import KernelRecord
+from tritonscope.verdicts import Report
 
 # Metrics shown in summary tables, in this order (all of them are in the JSON and per-kernel detail).
 HEADLINE_METRICS = ("regs", "spills", "smem", "occupancy", "stack", "scratch", "code_bytes", "vector-width",
@@ -32,6 +33,7 @@ class RenderOptions:
     stat: bool = False  # summary and per-stage line counts only, no diff text
     all_metrics: bool = False  # per-stage `ops:...@stage` deltas too
     color: bool = False
+    verdict: Report | None = None  # the --fail-on outcome, decided by the caller (black's Report)
 
 
 def renderer(fmt: str) -> Callable[[DiffResult, RenderOptions], str]:
@@ -76,9 +78,8 @@ def _record_json(r: KernelRecord) -> dict:
             "triton_version": r.triton_version}
 
 
-def diff_payload(result: DiffResult) -> dict:
+def diff_payload(result: DiffResult, report: Report | None = None) -> dict:
     """The documented contract (docs/json-diff.md); `emit_json` adds `schema` and `kind`."""
-    report = result.report
     changed = []
     for p in result.changed:
         changed.append({
@@ -158,7 +159,7 @@ def render_text(result: DiffResult, opts: RenderOptions) -> str:
                 style = "green" if ln.startswith("+") else "red" if ln.startswith("-") else \
                     "cyan" if ln.startswith("@@") else ""
                 console.print(Text(ln, style=style))
-    _render_verdict_text(result, console)
+    _render_verdict_text(opts.verdict, console)
     return buf.getvalue()
 
 
@@ -167,10 +168,10 @@ def _headline(p: KernelPair) -> list[MetricDelta]:
     return [by_name[n] for n in HEADLINE_METRICS if n in by_name]
 
 
-def _render_verdict_text(result: DiffResult, console) -> None:
+def _render_verdict_text(verdict: Report | None, console) -> None:
     from rich.text import Text
 
-    report = result.report
+    report = verdict
     if not report or not report.rules:
         return
     if not report.failures:
@@ -190,7 +191,7 @@ def render_markdown(result: DiffResult, opts: RenderOptions) -> str:
     out.append(f"**{s['matched']}** matched · **{s['changed']}** changed · {s['unchanged']} unchanged · "
                f"**{s['added']}** added · **{s['removed']}** removed")
     out.append("")
-    report = result.report
+    report = opts.verdict
     if report and report.rules:
         if report.failures:
             out.append(f":x: **Failed rules:** {', '.join(f'`{r}`' for r in report.failed_rules)}")

@@ -91,7 +91,7 @@ def render_diff_result(result, opts) -> str:
     from tritonscope.render.diff import _fmt_num, _is_worse, _shown_deltas, diff_payload
 
     s = diff_payload(result)["summary"]
-    report = result.report
+    report = opts.verdict
     parts = [f'<p class="lead"><code>{esc(result.a.path)}</code> → <code>{esc(result.b.path)}</code><br>'
              f"<b>{s['matched']}</b> matched · <b>{s['changed']}</b> changed · {s['unchanged']} unchanged · "
              f"<b>{s['added']}</b> added · <b>{s['removed']}</b> removed</p>"]
