@@ -116,8 +116,9 @@ def start_disassemble_cubin(cubin: str | os.PathLike, timeout: float = DEFAULT_T
         raise ToolMissing("nvdisasm not found: install triton (it ships one in triton/backends/nvidia/bin), "
                           "put it on PATH, or set TRITON_NVDISASM_PATH", str(cubin))
     # -gi (inlined-at chains) costs ~10% over -g and ~20% over no line info on a 60 KB cubin: the
-    # chains are what `map` is for, so they stay.
-    return cached_tool([nvdisasm, "-c", "-gi"], cubin, timeout)
+    # chains are what `map` is for, so they stay. -gp adds each instruction's PTX line
+    # (stages/sass_lines.py places instructions through it).
+    return cached_tool([nvdisasm, "-c", "-gi", "-gp"], cubin, timeout)
 
 
 class FinishedTool:

@@ -100,6 +100,8 @@ class Op:
     text: str  # the line, stripped
     loc: SourceLoc | None = None  # None: no location at all; loc.known False: line 0 / unknown
     function: str | None = None
+    # SASS only: the line of the cache's .ptx that ptxas compiled this instruction from (nvdisasm -gp)
+    ptx_line: int | None = None
 
     def to_json(self) -> dict:
         return {
@@ -108,6 +110,7 @@ class Op:
             "text": self.text,
             "loc": self.loc.to_json() if self.loc else None,
             "function": self.function,
+            **({"ptx_line": self.ptx_line} if self.ptx_line is not None else {}),
         }
 
 

@@ -121,9 +121,27 @@ def _range_lists(lines: list[str]) -> dict[str, list[tuple[str, str]]]:
     return out
 
 
-def call_sites_by_line(calls: list[InlinedCall], labels: dict[str, int],
-                       op_lines: list[int]) -> dict[int, list[tuple[int, InlinedCall]]]:
-    """For each op line inside an inlined range: [(depth, call)] of every range holding it."""
+def callee_files(calls: list[InlinedCall]) -> dict[int, str]:
+    """offset of a call -> the file its callee's code is in, where its nested calls say so: a call made
+    from inside the callee is made from the callee's file (Triton's DWARF names no decl_file)."""
+    out: dict[int, str] = {}
+    for call in calls:
+        files = {o.call_file for o in calls if o.depth == call.depth + 1
+                 and call.offset < o.offset < call.offset + call.size}
+        if len(files) == 1:
+            out[call.offset] = files.pop()
+    return out
+
+
+def call_sites_by_line(calls: list[InlinedCall], labels: dict[str, int], op_lines: list[int],
+                       op_files: dict[int, str] | None = None) -> dict[int, list[tuple[int, InlinedCall]]]:
+    """For each op line inside an inlined range: [(depth, call)] of every range holding it.
+
+    NVPTX writes one low/high pair per inlined call, and scheduling moves the caller's own instructions
+    into it (a load of the kernel's line 36 between the instructions of a `tl.sum` called at line 39). With
+    `op_files` (op line -> the file id of its `.loc`), an op whose file is not the file its innermost
+    holding call's callee lives in (`callee_files`) is not inside that call: such calls are dropped from
+    its list, innermost first, until one fits or none is left."""
     out: dict[int, list[tuple[int, InlinedCall]]] = {}
     for call in calls:
         if call.call_line <= 0:
@@ -136,4 +154,15 @@ def call_sites_by_line(calls: list[InlinedCall], labels: dict[str, int],
             j = bisect.bisect_left(op_lines, end)
             for k in range(i, j):
                 out.setdefault(op_lines[k], []).append((call.depth, call))
+    if op_files:
+        callee = callee_files(calls)
+        for line in list(out):
+            sites = sorted(out[line], key=lambda s: -s[0])
+            file = op_files.get(line)
+            while sites and file is not None and callee.get(sites[0][1].offset, file) != file:
+                sites.pop(0)
+            if sites:
+                out[line] = sites
+            else:
+                del out[line]
     return out

@@ -153,7 +153,8 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
     if not callers:  # `.loc` names no inlining (before 3.9): read it from the DWARF ranges
         dwarf_calls = read_inlined_calls(section_lines.get(".debug_info", []),
                                          section_lines.get(".debug_ranges", []))
-        dwarf_sites = call_sites_by_line(dwarf_calls, labels, [op.lineno for op, _, _ in op_locs])
+        dwarf_sites = call_sites_by_line(dwarf_calls, labels, [op.lineno for op, _, _ in op_locs],
+                                         {op.lineno: pos[0] for op, pos, _ in op_locs})
     resolver = _ChainResolver(files, callers)
     for op, pos, caller in op_locs:
         if caller is not None:

@@ -1,9 +1,13 @@
-"""SASS as `nvdisasm -c -gi` prints it: one Op per instruction, located by the `//##` lines before it.
+"""SASS as `nvdisasm -c -gi -gp` prints it: one Op per instruction, located by the `//##` lines before it.
 
 `//## File "/path/k.py", line 36 inlined at "/path/k.py", line 91` lines come in runs, innermost
 first, ending with the user's line (`//## File "/path/k.py", line 91`); without `-gi` (or for code
 that was not inlined) a run is a single line. SASS lines carry no column. Instructions inherit the
 last run within their function (`.section .text.NAME`).
+
+`-gp` adds `//## File ".nv_debug_ptx_txt", line N` where the cubin embeds its PTX: N is the line of the
+cache's `.ptx` that ptxas compiled the instruction from, kept on the Op (`ptx_line`) and never taken
+for a source position; stages/sass_lines.py then gives each instruction its PTX line's location.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ FUNCTION_TYPE = re.compile(r"^\.type\s+([^\s,]+)\s*,\s*@function")
 # A noinline helper is printed inside its kernel's section as `$kernel$helper:`.
 LABEL = re.compile(r"^([^\s/:]+):$")
 OTHER_SECTION = re.compile(r"^\.section\s+")
+# The file name nvdisasm -gp gives the PTX embedded in the cubin.
+PTX_TEXT_FILE = ".nv_debug_ptx_txt"
 
 
 def parse(text: str, path: str | None = None, stage: str = "sass") -> Module:
@@ -31,6 +37,7 @@ def parse(text: str, path: str | None = None, stage: str = "sass") -> Module:
     run: list[tuple[str, int, str | None, int]] = []  # the current `//##` run, innermost first
     run_open = False  # True while `//##` lines follow each other
     current: SourceLoc | None = None
+    ptx_line: int | None = None
     files: dict[str, str] = {}
     cache: dict[tuple, SourceLoc] = {}
     function_names: set[str] = set()
@@ -43,6 +50,9 @@ def parse(text: str, path: str | None = None, stage: str = "sass") -> Module:
             m = LINE_INFO.match(line)
             if m is None:
                 module.unparsed.append((lineno, line))
+                continue
+            if m.group(1) == PTX_TEXT_FILE:  # -gp: a PTX line, not a source position
+                ptx_line = int(m.group(2))
                 continue
             if not run_open:
                 run = []
@@ -64,15 +74,16 @@ def parse(text: str, path: str | None = None, stage: str = "sass") -> Module:
             if function is None:
                 module.unparsed.append((lineno, line))
                 continue
-            module.ops.append(Op(lineno=lineno, op=intern(m.group(2)), text=line, loc=current, function=function))
+            module.ops.append(Op(lineno=lineno, op=intern(m.group(2)), text=line, loc=current, function=function,
+                                 ptx_line=ptx_line))
             continue
         if line[0] == ".":
             m = TEXT_SECTION.match(line)
             if m:
-                function, current = m.group(1), None
+                function, current, ptx_line = m.group(1), None, None
                 module.functions.append(function)
             elif OTHER_SECTION.match(line):
-                function, current = None, None
+                function, current, ptx_line = None, None, None
             else:
                 t = FUNCTION_TYPE.match(line)
                 if t:

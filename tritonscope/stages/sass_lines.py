@@ -1,7 +1,15 @@
-"""SASS line numbers that ptxas copied from LLVM's inline-asm `.loc` offsets, moved back.
+"""SASS instructions located through the PTX they were compiled from, once per module.
 
-ptxas builds the SASS line table from the raw PTX `.loc`s, including the ones LLVM writes inside
-inline-asm blocks (asm line numbers; see stages/ptx.py), so a `LDG` of line 173 says line 174. Every
+Where the cubin embeds its PTX (every Triton cubin seen, 3.2 to 3.9), `nvdisasm -gp` names, per SASS
+instruction, the line of the cache's `.ptx` ptxas compiled it from. Such an instruction takes that PTX
+instruction's location (the whole inline chain, DWARF inlined ranges and the inline-asm correction of
+stages/ptx.py included): a helper called on four lines of the kernel gives four callers' SASS, where the
+cubin's own line table holds only the helper's line. What -gp cannot place (a PTX line that is a
+directive or a brace, a PTX op without a location) keeps nvdisasm's `-gi` location.
+
+Without -gp lines (a cubin without embedded PTX), the fallback is the older heuristic: ptxas built the
+SASS line table from the raw PTX `.loc`s, including the ones LLVM writes inside inline-asm blocks (asm
+line numbers), so memory instructions are moved back to the line the corrected PTX gives them. Every
 consumer of an entry's SASS gets it corrected once, here, through `correct_entry_sass`.
 """
 
@@ -18,6 +26,9 @@ if TYPE_CHECKING:
 
 MOVED_NOTE = "moved {} memory instructions back from inline-asm line offsets " \
              "(ptxas copied LLVM's asm line numbers into the line table)"
+PLACED_NOTE = "{} of {} instructions located through their PTX line (nvdisasm -gp)"
+NO_PTX_LINES_NOTE = "no PTX line table in the cubin (nvdisasm -gp): SASS lines are the cubin's own"
+_DONE_PREFIXES = (MOVED_NOTE.split("{")[0], PLACED_NOTE.split("}", 1)[1].split("{")[0], NO_PTX_LINES_NOTE)
 
 
 def correct_entry_sass(entry: KernelEntry, sass: Module, ptx: Module | None = None) -> int:
@@ -26,10 +37,14 @@ def correct_entry_sass(entry: KernelEntry, sass: Module, ptx: Module | None = No
     from tritonscope.stages import ptx as ptx_parser
     from tritonscope.stages.common import read_text
 
-    if "ptx" not in entry.files or any(n.startswith(MOVED_NOTE.split("{")[0]) for n in sass.notes):
+    if "ptx" not in entry.files or any(p in n for n in sass.notes for p in _DONE_PREFIXES):
         return 0
+    has_ptx_lines = any(op.ptx_line is not None for op in sass.ops)
     try:
         ptx = ptx or parse_entry_stage(entry, "ptx")
+        if has_ptx_lines:
+            return place_through_ptx(sass, ptx)
+        sass.notes.append(NO_PTX_LINES_NOTE)
         if not ptx.notes:  # no inline-asm `.loc`s were ignored: SASS lines need no correction
             return 0
         path = str(entry.stage_path("ptx"))
@@ -37,6 +52,19 @@ def correct_entry_sass(entry: KernelEntry, sass: Module, ptx: Module | None = No
     except TritonscopeError:
         return 0
     return correct_sass_lines(sass, raw, ptx)
+
+
+def place_through_ptx(sass: Module, ptx: Module) -> int:
+    """Each SASS instruction takes the location of the PTX instruction on its -gp line; how many did."""
+    by_line = {op.lineno: op for op in ptx.ops}
+    placed = 0
+    for op in sass.ops:
+        src = by_line.get(op.ptx_line) if op.ptx_line is not None else None
+        if src is not None and src.loc is not None:
+            op.loc = src.loc
+            placed += 1
+    sass.notes.append(PLACED_NOTE.format(placed, len(sass.ops)))
+    return placed
 
 
 def correct_sass_lines(sass: Module, raw_ptx: Module, ptx: Module) -> int:
