@@ -67,3 +67,15 @@ def test_loads_join_sass_through_ptx_lines(cli):
     assert rows[(36, "tt.load")]["sass"] == {"LDG.E.U16": 1}
     assert rows[(38, "tt.load")]["sass"] == {"LDG.E.EL.U16": 16}
     assert all(r["verdict"] != "unknown" for r in doc["rows"])
+
+
+@needs_nvdisasm
+def test_spills_listed_per_source_line(cli):
+    """The recorded gemv_int4 build spills (its cubin: 8 local-memory instructions); each is listed on the
+    line its PTX instruction came from, in the JSON and the text."""
+    doc = json.loads(cli("loads", str(ENTRY), "--json").stdout)
+    sass = [(s["line"], s["instruction"], s["count"], s["bytes"]) for s in doc["spills"] if s["stage"] == "sass"]
+    assert sass == [(32, "STL", 2, 4), (35, "STL", 1, 4), (35, "LDL.LU", 1, 4), (36, "STL", 1, 4),
+                    (37, "LDL.LU", 1, 4), (37, "LDL.LU", 2, 4)]
+    text = cli("loads", str(ENTRY)).stdout
+    assert "spills (local memory: registers spilled to the stack; 8 instructions per thread):" in text

@@ -102,8 +102,11 @@ class LoadsReport:
     rows: list[AccessRow]
     unattributed: list[dict]  # memory instructions no access row claims (layout conversions, spills...)
     notes: list[str] = field(default_factory=list)
+    # local-memory (register spill) instructions per source line: PTX ld/st.local, SASS LDL/STL, AMD scratch_
+    spills: list[dict] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {"kernel": self.kernel, "hash": self.hash, "target": self.target, "isa_stage": self.isa_stage,
                 "stages": self.stages, "notes": self.notes,
-                "rows": [r.to_json(self.isa_stage) for r in self.rows], "unattributed": self.unattributed}
+                "rows": [r.to_json(self.isa_stage) for r in self.rows], "unattributed": self.unattributed,
+                "spills": self.spills}

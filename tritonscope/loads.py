@@ -97,10 +97,38 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     final = "sass" if "sass" in modules else isa_stage
     for row in rows:
         decide(row, final, graph)
+    spills = spill_sites(modules)
     if line is not None:
         rows = [r for r in rows if r.line == line]
         unattributed = [u for u in unattributed if u["line"] == line]
-    return LoadsReport(kernel, hash, target, isa_stage, stages, rows, unattributed, notes)
+        spills = [s for s in spills if s["line"] == line]
+    return LoadsReport(kernel, hash, target, isa_stage, stages, rows, unattributed, notes, spills)
+
+
+def spill_sites(modules: dict[str, Module]) -> list[dict]:
+    """Local-memory traffic (register spills and stack) of the assembly stages, per source line and
+    instruction: {stage, line, col, file, instruction, count, bytes} (bytes per instruction, per thread)."""
+    from tritonscope.memops import classify
+
+    counts: dict[tuple, int] = {}
+    widths: dict[tuple, int | None] = {}
+    for stage in ("ptx", "sass", "amdgcn"):
+        module = modules.get(stage)
+        if module is None:
+            continue
+        for op in module.ops:
+            acc = classify(stage, op)
+            if acc is None or acc.space != "local":
+                continue
+            outer = op.loc.outermost() if op.loc is not None else None
+            key = (stage, outer.line if outer else 0, outer.col if outer else 0, outer.file if outer else None,
+                   op.op)
+            counts[key] = counts.get(key, 0) + 1
+            widths[key] = acc.width_bytes
+    order = {"ptx": 0, "sass": 1, "amdgcn": 2}
+    ranked = sorted(counts.items(), key=lambda kv: (order[kv[0][0]], kv[0][1], kv[0][2], kv[0][3] or "", kv[0][4]))
+    return [{"stage": k[0], "line": k[1], "col": k[2], "file": k[3], "instruction": k[4], "count": n,
+             "bytes": widths[k]} for k, n in ranked]
 
 
 def _rows(sites: list[AccessSite]) -> list[AccessRow]:

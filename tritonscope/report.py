@@ -351,6 +351,12 @@ def _loads(model: ReportModel, entry: KernelEntry, options: ReportOptions) -> No
     doc = result.to_json()
     model.loads = doc["rows"]
     model.notes.extend(f"loads: {n}" for n in doc.get("notes", []))
+    spills = [s for s in result.spills if s["stage"] in ("sass", "amdgcn")] or result.spills
+    if spills:  # flagged where a reader looks first
+        lines = sorted({s["line"] for s in spills})
+        model.notes.insert(0, f"spills: {sum(s['count'] for s in spills)} local-memory instructions per thread "
+                              f"({spills[0]['stage']}) on source line(s) {', '.join(map(str, lines[:12]))}"
+                              + (" ..." if len(lines) > 12 else "") + " (tritonscope loads lists them)")
     if not model.loads:
         model.loads_note = "no memory accesses in this kernel's TTGIR"
 

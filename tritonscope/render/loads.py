@@ -82,6 +82,14 @@ def render_loads(report: LoadsReport) -> None:
         for r in ambiguous:
             console.print(f"  {r.line}:{r.col} attribution ambiguous with {', '.join(r.ambiguous_with)}: "
                           f"shared instructions {_ambiguous_text(r)}", markup=False)
+    if report.spills:
+        total = sum(s["count"] for s in report.spills if s["stage"] in ("sass", "amdgcn")) or \
+            sum(s["count"] for s in report.spills)
+        console.print(f"\nspills (local memory: registers spilled to the stack; {total} instructions per thread):")
+        for s in report.spills:
+            size = f", {s['bytes']} B each" if s["bytes"] else ""
+            console.print(f"  {s['stage']:7} line {s['line']}:{s['col']}  {s['count']}x {s['instruction']}{size}",
+                          markup=False)
     others = report.unattributed
     if others:
         console.print("\nmemory instructions of no access (layout conversions, reductions, spills, arguments):")
