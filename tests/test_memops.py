@@ -149,6 +149,23 @@ CASES = [
     ("ttgir", "triton_gpu.local_alloc", "%71 = triton_gpu.local_alloc %70 : (tensor<64x32xf32, #blocked2>) -> "
      "!tt.memdesc<64x32xf32, #shared, #triton_gpu.shared_memory>",
      ("shared_store", "triton_gpu.local_alloc", None, "shared", False)),
+    # Packed and vector atomics: the bytes one instruction moves per thread (issue 15: a 4 x f16
+    # tl.atomic_add is `atom...v4.f16` in PTX and `REDG.E.ADD.F16x4` in SASS, 8 bytes each)
+    ("ptx", "atom.global.gpu.acq_rel.add.noftz.v4.f16",
+     "@%p1 atom.global.gpu.acq_rel.add.noftz.v4.f16 {%rs1,%rs2,%rs3,%rs4}, [ %rd1 + 0 ], {%rs5,%rs6,%rs7,%rs8};",
+     ("atomic", "atom.global.gpu.acq_rel.add.noftz.v4.f16", 8, "global", True)),
+    ("sass", "REDG.E.ADD.F16x4.FTZ.RN.STRONG.GPU",
+     "/*0100*/ @P0 REDG.E.ADD.F16x4.FTZ.RN.STRONG.GPU desc[UR4][R2.64], R4 ;",
+     ("atomic", "REDG.E.ADD.F16x4.FTZ.RN.STRONG.GPU", 8, "global", True)),
+    ("sass", "REDG.E.ADD.BF16x2.FTZ.RN.STRONG.GPU",
+     "/*0100*/ REDG.E.ADD.BF16x2.FTZ.RN.STRONG.GPU desc[UR4][R2.64], R4 ;",
+     ("atomic", "REDG.E.ADD.BF16x2.FTZ.RN.STRONG.GPU", 4, "global", False)),
+    ("sass", "LDG.E.ENL2.256", "/*0100*/ LDG.E.ENL2.256 R4, R8, desc[UR4][R2.64] ;",
+     ("global_load", "LDG.E.ENL2.256", 32, "global", False)),
+    ("amdgcn", "global_atomic_pk_add_bf16", "global_atomic_pk_add_bf16 v0, v1, s[0:1]",
+     ("atomic", "global_atomic_pk_add_bf16", 4, "global", False)),
+    ("amdgcn", "buffer_atomic_pk_add_f16", "buffer_atomic_pk_add_f16 v0, v1, s[0:3], 0 offen",
+     ("atomic", "buffer_atomic_pk_add_f16", 4, "global", False)),
 ]
 
 

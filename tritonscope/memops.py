@@ -423,7 +423,10 @@ _AMD_OP_WORD = re.compile(r"^(?:load|store|read2st64|write2st64|read2|write2|rea
 
 
 def _amd_width(rest: str) -> int | None:
-    """Bytes moved by `load_dwordx4`, `read2_b64`, `load_short_d16_hi`, `write_b16_d16_hi`, `read_b64_tr_b16`."""
+    """Bytes moved by `load_dwordx4`, `read2_b64`, `load_short_d16_hi`, `write_b16_d16_hi`, `read_b64_tr_b16`,
+    and packed atomics (`atomic_pk_add_f16`/`_bf16`: two 16-bit halves in one dword)."""
+    if re.match(r"atomic_pk_\w+_(?:b?f16|i16|u16)$", rest):
+        return 4
     operand = _AMD_OP_WORD.sub("", rest)
     width = _AMD_SIZE_SUFFIX.get(operand)
     if width is None:
@@ -478,14 +481,15 @@ def _classify_amdgcn(op: Op) -> MemAccess | None:
 # --------------------------------------------------------------------------- SASS
 
 _SASS_PREDICATE = re.compile(r"@!?U?P[T\d]")
-_SASS_SIZE = {"U8": 1, "S8": 1, "U16": 2, "S16": 2, "32": 4, "64": 8, "128": 16, "U.128": 16}
+_SASS_SIZE = {"U8": 1, "S8": 1, "U16": 2, "S16": 2, "32": 4, "64": 8, "128": 16, "U.128": 16, "256": 32}
 _SASS_HINT_TOKENS = {"EF", "EL", "LU", "EN", "NA", "CONSTANT", "STRONG", "GPU", "SYS", "SM", "BYPASS", "LTC64B",
                      "LTC128B", "LTC256B", "ZFILL", "PRIVATE", "MMIO", "NOALLOC"}
 
 
 # Atomic operand types: `ATOMG.E.ADD.F32x2...` moves two floats.
 _SASS_ATOMIC_TYPE = {"F32x2": 8, "F16x2": 4, "BF16x2": 4, "F32": 4, "F64": 8, "S32": 4, "U32": 4, "S64": 8,
-                     "U64": 8, "64": 8, "F16": 2, "BF16": 2, "F32x4": 16, "F16x8": 16, "BF16x8": 16}
+                     "U64": 8, "64": 8, "F16": 2, "BF16": 2, "F32x4": 16, "F16x8": 16, "BF16x8": 16,
+                     "F16x4": 8, "BF16x4": 8, "F32x8": 32, "E4M3x4": 4, "E5M2x4": 4, "E4M3x8": 8, "E5M2x8": 8}
 
 
 def _sass_width(tokens: list[str], default: int | None = 4) -> int | None:
