@@ -79,3 +79,16 @@ def test_spills_listed_per_source_line(cli):
                     (37, "LDL.LU", 1, 4), (37, "LDL.LU", 2, 4)]
     text = cli("loads", str(ENTRY)).stdout
     assert "spills (local memory: registers spilled to the stack; 8 instructions per thread):" in text
+
+
+@needs_nvdisasm
+def test_merged_loads_carry_a_reason(cli):
+    """The packed-int4 weight tile (line 32): 16 PTX `v4.b32` loads per thread, 8 SASS `LDG.E.EF.128`.
+    Each k row of a packed word is loaded by its own PTX instruction, but 8 rows share one address."""
+    doc = json.loads(cli("loads", str(ENTRY), "--json").stdout)
+    (row,) = [r for r in doc["rows"] if r["line"] == 32]
+    assert row["stages"]["ptx"] == {"ld.global.L1::evict_first.L2::cache_hint.v4.b32": 16}
+    assert row["stages"]["sass"] == {"LDG.E.EF.128": 8}
+    assert [c["code"] for c in row["count_changes"]] == ["merged-identical-address"]
+    assert "8 distinct addresses" in row["count_changes"][0]["evidence"]
+    assert all(r["count_changes"] == [] for r in doc["rows"] if r["line"] != 32)

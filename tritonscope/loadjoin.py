@@ -31,6 +31,8 @@ ACCEPTS: dict[str, tuple[str, ...]] = {
 }
 # Stages without source columns: joined by line only.
 LINE_ONLY_STAGES = ("sass", "hsaco-asm")
+# The address operand of a PTX memory instruction: `[ %rd1 + 0 ]`, `[%rd5+16]`.
+PTX_ADDRESS = re.compile(r"\[\s*([^\]]+?)\s*\]")
 LLIR_CONDITIONAL_BRANCH = re.compile(r"^\s*br\s+i1\s")
 LLIR_TERMINATORS = ("br", "switch", "ret", "unreachable", "indirectbr", "callbr")
 
@@ -71,6 +73,11 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
             r.stages.setdefault(stage, {}).setdefault(acc.form, 0)
             r.stages[stage][acc.form] += 1
             r.widths.setdefault(stage, {})[acc.form] = acc.width_bytes
+            address = PTX_ADDRESS.search(op.text) if stage == "ptx" else None
+            if address:
+                seen = r.addresses.setdefault(stage, {})
+                key_ = " ".join(address.group(1).split())
+                seen[key_] = seen.get(key_, 0) + 1
             if level == "line" and stage not in LINE_ONLY_STAGES:
                 r.line_matched = True
         else:

@@ -54,6 +54,10 @@ class AccessRow:
     vector_stage: str | None = None
     verdict: str = "unknown"
     reasons: list[Reason] = field(default_factory=list)
+    # why a later stage has fewer (merged) or more (split) instructions than the one before it
+    count_changes: list[Reason] = field(default_factory=list)
+    # PTX address operands of the row's instructions (`%rd1 + 0` -> n), to tell merges of equal addresses
+    addresses: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)
     attribution: str = "exact"  # exact | line | ambiguous | none
     line_matched: bool = False  # some instruction joined by line only, in a stage that has columns
     sites: list[AccessSite] = field(default_factory=list, repr=False)
@@ -88,6 +92,7 @@ class AccessRow:
             "vector_bytes": self.vector_bytes, "vector_stage": self.vector_stage,
             "verdict": self.verdict, "reasons": [r.code for r in self.reasons],
             "evidence": {r.code: r.evidence for r in self.reasons},
+            "count_changes": [r.to_json() for r in self.count_changes],
             "attribution": self.attribution,
         }
 

@@ -23,7 +23,7 @@ from tritonscope.loadjoin import (
 )
 from tritonscope.loadmodel import VERDICTS, AccessRow, LoadsReport, Reason
 from tritonscope.loadsites import AccessSite, ValueGraph, access_sites
-from tritonscope.loadverdict import decide
+from tritonscope.loadverdict import decide, explain_counts
 from tritonscope.stages.common import Module, SourceLoc
 
 # TMA/descriptor ops that write global memory.
@@ -97,6 +97,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     final = "sass" if "sass" in modules else isa_stage
     for row in rows:
         decide(row, final, graph)
+        explain_counts(row, stages)
     spills = spill_sites(modules)
     if line is not None:
         rows = [r for r in rows if r.line == line]

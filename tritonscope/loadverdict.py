@@ -93,3 +93,30 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     if narrower_than_layout and not any(r.code not in ("layout-contiguity-1", "shared-layout") for r in out):
         out.append(Reason("unexplained", "nothing in TTGIR explains it; compare the LLIR forms"))
     return out
+
+
+def explain_counts(row: AccessRow, stages: list[str]) -> None:
+    """Why consecutive stages hold different numbers of the row's instructions (per thread, static).
+
+    Fewer: `merged-identical-address` when the PTX instructions read fewer distinct addresses than
+    they are (ptxas issues one load per address: the rows of a packed-int4 tile read the same word),
+    else `merged` (LLVM or ptxas combined or removed some). More: `split` (a vector cut into narrower
+    instructions, or a loop unrolled by the assembler)."""
+    row.count_changes = []
+    totals = [(s, sum(row.stages[s].values())) for s in stages if row.stages.get(s)]
+    for (before, n), (after, m) in zip(totals, totals[1:], strict=False):
+        if m < n:
+            addresses = row.addresses.get(before, {})
+            distinct = len(addresses)
+            if before == "ptx" and addresses and sum(addresses.values()) == n and distinct == m:
+                row.count_changes.append(Reason(
+                    "merged-identical-address",
+                    f"{n} {before} instructions, {m} in {after}: they read {distinct} distinct addresses, and "
+                    f"ptxas issues one per address (equal pointers in the tensor, e.g. rows of a packed tile)"))
+            else:
+                row.count_changes.append(Reason(
+                    "merged", f"{n} {before} instructions, {m} in {after}: the compiler combined or removed some"))
+        elif m > n:
+            row.count_changes.append(Reason(
+                "split", f"{n} {before} instructions, {m} in {after}: an instruction became several (a vector cut into "
+                f"narrower ones, or a loop unrolled by the assembler)"))

@@ -70,10 +70,10 @@ def render_loads(report: LoadsReport) -> None:
                 cells.append(forms_text(_counts(r, "sass")))
             cells += [f"{r.vector_bytes}/{r.predicted_vector_bytes}" if r.vector_bytes else "-",
                       Text(r.verdict, style=_VERDICT_STYLE.get(r.verdict, "")),
-                      ", ".join(x.code for x in r.reasons) or "-"]
+                      ", ".join(x.code for x in [*r.reasons, *r.count_changes]) or "-"]
             table.add_row(*cells)
         console.print(table)
-        evidence = [(r, x) for r in report.rows for x in r.reasons]
+        evidence = [(r, x) for r in report.rows for x in [*r.reasons, *r.count_changes]]
         if evidence:
             console.print("\nreasons:")
             for r, x in evidence:
