@@ -138,18 +138,19 @@ def compile_one(request: CompileRequest, cache_dir: str) -> CompileResult:
         import triton
         from triton.compiler import make_backend
 
+        from tritonscope.compile_gluon import gluon_target, source_class
         from tritonscope.specialize import make_ast_source
 
         target = request.target.gpu_target()
         backend = make_backend(target)
-        src = make_ast_source(fn, spec, backend, installed_rules())
+        src = make_ast_source(fn, spec, backend, installed_rules(), source_class(fn))
         result.options = {
             k: getattr(backend.parse_options(dict(spec.options)), k)
             for k in ("num_warps", "num_stages", "num_ctas")
         }
         existing = set(os.listdir(cache_dir)) if os.path.isdir(cache_dir) else set()
         start = time.perf_counter()  # the compile itself, not importing triton and the kernel's module
-        with capture_stderr() as diagnostics:
+        with capture_stderr() as diagnostics, gluon_target(fn, target, triton.__version__):
             compiled = triton.compile(src, target=target, options=dict(spec.options))
     except Exception as exc:  # noqa: BLE001 - classified into one readable line below
         text = diagnostics.text() if "diagnostics" in locals() else ""

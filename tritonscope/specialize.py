@@ -382,10 +382,13 @@ def _descriptor_equal_to_1(arg: ArgSpec) -> bool:
     return arg.equal_to_1
 
 
-def make_ast_source(fn: Any, spec: KernelSpec, backend: Any, rules: ReleaseRules) -> Any:
+def make_ast_source(fn: Any, spec: KernelSpec, backend: Any, rules: ReleaseRules, source_cls: Any = None) -> Any:
     """`ASTSource(...)` for the installed release, built the way its JIT builds it (same dict order, same
-    attribute entries), so that even the cache hash matches a JIT launch."""
+    attribute entries), so that even the cache hash matches a JIT launch. `source_cls`: the class the JIT
+    uses for `fn` (GluonASTSource for a Gluon kernel; it takes the same arguments)."""
     from triton.compiler import ASTSource
+
+    ASTSource = source_cls or ASTSource  # noqa: N806 - the JIT's own name for it
 
     if rules.attrs_form == "parse_attr":
         signature = {a.name: a.type for a in spec.args}

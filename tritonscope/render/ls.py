@@ -32,8 +32,9 @@ def render_ls(root: Path, entries: list[KernelEntry]) -> None:
         if e.kind not in ("kernel",):
             stages = f"[{_KIND_STYLE.get(e.kind, '')}]{e.kind}[/]" + (f" {stages}" if stages else "")
         smem = e.meta("shared")
+        name = f"{e.name} [magenta]gluon[/]" if e.language == "gluon" else e.name
         table.add_row(
-            e.name, e.hash[:10], str(t) if t else "-", ws,
+            name, e.hash[:10], str(t) if t else "-", ws,
             human_size(smem) if isinstance(smem, int) else "-",
             stages, e.triton_version or "-", human_age(now - e.mtime))
     console.print(table)
