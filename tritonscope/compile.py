@@ -24,6 +24,7 @@ from tritonscope.compile_request import (  # noqa: F401 - the compile API, re-ex
     CompileRequest,
     CompileTarget,
     KernelRef,
+    installed_release,
     installed_rules,
     parse_kernel_ref,
     parse_target,
@@ -224,12 +225,19 @@ def compile_many(
 
 
 def requests_for(kernels: list[str], targets: list[CompileTarget], **overrides: Any) -> list[CompileRequest]:
-    refs = (
-        [parse_kernel_ref(k) for k in kernels] if kernels else [KernelRef(sample=n) for n in sample_names()]
-    )
+    """Each kernel for each target; without kernel names, every sample for each target it is written for."""
+    if kernels:
+        pairs = [(ref, t) for ref in map(parse_kernel_ref, kernels) for t in targets]
+    else:
+        from tritonscope import sample_kernels
+
+        release = installed_release()
+        pairs = [(KernelRef(sample=n), t) for n in sample_names() for t in targets
+                 if sample_kernels.fits(n, t.warp_size, release)]
+    refs = list(dict.fromkeys(ref for ref, _ in pairs))
     user = [r for r in refs if r.path]
     if overrides.get("signature") and not user:
         raise UsageError("--signature applies to user kernels (path/to/file.py::kernel)")
     if user and len(refs) > 1 and overrides.get("signature"):
         raise UsageError("--signature applies to one user kernel at a time")
-    return [CompileRequest(ref, t, **overrides) for ref in refs for t in targets]
+    return [CompileRequest(ref, t, **overrides) for ref, t in pairs]

@@ -147,6 +147,20 @@ def load_user_kernel(path: str, name: str) -> Any:
     return fn
 
 
+def installed_release() -> tuple[int, int]:
+    """(major, minor) of the installed Triton, read from its package metadata (triton not imported)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from tritonscope.specialize import parse_version
+
+    try:
+        return parse_version(version("triton"))
+    except PackageNotFoundError:
+        import triton
+
+        return parse_version(triton.__version__)
+
+
 def installed_rules():
     import triton
 

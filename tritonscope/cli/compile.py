@@ -264,15 +264,22 @@ def _run(console, kernels: tuple[str, ...], cache: str, interpret: bool, as_json
     from tritonscope import compile as comp
     from tritonscope import launch
 
+    from tritonscope import sample_kernels
+
     device = "cpu" if interpret else launch.gpu_device()
-    refs = (
-        [comp.parse_kernel_ref(k) for k in kernels]
-        if kernels
-        else [comp.KernelRef(sample=n) for n in comp.sample_names()]
-    )
+    if kernels:
+        refs = [comp.parse_kernel_ref(k) for k in kernels]
+    elif interpret:  # Triton's interpreter runs @triton.jit functions only
+        refs = [comp.KernelRef(sample=n) for n in comp.sample_names() if n not in sample_kernels.GLUON_SAMPLES]
+    else:
+        native, release = comp.native_target(), comp.installed_release()
+        refs = [comp.KernelRef(sample=n) for n in comp.sample_names()
+                if native is None or sample_kernels.fits(n, native.warp_size, release)]
     if any(r.path for r in refs):
         raise UsageError("--run launches sample kernels only (user kernels have no reference to check)")
-    from tritonscope import sample_kernels
+    gluon = [r.label for r in refs if interpret and r.sample in sample_kernels.GLUON_SAMPLES]
+    if gluon:
+        raise UsageError(f"--interpret: Triton's interpreter does not run Gluon kernels ({', '.join(gluon)})")
 
     checks = []
     for ref in refs:
