@@ -262,9 +262,7 @@ def _run(console, kernels: tuple[str, ...], cache: str, interpret: bool, as_json
     if interpret:
         os.environ["TRITON_INTERPRET"] = "1"
     from tritonscope import compile as comp
-    from tritonscope import launch
-
-    from tritonscope import sample_kernels
+    from tritonscope import launch, sample_kernels
 
     device = "cpu" if interpret else launch.gpu_device()
     if kernels:

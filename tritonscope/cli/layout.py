@@ -54,6 +54,10 @@ def _parse_ints(text: str, what: str, sep: str) -> tuple[int, ...]:
 @click.option("--max-rows", type=int, default=64, show_default=True, help="Rows of the picture before folding.")
 @click.option("--max-cols", type=int, default=32, show_default=True, help="Columns of the picture before folding.")
 @click.option("--no-picture", is_flag=True, help="Numbers and bases only.")
+@click.option("--source-root", "source_roots", multiple=True, type=click.Path(), metavar="DIR",
+              help="Gluon kernels: look for the source (whose layouts are shown as written) under DIR.")
+@click.option("--substitute-path", "substitutions", multiple=True, type=(str, str), metavar="OLD NEW",
+              help="Gluon kernels: rewrite source path prefix OLD to NEW (repeatable, like gdb).")
 @json_option
 def layout_cmd(
     kernel: str | None,
@@ -73,6 +77,8 @@ def layout_cmd(
     max_rows: int,
     max_cols: int,
     no_picture: bool,
+    source_roots: tuple[str, ...],
+    substitutions: tuple[tuple[str, str], ...],
     as_json: bool,
 ) -> None:
     """Decode a layout attribute, or every layout of KERNEL's TTGIR, into Triton's linear layout.
@@ -82,7 +88,9 @@ def layout_cmd(
             order = [0, 1]}>' --shape 64x256 --dtype f16
     layout '#ttg.blocked<{...}>' --shape 64x256 --element 3,17     which thread holds (3, 17)
     layout '#ttg.blocked<{...}>' --shape 64x256 --thread 5 --warp 1
-    layout KERNEL                 every layout alias of KERNEL's TTGIR, its uses and source lines
+    layout KERNEL                 every layout alias of KERNEL's TTGIR, its uses and source lines;
+                                  for a Gluon kernel first each layout its source writes, beside
+                                  the one the compiler resolved
     layout KERNEL --alias blocked2 --shape 64x64 --svg blocked2.svg
     """
     from tritonscope.errors import UsageError
@@ -119,7 +127,10 @@ def layout_cmd(
             raise ParseError(exc.message, "layout attribute") from None
         _one_layout(kernel, title=kernel.strip(), uses=None, layout=layout, **opts)
         return
-    _kernel_layouts(kernel, cache_dir, target, alias, **opts)
+    from tritonscope.srcpaths import SourceFinder
+
+    _kernel_layouts(kernel, cache_dir, target, alias, SourceFinder(tuple(source_roots), tuple(substitutions)),
+                    **opts)
 
 
 def _one_layout(
@@ -239,7 +250,8 @@ def _write_pictures(grid, facts, title: str, svg_path: str | None, png_path: str
             f.write(grid_png(grid))
 
 
-def _kernel_layouts(kernel: str | None, cache_dir: str | None, target: str | None, alias: str | None, **opts) -> None:
+def _kernel_layouts(kernel: str | None, cache_dir: str | None, target: str | None, alias: str | None, finder,
+                    **opts) -> None:
     from tritonscope.cli.common import resolve_kernel
     from tritonscope.errors import TritonscopeError, UsageError
     from tritonscope.layouts.uses import kernel_layout_uses
@@ -274,13 +286,41 @@ def _kernel_layouts(kernel: str | None, cache_dir: str | None, target: str | Non
             flag = key.replace("_path", "").replace("_text", "").replace("_", "-")
             raise UsageError(f"--{flag} needs one layout: add --alias NAME")
     reports = [_alias_json(a, opts["warp_size"]) for a in table]
+    written = _written(entry, read_text(path), str(path), finder) if entry.language == "gluon" else None
     if opts["as_json"]:
-        emit_json({"kernel": entry.name, "hash": entry.hash, "ttgir": str(path), "layouts": reports}, "layout-kernel")
+        doc = {"kernel": entry.name, "hash": entry.hash, "ttgir": str(path), "language": entry.language,
+               "layouts": reports}
+        if written is not None:
+            doc["written"] = written
+        emit_json(doc, "layout-kernel")
         return
-    from tritonscope.render.layout import print_kernel_layouts
+    from tritonscope.render.layout import print_kernel_layouts, print_written_layouts
     from tritonscope.render.terminal import make_console
 
-    print_kernel_layouts(make_console(), entry.name, str(path), reports)
+    console = make_console()
+    if written is not None:
+        print_written_layouts(console, entry.name, written)
+    print_kernel_layouts(console, entry.name, str(path), reports)
+
+
+def _written(entry, ttgir: str, path: str, finder) -> dict:
+    """A Gluon kernel: the layouts its source writes against those of its TTGIR."""
+    from tritonscope.layouts.gluon import kernel_file, resolution_json, written_vs_resolved
+
+    requested = kernel_file(ttgir, path)
+    if requested is None:
+        return {"source": None, "error": "the TTGIR names no source file", "layouts": []}
+    source = finder.read(requested)
+    doc = {"source": source.to_json(), "error": source.error, "layouts": []}
+    if not source.found:
+        return doc
+    try:
+        resolutions = written_vs_resolved("\n".join(source.lines), requested, ttgir, path, entry.name)
+    except SyntaxError as exc:
+        doc["error"] = f"{source.path}:{exc.lineno}: not Python ({exc.msg})"
+        return doc
+    doc["layouts"] = [resolution_json(r, (source.line(r.written.line) or "").strip()) for r in resolutions]
+    return doc
 
 
 def _elements(shape) -> int:
