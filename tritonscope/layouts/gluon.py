@@ -224,3 +224,14 @@ def resolution_json(r: Resolution, source_line: str | None) -> dict:
         resolved.append(doc)
     return {"written": r.written.to_json(), "source": source_line, "status": r.status, "filled": r.filled,
             "resolved": resolved, "on_lines": r.on_lines, "seen": r.seen}
+
+
+def written_by_line(resolutions: list[Resolution]) -> dict[int, list[dict]]:
+    """Source line -> the layouts written there, each with what it became (for `map`)."""
+    out: dict[int, list[dict]] = {}
+    for r in resolutions:
+        out.setdefault(r.written.line, []).append({
+            "class": r.written.cls, "text": r.written.text, "status": r.status, "filled": r.filled,
+            "resolved": [t.name if t.name.startswith("#") else f"#{t.name}" for t in r.resolved],
+            "on_lines": r.on_lines})
+    return out
