@@ -1,7 +1,8 @@
 """`tritonscope compile`: cross-compile sample or user kernels into a Triton cache, in parallel.
 
 One `CompileRequest` is one kernel for one target; `compile_one` runs it (in a worker process) with
-`triton.compile(ASTSource(...), target=GPUTarget(...))` after pointing Triton's cache at the chosen
+`triton.compile(ASTSource(...), target=GPUTarget(...))` (the JIT's `GluonASTSource` for a `@gluon.jit`
+kernel: compile_gluon.py) after pointing Triton's cache at the chosen
 directory, and returns a `CompileResult` (never raises for a kernel's own errors). `compile_many` fans
 requests out over processes. This module and `specialize.py` are the only ones that import triton.
 """

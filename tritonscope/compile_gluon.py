@@ -6,8 +6,11 @@ writes the module attributes a TTGIR module needs (`ttg.num-warps`, `ttg.threads
 generating code, so that the layouts the programmer wrote can be verified, and starts the pipeline at the
 TTGIR level (no TTIR stage). `compile` builds the same source with the same arguments.
 
-How each release does it, read in the wheels' `experimental/gluon/_runtime.py`, `compiler/compiler.py` and
-`backends/*/compiler.py` (3.3.1 has no `triton/experimental/gluon`; 3.4.0 is the first release with it):
+How each release does it is the table GLUON_RELEASES, read in the PyPI wheels of 3.3.1, 3.4.0, 3.5.1,
+3.6.0, 3.7.1, 3.8.0 and 3.9.0 (`experimental/gluon/_runtime.py`, `compiler/compiler.py`,
+`backends/*/compiler.py`): 3.3.1 has no `triton/experimental/gluon`, 3.4.0 is the first release with it.
+Checked on an H100 with Triton 3.6: JIT-launched Gluon samples and cross-compiled ones have the same
+cache key and the same IR, `.source` through PTX (tests/test_gpu_compile.py).
 """
 
 from __future__ import annotations
