@@ -160,6 +160,7 @@ def path_replacements(scratch: Path, samples_cache: Path) -> list[tuple[str, str
     if samples_spec and samples_spec.submodule_search_locations:
         for location in samples_spec.submodule_search_locations:
             pairs.append((str(Path(location).resolve()), "sample_kernels"))
+            pairs.append((str(Path(location)), "sample_kernels"))  # as imported, when it is a symlink
     pairs.append((str(REPO / "sample_kernels"), "sample_kernels"))
     triton_spec = importlib.util.find_spec("triton")
     if triton_spec and triton_spec.submodule_search_locations:

@@ -200,6 +200,10 @@ _ALL = [
             "--fail-on 'vector-width<'", (keep_lines(r"^(===|FAILED|  vector-width)", header=3),),
             exit_code=1),
     Snippet("tut-int4-loads", "tritonscope loads gemv_int4_kernel --target hip:gfx942", (head(6),)),
+    Snippet("tut-gluon-layout", "tritonscope layout gluon_mask_kernel", (head(11),)),
+    Snippet("compile-gluon-spt1", "tritonscope compile gluon_axpy-spt1 --target cuda:90 --cache-dir spt1-cache",
+            (compile_without_seconds,)),
+    Snippet("tut-gluon-loads", "tritonscope loads gluon_axpy_kernel --cache-dir spt1-cache --explain 21"),
 
     # docs/json.md: one example per contract
     Snippet("json-ls", f"tritonscope ls {GEMV_HIP} --json", (json_trim(zero=("mtime", "sizes")),), json=True),

@@ -44,7 +44,7 @@ class Variant:
 class Sample:
     name: str
     description: str
-    kernel: Any  # the @triton.jit function
+    kernel: Any  # the @triton.jit (or @gluon.jit) function
     launch: Callable[..., Launch]  # launch(new, **sizes)
     reference: Callable[[dict[str, Any]], dict[str, Any]]  # args -> {output name: expected tensor}
     atol: float = 1e-2

@@ -12,11 +12,18 @@ import pytest
 from tests.fixtures_compile import COMPILED_TARGETS
 
 SAMPLES = ["vector_add", "softmax", "matmul", "gemv", "gemv_int4", "layer_norm", "flash_attention"]
+# Gluon samples: their layouts are written for 32-lane warps, so the default build skips hip:gfx942.
+GLUON_SAMPLES = ["gluon_mask", "gluon_mask_auto", "gluon_axpy", "gluon_transpose"]
 KERNEL_NAMES = {"vector_add": "add_kernel", "softmax": "softmax_kernel", "matmul": "matmul_kernel",
                 "gemv": "gemv_kernel", "gemv_int4": "gemv_int4_kernel", "layer_norm": "layer_norm_kernel",
-                "flash_attention": "attention_fwd_kernel"}
+                "flash_attention": "attention_fwd_kernel", "gluon_mask": "gluon_mask_kernel",
+                "gluon_mask_auto": "gluon_mask_auto_kernel", "gluon_axpy": "gluon_axpy_kernel",
+                "gluon_transpose": "gluon_transpose_kernel"}
 STAGES = {"cuda:90": ["source", "ttir", "ttgir", "llir", "ptx", "cubin", "json"],
           "hip:gfx942": ["source", "ttir", "ttgir", "llir", "amdgcn", "hsaco", "json"]}
+# Triton 3.9 (CI's): a Gluon kernel starts at Gluon IR (`glir`, the same text as `.source`), no TTIR.
+GLUON_STAGES = ["source", "glir", "ttgir", "llir", "ptx", "cubin", "json"]
+COMPILED = sorted([(s, t) for s in SAMPLES for t in COMPILED_TARGETS] + [(s, "cuda:90") for s in GLUON_SAMPLES])
 
 D = "tt.divisibility = 16 : i32"
 # The runtime arguments of each kernel's tt.func and their attributes on cuda:90, as a JIT launch with the
@@ -51,14 +58,16 @@ def func_arg_attrs(ttir: str) -> dict[str, str]:
 
 
 def test_every_sample_has_complete_entries(compiled_entries):
-    assert sorted(compiled_entries) == sorted((s, t) for s in SAMPLES for t in COMPILED_TARGETS)
+    assert sorted(compiled_entries) == COMPILED
     from tritonscope.cache import load_entry
 
     for (sample, target), path in compiled_entries.items():
         entry = load_entry(path)
         assert entry.kind == "kernel"
         assert entry.name == KERNEL_NAMES[sample]
-        assert entry.stages == STAGES[target], (sample, target)
+        gluon = sample in GLUON_SAMPLES
+        assert entry.stages == (GLUON_STAGES if gluon else STAGES[target]), (sample, target)
+        assert entry.language == ("gluon" if gluon else "triton")
         assert str(entry.target) == target
 
 
@@ -67,7 +76,7 @@ def test_ls_lists_every_compiled_kernel(compiled_cache, cli):
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     listed = sorted((e["name"], f"{e['target']['backend']}:{e['target']['arch']}") for e in doc["entries"])
-    assert listed == sorted((KERNEL_NAMES[s], t) for s in SAMPLES for t in COMPILED_TARGETS)
+    assert listed == sorted((KERNEL_NAMES[s], t) for s, t in COMPILED)
 
 
 @pytest.mark.parametrize("sample", SAMPLES)

@@ -1,5 +1,6 @@
 """On a real GPU (`pytest -m gpu`): the samples run correctly, and cross-compiled IR equals what a JIT
-launch produces (issue 11). Set TRITONSCOPE_GPU_RESULTS=FILE to append one JSON line per kernel.
+launch produces (issue 11; the Gluon samples, whose JIT is GluonJITFunction: issue 17). Set
+TRITONSCOPE_GPU_RESULTS=FILE to append one JSON line per kernel.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.gpu
 # The base samples and the variant a JIT launch can express (a ragged K); `gemv-unaligned` needs a
 # do_not_specialize that the sample's decorator does not carry, so it has no JIT twin.
 JIT_KERNELS = ["vector_add", "softmax", "matmul", "gemv", "gemv_int4", "layer_norm", "flash_attention",
-               "gemv-kmask"]
+               "gemv-kmask", "gluon_mask", "gluon_mask_auto", "gluon_axpy", "gluon_axpy-spt1", "gluon_transpose"]
 # Absolute source paths in every stage's spelling: loc("..."), .file N "...", DIFile(...), ModuleID.
 _PY_PATH = re.compile(r'"[^"\n]*/([^"/\n]+\.py)"')
 _MODULE_ID = re.compile(r"^; ModuleID = .*$|^source_filename = .*$", re.MULTILINE)
@@ -89,12 +90,15 @@ def test_run_and_jit_equals_cross_compile(kernel: str, tmp_path: Path) -> None:
 
     jit_entry = _kernel_entry(jit_cache, result.kernel_name)
     cross_entry = _kernel_entry(cross_cache, result.kernel_name)
-    stages = [s for s in ("ttir", "ttgir", "llir", "ptx", "amdgcn") if s in jit_entry.files]
+    # A Gluon kernel has no TTIR: its `.source` (and from 3.9 `.glir`) is the Gluon IR the JIT built.
+    first = ("source", "glir") if jit_entry.language == "gluon" else ("ttir",)
+    stages = [s for s in (*first, "ttgir", "llir", "ptx", "amdgcn") if s in jit_entry.files]
+    assert jit_entry.language == cross_entry.language == ("gluon" if kernel.startswith("gluon") else "triton")
     differences = {}
     for stage in stages:
         a = jit_entry.files[stage].read_text()
         b = cross_entry.files[stage].read_text()
-        norm = normalize_paths if stage in ("ttir", "ttgir") else normalize_file_names
+        norm = normalize_paths if stage in ("ttir", "ttgir", "source", "glir") else normalize_file_names
         diff = first_difference(norm(a), norm(b))
         if diff:
             differences[stage] = diff

@@ -24,7 +24,9 @@ def test_samples_are_listed_with_their_variants(cli):
     assert proc.returncode == 0, proc.stderr
     rows = json.loads(proc.stdout)["samples"]
     assert [r["name"] for r in rows] == ["vector_add", "softmax", "matmul", "gemv", "gemv-unaligned",
-                                         "gemv-kmask", "gemv_int4", "layer_norm", "flash_attention"]
+                                         "gemv-kmask", "gemv_int4", "layer_norm", "flash_attention",
+                                         "gluon_mask", "gluon_mask_auto", "gluon_axpy", "gluon_axpy-spt1",
+                                         "gluon_transpose"]
     assert {r["name"]: r["kernel"] for r in rows if r["name"] in KERNEL_NAMES} == KERNEL_NAMES
 
 

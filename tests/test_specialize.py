@@ -136,6 +136,7 @@ def test_ast_source_key_equals_the_installed_jits():
     if not hasattr(jit, "create_function_from_signature") or not hasattr(jit.JITFunction, "_pack_args"):
         pytest.skip("this Triton's JIT has another shape")
     from triton.compiler import ASTSource, make_backend
+    from triton.experimental.gluon._runtime import GluonASTSource, GluonJITFunction
 
     from tritonscope.compile import (
         CompileRequest,
@@ -147,6 +148,7 @@ def test_ast_source_key_equals_the_installed_jits():
         sample_launch,
         sample_names,
     )
+    from tritonscope.compile_gluon import source_class
     from tritonscope.specialize import make_ast_source
 
     checked = 0
@@ -164,9 +166,12 @@ def test_ast_source_key_equals_the_installed_jits():
             bound, specialization, options = binder(**launch.args, **launch.options())
             options, signature, constexprs, attrs = fn._pack_args(backend, launch.options(), bound,
                                                                   specialization, options)
-            theirs = ASTSource(fn, signature, constexprs, attrs)
-            ours = make_ast_source(fn, spec, backend, installed_rules())
+            # GluonJITFunction.create_binder swaps in GluonASTSource (create_binder itself needs a GPU)
+            theirs_cls = GluonASTSource if isinstance(fn, GluonJITFunction) else ASTSource
+            theirs = theirs_cls(fn, signature, constexprs, attrs)
+            ours = make_ast_source(fn, spec, backend, installed_rules(), source_class(fn))
             assert ours.hash() == theirs.hash(), (target, name, ours.attrs, theirs.attrs)
             assert ours.signature == theirs.signature
+            assert type(ours) is type(theirs) and ours.ext == theirs.ext
             checked += 1
-    assert checked == 16
+    assert checked == 26  # 8 samples and variants, 5 Gluon ones, on 2 targets

@@ -20,16 +20,21 @@ from tritonscope.stages.common import STAGE_SUFFIXES, gc_paused
 # Utility modules Triton caches next to kernels (compiled C launchers); not kernels themselves.
 LAUNCHER_SUFFIXES = (".so", ".pyd", ".dll", ".dylib")
 # The order stages are shown in.
-STAGE_ORDER = ("source", "ttir", "ttgir", "llir", "ptx", "cubin", "amdgcn", "hsaco", "json")
+STAGE_ORDER = ("source", "glir", "ttir", "ttgir", "llir", "ptx", "cubin", "amdgcn", "hsaco", "json")
 _SUFFIX_TO_STAGE = {v: k for k, v in STAGE_SUFFIXES.items()}
 # Triton 2.3 mangles the signature into the kernel name: add_kernel_0d1d2d3de.
 _MANGLED_23 = re.compile(r"^(?P<base>.+?)_(?P<sig>(?:\d+[cde]*)+)$")
 _MAX_NESTING = 3
-_TEXT_STAGES = frozenset({"source", "ttir", "ttgir", "llir", "ptx", "amdgcn"})
 # Far above any real artifact (the largest LLIR seen is ~20 MB) and far below what fills memory.
 DEFAULT_MAX_STAGE_BYTES = 256 << 20
 # A metadata json is a few KB; a larger one is not metadata Triton wrote.
 MAX_METADATA_BYTES = 16 << 20
+_TEXT_STAGES = frozenset({"source", "glir", "ttir", "ttgir", "llir", "ptx", "amdgcn"})
+# A Gluon kernel's first module carries the TTGIR module attributes already (GluonASTSource sets them
+# before generating code); a @triton.jit kernel's `.source` is TTIR: `module {` or `module attributes {`
+# without them. Read up to the module line (after the layout and loc aliases), at most this much.
+_GLUON_MODULE_ATTR = re.compile(rb'^module attributes \{[^\n]*"ttg\.num-warps"', re.MULTILINE)
+_SOURCE_HEAD_BYTES = 1 << 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +179,26 @@ class KernelEntry:
         w = re.search(r'"(?:triton_gpu|ttg)\.threads-per-warp"\s*=\s*(\d+)', head)
         return Target(m.group(1), m.group(2), int(w.group(1)) if w else None)
 
+    @property
+    def language(self) -> str | None:
+        """'gluon' or 'triton' (the kernel's front end), None when the entry keeps no IR to tell by.
+
+        Gluon compiles source -> TTGIR: no `.ttir`; from 3.9 a `.glir` stage; before, a `.source` whose
+        module already has TTGIR attributes (Gluon exists from 3.4, where `.source` appeared too)."""
+        files = self.file_paths
+        if "glir" in files:
+            return "gluon"
+        if "ttir" in files:
+            return "triton"
+        if "source" not in files:
+            return None
+        try:
+            with open(files["source"], "rb") as fh:
+                head = fh.read(_SOURCE_HEAD_BYTES)
+        except OSError:
+            return None
+        return "gluon" if _GLUON_MODULE_ATTR.search(head) else "triton"
+
     def meta(self, key: str, default=None):
         return self.metadata.get(key, default) if self.metadata else default
 
@@ -218,6 +243,7 @@ class KernelEntry:
             "num_ctas": self.meta("num_ctas"),
             "shared": self.meta("shared"),
             "triton_version": self.triton_version,
+            "language": self.language,
             "stages": self.stages,
             "sizes": {s: self.sizes[s] for s in self.stages if s in self.sizes},
             "other_files": sorted(self.other_files),
@@ -303,7 +329,7 @@ def load_entry(path: Path, cache_root: Path | None = None) -> KernelEntry:
     if meta and isinstance(meta.get("name"), str):
         name = meta["name"]
     else:
-        for s in ("json", "ttir", "ttgir", "llir", "ptx", "amdgcn", "cubin", "hsaco", "source"):
+        for s in ("json", "ttir", "ttgir", "llir", "ptx", "amdgcn", "cubin", "hsaco", "source", "glir"):
             if s in stems:
                 name = stems[s]
                 break

@@ -1,7 +1,8 @@
 """`tritonscope compile`: cross-compile sample or user kernels into a Triton cache, in parallel.
 
 One `CompileRequest` is one kernel for one target; `compile_one` runs it (in a worker process) with
-`triton.compile(ASTSource(...), target=GPUTarget(...))` after pointing Triton's cache at the chosen
+`triton.compile(ASTSource(...), target=GPUTarget(...))` (the JIT's `GluonASTSource` for a `@gluon.jit`
+kernel: compile_gluon.py) after pointing Triton's cache at the chosen
 directory, and returns a `CompileResult` (never raises for a kernel's own errors). `compile_many` fans
 requests out over processes. This module and `specialize.py` are the only ones that import triton.
 """
@@ -24,6 +25,7 @@ from tritonscope.compile_request import (  # noqa: F401 - the compile API, re-ex
     CompileRequest,
     CompileTarget,
     KernelRef,
+    installed_release,
     installed_rules,
     parse_kernel_ref,
     parse_target,
@@ -138,18 +140,19 @@ def compile_one(request: CompileRequest, cache_dir: str) -> CompileResult:
         import triton
         from triton.compiler import make_backend
 
+        from tritonscope.compile_gluon import gluon_target, source_class
         from tritonscope.specialize import make_ast_source
 
         target = request.target.gpu_target()
         backend = make_backend(target)
-        src = make_ast_source(fn, spec, backend, installed_rules())
+        src = make_ast_source(fn, spec, backend, installed_rules(), source_class(fn))
         result.options = {
             k: getattr(backend.parse_options(dict(spec.options)), k)
             for k in ("num_warps", "num_stages", "num_ctas")
         }
         existing = set(os.listdir(cache_dir)) if os.path.isdir(cache_dir) else set()
         start = time.perf_counter()  # the compile itself, not importing triton and the kernel's module
-        with capture_stderr() as diagnostics:
+        with capture_stderr() as diagnostics, gluon_target(fn, target, triton.__version__):
             compiled = triton.compile(src, target=target, options=dict(spec.options))
     except Exception as exc:  # noqa: BLE001 - classified into one readable line below
         text = diagnostics.text() if "diagnostics" in locals() else ""
@@ -225,12 +228,19 @@ def compile_many(
 
 
 def requests_for(kernels: list[str], targets: list[CompileTarget], **overrides: Any) -> list[CompileRequest]:
-    refs = (
-        [parse_kernel_ref(k) for k in kernels] if kernels else [KernelRef(sample=n) for n in sample_names()]
-    )
+    """Each kernel for each target; without kernel names, every sample for each target it is written for."""
+    if kernels:
+        pairs = [(ref, t) for ref in map(parse_kernel_ref, kernels) for t in targets]
+    else:
+        from tritonscope import sample_kernels
+
+        release = installed_release()
+        pairs = [(KernelRef(sample=n), t) for n in sample_names() for t in targets
+                 if sample_kernels.fits(n, t.warp_size, release)]
+    refs = list(dict.fromkeys(ref for ref, _ in pairs))
     user = [r for r in refs if r.path]
     if overrides.get("signature") and not user:
         raise UsageError("--signature applies to user kernels (path/to/file.py::kernel)")
     if user and len(refs) > 1 and overrides.get("signature"):
         raise UsageError("--signature applies to one user kernel at a time")
-    return [CompileRequest(ref, t, **overrides) for ref in refs for t in targets]
+    return [CompileRequest(ref, t, **overrides) for ref, t in pairs]

@@ -29,6 +29,8 @@ _TARGET_PROBLEM = re.compile(
     r"unsupported target|is not defined for option 'gpu-name'|unknown (?:target|processor)|"
     r"not a recognized processor|ld\.lld|no backend|TRITON_HIP_LLD_PATH", re.IGNORECASE)
 _MAX_MESSAGE = 240
+# An MLIR attribute as diagnostics print it: `#ttg.slice<{dim = 1, parent = #ttg.blocked<{...}>}>`
+_ATTRIBUTE = re.compile(r"(#\w+\.\w+)<.*>")
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,12 @@ def capture_stderr():
 def import_failure(exc: BaseException, path: str | None) -> CompileFailure:
     """A user module that raised while importing: point at the deepest frame inside that file."""
     file = str(Path(path).resolve()) if path else None
+    from tritonscope.compile_gluon import is_missing_gluon, no_gluon_message
+
+    if is_missing_gluon(exc):
+        import triton
+
+        return CompileFailure("usage", no_gluon_message(triton.__version__), _display_path(file) if file else None)
     if isinstance(exc, SyntaxError) and exc.filename:
         return CompileFailure(
             "import",
@@ -163,18 +171,43 @@ def classify_failure(exc: BaseException, stderr_text: str, fn: Any, target: Any)
         path = m.group("file")
         if kernel_file and os.path.abspath(path) == kernel_file:
             line = int(m.group("line"))
+            source_line = _source_line(kernel_file, line)
             return CompileFailure(
                 "source",
-                _one_line(m.group("msg")),
+                _with_details(m.group("msg"), _details_after(text, m.end(), source_line)),
                 _display_path(kernel_file),
                 line,
                 int(m.group("col")),
-                _source_line(kernel_file, line),
+                source_line,
             )
     m = _ANY_ERROR.search(text)
     reason = _one_line(m.group("msg")) if m else _one_line(str(exc)) or ""
     where = _display_path(kernel_file) if kernel_file else None
     return CompileFailure("compile", f"{type(exc).__name__}: {reason}".rstrip(": "), where)
+
+
+def _details_after(text: str, end: int, source_line: str | None) -> str:
+    """The lines MLIR prints between a diagnostic and its source excerpt (e.g. a layout verifier's "Layout
+    has 32 threads per warp, but the module specifies 64 threads per warp.")."""
+    details = []
+    echo = (source_line or "").strip()
+    for raw in text[end:].split("\n")[1:]:
+        stripped = raw.strip()
+        if not stripped or stripped == echo or set(stripped) <= {"^", "~"} or _MLIR_ERROR.match(stripped):
+            break
+        details.append(stripped)
+    return " ".join(details)
+
+
+def _with_details(message: str, details: str) -> str:
+    """One line: the diagnostic and its details; a long attribute in it is elided first when too long."""
+    message = message.strip()
+    if not details:
+        return _one_line(message)
+    joined = f"{message.rstrip('.')}: {details}"
+    if len(joined) > _MAX_MESSAGE:
+        joined = f"{_ATTRIBUTE.sub(lambda a: a.group(1) + '<...>', message).rstrip('.')}: {details}"
+    return _one_line(joined)
 
 
 def _src_offset(fn: Any) -> int:

@@ -152,7 +152,7 @@ class CompileRequest:
 
 
 def load_user_kernel(path: str, name: str) -> Any:
-    """Import `path` as a module and return its @triton.jit function `name`."""
+    """Import `path` as a module and return its @triton.jit (or @gluon.jit) function `name`."""
     file = Path(path).resolve()
     if not file.is_file():
         raise UsageError(f"no such file: {path}")
@@ -170,8 +170,22 @@ def load_user_kernel(path: str, name: str) -> Any:
         found = [k for k, v in vars(module).items() if hasattr(v, "arg_names") and hasattr(v, "fn")]
         raise UsageError(f"{path}: no kernel '{name}' (kernels there: {', '.join(found) or 'none'})")
     if not hasattr(fn, "arg_names"):
-        raise UsageError(f"{path}: '{name}' is not a @triton.jit function")
+        raise UsageError(f"{path}: '{name}' is not a @triton.jit or @gluon.jit function")
     return fn
+
+
+def installed_release() -> tuple[int, int]:
+    """(major, minor) of the installed Triton, read from its package metadata (triton not imported)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from tritonscope.specialize import parse_version
+
+    try:
+        return parse_version(version("triton"))
+    except PackageNotFoundError:
+        import triton
+
+        return parse_version(triton.__version__)
 
 
 def installed_rules():

@@ -26,6 +26,7 @@ _TORCH_DTYPES = {
     "i16": "int16",
     "i32": "int32",
     "i64": "int64",
+    "i1": "bool",
 }
 
 

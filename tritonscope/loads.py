@@ -32,8 +32,9 @@ TMA_WRITES = re.compile(r"store|local_to_global|scatter|reduce")
 __all__ = ["VERDICTS", "AccessRow", "LoadsReport", "Reason", "analyze_entry", "analyze_modules"]
 
 
-def analyze_entry(entry, *, line: int | None = None, sass: bool = True) -> LoadsReport:
-    """Read the stages of a cache entry (read-only; SASS through nvdisasm when available) and analyze."""
+def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=None) -> LoadsReport:
+    """Read the stages of a cache entry (read-only; SASS through nvdisasm when available) and analyze.
+    `finder` (a SourceFinder) locates a Gluon kernel's source, whose written layouts explain widths."""
     from tritonscope.stages import parse, stage_text
     from tritonscope.stages.common import read_text
 
@@ -63,14 +64,35 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True) -> Loads
         except (ToolMissing, TritonscopeError) as exc:
             notes.append(f"SASS not joined: {exc}")
     target = entry.target
+    written = _gluon_written(entry, ttgir_text, notes, finder) if entry.language == "gluon" else None
     return analyze_modules(modules, target=str(target) if target else None, kernel=entry.name, hash=entry.hash,
-                           ttgir_text=ttgir_text, line=line, notes=notes)
+                           ttgir_text=ttgir_text, line=line, notes=notes, written=written)
+
+
+def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None):
+    """A Gluon kernel's written layouts against its TTGIR, from the source file the IR names (read-only)."""
+    from tritonscope.layouts.gluon import kernel_file, written_vs_resolved
+    from tritonscope.srcpaths import SourceFinder
+
+    path = str(entry.stage_path("ttgir"))
+    requested = kernel_file(ttgir_text, path)
+    source = (finder or SourceFinder()).read(requested, {requested}) if requested else None
+    if source is None or not source.found:
+        notes.append(f"Gluon: {requested or 'the kernel source'}: {source.error if source else 'not named'}; "
+                     "the layouts written there are not shown")
+        return None
+    try:
+        return requested, written_vs_resolved("\n".join(source.lines), requested, ttgir_text, path, entry.name)
+    except SyntaxError as exc:
+        notes.append(f"Gluon: {source.path}:{exc.lineno}: not Python ({exc.msg}); written layouts not shown")
+        return None
 
 
 def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: str, hash: str = "",
                     ttgir_text: str, line: int | None = None,
-                    notes: list[str] | None = None) -> LoadsReport:
-    """The pure analysis: parsed stages in, report out."""
+                    notes: list[str] | None = None, written: tuple[str, list] | None = None) -> LoadsReport:
+    """The pure analysis: parsed stages in, report out. `written`: (source file, the Gluon kernel's
+    written-vs-resolved layouts), whose written layouts then explain the vector widths they allow."""
     ttgir = modules["ttgir"]
     notes = list(notes or [])
     try:
@@ -99,6 +121,10 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         decide(row, final, graph)
         explain_counts(row, stages)
     spills = spill_sites(modules)
+    if written is not None:
+        from tritonscope.loadgluon import written_layout_reasons
+
+        written_layout_reasons(rows, written[1], written[0])
     if line is not None:
         rows = [r for r in rows if r.line == line]
         unattributed = [u for u in unattributed if u["line"] == line]

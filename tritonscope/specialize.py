@@ -80,19 +80,22 @@ class ReleaseRules:
     pointer_range_needs_buffer_ops: bool
     # 'parse_attr' form: every constexpr gets an empty attrs entry (part of the cache key, not of the IR)
     constexpr_attr_entries: bool
+    # what the JIT calls a torch.bool tensor's elements (`*u1` from 3.4: _utils.type_canonicalisation_dict)
+    bool_tensor_type: str = "i1"
 
 
 # Newest first; columns as in ReleaseRules. Earlier than 3.2, ASTSource keyed the signature by index:
 # not supported. The 3.9 row was read in 3.9.0's JITFunction._pack_args; 3.6.0 still had no constexpr
 # entries (checked on a GPU); 3.7 and 3.8 are assumed to be like 3.6. tests/test_specialize.py replays
-# the installed JIT's own binder to catch a wrong row.
+# the installed JIT's own binder to catch a wrong row. Bool tensors: `"bool": "i1"` in 3.2.0's and 3.3.1's
+# runtime/jit.py, `"bool": "u1"` in 3.4.0's _utils.py (read in the wheels).
 # fmt: off
 RELEASE_RULES: tuple[ReleaseRules, ...] = (
-    #            since   attrs_form     ones->constexpr bool  range needs buffer ops  constexpr entries
-    ReleaseRules((3, 9), "parse_attr",  True,           "u1", True,                   True),
-    ReleaseRules((3, 4), "parse_attr",  True,           "u1", True,                   False),
-    ReleaseRules((3, 3), "parse_attr",  True,           "u1", False,                  False),
-    ReleaseRules((3, 2), "descriptor",  False,          "i1", False,                  False),
+    #            since   attrs_form     ones->constexpr bool  range needs buffer ops  constexpr entries  bool tensor
+    ReleaseRules((3, 9), "parse_attr",  True,           "u1", True,                   True,              "u1"),
+    ReleaseRules((3, 4), "parse_attr",  True,           "u1", True,                   False,             "u1"),
+    ReleaseRules((3, 3), "parse_attr",  True,           "u1", False,                  False,             "i1"),
+    ReleaseRules((3, 2), "descriptor",  False,          "i1", False,                  False,             "i1"),
 )
 # fmt: on
 MIN_RELEASE = RELEASE_RULES[-1].since
@@ -275,7 +278,8 @@ def specialize_value(
     if isinstance(value, float):
         return ArgSpec(name, "fp32")
     if hasattr(value, "data_ptr"):
-        ty = ("*k" if is_const else "*") + dtype_name(value.dtype)
+        element = dtype_name(value.dtype)
+        ty = ("*k" if is_const else "*") + (rules.bool_tensor_type if element == "i1" else element)
         if not specialize:
             return ArgSpec(name, ty, specialized=False)
         buffer_ops = amd_buffer_ops or not rules.pointer_range_needs_buffer_ops
@@ -382,10 +386,13 @@ def _descriptor_equal_to_1(arg: ArgSpec) -> bool:
     return arg.equal_to_1
 
 
-def make_ast_source(fn: Any, spec: KernelSpec, backend: Any, rules: ReleaseRules) -> Any:
+def make_ast_source(fn: Any, spec: KernelSpec, backend: Any, rules: ReleaseRules, source_cls: Any = None) -> Any:
     """`ASTSource(...)` for the installed release, built the way its JIT builds it (same dict order, same
-    attribute entries), so that even the cache hash matches a JIT launch."""
+    attribute entries), so that even the cache hash matches a JIT launch. `source_cls`: the class the JIT
+    uses for `fn` (GluonASTSource for a Gluon kernel; it takes the same arguments)."""
     from triton.compiler import ASTSource
+
+    ASTSource = source_cls or ASTSource  # noqa: N806 - the JIT's own name for it
 
     if rules.attrs_form == "parse_attr":
         signature = {a.name: a.type for a in spec.args}

@@ -92,9 +92,11 @@ def compile_cmd(
     """Compile sample kernels (default: all) or user kernels into a Triton cache.
 
     KERNEL is a sample name (see --list), a sample variant (gemv-unaligned, gemv-kmask) or
-    path/to/file.py::kernel_name. Without a GPU, kernels are cross-compiled with
-    triton.compile(ASTSource(...), target=GPUTarget(...)), specialized exactly as a JIT launch with
-    16-byte-aligned torch tensors would be.
+    path/to/file.py::kernel_name (a @triton.jit or a @gluon.jit function). Without a GPU, kernels are
+    cross-compiled with triton.compile(ASTSource(...), target=GPUTarget(...)) (GluonASTSource for Gluon
+    kernels, Triton 3.4 and later), specialized exactly as a JIT launch with 16-byte-aligned torch
+    tensors would be. Without KERNEL, the Gluon samples are built only for targets with the warp size
+    their layouts are written for.
     """
     from tritonscope.cache import default_cache_dir
     from tritonscope.compile import quiet_triton_warnings
@@ -265,18 +267,23 @@ def _run(console, kernels: tuple[str, ...], cache: str, interpret: bool, as_json
         os.environ["TRITON_INTERPRET"] = "1"
     from tritonscope import compile as comp
     from tritonscope import launch
-
-    device = "cpu" if interpret else launch.gpu_device()
-    refs = (
-        [comp.parse_kernel_ref(k) for k in kernels]
-        if kernels
-        else [comp.KernelRef(sample=n) for n in comp.sample_names()]
-    )
-    if any(r.path for r in refs):
-        raise UsageError("--run launches sample kernels only (user kernels have no reference to check)")
     from tritonscope.compile_request import sample_package
 
     sample_kernels = sample_package()
+    device = "cpu" if interpret else launch.gpu_device()
+    if kernels:
+        refs = [comp.parse_kernel_ref(k) for k in kernels]
+    elif interpret:  # Triton's interpreter runs @triton.jit functions only
+        refs = [comp.KernelRef(sample=n) for n in comp.sample_names() if n not in sample_kernels.GLUON_SAMPLES]
+    else:
+        native, release = comp.native_target(), comp.installed_release()
+        refs = [comp.KernelRef(sample=n) for n in comp.sample_names()
+                if native is None or sample_kernels.fits(n, native.warp_size, release)]
+    if any(r.path for r in refs):
+        raise UsageError("--run launches sample kernels only (user kernels have no reference to check)")
+    gluon = [r.label for r in refs if interpret and r.sample in sample_kernels.GLUON_SAMPLES]
+    if gluon:
+        raise UsageError(f"--interpret: Triton's interpreter does not run Gluon kernels ({', '.join(gluon)})")
 
     checks = []
     for ref in refs:

@@ -80,7 +80,9 @@ def layout_cmd(
             order = [0, 1]}>' --shape 64x256 --dtype f16
     layout '#ttg.blocked<{...}>' --shape 64x256 --element 3,17     which thread holds (3, 17)
     layout '#ttg.blocked<{...}>' --shape 64x256 --thread 5 --warp 1
-    layout KERNEL                 every layout alias of KERNEL's TTGIR, its uses and source lines
+    layout KERNEL                 every layout alias of KERNEL's TTGIR, its uses and source lines;
+                                  for a Gluon kernel first each layout its source writes, beside
+                                  the one the compiler resolved
     layout KERNEL --alias blocked2 --shape 64x64 --svg blocked2.svg
     """
     from tritonscope.errors import UsageError
@@ -272,13 +274,41 @@ def _kernel_layouts(sel: Selection, alias: str | None, **opts) -> None:
             flag = key.replace("_path", "").replace("_text", "").replace("_", "-")
             raise UsageError(f"--{flag} needs one layout: add --alias NAME")
     reports = [_alias_json(a, opts["warp_size"]) for a in table]
+    written = _written(entry, read_text(path), str(path), sel.finder()) if entry.language == "gluon" else None
     if opts["as_json"]:
-        emit_json({"kernel": entry.name, "hash": entry.hash, "ttgir": str(path), "layouts": reports}, "layout-kernel")
+        doc = {"kernel": entry.name, "hash": entry.hash, "ttgir": str(path), "language": entry.language,
+               "layouts": reports}
+        if written is not None:
+            doc["written"] = written
+        emit_json(doc, "layout-kernel")
         return
-    from tritonscope.render.layout import print_kernel_layouts
+    from tritonscope.render.layout import print_kernel_layouts, print_written_layouts
     from tritonscope.render.terminal import make_console
 
-    print_kernel_layouts(make_console(), entry.name, str(path), reports)
+    console = make_console()
+    if written is not None:
+        print_written_layouts(console, entry.name, written)
+    print_kernel_layouts(console, entry.name, str(path), reports)
+
+
+def _written(entry, ttgir: str, path: str, finder) -> dict:
+    """A Gluon kernel: the layouts its source writes against those of its TTGIR."""
+    from tritonscope.layouts.gluon import kernel_file, resolution_json, written_vs_resolved
+
+    requested = kernel_file(ttgir, path)
+    if requested is None:
+        return {"source": None, "error": "the TTGIR names no source file", "layouts": []}
+    source = finder.read(requested, {requested})
+    doc = {"source": source.to_json(), "error": source.error, "layouts": []}
+    if not source.found:
+        return doc
+    try:
+        resolutions = written_vs_resolved("\n".join(source.lines), requested, ttgir, path, entry.name)
+    except SyntaxError as exc:
+        doc["error"] = f"{source.path}:{exc.lineno}: not Python ({exc.msg})"
+        return doc
+    doc["layouts"] = [resolution_json(r, (source.line(r.written.line) or "").strip()) for r in resolutions]
+    return doc
 
 
 def _elements(shape) -> int:

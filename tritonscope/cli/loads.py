@@ -37,7 +37,7 @@ def loads_cmd(sel: Selection, line: int | None, explain: int | None, sass: bool,
     if wanted is not None and wanted < 1:
         raise UsageError(f"--line {wanted}: source lines start at 1")
     entry = sel.one()
-    report = analyze_entry(entry, line=wanted, sass=sass)
+    report = analyze_entry(entry, line=wanted, sass=sass, finder=sel.finder())
     if wanted is not None and not report.rows:
         check_line(entry, sel, wanted)
     if as_json:

@@ -95,9 +95,12 @@ def map_cmd(sel: Selection, line: int | None, file: str | None, col: int | None,
 
     names, explicit = parse_stage_list(stages, entry)
     kmap = load_kernel_map(entry, names, explicit)
+    written = _written_layouts(entry, finder) if entry.language == "gluon" else None
     if line is not None:
         result = line_result(kmap, finder, line, file, col, context)
         check_line_in_file(result, line)
+        if written is not None:
+            result["written_layouts"] = written[0].get(line, [])
         if as_json:
             emit_json(result, "map.line")
         else:
@@ -107,7 +110,42 @@ def map_cmd(sel: Selection, line: int | None, file: str | None, col: int | None,
             render_line(result, make_console(), max_ops=max_ops)
     else:
         result = listing_result(kmap, finder, file)
+        if written is not None:
+            _add_written(result, *written)
         _emit(result, "map.listing", as_json, "render_listing")
+
+
+def _written_layouts(entry, finder) -> tuple[dict[int, list[dict]], list[str]] | None:
+    """A Gluon kernel: source line -> the layouts written there and the TTGIR layouts they became,
+    and the source's lines."""
+    from tritonscope.layouts.gluon import kernel_file, written_by_line, written_vs_resolved
+    from tritonscope.stages.common import read_text
+
+    if "ttgir" not in entry.files:
+        return None
+    path = str(entry.stage_path("ttgir"))
+    ttgir = read_text(path)
+    requested = kernel_file(ttgir, path)
+    source = finder.read(requested, {requested}) if requested else None
+    if source is None or not source.found:
+        return None
+    try:
+        resolved = written_vs_resolved("\n".join(source.lines), requested, ttgir, path, entry.name)
+        return written_by_line(resolved), source.lines
+    except SyntaxError:
+        return None
+
+
+def _add_written(result: dict, written: dict[int, list[dict]], lines: list[str]) -> None:
+    """Listing rows gain the layouts written on them; a layout line with no op of its own gets a row."""
+    rows = {r["line"]: r for r in result["lines"]}
+    for n in written:
+        if n not in rows and 1 <= n <= len(lines):
+            text = lines[n - 1]
+            rows[n] = {"line": n, "text": text, "counts": {s: 0 for s in result["stages"]}}
+    for n, row in rows.items():
+        row["written_layouts"] = written.get(n, [])
+    result["lines"] = [rows[n] for n in sorted(rows)]
 
 
 def _emit(result: dict, kind: str, as_json: bool, renderer: str) -> None:

@@ -8,7 +8,7 @@ import click
 
 from tritonscope.cli.common import Selection, selection_options
 
-STAGE_CHOICES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm", "json")
+STAGE_CHOICES = ("source", "glir", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm", "json")
 
 
 @click.command("show")

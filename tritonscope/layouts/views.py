@@ -35,11 +35,14 @@ class LayoutFacts:
     slots: int  # (block, warp, lane, register) slots; slots - distinct = replicated copies
     replicated: int
     broadcast_bases: dict[str, int] = field(default_factory=dict)  # zero bases per in-dim
+    threads: int = 0  # threads the layout spreads over (lanes x warps x CTAs; 0 for shared layouts)
+    threads_per_element: int = 1  # distinct threads holding each element (2 ** zero lane/warp/block bases)
+    replicated_dims: tuple[int, ...] = ()  # dims the CTA tile overhangs the tensor along (the copies' cause)
     bases: dict[str, list[list[int]]] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         d = asdict(self)
-        for k in ("shape", "cta_tile", "rounds_per_dim"):
+        for k in ("shape", "cta_tile", "rounds_per_dim", "replicated_dims"):
             d[k] = list(d[k])
         return d
 
@@ -103,6 +106,7 @@ def describe(
     vec_elems = max(1, vec_bytes * 8 // element_bits)
     slots = prod(ll.size(x) for x in ll.in_dims)
     distinct = prod(shape)
+    broadcast = {k: sum(1 for b in v if not any(b)) for k, v in ll.bases.items()}
     return LayoutFacts(
         kind=layout.kind,
         shape=shape,
@@ -123,8 +127,11 @@ def describe(
         distinct_elements=distinct,
         slots=slots,
         replicated=max(0, slots - distinct),
-        broadcast_bases={k: sum(1 for b in v if not any(b)) for k, v in ll.bases.items()},
+        broadcast_bases=broadcast,
         bases=ll.bases,
+        threads=0 if shared else prod(ll.size(x) for x in ("lane", "warp", "block") if x in ll.in_dims),
+        threads_per_element=1 if shared else 2 ** sum(broadcast.get(x, 0) for x in ("lane", "warp", "block")),
+        replicated_dims=tuple(i for i, (s, t) in enumerate(zip(shape, tile, strict=False)) if t > s),
     )
 
 

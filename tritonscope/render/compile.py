@@ -10,6 +10,7 @@ from tritonscope.compile_diagnostics import CompileFailure
 
 STAGE_SHORT = {
     "source": "src",
+    "glir": "glir",
     "ttir": "ttir",
     "ttgir": "ttgir",
     "llir": "llir",

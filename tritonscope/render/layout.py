@@ -236,3 +236,68 @@ def print_kernel_layouts(console: Console, kernel: str, path: str, reports: list
                 )
                 prefix = "" if len(files) > 1 else next(iter(files)).rsplit("/", 1)[-1] + " "
                 console.print(f"    source {prefix}lines {src}", markup=False)
+
+
+def held_sentence(f: dict) -> str:
+    """`16 elements/thread over 128 threads, each element held by 8 threads (replicated along dim 1)`."""
+    if f["shared"]:
+        return f"in shared memory, {f['contiguous_per_thread']} consecutive elements along dim {f['fastest_dim']}"
+    n, tpe = f["elements_per_thread"], f["threads_per_element"]
+    text = f"{n} element{'s' if n != 1 else ''}/thread over {f['threads']} threads, "
+    if tpe == 1:
+        return text + "each element held by one thread"
+    dims = ", ".join(map(str, f["replicated_dims"]))
+    along = f" (replicated along dim{'s' if len(f['replicated_dims']) > 1 else ''} {dims})" if dims else ""
+    return text + f"each element held by {tpe} threads{along}"
+
+
+def _line_span(lines: list[int]) -> str:
+    """[17, 18, 19, 20, 24] -> '17-20, 24'."""
+    out: list[str] = []
+    for n in lines:
+        if out and n == int(out[-1].split("-")[-1]) + 1:
+            out[-1] = f"{out[-1].split('-')[0]}-{n}"
+        else:
+            out.append(str(n))
+    return ", ".join(out)
+
+
+def print_written_layouts(console: Console, kernel: str, doc: dict) -> None:
+    """A Gluon kernel's layouts as its source writes them, each beside the TTGIR layout it became."""
+    src = doc.get("source") or {}
+    name = (src.get("path") or src.get("requested") or "?").rsplit("/", 1)[-1]
+    if doc.get("error"):
+        console.print(Text(f"{kernel} (Gluon): layouts written in the source: {doc['error']}", style="bold"))
+        console.print()
+        return
+    rows = doc["layouts"]
+    console.print(Text(f"{kernel} (Gluon): {len(rows)} layout{'s' if len(rows) != 1 else ''} written in {name}, "
+                       "as written and as resolved", style="bold"))
+    for r in rows:
+        w = r["written"]
+        console.print(Text(f"{name}:{w['line']}", style="bold cyan"), Text(f"  {r['source'] or w['text']}"),
+                      soft_wrap=True)
+        fields = ", ".join(f"{k}={_arg(v)}" for k, v in w["args"].items())
+        console.print(f"  written   {w['class']}({fields})" if fields else f"  written   {w['class']}()",
+                      markup=False, soft_wrap=True)
+        if not r["resolved"]:
+            seen = f": its lines carry {', '.join(r['seen'])}" if r["seen"] else ""
+            console.print(f"  resolved  {r['status']}{seen}", markup=False, soft_wrap=True)
+            continue
+        for i, t in enumerate(r["resolved"]):
+            head = "  resolved  " if i == 0 else "            "
+            name_text = f"#{t['name']} = {t['text']}" if not t["name"].startswith("#") else t["text"]
+            console.print(f"{head}{name_text}", markup=False, soft_wrap=True)
+        filled = ", ".join(f"{k}={v}" for k, v in r["filled"].items())
+        console.print(f"            {r['status']}" + (f" ({filled})" if filled else "")
+                      + (f"; carried by lines {_line_span(r['on_lines'])}" if r["on_lines"] else ""), markup=False)
+        for t in r["resolved"]:
+            if t.get("facts"):
+                console.print(f"            {x(t['shape'])} {t['dtype']}: {held_sentence(t['facts'])}", markup=False)
+    console.print()
+
+
+def _arg(v) -> str:
+    if isinstance(v, dict):
+        return v.get("name") or v.get("symbol") or v.get("text") or "?"
+    return str(v).replace("True", "true").replace("False", "false") if isinstance(v, bool) else str(v)

@@ -32,7 +32,8 @@ def ls_rows(entries: list[KernelEntry], now: float) -> list[tuple[tuple[str, ...
             style = _KIND_STYLE.get(e.kind) or None
             stages = e.kind + (f" {stages}" if stages else "")
         smem = e.meta("shared")
-        rows.append(((e.name, e.hash[:10], str(t) if t else "-", ws,
+        name = f"{e.name} gluon" if e.language == "gluon" else e.name
+        rows.append(((name, e.hash[:10], str(t) if t else "-", ws,
                       human_size(smem) if isinstance(smem, int) else "-",
                       stages, e.triton_version or "-", human_age(now - e.mtime)), style))
     return rows

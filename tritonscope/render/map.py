@@ -96,6 +96,11 @@ def render_line(result: dict, console: Console, max_ops: int = 0) -> None:
             line.append(row["text"], style=None if row["current"] else "dim")
         console.print(line)
     console.print()
+    for w in result.get("written_layouts", []):
+        became = ", ".join(w["resolved"]) or "nothing in the TTGIR"
+        carried = f"; carried by source lines {', '.join(map(str, w['on_lines']))}" if w["on_lines"] else ""
+        console.print(Text("layout: ", style="bold magenta")
+                      + Text(f"{w['class']} written here -> {became} ({w['status']}){carried}"))
     steps: list[str] = []
     for f in result["flow"]:
         step = _kinds(f["kinds"])
@@ -142,8 +147,10 @@ def render_listing(result: dict, console: Console) -> None:
             table.add_row("⋮", *[""] * len(stages), Text(""))
         previous = row["line"]
         counts = [str(row["counts"][s]) if row["counts"][s] else "" for s in stages]
-        text = row["text"] if row["text"] is not None else ""
-        table.add_row(str(row["line"]), *counts, Text(text))
+        code = Text(row["text"] if row["text"] is not None else "")
+        for w in row.get("written_layouts", []):
+            code.append(f"  -> {', '.join(w['resolved']) or w['status']}", style="magenta")
+        table.add_row(str(row["line"]), *counts, code)
     un = result["unattributed"]
     cov = {c["stage"]: c for c in result["coverage"]}
     table.add_section()

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 # stage name -> module under tritonscope.stages that parses its text.
 PARSERS: dict[str, str] = {
     "source": "mlir",
+    "glir": "mlir",
     "ttir": "mlir",
     "ttgir": "mlir",
     "llir": "llir",

@@ -18,6 +18,7 @@ from tritonscope.errors import ParseError
 # A stage name -> file suffix in a Triton cache entry.
 STAGE_SUFFIXES: dict[str, str] = {
     "source": ".source",
+    "glir": ".glir",  # Gluon kernels from Triton 3.9: the Gluon IR as built (the same text as .source)
     "ttir": ".ttir",
     "ttgir": ".ttgir",
     "llir": ".llir",
@@ -27,7 +28,7 @@ STAGE_SUFFIXES: dict[str, str] = {
     "hsaco": ".hsaco",
     "json": ".json",
 }
-TEXT_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn")
+TEXT_STAGES = ("source", "glir", "ttir", "ttgir", "llir", "ptx", "amdgcn")
 BINARY_STAGES = ("cubin", "hsaco")
 # Stages produced by running an external disassembler over a binary stage.
 DERIVED_STAGES = {"sass": "cubin", "hsaco-asm": "hsaco"}

@@ -1,0 +1,206 @@
+"""Gluon (`@gluon.jit`) kernels without a GPU (issue 17): compiled as the Gluon JIT compiles them, marked by
+`ls`, their written layouts read from the source and set beside what the TTGIR resolved (`layout`, `map`),
+and `loads` naming the written layout that caps a vector."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tritonscope.layouts.written import Symbol, written_layouts
+
+# The issue's minimal user kernel, as a user would write it.
+USER_KERNEL = textwrap.dedent("""\
+    from triton.experimental import gluon
+    from triton.experimental.gluon import language as gl
+
+
+    @gluon.jit
+    def copy_kernel(src_ptr, dst_ptr, n, BLOCK: gl.constexpr):
+        layout: gl.constexpr = gl.BlockedLayout([4], [32], [4], [0])
+        offsets = gl.program_id(0) * BLOCK + gl.arange(0, BLOCK, layout=layout)
+        mask = offsets < n
+        gl.store(dst_ptr + offsets, gl.load(src_ptr + offsets, mask=mask), mask=mask)
+    """)
+
+
+# ---- reading the layouts a source writes (pure) -------------------------------------------------------
+
+
+def test_written_layouts_of_the_worked_example():
+    source = (Path(__file__).parent.parent / "sample_kernels" / "gluon_mask.py").read_text()
+    found = written_layouts(source)
+    assert [(w.line, w.cls, w.name) for w in found] == [
+        (16, "BlockedLayout", "layout"), (17, "SliceLayout", None), (18, "SliceLayout", None)]
+    blocked = found[0]
+    assert blocked.args == {"size_per_thread": [1, 1], "threads_per_warp": [1, 32], "warps_per_cta": [1, 4],
+                            "order": [1, 0]}
+    assert blocked.uses == [17, 18] and blocked.function == "gluon_mask_kernel"
+    assert found[1].args == {"dim": 1, "parent": blocked}
+
+
+def test_written_layouts_keep_symbols_and_module_constants():
+    source = textwrap.dedent("""\
+        LAYOUT = gl.constexpr(gl.SwizzledSharedLayout(vec=8, per_phase=1, max_phase=8, order=[1, 0]))
+
+        @gluon.jit
+        def k(x_ptr, SPT: gl.constexpr):
+            lay: gl.constexpr = gl.BlockedLayout(size_per_thread=[SPT], threads_per_warp=[32],
+                                                 warps_per_cta=[gl.num_warps()], order=[0])
+            a = gl.arange(0, 128, layout=gl.AutoLayout())
+            s = gl.allocate_shared_memory(gl.float16, [64, 64], LAYOUT)
+        """)
+    shared, blocked, auto = written_layouts(source)
+    assert (shared.line, shared.name, shared.function, shared.uses) == (1, "LAYOUT", None, [8])
+    assert blocked.args["size_per_thread"] == Symbol("[SPT]")
+    assert blocked.args["warps_per_cta"] == Symbol("[gl.num_warps()]")
+    assert blocked.symbolic == ["size_per_thread", "warps_per_cta"]
+    assert (auto.line, auto.cls, auto.kind, auto.args) == (7, "AutoLayout", None, {})
+
+
+# ---- compile -------------------------------------------------------------------------------------------
+
+
+def test_user_gluon_kernel_compiles_for_cuda90(tmp_path, cli):
+    (tmp_path / "gk.py").write_text(USER_KERNEL)
+    proc = cli("compile", f"{tmp_path / 'gk.py'}::copy_kernel", "--signature", "src_ptr=*fp32,dst_ptr=*fp32,n=i32",
+               "--constexpr", "BLOCK=512", "--target", "cuda:90", "--cache-dir", str(tmp_path / "c"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)["results"][0]
+    assert result["error"] is None
+    assert result["stages"] == ["source", "glir", "ttgir", "llir", "ptx", "cubin", "json"]
+    ttgir = (Path(result["entry"]) / "copy_kernel.ttgir").read_text()
+    assert ("#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], "
+            "order = [0]}>") in ttgir
+
+
+def test_worked_example_on_64_lane_wavefronts_is_one_line(cli, tmp_path):
+    proc = cli("compile", "gluon_mask", "--target", "hip:gfx942", "--cache-dir", str(tmp_path))
+    assert proc.returncode == 1
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("tritonscope: error:")]
+    assert len(errors) == 1 and "Traceback" not in proc.stderr
+    assert errors[0].startswith("tritonscope: error: gluon_mask (hip:gfx942): ")
+    assert errors[0].endswith("gluon_mask.py:17:12: Result has an invalid layout: #ttg.slice<...>: "
+                              "Layout has 32 threads per warp, but the module specifies 64 threads per warp.")
+
+
+def test_release_without_gluon_says_from_which_release():
+    from tritonscope.compile_diagnostics import import_failure
+    from tritonscope.compile_gluon import gluon_release, is_missing_gluon
+    from tritonscope.errors import UsageError
+
+    with pytest.raises(UsageError, match=r"^Gluon kernels \(triton.experimental.gluon\) exist from Triton 3.4 on "
+                                         r"\(installed: 3.3.1\)$"):
+        gluon_release("3.3.1")
+    assert gluon_release("3.4.0").target_from_driver and not gluon_release("3.5.1").target_from_driver
+    assert gluon_release("3.9.0").first_stage == "glir" and gluon_release("3.8.0").first_stage == "ttgir"
+    exc = ModuleNotFoundError("No module named 'triton.experimental'", name="triton.experimental")
+    assert is_missing_gluon(exc)
+    failure = import_failure(exc, "gk.py")
+    assert failure.kind == "usage" and failure.message.startswith("Gluon kernels (triton.experimental.gluon) exist")
+
+
+def test_interpreter_refuses_gluon_samples(cli):
+    proc = cli("compile", "--run", "--interpret", "gluon_mask")
+    assert proc.returncode == 2
+    assert "Triton's interpreter does not run Gluon kernels (gluon_mask)" in proc.stderr
+
+
+# ---- inspecting Gluon entries --------------------------------------------------------------------------
+
+
+def test_language_of_entries(compiled_entries, tmp_path):
+    from tritonscope.cache import load_entry
+
+    assert load_entry(compiled_entries["gluon_mask", "cuda:90"]).language == "gluon"
+    assert load_entry(compiled_entries["vector_add", "cuda:90"]).language == "triton"
+    # Triton 3.4-3.8 write no .glir: the .source module carries the TTGIR attributes already. The head of
+    # the .source a JIT launch of gluon_mask wrote on an H100 with Triton 3.6.0 (its path cut to the name):
+    entry = tmp_path / "E"
+    entry.mkdir()
+    (entry / "k.source").write_text(
+        '#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], '
+        'order = [1, 0]}>\n#loc1 = loc("gluon_mask.py":15:0)\n#loc14 = loc("out_ptr"(#loc1))\n'
+        'module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90", '
+        '"ttg.threads-per-warp" = 32 : i32} {\n')
+    (entry / "k.ttgir").write_text("module {\n}\n")
+    assert load_entry(entry).language == "gluon"
+    (entry / "k.source").write_text('#loc = loc("k.py":3:0)\nmodule {\n')
+    assert load_entry(entry).language == "triton"
+
+
+def test_ls_marks_gluon_entries(compiled_cache, cli):
+    proc = cli("ls", "gluon_mask_kernel", "--cache-dir", str(compiled_cache))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[2].split()[:2] == ["gluon_mask_kernel", "gluon"]
+    doc = json.loads(cli("ls", "--cache-dir", str(compiled_cache), "--json").stdout)
+    languages = {e["name"]: e["language"] for e in doc["entries"]}
+    assert languages["gluon_mask_kernel"] == "gluon" and languages["add_kernel"] == "triton"
+
+
+def test_layout_reads_the_worked_example(compiled_entries, cli):
+    cache = str(compiled_entries["gluon_mask", "cuda:90"].parent)
+    proc = cli("layout", "gluon_mask_kernel", "--cache-dir", cache)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "gluon_mask_kernel (Gluon): 3 layouts written in gluon_mask.py, as written and as resolved"
+    assert lines[1] == "gluon_mask.py:16   layout: gl.constexpr = gl.BlockedLayout([1, 1], [1, 32], [1, 4], [1, 0])"
+    assert lines[2] == ("  written   BlockedLayout(size_per_thread=[1, 1], threads_per_warp=[1, 32], "
+                        "warps_per_cta=[1, 4], order=[1, 0])")
+    assert lines[3] == ("  resolved  #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], "
+                        "warpsPerCTA = [1, 4], order = [1, 0]}>")
+    assert lines[4] == "            as written; carried by lines 17-20"
+    assert lines[5] == ("            16x16 i32: 16 elements/thread over 128 threads, each element held by 8 threads "
+                        "(replicated along dim 1)")
+
+
+def test_layout_shows_what_autolayout_became(compiled_entries, cli):
+    cache = str(compiled_entries["gluon_mask_auto", "cuda:90"].parent)
+    doc = json.loads(cli("layout", "gluon_mask_auto_kernel", "--cache-dir", cache, "--json").stdout)
+    assert doc["language"] == "gluon"
+    rows = {r["written"]["line"]: r for r in doc["written"]["layouts"]}
+    assert sorted(rows) == [16, 17, 20]
+    assert rows[16]["written"]["class"] == "AutoLayout" and rows[16]["status"] == "chosen by the compiler"
+    assert [t["text"] for t in rows[16]["resolved"]] == ["#ttg.slice<{dim = 1, parent = #blocked}>"]
+    assert [t["text"] for t in rows[17]["resolved"]] == ["#ttg.slice<{dim = 0, parent = #blocked}>"]
+    assert rows[20]["status"] == "as written" and rows[20]["resolved"][0]["name"] == "blocked"
+    facts = rows[20]["resolved"][0]["facts"]
+    assert (facts["elements_per_thread"], facts["threads"], facts["threads_per_element"],
+            facts["replicated_dims"]) == (16, 128, 8, [1])
+
+
+def test_layout_fills_in_a_constexpr_size_per_thread(compile_kernel, cli):
+    result = compile_kernel("gluon_axpy-spt1")
+    doc = json.loads(cli("layout", result.hash[:12], "--cache-dir", str(Path(result.entry).parent), "--json").stdout)
+    (row,) = doc["written"]["layouts"]
+    assert row["status"] == "filled in" and row["filled"] == {"size_per_thread": "[1]"}
+    assert row["written"]["args"]["size_per_thread"] == {"symbol": "[SPT]"}
+
+
+def test_map_shows_the_layout_line(compiled_entries, cli):
+    cache = str(compiled_entries["gluon_mask", "cuda:90"].parent)
+    doc = json.loads(cli("map", "gluon_mask_kernel", "--cache-dir", cache, "--json").stdout)
+    rows = {r["line"]: r for r in doc["lines"]}
+    assert [w["resolved"] for w in rows[16]["written_layouts"]] == [["#blocked"]]
+    assert all(c == 0 for c in rows[16]["counts"].values())  # the constexpr line itself makes no op
+    assert rows[17]["written_layouts"][0]["resolved"] == ["#ttg.slice<{dim = 1, parent = #blocked}>"]
+    assert rows[19]["written_layouts"] == [] and rows[19]["counts"]["ttgir"] == 5
+
+
+def test_loads_names_the_written_layout_and_a_vectorizing_size_per_thread(compile_kernel, cli):
+    narrow = compile_kernel("gluon_axpy-spt1")
+    doc = json.loads(cli("loads", narrow.hash[:12], "--cache-dir", str(Path(narrow.entry).parent), "--json").stdout)
+    load = doc["rows"][0]
+    assert (load["line"], load["verdict"]) == (21, "scalar")
+    assert load["reasons"] == ["layout-contiguity-1", "written-layout"]
+    assert load["evidence"]["written-layout"] == (
+        "gluon_axpy.py:17 writes size_per_thread=[SPT] (= [1]) for #blocked: 1 contiguous f16 per thread along "
+        "dim 0, 2-byte accesses at most; size_per_thread=[8] would give 16-byte vectors where the addresses run "
+        "contiguously along dim 0")
+    # ... and size_per_thread=[8] does give them.
+    wide = compile_kernel("gluon_axpy")
+    doc = json.loads(cli("loads", wide.hash[:12], "--cache-dir", str(Path(wide.entry).parent), "--json").stdout)
+    assert [(r["vector_bytes"], r["verdict"], r["reasons"]) for r in doc["rows"]] == [(16, "as-predicted", [])] * 3

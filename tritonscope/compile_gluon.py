@@ -1,0 +1,115 @@
+"""Gluon (`@gluon.jit`, `triton.experimental.gluon`) kernels in `tritonscope compile`.
+
+A Gluon kernel goes through the same binder as a `@triton.jit` one (same specialization, same attribute
+entries): `GluonJITFunction.create_binder` only swaps the source class for `GluonASTSource`, which
+writes the module attributes a TTGIR module needs (`ttg.num-warps`, `ttg.threads-per-warp`, ...) before
+generating code, so that the layouts the programmer wrote can be verified, and starts the pipeline at the
+TTGIR level (no TTIR stage). `compile` builds the same source with the same arguments.
+
+How each release does it is the table GLUON_RELEASES, read in the PyPI wheels of 3.3.1, 3.4.0, 3.5.1,
+3.6.0, 3.7.1, 3.8.0 and 3.9.0 (`experimental/gluon/_runtime.py`, `compiler/compiler.py`,
+`backends/*/compiler.py`): 3.3.1 has no `triton/experimental/gluon`, 3.4.0 is the first release with it.
+Checked on an H100 with Triton 3.6: JIT-launched Gluon samples and cross-compiled ones have the same
+cache key and the same IR, `.source` through PTX (tests/test_gpu_compile.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from tritonscope.errors import UsageError
+from tritonscope.specialize import parse_version
+
+
+@dataclass(frozen=True)
+class GluonRelease:
+    since: tuple[int, int]
+    # GluonASTSource.ext: the first stage of the pipeline, written after `.source`
+    first_stage: str
+    # 3.4's GluonASTSource.make_ir(options, ...) takes no target: it asks the active GPU driver for one
+    # (`driver.active.get_current_target()`), and hard-codes 32 threads per warp. From 3.5 on, make_ir
+    # receives the target `triton.compile` was given.
+    target_from_driver: bool
+
+
+# Newest first.
+# fmt: off
+GLUON_RELEASES: tuple[GluonRelease, ...] = (
+    #            since   first stage  target from the driver
+    GluonRelease((3, 9), "glir",      False),   # `glir` stage: the source as built, then `ttgir`
+    GluonRelease((3, 5), "ttgir",     False),
+    GluonRelease((3, 4), "ttgir",     True),
+)
+# fmt: on
+MIN_GLUON_RELEASE = GLUON_RELEASES[-1].since
+_GLUON_MODULE = "triton.experimental.gluon"
+
+
+def no_gluon_message(version: str) -> str:
+    major, minor = MIN_GLUON_RELEASE
+    return (
+        f"Gluon kernels (triton.experimental.gluon) exist from Triton {major}.{minor} on "
+        f"(installed: {version})"
+    )
+
+
+def gluon_release(version: str) -> GluonRelease:
+    v = parse_version(version)
+    for release in GLUON_RELEASES:
+        if v >= release.since:
+            return release
+    raise UsageError(no_gluon_message(version))
+
+
+def is_gluon(fn: Any) -> bool:
+    """A `@gluon.jit` function (GluonJITFunction.is_gluon(); plain JITFunctions answer False from 3.5)."""
+    probe = getattr(fn, "is_gluon", None)
+    return bool(callable(probe) and probe())
+
+
+def is_missing_gluon(exc: BaseException) -> bool:
+    """The import error a module using Gluon raises on a release without it."""
+    name = getattr(exc, "name", None) or ""
+    return isinstance(exc, ImportError) and (name == "triton.experimental" or name.startswith(_GLUON_MODULE))
+
+
+def source_class(fn: Any) -> Any:
+    """The class the installed JIT builds its source with for `fn`: GluonASTSource or ASTSource."""
+    if is_gluon(fn):
+        from triton.experimental.gluon._runtime import GluonASTSource
+
+        return GluonASTSource
+    from triton.compiler import ASTSource
+
+    return ASTSource
+
+
+class _RequestedTarget:
+    """What 3.4's GluonASTSource.make_ir asks the active driver: `get_current_target()`. On the GPU a
+    JIT launch runs on, the driver answers with that GPU's target; here it answers with the target the
+    request compiles for. Nothing else of a driver is reachable through it: any other question fails."""
+
+    def __init__(self, target: Any) -> None:
+        self._target = target
+
+    def get_current_target(self) -> Any:
+        return self._target
+
+
+@contextlib.contextmanager
+def gluon_target(fn: Any, target: Any, version: str) -> Iterator[None]:
+    """While compiling `fn` for `target`: where the installed release's Gluon source reads the target
+    from the driver, make it read `target` (see GLUON_RELEASES)."""
+    if not is_gluon(fn) or not gluon_release(version).target_from_driver:
+        yield
+        return
+    from triton.runtime import driver
+
+    driver.set_active(_RequestedTarget(target))
+    try:
+        yield
+    finally:
+        driver.reset_active()

@@ -1,0 +1,237 @@
+"""Written against resolved: for each layout a Gluon kernel's source constructs, the TTGIR layout(s) it
+became, found through the source lines that carry it (its own line, and the lines reading its name).
+
+A written layout is 'as written' when the TTGIR layout has every field the source spells out; 'filled in'
+when some fields were symbols (a constexpr, `gl.num_warps()`) and the TTGIR gives their values; 'chosen by
+the compiler' for AutoLayout / CoalescedLayout; 'differs' when the lines carry layouts of its kind but none
+with its fields; 'not in TTGIR' when no op of those lines carries a layout of its kind (unused, or its
+lines produced no op). Pure: texts in, dataclasses out.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from tritonscope.errors import TritonscopeError
+from tritonscope.layouts.attrs import iter_shaped_types, parse_layout_aliases, parse_tensor_type
+from tritonscope.layouts.model import Layout
+from tritonscope.layouts.written import Symbol, WrittenLayout, written_layouts
+
+# written field -> attribute of the tritonscope.layouts.model class of that kind
+FIELDS: dict[str, dict[str, str]] = {
+    "blocked": {"size_per_thread": "size_per_thread", "threads_per_warp": "threads_per_warp",
+                "warps_per_cta": "warps_per_cta", "order": "order"},
+    "slice": {"dim": "dim", "parent": "parent"},
+    "dot_op": {"operand_index": "op_idx", "parent": "parent", "k_width": "k_width"},
+    "nvidia_mma": {"warps_per_cta": "warps_per_cta", "instr_shape": "instr_shape"},
+    "amd_mfma": {"warps_per_cta": "warps_per_cta", "instr_shape": "instr_shape"},
+    "swizzled_shared": {"vec": "vec", "per_phase": "per_phase", "max_phase": "max_phase", "order": "order"},
+    "nvmma_shared": {"swizzle_byte_width": "swizzling_byte_width", "element_bitwidth": "element_bit_width",
+                     "transposed": "transposed"},
+}
+
+
+@dataclass
+class TensorOnLine:
+    """A tensor type on a TTGIR line whose op comes from a given source line."""
+
+    name: str  # alias (`blocked1`) or the inline attribute text
+    layout: Layout
+    shape: tuple[int, ...]
+    dtype: str
+    access_bits: int
+    memory: str
+
+
+@dataclass
+class Resolution:
+    written: WrittenLayout
+    status: str
+    resolved: list[TensorOnLine] = field(default_factory=list)  # one per distinct layout, largest tensor
+    filled: dict[str, str] = field(default_factory=dict)  # symbolic field -> the value in the TTGIR
+    on_lines: list[int] = field(default_factory=list)  # source lines whose ops carry the resolved layout
+    seen: list[str] = field(default_factory=list)  # layouts of its lines, when none matched
+
+
+def _norm(v: Any) -> Any:
+    if isinstance(v, (list, tuple)):
+        return tuple(_norm(x) for x in v)
+    return v
+
+
+def matches(written: WrittenLayout, layout: Layout | None) -> bool:
+    """Whether `layout` has every field `written` spells out (symbols match anything)."""
+    if layout is None:
+        return False
+    if written.kind is None:
+        return not layout.shared
+    if layout.kind != written.kind:
+        return False
+    for key, attr in FIELDS.get(written.kind, {}).items():
+        value = written.args.get(key)
+        if value is None or isinstance(value, Symbol):
+            continue
+        got = getattr(layout, attr, None)
+        if isinstance(value, WrittenLayout):
+            if not matches(value, got):
+                return False
+        elif _norm(value) != _norm(got):
+            return False
+    return True
+
+
+def _with_parents(name: str, layout: Layout | None, names: dict[Layout, str]) -> list[tuple[str, Layout]]:
+    """A tensor's layout and the layouts it derives from (a slice's parent, a dot operand's parent)."""
+    out = []
+    while layout is not None:
+        out.append((name, layout))
+        layout = getattr(layout, "parent", None)
+        if layout is not None:
+            name = names.get(layout) or layout.text or layout.to_text()
+    return out
+
+
+@dataclass
+class KernelTensors:
+    """Source line -> the tensor types of the TTGIR ops it produced; alias names of layouts."""
+
+    by_line: dict[int, list[TensorOnLine]]
+    names: dict[Layout, str]
+
+
+def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None) -> KernelTensors:
+    """Source line (of `source_file`, any frame of an op's location) -> the tensor types of its ops."""
+    from tritonscope.stages import parse
+
+    aliases = parse_layout_aliases(ttgir)
+    names = {layout: name for name, layout in aliases.items()}
+    module = parse("ttgir", ttgir, path)
+    frames: dict[int, set[int]] = {}
+    base = os.path.basename(source_file)
+    for op in module.ops:
+        if op.loc is None:
+            continue
+        lines = {p.line for p in op.loc.chain() if p.line and p.file and os.path.basename(p.file) == base}
+        if lines:
+            frames.setdefault(op.lineno, set()).update(lines)
+    out: dict[int, list[TensorOnLine]] = {}
+    for lineno, type_text in iter_shaped_types(ttgir):
+        if lineno not in frames:
+            continue
+        try:
+            tt = parse_tensor_type(type_text, aliases)
+        except TritonscopeError as exc:
+            raise TritonscopeError(f"line {lineno}: {exc}", path) from None
+        if tt.encoding is None:
+            continue
+        name = tt.encoding_name or names.get(tt.encoding) or tt.encoding.text or tt.encoding.to_text()
+        t = TensorOnLine(name, tt.encoding, tt.shape, tt.pointee_dtype or tt.dtype, tt.access_bits, tt.memory)
+        for line in frames[lineno]:
+            out.setdefault(line, []).append(t)
+    return KernelTensors(out, names)
+
+
+def resolve(written: WrittenLayout, kernel: KernelTensors) -> Resolution:
+    # AutoLayout/CoalescedLayout: what the ops of its own line hold (nothing to read through a name)
+    direct = written.kind is None
+    seen: dict[str, Layout] = {}
+    matched: dict[str, Layout] = {}
+    for line in [written.line] if direct else written.lines():
+        for t in kernel.by_line.get(line, []):
+            chain = [(t.name, t.layout)] if direct else _with_parents(t.name, t.layout, kernel.names)
+            for name, layout in chain:
+                seen.setdefault(name, layout)
+                if matches(written, layout):
+                    matched.setdefault(name, layout)
+    if not matched:
+        same_kind = [n for n, lay in seen.items() if written.kind is None or lay.kind == written.kind]
+        return Resolution(written, "differs" if same_kind else "not in TTGIR", seen=same_kind)
+    best: dict[str, TensorOnLine] = {}
+    on_lines: set[int] = set()
+    for line, tensors in kernel.by_line.items():
+        for t in tensors:
+            for name, layout in _with_parents(t.name, t.layout, kernel.names):
+                if name not in matched:
+                    continue
+                on_lines.add(line)
+                if layout is t.layout and (name not in best or _numel(t.shape) > _numel(best[name].shape)):
+                    best[name] = t
+    # a layout only ever seen as a parent has no tensor of its own: no shape to describe it with
+    resolved = [best.get(n) or TensorOnLine(n, lay, (), "", 0, "registers") for n, lay in matched.items()]
+    filled: dict[str, str] = {}
+    if len(resolved) == 1 and written.kind is not None:
+        attrs = FIELDS.get(written.kind, {})
+        for key in written.symbolic:
+            if key in attrs:
+                filled[key] = _text(getattr(resolved[0].layout, attrs[key], None))
+    status = "chosen by the compiler" if direct else "filled in" if written.symbolic else "as written"
+    return Resolution(written, status, resolved, filled, sorted(on_lines))
+
+
+def _numel(shape: tuple[int, ...]) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _text(v: Any) -> str:
+    if isinstance(v, tuple):
+        return "[" + ", ".join(map(str, v)) + "]"
+    return str(v)
+
+
+def kernel_file(ttgir: str, path: str | None = None) -> str | None:
+    """The file most TTGIR ops trace back to (outermost frame): the kernel's own source."""
+    from collections import Counter
+
+    from tritonscope.stages import parse
+
+    counts: Counter[str] = Counter()
+    for op in parse("ttgir", ttgir, path).ops:
+        if op.loc is not None:
+            outer = op.loc.outermost()
+            if outer.known and outer.file:
+                counts[outer.file] += 1
+    return counts.most_common(1)[0][0] if counts else None
+
+
+def written_vs_resolved(source: str, source_file: str, ttgir: str, ttgir_path: str | None = None,
+                        function: str | None = None) -> list[Resolution]:
+    """Every layout written in `source` (in `function` and at module level when given) against the TTGIR."""
+    kernel = tensors_by_source_line(ttgir, source_file, ttgir_path)
+    written = [w for w in written_layouts(source) if function is None or w.function in (function, None)]
+    out = [resolve(w, kernel) for w in written]
+    # module-level layouts this kernel does not use belong to other kernels of the file
+    return [r for r in out if r.written.function is not None or r.status != "not in TTGIR"]
+
+
+def resolution_json(r: Resolution, source_line: str | None) -> dict:
+    """One written layout, what it became, and the numbers of its largest tensor."""
+    from tritonscope.layouts.views import describe
+
+    resolved = []
+    for t in r.resolved:
+        doc = {"name": t.name, "kind": t.layout.kind, "text": t.layout.text or t.layout.to_text(),
+               "shape": list(t.shape), "dtype": t.dtype or None, "memory": t.memory, "facts": None}
+        if t.shape:
+            try:
+                doc["facts"] = describe(t.layout, t.shape, t.access_bits).to_json()
+            except TritonscopeError as exc:
+                doc["error"] = str(exc)
+        resolved.append(doc)
+    return {"written": r.written.to_json(), "source": source_line, "status": r.status, "filled": r.filled,
+            "resolved": resolved, "on_lines": r.on_lines, "seen": r.seen}
+
+
+def written_by_line(resolutions: list[Resolution]) -> dict[int, list[dict]]:
+    """Source line -> the layouts written there, each with what it became (for `map`)."""
+    out: dict[int, list[dict]] = {}
+    for r in resolutions:
+        out.setdefault(r.written.line, []).append({
+            "class": r.written.cls, "text": r.written.text, "status": r.status, "filled": r.filled,
+            "resolved": [t.name if t.name.startswith("#") else f"#{t.name}" for t in r.resolved],
+            "on_lines": r.on_lines})
+    return out

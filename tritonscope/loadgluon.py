@@ -1,0 +1,63 @@
+"""`loads` on a Gluon kernel: the programmer, not the coalesce pass, chose each access's layout. When that
+layout caps an access below a full vector (its contiguous run per thread times the element size is under
+16 bytes), say where the layout is written and which size_per_thread would give full vectors.
+
+Pure: access rows and the written-vs-resolved layouts (tritonscope.layouts.gluon) in, reasons added.
+"""
+
+from __future__ import annotations
+
+import os
+
+from tritonscope.layouts.gluon import Resolution
+from tritonscope.layouts.views import MAX_VECTOR_BYTES
+from tritonscope.loadmodel import AccessRow, Reason
+
+# Accesses whose register layout decides the global access width (shared-memory accesses also depend on
+# the shared layout, which `loads` explains on its own).
+_GLOBAL_KINDS = ("global_load", "global_store", "buffer_load", "buffer_store")
+
+
+def _written_for(alias: str | None, resolutions: list[Resolution]) -> Resolution | None:
+    """The BlockedLayout call whose TTGIR layout is `alias` (several: the first in the source)."""
+    for r in resolutions:
+        if r.written.kind == "blocked" and any(t.name == alias for t in r.resolved):
+            return r
+    return None
+
+
+def written_layout_reasons(rows: list[AccessRow], resolutions: list[Resolution], source_file: str) -> None:
+    """Add a `written-layout` reason to each global access whose written layout caps its vectors."""
+    name = os.path.basename(source_file)
+    for row in rows:
+        if row.kind not in _GLOBAL_KINDS or not row.shape or row.fastest_dim is None:
+            continue
+        element_bytes = max(1, row.element_bits // 8)
+        run = row.contiguous_per_thread or 1
+        if run * element_bytes >= MAX_VECTOR_BYTES:
+            continue
+        r = _written_for(row.layout, resolutions)
+        if r is None or not r.resolved:
+            continue
+        spt = getattr(r.resolved[0].layout, "size_per_thread", None)
+        if not spt:
+            continue
+        d = row.fastest_dim
+        want = list(spt)
+        want[d] = min(MAX_VECTOR_BYTES // element_bytes, row.shape[d])
+        written = r.written.args.get("size_per_thread")
+        value = f"size_per_thread={_ints(spt)}"
+        if written is not None and not isinstance(written, (list, tuple)):
+            value = f"size_per_thread={written} (= {_ints(spt)})"
+        gain = (f"size_per_thread={_ints(want)} would give {want[d] * element_bytes}-byte vectors where the "
+                f"addresses run contiguously along dim {d}")
+        if want[d] <= spt[d]:
+            gain = f"the tensor has {row.shape[d]} elements along dim {d}: no wider vector fits"
+        row.reasons.append(Reason(
+            "written-layout",
+            f"{name}:{r.written.line} writes {value} for #{row.layout}: {run} contiguous {row.dtype} per thread "
+            f"along dim {d}, {run * element_bytes}-byte accesses at most; {gain}"))
+
+
+def _ints(values) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
