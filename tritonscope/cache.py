@@ -199,6 +199,23 @@ class KernelEntry:
             return None
         return "gluon" if _GLUON_MODULE_ATTR.search(head) else "triton"
 
+    @property
+    def local_bytes(self) -> int | None:
+        """Per-thread local memory of the kernel (register spills and stack: the cubin's frame size or
+        `.nv.local` section, whichever is larger), read from the CUBIN's ELF; None without a readable one."""
+        path = self.file_paths.get("cubin")
+        if path is None:
+            return None
+        from tritonscope.nvinfo import cubin_resources
+
+        try:
+            with open(path, "rb") as fh:
+                resources = cubin_resources(fh.read(), str(path))
+        except (OSError, TritonscopeError):
+            return None
+        mine = resources.get(self.mangled_name or self.name) or next(iter(resources.values()), None)
+        return max(mine.stack_bytes, mine.local_bytes) if mine else None
+
     def meta(self, key: str, default=None):
         return self.metadata.get(key, default) if self.metadata else default
 
@@ -244,6 +261,7 @@ class KernelEntry:
             "shared": self.meta("shared"),
             "triton_version": self.triton_version,
             "language": self.language,
+            "local_bytes": self.local_bytes,
             "stages": self.stages,
             "sizes": {s: self.sizes[s] for s in self.stages if s in self.sizes},
             "other_files": sorted(self.other_files),

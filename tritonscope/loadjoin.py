@@ -49,6 +49,7 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
     for r in rows:
         by_line[r.line].append(r)
     leftovers: collections.Counter = collections.Counter()
+    widths: dict[str, int | None] = {}
     for op in module.ops:
         acc = memops.classify(stage, op)
         if acc is None:
@@ -67,6 +68,7 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
         chosen, level = _choose(stage, acc, key, line, col, candidates)
         if not chosen:
             leftovers[(line, col, acc.kind, acc.form)] += 1
+            widths[acc.form] = acc.width_bytes
             continue
         if len(chosen) == 1:
             r = chosen[0]
@@ -93,7 +95,8 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
         if stage in r.other_forms:
             r.other_forms[stage] = dict(r.other_forms[stage])
     for (line, col, kind, form), n in sorted(leftovers.items()):
-        unattributed.append({"stage": stage, "line": line, "col": col, "kind": kind, "form": form, "count": n})
+        unattributed.append({"stage": stage, "line": line, "col": col, "kind": kind, "form": form, "count": n,
+                             "bytes": widths.get(form)})
 
 
 def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,

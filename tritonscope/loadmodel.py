@@ -58,7 +58,9 @@ class AccessRow:
     count_changes: list[Reason] = field(default_factory=list)
     # PTX address operands of the row's instructions (`%rd1 + 0` -> n), to tell merges of equal addresses
     addresses: dict[str, dict[str, int]] = field(default_factory=dict, repr=False)
-    attribution: str = "exact"  # exact | line | ambiguous | none
+    # instructions found on another line than the access's (loadreclaim): `relocated`, `at-use` reasons
+    relocations: list[Reason] = field(default_factory=list)
+    attribution: str = "exact"  # exact | line | ambiguous | moved | none
     line_matched: bool = False  # some instruction joined by line only, in a stage that has columns
     sites: list[AccessSite] = field(default_factory=list, repr=False)
 

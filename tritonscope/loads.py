@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from tritonscope import loadreclaim
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.attrs import parse_layout_aliases
 from tritonscope.loadjoin import (
@@ -61,6 +62,7 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
             from tritonscope.stages.sass_lines import correct_entry_sass
 
             correct_entry_sass(entry, modules["sass"], modules.get("ptx"))
+            notes.extend(f"SASS: {n}" for n in modules["sass"].notes)
         except (ToolMissing, TritonscopeError) as exc:
             notes.append(f"SASS not joined: {exc}")
     target = entry.target
@@ -110,16 +112,23 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     unattributed: list[dict] = []
     for stage in stages:
         join_stage(stage, modules[stage], rows, unattributed)
+        if stage == "llir":
+            loadreclaim.at_use(modules[stage], ttgir, rows, unattributed)
+        else:
+            loadreclaim.relocate(stage, rows, unattributed)
     if "sass" in modules and "ptx" in modules:
         split_ambiguous("sass", "ptx", rows)
     for r in rows:
-        r.attribution = "ambiguous" if r.ambiguous else "line" if r.line_matched else "exact"
+        r.attribution = ("ambiguous" if r.ambiguous else "moved" if r.relocations else
+                         "line" if r.line_matched else "exact")
     if "llir" in modules:
         mark_branch_guarded(modules["llir"], rows)
     final = "sass" if "sass" in modules else isa_stage
     for row in rows:
         decide(row, final, graph)
         explain_counts(row, stages)
+        row.count_changes.extend(row.relocations)
+    loadreclaim.common_subexpressions(rows)
     spills = spill_sites(modules)
     if written is not None:
         from tritonscope.loadgluon import written_layout_reasons

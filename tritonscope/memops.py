@@ -52,6 +52,8 @@ def classify(stage: str, op: Op) -> MemAccess | None:
     fn = _BY_STAGE.get(stage)
     if fn is None:
         return None
+    if stage == "sass" and _SASS_NEVER.search(op.text.split(op.op)[0] if op.op in op.text else ""):
+        return None  # never executed
     acc = fn(op)
     if acc is not None:
         return acc
@@ -503,6 +505,11 @@ def _sass_matrix_bytes(mods: list[str]) -> int:
     """LDSM.16.M88.4 loads four 8x8 b16 matrices: four 32-bit registers per thread; no count means one."""
     n = mods[-1] if mods and mods[-1] in ("1", "2", "4") else "1"
     return 4 * int(n)
+
+
+# `@!PT LDS RZ, [RZ]`: guarded by "not true", never executed. ptxas pads with these (e.g. after LDGSTS);
+# they move no data and are no access.
+_SASS_NEVER = re.compile(r"@!U?PT\s")
 
 
 def _classify_sass(op: Op) -> MemAccess | None:

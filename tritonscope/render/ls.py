@@ -33,6 +33,9 @@ def ls_rows(entries: list[KernelEntry], now: float) -> list[tuple[tuple[str, ...
             stages = e.kind + (f" {stages}" if stages else "")
         smem = e.meta("shared")
         name = f"{e.name} gluon" if e.language == "gluon" else e.name
+        local = e.local_bytes
+        if local:  # register spills / stack: flagged where the eye lands
+            name += f" spills:{local}B"
         rows.append(((name, e.hash[:10], str(t) if t else "-", ws,
                       human_size(smem) if isinstance(smem, int) else "-",
                       stages, e.triton_version or "-", human_age(now - e.mtime)), style))

@@ -1,0 +1,170 @@
+"""`loads` on real kernels of three libraries this project did not write (liger-kernel, flash-linear-
+attention, torchao), recorded on an H100 with Triton 3.6 (tests/data/thirdparty-h100-triton3.6): every
+access gets a verdict, every global access joins SASS, instructions that LLVM moved to another line or
+merged are found and say so, ptxas' `@!PT` padding is no access, spills are listed and flagged in `ls`."""
+
+from __future__ import annotations
+
+import collections
+import json
+from pathlib import Path
+
+import pytest
+
+from tritonscope import memops, tools
+from tritonscope.cache import Cache
+from tritonscope.loadmodel import AccessRow
+from tritonscope.loadreclaim import relocate
+from tritonscope.loads import analyze_entry
+from tritonscope.stages.common import Op
+
+DATA = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6"
+LIBS = ("liger", "fla", "torchao")
+GLOBAL = ("global_load", "global_store", "atomic", "async_copy", "tma_load", "tma_store")
+needs_nvdisasm = pytest.mark.skipif(tools.find_nvidia_tool("nvdisasm") is None, reason="no nvdisasm")
+
+
+def _entry(lib: str, prefix: str):
+    (entry,) = [e for e in Cache(DATA / lib).kernels() if e.hash.startswith(prefix)]
+    return entry
+
+
+def _rows(report, line: int, op: str) -> list:
+    return [r for r in report.rows if r.line == line and r.op == op]
+
+
+@needs_nvdisasm
+def test_sweep_every_access_answered_and_joined():
+    verdicts: collections.Counter = collections.Counter()
+    joined = total = 0
+    for lib in LIBS:
+        for entry in Cache(DATA / lib).kernels():
+            report = analyze_entry(entry)
+            assert "sass" in report.stages, (entry.name, report.notes)
+            for row in report.rows:
+                verdicts[row.verdict] += 1
+                if row.kind in GLOBAL:
+                    total += 1
+                    joined += bool(sum(row.counts("sass").values()))
+    assert sum(verdicts.values()) > 80
+    assert verdicts["unknown"] == 0, verdicts
+    assert joined == total >= 50
+
+
+@needs_nvdisasm
+def test_int8_operand_moved_to_the_dot_line():
+    """torchao int8 matmul: LLIR loads the B operand on line 153 (`b = tl.load(...)`), PTX and SASS put
+    those 8 `ld.shared.b8` on 155:33 (the tl.dot). They are found there, with a `relocated` reason."""
+    report = analyze_entry(_entry("torchao", "23YZV6A7"))
+    (row,) = _rows(report, 153, "ttg.local_load")
+    assert row.stages["llir"] == {"load i8": 8}
+    assert row.stages["ptx"] == {"ld.shared.b8": 8}
+    assert row.stages["sass"] == {"LDS.U8": 8}
+    assert row.verdict == "scalar" and row.attribution == "moved"
+    codes = [c.code for c in row.count_changes]
+    assert codes == ["relocated", "relocated"]
+    assert "line 155:33" in row.count_changes[0].evidence
+    assert not any(u["line"] == 155 and u["kind"] == "shared_load" for u in report.unattributed)
+
+
+@needs_nvdisasm
+def test_never_executed_padding_is_no_access():
+    """ptxas pads after LDGSTS with `@!PT LDS RZ, [RZ]`: guarded by not-true, they load nothing. The
+    ldmatrix row of line 152 has exactly its one LDSM, no `split` into 13."""
+    report = analyze_entry(_entry("torchao", "23YZV6A7"))
+    (row,) = _rows(report, 152, "ttg.local_load")
+    assert row.stages["sass"] == {"LDSM.16.M88.4": 1} and row.count_changes == []
+    op = Op(1, "LDS", "/*0950*/ @!PT LDS RZ, [RZ] ;")
+    assert memops.classify("sass", op) is None
+    assert memops.classify("sass", Op(1, "LDS", "/*0950*/ @!P1 LDS R2, [R3] ;")).kind == "shared_load"
+
+
+@needs_nvdisasm
+def test_several_accesses_moved_to_one_line():
+    """fla chunk_bwd_kernel_dv_local: the loads, shared stores and ldmatrix of lines 525 and 526 all sit
+    on 529:24 (the dot) in PTX; each row gets back its own count."""
+    report = analyze_entry(_entry("fla", "AERLDAO7"))
+    for line, ldmatrix in ((525, 8), (526, 16)):
+        (load,) = _rows(report, line, "tt.load")
+        assert load.stages["ptx"] == {"ld.global.v4.b32": 8} and load.verdict == "as-predicted"
+        (local,) = _rows(report, line, "ttg.local_load")
+        assert sum(local.stages["ptx"].values()) == ldmatrix
+        assert all(c.code == "relocated" for c in load.count_changes if c.code != "split")
+
+
+@needs_nvdisasm
+def test_common_subexpression_takes_the_partners_verdict():
+    """fla chunk_fwd_kernel_h: 140:35 and 141:40 both `local_load` %b_gk_last_179; LLVM kept one set of
+    loads (on 140:35). 141:40 has no instruction of its own and says whose it shares."""
+    report = analyze_entry(_entry("fla", "2W2UK4VH"))
+    (row,) = [r for r in _rows(report, 141, "ttg.local_load") if r.col == 40]
+    (partner,) = _rows(report, 140, "ttg.local_load")
+    assert row.stages == {} and row.verdict == partner.verdict == "scalar"
+    assert [r.code for r in row.reasons] == ["cse"] and "140:35" in row.reasons[0].evidence
+    assert row.to_json("ptx")["reasons"] == ["cse"]
+
+
+@needs_nvdisasm
+def test_dot_operand_lowered_at_its_use():
+    """fla chunk_gla_bwd_kernel_intra: the f32 dot operand of line 530 is loaded by LLIR on 532:38, the
+    tl.dot's line, 8 x 4 bytes = its 8 elements per thread."""
+    report = analyze_entry(_entry("fla", "45KWYMF4"))
+    (row,) = _rows(report, 530, "ttg.local_load")
+    assert row.stages["llir"] == {"load i32": 8}
+    (at_use,) = [c for c in row.count_changes if c.code == "at-use"]
+    assert "532:38" in at_use.evidence
+    # PTX re-vectorized them: 4 x ld.shared.v2.b32 on the same line, found by their bytes
+    assert row.stages["ptx"] == {"ld.shared.v2.b32": 4} and row.verdict == "as-predicted"
+
+
+@needs_nvdisasm
+def test_spills_listed_with_lines_and_flagged_in_ls(cli):
+    entry = _entry("torchao", "T6S5IHSI")
+    report = analyze_entry(entry)
+    spills = [(s["stage"], s["line"], s["instruction"], s["count"]) for s in report.spills]
+    assert spills == [("sass", 111, "STL", 1), ("sass", 146, "LDL.LU", 1)]
+    assert entry.local_bytes == 8
+    out = cli("ls", "--cache-dir", str(DATA / "torchao"))
+    assert out.returncode == 0
+    flagged = [line for line in out.stdout.splitlines() if "spills:" in line]
+    assert len(flagged) == 1 and "spills:8B" in flagged[0] and "T6S5IHSI" in flagged[0]
+    listing = json.loads(cli("ls", "--cache-dir", str(DATA / "torchao"), "--json").stdout)
+    assert sorted(e["local_bytes"] for e in listing["entries"]) == [0, 8]
+
+
+@needs_nvdisasm
+def test_tma_and_wgmma_kernel():
+    """liger's LigerMLP forward: TMA loads (UTMALDG) feeding warp_group_dot; each TMA row as-predicted."""
+    entry = _entry("liger", "MHPEY66N")
+    assert "warp_group_dot" in entry.stage_path("ttgir").read_text()
+    report = analyze_entry(entry)
+    tma = [r for r in report.rows if r.kind == "tma_load"]
+    assert tma and all(r.verdict == "as-predicted" for r in tma)
+    assert all(any(f.startswith("UTMALDG") for f in r.counts("sass")) for r in tma)
+
+
+def _row(line: int, llir: dict, widths: dict) -> AccessRow:
+    return AccessRow(file="k.py", line=line, col=1, chain=f"k.py:{line}:1", op="ttg.local_load",
+                     kind="shared_load", instances=1, shape=(16,), dtype="i8", element_bits=8, layout=None,
+                     layout_text=None, mask=False, other=False, eviction=None, cache=None,
+                     stages={"llir": llir}, widths={"llir": widths})
+
+
+def test_relocation_needs_a_unique_exact_match():
+    """Two lines each holding 8 unclaimed 1-byte shared loads: which one is the row's is not provable."""
+    def unattributed(*lines):
+        return [{"stage": "ptx", "line": n, "col": 3, "kind": "shared_load", "form": "ld.shared.b8", "count": 8,
+                 "bytes": 1} for n in lines]
+
+    row = _row(10, {"load i8": 8}, {"load i8": 1})
+    pool = unattributed(20, 30)
+    relocate("ptx", [row], pool)
+    assert "ptx" not in row.stages and len(pool) == 2
+    row = _row(10, {"load i8": 8}, {"load i8": 1})
+    pool = unattributed(20)
+    pool[0]["count"] = 7  # not the row's count
+    relocate("ptx", [row], pool)
+    assert "ptx" not in row.stages
+    pool = unattributed(20)
+    relocate("ptx", [row], pool)
+    assert row.stages["ptx"] == {"ld.shared.b8": 8} and pool == [] and row.relocations[0].code == "relocated"

@@ -1,0 +1,212 @@
+"""Accesses whose instructions a lower stage put on another source line, or folded into another access.
+
+The join (loadjoin) attributes by source position. Real kernels break that in three ways, each proven
+here from counts and the TTGIR, and recorded on the row as a `count_changes` reason:
+
+- `relocated`: stage S holds none of the row's instructions, the stage before held N of one kind and
+  width, and S holds exactly N unclaimed instructions of that kind, width and family (plain or matrix) on
+  one other line: LLVM's scheduler (or ptxas) moved them next to their use, e.g. the int8 B operand of an
+  `mma` loaded on the `tl.dot` line.
+- `at-use`: LLIR holds none of a load's instructions, and the line of a TTGIR op that uses the loaded
+  value holds unclaimed instructions of the row's kind moving exactly the row's bytes per thread (the
+  lowering of a dot operand put them there).
+- `cse`: no stage holds any instruction, and another access reads the same operand (memdesc, or pointer
+  and mask) and has them: LLVM's common-subexpression elimination kept one copy. The row takes the other
+  access's verdict; its instruction counts stay empty (nothing is counted twice).
+
+Nothing is guessed: a match must be unique and exact, else the row stays as the join left it.
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+
+from tritonscope.loadjoin import ACCEPTS
+from tritonscope.loadmodel import AccessRow, Reason
+from tritonscope.stages.common import Module
+
+# previous stage for each stage a relocation is looked for in
+PREVIOUS = {"ptx": "llir", "sass": "ptx", "amdgcn": "llir"}
+_RESULT = re.compile(r"^\s*(%[\w.$-]+)(?::\d+)?\s*=")
+_OPERAND = re.compile(r"%[\w.$-]+")
+_MATRIX = ("ldmatrix", "stmatrix", "LDSM", "STSM")
+
+
+def family(form: str) -> str:
+    return "matrix" if form.startswith(_MATRIX) or ".ldmatrix" in form or ".stmatrix" in form else "plain"
+
+
+def _take(stage: str, row: AccessRow, items: list[dict], n: int, unattributed: list[dict]) -> tuple[int, int, int]:
+    """Move n instructions from `items` (unattributed entries) into the row; returns (line, col, moved)."""
+    line, col, moved = items[0]["line"], items[0]["col"], 0
+    for item in items:
+        k = min(item["count"], n - moved)
+        if k <= 0:
+            break
+        row.stages.setdefault(stage, {}).setdefault(item["form"], 0)
+        row.stages[stage][item["form"]] += k
+        row.widths.setdefault(stage, {})[item["form"]] = item.get("bytes")
+        item["count"] -= k
+        moved += k
+    unattributed[:] = [u for u in unattributed if u["count"] > 0]
+    return line, col, moved
+
+
+def _pool(stage: str, unattributed: list[dict], kinds: tuple[str, ...], width, fam: str) -> dict[int, list[dict]]:
+    by_line: dict[int, list[dict]] = collections.defaultdict(list)
+    for u in unattributed:
+        if (u["stage"] == stage and u["kind"] in kinds and u.get("bytes") == width and family(u["form"]) == fam
+                and u["count"] > 0):
+            by_line[u["line"]].append(u)
+    return by_line
+
+
+def relocate(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
+    """`relocated`: rows with no instruction in `stage` whose previous stage had some (see module doc)."""
+    before = PREVIOUS.get(stage)
+    if before is None:
+        return
+    # (accepted kinds, width, family) -> [(row, count)]
+    needs: dict[tuple, list[tuple[AccessRow, int]]] = collections.defaultdict(list)
+    for r in rows:
+        if r.stages.get(stage) or r.ambiguous.get(stage) or not r.stages.get(before) or r.kind not in ACCEPTS:
+            continue
+        per: collections.Counter = collections.Counter()
+        for form, n in r.stages[before].items():
+            per[(r.widths.get(before, {}).get(form), family(form))] += n
+        for (width, fam), n in per.items():
+            if width is not None:
+                needs[(ACCEPTS[r.kind], width, fam)].append((r, n))
+    for (kinds, width, fam), members in needs.items():
+        pool = _pool(stage, unattributed, kinds, width, fam)
+        own = {r.line for r, _ in members}
+        totals = {line: sum(u["count"] for u in items) for line, items in pool.items() if line not in own}
+        whole = sum(n for _, n in members)
+        lines = [line for line, t in totals.items() if t == whole]
+        if len(lines) == 1:
+            for r, n in members:
+                _record(stage, before, r, *_take(stage, r, pool[lines[0]], n, unattributed))
+            continue
+        counts = collections.Counter(n for _, n in members)
+        for r, n in members:
+            fits = [line for line, t in totals.items() if t == n]
+            if len(fits) == 1 and counts[n] == 1:
+                _record(stage, before, r, *_take(stage, r, pool[fits[0]], n, unattributed))
+                del totals[fits[0]]
+
+
+    _relocate_by_bytes(stage, before, rows, unattributed)
+
+
+def _relocate_by_bytes(stage: str, before: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
+    """The same, where the stage re-vectorized what it moved (8 x `load i32` became 4 x `ld.shared.v2.b32`):
+    one other line holds exactly the row's bytes per thread in instructions of its kind and family."""
+    needs: dict[tuple, list[tuple[AccessRow, int]]] = collections.defaultdict(list)
+    for r in rows:
+        if r.stages.get(stage) or r.ambiguous.get(stage) or not r.stages.get(before) or r.kind not in ACCEPTS:
+            continue
+        per: collections.Counter = collections.Counter()
+        for form, n in r.stages[before].items():
+            width = r.widths.get(before, {}).get(form)
+            if width is None:
+                per.clear()
+                break
+            per[family(form)] += n * width
+        for fam, total in per.items():
+            needs[(ACCEPTS[r.kind], fam)].append((r, total))
+    for (kinds, fam), members in needs.items():
+        by_line: dict[int, list[dict]] = collections.defaultdict(list)
+        for u in unattributed:
+            if (u["stage"] == stage and u["kind"] in kinds and u.get("bytes") and family(u["form"]) == fam
+                    and u["count"] > 0):
+                by_line[u["line"]].append(u)
+        own = {r.line for r, _ in members}
+        totals = {line: sum(u["count"] * u["bytes"] for u in items) for line, items in by_line.items()
+                  if line not in own}
+        counts = collections.Counter(b for _, b in members)
+        for r, need in members:
+            fits = [line for line, t in totals.items() if t == need]
+            if len(fits) != 1 or counts[need] != 1:
+                continue
+            items = by_line[fits[0]]
+            line, col, moved = _take(stage, r, items, sum(u["count"] for u in items), unattributed)
+            del totals[fits[0]]
+            _record(stage, before, r, line, col, moved, need)
+
+
+def _record(stage: str, before: str, row: AccessRow, line: int, col: int, moved: int,
+            nbytes: int | None = None) -> None:
+    who = ("the SASS lines follow the PTX (or ptxas moved them)" if stage == "sass"
+           else "LLVM's code generation moved them next to their use")
+    same = (f"exactly {moved} of the same kind and width" if nbytes is None else
+            f"{moved} of the same kind moving exactly its {nbytes} bytes per thread (re-vectorized)")
+    row.relocations.append(Reason(
+        "relocated", f"{stage}: none of its instructions sit on {row.line}:{row.col}, where {before} had them; "
+                     f"{same} sit on line {line}:{col}, claimed by no access there: {who}"))
+    row.attribution = "moved"
+
+
+def at_use(module: Module, ttgir: Module, rows: list[AccessRow], unattributed: list[dict]) -> None:
+    """`at-use` in LLIR: a load with no LLIR instruction whose bytes sit on the line of an op using it."""
+    users: dict[str, list] = collections.defaultdict(list)
+    for op in ttgir.ops:
+        m = _RESULT.match(op.text)
+        body = op.text[m.end():] if m else op.text
+        for name in set(_OPERAND.findall(body.split(" loc(")[0])):
+            users[name].append(op)
+    for r in rows:
+        if r.stages.get("llir") or r.ambiguous.get("llir") or not r.kind.endswith("load") or not r.elements_per_thread:
+            continue
+        want = r.elements_per_thread * r.element_bytes
+        result = _RESULT.match(r.sites[0].op.text)
+        if result is None:
+            continue
+        lines = {u.loc.outermost().line for u in users.get(result.group(1), []) if u.loc is not None} - {r.line}
+        matches = []
+        for line in lines:
+            items = [u for u in unattributed if u["stage"] == "llir" and u["line"] == line
+                     and u["kind"] in ACCEPTS.get(r.kind, ()) and u.get("bytes") and u["count"] > 0]
+            if items and sum(u["count"] * u["bytes"] for u in items) == want:
+                matches.append((line, items))
+        if len(matches) != 1:
+            continue
+        line, items = matches[0]
+        n = sum(u["count"] for u in items)
+        _, col, moved = _take("llir", r, items, n, unattributed)
+        r.relocations.append(Reason(
+            "at-use", f"llir: the lowering put its {moved} instructions ({want} bytes per thread, exactly the "
+                      f"access's {r.elements_per_thread} x {r.element_bytes} bytes) on line {line}:{col}, the op "
+                      f"that uses the loaded value, not on {r.line}:{r.col}"))
+        r.attribution = "moved"
+
+
+def _source(row: AccessRow) -> tuple | None:
+    site = row.sites[0]
+    if site.address:
+        return (row.op, " ".join(site.address), site.mask)
+    m = _RESULT.match(site.op.text)
+    body = site.op.text[m.end():] if m else site.op.text
+    operands = _OPERAND.findall(body.split(":")[0])
+    return (row.op, operands[0]) if operands else None
+
+
+def common_subexpressions(rows: list[AccessRow]) -> None:
+    """`cse`: a load row with no instruction anywhere takes the verdict of the row reading the same operand."""
+    by_source: dict[tuple, list[AccessRow]] = collections.defaultdict(list)
+    for r in rows:
+        key = _source(r)
+        if key is not None:
+            by_source[key].append(r)
+    for r in rows:
+        if r.stages or r.ambiguous or not r.kind.endswith("load") or r.verdict != "unknown":
+            continue
+        key = _source(r)
+        partners = [p for p in by_source.get(key, []) if p is not r and p.stages and p.verdict != "unknown"]
+        if not partners:
+            continue
+        p = partners[0]
+        r.verdict, r.vector_bytes, r.vector_stage = p.verdict, p.vector_bytes, p.vector_stage
+        r.reasons = [Reason("cse", f"no stage has instructions of its own: it reads {key[1]} like {p.line}:{p.col} "
+                                   f"{p.op}, whose instructions serve both (LLVM kept one copy); verdict of "
+                                   f"{p.line}:{p.col}")]
