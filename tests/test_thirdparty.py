@@ -143,6 +143,24 @@ def test_tma_and_wgmma_kernel():
     assert all(any(f.startswith("UTMALDG") for f in r.counts("sass")) for r in tma)
 
 
+@needs_nvdisasm
+def test_wgmma_operands_read_from_shared_memory():
+    """The same kernel's two warp_group_dot: A and B are memdescs, read by wgmma through descriptors. Each
+    gets a row that says so, with its wgmma (PTX) and HGMMA (SASS) instructions, not `unknown`."""
+    report = analyze_entry(_entry("liger", "MHPEY66N"))
+    mma = [r for r in report.rows if r.kind == "mma_shared"]
+    assert [(r.line, r.op) for r in mma] == [(117, "ttng.warp_group_dot"), (119, "ttng.warp_group_dot")]
+    for r in mma:
+        assert r.verdict == "as-predicted" and r.shape == (64, 128) and r.dtype == "bf16"
+        assert r.prediction_note.startswith("A and B read by the MMA straight from shared memory")
+        assert r.stages["llir"] == r.stages["ptx"] == {"wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16": 4}
+        assert set(r.stages["sass"]) == {"HGMMA.64x64x16.F32.BF16"}
+    # an MMA on registers (mma.sync) is no shared access: no row, nothing unattributed
+    int8 = analyze_entry(_entry("torchao", "23YZV6A7"))
+    assert not [r for r in int8.rows if r.kind == "mma_shared"]
+    assert not [u for u in int8.unattributed if u["kind"] == "mma"]
+
+
 def _row(line: int, llir: dict, widths: dict) -> AccessRow:
     return AccessRow(file="k.py", line=line, col=1, chain=f"k.py:{line}:1", op="ttg.local_load",
                      kind="shared_load", instances=1, shape=(16,), dtype="i8", element_bits=8, layout=None,

@@ -28,7 +28,10 @@ ACCEPTS: dict[str, tuple[str, ...]] = {
     "tma_store": ("tma", "global_store", "buffer_store"),
     "shared_load": ("shared_load",),
     "shared_store": ("shared_store",),
+    "mma_shared": ("mma",),
 }
+# MMA instructions that read shared memory through descriptors (no load of their own), every stage's form.
+MMA_FROM_SHARED = re.compile(r"^(wgmma\.mma_async|tcgen05\.mma|HGMMA|UTC\w*MMA)")
 # Stages without source columns: joined by line only.
 LINE_ONLY_STAGES = ("sass", "hsaco-asm")
 # The address operand of a PTX memory instruction: `[ %rd1 + 0 ]`, `[%rd5+16]`.
@@ -53,7 +56,10 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
     for op in module.ops:
         acc = memops.classify(stage, op)
         if acc is None:
-            continue
+            form = _mma_form(stage, op)
+            if form is None:
+                continue
+            acc = memops.MemAccess("mma", form, None, None, "shared")
         key = loc_key(op.loc)
         outer = op.loc.outermost() if op.loc is not None else None
         line = outer.line if outer is not None else 0
@@ -66,6 +72,8 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
                 leftovers[(line, col, acc.kind, acc.form)] += 1
             continue
         chosen, level = _choose(stage, acc, key, line, col, candidates)
+        if not chosen and acc.kind == "mma":
+            continue  # an MMA no mma_shared row claims is no memory instruction (register operands)
         if not chosen:
             leftovers[(line, col, acc.kind, acc.form)] += 1
             widths[acc.form] = acc.width_bytes
@@ -97,6 +105,19 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
     for (line, col, kind, form), n in sorted(leftovers.items()):
         unattributed.append({"stage": stage, "line": line, "col": col, "kind": kind, "form": form, "count": n,
                              "bytes": widths.get(form)})
+
+
+def _mma_form(stage: str, op) -> str | None:
+    """The MMA-from-shared instruction `op` is (LLIR: inside its inline asm), else None."""
+    if MMA_FROM_SHARED.match(op.op):
+        return op.op
+    if stage == "llir" and "asm" in op.text:
+        m = _LLIR_ASM_MMA.search(op.text)
+        return m.group(1) if m else None
+    return None
+
+
+_LLIR_ASM_MMA = re.compile(r'asm\s+(?:sideeffect\s+)?(?:convergent\s+)?"\s*((?:wgmma\.mma_async|tcgen05\.mma)[\w.:]*)')
 
 
 def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,

@@ -198,6 +198,10 @@ def _predict(row: AccessRow) -> None:
     if row.kind in ("tma_load", "tma_store"):
         row.prediction_note = "a bulk tensor copy: one thread issues it for the whole tile"
         return
+    if row.kind == "mma_shared":
+        row.prediction_note = (f"{site.mma_operands or 'its operands'} read by the MMA straight from shared "
+                               "memory (matrix descriptors): no register load")
+        return
     if not row.shape:
         row.elements_per_thread = row.contiguous_per_thread = 1
         row.predicted_vector_bytes = row.element_bytes

@@ -62,6 +62,7 @@ class AccessSite:
     attrs: dict[str, int] = field(default_factory=dict)  # alignment attrs on the op itself
     shared_layout: Layout | None = None  # the memdesc's layout, for local loads/stores
     shared_layout_name: str | None = None
+    mma_operands: str | None = None  # mma_shared: which operands the MMA reads from shared memory ("A and B")
 
 
 class ValueGraph:
@@ -201,6 +202,8 @@ def access_sites(module: Module, aliases: dict[str, Layout]) -> list[AccessSite]
         kind = mlir_op_kind(op.op.strip('"'))
         if kind is None and op.op.endswith(".local_alloc") and re.search(r"local_alloc\s+%", op.text):
             kind = "shared_store"
+        if kind is None and is_mma_from_shared(op):
+            kind = "mma_shared"
         if kind is None:
             continue
         sites.append(_site(op, kind, aliases))
@@ -219,7 +222,41 @@ _OPERANDS: dict[str, tuple[tuple[int, ...], int | None, int | None]] = {
 }
 
 
+# MMA ops that read operands straight from shared memory (matrix descriptors): Hopper's wgmma, Blackwell's
+# tcgen05 MMA. Their memdesc operands are a shared-memory access with no load instruction of its own.
+_MMA_FROM_SHARED = re.compile(r"\.(warp_group_dot|tc_gen5_mma|tc_gen5_mma_scaled)$")
+
+
+def is_mma_from_shared(op: Op) -> bool:
+    if not _MMA_FROM_SHARED.search(op.op.strip('"')):
+        return False
+    text = op.text.split(" loc(")[0]
+    sig = text[text.find(" : ") + 3:] if " : " in text else ""
+    return "memdesc<" in sig.split("->")[0]
+
+
+def _mma_site(op: Op, aliases: dict[str, Layout]) -> AccessSite:
+    """The shared-memory operands an MMA reads: shape, type and layout of the last one (B), and which."""
+    text = op.text.split(" loc(")[0]
+    sig = text[text.find(" : ") + 3:].split("->")[0]
+    operands = [t for _, t in iter_shaped_types(sig)]
+    shared = [i for i, t in enumerate(operands) if "memdesc" in t]
+    site = AccessSite(op, "mma_shared", (), "?", 0, None, None, None, None, None, None, [])
+    try:
+        md = parse_tensor_type(operands[shared[-1]], aliases)
+    except (TritonscopeError, IndexError):
+        return site
+    site.shape, site.dtype, site.element_bits = md.shape, md.dtype, md.access_bits
+    site.layout, site.layout_name = md.encoding, md.encoding_name
+    site.shared_layout, site.shared_layout_name = md.encoding, md.encoding_name
+    names = "AB"
+    site.mma_operands = " and ".join(names[i] if i < 2 else f"operand {i}" for i in shared)
+    return site
+
+
 def _site(op: Op, kind: str, aliases: dict[str, Layout]) -> AccessSite:
+    if kind == "mma_shared":
+        return _mma_site(op, aliases)
     name = op.op.strip('"').split(".", 1)[-1]
     text = op.text.split(" loc(")[0]
     kw = dict(KEYWORD_OPERAND.findall(text))

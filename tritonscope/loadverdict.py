@@ -23,7 +23,7 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
     forms = row.stages.get(stage) or row.ambiguous.get(stage, {})
     widths = [row.widths[stage][f] for f in forms if row.widths.get(stage, {}).get(f) is not None]
     row.vector_stage = stage
-    if row.kind in ("tma_load", "tma_store") and any(row.widths[stage].get(f) is None for f in forms):
+    if row.kind in ("tma_load", "tma_store", "mma_shared") and any(row.widths[stage].get(f) is None for f in forms):
         row.verdict = "as-predicted"
         return
     if not widths:
