@@ -69,6 +69,7 @@ def test_user_gluon_kernel_compiles_for_cuda90(tmp_path, cli):
     proc = cli("compile", f"{tmp_path / 'gk.py'}::copy_kernel", "--signature", "src_ptr=*fp32,dst_ptr=*fp32,n=i32",
                "--constexpr", "BLOCK=512", "--target", "cuda:90", "--cache-dir", str(tmp_path / "c"), "--json")
     assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""  # no teardown noise from Triton's extension (nanobind "leaked instance" lines)
     result = json.loads(proc.stdout)["results"][0]
     assert result["error"] is None
     assert result["stages"] == ["source", "glir", "ttgir", "llir", "ptx", "cubin", "json"]
@@ -82,6 +83,9 @@ def test_worked_example_on_64_lane_wavefronts_is_one_line(cli, tmp_path):
     assert proc.returncode == 1
     errors = [line for line in proc.stderr.splitlines() if line.startswith("tritonscope: error:")]
     assert len(errors) == 1 and "Traceback" not in proc.stderr
+    # the error line, then the source line and a caret under column 12: nothing else
+    assert proc.stderr.splitlines()[1:] == ["   17 |     rows = gl.arange(0, N, layout=gl.SliceLayout(1, layout))",
+                                            " " * 19 + "^"]
     assert errors[0].startswith("tritonscope: error: gluon_mask (hip:gfx942): ")
     assert errors[0].endswith("gluon_mask.py:17:12: Result has an invalid layout: #ttg.slice<...>: "
                               "Layout has 32 threads per warp, but the module specifies 64 threads per warp.")

@@ -1,3 +1,3 @@
-from tritonscope.cli import main
+from tritonscope.cli import run
 
-main()
+run()

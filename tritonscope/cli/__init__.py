@@ -134,3 +134,25 @@ def main(debug: bool, disasm_cache: str | None) -> None:
         import os
 
         os.environ["TRITONSCOPE_DISASM_CACHE"] = disasm_cache
+
+
+def run() -> None:
+    """The console entry point: `main`, then, where a compile loaded Triton's C++ extension, an exit that
+    skips interpreter teardown. Triton's Gluon front end keeps IR attributes alive in module globals, and
+    nanobind prints dozens of "leaked instance" lines at teardown: noise after a clean result, or after a
+    one-line error. Our own output is flushed first; nothing of ours runs at exit."""
+    try:
+        main(standalone_mode=True)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        if exc.code is not None and not isinstance(exc.code, int):
+            print(exc.code, file=sys.stderr)
+    if "triton._C.libtriton" in sys.modules:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+    sys.exit(code)
