@@ -154,7 +154,12 @@ def test_wgmma_operands_read_from_shared_memory():
         assert r.verdict == "as-predicted" and r.shape == (64, 128) and r.dtype == "bf16"
         assert r.prediction_note.startswith("A and B read by the MMA straight from shared memory")
         assert r.stages["llir"] == r.stages["ptx"] == {"wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16": 4}
-        assert set(r.stages["sass"]) == {"HGMMA.64x64x16.F32.BF16"}
+        assert r.stages["sass"] == {"HGMMA.64x64x16.F32.BF16": 4}
+    # the line table puts one HGMMA of line 119 on 114:38 (the PTX line after its inline-asm block)
+    (moved,) = [c for c in mma[1].count_changes if c.code == "relocated"]
+    assert "1 of its MMA instructions sit on 114:38" in moved.evidence
+    assert not [c for c in mma[1].count_changes if c.code == "merged"]
+    assert not [u for u in report.unattributed if u["kind"] == "mma"]
     # an MMA on registers (mma.sync) is no shared access: no row, nothing unattributed
     int8 = analyze_entry(_entry("torchao", "23YZV6A7"))
     assert not [r for r in int8.rows if r.kind == "mma_shared"]

@@ -72,8 +72,6 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
                 leftovers[(line, col, acc.kind, acc.form)] += 1
             continue
         chosen, level = _choose(stage, acc, key, line, col, candidates)
-        if not chosen and acc.kind == "mma":
-            continue  # an MMA no mma_shared row claims is no memory instruction (register operands)
         if not chosen:
             leftovers[(line, col, acc.kind, acc.form)] += 1
             widths[acc.form] = acc.width_bytes

@@ -67,6 +67,7 @@ def relocate(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
     before = PREVIOUS.get(stage)
     if before is None:
         return
+    _relocate_mma(stage, before, rows, unattributed)
     # (accepted kinds, width, family) -> [(row, count)]
     needs: dict[tuple, list[tuple[AccessRow, int]]] = collections.defaultdict(list)
     for r in rows:
@@ -97,6 +98,33 @@ def relocate(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
 
 
     _relocate_by_bytes(stage, before, rows, unattributed)
+
+
+def _relocate_mma(stage: str, before: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
+    """MMA rows short of instructions against the stage before (4 wgmma, 3 HGMMA on the line) while the
+    stage holds exactly that many unclaimed MMA instructions of the same form elsewhere: ptxas' line table
+    put them there (an HGMMA's -gp line can be the PTX line after its inline-asm block)."""
+    short: dict[str, list[tuple[AccessRow, int]]] = collections.defaultdict(list)
+    for r in rows:
+        if r.kind != "mma_shared":
+            continue
+        have, had = sum(r.stages.get(stage, {}).values()), sum(r.stages.get(before, {}).values())
+        forms = set(r.stages.get(stage, {}))
+        if had > have and len(forms) <= 1:
+            short[next(iter(forms), "")].append((r, had - have))
+    for form, members in short.items():
+        pool = [u for u in unattributed if u["stage"] == stage and u["kind"] == "mma" and u["count"] > 0
+                and (u["form"] == form or not form)]
+        if len({u["form"] for u in pool}) != 1 or sum(u["count"] for u in pool) != sum(n for _, n in members):
+            continue
+        for r, n in members:
+            lines = ", ".join(sorted({f"{u['line']}:{u['col']}" for u in pool if u["count"] > 0}))
+            _, _, moved = _take(stage, r, pool, n, unattributed)
+            r.relocations.append(Reason(
+                "relocated", f"{stage}: {moved} of its MMA instructions sit on {lines}, where the line table put "
+                             f"them; with them it has as many as {before} ({sum(r.stages[before].values())}), "
+                             f"and no other MMA of the kernel is unclaimed"))
+            r.attribution = "moved"
 
 
 def _relocate_by_bytes(stage: str, before: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
