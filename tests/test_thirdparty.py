@@ -191,3 +191,15 @@ def test_relocation_needs_a_unique_exact_match():
     pool = unattributed(20)
     relocate("ptx", [row], pool)
     assert row.stages["ptx"] == {"ld.shared.b8": 8} and pool == [] and row.relocations[0].code == "relocated"
+
+
+def test_a_moved_row_is_followed_to_its_line_first():
+    """LLIR's loads of a row were found on line 20 (at-use); PTX re-vectorized them there (4 x 8 bytes)
+    while line 30 holds the same 32 bytes too: the row's own line wins, no ambiguity."""
+    row = _row(10, {"load i32": 8}, {"load i32": 4})
+    row.moved_to["llir"] = 20
+    pool = [{"stage": "ptx", "line": n, "col": 3, "kind": "shared_load", "form": form, "count": c, "bytes": b}
+            for n, form, c, b in ((20, "ld.shared.v2.b32", 4, 8), (30, "ld.shared.v4.b32", 2, 16))]
+    relocate("ptx", [row], pool)
+    assert row.stages["ptx"] == {"ld.shared.v2.b32": 4} and [u["line"] for u in pool] == [30]
+    assert "re-vectorized" in row.relocations[0].evidence

@@ -50,6 +50,7 @@ def _take(stage: str, row: AccessRow, items: list[dict], n: int, unattributed: l
         item["count"] -= k
         moved += k
     unattributed[:] = [u for u in unattributed if u["count"] > 0]
+    row.moved_to[stage] = line
     return line, col, moved
 
 
@@ -68,6 +69,7 @@ def relocate(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
     if before is None:
         return
     _relocate_mma(stage, before, rows, unattributed)
+    _follow(stage, before, rows, unattributed)
     # (accepted kinds, width, family) -> [(row, count)]
     needs: dict[tuple, list[tuple[AccessRow, int]]] = collections.defaultdict(list)
     for r in rows:
@@ -98,6 +100,31 @@ def relocate(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
 
 
     _relocate_by_bytes(stage, before, rows, unattributed)
+
+
+def _follow(stage: str, before: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
+    """A row whose `before` instructions were found on another line: `stage`'s are looked for on that line
+    first (same count, or the same bytes re-vectorized, of the row's kind and family)."""
+    for r in rows:
+        line = r.moved_to.get(before)
+        if line is None or r.stages.get(stage) or r.ambiguous.get(stage) or r.kind not in ACCEPTS:
+            continue
+        forms = r.stages.get(before, {})
+        widths = r.widths.get(before, {})
+        if not forms or any(widths.get(f) is None for f in forms):
+            continue
+        fams = {family(f) for f in forms}
+        if len(fams) != 1:
+            continue
+        items = [u for u in unattributed if u["stage"] == stage and u["line"] == line and u["count"] > 0
+                 and u["kind"] in ACCEPTS[r.kind] and u.get("bytes") and family(u["form"]) in fams]
+        count, nbytes = sum(forms.values()), sum(n * widths[f] for f, n in forms.items())
+        if not items:
+            continue
+        if sum(u["count"] for u in items) == count and {u["bytes"] for u in items} == set(widths.values()):
+            _record(stage, before, r, *_take(stage, r, items, count, unattributed))
+        elif sum(u["count"] * u["bytes"] for u in items) == nbytes:
+            _record(stage, before, r, *_take(stage, r, items, sum(u["count"] for u in items), unattributed), nbytes)
 
 
 def _relocate_mma(stage: str, before: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
