@@ -243,3 +243,39 @@ def random_cases(seed: int = 5, per_kind: int = 60) -> list[dict]:
         )
         add("nvmma_shared", text, shape, bits=bits, shared=True)
     return cases
+
+
+# Kinds no release converts through its Python bindings (docs/json-layout.md).
+NO_ORACLE_KINDS = ("amd_rotating_shared", "padded_shared")
+# The issue's example (a 2x64 tensor under a 8x64 tile) and other tensors smaller than their tile.
+SMALL_TENSOR_CASES = [
+    ("#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 16], warpsPerCTA = [2, 1], order = [1, 0]}>", [2, 64]),
+    ("#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>", [1, 256]),
+    ("#ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>", [64]),
+    ("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>",
+     [16, 16]),
+    ("#ttg.blocked<{sizePerThread = [2, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [0, 1]}>", [4, 8]),
+    ("#ttg.slice<{dim = 0, parent = #ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], "
+     "warpsPerCTA = [4, 1], order = [1, 0]}>}>", [16]),
+]
+
+
+def oracle_cases(seed: int = 5, per_kind: int = 60) -> list[dict]:
+    """The cases recorded per release (tests/layout_oracle_record.py): the random ones of every kind a
+    release can convert, plus tensors smaller than their tile; each with the warps and lanes it spans."""
+    from tritonscope.layouts.linear import to_linear
+
+    out = []
+    cases = random_cases(seed, per_kind) + [
+        {"kind": "small", "text": t, "shape": s, "bits": 16, "shared": False} for t, s in SMALL_TENSOR_CASES]
+    for c in cases:
+        layout = parse_layout(c["text"])
+        text = layout.to_text(c["bits"]) if getattr(layout, "has_leading_offset", False) else layout.to_text()
+        if text.split("<", 1)[0].split(".", 1)[-1] in NO_ORACLE_KINDS:
+            continue
+        if layout.shared and (layout.rank or 2) < len(c["shape"]):
+            continue  # a multi-buffered memdesc: Triton converts one buffer, not this
+        ll = to_linear(layout, c["shape"], c["bits"])
+        out.append({**c, "text": text, "warps": 1 if c["shared"] else ll.size("warp"),
+                    "lanes": 32 if c["shared"] else ll.size("lane")})
+    return out

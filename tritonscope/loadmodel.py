@@ -112,9 +112,11 @@ class LoadsReport:
     notes: list[str] = field(default_factory=list)
     # local-memory (register spill) instructions per source line: PTX ld/st.local, SASS LDL/STL, AMD scratch_
     spills: list[dict] = field(default_factory=list)
+    # which release's layout decoding made the predictions (layouts.releases.Semantics.to_json())
+    layout_semantics: dict | None = None
 
     def to_json(self) -> dict:
         return {"kernel": self.kernel, "hash": self.hash, "target": self.target, "isa_stage": self.isa_stage,
-                "stages": self.stages, "notes": self.notes,
+                "stages": self.stages, "notes": self.notes, "layout_semantics": self.layout_semantics,
                 "rows": [r.to_json(self.isa_stage) for r in self.rows], "unattributed": self.unattributed,
                 "spills": self.spills}

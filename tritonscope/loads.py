@@ -67,8 +67,11 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
             notes.append(f"SASS not joined: {exc}")
     target = entry.target
     written = _gluon_written(entry, ttgir_text, notes, finder) if entry.language == "gluon" else None
+    from tritonscope.layouts import releases
+
+    semantics = releases.for_version(entry.triton_version, "the entry's metadata")
     return analyze_modules(modules, target=str(target) if target else None, kernel=entry.name, hash=entry.hash,
-                           ttgir_text=ttgir_text, line=line, notes=notes, written=written)
+                           ttgir_text=ttgir_text, line=line, notes=notes, written=written, semantics=semantics)
 
 
 def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None):
@@ -92,9 +95,15 @@ def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None):
 
 def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: str, hash: str = "",
                     ttgir_text: str, line: int | None = None,
-                    notes: list[str] | None = None, written: tuple[str, list] | None = None) -> LoadsReport:
+                    notes: list[str] | None = None, written: tuple[str, list] | None = None,
+                    semantics=None) -> LoadsReport:
     """The pure analysis: parsed stages in, report out. `written`: (source file, the Gluon kernel's
-    written-vs-resolved layouts), whose written layouts then explain the vector widths they allow."""
+    written-vs-resolved layouts), whose written layouts then explain the vector widths they allow.
+    `semantics` (layouts.releases.Semantics): the release whose layout decoding predicts the rows (default
+    the newest: up to 3.8 a tensor smaller than its blocked tile keeps its repeated registers)."""
+    from tritonscope.layouts import releases
+
+    semantics = semantics or releases.DEFAULT
     ttgir = modules["ttgir"]
     notes = list(notes or [])
     try:
@@ -104,9 +113,12 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         notes.append(f"layouts not read ({exc}): no predictions")
     graph = ValueGraph(ttgir, ttgir_text)
     rows = _rows(access_sites(ttgir, aliases))
-    for row in rows:
-        _predict(row)
-        _alignment(row, graph)
+    with releases.using(semantics):
+        for row in rows:
+            _predict(row)
+            _alignment(row, graph)
+    if semantics.release != releases.NEWEST:
+        notes.append(semantics.sentence())
     isa_stage = "amdgcn" if "amdgcn" in modules else "ptx" if "ptx" in modules else None
     stages = [s for s in ("llir", "ptx", "sass", "amdgcn") if s in modules]
     unattributed: list[dict] = []
@@ -138,7 +150,8 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         rows = [r for r in rows if r.line == line]
         unattributed = [u for u in unattributed if u["line"] == line]
         spills = [s for s in spills if s["line"] == line]
-    return LoadsReport(kernel, hash, target, isa_stage, stages, rows, unattributed, notes, spills)
+    return LoadsReport(kernel, hash, target, isa_stage, stages, rows, unattributed, notes, spills,
+                       semantics.to_json())
 
 
 def spill_sites(modules: dict[str, Module]) -> list[dict]:

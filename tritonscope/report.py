@@ -315,8 +315,11 @@ def _describe_layout(item: LayoutItem, layout, entry: KernelEntry) -> None:
         item.note = "not used with a tensor shape in this kernel: no numbers or picture"
         return
     bits = dtype_bits(item.dtype or "") or 32
+    from tritonscope.layouts import releases
+
     try:
-        facts = views.describe(layout, item.shape, bits)
+        with releases.using(releases.for_version(entry.triton_version, "the entry's metadata")):
+            facts = views.describe(layout, item.shape, bits)
     except (TritonscopeError, NotImplementedError, ValueError, KeyError) as exc:
         item.note = f"cannot derive its numbers for shape {'x'.join(map(str, item.shape))}: {exc}"
         return

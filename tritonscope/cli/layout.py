@@ -54,6 +54,10 @@ def _parse_ints(text: str, what: str, sep: str) -> tuple[int, ...]:
 @click.option("--max-rows", type=int, default=64, show_default=True, help="Rows of the picture before folding.")
 @click.option("--max-cols", type=int, default=32, show_default=True, help="Columns of the picture before folding.")
 @click.option("--no-picture", is_flag=True, help="Numbers and bases only.")
+@click.option("--triton-version", "triton_version", default=None, metavar="X.Y",
+              help="Decode as this Triton release does (default: the release recorded in KERNEL's metadata; for "
+              "an attribute, the newest known). Releases differ, e.g. up to 3.8 a blocked layout keeps the "
+              "registers that repeat an element of a tensor smaller than its tile.")
 @json_option
 def layout_cmd(
     sel: Selection,
@@ -71,6 +75,7 @@ def layout_cmd(
     max_rows: int,
     max_cols: int,
     no_picture: bool,
+    triton_version: str | None,
     as_json: bool,
 ) -> None:
     """Decode a layout attribute, or every layout of KERNEL's TTGIR, into Triton's linear layout.
@@ -86,8 +91,10 @@ def layout_cmd(
     layout KERNEL --alias blocked2 --shape 64x64 --svg blocked2.svg
     """
     from tritonscope.errors import UsageError
+    from tritonscope.layouts import releases
 
     kernel = sel.kernel
+    asked = releases.from_option(triton_version) if triton_version is not None else None
     if warp is not None and thread is None:
         raise UsageError("--warp goes with --thread")
     if element is not None and thread is not None:
@@ -118,9 +125,10 @@ def layout_cmd(
             layout = parse_layout(kernel)
         except ParseError as exc:  # one line naming the field, not the "<text>" placeholder
             raise ParseError(exc.message, "layout attribute") from None
-        _one_layout(kernel, title=kernel.strip(), uses=None, layout=layout, **opts)
+        with releases.using(asked or releases.DEFAULT):
+            _one_layout(kernel, title=kernel.strip(), uses=None, layout=layout, **opts)
         return
-    _kernel_layouts(sel, alias, **opts)
+    _kernel_layouts(sel, alias, asked, **opts)
 
 
 def _one_layout(
@@ -144,13 +152,15 @@ def _one_layout(
     layout=None,
 ) -> None:
     from tritonscope.errors import UsageError
+    from tritonscope.layouts import releases
     from tritonscope.layouts.attrs import dtype_bits, parse_layout
     from tritonscope.layouts.linear import to_linear
     from tritonscope.layouts.views import cta_tile, describe, layout_grid
     from tritonscope.render.terminal import color_enabled, make_console
 
     layout = layout or parse_layout(text)
-    notes: list[str] = []
+    semantics = releases.active()
+    notes: list[str] = [semantics.sentence()] + releases.notes_for(layout, semantics)
     if dtype is None:
         dtype = "f16"
         notes.append("--dtype not given: f16 assumed for the vector widths")
@@ -191,7 +201,8 @@ def _one_layout(
     if as_json:
         facts_json = facts.to_json()
         facts_json.pop("kind")  # `kind` of the document is "layout"; the layout's own kind is layout_kind
-        doc = {"layout": title, "layout_kind": layout.kind, "dtype": dtype, **facts_json}
+        doc = {"layout": title, "layout_kind": layout.kind, "dtype": dtype, **facts_json,
+               "semantics": semantics.to_json()}
         if uses is not None:
             doc["uses"] = uses
         if owners is not None:
@@ -240,12 +251,20 @@ def _write_pictures(grid, facts, title: str, svg_path: str | None, png_path: str
             f.write(grid_png(grid))
 
 
-def _kernel_layouts(sel: Selection, alias: str | None, **opts) -> None:
+def _kernel_layouts(sel: Selection, alias: str | None, asked, **opts) -> None:
+    from tritonscope.layouts import releases
+
+    entry = sel.one()
+    semantics = asked or releases.for_version(entry.triton_version, "the entry's metadata")
+    with releases.using(semantics):
+        _kernel_layouts_as(sel, entry, alias, semantics, **opts)
+
+
+def _kernel_layouts_as(sel: Selection, entry, alias: str | None, semantics, **opts) -> None:
     from tritonscope.errors import TritonscopeError, UsageError
     from tritonscope.layouts.uses import kernel_layout_uses
     from tritonscope.stages.common import read_text
 
-    entry = sel.one()
     if "ttgir" not in entry.files:
         raise TritonscopeError(f"no TTGIR in this entry (stages: {', '.join(entry.stages) or 'none'})", str(entry.path))
     path = entry.stage_path("ttgir")
@@ -277,7 +296,7 @@ def _kernel_layouts(sel: Selection, alias: str | None, **opts) -> None:
     written = _written(entry, read_text(path), str(path), sel.finder()) if entry.language == "gluon" else None
     if opts["as_json"]:
         doc = {"kernel": entry.name, "hash": entry.hash, "ttgir": str(path), "language": entry.language,
-               "layouts": reports}
+               "semantics": semantics.to_json(), "layouts": reports}
         if written is not None:
             doc["written"] = written
         emit_json(doc, "layout-kernel")
@@ -289,6 +308,7 @@ def _kernel_layouts(sel: Selection, alias: str | None, **opts) -> None:
     if written is not None:
         print_written_layouts(console, entry.name, written)
     print_kernel_layouts(console, entry.name, str(path), reports)
+    console.print(f"note: {semantics.sentence()}", highlight=False, soft_wrap=True)
 
 
 def _written(entry, ttgir: str, path: str, finder) -> dict:

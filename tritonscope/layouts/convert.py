@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tritonscope.errors import TritonscopeError
+from tritonscope.layouts import releases
 from tritonscope.layouts.combine import (
     ID,
     ZEROS,
@@ -47,7 +48,9 @@ def blocked_to_linear(b: BlockedLayout, shape: Sequence[int]) -> LinearMap:
         * identity_standard_nd("lane", b.threads_per_warp, b.order)
         * identity_standard_nd("warp", b.warps_per_cta, b.order)
     )
-    return combine_cta_cga_with_shape(cta, b.cta, shape, broadcast_registers=False)
+    # 3.9 drops the registers that only repeat an element; up to 3.8 they stay as zero bases.
+    drop = releases.active().has("blocked-drops-broadcast-registers")
+    return combine_cta_cga_with_shape(cta, b.cta, shape, broadcast_registers=not drop)
 
 
 def slice_to_linear(s: SliceLayout, shape: Sequence[int], element_bits: int | None) -> LinearMap:

@@ -323,8 +323,10 @@ class LinearLayout:
         return {d: self.bases[d] for d in self.in_dims}
 
 
-def to_linear(layout, shape: Sequence[int], element_bits: int | None = None) -> LinearLayout:
-    """Triton's linear layout of `layout` for a tensor of `shape` (bases: dim0 first, zeros = broadcast)."""
+def to_linear(layout, shape: Sequence[int], element_bits: int | None = None, semantics=None) -> LinearLayout:
+    """Triton's linear layout of `layout` for a tensor of `shape` (bases: dim0 first, zeros = broadcast), as
+    the release of `semantics` (a releases.Semantics; default: the active one, normally the newest) has it."""
+    from tritonscope.layouts import releases
     from tritonscope.layouts.convert import layout_to_linear
 
     shape = tuple(int(s) for s in shape)
@@ -338,7 +340,8 @@ def to_linear(layout, shape: Sequence[int], element_bits: int | None = None) -> 
     # Linear layouts cover power-of-two shapes; a multi-buffered memdesc (5x64x32) is laid out as its
     # power-of-two ceiling (8x64x32) and the extra rows are never addressed.
     padded = tuple(1 << (s - 1).bit_length() for s in shape)
-    ll = layout_to_linear(layout, padded, element_bits)
+    with releases.using(semantics):
+        ll = layout_to_linear(layout, padded, element_bits)
     ret = LinearLayout(ll, padded, SHARED_DIMS if layout.shared else REGISTER_DIMS)
     ret.shape = shape
     return ret

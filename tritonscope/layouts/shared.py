@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from tritonscope.errors import TritonscopeError
+from tritonscope.layouts import releases
 from tritonscope.layouts.combine import ID, combine_cta_cga_with_shape, labeled_shape, shape_per_cta, std_names
 from tritonscope.layouts.linear import LinearMap, dim, ensure_not_larger, ensure_not_smaller, identity_standard_nd
 from tritonscope.layouts.model import (
@@ -85,8 +86,10 @@ def nvmma_to_linear(s: NvmmaSharedLayout, shape: Sequence[int]) -> LinearMap:
     per_cta = shape_per_cta(s.cta, shape)
     tma = tma_block_shape(per_cta, s.element_bit_width, s.swizzling_byte_width, s.fp4_padded, s.transposed)
     if s.swizzling_byte_width == 0:
-        # Unswizzled: row-major from the contiguous dim (dim0 first when transposed).
-        dims = [0, *range(rank - 1, 0, -1)] if s.transposed else list(range(rank - 1, -1, -1))
+        # Unswizzled: row-major from the contiguous dim (dim0 first when transposed; up to 3.7 `transposed`
+        # was ignored here).
+        transposed = s.transposed and releases.active().has("nvmma-unswizzled-transposed")
+        dims = [0, *range(rank - 1, 0, -1)] if transposed else list(range(rank - 1, -1, -1))
         layout = LinearMap.empty()
         for i in dims:
             layout = layout * ID(tma[i], "offset", names[i])

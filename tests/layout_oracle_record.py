@@ -1,0 +1,70 @@
+"""Record Triton's own linear layouts, release by release, as JSON the tests compare against.
+
+Triton exposes its layout -> linear layout conversion to Python from 3.6 on
+(`GluonOpBuilder.to_linear_layout`; 3.4 and 3.5 have Gluon but not that method, 3.3 has no Gluon).
+For each release, install its wheel into a folder of its own (no venv needed: the wheel is pure data plus
+libtriton) and run, from the repository root:
+
+    pip download --no-deps --only-binary=:all: --python-version 3.11 triton==3.8.0 -d wheels
+    unzip -q wheels/triton-3.8.0-*.whl -d /tmp/triton-3.8.0
+    python tests/layout_oracle_record.py /tmp/triton-3.8.0      # writes tests/data/layout-oracle/triton-3.8.json
+
+(with no folder, the installed triton). The cases (layout text, shape, element bits, warps, lanes) come
+from `layout_cases.oracle_cases()`: seeded random layouts of every kind Triton can convert, tensors
+smaller than the layout's tile included, plus the legacy spellings. Triton runs in a subprocess
+(`layout_oracle.py`) with the release folder first on PYTHONPATH; a case it refuses is recorded with its
+error. tests/test_layout_releases.py compares tritonscope, under each release's semantics, to every
+record committed here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "data" / "layout-oracle"
+
+
+def release_of(folder: str | None) -> str:
+    env = {**os.environ, "PYTHONPATH": folder} if folder else None
+    code = "import triton; print(triton.__version__)"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env=env).stdout.strip()
+
+
+def record(folder: str | None) -> Path:
+    sys.path.insert(0, str(HERE))
+    from layout_cases import oracle_cases
+    from layout_oracle import run_oracle
+
+    version = release_of(folder)
+    cases = oracle_cases()
+    if folder:
+        os.environ["PYTHONPATH"] = folder + os.pathsep + os.environ.get("PYTHONPATH", "")
+    results = run_oracle(cases)
+    rows = []
+    for case, result in zip(cases, results, strict=True):
+        row = {k: case[k] for k in ("kind", "text", "shape", "bits", "shared", "warps", "lanes")}
+        row.update(result)
+        rows.append(row)
+    OUT.mkdir(parents=True, exist_ok=True)
+    major_minor = ".".join(version.split(".")[:2])
+    path = OUT / f"triton-{major_minor}.json"
+    payload = {
+        "triton": version,
+        "how": "tests/layout_oracle_record.py: GluonOpBuilder.to_linear_layout on a TTGIR module parsed by "
+               "this release's ir.parse_mlir_module, one value per case",
+        "cases": rows,
+    }
+    path.write_text(json.dumps(payload, separators=(",", ":")) + "\n")
+    refused = sum(1 for r in rows if "error" in r)
+    print(f"triton {version}: {len(rows)} cases, {refused} refused -> {path.relative_to(HERE.parent)}")
+    return path
+
+
+if __name__ == "__main__":
+    record(sys.argv[1] if len(sys.argv) > 1 else None)

@@ -1,0 +1,145 @@
+"""Layouts as each Triton release decodes them, against that release's own `to_linear_layout`.
+
+The records in tests/data/layout-oracle/ were made by tests/layout_oracle_record.py with each release's
+wheel (3.6, the first to expose the conversion to Python, to 3.9); these tests need no wheel.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tritonscope.cli import main
+from tritonscope.layouts import releases
+from tritonscope.layouts.attrs import parse_layout
+from tritonscope.layouts.linear import to_linear
+
+RECORDS = Path(__file__).parent / "data" / "layout-oracle"
+VERSIONS = ["3.6", "3.7", "3.8", "3.9"]
+
+
+def _record(version: str) -> dict:
+    return json.loads((RECORDS / f"triton-{version}.json").read_text())
+
+
+def _kind(case: dict) -> str:
+    if case["kind"] == "small":
+        return releases.layout_kind(parse_layout(case["text"]))
+    return case["kind"]
+
+
+def _register_permutation(a: dict, b: dict) -> bool:
+    return sorted(map(tuple, a["register"])) == sorted(map(tuple, b["register"])) and \
+        {k: v for k, v in a.items() if k != "register"} == {k: v for k, v in b.items() if k != "register"}
+
+
+def test_every_recorded_release_has_a_record():
+    assert sorted(f"{v[0]}.{v[1]}" for v in releases.RECORDED) == VERSIONS
+    for v in VERSIONS:
+        rec = _record(v)
+        assert rec["triton"].startswith(v + ".") and len(rec["cases"]) >= 700
+        # the same cases, in the same order, for every release
+        assert [c["text"] for c in rec["cases"]] == [c["text"] for c in _record("3.9")["cases"]]
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_decoding_matches_the_release(version):
+    rec = _record(version)
+    semantics = releases.for_version(rec["triton"], "record")
+    stats: collections.Counter = collections.Counter()
+    problems = []
+    for case in rec["cases"]:
+        if "error" in case:
+            stats["refused by this release"] += 1
+            continue
+        layout = parse_layout(case["text"])
+        ours = to_linear(layout, case["shape"], case["bits"], semantics=semantics).to_json()
+        if ours == case["bases"]:
+            stats["match"] += 1
+        elif semantics.unmodelled(releases.layout_kind(layout)) and _register_permutation(ours, case["bases"]):
+            stats["register order not modelled"] += 1  # releases.CHANGES says so, and `layout` notes it
+        else:
+            problems.append(f"{case['text']} {case['shape']}:\n  ours   {ours}\n  triton {case['bases']}")
+    assert not problems, "\n".join(problems[:5])
+    expected = {"3.6": {"match": 546, "refused by this release": 167},
+                "3.7": {"match": 707, "register order not modelled": 6},
+                "3.8": {"match": 713}, "3.9": {"match": 713}}[version]
+    assert dict(stats) == expected
+
+
+def test_the_change_table_is_what_the_records_show():
+    """Between consecutive releases, the kinds whose bases differ are exactly those CHANGES lists."""
+    for older, newer in zip(VERSIONS, VERSIONS[1:], strict=False):
+        changed = {_kind(a) for a, b in zip(_record(older)["cases"], _record(newer)["cases"], strict=True)
+                   if "bases" in a and "bases" in b and a["bases"] != b["bases"]}
+        listed = {c.kind for c in releases.CHANGES if f"{c.since[0]}.{c.since[1]}" == newer}
+        assert changed == listed, (older, newer)
+
+
+def test_issue_example_registers_per_release():
+    text = "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 16], warpsPerCTA = [2, 1], order = [1, 0]}>"
+    layout = parse_layout(text)
+    new = to_linear(layout, (2, 64), 16)
+    old = to_linear(layout, (2, 64), 16, semantics=releases.from_option("3.8"))
+    assert new.bases["register"] == [[1, 0], [0, 16], [0, 32]]
+    assert old.bases["register"] == [[1, 0], [0, 0], [0, 0], [0, 16], [0, 32]]
+    assert releases.active() == releases.DEFAULT  # a call's semantics do not leak
+
+
+def _cli_bases(case: dict, *extra: str) -> dict:
+    dtype = {8: "i8", 16: "f16", 32: "f32", 64: "f64"}[case["bits"]]
+    r = CliRunner().invoke(main, ["layout", case["text"], "--shape", "x".join(map(str, case["shape"])),
+                                  "--dtype", dtype, "--json", "--no-picture", *extra])
+    assert r.exit_code == 0, r.output
+    return json.loads(r.output)
+
+
+def test_layout_json_is_39_by_default_and_38_when_asked():
+    """Random layouts, tensors smaller than the tile among them, through the command itself."""
+    r38, r39 = _record("3.8")["cases"], _record("3.9")["cases"]
+    differing = [i for i, (a, b) in enumerate(zip(r38, r39, strict=True)) if a["bases"] != b["bases"]]
+    picked = differing + list(range(0, len(r39), 37))
+    assert len(differing) >= 15
+    for i in picked:
+        default = _cli_bases(r39[i])
+        assert default["bases"] == r39[i]["bases"], r39[i]["text"]
+        assert default["semantics"] == {"triton_version": "3.9", "semantics_of": "3.9",
+                                        "from": "default: the newest known release"}
+        asked = _cli_bases(r38[i], "--triton-version", "3.8")
+        assert asked["bases"] == r38[i]["bases"], r38[i]["text"]
+        assert asked["semantics"]["triton_version"] == "3.8"
+
+
+def test_triton_version_option_errors(cli):
+    text = "#ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>"
+    for bad, says in (("4.2", "the newest release known here is 3.9"), ("three", "expected a release like 3.8")):
+        r = cli("layout", text, "--triton-version", bad)
+        assert r.returncode == 2 and says in r.stderr and len(r.stderr.splitlines()) == 1
+
+
+def test_unmodelled_change_is_said():
+    text = ("#ttg.dot_op<{opIdx = 0, parent = #ttg.amd_wmma<{version = 1, isTranspose = true, ctaLayout = "
+            "{register = [[1, 0]], warp = [[0, 1]]}}>, kWidth = 8}>")
+    r = CliRunner().invoke(main, ["layout", text, "--shape", "128x128", "--json", "--triton-version", "3.7"])
+    notes = json.loads(r.output)["notes"]
+    assert any("Not modelled" in n and "3.7" in n for n in notes)
+
+
+def test_loads_predicts_with_the_entrys_release(inductor_cache):
+    """Inductor on Triton 3.6: a 2x1 tensor under a larger blocked tile keeps its repeated registers, so
+    the prediction is 8 loads per thread, as LLIR has them (3.9's decoding would say 1)."""
+    from tritonscope.cache import Cache
+    from tritonscope.loads import analyze_entry
+
+    (entry,) = [e for e in Cache(inductor_cache).kernels()
+                if e.name == "triton_per_fused_add_native_layer_norm_native_layer_norm_backward_view_5"][:1]
+    report = analyze_entry(entry, sass=False)
+    assert report.layout_semantics == {"triton_version": "3.6", "semantics_of": "3.6",
+                                       "from": "the entry's metadata"}
+    rows = [r for r in report.rows if r.line == 37 and r.shape == (2, 1)]
+    assert rows and all(r.predicted_vectors_per_thread * r.instances == sum(r.counts("llir").values()) == 8
+                        for r in rows)

@@ -1,0 +1,135 @@
+"""Layout semantics per Triton release: which release changed how a layout becomes a linear layout.
+
+Each change was found by recording every release's own `to_linear_layout` on the same cases
+(tests/layout_oracle_record.py; tests/data/layout-oracle/triton-X.Y.json) and diffing the records, not
+assumed. Triton exposes that conversion to Python from 3.6: older releases are decoded with the oldest
+recorded semantics (3.6's), which is also how their `getElemsPerThread` counted a tensor smaller than
+its tile (every register of the tile, repeats included). A conversion asks `active()`, which `using()`
+sets for the duration of one call (a ContextVar: no parameter threaded through every converter).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+from tritonscope.errors import UsageError
+
+NEWEST = (3, 9)
+OLDEST_RECORDED = (3, 6)
+RECORDED = ((3, 6), (3, 7), (3, 8), (3, 9))  # releases with an oracle record in tests/data/layout-oracle
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    id: str
+    since: tuple[int, int]  # the first release with the new behaviour
+    kind: str
+    what: str
+    modelled: bool = True
+
+
+CHANGES: tuple[Change, ...] = (
+    Change("blocked-drops-broadcast-registers", (3, 9), "blocked",
+           "registers that would only repeat an element (a tensor smaller than the layout's tile) are dropped; "
+           "up to 3.8 they stay as zero register bases (a 2x64 tensor under an 8x64 tile: 32 registers per "
+           "thread in 3.8, 8 in 3.9)"),
+    Change("nvmma-unswizzled-transposed", (3, 8), "nvmma_shared",
+           "an unswizzled (swizzlingByteWidth = 0) transposed layout runs along dim 0; up to 3.7 `transposed` "
+           "was ignored without a swizzle (dim 1 fastest)"),
+    Change("wmma-dot-register-order", (3, 8), "dot_op(amd_wmma)",
+           "a WMMA operand's register bases from the parent's ctaLayout repetitions come right after the "
+           "kWidth registers; up to 3.7 after the K repetitions within the tile (the same registers in "
+           "another order: elements per thread and vectors unchanged). Not modelled: the 3.8 order is shown",
+           modelled=False),
+)
+_BY_ID = {c.id: c for c in CHANGES}
+
+
+@dataclass(frozen=True, slots=True)
+class Semantics:
+    """How one release decodes layouts. `release` as asked (3.8), `basis` the recorded semantics used."""
+
+    release: tuple[int, int]
+    said: str  # where the release came from: 'default', '--triton-version', 'entry metadata', ...
+
+    @property
+    def basis(self) -> tuple[int, int]:
+        return max(OLDEST_RECORDED, min(self.release, NEWEST))
+
+    def has(self, change_id: str) -> bool:
+        return self.basis >= _BY_ID[change_id].since
+
+    @property
+    def label(self) -> str:
+        return f"{self.release[0]}.{self.release[1]}"
+
+    def to_json(self) -> dict:
+        return {"triton_version": self.label, "semantics_of": f"{self.basis[0]}.{self.basis[1]}",
+                "from": self.said}
+
+    def sentence(self) -> str:
+        s = f"layouts decoded as Triton {self.label} does ({self.said})"
+        if self.basis != self.release:
+            s += f", with the semantics of {self.basis[0]}.{self.basis[1]}"
+            if self.release < OLDEST_RECORDED:
+                s += " (the oldest release whose conversion could be recorded)"
+        return s
+
+    def unmodelled(self, kind: str) -> list[Change]:
+        """Changes to `kind` this release predates that are not modelled (the newer behaviour is shown)."""
+        return [c for c in CHANGES if not c.modelled and c.kind == kind and self.basis < c.since]
+
+
+DEFAULT = Semantics(NEWEST, "default: the newest known release")
+_ACTIVE: ContextVar[Semantics] = ContextVar("tritonscope_layout_semantics", default=DEFAULT)
+_VERSION = re.compile(r"^\s*(\d+)\.(\d+)(?:\.\d+)?\S*\s*$")
+
+
+def parse_version(text: str | None) -> tuple[int, int] | None:
+    m = _VERSION.match(text or "")
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def for_version(text: str | None, said: str) -> Semantics:
+    """Semantics of a recorded version string (`3.6.0`); the default when there is none."""
+    v = parse_version(text)
+    return Semantics(v, said) if v else DEFAULT
+
+
+def from_option(text: str) -> Semantics:
+    v = parse_version(text)
+    if v is None:
+        raise UsageError(f"--triton-version {text!r}: expected a release like 3.8 or 3.6.0")
+    if v > NEWEST:
+        raise UsageError(f"--triton-version {text}: the newest release known here is {NEWEST[0]}.{NEWEST[1]}")
+    return Semantics(v, "--triton-version")
+
+
+def layout_kind(layout) -> str:
+    """`blocked`, or `dot_op(amd_wmma)` for an operand layout: the kinds CHANGES name."""
+    parent = getattr(layout, "parent", None)
+    return f"{layout.kind}({parent.kind})" if parent is not None and layout.kind == "dot_op" else layout.kind
+
+
+def notes_for(layout, semantics: Semantics) -> list[str]:
+    """Sentences for the changes this release predates that are not modelled for this layout's kind."""
+    return [f"Triton {semantics.label}: {c.what}" for c in semantics.unmodelled(layout_kind(layout))]
+
+
+def active() -> Semantics:
+    return _ACTIVE.get()
+
+
+@contextlib.contextmanager
+def using(semantics: Semantics | None):
+    if semantics is None:
+        yield active()
+        return
+    token = _ACTIVE.set(semantics)
+    try:
+        yield semantics
+    finally:
+        _ACTIVE.reset(token)
