@@ -199,7 +199,7 @@ def random_cases(seed: int = 5, per_kind: int = 60) -> list[dict]:
         text = f"#ttg.dot_op<{{opIdx = {rng.randrange(2)}, parent = {random_blocked(rng, 2, cga=False)}}}>"
         add("dot_op(blocked)", text, _shape(rng, 2, 12))
     for _ in range(per_kind // 2):  # explicit bases: a random blocked layout's bases at another shape
-        from tritonscope.layouts.linear import to_linear
+        from tritonscope.layouts.tensor import to_linear
 
         rank = rng.choice([1, 2])
         blocked = parse_layout(random_blocked(rng, rank, cga=False))
@@ -217,7 +217,7 @@ def random_cases(seed: int = 5, per_kind: int = 60) -> list[dict]:
         )
         add(spelling, text, _shape(rng, rank), bits=16, shared=True)
     for _ in range(per_kind // 3):  # explicit shared bases: a random swizzled layout's offsets
-        from tritonscope.layouts.linear import to_linear
+        from tritonscope.layouts.tensor import to_linear
 
         shape = [1 << rng.randint(1, 6), 1 << rng.randint(1, 6)]
         swz = parse_layout(
@@ -263,7 +263,7 @@ SMALL_TENSOR_CASES = [
 def oracle_cases(seed: int = 5, per_kind: int = 60) -> list[dict]:
     """The cases recorded per release (tests/layout_oracle_record.py): the random ones of every kind a
     release can convert, plus tensors smaller than their tile; each with the warps and lanes it spans."""
-    from tritonscope.layouts.linear import to_linear
+    from tritonscope.layouts.tensor import to_linear
 
     out = []
     cases = random_cases(seed, per_kind) + [

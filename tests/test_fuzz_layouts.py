@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from tritonscope.errors import ParseError, TritonscopeError
 from tritonscope.layouts.attrs import iter_shaped_types, parse_layout, parse_layout_aliases, parse_tensor_type
-from tritonscope.layouts.linear import to_linear
+from tritonscope.layouts.tensor import to_linear
 from tritonscope.layouts.uses import kernel_layout_uses
 
 CI_EXAMPLES = 150

@@ -199,7 +199,7 @@ def test_errors_name_the_field(text, message):
 def test_tensor_memory_is_listed_not_decoded():
     """Blackwell's TMEM encodings must not stop a kernel's other layouts from decoding."""
     from tritonscope.errors import TritonscopeError
-    from tritonscope.layouts.linear import to_linear
+    from tritonscope.layouts.tensor import to_linear
 
     text = (
         f"#blocked = #ttg.blocked<{BLOCKED_BODY}>\n"

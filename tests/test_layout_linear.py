@@ -10,7 +10,7 @@ import pytest
 
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.attrs import parse_layout
-from tritonscope.layouts.linear import to_linear
+from tritonscope.layouts.tensor import to_linear
 from tritonscope.layouts.views import describe, layout_grid
 
 WORKED = "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0, 1]}>"

@@ -13,7 +13,7 @@ from layout_cases import corpus_cases, random_cases
 from layout_oracle import run_oracle, triton_has_oracle
 
 from tritonscope.layouts.attrs import parse_layout
-from tritonscope.layouts.linear import to_linear
+from tritonscope.layouts.tensor import to_linear
 
 pytestmark = pytest.mark.skipif(not triton_has_oracle(), reason="triton with Gluon's to_linear_layout not installed")
 

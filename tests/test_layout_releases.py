@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from tritonscope.cli import main
 from tritonscope.layouts import releases
 from tritonscope.layouts.attrs import parse_layout
-from tritonscope.layouts.linear import to_linear
+from tritonscope.layouts.tensor import to_linear
 
 RECORDS = Path(__file__).parent / "data" / "layout-oracle"
 VERSIONS = ["3.6", "3.7", "3.8", "3.9"]

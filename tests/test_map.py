@@ -213,7 +213,7 @@ def test_max_ops_keeps_memory_ops(cli, cache39):
 def test_entry_sass_corrected_once_for_every_consumer(cache39):
     from tritonscope.cache import Cache, select
     from tritonscope.stages import parse_entry_stage
-    from tritonscope.stages.sass_lines import correct_entry_sass
+    from tritonscope.stages import correct_entry_sass
 
     (entry,) = select(Cache(cache39).kernels(), "gemv_tile_kernel", "cuda:90")
     sass = parse_entry_stage(entry, "sass")

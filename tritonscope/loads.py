@@ -59,7 +59,7 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
 
         try:
             modules["sass"] = parse("sass", stage_text(entry, "sass"), str(entry.stage_path("cubin")))
-            from tritonscope.stages.sass_lines import correct_entry_sass
+            from tritonscope.stages import correct_entry_sass
 
             correct_entry_sass(entry, modules["sass"], modules.get("ptx"))
             notes.extend(f"SASS: {n}" for n in modules["sass"].notes)

@@ -167,7 +167,7 @@ def _load_stage(entry: KernelEntry, stage: str) -> tuple[StagePane, Module | Non
     try:
         module = parse(stage, full_text, pane.path)
         if stage == "sass":
-            from tritonscope.stages.sass_lines import correct_entry_sass
+            from tritonscope.stages import correct_entry_sass
 
             correct_entry_sass(entry, module)
         return pane, module

@@ -155,7 +155,7 @@ def load_kernel_map(entry: KernelEntry, stages: list[str], explicit: bool = Fals
         if sass is not None and not isinstance(sass, TritonscopeError):
             sass.close()
     if "sass" in kmap.stages:
-        from tritonscope.stages.sass_lines import correct_entry_sass
+        from tritonscope.stages import correct_entry_sass
 
         correct_entry_sass(entry, kmap.stages["sass"], kmap.stages.get("ptx"))
     kmap.source_file = user_file(kmap)

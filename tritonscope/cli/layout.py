@@ -154,7 +154,7 @@ def _one_layout(
     from tritonscope.errors import UsageError
     from tritonscope.layouts import releases
     from tritonscope.layouts.attrs import dtype_bits, parse_layout
-    from tritonscope.layouts.linear import to_linear
+    from tritonscope.layouts.tensor import to_linear
     from tritonscope.layouts.views import cta_tile, describe, layout_grid
     from tritonscope.render.terminal import color_enabled, make_console
 

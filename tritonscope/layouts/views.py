@@ -7,8 +7,8 @@ from dataclasses import asdict, dataclass, field
 from math import prod
 
 from tritonscope.errors import TritonscopeError
-from tritonscope.layouts.linear import LinearLayout, to_linear
 from tritonscope.layouts.model import AmdMfmaLayout, BlockedLayout, Layout
+from tritonscope.layouts.tensor import LinearLayout, to_linear
 
 MAX_VECTOR_BYTES = 16  # the widest load/store one thread issues (128 bits) on NVIDIA and AMD GPUs
 

@@ -91,7 +91,29 @@ def parse_entry_stage(entry: KernelEntry, stage: str) -> Module:
         path = str(entry.stage_path(stage))
     module = parse(stage, stage_text(entry, stage), path)
     if stage == "sass":
-        from tritonscope.stages.sass_lines import correct_entry_sass
-
         correct_entry_sass(entry, module)
     return module
+
+
+def correct_entry_sass(entry: KernelEntry, sass: Module, ptx: Module | None = None) -> int:
+    """Correct `sass` (parsed from `entry`'s cubin) from the entry's PTX, once; how many moved. Every
+    consumer of an entry's SASS comes through here (stages/sass_lines.py holds the corrections)."""
+    from tritonscope.stages import ptx as ptx_parser
+    from tritonscope.stages import sass_lines
+    from tritonscope.stages.common import read_text
+
+    if "ptx" not in entry.files or any(p in n for n in sass.notes for p in sass_lines.DONE_PREFIXES):
+        return 0
+    has_ptx_lines = any(op.ptx_line is not None for op in sass.ops)
+    try:
+        ptx = ptx or parse_entry_stage(entry, "ptx")
+        if has_ptx_lines:
+            return sass_lines.place_through_ptx(sass, ptx)
+        sass.notes.append(sass_lines.NO_PTX_LINES_NOTE)
+        if not ptx.notes:  # no inline-asm `.loc`s were ignored: SASS lines need no correction
+            return 0
+        path = str(entry.stage_path("ptx"))
+        raw = ptx_parser.parse(read_text(path), path, inline_asm_locs=True)
+    except TritonscopeError:
+        return 0
+    return sass_lines.correct_sass_lines(sass, raw, ptx)

@@ -10,48 +10,21 @@ directive or a brace, a PTX op without a location) keeps nvdisasm's `-gi` locati
 Without -gp lines (a cubin without embedded PTX), the fallback is the older heuristic: ptxas built the
 SASS line table from the raw PTX `.loc`s, including the ones LLVM writes inside inline-asm blocks (asm
 line numbers), so memory instructions are moved back to the line the corrected PTX gives them. Every
-consumer of an entry's SASS gets it corrected once, here, through `correct_entry_sass`.
+consumer of an entry's SASS gets it corrected once, through `tritonscope.stages.correct_entry_sass`
+(which reads the entry; this module holds the pure corrections).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
-from tritonscope.errors import TritonscopeError
 from tritonscope.stages.common import Module, SourceLoc
-
-if TYPE_CHECKING:
-    from tritonscope.cache import KernelEntry
 
 MOVED_NOTE = "moved {} memory instructions back from inline-asm line offsets " \
              "(ptxas copied LLVM's asm line numbers into the line table)"
 PLACED_NOTE = "{} of {} instructions located through their PTX line (nvdisasm -gp)"
 NO_PTX_LINES_NOTE = "no PTX line table in the cubin (nvdisasm -gp): SASS lines are the cubin's own"
-_DONE_PREFIXES = (MOVED_NOTE.split("{")[0], PLACED_NOTE.split("}", 1)[1].split("{")[0], NO_PTX_LINES_NOTE)
-
-
-def correct_entry_sass(entry: KernelEntry, sass: Module, ptx: Module | None = None) -> int:
-    """Correct `sass` (parsed from `entry`'s cubin) from the entry's PTX, once; how many moved."""
-    from tritonscope.stages import parse_entry_stage
-    from tritonscope.stages import ptx as ptx_parser
-    from tritonscope.stages.common import read_text
-
-    if "ptx" not in entry.files or any(p in n for n in sass.notes for p in _DONE_PREFIXES):
-        return 0
-    has_ptx_lines = any(op.ptx_line is not None for op in sass.ops)
-    try:
-        ptx = ptx or parse_entry_stage(entry, "ptx")
-        if has_ptx_lines:
-            return place_through_ptx(sass, ptx)
-        sass.notes.append(NO_PTX_LINES_NOTE)
-        if not ptx.notes:  # no inline-asm `.loc`s were ignored: SASS lines need no correction
-            return 0
-        path = str(entry.stage_path("ptx"))
-        raw = ptx_parser.parse(read_text(path), path, inline_asm_locs=True)
-    except TritonscopeError:
-        return 0
-    return correct_sass_lines(sass, raw, ptx)
+DONE_PREFIXES = (MOVED_NOTE.split("{")[0], PLACED_NOTE.split("}", 1)[1].split("{")[0], NO_PTX_LINES_NOTE)
 
 
 def place_through_ptx(sass: Module, ptx: Module) -> int:
