@@ -28,8 +28,9 @@ import sys, warnings
 warnings.filterwarnings("ignore", message="TRITON_DEFAULT_FP_FUSION")
 import triton
 from triton.compiler import make_backend
-from tritonscope.compile import CompileRequest, KernelRef, installed_rules, parse_target, resolve_spec, sample_names
-from tritonscope.specialize import make_ast_source
+from tritonscope.compile.driver import (CompileRequest, KernelRef, installed_rules, parse_target, resolve_spec,
+                                        sample_names)
+from tritonscope.compile.specialize import make_ast_source
 for target in [parse_target(t) for t in sys.argv[1].split(",")]:
     for name in sample_names():
         fn, spec = resolve_spec(CompileRequest(KernelRef(sample=name), target))

@@ -46,7 +46,7 @@ def json_load_baseline(root: Path) -> None:
 
 
 def bench_ls(corpus: Path, work: Path, sizes: list[int], repeat: int) -> list[dict]:
-    from tritonscope.cache import Cache
+    from tritonscope.artifacts.cache import Cache
 
     rows = []
     for n in sizes:
@@ -64,7 +64,7 @@ def bench_ls(corpus: Path, work: Path, sizes: list[int], repeat: int) -> list[di
 
 # 2. full parse of every stage of every entry vs `grep -c loc` over the same bytes ------------------------------
 def stage_files(root: Path) -> list[str]:
-    from tritonscope.cache import Cache
+    from tritonscope.artifacts.cache import Cache
 
     return [str(e.files[st]) for e in Cache(root).kernels() for st in TEXT_STAGES if st in e.files]
 
@@ -76,7 +76,7 @@ def grep_baseline(paths: list[str]) -> None:
 
 def full_parse(root: Path, workers: int) -> int:
     """Every text stage of every kernel parsed and its per-line map built (what `map --stats` does)."""
-    from tritonscope.cache import Cache
+    from tritonscope.artifacts.cache import Cache
     from tritonscope.parallel import pool_map
 
     jobs = list(Cache(root).kernels())
@@ -84,7 +84,7 @@ def full_parse(root: Path, workers: int) -> int:
 
 
 def _parse_entry_job(entry) -> int:
-    from tritonscope.srcmap import line_counts, load_kernel_map
+    from tritonscope.srcmap.kernelmap import line_counts, load_kernel_map
 
     kmap = load_kernel_map(entry, [s for s in TEXT_STAGES if s in entry.files])
     per_stage, _ = line_counts(kmap)
@@ -139,8 +139,8 @@ def kernels_by_size(corpus: Path, count: int) -> list[Path]:
 
 def first_source_line(entry: Path) -> int:
     """The line of the kernel's first `tt.load`, from its TTGIR (so `map --line` shows real ops)."""
-    from tritonscope.cache import load_entry
-    from tritonscope.srcmap import load_kernel_map
+    from tritonscope.artifacts.cache import load_entry
+    from tritonscope.srcmap.kernelmap import load_kernel_map
 
     kmap = load_kernel_map(load_entry(entry), ["ttgir"])
     for op in kmap.stages["ttgir"].ops:
@@ -199,8 +199,8 @@ def bench_diff(corpus: Path, work: Path, sizes: list[int], repeat: int) -> list[
 # memory: resident memory of parsing the largest kernel, against its file size --------------------------------
 MEMORY_PROBE = """
 import json, os, sys, tracemalloc
-from tritonscope.cache import load_entry
-from tritonscope.srcmap import line_counts, load_kernel_map
+from tritonscope.artifacts.cache import load_entry
+from tritonscope.srcmap.kernelmap import line_counts, load_kernel_map
 from tritonscope.stages import parse
 from tritonscope.stages.common import read_text
 entry = load_entry(__import__("pathlib").Path(sys.argv[1]))

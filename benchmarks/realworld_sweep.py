@@ -20,8 +20,8 @@ GLOBAL = ("global_load", "global_store", "atomic", "async_copy", "tma_load", "tm
 
 
 def sweep(cache_dir: str, sass: bool = True) -> dict:
-    from tritonscope.cache import Cache
-    from tritonscope.loads import analyze_entry
+    from tritonscope.artifacts.cache import Cache
+    from tritonscope.loads.analyze import analyze_entry
 
     figures: collections.Counter = collections.Counter()
     verdicts: collections.Counter = collections.Counter()

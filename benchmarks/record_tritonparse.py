@@ -24,8 +24,8 @@ def record(out: str) -> None:
     import torch
 
     sys.path.insert(0, os.getcwd())
-    from tritonscope.compile_request import KernelRef, sample_package
-    from tritonscope.launch import run_sample
+    from tritonscope.compile.launch import run_sample
+    from tritonscope.compile.request import KernelRef, sample_package
 
     for name in sample_package().names():
         print("ran", name, run_sample(KernelRef(sample=name), "cuda"))

@@ -2,7 +2,7 @@
 
 A sample states the values a real launch passes (tensors, sizes, strides), once, in its `launch(new, ...)`
 function. `new(shape, dtype, init)` makes a real torch tensor when the kernel runs, and a placeholder
-(`tritonscope.specialize.TensorArg`) when it is only compiled: the compile specialization is derived from
+(`tritonscope.compile.specialize.TensorArg`) when it is only compiled: the compile specialization is derived from
 the same values a launch passes, never written by hand. No triton or torch import here.
 """
 

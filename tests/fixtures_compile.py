@@ -22,7 +22,7 @@ COMPILED_TARGETS = ("cuda:90", "hip:gfx942")
 
 @pytest.fixture(scope="session")
 def compiled_results(tmp_path_factory) -> list:
-    from tritonscope.compile import compile_many, parse_target, requests_for
+    from tritonscope.compile.driver import compile_many, parse_target, requests_for
 
     cache = tmp_path_factory.mktemp("compiled") / "cache"
     requests = requests_for([], [parse_target(t) for t in COMPILED_TARGETS])
@@ -45,7 +45,7 @@ def compiled_entries(compiled_results) -> dict[tuple[str, str], Path]:
 
 @pytest.fixture(scope="session")
 def compile_kernel(tmp_path_factory):
-    from tritonscope.compile import CompileRequest, compile_one, parse_kernel_ref, parse_target
+    from tritonscope.compile.driver import CompileRequest, compile_one, parse_kernel_ref, parse_target
 
     memo: dict[tuple, object] = {}
 

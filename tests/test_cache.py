@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tritonscope.cache import Cache, Target, default_cache_dir, demangle, parse_target, resolve_one, select
+from tritonscope.artifacts.cache import Cache, Target, default_cache_dir, demangle, parse_target, resolve_one, select
 from tritonscope.errors import TritonscopeError
 
 

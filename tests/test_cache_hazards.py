@@ -8,7 +8,7 @@ import shutil
 import threading
 import time
 
-from tritonscope.cache import Cache
+from tritonscope.artifacts.cache import Cache
 
 
 def _writer(root, src_entry, stop: threading.Event, counter: list[int]) -> None:

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from tritonscope.tools import find_nvidia_tool
+from tritonscope.artifacts.tools import find_nvidia_tool
 
 
 def test_ls_json_lists_every_corpus_entry(cli, corpus):
@@ -115,7 +115,7 @@ def test_show_sass_tool_missing(cli, cache39, tmp_path):
 
 
 def test_show_hsaco_asm(cli, cache39):
-    from tritonscope.tools import llvm_objdumps
+    from tritonscope.artifacts.tools import llvm_objdumps
 
     r = cli("show", "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx942",
             "--stage", "hsaco-asm")

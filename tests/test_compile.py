@@ -59,7 +59,7 @@ def func_arg_attrs(ttir: str) -> dict[str, str]:
 
 def test_every_sample_has_complete_entries(compiled_entries):
     assert sorted(compiled_entries) == COMPILED
-    from tritonscope.cache import load_entry
+    from tritonscope.artifacts.cache import load_entry
 
     for (sample, target), path in compiled_entries.items():
         entry = load_entry(path)

@@ -120,7 +120,7 @@ def test_unsupported_target_is_one_warning_and_the_others_go_on(cli, tmp_path):
 def test_mlir_diagnostic_in_the_kernel_file_is_a_source_error(tmp_path):
     from types import SimpleNamespace
 
-    from tritonscope.compile_diagnostics import classify_failure
+    from tritonscope.compile.diagnostics import classify_failure
 
     src = tmp_path / "k.py"
     src.write_text("import triton\n\n\ndef k(x):\n    y = x + 1\n")

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from tritonscope.diff import diff_sides, load_side, match_records
-from tritonscope.normalize import NormalizeOptions
+from tritonscope.diff.core import diff_sides, load_side, match_records
+from tritonscope.diff.normalize import NormalizeOptions
 
 KERNELS = ("add_kernel", "gemv_loop_kernel", "gemv_tile_kernel", "matmul_kernel", "softmax_kernel")
 TARGETS = ("cuda:80", "cuda:90", "hip:gfx906", "hip:gfx90a", "hip:gfx942", "hip:gfx950")

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from tritonscope.cache import Cache
-from tritonscope.metrics import amdgcn_resources
-from tritonscope.normalize import NormalizeOptions
-from tritonscope.nvinfo import cubin_resources
-from tritonscope.records import record_for_entry
-from tritonscope.tools import find_nvidia_tool
+from tritonscope.artifacts.cache import Cache
+from tritonscope.artifacts.nvinfo import cubin_resources
+from tritonscope.artifacts.tools import find_nvidia_tool
+from tritonscope.diff.metrics import amdgcn_resources
+from tritonscope.diff.normalize import NormalizeOptions
+from tritonscope.diff.records import record_for_entry
 
 CUOBJDUMP_USAGE = re.compile(r"Function (\S+):\n\s*REG:(\d+) STACK:(\d+) SHARED:(\d+) LOCAL:(\d+)")
 

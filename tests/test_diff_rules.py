@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tritonscope.diff.verdicts import Rule, parse_rules
 from tritonscope.errors import UsageError
-from tritonscope.verdicts import Rule, parse_rules
 
 
 def _verdict(cli, a: Path, b: Path, rule: str, *filters: str) -> tuple[int, list[tuple[str, str, str]]]:

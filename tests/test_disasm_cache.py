@@ -1,4 +1,4 @@
-"""The disassembly cache (tritonscope/disasm_cache.py): keyed by bytes, tool and flags; atomic; bounded;
+"""The disassembly cache (tritonscope/artifacts/disasm_cache.py): keyed by bytes, tool and flags; atomic; bounded;
 corrupt records ignored; never inside a Triton cache; off on request."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tritonscope import tools
-from tritonscope.disasm_cache import DisasmCache
+from tritonscope.artifacts import tools
+from tritonscope.artifacts.disasm_cache import DisasmCache
 
 ADD_90 = "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ"
 

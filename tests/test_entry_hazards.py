@@ -13,7 +13,7 @@ import threading
 import pytest
 from click.testing import CliRunner
 
-from tritonscope.cache import Cache
+from tritonscope.artifacts.cache import Cache
 from tritonscope.cli import main
 
 ADD_90 = "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ"  # add_kernel cuda:90, Triton 3.9.0

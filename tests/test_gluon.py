@@ -92,8 +92,8 @@ def test_worked_example_on_64_lane_wavefronts_is_one_line(cli, tmp_path):
 
 
 def test_release_without_gluon_says_from_which_release():
-    from tritonscope.compile_diagnostics import import_failure
-    from tritonscope.compile_gluon import gluon_release, is_missing_gluon
+    from tritonscope.compile.diagnostics import import_failure
+    from tritonscope.compile.gluon import gluon_release, is_missing_gluon
     from tritonscope.errors import UsageError
 
     with pytest.raises(UsageError, match=r"^Gluon kernels \(triton.experimental.gluon\) exist from Triton 3.4 on "
@@ -117,7 +117,7 @@ def test_interpreter_refuses_gluon_samples(cli):
 
 
 def test_language_of_entries(compiled_entries, tmp_path):
-    from tritonscope.cache import load_entry
+    from tritonscope.artifacts.cache import load_entry
 
     assert load_entry(compiled_entries["gluon_mask", "cuda:90"]).language == "gluon"
     assert load_entry(compiled_entries["vector_add", "cuda:90"]).language == "triton"

@@ -65,7 +65,7 @@ def _record(entry: dict) -> None:
 
 
 def _kernel_entry(cache: Path, name: str):
-    from tritonscope.cache import Cache
+    from tritonscope.artifacts.cache import Cache
 
     entries = [e for e in Cache(cache).kernels() if e.name == name and e.kind == "kernel"]
     assert len(entries) == 1, f"expected one {name} entry in {cache}, found {[e.hash for e in entries]}"
@@ -77,8 +77,8 @@ def test_run_and_jit_equals_cross_compile(kernel: str, tmp_path: Path) -> None:
     import torch
     import triton
 
-    from tritonscope.compile import CompileRequest, compile_one, native_target, parse_kernel_ref
-    from tritonscope.launch import run_sample
+    from tritonscope.compile.driver import CompileRequest, compile_one, native_target, parse_kernel_ref
+    from tritonscope.compile.launch import run_sample
 
     device = _require_gpu()
     ref = parse_kernel_ref(kernel)

@@ -132,8 +132,8 @@ def test_unmodelled_change_is_said():
 def test_loads_predicts_with_the_entrys_release(inductor_cache):
     """Inductor on Triton 3.6: a 2x1 tensor under a larger blocked tile keeps its repeated registers, so
     the prediction is 8 loads per thread, as LLIR has them (3.9's decoding would say 1)."""
-    from tritonscope.cache import Cache
-    from tritonscope.loads import analyze_entry
+    from tritonscope.artifacts.cache import Cache
+    from tritonscope.loads.analyze import analyze_entry
 
     (entry,) = [e for e in Cache(inductor_cache).kernels()
                 if e.name == "triton_per_fused_add_native_layer_norm_native_layer_norm_backward_view_5"][:1]

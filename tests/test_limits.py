@@ -166,7 +166,7 @@ def test_python_m_works_from_the_repository_root_without_the_editable_finder():
         import sys
         sys.meta_path[:] = [f for f in sys.meta_path if "editable" not in repr(f).lower()]
         sys.path.insert(0, "")
-        from tritonscope.compile_request import sample_package
+        from tritonscope.compile.request import sample_package
         samples = sample_package()
         print(samples.__file__, len(samples.names()))
     """)

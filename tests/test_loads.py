@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from tritonscope.cache import Cache
-from tritonscope.loads import analyze_entry
+from tritonscope.artifacts.cache import Cache
+from tritonscope.loads.analyze import analyze_entry
 from tritonscope.stages import parse
 from tritonscope.stages import ptx as ptx_parser
 

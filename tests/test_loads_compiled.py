@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tritonscope.cache import Cache
-from tritonscope.loads import VERDICTS, analyze_entry
+from tritonscope.artifacts.cache import Cache
+from tritonscope.loads.analyze import VERDICTS, analyze_entry
 
 TILE_LINE = 40  # sample_kernels/gemv.py: w = tl.load(w_ptrs, mask=w_mask, other=0.0, eviction_policy=...)
 

@@ -10,11 +10,10 @@ import collections
 
 import pytest
 
-from tritonscope import memops
-from tritonscope.cache import Cache
-from tritonscope.loads import VERDICTS, analyze_entry
-from tritonscope.loadsites import is_mma_from_shared
-from tritonscope.stages import parse_entry_stage
+from tritonscope.artifacts.cache import Cache
+from tritonscope.loads.analyze import VERDICTS, analyze_entry
+from tritonscope.loads.sites import is_mma_from_shared
+from tritonscope.stages import memops, parse_entry_stage
 
 
 def _sweep(cache_dir, sass: bool = False) -> collections.Counter:

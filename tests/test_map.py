@@ -180,7 +180,7 @@ def test_missing_disassembler_is_skipped_with_reason(cli, cache39):
     assert proc.returncode == 1 and proc.stderr.startswith("tritonscope: error:") and "Traceback" not in proc.stderr
 
 
-@pytest.mark.skipif(__import__("tritonscope.tools", fromlist=["x"]).find_nvidia_tool("nvdisasm") is None,
+@pytest.mark.skipif(__import__("tritonscope.artifacts.tools", fromlist=["x"]).find_nvidia_tool("nvdisasm") is None,
                     reason="nvdisasm not installed (ships with triton)")
 def test_inline_asm_line_offsets_corrected_in_ptx_and_sass(cli, cache39):
     """cuda:90 gemv tile load (line 173): raw PTX and SASS line tables put its 32 loads on line 174."""
@@ -208,12 +208,11 @@ def test_max_ops_keeps_memory_ops(cli, cache39):
     assert "more ops (memory ops are all shown first; --max-ops 0 lists every op)" in proc.stdout
 
 
-@pytest.mark.skipif(__import__("tritonscope.tools", fromlist=["x"]).find_nvidia_tool("nvdisasm") is None,
+@pytest.mark.skipif(__import__("tritonscope.artifacts.tools", fromlist=["x"]).find_nvidia_tool("nvdisasm") is None,
                     reason="nvdisasm not installed (ships with triton)")
 def test_entry_sass_corrected_once_for_every_consumer(cache39):
-    from tritonscope.cache import Cache, select
-    from tritonscope.stages import parse_entry_stage
-    from tritonscope.stages import correct_entry_sass
+    from tritonscope.artifacts.cache import Cache, select
+    from tritonscope.stages import correct_entry_sass, parse_entry_stage
 
     (entry,) = select(Cache(cache39).kernels(), "gemv_tile_kernel", "cuda:90")
     sass = parse_entry_stage(entry, "sass")

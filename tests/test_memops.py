@@ -10,9 +10,8 @@ import collections
 
 import pytest
 
-from tritonscope import memops
-from tritonscope.cache import Cache
-from tritonscope.stages import parse_entry_stage
+from tritonscope.artifacts.cache import Cache
+from tritonscope.stages import memops, parse_entry_stage
 from tritonscope.stages.common import Op
 
 

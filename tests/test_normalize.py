@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tritonscope.cache import Cache
-from tritonscope.normalize import NormalizeOptions, normalize, strip_mlir_locs
+from tritonscope.artifacts.cache import Cache
+from tritonscope.diff.normalize import NormalizeOptions, normalize, strip_mlir_locs
 
 FOLD_OFF = NormalizeOptions(fold_renames=False)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tritonscope import tools
+from tritonscope.artifacts import tools
 from tritonscope.stages import parse
 from tritonscope.stages.common import read_text
 

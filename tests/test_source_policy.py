@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tritonscope.srcpaths import SourceFinder, SourceRefused, read_checked
+from tritonscope.srcmap.paths import SourceFinder, SourceRefused, read_checked
 
 SOFTMAX_90 = "TWWPLXS2UOETQNB37UVKIJKEJSGQVY6IHVAXHM37QTBLWHZ7HVBA"
 SOFTMAX_GFX90A = "DH4EPRESOTY3ZNCKGWNY7MGTWHWOETCM5XCZC2QEF3IMS6KCUSCQ"

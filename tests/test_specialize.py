@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from tritonscope.compile.signatures import parse_aot_signature, parse_named_signature
+from tritonscope.compile.specialize import ArgSpec, TensorArg, derive_spec, rules_for, specialize_value
 from tritonscope.errors import UsageError
-from tritonscope.signatures import parse_aot_signature, parse_named_signature
-from tritonscope.specialize import ArgSpec, TensorArg, derive_spec, rules_for, specialize_value
 
 R39, R36, R33, R32 = rules_for("3.9.0"), rules_for("3.6.0+git123"), rules_for("3.3.1"), rules_for("3.2.0")
 
@@ -138,7 +138,7 @@ def test_ast_source_key_equals_the_installed_jits():
     from triton.compiler import ASTSource, make_backend
     from triton.experimental.gluon._runtime import GluonASTSource, GluonJITFunction
 
-    from tritonscope.compile import (
+    from tritonscope.compile.driver import (
         CompileRequest,
         KernelRef,
         installed_rules,
@@ -148,8 +148,8 @@ def test_ast_source_key_equals_the_installed_jits():
         sample_launch,
         sample_names,
     )
-    from tritonscope.compile_gluon import source_class
-    from tritonscope.specialize import make_ast_source
+    from tritonscope.compile.gluon import source_class
+    from tritonscope.compile.specialize import make_ast_source
 
     checked = 0
     for target in ("cuda:90", "hip:gfx942"):

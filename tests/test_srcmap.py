@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tritonscope.cache import Cache, resolve_one
-from tritonscope.srcmap import coverage, line_counts, load_kernel_map, memory_flow, parse_stage_list
-from tritonscope.srcpaths import SourceFinder, columns_are_one_based, expression_span
+from tritonscope.artifacts.cache import Cache, resolve_one
+from tritonscope.srcmap.kernelmap import coverage, line_counts, load_kernel_map, memory_flow, parse_stage_list
+from tritonscope.srcmap.paths import SourceFinder, columns_are_one_based, expression_span
 
 
 def kernel_map(cache, name, target, stages=None):

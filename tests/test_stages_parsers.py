@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tritonscope import tools
+from tritonscope.artifacts import tools
 from tritonscope.stages import parse
 from tritonscope.stages.common import read_text
 
@@ -197,7 +197,7 @@ def test_sass_noinline_helper_label_starts_a_function():
 def test_hsaco_inlined_call_sites_from_dwarf(request, cache_name, base, expected):
     """llvm-objdump prints the helper's own line; llvm-dwarfdump's inlined ranges give the call site,
     so the disassembly attributes exactly like the AMDGCN text of the same compile."""
-    from tritonscope.cache import Cache, resolve_one
+    from tritonscope.artifacts.cache import Cache, resolve_one
     from tritonscope.stages import parse_entry_stage
 
     cache = request.getfixturevalue(cache_name)
@@ -217,7 +217,7 @@ def test_hsaco_inlined_call_sites_from_dwarf(request, cache_name, base, expected
 def test_hsaco_padding_after_the_code_has_no_location(cache39):
     """llvm-objdump repeats the last line over the s_nop padding after s_endpgm; the DWARF code range
     says where the kernel ends, so the padding counts as 'no location', not as line 54."""
-    from tritonscope.cache import Cache, resolve_one
+    from tritonscope.artifacts.cache import Cache, resolve_one
     from tritonscope.stages import parse_entry_stage
 
     entry = resolve_one(Cache(cache39), "add_kernel", "hip:gfx942")

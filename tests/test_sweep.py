@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tritonscope import tools
-from tritonscope.cache import Cache
+from tritonscope.artifacts import tools
+from tritonscope.artifacts.cache import Cache
 from tritonscope.cli import main
 from tritonscope.stages.common import DERIVED_STAGES, TEXT_STAGES
 

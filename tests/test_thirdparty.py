@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from tritonscope import memops, tools
-from tritonscope.cache import Cache
-from tritonscope.loadmodel import AccessRow
-from tritonscope.loadreclaim import relocate
-from tritonscope.loads import analyze_entry
+from tritonscope.artifacts import tools
+from tritonscope.artifacts.cache import Cache
+from tritonscope.loads.analyze import analyze_entry
+from tritonscope.loads.model import AccessRow
+from tritonscope.loads.reclaim import relocate
+from tritonscope.stages import memops
 from tritonscope.stages.common import Op
 
 DATA = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tritonscope.cache import Cache
+from tritonscope.artifacts.cache import Cache
 
 
 def _entry(cache39: Path, kernel: str, target: str) -> Path:

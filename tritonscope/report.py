@@ -11,7 +11,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from tritonscope.cache import KernelEntry
+from tritonscope.artifacts.cache import KernelEntry
 from tritonscope.errors import TritonscopeError
 from tritonscope.stages.common import Module
 
@@ -115,7 +115,7 @@ def default_stages(entry: KernelEntry) -> tuple[str, ...]:
 
 
 def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
-    from tritonscope import srcmap
+    from tritonscope.srcmap import kernelmap as srcmap
 
     stages = options.stages or default_stages(entry)
     kernel = {
@@ -189,7 +189,7 @@ def _first_lines(text: str, n: int) -> tuple[str, int | None]:
 
 
 def _source_pane(ir_path: str | None, named: set[str], options: ReportOptions) -> SourcePane:
-    from tritonscope.srcpaths import SourceFinder
+    from tritonscope.srcmap.paths import SourceFinder
 
     pane = SourcePane(ir_path=ir_path)
     if ir_path is None:
@@ -210,7 +210,7 @@ def _source_pane(ir_path: str | None, named: set[str], options: ReportOptions) -
 def _source_statuses(pane: SourcePane, named: set[str], options: ReportOptions) -> list[SourceFileStatus]:
     """The page embeds the kernel's own file (the source pane); every other named file is listed by
     name with why its text is not on the page. Nothing else is opened to say so."""
-    from tritonscope.srcpaths import name_refusal
+    from tritonscope.srcmap.paths import name_refusal
 
     out = []
     for f in sorted(named):
@@ -230,7 +230,7 @@ def _source_statuses(pane: SourcePane, named: set[str], options: ReportOptions) 
 def _map_lines(model: ReportModel, kmap) -> None:
     """Per stage line: the user's source line and the inline chain; per source line: op counts per stage
     (srcmap.line_counts, the numbers `tritonscope map` prints)."""
-    from tritonscope import srcmap
+    from tritonscope.srcmap import kernelmap as srcmap
 
     shown = os.path.basename(kmap.source_file) if kmap.source_file else None
     file_index: dict[str, int] = {}
@@ -344,7 +344,7 @@ def _describe_layout(item: LayoutItem, layout, entry: KernelEntry) -> None:
 
 def _loads(model: ReportModel, entry: KernelEntry, options: ReportOptions) -> None:
     """The `loads` rows (loads.analyze_entry), as its JSON rows."""
-    from tritonscope import loads
+    from tritonscope.loads import analyze as loads
 
     try:
         result = loads.analyze_entry(entry, sass="sass" in (options.stages or ()))
@@ -378,7 +378,7 @@ def _metadata(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str]
 
 def _resources(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str]]:
     if "cubin" in entry.files:
-        from tritonscope.nvinfo import cubin_resources
+        from tritonscope.artifacts.nvinfo import cubin_resources
 
         try:
             with open(entry.stage_path("cubin"), "rb") as fh:
@@ -401,7 +401,7 @@ def _resources(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str
     if text is None:
         return []
     try:
-        from tritonscope.metrics import amdgcn_resources
+        from tritonscope.diff.metrics import amdgcn_resources
     except ImportError:
         return []
     labels = {"vgprs": "VGPRs", "agprs": "AGPRs", "sgprs": "SGPRs", "spills": "spills", "scratch": "scratch (bytes)",

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from tritonscope.cache import (
+from tritonscope.artifacts.cache import (
     DEFAULT_MAX_STAGE_BYTES,
     TARGET_FORMS,
     Cache,
@@ -44,7 +44,7 @@ class Selection:
         return self.kernels[0] if self.kernels else None
 
     def finder(self):
-        from tritonscope.srcpaths import SourceFinder
+        from tritonscope.srcmap.paths import SourceFinder
 
         return SourceFinder(self.source_roots, self.substitutions)
 

@@ -12,7 +12,7 @@ from tritonscope.errors import TritonscopeError, UsageError
 
 
 def _parse_constexprs(items: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
-    from tritonscope.signatures import parse_constant
+    from tritonscope.compile.signatures import parse_constant
 
     out = []
     for item in items:
@@ -98,8 +98,8 @@ def compile_cmd(
     tensors would be. Without KERNEL, the Gluon samples are built only for targets with the warp size
     their layouts are written for.
     """
-    from tritonscope.cache import default_cache_dir
-    from tritonscope.compile import quiet_triton_warnings
+    from tritonscope.artifacts.cache import default_cache_dir
+    from tritonscope.compile.driver import quiet_triton_warnings
     from tritonscope.render.terminal import make_console
 
     quiet_triton_warnings()
@@ -114,7 +114,7 @@ def compile_cmd(
         _run(console, kernels, cache, interpret, as_json)
         return
 
-    from tritonscope import compile as comp
+    from tritonscope.compile import driver as comp
 
     target_list = [comp.parse_target(t) for t in targets] if targets else comp.default_targets()
     requests = comp.requests_for(
@@ -207,8 +207,8 @@ def _result_json(r) -> dict:
 
 
 def _explain(console, requests: list, as_json: bool) -> None:
-    from tritonscope import compile as comp
-    from tritonscope.specialize import explain
+    from tritonscope.compile import driver as comp
+    from tritonscope.compile.specialize import explain
 
     docs = []
     for req in requests:
@@ -217,7 +217,7 @@ def _explain(console, requests: list, as_json: bool) -> None:
         except TritonscopeError:
             raise
         except Exception as exc:  # noqa: BLE001 - a user module that does not import
-            from tritonscope.compile_diagnostics import import_failure
+            from tritonscope.compile.diagnostics import import_failure
 
             raise TritonscopeError(import_failure(exc, req.kernel.path).headline()) from None
         from triton.compiler import make_backend
@@ -245,7 +245,7 @@ def _explain(console, requests: list, as_json: bool) -> None:
 
 
 def _list_samples(console, as_json: bool) -> None:
-    from tritonscope.compile_request import sample_package
+    from tritonscope.compile.request import sample_package
 
     sample_kernels = sample_package()
 
@@ -265,9 +265,9 @@ def _list_samples(console, as_json: bool) -> None:
 def _run(console, kernels: tuple[str, ...], cache: str, interpret: bool, as_json: bool) -> None:
     if interpret:
         os.environ["TRITON_INTERPRET"] = "1"
-    from tritonscope import compile as comp
-    from tritonscope import launch
-    from tritonscope.compile_request import sample_package
+    from tritonscope.compile import driver as comp
+    from tritonscope.compile import launch
+    from tritonscope.compile.request import sample_package
 
     sample_kernels = sample_package()
     device = "cpu" if interpret else launch.gpu_device()

@@ -45,11 +45,11 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
     Kernels match by name, target and specialization; unmatched ones are listed as added/removed.
     Exit status: 0 when no --fail-on rule failed, 1 when one did, 2 for usage errors.
     """
-    from tritonscope.diff import diff_sides, load_side
-    from tritonscope.normalize import NormalizeOptions
+    from tritonscope.diff.core import diff_sides, load_side
+    from tritonscope.diff.normalize import NormalizeOptions
+    from tritonscope.diff.verdicts import Report, parse_rules
     from tritonscope.render.diff import RenderOptions, diff_payload, renderer
     from tritonscope.render.terminal import color_enabled
-    from tritonscope.verdicts import Report, parse_rules
 
     rules = parse_rules(fail_on)  # bad rule text: UsageError (exit 2) before any work
     render = None if fmt == "json" else renderer(fmt)
@@ -103,10 +103,10 @@ def snapshot_cmd(sel: Selection, out: str, fold_renames: bool) -> None:
     """
     from pathlib import Path
 
+    from tritonscope.diff.normalize import NormalizeOptions
+    from tritonscope.diff.records import records_for_entries
+    from tritonscope.diff.snapshot import write_snapshot
     from tritonscope.errors import TritonscopeError
-    from tritonscope.normalize import NormalizeOptions
-    from tritonscope.records import records_for_entries
-    from tritonscope.snapshot import write_snapshot
 
     entries = sel.many()
     if not entries:

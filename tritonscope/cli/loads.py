@@ -29,7 +29,7 @@ def loads_cmd(sel: Selection, line: int | None, explain: int | None, sass: bool,
     scalar (one element per instruction), unknown (no ISA instruction found for the access).
     """
     from tritonscope.errors import UsageError
-    from tritonscope.loads import analyze_entry
+    from tritonscope.loads.analyze import analyze_entry
 
     if line is not None and explain is not None and line != explain:
         raise UsageError("--line and --explain name different lines: give one")
@@ -57,8 +57,8 @@ def check_line(entry, sel: Selection, line: int) -> None:
     """A line with no access: a usage error when it lies outside the kernel's source file (or, when the
     file cannot be read, past the last line its locations name)."""
     from tritonscope.errors import UsageError
-    from tritonscope.srcmap import load_kernel_map, parse_stage_list
-    from tritonscope.srcmap_report import last_named_line, read_source
+    from tritonscope.srcmap.kernelmap import load_kernel_map, parse_stage_list
+    from tritonscope.srcmap.report import last_named_line, read_source
 
     names, _ = parse_stage_list("ttgir" if "ttgir" in entry.files else None, entry)
     kmap = load_kernel_map(entry, names[:1])

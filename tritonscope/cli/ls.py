@@ -32,7 +32,7 @@ def ls_cmd(sel: Selection, since: str | None, partial: bool, include_all: bool, 
 
     PATTERN is a kernel name, a glob (`triton_red_*`), or a hash prefix.
     """
-    from tritonscope.cache import select
+    from tritonscope.artifacts.cache import select
 
     cache = sel.cache()
     entries = select(cache.kernels(include_all or partial), sel.kernel, sel.target)

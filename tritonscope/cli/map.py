@@ -43,8 +43,8 @@ def map_cmd(sel: Selection, line: int | None, file: str | None, col: int | None,
     map --stats                     coverage of every kernel in the cache
     """
     from tritonscope.errors import UsageError
-    from tritonscope.srcmap import STAGE_ALIASES, load_kernel_map, parse_stage_list
-    from tritonscope.srcmap_report import line_result, listing_result, reverse_result
+    from tritonscope.srcmap.kernelmap import STAGE_ALIASES, load_kernel_map, parse_stage_list
+    from tritonscope.srcmap.report import line_result, listing_result, reverse_result
 
     if at is not None and grep is not None:
         raise UsageError("--at and --grep are alternatives: give one")
@@ -68,7 +68,7 @@ def map_cmd(sel: Selection, line: int | None, file: str | None, col: int | None,
         if line is not None or at is not None or grep is not None:
             raise UsageError("--stats stands alone (no --line / --at / --grep)")
         from tritonscope.parallel import pool_map, progress_bar
-        from tritonscope.srcmap_report import combine_stats, entry_stats
+        from tritonscope.srcmap.report import combine_stats, entry_stats
 
         entries = [sel.one()] if sel.kernel else sel.many()
         jobs = [(entry, stages, sel.kernel is not None) for entry in entries]

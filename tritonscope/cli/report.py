@@ -67,7 +67,7 @@ def parse_stages(text: str | None) -> tuple[str, ...] | None:
     if not text:
         return None
     from tritonscope.report import REPORT_STAGES
-    from tritonscope.srcmap import STAGE_ALIASES
+    from tritonscope.srcmap.kernelmap import STAGE_ALIASES
 
     out: list[str] = []
     for raw in text.split(","):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from tritonscope.compile_diagnostics import CompileFailure
+from tritonscope.compile.diagnostics import CompileFailure
 
 STAGE_SHORT = {
     "source": "src",

@@ -12,10 +12,10 @@ import io
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tritonscope.diff import DiffResult, KernelPair, MetricDelta
+from tritonscope.diff.core import DiffResult, KernelPair, MetricDelta
+from tritonscope.diff.records import KernelRecord
+from tritonscope.diff.verdicts import Report
 from tritonscope.errors import UsageError
-from tritonscope.records import KernelRecord
-from tritonscope.verdicts import Report
 
 # Metrics shown in summary tables, in this order (all of them are in the JSON and per-kernel detail).
 HEADLINE_METRICS = ("regs", "spills", "smem", "occupancy", "stack", "scratch", "code_bytes", "vector-width",

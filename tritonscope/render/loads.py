@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 
-from tritonscope.loads import AccessRow, LoadsReport
+from tritonscope.loads.analyze import AccessRow, LoadsReport
 from tritonscope.render.terminal import make_console
 
 _VERDICT_STYLE = {"as-predicted": "green", "narrower": "yellow", "scalar": "red", "unknown": "dim"}

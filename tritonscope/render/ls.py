@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.cells import cell_len
 from rich.text import Text
 
-from tritonscope.cache import KernelEntry
+from tritonscope.artifacts.cache import KernelEntry
 from tritonscope.render.terminal import human_age, human_size, make_console
 
 _KIND_STYLE = {"partial": "yellow", "launcher": "dim", "empty": "dim", "tmp": "dim", "binary-only": "cyan"}

@@ -13,7 +13,7 @@ from tritonscope.errors import TritonscopeError, UsageError
 from tritonscope.stages.common import Module, gc_paused, read_text
 
 if TYPE_CHECKING:
-    from tritonscope.cache import KernelEntry
+    from tritonscope.artifacts.cache import KernelEntry
 
 # stage name -> module under tritonscope.stages that parses its text.
 PARSERS: dict[str, str] = {
@@ -62,7 +62,7 @@ def _noted(module: Module) -> Module:
 
 def stage_text(entry: KernelEntry, stage: str) -> str:
     """The text of a stage; `sass`/`hsaco-asm` run the disassembler over the binary stage."""
-    from tritonscope import tools
+    from tritonscope.artifacts import tools
 
     if stage == "sass":
         return tools.disassemble_cubin(entry.stage_path("cubin"))
@@ -80,7 +80,7 @@ def parse_entry_stage(entry: KernelEntry, stage: str) -> Module:
     if stage == "sass":
         path = str(entry.stage_path("cubin"))
     elif stage == "hsaco-asm":
-        from tritonscope import tools
+        from tritonscope.artifacts import tools
         from tritonscope.stages import hsaco
 
         path = str(entry.stage_path("hsaco"))

@@ -48,7 +48,7 @@ def correct_sass_lines(sass: Module, raw_ptx: Module, ptx: Module) -> int:
     PTX parser ignores those; here the memory instructions PTX placed on a raw line are mapped, kind by
     kind, to the line the corrected PTX gives them, where that is unambiguous.
     """
-    from tritonscope import memops
+    from tritonscope.stages import memops
 
     table: dict[tuple[int, str], Counter[int]] = {}
     fixed = {op.lineno: op for op in ptx.ops}

@@ -9,11 +9,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import noinline_kernels as k  # noqa: E402
 import triton  # noqa: E402
 from triton.backends.compiler import GPUTarget  # noqa: E402
 from triton.compiler import ASTSource  # noqa: E402
-
-import noinline_kernels as k  # noqa: E402
 
 src = ASTSource(fn=k.noinline_kernel, signature={"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32",
                                                  "BLOCK": "constexpr"}, constexprs={"BLOCK": 256})

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tritonscope.loadmodel import AccessRow, Reason
-from tritonscope.loadsites import ValueGraph
+from tritonscope.loads.model import AccessRow, Reason
+from tritonscope.loads.sites import ValueGraph
 
 
 def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:

@@ -20,8 +20,8 @@ from tritonscope.errors import TritonscopeError, UsageError
 from tritonscope.stages.common import Module, Op, SourceLoc
 
 if TYPE_CHECKING:
-    from tritonscope.cache import KernelEntry
-    from tritonscope.tools import RunningTool
+    from tritonscope.artifacts.cache import KernelEntry
+    from tritonscope.artifacts.tools import RunningTool
 
 # The stages `map` shows, in pipeline order.
 MAP_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm")
@@ -163,7 +163,7 @@ def load_kernel_map(entry: KernelEntry, stages: list[str], explicit: bool = Fals
 
 
 def _start_sass(entry: KernelEntry) -> RunningTool | TritonscopeError:
-    from tritonscope import tools  # only when there is SASS to read: it costs imports
+    from tritonscope.artifacts import tools
 
     try:
         return tools.start_disassemble_cubin(entry.stage_path("cubin"))
@@ -267,7 +267,7 @@ def memory_kind(stage: str, op: Op) -> str | None:
     The classification is memops' (the one table of memory forms); LLIR inline asm keeps an `asm` prefix
     so that the flow line says where the instruction came from.
     """
-    from tritonscope import memops
+    from tritonscope.stages import memops
 
     acc = memops.classify(stage, op)
     if acc is None:

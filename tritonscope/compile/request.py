@@ -44,7 +44,7 @@ class CompileTarget:
 def parse_target(text: str) -> CompileTarget:
     """`cuda:90`, `sm90`, `hip:gfx942`, `gfx942`: the grammar of every command's --target
     (cache.parse_target_spec), with an architecture, since a compile needs one."""
-    from tritonscope.cache import TARGET_FORMS, parse_target_spec
+    from tritonscope.artifacts.cache import TARGET_FORMS, parse_target_spec
 
     backend, _, arch = parse_target_spec(text).partition(":")
     if not arch:
@@ -70,7 +70,7 @@ def sample_package() -> Any:
 
         return sample_kernels
     except ImportError:
-        folder = Path(__file__).resolve().parent.parent / "sample_kernels"
+        folder = Path(__file__).resolve().parents[2] / "sample_kernels"
         init = folder / "__init__.py"
         if not init.is_file():
             raise
@@ -178,7 +178,7 @@ def installed_release() -> tuple[int, int]:
     """(major, minor) of the installed Triton, read from its package metadata (triton not imported)."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from tritonscope.specialize import parse_version
+    from tritonscope.compile.specialize import parse_version
 
     try:
         return parse_version(version("triton"))
@@ -191,7 +191,7 @@ def installed_release() -> tuple[int, int]:
 def installed_rules():
     import triton
 
-    from tritonscope.specialize import rules_for
+    from tritonscope.compile.specialize import rules_for
 
     return rules_for(triton.__version__)
 
@@ -228,15 +228,15 @@ def sample_launch(ref: KernelRef, new: Callable[..., Any], sizes: dict | None = 
 
 
 def placeholder_factory(shape, dtype, init: str = "randn"):
-    from tritonscope.specialize import TensorArg
+    from tritonscope.compile.specialize import TensorArg
 
     return TensorArg(tuple(shape), dtype)
 
 
 def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
     """(jit function, KernelSpec) for a request, on the installed Triton."""
-    from tritonscope import signatures
-    from tritonscope import specialize as sp
+    from tritonscope.compile import signatures
+    from tritonscope.compile import specialize as sp
 
     rules = installed_rules()
     backend = request.target.backend

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tritonscope.compile_diagnostics import CompileFailure, capture_stderr, classify_failure, import_failure
-from tritonscope.compile_request import (  # noqa: F401 - the compile API, re-exported in one place
+from tritonscope.compile.diagnostics import CompileFailure, capture_stderr, classify_failure, import_failure
+from tritonscope.compile.request import (  # noqa: F401 - the compile API, re-exported in one place
     DEFAULT_TARGETS,
     CompileRequest,
     CompileTarget,
@@ -140,8 +140,8 @@ def compile_one(request: CompileRequest, cache_dir: str) -> CompileResult:
         import triton
         from triton.compiler import make_backend
 
-        from tritonscope.compile_gluon import gluon_target, source_class
-        from tritonscope.specialize import make_ast_source
+        from tritonscope.compile.gluon import gluon_target, source_class
+        from tritonscope.compile.specialize import make_ast_source
 
         target = request.target.gpu_target()
         backend = make_backend(target)
@@ -163,7 +163,7 @@ def compile_one(request: CompileRequest, cache_dir: str) -> CompileResult:
     entry = _entry_dir(Path(cache_dir), compiled, fn.__name__)
     result.hash = compiled.hash if entry is None else entry.name
     if entry is not None:
-        from tritonscope.cache import load_entry
+        from tritonscope.artifacts.cache import load_entry
 
         result.entry = str(entry)
         result.stages = load_entry(entry).stages
@@ -183,7 +183,7 @@ def _pool_context():
 def _estimated_cost(ref: KernelRef) -> int:
     """Bigger sources and more tl.dot compile longer; read as text, nothing imported."""
     if ref.sample:
-        from tritonscope.compile_request import sample_package
+        from tritonscope.compile.request import sample_package
 
         sample_kernels = sample_package()
 

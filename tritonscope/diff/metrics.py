@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from tritonscope.normalize import DIALECT_RENAMES
+from tritonscope.diff.normalize import DIALECT_RENAMES
 
 # Resource comments and YAML keys of an AMDGCN listing -> metric name.
 # (numbers of at most 18 digits: int() refuses 4300+)
@@ -89,7 +89,7 @@ class StageOps:
 
 def classify_ops(stage: str, ops: Iterable) -> StageOps:
     """Count a parsed stage's ops by class; memory traffic by kind and width through memops."""
-    from tritonscope import memops
+    from tritonscope.stages import memops
 
     out = StageOps()
     classes = STAGE_CLASSES.get(stage, ())
@@ -159,7 +159,7 @@ def amdgcn_resources(text: str) -> dict[str, int]:
 
 
 def cubin_metrics(data: bytes, kernel: str, path: str | None = None) -> dict[str, int]:
-    from tritonscope.nvinfo import cubin_resources
+    from tritonscope.artifacts.nvinfo import cubin_resources
 
     res = cubin_resources(data, path)
     r = res.get(kernel) or (next(iter(res.values())) if len(res) == 1 else None)

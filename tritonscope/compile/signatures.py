@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from tritonscope.compile.specialize import ELEMENT_BYTES, ArgSpec, ReleaseRules
 from tritonscope.errors import UsageError
-from tritonscope.specialize import ELEMENT_BYTES, ArgSpec, ReleaseRules
 
 SCALAR_TYPES = {"i1", "u1", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "fp16", "bf16", "fp32", "fp64"}
 # One argument of Triton's AOT notation: `*fp16:16`, `i32:1`, `i32`, `1024`, `0.5`.

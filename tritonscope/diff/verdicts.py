@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 from tritonscope.errors import UsageError
 
 if TYPE_CHECKING:
-    from tritonscope.diff import DiffResult, KernelPair
-    from tritonscope.records import KernelRecord
+    from tritonscope.diff.core import DiffResult, KernelPair
+    from tritonscope.diff.records import KernelRecord
 
 RULE = re.compile(r"^\s*(?P<metric>[A-Za-z][\w.:@-]*?)\s*(?P<cmp>>=|<=|==|!=|>|<)\s*"
                   r"(?P<value>(?P<sign>[+-])?(?P<number>\d+(?:\.\d+)?)(?P<percent>%)?)?\s*$")

@@ -19,9 +19,9 @@ import shutil
 from collections import defaultdict
 from pathlib import Path
 
+from tritonscope.diff.normalize import NORMALIZED_STAGES, NormalizeOptions
+from tritonscope.diff.records import KernelRecord
 from tritonscope.errors import TritonscopeError, UsageError
-from tritonscope.normalize import NORMALIZED_STAGES, NormalizeOptions
-from tritonscope.records import KernelRecord
 
 MARKER = "snapshot.json"
 FORMAT = "tritonscope-snapshot"

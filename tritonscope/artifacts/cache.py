@@ -206,7 +206,7 @@ class KernelEntry:
         path = self.file_paths.get("cubin")
         if path is None:
             return None
-        from tritonscope.nvinfo import cubin_resources
+        from tritonscope.artifacts.nvinfo import cubin_resources
 
         try:
             with open(path, "rb") as fh:

@@ -150,7 +150,7 @@ class CachingTool(RunningTool):
 def cached_tool(argv: list[str], binary_path: str | os.PathLike, timeout: float = DEFAULT_TIMEOUT):
     """`argv + [binary_path]` started now, or its output from the disassembly cache (disasm_cache.py)
     when the same tool build already disassembled the same bytes with the same arguments."""
-    from tritonscope.disasm_cache import DisasmCache
+    from tritonscope.artifacts.disasm_cache import DisasmCache
 
     cache = DisasmCache.default()
     full = [*argv, str(binary_path)]
@@ -215,7 +215,7 @@ def llvm_objdumps() -> list[str]:
 def _memoized(tools: list[str], args: list[str], binary_path: str | os.PathLike, compute):
     """compute() through the disassembly cache, keyed by every candidate tool's build, `args` and the
     binary's bytes (as cached_tool, for tools run to completion)."""
-    from tritonscope.disasm_cache import DisasmCache
+    from tritonscope.artifacts.disasm_cache import DisasmCache
 
     cache = DisasmCache.default()
     if cache is None or not tools or _within(cache.root, _enclosing_cache(Path(binary_path))):
@@ -225,7 +225,7 @@ def _memoized(tools: list[str], args: list[str], binary_path: str | os.PathLike,
             binary = fh.read()
     except OSError:
         return compute()
-    from tritonscope.disasm_cache import _tool_identity
+    from tritonscope.artifacts.disasm_cache import _tool_identity
 
     key = cache.key("|".join(_tool_identity(t) for t in tools), args, binary)
     hit = cache.get(key)

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.attrs import dtype_bits, iter_shaped_types, parse_tensor_type
 from tritonscope.layouts.model import Layout
-from tritonscope.memops import mlir_op_kind
 from tritonscope.stages.common import Module, Op
+from tritonscope.stages.memops import mlir_op_kind
 
 # `%a, %b = ` / `%acc:9 = ` at the start of an op: the values it defines.
 RESULTS = re.compile(r"^\s*(?P<names>%[\w.$-]+(?::\d+)?(?:\s*,\s*%[\w.$-]+(?::\d+)?)*)\s*=")

@@ -12,8 +12,8 @@ import collections
 import os
 import re
 
-from tritonscope import memops
-from tritonscope.loadmodel import AccessRow
+from tritonscope.loads.model import AccessRow
+from tritonscope.stages import memops
 from tritonscope.stages.common import Module, SourceLoc
 
 # Which instruction kinds of lower stages can implement an access of a TTGIR kind (first: the usual one).

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tritonscope.srcmap import (
+from tritonscope.srcmap.kernelmap import (
     MAP_STAGES,
     KernelMap,
     coverage,
@@ -17,7 +17,7 @@ from tritonscope.srcmap import (
     memory_kind,
     stage_has_columns,
 )
-from tritonscope.srcpaths import SourceFinder, SourceText, columns_are_one_based, expression_span
+from tritonscope.srcmap.paths import SourceFinder, SourceText, columns_are_one_based, expression_span
 from tritonscope.stages.common import Op
 
 DEFAULT_CONTEXT = 2
@@ -181,7 +181,7 @@ def kernel_stats(kmap: KernelMap) -> dict:
 def entry_stats(job: tuple) -> dict:
     """`map --stats` of one cache entry: (entry, --stages text, explicit) -> kernel_stats (pool job)."""
     from tritonscope.errors import TritonscopeError
-    from tritonscope.srcmap import load_kernel_map, parse_stage_list
+    from tritonscope.srcmap.kernelmap import load_kernel_map, parse_stage_list
 
     entry, stages_text, strict = job
     names, explicit = parse_stage_list(stages_text, entry)

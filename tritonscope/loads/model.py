@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tritonscope.loadsites import AccessSite
+from tritonscope.loads.sites import AccessSite
 
 VERDICTS = ("as-predicted", "narrower", "scalar", "unknown")
 

@@ -11,7 +11,7 @@ import os
 
 from tritonscope.layouts.gluon import Resolution
 from tritonscope.layouts.views import MAX_VECTOR_BYTES
-from tritonscope.loadmodel import AccessRow, Reason
+from tritonscope.loads.model import AccessRow, Reason
 
 # Accesses whose register layout decides the global access width (shared-memory accesses also depend on
 # the shared layout, which `loads` explains on its own).

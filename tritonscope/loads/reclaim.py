@@ -22,8 +22,8 @@ from __future__ import annotations
 import collections
 import re
 
-from tritonscope.loadjoin import ACCEPTS
-from tritonscope.loadmodel import AccessRow, Reason
+from tritonscope.loads.join import ACCEPTS
+from tritonscope.loads.model import AccessRow, Reason
 from tritonscope.stages.common import Module
 
 # previous stage for each stage a relocation is looked for in

@@ -12,19 +12,19 @@ from __future__ import annotations
 
 import re
 
-from tritonscope import loadreclaim
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.attrs import parse_layout_aliases
-from tritonscope.loadjoin import (
+from tritonscope.loads import reclaim as loadreclaim
+from tritonscope.loads.join import (
     ACCEPTS,
     join_stage,
     loc_key,
     mark_branch_guarded,
     split_ambiguous,
 )
-from tritonscope.loadmodel import VERDICTS, AccessRow, LoadsReport, Reason
-from tritonscope.loadsites import AccessSite, ValueGraph, access_sites
-from tritonscope.loadverdict import decide, explain_counts
+from tritonscope.loads.model import VERDICTS, AccessRow, LoadsReport, Reason
+from tritonscope.loads.sites import AccessSite, ValueGraph, access_sites
+from tritonscope.loads.verdict import decide, explain_counts
 from tritonscope.stages.common import Module, SourceLoc
 
 # TMA/descriptor ops that write global memory.
@@ -77,7 +77,7 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
 def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None):
     """A Gluon kernel's written layouts against its TTGIR, from the source file the IR names (read-only)."""
     from tritonscope.layouts.gluon import kernel_file, written_vs_resolved
-    from tritonscope.srcpaths import SourceFinder
+    from tritonscope.srcmap.paths import SourceFinder
 
     path = str(entry.stage_path("ttgir"))
     requested = kernel_file(ttgir_text, path)
@@ -143,7 +143,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     loadreclaim.common_subexpressions(rows)
     spills = spill_sites(modules)
     if written is not None:
-        from tritonscope.loadgluon import written_layout_reasons
+        from tritonscope.loads.gluon import written_layout_reasons
 
         written_layout_reasons(rows, written[1], written[0])
     if line is not None:
@@ -157,7 +157,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
 def spill_sites(modules: dict[str, Module]) -> list[dict]:
     """Local-memory traffic (register spills and stack) of the assembly stages, per source line and
     instruction: {stage, line, col, file, instruction, count, bytes} (bytes per instruction, per thread)."""
-    from tritonscope.memops import classify
+    from tritonscope.stages.memops import classify
 
     counts: dict[tuple, int] = {}
     widths: dict[tuple, int | None] = {}

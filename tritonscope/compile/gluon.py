@@ -20,8 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from tritonscope.compile.specialize import parse_version
 from tritonscope.errors import UsageError
-from tritonscope.specialize import parse_version
 
 
 @dataclass(frozen=True)

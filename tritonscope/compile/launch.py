@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tritonscope.compile import KernelRef, sample_launch
+from tritonscope.compile.driver import KernelRef, sample_launch
 from tritonscope.errors import TritonscopeError
 
 _TORCH_DTYPES = {

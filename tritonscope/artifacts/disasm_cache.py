@@ -155,7 +155,7 @@ def _tool_identity(tool: str) -> str:
 
 
 def _inside_triton_cache(root: Path, env) -> bool:
-    from tritonscope.cache import default_cache_dir
+    from tritonscope.artifacts.cache import default_cache_dir
 
     try:
         r = os.path.realpath(root)

@@ -118,7 +118,7 @@ def capture_stderr():
 def import_failure(exc: BaseException, path: str | None) -> CompileFailure:
     """A user module that raised while importing: point at the deepest frame inside that file."""
     file = str(Path(path).resolve()) if path else None
-    from tritonscope.compile_gluon import is_missing_gluon, no_gluon_message
+    from tritonscope.compile.gluon import is_missing_gluon, no_gluon_message
 
     if is_missing_gluon(exc):
         import triton

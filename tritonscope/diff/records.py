@@ -13,10 +13,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tritonscope.cache import KernelEntry
+from tritonscope.artifacts.cache import KernelEntry
+from tritonscope.diff.normalize import NORMALIZED_STAGES, NormalizeOptions, normalize
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.syntax import split_top_level
-from tritonscope.normalize import NORMALIZED_STAGES, NormalizeOptions, normalize
 
 BINARY_METRIC_STAGES = ("cubin", "hsaco")
 # Metadata fields that pick a specialization (besides the IR signature), in every release's spelling.
@@ -74,7 +74,7 @@ def specialization(meta: dict | None, normalized: dict[str, str]) -> dict:
 def record_for_entry(entry: KernelEntry, options: NormalizeOptions, stages: tuple[str, ...] | None = None
                      ) -> KernelRecord:
     """Read, normalize and measure one cache entry (read-only)."""
-    from tritonscope.metrics import kernel_metrics
+    from tritonscope.diff.metrics import kernel_metrics
     from tritonscope.stages.common import read_text
 
     raw: dict[str, str] = {}
@@ -102,7 +102,7 @@ def _loads_report(entry: KernelEntry, stages: tuple[str, ...] | None):
     if "ttgir" not in entry.files:
         return None
     from tritonscope.errors import TritonscopeError
-    from tritonscope.loads import analyze_entry
+    from tritonscope.loads.analyze import analyze_entry
 
     try:
         return analyze_entry(entry, sass=False)

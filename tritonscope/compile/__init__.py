@@ -1,0 +1,1 @@
+"""Cross-compiling (and launching) kernels: requests, signatures, specialization, Gluon, diagnostics."""

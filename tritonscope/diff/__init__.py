@@ -1,0 +1,1 @@
+"""Kernels compared across caches for CI: records, normalization, metrics, snapshots, verdicts."""

@@ -1,0 +1,1 @@
+"""Per-thread memory accesses across stages: sites, joins, reclaimed instructions, verdicts."""
