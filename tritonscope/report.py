@@ -135,16 +135,19 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
     model = ReportModel(kernel=kernel, source=_source_pane(kmap.source_file, named, options), stages=panes)
     model.sources = _source_statuses(model.source, named, options)
     _map_lines(model, kmap)
-    kmap.stages.clear()  # the panes keep their text; the parsed ops go before loads parses its own
+    kmap.stages.clear()  # the panes keep their text; loads reuses the entry's parses
     _layouts(model, entry, next((p.text for p in panes if p.stage == "ttgir" and p.text), None))
     _loads(model, entry, options)
     model.metadata = _metadata(entry, {p.stage: p.text for p in panes if p.text is not None})
+    from tritonscope.stages import release
+
+    release(entry)  # the model is plain data: the parsed stages go before the page is rendered
     return model
 
 
 def _load_stage(entry: KernelEntry, stage: str) -> tuple[StagePane, Module | None]:
     """The text of a stage (disassembled once for sass/hsaco-asm) and its parse; a failure is a note."""
-    from tritonscope.stages import parse, stage_text
+    from tritonscope.stages import entry_stages, parse_entry_stage, stage_text
     from tritonscope.stages.common import DERIVED_STAGES
 
     pane = StagePane(stage=stage)
@@ -165,11 +168,9 @@ def _load_stage(entry: KernelEntry, stage: str) -> tuple[StagePane, Module | Non
         pane.note = (f"{stage} shown up to line {PANE_MAX_LINES} of {total} (all of its ops are counted; "
                      f"`tritonscope show --stage {stage}` prints it all)")
     try:
-        module = parse(stage, full_text, pane.path)
-        if stage == "sass":
-            from tritonscope.stages import correct_entry_sass
-
-            correct_entry_sass(entry, module)
+        module = parse_entry_stage(entry, stage)  # parsed once, shared with loads and the source map
+        if stage not in ("ttgir", "amdgcn"):  # the layouts and the resources read those two again
+            entry_stages(entry).drop_text(stage)
         return pane, module
     except TritonscopeError as exc:
         pane.note = f"{stage} shown without source mapping: {exc}"
@@ -379,10 +380,10 @@ def _metadata(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str]
 def _resources(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str]]:
     if "cubin" in entry.files:
         from tritonscope.artifacts.nvinfo import cubin_resources
+        from tritonscope.artifacts.tools import read_binary
 
         try:
-            with open(entry.stage_path("cubin"), "rb") as fh:
-                found = cubin_resources(fh.read(), str(entry.files["cubin"]))
+            found = cubin_resources(read_binary(entry.stage_path("cubin")), str(entry.files["cubin"]))
         except (OSError, TritonscopeError) as exc:
             return [("registers", f"unknown ({exc})")]
         res = found.get(entry.meta("name") or entry.name) or next(iter(found.values()), None)
@@ -392,10 +393,10 @@ def _resources(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str
                 ("stack (bytes)", str(res.stack_bytes)), ("static shared (bytes)", str(res.static_shared_bytes))]
     text = texts.get("amdgcn")
     if text is None and "amdgcn" in entry.files:
-        from tritonscope.stages.common import read_text
+        from tritonscope.stages import stage_text
 
         try:
-            text = read_text(entry.stage_path("amdgcn"))
+            text = stage_text(entry, "amdgcn")
         except TritonscopeError:
             text = None
     if text is None:

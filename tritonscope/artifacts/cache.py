@@ -119,6 +119,13 @@ class KernelEntry:
     max_stage_bytes: int | None = DEFAULT_MAX_STAGE_BYTES
     _files: dict[str, Path] | None = field(default=None, repr=False, compare=False)
     _sizes: dict[str, int] | None = field(default=None, repr=False, compare=False)
+    # stages.ParsedEntry: the stages read and parsed so far (stages.entry_stages); never pickled
+    _parsed: object | None = field(default=None, repr=False, compare=False)
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_parsed"] = None  # a pool worker reads for itself
+        return state
 
     @property
     def files(self) -> dict[str, Path]:

@@ -147,6 +147,24 @@ class CachingTool(RunningTool):
         return text
 
 
+_BINARIES: dict[tuple[str, int, int], bytes] = {}
+
+
+def read_binary(path: str | os.PathLike) -> bytes:
+    """A binary stage's bytes, read once per process while unchanged (the disassembly cache key, the
+    DWARF dump and the resource reader all need them): the last few files only, by path, size, mtime."""
+    st = os.stat(path)
+    key = (str(path), st.st_size, st.st_mtime_ns)
+    data = _BINARIES.get(key)
+    if data is None:
+        with open(path, "rb") as fh:
+            data = fh.read()
+        if len(_BINARIES) >= 4:
+            _BINARIES.pop(next(iter(_BINARIES)))
+        _BINARIES[key] = data
+    return data
+
+
 def cached_tool(argv: list[str], binary_path: str | os.PathLike, timeout: float = DEFAULT_TIMEOUT):
     """`argv + [binary_path]` started now, or its output from the disassembly cache (disasm_cache.py)
     when the same tool build already disassembled the same bytes with the same arguments."""
@@ -157,8 +175,7 @@ def cached_tool(argv: list[str], binary_path: str | os.PathLike, timeout: float 
     if cache is None or _within(cache.root, _enclosing_cache(Path(binary_path))):
         return RunningTool(full, timeout)  # never a cache inside the Triton cache being read
     try:
-        with open(binary_path, "rb") as fh:
-            binary = fh.read()
+        binary = read_binary(binary_path)
     except OSError:
         return RunningTool(full, timeout)  # the tool reports the problem as it always did
     key = cache.key(argv[0], argv[1:], binary)
@@ -221,8 +238,7 @@ def _memoized(tools: list[str], args: list[str], binary_path: str | os.PathLike,
     if cache is None or not tools or _within(cache.root, _enclosing_cache(Path(binary_path))):
         return compute()
     try:
-        with open(binary_path, "rb") as fh:
-            binary = fh.read()
+        binary = read_binary(binary_path)
     except OSError:
         return compute()
     from tritonscope.artifacts.disasm_cache import _tool_identity

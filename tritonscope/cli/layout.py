@@ -263,17 +263,17 @@ def _kernel_layouts(sel: Selection, alias: str | None, asked, **opts) -> None:
 def _kernel_layouts_as(sel: Selection, entry, alias: str | None, semantics, **opts) -> None:
     from tritonscope.errors import TritonscopeError, UsageError
     from tritonscope.layouts.uses import kernel_layout_uses
-    from tritonscope.stages.common import read_text
+    from tritonscope.stages import stage_text
 
     if "ttgir" not in entry.files:
         raise TritonscopeError(f"no TTGIR in this entry (stages: {', '.join(entry.stages) or 'none'})", str(entry.path))
     path = entry.stage_path("ttgir")
-    table = kernel_layout_uses(read_text(path), str(path))
+    table = kernel_layout_uses(stage_text(entry, "ttgir"), str(path))
     if alias is not None:
         name = alias.lstrip("#")
         table = [a for a in table if a.name == name]
         if not table:
-            names = ", ".join(a.name for a in kernel_layout_uses(read_text(path), str(path)) if a.defined_at)
+            names = ", ".join(a.name for a in kernel_layout_uses(stage_text(entry, "ttgir"), str(path)) if a.defined_at)
             raise UsageError(f"--alias {alias}: no such layout alias in this TTGIR (aliases: {names})")
         one = table[0]
         if opts["shape_text"] is None and one.uses:
@@ -293,7 +293,8 @@ def _kernel_layouts_as(sel: Selection, entry, alias: str | None, semantics, **op
             flag = key.replace("_path", "").replace("_text", "").replace("_", "-")
             raise UsageError(f"--{flag} needs one layout: add --alias NAME")
     reports = [_alias_json(a, opts["warp_size"]) for a in table]
-    written = _written(entry, read_text(path), str(path), sel.finder()) if entry.language == "gluon" else None
+    gluon = entry.language == "gluon"
+    written = _written(entry, stage_text(entry, "ttgir"), str(path), sel.finder()) if gluon else None
     if opts["as_json"]:
         doc = {"kernel": entry.name, "hash": entry.hash, "ttgir": str(path), "language": entry.language,
                "semantics": semantics.to_json(), "layouts": reports}

@@ -119,12 +119,12 @@ def _written_layouts(entry, finder) -> tuple[dict[int, list[dict]], list[str]] |
     """A Gluon kernel: source line -> the layouts written there and the TTGIR layouts they became,
     and the source's lines."""
     from tritonscope.layouts.gluon import kernel_file, written_by_line, written_vs_resolved
-    from tritonscope.stages.common import read_text
+    from tritonscope.stages import stage_text
 
     if "ttgir" not in entry.files:
         return None
     path = str(entry.stage_path("ttgir"))
-    ttgir = read_text(path)
+    ttgir = stage_text(entry, "ttgir")
     requested = kernel_file(ttgir, path)
     source = finder.read(requested, {requested}) if requested else None
     if source is None or not source.found:

@@ -215,12 +215,13 @@ class KernelMetrics:
 
 
 def kernel_metrics(stage_texts: dict[str, str], normalized: dict[str, str], meta: dict | None,
-                   binaries: dict[str, tuple[bytes, str | None]], kernel: str, loads_report=None
-                   ) -> KernelMetrics:
+                   binaries: dict[str, tuple[bytes, str | None]], kernel: str, loads_report=None,
+                   modules=None) -> KernelMetrics:
     """Every metric of one kernel from its stage texts (raw and normalized), metadata and binaries.
 
     With a `loads` report, load sites are its TTGIR loads (final-ISA width); without one (no TTGIR),
-    the narrowest global load per source line of the LLIR, else of the ISA.
+    the narrowest global load per source line of the LLIR, else of the ISA. `modules` (a
+    stages.ParsedEntry) gives the stages already parsed, else each text is parsed here.
     """
     from tritonscope.stages import parse
 
@@ -231,7 +232,7 @@ def kernel_metrics(stage_texts: dict[str, str], normalized: dict[str, str], meta
     for stage, text in sorted(stage_texts.items()):
         if stage in normalized:
             values[f"lines:{stage}"] = normalized[stage].count("\n")
-        ops = classify_ops(stage, parse(stage, text).ops)
+        ops = classify_ops(stage, (modules.module(stage) if modules is not None else parse(stage, text)).ops)
         for cls, n in ops.counts.items():
             values[f"ops:{cls}@{stage}"] = n
         if stage in ISA_STAGES:

@@ -74,22 +74,24 @@ def specialization(meta: dict | None, normalized: dict[str, str]) -> dict:
 def record_for_entry(entry: KernelEntry, options: NormalizeOptions, stages: tuple[str, ...] | None = None
                      ) -> KernelRecord:
     """Read, normalize and measure one cache entry (read-only)."""
+    from tritonscope.artifacts.tools import read_binary
     from tritonscope.diff.metrics import kernel_metrics
-    from tritonscope.stages.common import read_text
+    from tritonscope.stages import entry_stages
 
+    parsed = entry_stages(entry)  # each stage read once and parsed once: here, in metrics and in loads
     raw: dict[str, str] = {}
     normalized: dict[str, str] = {}
     for stage in NORMALIZED_STAGES:
         if stage in entry.files and (stages is None or stage in stages):
-            raw[stage] = read_text(entry.stage_path(stage))
+            raw[stage] = parsed.text(stage)
             normalized[stage] = normalize(stage, raw[stage], options)
     binaries: dict[str, tuple[bytes, str | None]] = {}
     for stage in BINARY_METRIC_STAGES:
         if stage in entry.files:
             path = entry.stage_path(stage)
-            with open(path, "rb") as fh:
-                binaries[stage] = (fh.read(), str(path))
-    km = kernel_metrics(raw, normalized, entry.metadata, binaries, entry.name, _loads_report(entry, stages))
+            binaries[stage] = (read_binary(path), str(path))
+    km = kernel_metrics(raw, normalized, entry.metadata, binaries, entry.name, _loads_report(entry, stages),
+                        modules=parsed)
     target = entry.target
     return KernelRecord(
         name=entry.name, target=str(target) if target else "?", spec=specialization(entry.metadata, normalized),
@@ -111,6 +113,8 @@ def _loads_report(entry: KernelEntry, stages: tuple[str, ...] | None):
 
 
 def _record_job(args: tuple[KernelEntry, NormalizeOptions, tuple[str, ...] | None]) -> KernelRecord | None:
+    from tritonscope.stages import release
+
     entry = args[0]
     try:
         return record_for_entry(*args)
@@ -118,6 +122,8 @@ def _record_job(args: tuple[KernelEntry, NormalizeOptions, tuple[str, ...] | Non
         if not entry.path.exists():  # removed while we read it (Triton's cache is written concurrently)
             return None
         raise
+    finally:
+        release(entry)  # a sweep over a whole cache keeps memory flat
 
 
 def records_for_entries(entries: list[KernelEntry], options: NormalizeOptions,

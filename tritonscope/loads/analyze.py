@@ -36,21 +36,20 @@ __all__ = ["VERDICTS", "AccessRow", "LoadsReport", "Reason", "analyze_entry", "a
 def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=None) -> LoadsReport:
     """Read the stages of a cache entry (read-only; SASS through nvdisasm when available) and analyze.
     `finder` (a SourceFinder) locates a Gluon kernel's source, whose written layouts explain widths."""
-    from tritonscope.stages import parse, stage_text
-    from tritonscope.stages.common import read_text
+    from tritonscope.stages import entry_stages
 
     if "ttgir" not in entry.files:
         raise TritonscopeError("no TTGIR in this entry: loads needs it to find the accesses", str(entry.path))
-    ttgir_text = read_text(entry.stage_path("ttgir"))
-    modules: dict[str, Module] = {"ttgir": parse("ttgir", ttgir_text, str(entry.stage_path("ttgir")))}
+    parsed = entry_stages(entry)  # read and parsed once, shared with whatever else reads this entry
+    ttgir_text = parsed.text("ttgir")
+    modules: dict[str, Module] = {"ttgir": parsed.module("ttgir")}
     notes: list[str] = []
     for stage in ("llir", "ptx", "amdgcn"):
         if stage not in entry.files:
             continue
-        path = str(entry.stage_path(stage))
+        entry.stage_path(stage)  # a stage over the size limit stops the command (one line), as everywhere
         try:
-            text = read_text(path)
-            modules[stage] = parse(stage, text, path)
+            modules[stage] = parsed.module(stage)
             notes.extend(f"{stage.upper()}: {n}" for n in modules[stage].notes)
         except TritonscopeError as exc:  # one unreadable stage must not hide the others
             notes.append(f"{stage} not joined: {exc}")
@@ -58,10 +57,7 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
         from tritonscope.errors import ToolMissing
 
         try:
-            modules["sass"] = parse("sass", stage_text(entry, "sass"), str(entry.stage_path("cubin")))
-            from tritonscope.stages import correct_entry_sass
-
-            correct_entry_sass(entry, modules["sass"], modules.get("ptx"))
+            modules["sass"] = parsed.module("sass")  # located through the PTX, once
             notes.extend(f"SASS: {n}" for n in modules["sass"].notes)
         except (ToolMissing, TritonscopeError) as exc:
             notes.append(f"SASS not joined: {exc}")

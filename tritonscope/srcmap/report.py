@@ -187,6 +187,8 @@ def entry_stats(job: tuple) -> dict:
     names, explicit = parse_stage_list(stages_text, entry)
     # over a whole cache, --stages is a filter: an entry without one of them is not an error, and an
     # entry that cannot be read (a stage over the size limit, a damaged file) is skipped with the reason
+    from tritonscope.stages import release
+
     try:
         return kernel_stats(load_kernel_map(entry, names, explicit and strict))
     except TritonscopeError as exc:
@@ -196,6 +198,8 @@ def entry_stats(job: tuple) -> dict:
         kmap = KernelMap(entry.name, entry.hash, str(target) if target else None, entry.triton_version)
         kmap.skipped["entry"] = str(exc)
         return kernel_stats(kmap)
+    finally:
+        release(entry)  # over a whole cache: memory stays flat
 
 
 def combine_stats(kernels: list[dict]) -> dict:

@@ -35,7 +35,8 @@ UNPARSED: dict[tuple[str, str | None], list[tuple[int, str]]] = {}
 BUSY_CHARS = 32 << 20
 PARSED_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm")
 
-__all__ = ["PARSED_STAGES", "PARSERS", "Module", "parse", "parse_entry_stage", "stage_text"]
+__all__ = ["PARSED_STAGES", "PARSERS", "Module", "ParsedEntry", "entry_stages", "parse", "parse_entry_stage",
+           "release", "stage_text"]
 
 
 def parse(stage: str, text: str, path: str | None = None) -> Module:
@@ -60,8 +61,57 @@ def _noted(module: Module) -> Module:
     return module
 
 
+class ParsedEntry:
+    """One entry's stages, each read once and parsed once, on first use (the idea of Triton's
+    `AsmDict.__missing__`): every command and analysis of the entry shares them. `entry_stages(entry)`
+    gives the one attached to a KernelEntry; `release(entry)` drops it once a sweep is done with it."""
+
+    def __init__(self, entry: KernelEntry):
+        self.entry = entry
+        self._texts: dict[str, str] = {}
+        self._modules: dict[str, Module] = {}
+
+    def text(self, stage: str) -> str:
+        """The text of a stage (read-only); `sass`/`hsaco-asm` run the disassembler over the binary."""
+        if stage not in self._texts:
+            self._texts[stage] = _read_stage_text(self.entry, stage)
+        return self._texts[stage]
+
+    def module(self, stage: str) -> Module:
+        """The parsed stage (SASS located through the PTX, hsaco-asm through the DWARF)."""
+        if stage not in self._modules:
+            self._modules[stage] = _parse_entry_stage(self, stage)
+        return self._modules[stage]
+
+    __getitem__ = module
+
+    def has_module(self, stage: str) -> bool:
+        return stage in self._modules
+
+    def drop_text(self, stage: str) -> None:
+        """Forget a stage's text once nothing more will ask for it (a 64 MB LLIR need not stay twice)."""
+        self._texts.pop(stage, None)
+
+
+def entry_stages(entry: KernelEntry) -> ParsedEntry:
+    parsed = getattr(entry, "_parsed", None)
+    if parsed is None:
+        parsed = ParsedEntry(entry)
+        entry._parsed = parsed
+    return parsed
+
+
+def release(entry: KernelEntry) -> None:
+    """Forget an entry's texts and modules (a sweep over many entries keeps memory flat)."""
+    entry._parsed = None
+
+
 def stage_text(entry: KernelEntry, stage: str) -> str:
-    """The text of a stage; `sass`/`hsaco-asm` run the disassembler over the binary stage."""
+    """The text of a stage; `sass`/`hsaco-asm` run the disassembler over the binary stage (read once)."""
+    return entry_stages(entry).text(stage)
+
+
+def _read_stage_text(entry: KernelEntry, stage: str) -> str:
     from tritonscope.artifacts import tools
 
     if stage == "sass":
@@ -76,7 +126,12 @@ def stage_text(entry: KernelEntry, stage: str) -> str:
 
 
 def parse_entry_stage(entry: KernelEntry, stage: str) -> Module:
-    """Read (read-only) and parse one stage of a cache entry; disassembles for sass / hsaco-asm."""
+    """Read (read-only) and parse one stage of a cache entry, once; disassembles for sass / hsaco-asm."""
+    return entry_stages(entry).module(stage)
+
+
+def _parse_entry_stage(parsed: ParsedEntry, stage: str) -> Module:
+    entry = parsed.entry
     if stage == "sass":
         path = str(entry.stage_path("cubin"))
     elif stage == "hsaco-asm":
@@ -84,12 +139,12 @@ def parse_entry_stage(entry: KernelEntry, stage: str) -> Module:
         from tritonscope.stages import hsaco
 
         path = str(entry.stage_path("hsaco"))
-        text = stage_text(entry, stage)
+        text = parsed.text(stage)
         # llvm-objdump prints innermost lines only; the DWARF says where inlined code was called
         return _noted(hsaco.parse(text, path, stage=stage, dwarf=tools.dwarfdump_hsaco(path)))
     else:
         path = str(entry.stage_path(stage))
-    module = parse(stage, stage_text(entry, stage), path)
+    module = parse(stage, parsed.text(stage), path)
     if stage == "sass":
         correct_entry_sass(entry, module)
     return module
@@ -100,7 +155,6 @@ def correct_entry_sass(entry: KernelEntry, sass: Module, ptx: Module | None = No
     consumer of an entry's SASS comes through here (stages/sass_lines.py holds the corrections)."""
     from tritonscope.stages import ptx as ptx_parser
     from tritonscope.stages import sass_lines
-    from tritonscope.stages.common import read_text
 
     if "ptx" not in entry.files or any(p in n for n in sass.notes for p in sass_lines.DONE_PREFIXES):
         return 0
@@ -113,7 +167,7 @@ def correct_entry_sass(entry: KernelEntry, sass: Module, ptx: Module | None = No
         if not ptx.notes:  # no inline-asm `.loc`s were ignored: SASS lines need no correction
             return 0
         path = str(entry.stage_path("ptx"))
-        raw = ptx_parser.parse(read_text(path), path, inline_asm_locs=True)
+        raw = ptx_parser.parse(stage_text(entry, "ptx"), path, inline_asm_locs=True)
     except TritonscopeError:
         return 0
     return sass_lines.correct_sass_lines(sass, raw, ptx)

@@ -1,0 +1,69 @@
+"""One place reads and parses an entry's stages (issue 18): during one command, every file of the entry
+is opened at most once, whatever the analyses the command runs (source map, loads, layouts, metrics).
+
+Counted in-process: `builtins.open` and `os.open` are wrapped for the duration of one command (click's
+CliRunner), and each open of a path inside the entry's directory is tallied.
+"""
+
+from __future__ import annotations
+
+import builtins
+import collections
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tritonscope.cli import main
+
+SOFTMAX_90 = "TWWPLXS2UOETQNB37UVKIJKEJSGQVY6IHVAXHM37QTBLWHZ7HVBA"
+SOFTMAX_GFX90A = "DH4EPRESOTY3ZNCKGWNY7MGTWHWOETCM5XCZC2QEF3IMS6KCUSCQ"
+
+
+def _opens_during(monkeypatch, folder: Path, args: list[str]) -> collections.Counter:
+    counts: collections.Counter = collections.Counter()
+    real_open, real_os_open = builtins.open, os.open
+    inside = str(folder.resolve()) + os.sep
+
+    def tally(path) -> None:
+        try:
+            p = os.path.realpath(os.fspath(path))
+        except TypeError:
+            return  # a file descriptor
+        if p.startswith(inside):
+            counts[os.path.basename(p)] += 1
+
+    def counting_open(file, *a, **k):
+        tally(file)
+        return real_open(file, *a, **k)
+
+    def counting_os_open(path, *a, **k):
+        tally(path)
+        return real_os_open(path, *a, **k)
+
+    monkeypatch.setattr(builtins, "open", counting_open)
+    monkeypatch.setattr(os, "open", counting_os_open)
+    try:
+        result = CliRunner().invoke(main, args, catch_exceptions=False)
+    finally:
+        monkeypatch.setattr(builtins, "open", real_open)
+        monkeypatch.setattr(os, "open", real_os_open)
+    assert result.exit_code == 0, result.output
+    return counts
+
+
+@pytest.mark.parametrize("entry_hash", [SOFTMAX_90, SOFTMAX_GFX90A], ids=["cuda90", "gfx90a"])
+@pytest.mark.parametrize("command", [
+    ["map"], ["map", "--line", "LINE", "--json"], ["loads"], ["layout"], ["show", "--stage", "ttgir"],
+    ["report", "-o", "OUT"], ["snapshot", "-o", "OUT"],
+], ids=lambda c: "-".join(w for w in c if w.isalpha())[:24])
+def test_each_file_of_the_entry_is_opened_at_most_once(cache39, tmp_path, monkeypatch, entry_hash, command):
+    entry = shutil.copytree(cache39 / entry_hash, tmp_path / entry_hash)
+    args = [w.replace("OUT", str(tmp_path / "out")) for w in command]
+    args = [w.replace("LINE", "12") for w in args]
+    args = [args[0], str(entry), *args[1:]]
+    counts = _opens_during(monkeypatch, entry, args)
+    assert counts, "the command read nothing of the entry: the count cannot see reads"
+    assert max(counts.values()) == 1, dict(counts)
