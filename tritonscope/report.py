@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from tritonscope.artifacts.cache import KernelEntry
 from tritonscope.errors import TritonscopeError
 from tritonscope.stages.common import Module
+from tritonscope.stages.table import MAPPED_STAGES, default_view
 
 # Stages a report shows by default: the TTGIR, the LLVM IR and the ISA text of the target.
-DEFAULT_STAGES = {"cuda": ("ttgir", "llir", "ptx"), "hip": ("ttgir", "llir", "amdgcn")}
-REPORT_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm")
+DEFAULT_STAGES = {"cuda": default_view("cuda"), "hip": default_view("hip")}
+REPORT_STAGES = MAPPED_STAGES
 # `#blocked1` in a TTGIR line: a reference to a layout alias.
 LAYOUT_REF = re.compile(r"#([A-Za-z_][\w$.]*)")
 # `tensor<128x64xf16, #blocked1>` / `!ttg.memdesc<128x64xf16, #shared, ...>`: the shape and element type
@@ -109,7 +110,7 @@ class ReportOptions:
 
 def default_stages(entry: KernelEntry) -> tuple[str, ...]:
     target = entry.target
-    wanted = DEFAULT_STAGES.get(target.backend if target else "", ("ttgir", "llir", "ptx", "amdgcn"))
+    wanted = DEFAULT_STAGES.get(target.backend if target else "", default_view(None))
     present = tuple(s for s in wanted if s in entry.files)
     return present or tuple(s for s in ("ttir", "ttgir", "llir", "ptx", "amdgcn") if s in entry.files)
 

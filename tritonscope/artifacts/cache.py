@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tritonscope.errors import TritonscopeError, UsageError
-from tritonscope.stages.common import STAGE_SUFFIXES, gc_paused
+from tritonscope.stages.common import gc_paused
+from tritonscope.stages.table import BINARY_STAGES, FILE_STAGES, STAGE_SUFFIXES, TEXT_STAGES
 
 # Utility modules Triton caches next to kernels (compiled C launchers); not kernels themselves.
 LAUNCHER_SUFFIXES = (".so", ".pyd", ".dll", ".dylib")
 # The order stages are shown in.
-STAGE_ORDER = ("source", "glir", "ttir", "ttgir", "llir", "ptx", "cubin", "amdgcn", "hsaco", "json")
+STAGE_ORDER = FILE_STAGES
 _SUFFIX_TO_STAGE = {v: k for k, v in STAGE_SUFFIXES.items()}
 # Triton 2.3 mangles the signature into the kernel name: add_kernel_0d1d2d3de.
 _MANGLED_23 = re.compile(r"^(?P<base>.+?)_(?P<sig>(?:\d+[cde]*)+)$")
@@ -29,7 +30,7 @@ _MAX_NESTING = 3
 DEFAULT_MAX_STAGE_BYTES = 256 << 20
 # A metadata json is a few KB; a larger one is not metadata Triton wrote.
 MAX_METADATA_BYTES = 16 << 20
-_TEXT_STAGES = frozenset({"source", "glir", "ttir", "ttgir", "llir", "ptx", "amdgcn"})
+_TEXT_STAGES = frozenset(TEXT_STAGES)
 # A Gluon kernel's first module carries the TTGIR module attributes already (GluonASTSource sets them
 # before generating code); a @triton.jit kernel's `.source` is TTIR: `module {` or `module attributes {`
 # without them. Read up to the module line (after the layout and loc aliases), at most this much.
@@ -362,7 +363,7 @@ def load_entry(path: Path, cache_root: Path | None = None) -> KernelEntry:
     if files:
         if "json" not in files or (meta is None and err) or not (set(files) - {"json"}):
             kind = "partial"
-        elif not (_TEXT_STAGES & set(files)) and ({"cubin", "hsaco"} & set(files)):
+        elif not (_TEXT_STAGES & set(files)) and (set(BINARY_STAGES) & set(files)):
             kind = "binary-only"
         else:
             kind = "kernel"

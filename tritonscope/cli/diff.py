@@ -9,9 +9,10 @@ import click
 
 from tritonscope.cli.common import Selection, selection_options
 from tritonscope.parallel import progress_bar
+from tritonscope.stages.table import DIFFED_STAGES
 
 FORMATS = ("text", "markdown", "json", "html")
-DIFF_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn")
+DIFF_STAGES = DIFFED_STAGES
 
 
 def _fold_option(f: Callable) -> Callable:

@@ -7,8 +7,9 @@ import json
 import click
 
 from tritonscope.cli.common import Selection, selection_options
+from tritonscope.stages.table import SHOWN_STAGES
 
-STAGE_CHOICES = ("source", "glir", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm", "json")
+STAGE_CHOICES = SHOWN_STAGES
 
 
 @click.command("show")

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from tritonscope.diff.normalize import NormalizeOptions
 from tritonscope.diff.records import KernelRecord
+from tritonscope.stages.table import DIFFED_STAGES
 
 
 @dataclass(slots=True)
@@ -230,8 +231,7 @@ def compare_pair(a: KernelRecord, b: KernelRecord, stages: tuple[str, ...] | Non
 
 
 def _stage_order(stages: set[str]) -> list[str]:
-    order = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn")
-    return [s for s in order if s in stages] + sorted(stages - set(order))
+    return [s for s in DIFFED_STAGES if s in stages] + sorted(stages - set(DIFFED_STAGES))
 
 
 def diff_sides(a: Side, b: Side, stages: tuple[str, ...] | None = None, context: int = 3,

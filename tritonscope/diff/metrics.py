@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from tritonscope.diff.normalize import DIALECT_RENAMES
+from tritonscope.stages.table import TEXT_ISA_STAGES
 
 # Resource comments and YAML keys of an AMDGCN listing -> metric name.
 # (numbers of at most 18 digits: int() refuses 4300+)
@@ -69,7 +70,7 @@ GCN_CLASSES = (
 )
 STAGE_CLASSES = {"source": MLIR_CLASSES, "ttir": MLIR_CLASSES, "ttgir": MLIR_CLASSES, "llir": LLIR_CLASSES,
                  "ptx": PTX_CLASSES, "amdgcn": GCN_CLASSES}
-ISA_STAGES = ("ptx", "amdgcn")
+ISA_STAGES = TEXT_ISA_STAGES
 # Where vector width per load site is read, first found wins: LLIR carries each tt.load's own location
 # (Triton vectorizes while lowering), while the ISA's line table moves with LLVM's scheduling.
 SITE_STAGES = ("llir", "ptx", "amdgcn")

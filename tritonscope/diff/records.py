@@ -17,8 +17,9 @@ from tritonscope.artifacts.cache import KernelEntry
 from tritonscope.diff.normalize import NORMALIZED_STAGES, NormalizeOptions, normalize
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.syntax import split_top_level
+from tritonscope.stages.table import BINARY_STAGES
 
-BINARY_METRIC_STAGES = ("cubin", "hsaco")
+BINARY_METRIC_STAGES = BINARY_STAGES
 # Metadata fields that pick a specialization (besides the IR signature), in every release's spelling.
 SPEC_META_KEYS = ("num_warps", "num_stages", "num_ctas", "signature", "constants", "constexprs", "maxnreg")
 # `tt.func public @name(%v0: !tt.ptr<f16> {tt.divisibility = 16 : i32}, %v1: i32) attributes {...} {`

@@ -15,6 +15,7 @@ import re
 from tritonscope.loads.model import AccessRow
 from tritonscope.stages import memops
 from tritonscope.stages.common import Module, SourceLoc
+from tritonscope.stages.table import LINE_ONLY_STAGES
 
 # Which instruction kinds of lower stages can implement an access of a TTGIR kind (first: the usual one).
 ACCEPTS: dict[str, tuple[str, ...]] = {
@@ -33,7 +34,6 @@ ACCEPTS: dict[str, tuple[str, ...]] = {
 # MMA instructions that read shared memory through descriptors (no load of their own), every stage's form.
 MMA_FROM_SHARED = re.compile(r"^(wgmma\.mma_async|tcgen05\.mma|HGMMA|UTC\w*MMA)")
 # Stages without source columns: joined by line only.
-LINE_ONLY_STAGES = ("sass", "hsaco-asm")
 # The address operand of a PTX memory instruction: `[ %rd1 + 0 ]`, `[%rd5+16]`.
 PTX_ADDRESS = re.compile(r"\[\s*([^\]]+?)\s*\]")
 LLIR_CONDITIONAL_BRANCH = re.compile(r"^\s*br\s+i1\s")

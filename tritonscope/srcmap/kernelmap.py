@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING
 
 from tritonscope.errors import TritonscopeError, UsageError
 from tritonscope.stages.common import Module, Op, SourceLoc
+from tritonscope.stages.table import MAPPED_STAGES
 
 if TYPE_CHECKING:
     from tritonscope.artifacts.cache import KernelEntry
     from tritonscope.artifacts.tools import RunningTool
 
 # The stages `map` shows, in pipeline order.
-MAP_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm")
+MAP_STAGES = MAPPED_STAGES
 # Stage aliases accepted by --stages: `hsaco` means its disassembly.
 STAGE_ALIASES = {"hsaco": "hsaco-asm", "cubin": "sass"}
 _BINARY_OF = {"sass": "cubin", "hsaco-asm": "hsaco"}

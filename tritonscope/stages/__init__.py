@@ -11,29 +11,18 @@ from typing import TYPE_CHECKING
 
 from tritonscope.errors import TritonscopeError, UsageError
 from tritonscope.stages.common import Module, gc_paused, read_text
+from tritonscope.stages.table import MAPPED_STAGES, PARSERS
 
 if TYPE_CHECKING:
     from tritonscope.artifacts.cache import KernelEntry
 
-# stage name -> module under tritonscope.stages that parses its text.
-PARSERS: dict[str, str] = {
-    "source": "mlir",
-    "glir": "mlir",
-    "ttir": "mlir",
-    "ttgir": "mlir",
-    "llir": "llir",
-    "ptx": "ptx",
-    "amdgcn": "amdgcn",
-    "sass": "sass",
-    "hsaco-asm": "hsaco",
-}
 # Lines the parsers left unparsed in this process, (stage, path) -> [(line, text)]: the CLI reports them
 # after each command ("unparsed lines: N", examples under --debug) so unknown syntax is never silently lost.
 UNPARSED: dict[tuple[str, str | None], list[tuple[int, str]]] = {}
-# The order stages are listed in by `map` and friends.
 # Stages above this many characters are parsed under a "parsing ..." line on a terminal (~2 s and up).
 BUSY_CHARS = 32 << 20
-PARSED_STAGES = ("source", "ttir", "ttgir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm")
+# The order stages are listed in by `map` and friends.
+PARSED_STAGES = MAPPED_STAGES
 
 __all__ = ["PARSED_STAGES", "PARSERS", "Module", "ParsedEntry", "entry_stages", "parse", "parse_entry_stage",
            "release", "stage_text"]

@@ -15,23 +15,8 @@ from pathlib import Path
 
 from tritonscope.errors import ParseError
 
-# A stage name -> file suffix in a Triton cache entry.
-STAGE_SUFFIXES: dict[str, str] = {
-    "source": ".source",
-    "glir": ".glir",  # Gluon kernels from Triton 3.9: the Gluon IR as built (the same text as .source)
-    "ttir": ".ttir",
-    "ttgir": ".ttgir",
-    "llir": ".llir",
-    "ptx": ".ptx",
-    "cubin": ".cubin",
-    "amdgcn": ".amdgcn",
-    "hsaco": ".hsaco",
-    "json": ".json",
-}
-TEXT_STAGES = ("source", "glir", "ttir", "ttgir", "llir", "ptx", "amdgcn")
-BINARY_STAGES = ("cubin", "hsaco")
-# Stages produced by running an external disassembler over a binary stage.
-DERIVED_STAGES = {"sass": "cubin", "hsaco-asm": "hsaco"}
+# Views of the stage table (tritonscope/stages/table.py), re-exported for their many importers.
+from tritonscope.stages.table import BINARY_STAGES, DERIVED_STAGES, STAGE_SUFFIXES, TEXT_STAGES  # noqa: F401
 
 
 @dataclass(frozen=True, slots=True)

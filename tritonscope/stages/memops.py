@@ -17,7 +17,6 @@ from tritonscope.stages.common import Op
 
 KINDS = ("global_load", "global_store", "shared_load", "shared_store", "atomic", "async_copy", "tma",
          "buffer_load", "buffer_store", "other_mem")
-ISA_STAGES = ("ptx", "amdgcn", "sass", "hsaco-asm")
 
 
 @dataclass(frozen=True, slots=True)
