@@ -1,12 +1,23 @@
-"""The project's exceptions. The CLI turns each into one line and an exit code."""
+"""The project's exceptions and exit statuses. The CLI turns each exception into one line and a status."""
 
 from __future__ import annotations
 
+from enum import IntEnum
+
+
+class ExitStatus(IntEnum):
+    """Every status the `tritonscope` command exits with (the CLI's `Outcome.return_code` picks one)."""
+
+    OK = 0
+    FAILED = 1  # an error the user can act on, a failed compile or run, a diff rule that failed
+    USAGE = 2  # a wrong combination of arguments (click's own usage errors exit 2 too)
+    INTERRUPTED = 130  # Ctrl-C, as a shell expects (128 + SIGINT)
+
 
 class TritonscopeError(Exception):
-    """An error the user can act on: bad input, nothing matched, a missing tool. Exit code 1."""
+    """An error the user can act on: bad input, nothing matched, a missing tool. Exit status 1."""
 
-    exit_code = 1
+    exit_code = ExitStatus.FAILED
 
     def __init__(self, message: str, path: str | None = None):
         super().__init__(message)
@@ -32,9 +43,9 @@ class ParseError(TritonscopeError):
 
 
 class UsageError(TritonscopeError):
-    """A wrong combination of arguments. Exit code 2."""
+    """A wrong combination of arguments. Exit status 2."""
 
-    exit_code = 2
+    exit_code = ExitStatus.USAGE
 
 
 class ToolMissing(TritonscopeError):

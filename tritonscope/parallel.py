@@ -51,7 +51,7 @@ def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], 
         chunk = max(1, len(jobs) // (workers * 4))
         for result, unparsed in pool.map(_noting_unparsed, [(fn, job) for job in jobs], chunksize=chunk):
             results.append(result)
-            stages.UNPARSED.update(unparsed)  # the CLI's "unparsed lines" note sees workers' lines too
+            stages.note_unparsed(unparsed)  # the CLI's "unparsed lines" note sees workers' lines too
             if progress:
                 progress(1)
     return results
@@ -61,9 +61,9 @@ def _noting_unparsed(fn_job: tuple[Callable[[J], R], J]) -> tuple[R, dict]:
     from tritonscope import stages
 
     fn, job = fn_job
-    stages.UNPARSED.clear()
-    result = fn(job)
-    return result, dict(stages.UNPARSED)
+    with stages.collecting_unparsed() as sink:
+        result = fn(job)
+    return result, sink
 
 
 @contextlib.contextmanager

@@ -14,6 +14,7 @@ import sys
 import click
 
 from tritonscope import __version__
+from tritonscope.errors import ExitStatus
 
 # command name -> "module:attribute"; order is the order of `--help`.
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -50,71 +51,35 @@ class LazyGroup(click.Group):
                 formatter.write_dl(rows)
 
     def invoke(self, ctx: click.Context):
-        stages = sys.modules.get("tritonscope.stages")
-        if stages is not None:
-            stages.UNPARSED.clear()  # one report per command (in-process callers invoke many)
-        try:
-            result = super().invoke(ctx)
-            report_unparsed(ctx)
-            return result
-        except (click.exceptions.Exit, SystemExit):
-            report_unparsed(ctx)  # a command that sets its exit code (diff --fail-on) parsed too
-            raise
-        except (click.ClickException, click.Abort):
-            raise
-        except KeyboardInterrupt as exc:  # click would print "Aborted!" and exit 1; a shell expects 130
-            handle_error(exc, ctx)
-        except Exception as exc:  # noqa: BLE001 - the one place errors become exit codes
-            handle_error(exc, ctx)
+        """Run the command with an Outcome on the context; the Outcome alone decides the exit status."""
+        from tritonscope.cli.outcome import Outcome
+        from tritonscope.stages import collecting_unparsed
+
+        outcome = ctx.ensure_object(Outcome)
+        outcome.debug = bool(ctx.params.get("debug"))
+        result = None
+        with collecting_unparsed() as unparsed:
+            outcome.unparsed = unparsed  # one report per command (in-process callers invoke many)
+            try:
+                result = super().invoke(ctx)
+            except click.exceptions.Exit:  # --help / --version of a command
+                outcome.report()
+                raise
+            except (click.ClickException, click.Abort):  # click's own usage errors: its message, exit 2
+                raise
+            except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - recorded, then one line
+                outcome.error = exc
+        outcome.report()
+        code = outcome.return_code
+        if code != ExitStatus.OK:
+            sys.exit(int(code))
+        return result
 
 
 def _module_exists(target: str) -> bool:
     module_name = target.split(":")[0]
     rel = module_name.split(".")[-1] + ".py"
     return os.path.exists(os.path.join(os.path.dirname(__file__), rel))
-
-
-def report_unparsed(ctx: click.Context) -> None:
-    """`unparsed lines: N` per parsed file that had lines no parser rule read (examples under --debug)."""
-    stages = sys.modules.get("tritonscope.stages")  # not imported: nothing was parsed
-    if stages is None or not stages.UNPARSED:
-        return
-    debug = bool(ctx.find_root().params.get("debug"))
-    with_path = {(stage, len(lines)) for (stage, path), lines in stages.UNPARSED.items() if path}
-    for (stage, path), lines in sorted(stages.UNPARSED.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
-        if path is None and (stage, len(lines)) in with_path:
-            continue  # the same text parsed again without its path (metrics): reported once
-        where = path or f"{stage} text"
-        hint = "" if debug else " (--debug shows them)"
-        click.echo(f"tritonscope: note: {where}: unparsed lines: {len(lines)}{hint}", err=True)
-        if debug:
-            for lineno, text in lines[:5]:
-                click.echo(f"  {where}:{lineno}: {text[:160]}", err=True)
-    stages.UNPARSED.clear()
-
-
-def handle_error(exc: BaseException, ctx: click.Context | None) -> None:
-    from tritonscope.errors import TritonscopeError
-
-    debug = bool(ctx and ctx.find_root().params.get("debug"))
-    if debug:
-        import traceback
-
-        traceback.print_exception(type(exc), exc, exc.__traceback__)
-    if isinstance(exc, TritonscopeError):
-        click.echo(f"tritonscope: error: {exc}", err=True)
-        sys.exit(exc.exit_code)
-    if isinstance(exc, BrokenPipeError):
-        sys.exit(0)
-    if isinstance(exc, KeyboardInterrupt):
-        click.echo("tritonscope: interrupted", err=True)
-        sys.exit(130)
-    if isinstance(exc, OSError) and exc.filename:
-        click.echo(f"tritonscope: error: {exc.filename}: {exc.strerror}", err=True)
-        sys.exit(1)
-    where = "" if debug else " (run with --debug for a traceback)"
-    click.echo(f"tritonscope: internal error: {type(exc).__name__}: {exc}{where}", err=True)
-    sys.exit(1)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

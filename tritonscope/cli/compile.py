@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-import sys
 
 import click
 
 from tritonscope.cli.common import emit_json, json_option
+from tritonscope.cli.outcome import outcome
 from tritonscope.errors import TritonscopeError, UsageError
 
 
@@ -139,13 +139,14 @@ def compile_cmd(
         for r in kernel_failures:
             for line in failure_lines(f"{r.request.kernel.label} ({r.request.target})", r.error):
                 click.echo(line, err=True)
-        render_results(console, results, cache)
+        render_results(results, console, cache)
     if (
         kernel_failures
         or not any(r.ok for r in results)
         or (failed_targets and len(failed_targets) == len({str(r.request.target) for r in results}))
     ):
-        sys.exit(1)
+        outcome().failed(f"{len(kernel_failures)} kernel compile(s) failed" if kernel_failures
+                         else "no kernel compiled for any target")
 
 
 def _compile_with_progress(comp, requests, cache: str, jobs: int | None, quiet: bool) -> list:
@@ -237,9 +238,7 @@ def _explain(console, requests: list, as_json: bool) -> None:
             continue
         from tritonscope.render.compile import render_explain
 
-        render_explain(
-            console, f"{req.kernel.label} ({fn.__name__})", str(req.target), explain(spec), effective
-        )
+        render_explain(explain(spec), console, f"{req.kernel.label} ({fn.__name__})", str(req.target), effective)
     if as_json:
         emit_json({"kernels": docs}, "compile-spec")
 
@@ -317,6 +316,6 @@ def _run(console, kernels: tuple[str, ...], cache: str, interpret: bool, as_json
         for c in checks:
             if c.error:
                 click.echo(f"tritonscope: error: {c.label}: {c.error}", err=True)
-        render_run(console, checks)
+        render_run(checks, console)
     if not all(c.ok for c in checks):
-        sys.exit(1)
+        outcome().failed(f"{sum(not c.ok for c in checks)} run check(s) failed")

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import click
 
 from tritonscope.cli.common import Selection, selection_options
+from tritonscope.cli.outcome import outcome
 from tritonscope.parallel import progress_bar
 from tritonscope.stages.table import DIFFED_STAGES
 
@@ -48,7 +49,7 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
     """
     from tritonscope.diff.core import diff_sides, load_side
     from tritonscope.diff.normalize import NormalizeOptions
-    from tritonscope.diff.verdicts import Report, parse_rules
+    from tritonscope.diff.verdicts import Verdict, parse_rules
     from tritonscope.render.diff import RenderOptions, diff_payload, renderer
     from tritonscope.render.terminal import color_enabled
 
@@ -69,7 +70,7 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
                    f"{options.fold_renames}: renamed spellings will show as differences", err=True)
     result = diff_sides(side_a, side_b, stages or None, context,
                         pair_singletons=side_a.kind == "entry" and side_b.kind == "entry")
-    verdict = Report(rules).evaluate(result)
+    verdict = Verdict(rules).evaluate(result)
     if render is None:
         from tritonscope.cli.common import emit_json
 
@@ -79,7 +80,8 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
                              verdict=verdict)
         sys.stdout.write(render(result, opts))
         sys.stdout.flush()
-    sys.exit(verdict.exit_code)
+    for rule in verdict.failed_rules:
+        outcome().failed(f"diff rule {rule}")
 
 
 def _side_path(spec: str, sel: Selection) -> str:

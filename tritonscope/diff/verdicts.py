@@ -1,4 +1,5 @@
-"""CI verdicts: `--fail-on` rules and the Report that owns `diff`'s exit code.
+"""CI verdicts: `--fail-on` rules and the Verdict they come to (the CLI's Outcome turns its failed rules into
+the exit status).
 
 Rule grammar (one rule per `--fail-on`, or several separated by commas):
 
@@ -23,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from tritonscope.errors import UsageError
+from tritonscope.errors import ExitStatus, UsageError
 
 if TYPE_CHECKING:
     from tritonscope.diff.core import DiffResult, KernelPair
@@ -113,15 +114,15 @@ class RuleFailure:
 
 
 @dataclass(slots=True)
-class Report:
-    """The outcome of a diff's rules; it alone decides the exit code."""
+class Verdict:
+    """What a diff's rules came to: the failures (the exit status follows from them, in the CLI's Outcome)."""
 
     rules: list[Rule]
     failures: list[RuleFailure] = field(default_factory=list)
 
     @property
-    def exit_code(self) -> int:
-        return 1 if self.failures else 0
+    def exit_code(self) -> ExitStatus:
+        return ExitStatus.FAILED if self.failures else ExitStatus.OK
 
     @property
     def failed_rules(self) -> list[str]:
@@ -130,7 +131,7 @@ class Report:
             seen.setdefault(f.rule, None)
         return list(seen)
 
-    def evaluate(self, result: DiffResult) -> Report:
+    def evaluate(self, result: DiffResult) -> Verdict:
         for rule in self.rules:
             self.failures.extend(_evaluate(rule, result))
         return self

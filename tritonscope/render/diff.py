@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from tritonscope.diff.core import DiffResult, KernelPair, MetricDelta
 from tritonscope.diff.records import KernelRecord
-from tritonscope.diff.verdicts import Report
+from tritonscope.diff.verdicts import Verdict
 from tritonscope.errors import UsageError
 
 # Metrics shown in summary tables, in this order (all of them are in the JSON and per-kernel detail).
@@ -33,7 +33,7 @@ class RenderOptions:
     stat: bool = False  # summary and per-stage line counts only, no diff text
     all_metrics: bool = False  # per-stage `ops:...@stage` deltas too
     color: bool = False
-    verdict: Report | None = None  # the --fail-on outcome, decided by the caller (black's Report)
+    verdict: Verdict | None = None  # the --fail-on outcome, decided by the caller (black's Verdict)
 
 
 def renderer(fmt: str) -> Callable[[DiffResult, RenderOptions], str]:
@@ -78,7 +78,7 @@ def _record_json(r: KernelRecord) -> dict:
             "triton_version": r.triton_version}
 
 
-def diff_payload(result: DiffResult, report: Report | None = None) -> dict:
+def diff_payload(result: DiffResult, report: Verdict | None = None) -> dict:
     """The documented contract (docs/json-diff.md); `emit_json` adds `schema` and `kind`."""
     changed = []
     for p in result.changed:
@@ -111,13 +111,13 @@ def diff_payload(result: DiffResult, report: Report | None = None) -> dict:
 
 
 def render_text(result: DiffResult, opts: RenderOptions) -> str:
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
+    from tritonscope.render.terminal import string_console
+
     buf = io.StringIO()
-    console = Console(file=buf, force_terminal=opts.color, no_color=not opts.color, highlight=False,
-                      width=200 if not opts.color else None, soft_wrap=True)
+    console = string_console(opts.color, buf)
     s = diff_payload(result)["summary"]
     console.print(f"A: {result.a.path} ({result.a.kind}, {len(result.a.records)} kernels)")
     console.print(f"B: {result.b.path} ({result.b.kind}, {len(result.b.records)} kernels)")
@@ -168,7 +168,7 @@ def _headline(p: KernelPair) -> list[MetricDelta]:
     return [by_name[n] for n in HEADLINE_METRICS if n in by_name]
 
 
-def _render_verdict_text(verdict: Report | None, console) -> None:
+def _render_verdict_text(verdict: Verdict | None, console) -> None:
     from rich.text import Text
 
     report = verdict

@@ -6,7 +6,10 @@ and friends never pay for parsers they do not use.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import importlib
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from tritonscope.errors import TritonscopeError, UsageError
@@ -16,16 +19,18 @@ from tritonscope.stages.table import MAPPED_STAGES, PARSERS
 if TYPE_CHECKING:
     from tritonscope.artifacts.cache import KernelEntry
 
-# Lines the parsers left unparsed in this process, (stage, path) -> [(line, text)]: the CLI reports them
-# after each command ("unparsed lines: N", examples under --debug) so unknown syntax is never silently lost.
-UNPARSED: dict[tuple[str, str | None], list[tuple[int, str]]] = {}
+# Where the lines the parsers left unparsed go, (stage, path) -> [(line, text)], while a caller collects
+# them (`collecting_unparsed`): the CLI reports them after each command ("unparsed lines: N", examples
+# under --debug) so unknown syntax is never silently lost. Outside a collection each Module keeps its own.
+Unparsed = dict[tuple[str, str | None], list[tuple[int, str]]]
+_SINK: contextvars.ContextVar[Unparsed | None] = contextvars.ContextVar("tritonscope_unparsed", default=None)
 # Stages above this many characters are parsed under a "parsing ..." line on a terminal (~2 s and up).
 BUSY_CHARS = 32 << 20
 # The order stages are listed in by `map` and friends.
 PARSED_STAGES = MAPPED_STAGES
 
-__all__ = ["PARSED_STAGES", "PARSERS", "Module", "ParsedEntry", "entry_stages", "parse", "parse_entry_stage",
-           "release", "stage_text"]
+__all__ = ["PARSED_STAGES", "PARSERS", "Module", "ParsedEntry", "collecting_unparsed", "entry_stages", "note_unparsed",
+           "parse", "parse_entry_stage", "release", "stage_text"]
 
 
 def parse(stage: str, text: str, path: str | None = None) -> Module:
@@ -44,9 +49,27 @@ def parse(stage: str, text: str, path: str | None = None) -> Module:
         return _noted(parser.parse(text, path, stage=stage))
 
 
+@contextlib.contextmanager
+def collecting_unparsed() -> Iterator[Unparsed]:
+    """Collect the unparsed lines of every stage parsed in this context (nested: the innermost)."""
+    sink: Unparsed = {}
+    token = _SINK.set(sink)
+    try:
+        yield sink
+    finally:
+        _SINK.reset(token)
+
+
+def note_unparsed(unparsed: Unparsed) -> None:
+    """Add lines collected elsewhere (a pool worker's) to the current collection, if any."""
+    sink = _SINK.get()
+    if sink is not None:
+        sink.update(unparsed)
+
+
 def _noted(module: Module) -> Module:
     if module.unparsed:
-        UNPARSED[(module.stage, module.path)] = module.unparsed
+        note_unparsed({(module.stage, module.path): module.unparsed})
     return module
 
 
