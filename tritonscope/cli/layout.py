@@ -2,9 +2,31 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import click
 
 from tritonscope.cli.common import Selection, emit_json, json_option, selection_options
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LayoutQuery:
+    """What `layout` was asked for one layout: the tensor it lays out, what to show, where to draw it."""
+
+    shape_text: str | None = None  # --shape 64x256 (None: the layout's CTA tile)
+    dtype: str | None = None
+    warp_size: int | None = None
+    num_warps: int | None = None
+    element: str | None = None  # --element 3,17: who holds it
+    thread: int | None = None  # --thread / --warp / --block: what it holds
+    warp: int | None = None
+    block: int = 0
+    svg_path: str | None = None
+    png_path: str | None = None
+    max_rows: int = 64
+    max_cols: int = 64
+    no_picture: bool = False
+    as_json: bool = False
 
 
 def _is_attribute(text: str | None) -> bool:
@@ -99,7 +121,7 @@ def layout_cmd(
         raise UsageError("--warp goes with --thread")
     if element is not None and thread is not None:
         raise UsageError("--element and --thread are alternatives: give one")
-    opts = dict(
+    query = LayoutQuery(
         shape_text=shape_text,
         dtype=dtype,
         warp_size=warp_size,
@@ -126,31 +148,12 @@ def layout_cmd(
         except ParseError as exc:  # one line naming the field, not the "<text>" placeholder
             raise ParseError(exc.message, "layout attribute") from None
         with releases.using(asked or releases.DEFAULT):
-            _one_layout(kernel, title=kernel.strip(), uses=None, layout=layout, **opts)
+            _one_layout(kernel, kernel.strip(), None, query, layout=layout)
         return
-    _kernel_layouts(sel, alias, asked, **opts)
+    _kernel_layouts(sel, alias, asked, query)
 
 
-def _one_layout(
-    text: str | None,
-    title: str,
-    uses: list | None,
-    shape_text: str | None,
-    dtype: str | None,
-    warp_size: int | None,
-    num_warps: int | None,
-    element: str | None,
-    thread: int | None,
-    warp: int | None,
-    block: int,
-    svg_path: str | None,
-    png_path: str | None,
-    max_rows: int,
-    max_cols: int,
-    no_picture: bool,
-    as_json: bool,
-    layout=None,
-) -> None:
+def _one_layout(text: str | None, title: str, uses: list | None, q: LayoutQuery, layout=None) -> None:
     from tritonscope.errors import UsageError
     from tritonscope.layouts import releases
     from tritonscope.layouts.attrs import dtype_bits, parse_layout
@@ -159,6 +162,9 @@ def _one_layout(
     from tritonscope.render.terminal import color_enabled, make_console
 
     layout = layout or parse_layout(text)
+    shape_text, dtype, warp_size, num_warps = q.shape_text, q.dtype, q.warp_size, q.num_warps
+    element, thread, warp, block = q.element, q.thread, q.warp, q.block
+    svg_path, png_path, max_rows, max_cols, no_picture = q.svg_path, q.png_path, q.max_rows, q.max_cols, q.no_picture
     semantics = releases.active()
     notes: list[str] = [semantics.sentence()] + releases.notes_for(layout, semantics)
     if dtype is None:
@@ -198,7 +204,7 @@ def _one_layout(
         )
     grid = None if no_picture and not (svg_path or png_path) else layout_grid(ll, facts, max_rows, max_cols)
     _write_pictures(grid, facts, title, svg_path, png_path)
-    if as_json:
+    if q.as_json:
         facts_json = facts.to_json()
         facts_json.pop("kind")  # `kind` of the document is "layout"; the layout's own kind is layout_kind
         doc = {"layout": title, "layout_kind": layout.kind, "dtype": dtype, **facts_json,
@@ -222,12 +228,12 @@ def _one_layout(
 
     console = make_console()
     if owners is not None:
-        render.print_owners(console, coord, owners, facts.warp_size, facts.shared)
+        render.render_owners(owners, console, coord, facts.warp_size, facts.shared)
         return
     if elements is not None:
-        render.print_thread(console, who, elements)
+        render.render_thread(elements, console, who)
         return
-    render.print_layout(console, title, facts, dtype, None if no_picture else grid, color_enabled(), notes)
+    render.render_layout(facts, console, title, dtype, None if no_picture else grid, color_enabled(), notes)
 
 
 def _owner_json(o: tuple[int, ...], facts) -> dict:
@@ -251,16 +257,16 @@ def _write_pictures(grid, facts, title: str, svg_path: str | None, png_path: str
             f.write(grid_png(grid))
 
 
-def _kernel_layouts(sel: Selection, alias: str | None, asked, **opts) -> None:
+def _kernel_layouts(sel: Selection, alias: str | None, asked, q: LayoutQuery) -> None:
     from tritonscope.layouts import releases
 
     entry = sel.one()
     semantics = asked or releases.for_version(entry.triton_version, "the entry's metadata")
     with releases.using(semantics):
-        _kernel_layouts_as(sel, entry, alias, semantics, **opts)
+        _kernel_layouts_as(sel, entry, alias, semantics, q)
 
 
-def _kernel_layouts_as(sel: Selection, entry, alias: str | None, semantics, **opts) -> None:
+def _kernel_layouts_as(sel: Selection, entry, alias: str | None, semantics, q: LayoutQuery) -> None:
     from tritonscope.errors import TritonscopeError, UsageError
     from tritonscope.layouts.uses import kernel_layout_uses
     from tritonscope.stages import stage_text
@@ -276,39 +282,38 @@ def _kernel_layouts_as(sel: Selection, entry, alias: str | None, semantics, **op
             names = ", ".join(a.name for a in kernel_layout_uses(stage_text(entry, "ttgir"), str(path)) if a.defined_at)
             raise UsageError(f"--alias {alias}: no such layout alias in this TTGIR (aliases: {names})")
         one = table[0]
-        if opts["shape_text"] is None and one.uses:
+        if q.shape_text is None and one.uses:
             use = max(one.uses, key=lambda u: _elements(u.shape))
-            opts["shape_text"] = "x".join(map(str, use.shape))
-            opts["dtype"] = opts["dtype"] or use.access_dtype
+            q = dataclasses.replace(q, shape_text="x".join(map(str, use.shape)), dtype=q.dtype or use.access_dtype)
         _one_layout(
             None,
             f"#{one.name} = {one.layout.text or one.layout.to_text()}",
-            uses=[_use_json(u, one.layout, None) for u in one.uses],
+            [_use_json(u, one.layout, None) for u in one.uses],
+            q,
             layout=one.layout,
-            **opts,
         )
         return
     for key in ("shape_text", "element", "thread", "svg_path", "png_path"):
-        if opts[key] is not None:
+        if getattr(q, key) is not None:
             flag = key.replace("_path", "").replace("_text", "").replace("_", "-")
             raise UsageError(f"--{flag} needs one layout: add --alias NAME")
-    reports = [_alias_json(a, opts["warp_size"]) for a in table]
+    reports = [_alias_json(a, q.warp_size) for a in table]
     gluon = entry.language == "gluon"
     written = _written(entry, stage_text(entry, "ttgir"), str(path), sel.finder()) if gluon else None
-    if opts["as_json"]:
+    if q.as_json:
         doc = {"kernel": entry.name, "hash": entry.hash, "ttgir": str(path), "language": entry.language,
                "semantics": semantics.to_json(), "layouts": reports}
         if written is not None:
             doc["written"] = written
         emit_json(doc, "layout-kernel")
         return
-    from tritonscope.render.layout import print_kernel_layouts, print_written_layouts
+    from tritonscope.render.layout import render_kernel_layouts, render_written_layouts
     from tritonscope.render.terminal import make_console
 
     console = make_console()
     if written is not None:
-        print_written_layouts(console, entry.name, written)
-    print_kernel_layouts(console, entry.name, str(path), reports)
+        render_written_layouts(written, console, entry.name)
+    render_kernel_layouts(reports, console, entry.name, str(path))
     console.print(f"note: {semantics.sentence()}", highlight=False, soft_wrap=True)
 
 

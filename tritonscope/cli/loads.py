@@ -44,13 +44,16 @@ def loads_cmd(sel: Selection, line: int | None, explain: int | None, sass: bool,
         emit_json(report.to_json(), "loads")
         return
     from tritonscope.render.loads import render_explain, render_loads
+    from tritonscope.render.terminal import make_console
+
+    console = make_console()
 
     if explain is not None:
         if not report.rows:
             raise UsageError(f"no memory access on line {explain} (run `tritonscope loads` for the list)")
-        render_explain(report)
+        render_explain(report, console)
     else:
-        render_loads(report)
+        render_loads(report, console)
 
 
 def check_line(entry, sel: Selection, line: int) -> None:

@@ -47,5 +47,6 @@ def ls_cmd(sel: Selection, since: str | None, partial: bool, include_all: bool, 
                   "ls")
         return
     from tritonscope.render.ls import render_ls
+    from tritonscope.render.terminal import make_console
 
-    render_ls(cache.root, entries)
+    render_ls(entries, make_console(), cache.root)

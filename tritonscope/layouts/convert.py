@@ -277,39 +277,41 @@ def linear_encoding_order(enc: LinearEncoding, rank: int) -> list[int]:
     return order
 
 
+def _dot_to_linear(dot: DotOperandLayout, shape: Sequence[int], element_bits: int | None) -> LinearMap:
+    convert = _DOT_BY_PARENT.get(type(dot.parent))
+    if convert is None:
+        raise TritonscopeError(f"dot_op with a {dot.parent.kind} parent has no linear layout")
+    return convert(dot, dot.parent, shape)
+
+
+# Layout type -> its conversion, (layout, shape, element_bits) -> LinearMap; a new kind is one row here.
+_TO_LINEAR = {
+    BlockedLayout: lambda x, shape, bits: blocked_to_linear(x, shape),
+    SliceLayout: slice_to_linear,
+    NvidiaMmaLayout: lambda x, shape, bits: nvidia_mma_to_linear(x, shape),
+    AmdMfmaLayout: lambda x, shape, bits: mfma_to_linear(x, shape),
+    AmdWmmaLayout: lambda x, shape, bits: wmma_to_linear(x, shape),
+    DotOperandLayout: _dot_to_linear,
+    LinearEncoding: lambda x, shape, bits: linear_encoding_to_linear(x, shape),
+    SwizzledSharedLayout: swizzled_to_linear,
+    NvmmaSharedLayout: lambda x, shape, bits: nvmma_to_linear(x, shape),
+    PaddedSharedLayout: lambda x, shape, bits: padded_to_linear(x, shape),
+    SharedLinearLayout: lambda x, shape, bits: shared_linear_to_linear(x, shape),
+}
+# A dot operand's parent type -> its conversion, (dot, parent, shape) -> LinearMap.
+_DOT_BY_PARENT = {
+    BlockedLayout: fma_dot_to_linear,
+    AmdMfmaLayout: mfma_dot_to_linear,
+    AmdWmmaLayout: wmma_dot_to_linear,
+    NvidiaMmaLayout: nvidia_dot_to_linear,
+}
+
+
 def layout_to_linear(layout, shape: Sequence[int], element_bits: int | None = None) -> LinearMap:
     rank = layout.rank
     if layout.shared and rank is not None and len(shape) > rank:
         return stack_buffers(layout_to_linear(layout, shape[-rank:], element_bits), shape, rank)
-    if isinstance(layout, BlockedLayout):
-        return blocked_to_linear(layout, shape)
-    if isinstance(layout, SliceLayout):
-        return slice_to_linear(layout, shape, element_bits)
-    if isinstance(layout, NvidiaMmaLayout):
-        return nvidia_mma_to_linear(layout, shape)
-    if isinstance(layout, AmdMfmaLayout):
-        return mfma_to_linear(layout, shape)
-    if isinstance(layout, AmdWmmaLayout):
-        return wmma_to_linear(layout, shape)
-    if isinstance(layout, DotOperandLayout):
-        parent = layout.parent
-        if isinstance(parent, BlockedLayout):
-            return fma_dot_to_linear(layout, parent, shape)
-        if isinstance(parent, AmdMfmaLayout):
-            return mfma_dot_to_linear(layout, parent, shape)
-        if isinstance(parent, AmdWmmaLayout):
-            return wmma_dot_to_linear(layout, parent, shape)
-        if isinstance(parent, NvidiaMmaLayout):
-            return nvidia_dot_to_linear(layout, parent, shape)
-        raise TritonscopeError(f"dot_op with a {parent.kind} parent has no linear layout")
-    if isinstance(layout, LinearEncoding):
-        return linear_encoding_to_linear(layout, shape)
-    if isinstance(layout, SwizzledSharedLayout):
-        return swizzled_to_linear(layout, shape, element_bits)
-    if isinstance(layout, NvmmaSharedLayout):
-        return nvmma_to_linear(layout, shape)
-    if isinstance(layout, PaddedSharedLayout):
-        return padded_to_linear(layout, shape)
-    if isinstance(layout, SharedLinearLayout):
-        return shared_linear_to_linear(layout, shape)
-    raise TritonscopeError(f"no linear layout for {layout.kind} in tritonscope")
+    convert = _TO_LINEAR.get(type(layout))
+    if convert is None:
+        raise TritonscopeError(f"no linear layout for {layout.kind} in tritonscope")
+    return convert(layout, shape, element_bits)

@@ -33,7 +33,7 @@ def failure_lines(label: str, failure: CompileFailure) -> list[str]:
     return lines
 
 
-def render_results(console: Console, results: list, cache_dir: str) -> None:
+def render_results(results: list, console: Console, cache_dir: str) -> None:
     table = Table(title=None, show_edge=False, pad_edge=False, box=None, header_style="bold")
     for col, justify in (
         ("kernel", "left"),
@@ -63,7 +63,7 @@ def render_results(console: Console, results: list, cache_dir: str) -> None:
 
 
 def render_explain(
-    console: Console, label: str, target: str, spec_rows: list[tuple[str, str, str]], options: dict
+    spec_rows: list[tuple[str, str, str]], console: Console, label: str, target: str, options: dict
 ) -> None:
     console.print(f"{label} for {target}")
     table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
@@ -77,7 +77,7 @@ def render_explain(
     console.print()
 
 
-def render_run(console: Console, checks: list) -> None:
+def render_run(checks: list, console: Console) -> None:
     table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
     for col in ("kernel", "device", "output", "max abs error", "result", "seconds"):
         table.add_column(col, justify="right" if col in ("max abs error", "seconds") else "left")

@@ -102,10 +102,10 @@ def grid_text(grid: LayoutGrid, colour: bool) -> Text:
     return out
 
 
-def print_layout(
+def render_layout(
+    facts: LayoutFacts,
     console: Console,
     title: str,
-    facts: LayoutFacts,
     dtype: str,
     grid: LayoutGrid | None,
     colour: bool,
@@ -135,8 +135,8 @@ def print_layout(
         console.print(grid_text(grid, colour), end="")
 
 
-def print_owners(
-    console: Console, coord: tuple[int, ...], owners: list[tuple[int, ...]], warp_size: int, shared: bool
+def render_owners(
+    owners: list[tuple[int, ...]], console: Console, coord: tuple[int, ...], warp_size: int, shared: bool
 ) -> None:
     where = "(" + ", ".join(map(str, coord)) + ")"
     if not owners:
@@ -155,7 +155,7 @@ def print_owners(
         )
 
 
-def print_thread(console: Console, who: str, elements: list[tuple[int, tuple[int, ...]]]) -> None:
+def render_thread(elements: list[tuple[int, tuple[int, ...]]], console: Console, who: str) -> None:
     console.print(f"{who} holds {len(elements)} element{'s' if len(elements) != 1 else ''}:", markup=False)
     for start, end, first, last in register_runs(elements):
         regs = f"r{start}" if start == end else f"r{start}-r{end}"
@@ -191,7 +191,7 @@ def _coord(c: tuple[int, ...]) -> str:
     return "(" + ", ".join(map(str, c)) + ")"
 
 
-def print_kernel_layouts(console: Console, kernel: str, path: str, reports: list[dict]) -> None:
+def render_kernel_layouts(reports: list[dict], console: Console, kernel: str, path: str) -> None:
     """Every layout of a kernel: its text, then one line of numbers per (shape, dtype) use and where."""
     console.print(Text(f"{kernel}: {len(reports)} layout{'s' if len(reports) != 1 else ''} in {path}", style="bold"))
     for a in reports:
@@ -262,7 +262,7 @@ def _line_span(lines: list[int]) -> str:
     return ", ".join(out)
 
 
-def print_written_layouts(console: Console, kernel: str, doc: dict) -> None:
+def render_written_layouts(doc: dict, console: Console, kernel: str) -> None:
     """A Gluon kernel's layouts as its source writes them, each beside the TTGIR layout it became."""
     src = doc.get("source") or {}
     name = (src.get("path") or src.get("requested") or "?").rsplit("/", 1)[-1]

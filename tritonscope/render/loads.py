@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from tritonscope.loads.analyze import AccessRow, LoadsReport
-from tritonscope.render.terminal import make_console
 
 _VERDICT_STYLE = {"as-predicted": "green", "narrower": "yellow", "scalar": "red", "unknown": "dim"}
 _STAGE_TITLE = {"llir": "LLIR", "ptx": "PTX", "sass": "SASS", "amdgcn": "AMDGCN"}
@@ -44,8 +44,7 @@ def _prediction(row: AccessRow) -> str:
             f"{row.predicted_vectors_per_thread}x{row.predicted_vector_bytes}B")
 
 
-def render_loads(report: LoadsReport) -> None:
-    console = make_console()
+def render_loads(report: LoadsReport, console: Console) -> None:
     title = f"{report.kernel}  {report.target or '?'}  ({len(report.rows)} accesses; counts per thread)"
     if not report.rows:
         console.print(f"{title}\nno memory accesses in this kernel's TTGIR")
@@ -182,8 +181,7 @@ def _fact(a: dict) -> str:
     return f"{a['value']}: {a.get('attr')}={a.get('n')}"
 
 
-def render_explain(report: LoadsReport) -> None:
-    console = make_console()
+def render_explain(report: LoadsReport, console: Console) -> None:
     console.print(f"{report.kernel}  {report.target or '?'}", markup=False)
     for line in explain_lines(report):
         console.print(line, markup=False, highlight=False)

@@ -21,6 +21,13 @@ def make_console() -> Console:
                    else None, soft_wrap=True)
 
 
+def string_console(color: bool, buf) -> Console:
+    """A Console writing into `buf` (a StringIO), for document renderers that return text: ANSI colour
+    only when asked, a fixed width without."""
+    return Console(file=buf, force_terminal=color, no_color=not color, highlight=False,
+                   width=200 if not color else None, soft_wrap=True)
+
+
 def highlight(text: str, stage: str) -> str:
     """ANSI-highlighted text (pygments' terminal formatter), or the text unchanged without colour."""
     if not color_enabled():
