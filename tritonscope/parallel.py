@@ -13,6 +13,8 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
+from tritonscope import stages
+
 J = TypeVar("J")
 R = TypeVar("R")
 
@@ -44,8 +46,6 @@ def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], 
         return out
     from concurrent.futures import ProcessPoolExecutor
 
-    from tritonscope import stages
-
     results: list[R] = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
         chunk = max(1, len(jobs) // (workers * 4))
@@ -58,8 +58,6 @@ def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], 
 
 
 def _noting_unparsed(fn_job: tuple[Callable[[J], R], J]) -> tuple[R, dict]:
-    from tritonscope import stages
-
     fn, job = fn_job
     with stages.collecting_unparsed() as sink:
         result = fn(job)

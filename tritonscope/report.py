@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 
 from tritonscope.artifacts.cache import KernelEntry
 from tritonscope.errors import TritonscopeError
-from tritonscope.stages.common import Module
+from tritonscope.layouts import releases, views
+from tritonscope.layouts.attrs import dtype_bits, parse_layout_aliases
+from tritonscope.loads import analyze as loads
+from tritonscope.srcmap import kernelmap as srcmap
+from tritonscope.srcmap.paths import SourceFinder, name_refusal
+from tritonscope.stages import entry_stages, parse_entry_stage, release, stage_text
+from tritonscope.stages.common import DERIVED_STAGES, Module
 from tritonscope.stages.table import MAPPED_STAGES, default_view
 
 # Stages a report shows by default: the TTGIR, the LLVM IR and the ISA text of the target.
@@ -116,8 +122,6 @@ def default_stages(entry: KernelEntry) -> tuple[str, ...]:
 
 
 def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
-    from tritonscope.srcmap import kernelmap as srcmap
-
     stages = options.stages or default_stages(entry)
     kernel = {
         "name": entry.name, "hash": entry.hash, "target": str(entry.target) if entry.target else "unknown",
@@ -140,17 +144,12 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
     _layouts(model, entry, next((p.text for p in panes if p.stage == "ttgir" and p.text), None))
     _loads(model, entry, options)
     model.metadata = _metadata(entry, {p.stage: p.text for p in panes if p.text is not None})
-    from tritonscope.stages import release
-
     release(entry)  # the model is plain data: the parsed stages go before the page is rendered
     return model
 
 
 def _load_stage(entry: KernelEntry, stage: str) -> tuple[StagePane, Module | None]:
     """The text of a stage (disassembled once for sass/hsaco-asm) and its parse; a failure is a note."""
-    from tritonscope.stages import entry_stages, parse_entry_stage, stage_text
-    from tritonscope.stages.common import DERIVED_STAGES
-
     pane = StagePane(stage=stage)
     needs = DERIVED_STAGES.get(stage, stage)
     if needs not in entry.files:
@@ -191,8 +190,6 @@ def _first_lines(text: str, n: int) -> tuple[str, int | None]:
 
 
 def _source_pane(ir_path: str | None, named: set[str], options: ReportOptions) -> SourcePane:
-    from tritonscope.srcmap.paths import SourceFinder
-
     pane = SourcePane(ir_path=ir_path)
     if ir_path is None:
         pane.note = "no stage names a source file (compiled without line info?)"
@@ -212,8 +209,6 @@ def _source_pane(ir_path: str | None, named: set[str], options: ReportOptions) -
 def _source_statuses(pane: SourcePane, named: set[str], options: ReportOptions) -> list[SourceFileStatus]:
     """The page embeds the kernel's own file (the source pane); every other named file is listed by
     name with why its text is not on the page. Nothing else is opened to say so."""
-    from tritonscope.srcmap.paths import name_refusal
-
     out = []
     for f in sorted(named):
         if f == pane.ir_path and pane.text is not None:
@@ -232,8 +227,6 @@ def _source_statuses(pane: SourcePane, named: set[str], options: ReportOptions) 
 def _map_lines(model: ReportModel, kmap) -> None:
     """Per stage line: the user's source line and the inline chain; per source line: op counts per stage
     (srcmap.line_counts, the numbers `tritonscope map` prints)."""
-    from tritonscope.srcmap import kernelmap as srcmap
-
     shown = os.path.basename(kmap.source_file) if kmap.source_file else None
     file_index: dict[str, int] = {}
     chain_index: dict[Chain, int] = {}
@@ -268,8 +261,6 @@ def _layouts(model: ReportModel, entry: KernelEntry, ttgir: str | None) -> None:
     if ttgir is None:
         model.layouts_note = "no TTGIR: layouts are read from it (add ttgir to --stages)"
         return
-    from tritonscope.layouts.attrs import parse_layout_aliases
-
     try:
         aliases = parse_layout_aliases(ttgir)
     except TritonscopeError as exc:
@@ -310,15 +301,10 @@ def _elements(shape: tuple[int, ...]) -> int:
 
 def _describe_layout(item: LayoutItem, layout, entry: KernelEntry) -> None:
     """Numbers (layouts.views) and a picture (render/svg) for the first shape the kernel uses it with."""
-    from tritonscope.layouts import views
-    from tritonscope.layouts.attrs import dtype_bits
-
     if item.shape is None:
         item.note = "not used with a tensor shape in this kernel: no numbers or picture"
         return
     bits = dtype_bits(item.dtype or "") or 32
-    from tritonscope.layouts import releases
-
     try:
         with releases.using(releases.for_version(entry.triton_version, "the entry's metadata")):
             facts = views.describe(layout, item.shape, bits)
@@ -346,8 +332,6 @@ def _describe_layout(item: LayoutItem, layout, entry: KernelEntry) -> None:
 
 def _loads(model: ReportModel, entry: KernelEntry, options: ReportOptions) -> None:
     """The `loads` rows (loads.analyze_entry), as its JSON rows."""
-    from tritonscope.loads import analyze as loads
-
     try:
         result = loads.analyze_entry(entry, sass="sass" in (options.stages or ()))
     except TritonscopeError as exc:

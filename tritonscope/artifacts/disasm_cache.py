@@ -21,6 +21,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from tritonscope.artifacts.cache import default_cache_dir
+
 ENV = "TRITONSCOPE_DISASM_CACHE"
 DEFAULT_MAX_BYTES = 512 << 20
 _MAGIC = b"tritonscope-disasm 1"
@@ -155,8 +157,6 @@ def _tool_identity(tool: str) -> str:
 
 
 def _inside_triton_cache(root: Path, env) -> bool:
-    from tritonscope.artifacts.cache import default_cache_dir
-
     try:
         r = os.path.realpath(root)
         t = os.path.realpath(default_cache_dir(env))

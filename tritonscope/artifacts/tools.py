@@ -16,6 +16,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from tritonscope.artifacts.disasm_cache import DisasmCache, _tool_identity
 from tritonscope.errors import ToolMissing, TritonscopeError
 
 DEFAULT_TIMEOUT = float(os.environ.get("TRITONSCOPE_TOOL_TIMEOUT", "60"))
@@ -168,8 +169,6 @@ def read_binary(path: str | os.PathLike) -> bytes:
 def cached_tool(argv: list[str], binary_path: str | os.PathLike, timeout: float = DEFAULT_TIMEOUT):
     """`argv + [binary_path]` started now, or its output from the disassembly cache (disasm_cache.py)
     when the same tool build already disassembled the same bytes with the same arguments."""
-    from tritonscope.artifacts.disasm_cache import DisasmCache
-
     cache = DisasmCache.default()
     full = [*argv, str(binary_path)]
     if cache is None or _within(cache.root, _enclosing_cache(Path(binary_path))):
@@ -232,8 +231,6 @@ def llvm_objdumps() -> list[str]:
 def _memoized(tools: list[str], args: list[str], binary_path: str | os.PathLike, compute):
     """compute() through the disassembly cache, keyed by every candidate tool's build, `args` and the
     binary's bytes (as cached_tool, for tools run to completion)."""
-    from tritonscope.artifacts.disasm_cache import DisasmCache
-
     cache = DisasmCache.default()
     if cache is None or not tools or _within(cache.root, _enclosing_cache(Path(binary_path))):
         return compute()
@@ -241,8 +238,6 @@ def _memoized(tools: list[str], args: list[str], binary_path: str | os.PathLike,
         binary = read_binary(binary_path)
     except OSError:
         return compute()
-    from tritonscope.artifacts.disasm_cache import _tool_identity
-
     key = cache.key("|".join(_tool_identity(t) for t in tools), args, binary)
     hit = cache.get(key)
     if hit is not None:

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tritonscope.compile.gluon import is_missing_gluon, no_gluon_message
+
 # `loc("/x/k.py":12:5): error: ...`, `/x/k.py:12:5: error: ...`
 _MLIR_ERROR = re.compile(
     r'(?:loc\()?"?(?P<file>[^\s"():]+\.py)"?:(?P<line>\d+):(?P<col>\d+)\)?:\s*error:\s*(?P<msg>.+)'
@@ -118,8 +120,6 @@ def capture_stderr():
 def import_failure(exc: BaseException, path: str | None) -> CompileFailure:
     """A user module that raised while importing: point at the deepest frame inside that file."""
     file = str(Path(path).resolve()) if path else None
-    from tritonscope.compile.gluon import is_missing_gluon, no_gluon_message
-
     if is_missing_gluon(exc):
         import triton
 

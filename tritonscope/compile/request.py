@@ -15,6 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tritonscope.artifacts.cache import TARGET_FORMS, parse_target_spec
+from tritonscope.compile import signatures
+from tritonscope.compile import specialize as sp
+from tritonscope.compile.specialize import TensorArg, parse_version, rules_for
 from tritonscope.errors import UsageError
 
 # Without a GPU, `compile` builds for these (one NVIDIA and one AMD data-centre target).
@@ -44,8 +48,6 @@ class CompileTarget:
 def parse_target(text: str) -> CompileTarget:
     """`cuda:90`, `sm90`, `hip:gfx942`, `gfx942`: the grammar of every command's --target
     (cache.parse_target_spec), with an architecture, since a compile needs one."""
-    from tritonscope.artifacts.cache import TARGET_FORMS, parse_target_spec
-
     backend, _, arch = parse_target_spec(text).partition(":")
     if not arch:
         raise UsageError(f"--target {text}: compile needs an architecture (forms: {TARGET_FORMS})")
@@ -178,8 +180,6 @@ def installed_release() -> tuple[int, int]:
     """(major, minor) of the installed Triton, read from its package metadata (triton not imported)."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from tritonscope.compile.specialize import parse_version
-
     try:
         return parse_version(version("triton"))
     except PackageNotFoundError:
@@ -190,8 +190,6 @@ def installed_release() -> tuple[int, int]:
 
 def installed_rules():
     import triton
-
-    from tritonscope.compile.specialize import rules_for
 
     return rules_for(triton.__version__)
 
@@ -228,16 +226,11 @@ def sample_launch(ref: KernelRef, new: Callable[..., Any], sizes: dict | None = 
 
 
 def placeholder_factory(shape, dtype, init: str = "randn"):
-    from tritonscope.compile.specialize import TensorArg
-
     return TensorArg(tuple(shape), dtype)
 
 
 def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
     """(jit function, KernelSpec) for a request, on the installed Triton."""
-    from tritonscope.compile import signatures
-    from tritonscope.compile import specialize as sp
-
     rules = installed_rules()
     backend = request.target.backend
     constexprs = dict(request.constexprs)

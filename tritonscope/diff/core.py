@@ -14,8 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tritonscope.artifacts.cache import Cache, parse_target, select
 from tritonscope.diff.normalize import NormalizeOptions
-from tritonscope.diff.records import KernelRecord
+from tritonscope.diff.records import KernelRecord, records_for_entries
+from tritonscope.diff.snapshot import is_snapshot, read_snapshot
 from tritonscope.stages.table import DIFFED_STAGES
 
 
@@ -247,10 +249,6 @@ def diff_sides(a: Side, b: Side, stages: tuple[str, ...] | None = None, context:
 def load_side(path: str, options: NormalizeOptions, kernel: str | None = None, target: str | None = None,
               progress_factory: Callable | None = None, max_stage_bytes: int | None = -1) -> Side:
     """A cache (or folder of caches), a snapshot directory, one entry directory, or one artifact file."""
-    from tritonscope.artifacts.cache import Cache, select
-    from tritonscope.diff.records import records_for_entries
-    from tritonscope.diff.snapshot import is_snapshot, read_snapshot
-
     p = Path(path)
     if p.is_dir() and is_snapshot(p):
         records, opts = read_snapshot(p)
@@ -273,8 +271,6 @@ def load_side(path: str, options: NormalizeOptions, kernel: str | None = None, t
 
 def _selected(r: KernelRecord, kernel: str | None, target: str | None) -> bool:
     import fnmatch
-
-    from tritonscope.artifacts.cache import parse_target
 
     if kernel and not (fnmatch.fnmatchcase(r.name, kernel) or r.name == kernel):
         return False

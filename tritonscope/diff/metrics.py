@@ -20,7 +20,9 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from tritonscope.artifacts.nvinfo import cubin_resources
 from tritonscope.diff.normalize import DIALECT_RENAMES
+from tritonscope.stages import memops, parse
 from tritonscope.stages.table import TEXT_ISA_STAGES
 
 # Resource comments and YAML keys of an AMDGCN listing -> metric name.
@@ -90,8 +92,6 @@ class StageOps:
 
 def classify_ops(stage: str, ops: Iterable) -> StageOps:
     """Count a parsed stage's ops by class; memory traffic by kind and width through memops."""
-    from tritonscope.stages import memops
-
     out = StageOps()
     classes = STAGE_CLASSES.get(stage, ())
     for op in ops:
@@ -160,8 +160,6 @@ def amdgcn_resources(text: str) -> dict[str, int]:
 
 
 def cubin_metrics(data: bytes, kernel: str, path: str | None = None) -> dict[str, int]:
-    from tritonscope.artifacts.nvinfo import cubin_resources
-
     res = cubin_resources(data, path)
     r = res.get(kernel) or (next(iter(res.values())) if len(res) == 1 else None)
     if r is None:
@@ -224,8 +222,6 @@ def kernel_metrics(stage_texts: dict[str, str], normalized: dict[str, str], meta
     the narrowest global load per source line of the LLIR, else of the ISA. `modules` (a
     stages.ParsedEntry) gives the stages already parsed, else each text is parsed here.
     """
-    from tritonscope.stages import parse
-
     km = KernelMetrics()
     values = km.values
     # Sizes are of normalized text: raw sizes move with debug info and path lengths.

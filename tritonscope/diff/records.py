@@ -14,9 +14,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tritonscope.artifacts.cache import KernelEntry
+from tritonscope.artifacts.tools import read_binary
+from tritonscope.diff.metrics import kernel_metrics
 from tritonscope.diff.normalize import NORMALIZED_STAGES, NormalizeOptions, normalize
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.syntax import split_top_level
+from tritonscope.loads.analyze import analyze_entry
+from tritonscope.parallel import pool_map
+from tritonscope.stages import entry_stages, release
 from tritonscope.stages.table import BINARY_STAGES
 
 BINARY_METRIC_STAGES = BINARY_STAGES
@@ -75,10 +80,6 @@ def specialization(meta: dict | None, normalized: dict[str, str]) -> dict:
 def record_for_entry(entry: KernelEntry, options: NormalizeOptions, stages: tuple[str, ...] | None = None
                      ) -> KernelRecord:
     """Read, normalize and measure one cache entry (read-only)."""
-    from tritonscope.artifacts.tools import read_binary
-    from tritonscope.diff.metrics import kernel_metrics
-    from tritonscope.stages import entry_stages
-
     parsed = entry_stages(entry)  # each stage read once and parsed once: here, in metrics and in loads
     raw: dict[str, str] = {}
     normalized: dict[str, str] = {}
@@ -104,9 +105,6 @@ def _loads_report(entry: KernelEntry, stages: tuple[str, ...] | None):
     """`loads` over TTGIR + LLIR + ISA (no SASS: a snapshot must not depend on which tools are installed)."""
     if "ttgir" not in entry.files:
         return None
-    from tritonscope.errors import TritonscopeError
-    from tritonscope.loads.analyze import analyze_entry
-
     try:
         return analyze_entry(entry, sass=False)
     except TritonscopeError:
@@ -114,8 +112,6 @@ def _loads_report(entry: KernelEntry, stages: tuple[str, ...] | None):
 
 
 def _record_job(args: tuple[KernelEntry, NormalizeOptions, tuple[str, ...] | None]) -> KernelRecord | None:
-    from tritonscope.stages import release
-
     entry = args[0]
     try:
         return record_for_entry(*args)
@@ -132,7 +128,5 @@ def records_for_entries(entries: list[KernelEntry], options: NormalizeOptions,
                         progress: Callable[[int], None] | None = None) -> list[KernelRecord]:
     """Records in the order of `entries`; a process pool when there is more than one core and entry.
     An entry deleted while it is read is left out (callers compare counts and say so)."""
-    from tritonscope.parallel import pool_map
-
     records = pool_map(_record_job, [(e, options, stages) for e in entries], progress)
     return [r for r in records if r is not None]

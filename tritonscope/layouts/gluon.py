@@ -17,7 +17,9 @@ from typing import Any
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.attrs import iter_shaped_types, parse_layout_aliases, parse_tensor_type
 from tritonscope.layouts.model import Layout
+from tritonscope.layouts.views import describe
 from tritonscope.layouts.written import Symbol, WrittenLayout, written_layouts
+from tritonscope.stages import parse
 
 # written field -> attribute of the tritonscope.layouts.model class of that kind
 FIELDS: dict[str, dict[str, str]] = {
@@ -103,8 +105,6 @@ class KernelTensors:
 
 def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None) -> KernelTensors:
     """Source line (of `source_file`, any frame of an op's location) -> the tensor types of its ops."""
-    from tritonscope.stages import parse
-
     aliases = parse_layout_aliases(ttgir)
     names = {layout: name for name, layout in aliases.items()}
     module = parse("ttgir", ttgir, path)
@@ -187,8 +187,6 @@ def kernel_file(ttgir: str, path: str | None = None) -> str | None:
     """The file most TTGIR ops trace back to (outermost frame): the kernel's own source."""
     from collections import Counter
 
-    from tritonscope.stages import parse
-
     counts: Counter[str] = Counter()
     for op in parse("ttgir", ttgir, path).ops:
         if op.loc is not None:
@@ -210,8 +208,6 @@ def written_vs_resolved(source: str, source_file: str, ttgir: str, ttgir_path: s
 
 def resolution_json(r: Resolution, source_line: str | None) -> dict:
     """One written layout, what it became, and the numbers of its largest tensor."""
-    from tritonscope.layouts.views import describe
-
     resolved = []
     for t in r.resolved:
         doc = {"name": t.name, "kind": t.layout.kind, "text": t.layout.text or t.layout.to_text(),

@@ -13,7 +13,10 @@ from __future__ import annotations
 import re
 
 from tritonscope.errors import TritonscopeError
+from tritonscope.layouts import releases
 from tritonscope.layouts.attrs import parse_layout_aliases
+from tritonscope.layouts.gluon import kernel_file, written_vs_resolved
+from tritonscope.layouts.views import describe
 from tritonscope.loads import reclaim as loadreclaim
 from tritonscope.loads.join import (
     ACCEPTS,
@@ -25,7 +28,10 @@ from tritonscope.loads.join import (
 from tritonscope.loads.model import VERDICTS, AccessRow, LoadsReport, Reason
 from tritonscope.loads.sites import AccessSite, ValueGraph, access_sites
 from tritonscope.loads.verdict import decide, explain_counts
+from tritonscope.srcmap.paths import SourceFinder
+from tritonscope.stages import entry_stages
 from tritonscope.stages.common import Module, SourceLoc
+from tritonscope.stages.memops import classify
 
 # TMA/descriptor ops that write global memory.
 TMA_WRITES = re.compile(r"store|local_to_global|scatter|reduce")
@@ -36,8 +42,6 @@ __all__ = ["VERDICTS", "AccessRow", "LoadsReport", "Reason", "analyze_entry", "a
 def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=None) -> LoadsReport:
     """Read the stages of a cache entry (read-only; SASS through nvdisasm when available) and analyze.
     `finder` (a SourceFinder) locates a Gluon kernel's source, whose written layouts explain widths."""
-    from tritonscope.stages import entry_stages
-
     if "ttgir" not in entry.files:
         raise TritonscopeError("no TTGIR in this entry: loads needs it to find the accesses", str(entry.path))
     parsed = entry_stages(entry)  # read and parsed once, shared with whatever else reads this entry
@@ -63,8 +67,6 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
             notes.append(f"SASS not joined: {exc}")
     target = entry.target
     written = _gluon_written(entry, ttgir_text, notes, finder) if entry.language == "gluon" else None
-    from tritonscope.layouts import releases
-
     semantics = releases.for_version(entry.triton_version, "the entry's metadata")
     return analyze_modules(modules, target=str(target) if target else None, kernel=entry.name, hash=entry.hash,
                            ttgir_text=ttgir_text, line=line, notes=notes, written=written, semantics=semantics)
@@ -72,9 +74,6 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
 
 def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None):
     """A Gluon kernel's written layouts against its TTGIR, from the source file the IR names (read-only)."""
-    from tritonscope.layouts.gluon import kernel_file, written_vs_resolved
-    from tritonscope.srcmap.paths import SourceFinder
-
     path = str(entry.stage_path("ttgir"))
     requested = kernel_file(ttgir_text, path)
     source = (finder or SourceFinder()).read(requested, {requested}) if requested else None
@@ -97,8 +96,6 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     written-vs-resolved layouts), whose written layouts then explain the vector widths they allow.
     `semantics` (layouts.releases.Semantics): the release whose layout decoding predicts the rows (default
     the newest: up to 3.8 a tensor smaller than its blocked tile keeps its repeated registers)."""
-    from tritonscope.layouts import releases
-
     semantics = semantics or releases.DEFAULT
     ttgir = modules["ttgir"]
     notes = list(notes or [])
@@ -153,8 +150,6 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
 def spill_sites(modules: dict[str, Module]) -> list[dict]:
     """Local-memory traffic (register spills and stack) of the assembly stages, per source line and
     instruction: {stage, line, col, file, instruction, count, bytes} (bytes per instruction, per thread)."""
-    from tritonscope.stages.memops import classify
-
     counts: dict[tuple, int] = {}
     widths: dict[tuple, int | None] = {}
     for stage in ("ptx", "sass", "amdgcn"):
@@ -201,8 +196,6 @@ def _rows(sites: list[AccessSite]) -> list[AccessRow]:
 
 
 def _predict(row: AccessRow) -> None:
-    from tritonscope.layouts.views import describe
-
     site = row.sites[0]
     if row.kind in ("tma_load", "tma_store"):
         row.prediction_note = "a bulk tensor copy: one thread issues it for the whole tile"

@@ -16,6 +16,7 @@ from tritonscope.diff.core import DiffResult, KernelPair, MetricDelta
 from tritonscope.diff.records import KernelRecord
 from tritonscope.diff.verdicts import Verdict
 from tritonscope.errors import UsageError
+from tritonscope.render.terminal import string_console
 
 # Metrics shown in summary tables, in this order (all of them are in the JSON and per-kernel detail).
 HEADLINE_METRICS = ("regs", "spills", "smem", "occupancy", "stack", "scratch", "code_bytes", "vector-width",
@@ -113,8 +114,6 @@ def diff_payload(result: DiffResult, report: Verdict | None = None) -> dict:
 def render_text(result: DiffResult, opts: RenderOptions) -> str:
     from rich.table import Table
     from rich.text import Text
-
-    from tritonscope.render.terminal import string_console
 
     buf = io.StringIO()
     console = string_console(opts.color, buf)

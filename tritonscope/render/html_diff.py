@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from tritonscope.render.diff import _fmt_num, _is_worse, _shown_deltas, diff_payload
 from tritonscope.render.html import STAGE_TITLES, empty, esc, highlight_lines, page
 
 # `@@ -12,7 +12,8 @@`: a hunk of a unified diff, with its old and new start lines.
@@ -88,8 +89,6 @@ def render_diff_page(kernel_a: dict, kernel_b: dict, stage_texts_a: dict[str, st
 
 def render_diff_result(result, opts) -> str:
     """`tritonscope diff A B --format html`: summary, rule verdicts, then every changed kernel."""
-    from tritonscope.render.diff import _fmt_num, _is_worse, _shown_deltas, diff_payload
-
     s = diff_payload(result)["summary"]
     report = opts.verdict
     parts = [f'<p class="lead"><code>{esc(result.a.path)}</code> → <code>{esc(result.b.path)}</code><br>'

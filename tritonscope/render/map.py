@@ -6,6 +6,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from tritonscope.render.terminal import color_enabled
+
 _MAX_OP_TEXT = 110
 
 
@@ -46,8 +48,6 @@ def _clip(text: str) -> str:
 
 def _painter(stage: str):
     """Text -> rich Text, highlighted with the stage's pygments lexer when colour is on."""
-    from tritonscope.render.terminal import color_enabled
-
     if not color_enabled():
         return Text
     from pygments import highlight

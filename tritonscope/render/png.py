@@ -10,6 +10,7 @@ import struct
 import zlib
 
 from tritonscope.layouts.views import LayoutGrid
+from tritonscope.render.layout import WARP_COLOURS, cell_label
 
 # 3x5 glyphs, rows top to bottom, 3 bits each (MSB = left column).
 GLYPHS = {
@@ -40,8 +41,6 @@ def _hex(colour: str) -> tuple[int, int, int]:
 
 
 def grid_png(grid: LayoutGrid) -> bytes:
-    from tritonscope.render.layout import WARP_COLOURS, cell_label
-
     rows, cols = len(grid.cells), max((len(r) for r in grid.cells), default=0)
     width, height = max(1, cols * CELL_W), max(1, rows * CELL_H)
     pixels = [bytearray(b"\xff\xff\xff" * width) for _ in range(height)]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
+from tritonscope.layouts.tensor import to_linear
 from tritonscope.layouts.views import LayoutFacts, LayoutGrid, layout_grid
 from tritonscope.render.layout import WARP_COLOURS, cell_label, x
 
@@ -16,8 +17,6 @@ MARGIN_LEFT, MARGIN_TOP = 44, 86
 
 def layout_svg(layout, facts: LayoutFacts, max_rows: int = 32, max_cols: int = 32, title: str | None = None) -> str:
     """The picture of `layout` for facts.shape (the HTML report and `layout --svg` call this)."""
-    from tritonscope.layouts.tensor import to_linear
-
     ll = to_linear(layout, facts.shape, facts.element_bits)
     grid = layout_grid(ll, facts, max_rows=max_rows, max_cols=max_cols)
     text = title or (getattr(layout, "text", None) or layout.to_text())

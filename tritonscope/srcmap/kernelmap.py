@@ -16,7 +16,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from tritonscope.errors import TritonscopeError, UsageError
+from tritonscope.artifacts import tools
+from tritonscope.errors import ToolMissing, TritonscopeError, UsageError
+from tritonscope.stages import memops, parse, parse_entry_stage
 from tritonscope.stages.common import Module, Op, SourceLoc
 from tritonscope.stages.table import MAPPED_STAGES
 
@@ -123,9 +125,6 @@ def parse_stage_list(text: str | None, entry: KernelEntry) -> tuple[list[str], b
 def load_kernel_map(entry: KernelEntry, stages: list[str], explicit: bool = False) -> KernelMap:
     """Parse each stage. A stage whose disassembler is missing is skipped with the reason, unless the
     user named it (`explicit`), in which case the error propagates."""
-    from tritonscope.errors import ToolMissing
-    from tritonscope.stages import parse_entry_stage
-
     target = entry.target
     kmap = KernelMap(entry.name, entry.hash, str(target) if target else None, entry.triton_version)
     # nvdisasm takes longer than parsing every text stage of the largest kernel: start it first and
@@ -164,8 +163,6 @@ def load_kernel_map(entry: KernelEntry, stages: list[str], explicit: bool = Fals
 
 
 def _start_sass(entry: KernelEntry) -> RunningTool | TritonscopeError:
-    from tritonscope.artifacts import tools
-
     try:
         return tools.start_disassemble_cubin(entry.stage_path("cubin"))
     except TritonscopeError as e:
@@ -173,8 +170,6 @@ def _start_sass(entry: KernelEntry) -> RunningTool | TritonscopeError:
 
 
 def _finish_sass(entry: KernelEntry, sass: RunningTool | TritonscopeError) -> Module:
-    from tritonscope.stages import parse
-
     if isinstance(sass, TritonscopeError):
         raise sass
     return parse("sass", sass.output(), str(entry.stage_path("cubin")))
@@ -268,8 +263,6 @@ def memory_kind(stage: str, op: Op) -> str | None:
     The classification is memops' (the one table of memory forms); LLIR inline asm keeps an `asm` prefix
     so that the flow line says where the instruction came from.
     """
-    from tritonscope.stages import memops
-
     acc = memops.classify(stage, op)
     if acc is None:
         return None

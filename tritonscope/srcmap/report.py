@@ -7,17 +7,21 @@ from __future__ import annotations
 
 from collections import Counter
 
+from tritonscope.errors import TritonscopeError
 from tritonscope.srcmap.kernelmap import (
     MAP_STAGES,
     KernelMap,
     coverage,
     find_ops,
     line_counts,
+    load_kernel_map,
     memory_flow,
     memory_kind,
+    parse_stage_list,
     stage_has_columns,
 )
 from tritonscope.srcmap.paths import SourceFinder, SourceText, columns_are_one_based, expression_span
+from tritonscope.stages import release
 from tritonscope.stages.common import Op
 
 DEFAULT_CONTEXT = 2
@@ -180,15 +184,10 @@ def kernel_stats(kmap: KernelMap) -> dict:
 
 def entry_stats(job: tuple) -> dict:
     """`map --stats` of one cache entry: (entry, --stages text, explicit) -> kernel_stats (pool job)."""
-    from tritonscope.errors import TritonscopeError
-    from tritonscope.srcmap.kernelmap import load_kernel_map, parse_stage_list
-
     entry, stages_text, strict = job
     names, explicit = parse_stage_list(stages_text, entry)
     # over a whole cache, --stages is a filter: an entry without one of them is not an error, and an
     # entry that cannot be read (a stage over the size limit, a damaged file) is skipped with the reason
-    from tritonscope.stages import release
-
     try:
         return kernel_stats(load_kernel_map(entry, names, explicit and strict))
     except TritonscopeError as exc:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from tritonscope.stages import memops
 from tritonscope.stages.common import Module, SourceLoc
 
 MOVED_NOTE = "moved {} memory instructions back from inline-asm line offsets " \
@@ -48,8 +49,6 @@ def correct_sass_lines(sass: Module, raw_ptx: Module, ptx: Module) -> int:
     PTX parser ignores those; here the memory instructions PTX placed on a raw line are mapped, kind by
     kind, to the line the corrected PTX gives them, where that is unambiguous.
     """
-    from tritonscope.stages import memops
-
     table: dict[tuple[int, str], Counter[int]] = {}
     fixed = {op.lineno: op for op in ptx.ops}
     for op in raw_ptx.ops:
