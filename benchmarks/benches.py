@@ -196,6 +196,49 @@ def bench_diff(corpus: Path, work: Path, sizes: list[int], repeat: int) -> list[
     return rows
 
 
+# 6. a real Inductor cache (issue 19's held-out goals): ls, snapshot, against the least work on the same files ---
+COPY_STAGES = """
+import os, shutil, sys
+src, dst = sys.argv[1], sys.argv[2]
+for d in os.scandir(src):
+    for f in os.scandir(d.path):
+        if f.name.endswith((".source", ".ttir", ".ttgir", ".llir", ".ptx", ".amdgcn")):
+            os.makedirs(os.path.join(dst, d.name), exist_ok=True)
+            shutil.copyfile(f.path, os.path.join(dst, d.name, f.name))
+"""
+
+
+def bench_real_cache(cache: Path, work: Path, repeat: int) -> list[dict]:
+    """`ls --json --all` vs the json.load loop, and `snapshot` vs `grep -c loc` over its stage files and vs
+    copying those files (the floor of any command that writes a normalized copy of every stage)."""
+    import shutil
+
+    entries = sum(1 for d in os.scandir(cache) if d.is_dir())
+    paths = [str(p) for d in sorted(cache.iterdir()) if d.is_dir() for p in sorted(d.iterdir())
+             if p.suffix.lstrip(".") in TEXT_STAGES]
+    mb = sum(os.path.getsize(p) for p in paths) / 1e6
+    size = f"{entries} entries {mb:.0f} MB"
+    out, copy = work / "snap", work / "copy"
+
+    def snapshot() -> None:
+        run_cli("snapshot", "--cache-dir", str(cache), "-o", str(out))
+
+    def copy_files() -> None:
+        shutil.rmtree(copy, ignore_errors=True)
+        run_python(COPY_STAGES, str(cache), str(copy))
+
+    return [
+        row("ls --json --all (process)", size, "json.load loop (process)",
+            paired(lambda: run_python(JSON_LOAD_LOOP, str(cache)),
+                   lambda: run_cli("ls", "--cache-dir", str(cache), "--json", "--all"), repeat), 1.5),
+        row("snapshot (process)", size, "grep -c loc", paired(lambda: grep_baseline(paths), snapshot, repeat), 10),
+        row("snapshot (process)", size, "copy of the stage files (process)", paired(copy_files, snapshot, repeat),
+            None),
+        row("copy of the stage files (process)", size, "grep -c loc",
+            paired(lambda: grep_baseline(paths), copy_files, repeat), None),
+    ]
+
+
 # memory: resident memory of parsing the largest kernel, against its file size --------------------------------
 MEMORY_PROBE = """
 import json, os, sys, tracemalloc

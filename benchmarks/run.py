@@ -24,7 +24,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import benches  # noqa: E402
 from synth import corpus_entries  # noqa: E402
-from timing import cpu_pressure  # noqa: E402
+from timing import bytecode_note, cpu_pressure  # noqa: E402
 
 # Sizes per mode: full (the sizes), quick (minutes), tiny (the CI smoke test: seconds).
 SIZES = {
@@ -37,10 +37,11 @@ SIZES = {
 }
 
 
-def plan(corpus: Path, work: Path, mode: str) -> dict[str, Callable[[], list[dict]]]:
+def plan(corpus: Path, work: Path, mode: str, real_cache: Path | None = None) -> dict[str, Callable[[], list[dict]]]:
     s = SIZES[mode]
     r = s["repeat"]
-    return {
+    real = {"real": lambda: benches.bench_real_cache(real_cache, work, min(r, 3))} if real_cache else {}
+    return {**real,
         "ls": lambda: benches.bench_ls(corpus, work, s["ls"], r),
         "parse": lambda: benches.bench_parse(corpus, work, s["parse"], s["parse_repeat"]),
         "filesize": lambda: benches.bench_file_sizes(corpus, s["kernels"], r),
@@ -92,7 +93,9 @@ def main() -> None:
     mode.add_argument("--tiny", action="store_true", help="a few entries, one repeat (the CI smoke test)")
     ap.add_argument("--corpus", type=Path, default=HERE.parent.parent / "shared" / "corpus")
     ap.add_argument("--json", type=Path, default=HERE / "results.json")
-    ap.add_argument("--only", action="append", choices=list(plan(Path(), Path(), "tiny")),
+    ap.add_argument("--real-cache", type=Path, default=None, metavar="DIR",
+                    help="a real Inductor Triton cache (hundreds of entries): ls and snapshot on it ('real')")
+    ap.add_argument("--only", action="append", choices=list(plan(Path(), Path(), "tiny", Path())),
                     help="run only these benchmarks (repeatable)")
     ap.add_argument("--markdown", type=Path, metavar="RESULTS", help="print RESULTS (a JSON this wrote) as a "
                     "markdown table, run nothing")
@@ -107,7 +110,7 @@ def main() -> None:
     pressure = [cpu_pressure()]
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="tritonscope-bench-") as tmp:
-        for name, bench in plan(args.corpus, Path(tmp), mode_name).items():
+        for name, bench in plan(args.corpus, Path(tmp), mode_name, args.real_cache).items():
             if (args.only and name not in args.only) or (not args.only and mode_name == "tiny" and name == "compile"):
                 continue  # compile takes minutes: the smoke test leaves it out unless asked
             rows.extend(bench())
@@ -116,7 +119,8 @@ def main() -> None:
     print_table(rows)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     meta = {"python": sys.version.split()[0], "machine": platform.machine(), "cores": cores, "mode": mode_name,
-            "load_before_after": pressure, "seconds": round(time.perf_counter() - t0, 1)}
+            "load_before_after": pressure, "seconds": round(time.perf_counter() - t0, 1),
+            "bytecode": bytecode_note()}
     args.json.write_text(json.dumps({"meta": meta, "rows": rows}, indent=2) + "\n")
     print(f"\n{meta['cores']} cores, {pressure[0]} before, {pressure[1]} after; wrote {args.json}")
 

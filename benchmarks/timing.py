@@ -37,8 +37,22 @@ def paired(base: Callable[[], object], tool: Callable[[], object], repeat: int) 
     return statistics.median(bases), statistics.median(tools), statistics.median(ratios)
 
 
+# Processes measured here start as an installed tool starts: with compiled bytecode. pip writes .pyc files
+# at install; a machine that sets PYTHONDONTWRITEBYTECODE (this development machine does) would otherwise
+# recompile every module of the tool (and of click, rich) in every measured process: ~25 ms per start,
+# a third of a `map --line`. The warm-up run of each pair fills this prefix.
+PYCACHE = Path(os.environ.get("TRITONSCOPE_BENCH_PYCACHE", Path.home() / ".cache" / "tritonscope-bench-pycache"))
+
+
 def cli_env() -> dict[str, str]:
-    return {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(REPO), "PYTHONPYCACHEPREFIX": str(PYCACHE)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def bytecode_note() -> str:
+    """How the measured processes start, for the results (see PYCACHE)."""
+    return f"bytecode cached under {PYCACHE} (PYTHONDONTWRITEBYTECODE unset for measured processes)"
 
 
 def run_cli(*args: str) -> None:

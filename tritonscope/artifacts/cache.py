@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tritonscope.artifacts.nvinfo import cubin_resources
 from tritonscope.errors import TritonscopeError, UsageError
 from tritonscope.stages.common import gc_paused
 from tritonscope.stages.table import BINARY_STAGES, FILE_STAGES, STAGE_SUFFIXES, TEXT_STAGES
@@ -215,6 +214,8 @@ class KernelEntry:
         path = self.file_paths.get("cubin")
         if path is None:
             return None
+        from tritonscope.artifacts.nvinfo import cubin_resources  # lazy: only ls and --json ask for spills
+
         try:
             with open(path, "rb") as fh:
                 resources = cubin_resources(fh.read(), str(path))
