@@ -42,6 +42,7 @@ DOCS = ("README.md", "docs/tutorial.md", "docs/json.md")
 COMMANDS_MD = "docs/commands.md"
 TARGETS = ("cuda:90", "hip:gfx942")
 SAMPLES_CACHE = "demo-cache"  # the name the README's set-up command gives the samples cache
+TORCH_COMPILE_RUN = "torch-compile-run"  # tests/data/inductor-provenance-h100-triton3.6, as the docs name it
 COMMAND_TIMEOUT_S = 300
 
 BLOCK = re.compile(r"(<!-- tritonscope:begin (?P<id>[\w.-]+) -->\n)(?P<body>.*?)(<!-- tritonscope:end -->)",
@@ -99,6 +100,10 @@ class Runner:
         self.env.pop("FORCE_COLOR", None)
         self.replacements = path_replacements(scratch, samples_cache)
         (scratch / "docs" / "img").mkdir(parents=True, exist_ok=True)
+        # a real torch.compile run (Triton and Inductor caches), read by the torch.compile examples
+        recorded = scratch / TORCH_COMPILE_RUN
+        if not recorded.exists():
+            recorded.symlink_to(REPO / "tests" / "data" / "inductor-provenance-h100-triton3.6")
 
     def run_all(self, snippet_ids: list[str]) -> None:
         """Run what the blocks need: the compiles first (later examples read their caches), then the

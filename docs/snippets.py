@@ -94,6 +94,22 @@ def ls_without_age(text: str) -> str:
     return "\n".join(lines[:header_at] + [lines[header_at][:age_col].rstrip()] + rows)
 
 
+def ls_inductor_by_name(text: str) -> str:
+    """`ls --inductor` sorts newest first: the docs sort the kernels (each with its indented lines) by
+    name and hash, so the page does not change with the order the run wrote its entries."""
+    lines = text.splitlines()
+    groups: list[list[str]] = []
+    for line in lines[1:]:
+        if not line.strip():
+            continue
+        if line.startswith(" ") and groups:
+            groups[-1].append(line)
+        else:
+            groups.append([line])
+    groups.sort(key=lambda g: g[0].split()[:2])
+    return "\n".join([lines[0]] + [line for g in groups for line in g])
+
+
 COMPILE_SECONDS = re.compile(r"^(?P<before>\S+\s+\S+\s+[A-Z2-7]{16}\s+)(?P<seconds>\d+\.\d+)(?=\s)")
 
 
@@ -153,6 +169,8 @@ GEMV_CUDA = "gemv_kernel --target cuda:90"
 WEIGHT_LINE = 40  # sample_kernels/gemv.py: w = tl.load(w_ptrs, ...), the weight-tile load
 
 UNALIGNED = "--cache-dir unaligned-cache"
+TORCH_COMPILE = ("--cache-dir torch-compile-run/triton_cache "
+                 "--inductor-dir torch-compile-run/inductor_cache")
 KMASK = "--cache-dir kmask-cache"
 STAGE_HEADER = r"^(source|ttir|ttgir|llir|ptx|sass|amdgcn|hsaco-asm)  \d+ ops? at "
 UNTIL_MEMORY = r"^memory:"
@@ -170,6 +188,10 @@ _ALL = [
     Snippet("readme-diff", "tritonscope diff demo-cache unaligned-cache -k gemv_kernel --target hip:gfx942 "
             "--stat --fail-on 'vector-width<'", (keep_lines(r"^(FAILED|  vector-width)", header=3),),
             exit_code=1),
+
+    Snippet("readme-torch-compile-ls", f"tritonscope ls --inductor {TORCH_COMPILE}", (ls_inductor_by_name,)),
+    Snippet("readme-model-line", f"tritonscope map --model-line provenance_model.py:21 {TORCH_COMPILE}",
+            (head(11),)),
 
     # docs/tutorial.md: the weight-tile load of sample_kernels/gemv.py, stage by stage
     Snippet("tut-listing", f"tritonscope map {GEMV_HIP} --stages source,ttir,ttgir"),

@@ -103,7 +103,7 @@ def test_json_doc_covers_every_kind_emitted():
     kinds = set()
     for module in (REPO / "tritonscope" / "cli").glob("*.py"):
         source = module.read_text()
-        kinds |= set(re.findall(r'emit_json\((?:.|\n)*?,\s*"([\w.-]+)",?\s*\)', source))
+        kinds |= set(re.findall(r'emit_json\((?:.|\n)*?,\s*"([\w.-]+)"\s*(?:,\s*\w+=[^)]*)?,?\s*\)', source))
         if "map.py" == module.name:
             kinds |= set(re.findall(r'"(map\.\w+)"', source))
     assert {"ls", "loads", "diff", "layout"} <= kinds

@@ -104,6 +104,7 @@ class ReportModel:
     metadata: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     sources: list[SourceFileStatus] = field(default_factory=list)  # every named file, embedded or not
+    provenance: dict | None = None  # torch.compile: the `inductor` record of docs/json.md
 
 
 @dataclass(frozen=True, slots=True)

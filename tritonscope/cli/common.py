@@ -38,6 +38,7 @@ class Selection:
     substitutions: tuple[tuple[str, str], ...] = ()
     source_roots: tuple[str, ...] = ()
     max_stage_bytes: int | None = DEFAULT_MAX_STAGE_BYTES
+    inductor_dirs: tuple[str, ...] = ()
 
     @property
     def kernel(self) -> str | None:
@@ -46,7 +47,31 @@ class Selection:
     def finder(self):
         from tritonscope.srcmap.paths import SourceFinder
 
-        return SourceFinder(self.source_roots, self.substitutions)
+        # an Inductor dir given holds the kernel sources too (xx/c<hash>.py, as --source-root finds them)
+        return SourceFinder(self.source_roots + self.inductor_dirs, self.substitutions)
+
+    def inductor(self):
+        """TorchInductor's records for the kernels torch.compile wrote (--inductor-dir, else torch's
+        default dir); read once per command."""
+        from tritonscope.srcmap.inductor import InductorIndex
+
+        ctx = click.get_current_context(silent=True)
+        memo = ctx.meta.setdefault("tritonscope.inductor", {}) if ctx is not None else {}
+        if self.inductor_dirs not in memo:
+            memo[self.inductor_dirs] = InductorIndex.load(self.inductor_dirs)
+        return memo[self.inductor_dirs]
+
+    def inductor_link(self, entry: KernelEntry) -> dict | None:
+        """The entry's provenance in TorchInductor's records as JSON (None: not a torch.compile kernel);
+        what could not be read becomes a note on stderr."""
+        from tritonscope.cli.outcome import outcome
+        from tritonscope.srcmap.inductor import link_notes
+
+        index = self.inductor()
+        link = index.link(entry)
+        for text in link_notes(index, [link], asked=bool(self.inductor_dirs)):
+            outcome().note(text)
+        return link.to_json() if link is not None else None
 
     def cache(self) -> Cache:
         """The cache, walked (with a count on a terminal: 20,000 entries take seconds)."""
@@ -112,7 +137,8 @@ def parse_size(text: str) -> int | None:
     return int(value * mult)
 
 
-_SELECTION_PARAMS = ("kernels", "cache_dir", "target", "substitutions", "source_roots", "max_stage_bytes")
+_SELECTION_PARAMS = ("kernels", "cache_dir", "target", "substitutions", "source_roots", "max_stage_bytes",
+                     "inductor_dirs")
 
 
 def _target_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -140,7 +166,8 @@ def selection_options(kernel: str = "argument", metavar: str = "KERNEL") -> Call
             raw = values.pop("kernels")
             kernels = tuple(raw) if isinstance(raw, (tuple, list)) else ((raw,) if raw else ())
             return f(*args, sel=Selection(kernels=kernels, substitutions=tuple(values.pop("substitutions")),
-                                          source_roots=tuple(values.pop("source_roots")), **values), **kwargs)
+                                          source_roots=tuple(values.pop("source_roots")),
+                                          inductor_dirs=tuple(values.pop("inductor_dirs")), **values), **kwargs)
 
         opts = [
             click.option("--cache-dir", "cache_dir", type=click.Path(), default=None,
@@ -153,6 +180,9 @@ def selection_options(kernel: str = "argument", metavar: str = "KERNEL") -> Call
                          help="Read sources named under OLD from NEW instead (repeatable, like gdb)."),
             click.option("--source-root", "source_roots", multiple=True, type=click.Path(file_okay=False),
                          metavar="DIR", help="Look for the kernel's Python sources under DIR (repeatable)."),
+            click.option("--inductor-dir", "inductor_dirs", multiple=True, type=click.Path(), metavar="DIR",
+                         help="TorchInductor's cache or debug dir, for the provenance of torch.compile kernels "
+                         "(repeatable; default: $TORCHINDUCTOR_CACHE_DIR, else <tmp>/torchinductor_<user>)."),
             click.option("--max-stage-size", "max_stage_bytes", default=None, metavar="SIZE",
                          envvar="TRITONSCOPE_MAX_STAGE_SIZE", callback=_size_callback,
                          help="Refuse stage files larger than SIZE (default 256M; 'none': no limit)."),
@@ -175,14 +205,25 @@ def json_option(f: Callable) -> Callable:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON (see docs/json.md).")(f)
 
 
-def emit_json(payload: Any, kind: str) -> None:
-    """Every JSON output is an object with `schema` and `kind`, so consumers can check the contract."""
+def emit_json(payload: Any, kind: str, one_per_line: str | None = None) -> None:
+    """Every JSON output is an object with `schema` and `kind`, so consumers can check the contract.
+
+    `one_per_line`: the key of a long list of records (ls's entries) written one record per line, in
+    the C encoder (json's indenting encoder is pure Python: most of `ls --json`'s time on a large cache)."""
     doc = {"schema": SCHEMA_VERSION, "kind": kind}
     if isinstance(payload, dict):
         doc.update(payload)
     else:
         doc["items"] = payload
-    sys.stdout.write(json.dumps(doc, indent=2, sort_keys=False, default=str) + "\n")
+    items = doc.pop(one_per_line, None) if one_per_line else None
+    if not isinstance(items, list) or not items:
+        if one_per_line and items is not None:
+            doc[one_per_line] = items
+        sys.stdout.write(json.dumps(doc, indent=2, sort_keys=False, default=str) + "\n")
+        return
+    head = json.dumps(doc, indent=2, sort_keys=False, default=str)
+    body = ",\n".join("    " + json.dumps(item, default=str) for item in items)
+    sys.stdout.write(f'{head[:-2]},\n  {json.dumps(one_per_line)}: [\n{body}\n  ]\n}}\n')
 
 
 def pass_console(f: Callable) -> Callable:

@@ -26,8 +26,11 @@ def parse_since(text: str) -> float:
 @click.option("--since", "since", default=None, metavar="AGE", help="Only entries newer than AGE (30m, 2h, 7d).")
 @click.option("--partial", is_flag=True, help="Only partial entries (failed compiles: IR but no metadata).")
 @click.option("--all", "include_all", is_flag=True, help="Also launcher (.so), empty and tmp.* entries.")
+@click.option("--inductor", "inductor_view", is_flag=True,
+              help="torch.compile kernels only: each one's graph, fused ATen ops and model lines.")
 @json_option
-def ls_cmd(sel: Selection, since: str | None, partial: bool, include_all: bool, as_json: bool) -> None:
+def ls_cmd(sel: Selection, since: str | None, partial: bool, include_all: bool, inductor_view: bool,
+           as_json: bool) -> None:
     """List the kernels in a Triton cache, newest first.
 
     PATTERN is a kernel name, a glob (`triton_red_*`), or a hash prefix.
@@ -42,11 +45,37 @@ def ls_cmd(sel: Selection, since: str | None, partial: bool, include_all: bool, 
         cutoff = time.time() - parse_since(since)
         entries = [e for e in entries if e.mtime >= cutoff]
     entries.sort(key=lambda e: (-e.mtime, e.name, e.hash))
+    links = inductor_links(sel, entries, inductor_view) if (as_json or inductor_view) else [None] * len(entries)
+    if inductor_view:
+        kept = [(e, link) for e, link in zip(entries, links, strict=True) if link is not None]
+        entries, links = [e for e, _ in kept], [link for _, link in kept]
     if as_json:
-        emit_json({"cache": str(cache.root), "count": len(entries), "entries": [e.to_json() for e in entries]},
-                  "ls")
+        rows = []
+        for e, link in zip(entries, links, strict=True):
+            row = e.to_json()
+            row["inductor"] = link.to_json() if link is not None else None
+            rows.append(row)
+        emit_json({"cache": str(cache.root), "count": len(entries), "entries": rows}, "ls", one_per_line="entries")
         return
-    from tritonscope.render.ls import render_ls
     from tritonscope.render.terminal import make_console
 
+    if inductor_view:
+        from tritonscope.render.ls import render_ls_inductor
+
+        render_ls_inductor(list(zip(entries, links, strict=True)), make_console(), cache.root)
+        return
+    from tritonscope.render.ls import render_ls
+
     render_ls(entries, make_console(), cache.root)
+
+
+def inductor_links(sel: Selection, entries: list, asked: bool) -> list:
+    """Each entry's link to TorchInductor's records (None: not a torch.compile kernel); notes to stderr."""
+    from tritonscope.cli.outcome import outcome
+    from tritonscope.srcmap.inductor import link_notes
+
+    index = sel.inductor()
+    links = [index.link(e) if e.is_kernel else None for e in entries]
+    for text in link_notes(index, links, asked=asked or bool(sel.inductor_dirs)):
+        outcome().note(text)
+    return links

@@ -26,12 +26,15 @@ from tritonscope.cli.common import Selection, emit_json, json_option, selection_
               help="Source lines shown around --line.")
 @click.option("--max-ops", "max_ops", type=int, default=40, show_default=True, metavar="N",
               help="Ops listed per stage in the --line view (memory ops first kept; 0: all). JSON lists all.")
+@click.option("--model-line", "model_line", default=None, metavar="FILE:LINE",
+              help="torch.compile: the kernels whose FX nodes came from LINE of the model's FILE (a path's tail "
+              "is enough), from Inductor's records (--inductor-dir).")
 @click.option("--stats", is_flag=True,
               help="Attribution coverage per stage (for every kernel of the cache when no KERNEL is given).")
 @json_option
 def map_cmd(sel: Selection, line: int | None, file: str | None, col: int | None, stages: str | None,
-            stage: str | None, at: int | None, grep: str | None, context: int, max_ops: int, stats: bool,
-            as_json: bool) -> None:
+            stage: str | None, at: int | None, grep: str | None, context: int, max_ops: int,
+            model_line: str | None, stats: bool, as_json: bool) -> None:
     """Map the ops of every stage of KERNEL back to its Python source lines.
 
     \b
@@ -41,6 +44,7 @@ def map_cmd(sel: Selection, line: int | None, file: str | None, col: int | None,
     map KERNEL --stage ptx --at 120 which source line produced line 120 of the PTX
     map KERNEL --stage sass --grep LDG
     map --stats                     coverage of every kernel in the cache
+    map --model-line model.py:42    torch.compile: the kernels made from line 42 of the model
     """
     from tritonscope.errors import UsageError
     from tritonscope.srcmap.kernelmap import STAGE_ALIASES, load_kernel_map, parse_stage_list
@@ -62,6 +66,11 @@ def map_cmd(sel: Selection, line: int | None, file: str | None, col: int | None,
         raise UsageError("--max-ops must be >= 0")
     if line is not None and line < 1:
         raise UsageError(f"--line {line}: source lines start at 1")
+    if model_line is not None:
+        if any(v is not None for v in (line, at, grep, stage)) or stats:
+            raise UsageError("--model-line stands alone (no --line / --at / --grep / --stats)")
+        _model_line(sel, model_line, as_json)
+        return
     finder = sel.finder()
 
     if stats:
@@ -90,6 +99,7 @@ def map_cmd(sel: Selection, line: int | None, file: str | None, col: int | None,
             if first:
                 kmap.source_file = load_kernel_map(entry, first).source_file
         result = reverse_result(kmap, finder, names[0], at, grep)
+        result["inductor"] = sel.inductor_link(entry)
         _emit(result, "map.reverse", as_json, "render_reverse")
         return
 
@@ -99,6 +109,7 @@ def map_cmd(sel: Selection, line: int | None, file: str | None, col: int | None,
     if line is not None:
         result = line_result(kmap, finder, line, file, col, context)
         check_line_in_file(result, line)
+        result["inductor"] = sel.inductor_link(entry)
         if written is not None:
             result["written_layouts"] = written[0].get(line, [])
         if as_json:
@@ -110,9 +121,28 @@ def map_cmd(sel: Selection, line: int | None, file: str | None, col: int | None,
             render_line(result, make_console(), max_ops=max_ops)
     else:
         result = listing_result(kmap, finder, file)
+        result["inductor"] = sel.inductor_link(entry)
         if written is not None:
             _add_written(result, *written)
         _emit(result, "map.listing", as_json, "render_listing")
+
+
+def _model_line(sel: Selection, spec: str, as_json: bool) -> None:
+    """`--model-line FILE:LINE`: the kernels (and their cache entries) with an FX node from that line."""
+    from tritonscope.errors import UsageError
+    from tritonscope.srcmap.inductor import model_line_result
+
+    file, _, num = spec.rpartition(":")
+    if not file or not num.isdigit() or int(num) < 1:
+        raise UsageError(f"--model-line: expected FILE:LINE (e.g. model.py:42), got '{spec}'")
+    index = sel.inductor()
+    entries = sel.many() if sel.kernel else sel.cache().kernels()
+    result = model_line_result(index, entries, file, int(num))
+    from tritonscope.cli.outcome import outcome
+
+    for text in result.pop("notes"):
+        outcome().note(text)
+    _emit(result, "map.model_line", as_json, "render_model_line")
 
 
 def _written_layouts(entry, finder) -> tuple[dict[int, list[dict]], list[str]] | None:

@@ -23,9 +23,15 @@ class Outcome:
     # What the command itself counts as failing: "2 kernel(s) failed to compile", "rule ptx-regs".
     failures: list[str] = field(default_factory=list)
     error: BaseException | None = None  # what ended the command, if anything did
+    # One-line notes on what the command could not use (a missing Inductor dir, stale records).
+    notes: list[str] = field(default_factory=list)
 
     def failed(self, what: str) -> None:
         self.failures.append(what)
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
 
     @property
     def return_code(self) -> ExitStatus:
@@ -84,6 +90,8 @@ class Outcome:
             if line:
                 click.echo(line, err=True)
             return
+        for text in self.notes:
+            click.echo(f"tritonscope: note: {text}", err=True)
         for line in self.unparsed_lines():
             click.echo(line, err=True)
 

@@ -17,7 +17,9 @@ STAGE_CHOICES = SHOWN_STAGES
 @click.option("--stage", "-s", type=click.Choice(STAGE_CHOICES), default=None,
               help="Stage to print (default: ttgir, else the first text stage present).")
 @click.option("--meta", is_flag=True, help="Print the metadata json instead.")
-def show_cmd(sel: Selection, stage: str | None, meta: bool) -> None:
+@click.option("--no-provenance", "no_provenance", is_flag=True,
+              help="Leave out the torch.compile provenance comment block of an Inductor kernel.")
+def show_cmd(sel: Selection, stage: str | None, meta: bool, no_provenance: bool) -> None:
     """Print one stage of KERNEL with syntax highlighting (plain when piped or NO_COLOR is set).
 
     `--stage sass` disassembles the cubin with nvdisasm; `--stage hsaco-asm` the hsaco with llvm-objdump.
@@ -38,4 +40,26 @@ def show_cmd(sel: Selection, stage: str | None, meta: bool) -> None:
             raise TritonscopeError(f"no text stage in this entry (stages: {', '.join(entry.stages) or 'none'})",
                                    str(entry.path))
     text = stage_text(entry, stage)
+    prov = None if no_provenance else sel.inductor_link(entry)
+    # a kernel whose records were not found stays plain unless the user pointed at Inductor's dir
+    if prov is not None and (prov["role"] != "unknown" or sel.inductor_dirs):
+        text = provenance_comment(prov, stage) + text
     page(highlight(text, stage))
+
+
+def provenance_comment(prov: dict, stage: str) -> str:
+    """The torch.compile provenance as comment lines of the stage's own syntax (the text stays valid)."""
+    mark = ";" if stage in ("llir", "amdgcn", "hsaco-asm") else "//"
+    if not prov.get("kernel"):
+        lines = [f"torch.compile: {prov['role']}: {prov['note']}"]
+    else:
+        lines = [f"torch.compile: graph {prov['graph']}, kernel {prov['kernel']}",
+                 f"  wrapper: {prov['wrapper']}:{prov['wrapper_line']}"]
+        if prov["aten_ops"]:
+            lines.append(f"  ATen: {', '.join(prov['aten_ops'])}")
+        if prov["source_nodes"]:
+            lines.append(f"  source nodes: {', '.join(prov['source_nodes'])}")
+        for row in prov["model_lines"]:
+            lines.append(f"  model: {row['file']}:{row['line']} in {row['function']}: {row['code']}  "
+                         f"[{', '.join(row['nodes'])}]")
+    return "".join(f"{mark} {line}\n" for line in lines) + "\n"

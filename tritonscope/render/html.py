@@ -258,11 +258,44 @@ def panels(model) -> str:
     tabs = [("layouts", f"Layouts ({len(model.layouts)})", layouts_panel(model)),
             ("loads", f"Loads &amp; stores ({len(model.loads)})", loads_panel(model)),
             ("meta", "Metadata", metadata_panel(model))]
+    if model.provenance is not None:
+        tabs.insert(0, ("torch-compile", "torch.compile", provenance_panel(model.provenance)))
     buttons = "".join(f'<button class="tab{" on" if i == 0 else ""}" data-tab="{key}">{label}</button>'
                       for i, (key, label, _) in enumerate(tabs))
     bodies = "".join(f'<div class="panel{" on" if i == 0 else ""}" id="panel-{key}">{content}</div>'
                      for i, (key, _, content) in enumerate(tabs))
     return f'<section class="panels"><nav class="tabs">{buttons}</nav>{bodies}</section>'
+
+
+def provenance_panel(prov: dict) -> str:
+    """What TorchInductor recorded of this kernel: its graph, fused ATen ops, FX nodes and model lines."""
+    if not prov.get("kernel"):
+        return empty(f"{prov['role']}: {prov['note']}")
+    facts = [("graph", prov["graph"]), ("kernel in the wrapper", prov["kernel"]),
+             ("wrapper", f"{prov['wrapper']}:{prov['wrapper_line']}"), ("linked by", prov["linked_by"]),
+             ("ATen ops", ", ".join(prov["aten_ops"]) or "-"),
+             ("source nodes", ", ".join(prov["source_nodes"]) or "-"),
+             ("FX graph", prov["fx_graph"] or "none (written under TORCH_COMPILE_DEBUG=1)")]
+    head = "".join(f"<tr><th>{esc(a)}</th><td>{esc(b)}</td></tr>" for a, b in facts)
+    lines = "".join(f"<tr><td>{esc(r['file'].rsplit('/', 1)[-1])}:{r['line']}</td><td>{esc(r['function'])}</td>"
+                    f"<td><code>{esc(r['code'])}</code></td><td>{esc(', '.join(r['nodes']))}</td></tr>"
+                    for r in prov["model_lines"])
+    model_html = (f'<h3>Model lines</h3><table class="grid"><tr><th>line</th><th>in</th><th>code</th>'
+                  f'<th>FX nodes</th></tr>{lines}</table>') if lines else ""
+    rows = []
+    for n in prov["nodes"]:
+        t = n.get("tensor")
+        m = n.get("model")
+        where = f"{m['file'].rsplit('/', 1)[-1]}:{m['line']}" if m else "-"
+        how = f" ({m['how']})" if m and m["how"].startswith("inferred") else ""
+        tensor = f"{t['dtype']}{t['shape']} stride {t['stride']}" if t else "-"
+        rows.append(f"<tr><td>{esc(n['name'])}</td><td>{esc(n['target'] or n['op'])}</td><td>{esc(tensor)}</td>"
+                    f"<td>{esc(n['source_node'] or '-')}</td><td>{esc(where + how)}</td></tr>")
+    nodes_html = (f'<h3>FX nodes fused into the kernel ({len(rows)})</h3><table class="grid"><tr><th>node</th>'
+                  f'<th>target</th><th>tensor</th><th>source node</th><th>model line</th></tr>{"".join(rows)}'
+                  '</table>')
+    return (f'<table class="kv">{head}</table>{model_html}{nodes_html}'
+            '<p class="note">Inductor records these per kernel, not per kernel line.</p>')
 
 
 def layouts_panel(model) -> str:

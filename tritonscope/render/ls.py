@@ -80,3 +80,51 @@ def _line(cells, widths, first_column: int = 0) -> str:
         pad = " " * (w - cell_len(c))
         parts.append(pad + c if _COLUMNS[first_column + i] in _RIGHT else c + pad)
     return "  ".join(parts).rstrip() if first_column + len(cells) == len(_COLUMNS) else "  ".join(parts)
+
+
+def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console, root: Path) -> None:
+    """`ls --inductor`: per torch.compile kernel (entry, its srcmap.inductor.Link), its graph and role, the
+    ATen ops fused into it and the model lines its FX nodes came from."""
+    entries = [e for e, _ in rows]
+    links = [link for _, link in rows]
+    if not entries:
+        console.print(f"no torch.compile kernels in {root}")
+        return
+    out = Text(f"{root}  ({len(entries)} torch.compile entries)\n", end="")
+    width = max(cell_len(e.name) for e in entries)
+    for e, link in zip(entries, links, strict=True):
+        b = link.block
+        head = f"{e.name}{' ' * (width - cell_len(e.name))}  {e.hash[:10]}  "
+        out.append(head, style="bold" if b is not None else None)
+        if b is None:
+            out.append(f"{link.role}\n", style="dim")
+            continue
+        cfg = f"warps {e.meta('num_warps', '-')} stages {e.meta('num_stages', '-')}"
+        out.append(f"{b.wrapper.graph}  {cfg}\n")
+        if b.aten_ops:
+            out.append("    ATen   ", style="dim")
+            out.append(", ".join(b.aten_ops) + "\n")
+        rows = model_rows(b.nodes)
+        for r in rows:
+            out.append("    model  ", style="dim")
+            out.append(f"{Path(r['file']).name}:{r['line']}", style="cyan")
+            inferred = f", {r['inferred']} inferred" if r["inferred"] else ""
+            out.append(f"  {r['code']}  ({len(r['nodes'])} node{'s' if len(r['nodes']) != 1 else ''}{inferred})\n")
+        unplaced = [n.name for n in b.nodes if n.model is None]
+        if unplaced and b.wrapper.fx_graph is not None:
+            out.append("    model  ", style="dim")
+            out.append(f"no line recorded: {', '.join(unplaced)}\n", style="yellow")
+    console.print(out, soft_wrap=True, highlight=False)
+
+
+def model_rows(nodes) -> list[dict]:
+    """The model lines of a kernel's nodes, in line order: file, line, code, nodes, how many inferred."""
+    rows: dict[tuple[str, int], dict] = {}
+    for n in nodes:
+        if n.model is None:
+            continue
+        row = rows.setdefault((n.model.file, n.model.line), {"file": n.model.file, "line": n.model.line,
+                                                             "code": n.model.code, "nodes": [], "inferred": 0})
+        row["nodes"].append(n.name)
+        row["inferred"] += n.model.how.startswith("inferred")
+    return [rows[k] for k in sorted(rows)]

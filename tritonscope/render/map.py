@@ -25,6 +25,31 @@ def _header(console: Console, result: dict) -> None:
                                style="dim"))
         else:
             console.print(Text(f"source: {src['requested'] or '?'}: {src['error']}", style="yellow"))
+    if result.get("inductor"):
+        render_provenance(result["inductor"], console, per_line="query" in result)
+
+
+def render_provenance(prov: dict, console: Console, per_line: bool = False) -> None:
+    """The torch.compile block: the graph and wrapper kernel, fused ATen ops, and the model lines."""
+    if not prov.get("kernel"):
+        console.print(Text(f"torch.compile: {prov['role']}: {prov['note']}", style="dim"))
+        return
+    head = Text("torch.compile: ", style="bold")
+    head.append(f"graph {prov['graph']}, {prov['kernel']}")
+    head.append(f"  ({prov['wrapper']}:{prov['wrapper_line']})", style="dim")
+    console.print(head)
+    if prov["aten_ops"]:
+        console.print(Text("  ATen   ", style="dim") + Text(", ".join(prov["aten_ops"])))
+    for row in prov["model_lines"]:
+        t = Text("  model  ", style="dim")
+        t.append(f"{row['file'].rsplit('/', 1)[-1]}:{row['line']}", style="cyan")
+        t.append(f" {row['function']}  {row['code']}  ")
+        t.append(f"[{', '.join(row['nodes'])}]", style="dim")
+        console.print(t)
+    if not prov["model_lines"]:
+        console.print(Text("  model  no lines recorded (TORCH_COMPILE_DEBUG=1 writes them)", style="dim"))
+    if per_line:
+        console.print(Text("  Inductor records these per kernel, not per kernel line", style="dim"))
 
 
 def _skipped(console: Console, skipped: dict[str, str]) -> None:
@@ -234,3 +259,36 @@ def _cov_cell(c: dict) -> str:
         extra.append(f"none {c['no_loc']}")
     tail = f" ({', '.join(extra)})" if extra else ""
     return f"{c['attributed']}/{c['ops']} {c['percent']:.1f}%{tail}"
+
+
+def render_model_line(result: dict, console: Console) -> None:
+    """`map --model-line`: per kernel, the nodes made from the model line and the entries compiled."""
+    q = result["query"]
+    if not result["kernels"]:
+        rec = result["recorded_lines"]
+        more = f" (lines recorded for {q['file']}: {', '.join(map(str, rec))})" if rec else ""
+        console.print(Text(f"no kernel has an FX node from {q['file']}:{q['line']}{more}", style="yellow"))
+        return
+    for k in result["kernels"]:
+        head = Text(k["kernel"], style="bold")
+        head.append(f"  graph {k['graph']}  {len(k['nodes'])} of {k['all_nodes']} nodes from "
+                    f"{q['file'].rsplit('/', 1)[-1]}:{q['line']}", style="dim")
+        console.print(head)
+        first = k["nodes"][0]["model"] if k["nodes"] else None
+        if first:
+            console.print(Text(f"  code   {first['code']}"))
+        for n in k["nodes"]:
+            t = Text(f"  node   {n['name']}", style="cyan")
+            ten = n.get("tensor")
+            shape = f" {ten['dtype']}{ten['shape']}" if ten else ""
+            how = n["model"]["how"] if n.get("model") else ""
+            t.append(f"  {n['target'] or ''}{shape}" + (f"  ({how})" if how.startswith("inferred") else ""),
+                     style="dim")
+            console.print(t)
+        if k["entries"]:
+            cfg = ", ".join(f"{e['hash'][:10]} w{e['num_warps']}/s{e['num_stages']}" for e in k["entries"])
+            console.print(Text(f"  cache  {len(k['entries'])} entr{'y' if len(k['entries']) == 1 else 'ies'}: {cfg}"))
+        else:
+            console.print(Text("  cache  no entry of this kernel in the Triton cache", style="yellow"))
+        console.print()
+    console.print(Text(result["granularity"], style="dim"))

@@ -1,0 +1,296 @@
+"""torch.compile provenance (issue 20): Triton cache entries linked to Inductor's wrapper blocks (source
+nodes, ATen ops, graph fragment) and, through the debug FX graphs, to the model's lines.
+
+Real data: tests/data/inductor-provenance-h100-triton3.6 (see its README), recorded on an H100 by
+benchmarks/record_inductor_provenance.py. Its paths name the recording machine, so every test here also
+checks that a moved recording links (by kernel file basename) without --substitute-path.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from test_readonly import tree_fingerprint
+
+from tritonscope.artifacts.cache import Cache
+from tritonscope.srcmap.inductor import (
+    InductorIndex,
+    coverage,
+    default_inductor_dir,
+    parse_fx_graph,
+    parse_wrapper,
+)
+
+DATA = Path(__file__).parent / "data" / "inductor-provenance-h100-triton3.6"
+FWD = "ox/coxm5aarzyrt45tunqynkjeqxvvgjzllflmhqwykinesksjheyf3"
+BWD = "zp/czpqzzflm7cvbqqonqrivqwdc2452hcotxwg2gkkryhk6h7vgxwr"
+
+
+@pytest.fixture
+def rec(tmp_path) -> Path:
+    """A copy of the recording (tests may damage it)."""
+    dst = tmp_path / "rec"
+    shutil.copytree(DATA, dst)
+    return dst
+
+
+def _ls_json(cli, rec: Path, *extra: str):
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--json", *extra)
+    assert r.returncode == 0, r.stderr
+    return {e["hash"][:8]: e for e in json.loads(r.stdout)["entries"]}, r.stderr
+
+
+def test_wrapper_blocks_parsed():
+    text = (DATA / "inductor_cache" / f"{BWD}.py").read_text()
+    w = parse_wrapper(text, "bwd.py")
+    assert w.aot_id == "0_backward"
+    first = w.blocks[0]
+    assert first.name == "triton_per_fused__to_copy_div_exp_expand_mul_sub_sum_unsqueeze_0"
+    assert first.kernel_path.endswith("r5/cr5yu73orjwwef2cn5jfgbize5tfrrnjgv6kcd3s7b2lgaxsjfvk.py")
+    assert first.source_nodes == ["expand", "div_2", "unsqueeze", "logits", "sub_5", "exp_3", "mul_14",
+                                  "convert_element_type_28", "sum_4"]
+    assert first.aten_ops[:3] == ["aten.expand", "aten.div", "aten.unsqueeze"]
+    assert first.mapping["logits"] == ["convert_element_type_27"]
+    frag = {n.name: n for n in first.fragment}
+    assert frag["addmm_4"].op == "PlaceHolder"
+    assert frag["sub_5"].target == "torch.ops.aten.sub.Tensor"
+    assert frag["sub_5"].tensor() == {"dtype": "f32", "shape": [64, 16], "stride": [16, 1], "device": "cuda:0"}
+    assert frag["convert_element_type_27"].source_node == "logits"
+    # the nodes of the kernel: computed nodes, not its inputs
+    names = {n.name for n in first.nodes}
+    assert "sub_5" in names and "addmm_4" not in names
+    assert len(w.blocks) == 15
+
+
+def test_fx_graph_lines_and_inference():
+    text = (DATA / "inductor_cache" / f"{FWD}.debug" / "fx_graph_transformed.py").read_text()
+    table = parse_fx_graph(text)
+    file, line, func, code = table["var_mean"][:4]
+    assert (file.endswith("provenance_model.py"), line, func, code) == (True, 19, "forward", "y = self.norm(x)")
+    # made by a post-grad pass (no stack trace): inferred from its users, all on line 21
+    assert table["exp_default_1"][1] == 21 and table["exp_default_1"][4] == "inferred from its users"
+    assert table["prepare_softmax_online_default_1"][1] == 21
+
+
+def test_fx_graph_inference_rules():
+    text = '''class GraphModule(torch.nn.Module):
+    def forward(self, a: "f32[4]"):
+        # File: /m/model.py:10 in forward, code: b = a + 1
+        b: "f32[4]" = torch.ops.aten.add.Tensor(a, 1)
+
+        # No stacktrace found for following nodes
+        c: "f32[4]" = torch.ops.aten.mul.Tensor(b, 2)
+        lone: "f32[4]" = torch.ops.aten.neg.default(a)
+        split: "f32[4]" = torch.ops.aten.neg.default(b)
+
+        # File: /m/model.py:12 in forward, code: d = c - 1
+        d: "f32[4]" = torch.ops.aten.sub.Tensor(c, split)
+
+        # File: /m/model.py:13 in forward, code: e = split * 3
+        e: "f32[4]" = torch.ops.aten.mul.Tensor(split, 3)
+        return (d, e)
+'''
+    t = parse_fx_graph(text)
+    assert t["b"][:2] == ("/m/model.py", 10) and len(t["b"]) == 4
+    assert t["c"][1] == 12 and t["c"][4] == "inferred from its users"  # its one user is on 12
+    assert t["split"][1] == 10 and t["split"][4] == "inferred from its producers"  # users disagree: 12, 13
+    assert t["lone"] is None  # no user, no located producer: nothing is made up
+
+
+def test_index_links_every_graph_kernel_entry():
+    index = InductorIndex.load([str(DATA / "inductor_cache")])
+    assert index.notes == []
+    assert {w.graph for w in index.wrappers} == {"0_forward", "0_backward"}
+    assert all(w.fx_graph for w in index.wrappers)
+    cov = coverage(index)
+    assert cov["nodes"] == 168
+    direct = cov["with_model_line"] - cov["inferred"]
+    assert direct / cov["nodes"] >= 0.90 and cov["with_model_line"] == 168 and cov["inferred"] == 3
+    got = {}
+    for e in Cache(DATA / "triton_cache").kernels():
+        link = index.link(e)
+        got[e.hash[:8]] = (link.role, link.how, link.block.name if link.block else None)
+    assert got == {
+        "BL2QGYIC": ("graph kernel", "kernel path", "triton_per_fused_native_layer_norm_0"),
+        "D7ZALRU2": ("graph kernel", "kernel path", "triton_per_fused_native_layer_norm_0"),
+        "22DEHI5G": ("graph kernel", "kernel path",
+                     "triton_per_fused__softmax_exp_gelu_mul_prepare_softmax_online_sub_2"),
+        "437JYKXF": ("graph kernel", "kernel path",
+                     "triton_per_fused__softmax__softmax_backward_data_gelu_gelu_backward_mul_6"),
+        "KV3UTRGV": ("graph kernel", "kernel name and text", "triton_tem_fused_mm_t_5"),
+        "2DPPZ2VD": ("autotuning candidate", None, None),
+    }
+
+
+def test_ls_json_carries_provenance_and_leaves_caches_untouched(cli, rec):
+    before = tree_fingerprint(rec)
+    rows, err = _ls_json(cli, rec, "--inductor-dir", str(rec / "inductor_cache"))
+    assert tree_fingerprint(rec) == before
+    assert err == ""
+    for h, e in rows.items():
+        prov = e["inductor"]
+        assert prov is not None, h
+        if prov["role"] == "graph kernel":
+            assert prov["source_nodes"] and prov["aten_ops"] and prov["nodes"], h
+            assert all(n["model"] for n in prov["nodes"]), h
+        else:
+            assert prov["role"] == "autotuning candidate" and "no nodes" in prov["note"]
+    ln = rows["BL2QGYIC"]["inductor"]
+    assert ln["graph"] == "0_forward" and ln["aten_ops"] == ["aten.native_layer_norm"]
+    assert ln["source_nodes"] == ["y"]
+    assert [(m["line"], m["code"]) for m in ln["model_lines"]] == [(19, "y = self.norm(x)")]
+    assert {i["name"] for i in ln["inputs"]} >= {"primals_3"}
+    soft = rows["22DEHI5G"]["inductor"]
+    inferred = [n["name"] for n in soft["nodes"] if n["model"]["how"].startswith("inferred")]
+    assert sorted(inferred) == ["exp_default_1", "prepare_softmax_online_default_1", "sub_tensor_1"]
+    assert [m["line"] for m in soft["model_lines"]] == [20, 21]  # gelu(self.up(y)); softmax(y) * 2.0
+    # the backward kernel names the forward model lines its gradient came from
+    assert {m["line"] for m in rows["437JYKXF"]["inductor"]["model_lines"]} == {20, 21}
+
+
+def test_default_dir_is_where_torch_looks(cli, rec, tmp_path):
+    assert default_inductor_dir({"TORCHINDUCTOR_CACHE_DIR": "/x/y"}) == Path("/x/y")
+    assert default_inductor_dir({}).name.startswith("torchinductor_")
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--json",
+            env={"TORCHINDUCTOR_CACHE_DIR": str(rec / "inductor_cache")})
+    assert r.returncode == 0 and r.stderr == ""
+    entries = json.loads(r.stdout)["entries"]
+    assert sum(e["inductor"]["role"] == "graph kernel" for e in entries) == 5
+
+
+def test_missing_inductor_dir_is_one_note(cli, rec, tmp_path):
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--json", "--inductor-dir", str(tmp_path / "nope"))
+    assert r.returncode == 0
+    notes = r.stderr.strip().splitlines()
+    assert notes[0] == f"tritonscope: note: {tmp_path / 'nope'}: no such Inductor directory"
+    assert "no Inductor wrapper under" in notes[1] and len(notes) == 2
+    assert all(e["inductor"]["role"] == "unknown" for e in json.loads(r.stdout)["entries"])
+    # the default dir empty: not asked for, so no note on stderr (each record's note says it), but
+    # `ls --inductor` asks: one note
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    env = {"TORCHINDUCTOR_CACHE_DIR": str(empty)}
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--json", env=env)
+    assert r.returncode == 0 and r.stderr == ""
+    assert all("no Inductor wrapper under" in e["inductor"]["note"] for e in json.loads(r.stdout)["entries"])
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--inductor", env=env)
+    assert r.returncode == 0 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+    r = cli("show", "BL2QGYIC", "--cache-dir", str(rec / "triton_cache"), "-s", "ttir", env=env)
+    assert r.returncode == 0 and r.stderr == "" and not r.stdout.startswith("//")
+    r = cli("show", "BL2QGYIC", "--cache-dir", str(rec / "triton_cache"), "-s", "ttir", "--inductor-dir", str(empty))
+    assert r.returncode == 0 and r.stdout.startswith("// torch.compile: unknown: named as")
+    assert "no Inductor wrapper under" in r.stderr
+
+
+def test_without_debug_files_source_nodes_but_no_lines(cli, rec):
+    for d in (rec / "inductor_cache").glob("*/*.debug"):
+        shutil.rmtree(d)
+    rows, err = _ls_json(cli, rec, "--inductor-dir", str(rec / "inductor_cache"))
+    assert "no model lines for 2 graph(s)" in err and len(err.strip().splitlines()) == 1
+    ln = rows["BL2QGYIC"]["inductor"]
+    assert ln["source_nodes"] == ["y"] and ln["model_lines"] == [] and ln["fx_graph"] is None
+
+
+def test_stale_and_damaged_files_are_notes(cli, rec):
+    fwd_dbg = rec / "inductor_cache" / f"{FWD}.debug"
+    bwd_dbg = rec / "inductor_cache" / f"{BWD}.debug"
+    # the forward graph's FX files replaced by the backward's: another run's files
+    for name in ("fx_graph_transformed.py", "fx_graph_readable.py"):
+        shutil.copy(bwd_dbg / name, fwd_dbg / name)
+    # a wrapper cut short and one of binary garbage
+    bwd = rec / "inductor_cache" / f"{BWD}.py"
+    bwd.write_text(bwd.read_text()[:30000])
+    (rec / "inductor_cache" / "zz").mkdir()
+    (rec / "inductor_cache" / "zz" / "cgarbage.py").write_bytes(b"# AOT ID: ['x']\n\xff\xfe\x00" * 100)
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--json", "--inductor-dir", str(rec / "inductor_cache"))
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr
+    assert any("are not in it (files of another run?)" in ln for ln in r.stderr.splitlines())
+    rows = {e["hash"][:8]: e for e in json.loads(r.stdout)["entries"]}
+    assert rows["BL2QGYIC"]["inductor"]["source_nodes"] == ["y"]  # the wrapper still answers
+
+
+def test_model_line_reverse_lookup(cli, rec):
+    r = cli("map", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "inductor_cache"),
+            "--model-line", "benchmarks/provenance_model.py:21", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["kind"] == "map.model_line"
+    kernels = {k["kernel"]: k for k in doc["kernels"]}
+    soft = kernels["triton_per_fused__softmax_exp_gelu_mul_prepare_softmax_online_sub_2"]
+    assert [e["hash"][:8] for e in soft["entries"]] == ["22DEHI5G"]
+    assert {n["name"] for n in soft["nodes"]} == {"prepare_softmax_online_default_1", "sub_tensor_1",
+                                                  "exp_default_1", "div", "convert_element_type_8", "mul_5"}
+    assert soft["graph"] == "0_forward"
+    back = kernels["triton_per_fused__softmax__softmax_backward_data_gelu_gelu_backward_mul_6"]
+    assert back["graph"] == "0_backward" and [e["hash"][:8] for e in back["entries"]] == ["437JYKXF"]
+    # a kernel of that line with no entry kept in this cache still answers, with no entries
+    assert all(k["nodes"] for k in doc["kernels"])
+    r = cli("map", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "inductor_cache"),
+            "--model-line", "provenance_model.py:2")
+    assert r.returncode == 0 and "no kernel has an FX node from provenance_model.py:2" in r.stdout
+    assert "19, 20, 21, 22, 23" in r.stdout
+    r = cli("map", "--cache-dir", str(rec / "triton_cache"), "--model-line", "model.py")
+    assert r.returncode == 2 and "expected FILE:LINE" in r.stderr
+
+
+def test_show_and_map_carry_the_block(cli, rec):
+    args = ["--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "inductor_cache")]
+    r = cli("show", "BL2QGYIC", *args, "-s", "ttir")
+    assert r.returncode == 0, r.stderr
+    head = r.stdout.splitlines()[:5]
+    assert head[0] == "// torch.compile: graph 0_forward, kernel triton_per_fused_native_layer_norm_0"
+    assert any(ln.startswith("//   model: /workspace/benchmarks/provenance_model.py:19 in forward") for ln in head)
+    r = cli("show", "BL2QGYIC", *args, "-s", "ttir", "--no-provenance")
+    assert not r.stdout.startswith("//")
+    r = cli("map", "BL2QGYIC", *args, "--line", "30", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["inductor"]["kernel"] == "triton_per_fused_native_layer_norm_0"
+    # the kernel source is found under the Inductor dir given (the recording's path is elsewhere)
+    assert doc["source"]["found"] and doc["source"]["how"] == "source-root"
+    r = cli("map", "BL2QGYIC", *args, "--line", "30")
+    assert "torch.compile: graph 0_forward" in r.stdout and "per kernel, not per kernel line" in r.stdout
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--inductor", "--inductor-dir",
+            str(rec / "inductor_cache"))
+    assert r.returncode == 0
+    assert "model  provenance_model.py:21  y = torch.softmax(y, dim=-1) * 2.0  (6 nodes, 3 inferred)" in r.stdout
+    assert "autotuning candidate" in r.stdout
+
+
+def test_non_inductor_entries_unaffected(cli, corpus):
+    r = cli("ls", "--cache-dir", str(corpus / "triton-3.9.0"), "--json")
+    assert r.returncode == 0 and r.stderr == ""
+    assert all(e["inductor"] is None for e in json.loads(r.stdout)["entries"])
+
+
+def test_report_has_a_provenance_pane_unless_no_source(cli, rec, tmp_path):
+    args = ["--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "inductor_cache"), "22DEHI5G"]
+    r = cli("report", *args, "-o", str(tmp_path / "r.html"))
+    assert r.returncode == 0, r.stderr
+    page = (tmp_path / "r.html").read_text()
+    assert 'data-tab="torch-compile"' in page and "FX nodes fused into the kernel (12)" in page
+    assert "prepare_softmax_online_default_1" in page and "inferred from its users" in page
+    r = cli("report", *args, "--no-source", "-o", str(tmp_path / "n.html"))
+    assert r.returncode == 0
+    assert 'data-tab="torch-compile"' not in (tmp_path / "n.html").read_text()
+
+
+def test_default_dir_of_another_user_is_not_read(cli, rec, tmp_path):
+    import os
+
+    if not hasattr(os, "getuid") or os.getuid() != 0:
+        pytest.skip("needs root to give a directory to another user")
+    foreign = tmp_path / "torchinductor_other"
+    shutil.copytree(rec / "inductor_cache", foreign)
+    os.chown(foreign, 12345, 12345)
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--json", env={"TORCHINDUCTOR_CACHE_DIR": str(foreign)})
+    assert r.returncode == 0
+    assert f"{foreign}: not read, owned by another user" in r.stderr
+    assert all(e["inductor"]["role"] == "unknown" for e in json.loads(r.stdout)["entries"])
+    # named explicitly, it is the user's choice
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--json", "--inductor-dir", str(foreign))
+    assert sum(e["inductor"]["role"] == "graph kernel" for e in json.loads(r.stdout)["entries"]) == 5

@@ -1,0 +1,679 @@
+"""TorchInductor provenance: which model operations a Triton kernel written by torch.compile came from.
+
+Inductor leaves two records beside its kernels, and this module reads both (it never writes anything):
+
+- the wrapper module ("output code", first line `# AOT ID: [...]`), one per compiled graph, in its cache
+  dir (`$TORCHINDUCTOR_CACHE_DIR`, else `<tmp>/torchinductor_<user>`) and, under TORCH_COMPILE_DEBUG=1,
+  as `output_code.py` in the debug dir. Above each kernel it writes
+      # kernel path: /tmp/torchinductor_u/r5/cr5yu73o....py
+      # Topologically Sorted Source Nodes: [expand, div_2, ...], Original ATen: [aten.expand, aten.div, ...]
+      # Source node to ATen node mapping:
+      #   logits => convert_element_type_27
+      # Graph fragment:
+      #   %addmm_4 : Tensor "bf16[64, 16][16, 1]cuda:0" = PlaceHolder[target=addmm_4]
+      #   %sub_5 : Tensor "f32[64, 16][16, 1]cuda:0"[num_users=1] = call_function[target=torch.ops.aten.sub.Tensor](...)
+      triton_per_fused_..._0 = async_compile.triton('triton_per_fused_..._0', '''<kernel source>''', ...)
+  The source nodes are the pre-grad (Dynamo) nodes; the right-hand sides and the fragment are the
+  post-grad FX nodes fused into the kernel.
+- with TORCH_COMPILE_DEBUG=1, per graph, `fx_graph_transformed.py` (the post-grad graph) and
+  `fx_graph_readable.py`, whose nodes sit under `# File: /path/model.py:19 in forward, code: y = ...`.
+
+A Triton cache entry is linked to its wrapper block by the basename of the kernel file its IR locations
+name (Inductor names kernel files by the hash of their text, so the link holds for a recording moved to
+another machine); where the kernel was compiled from a file that differs from the wrapper's `kernel path`
+in whitespace only (autotuned templates are), by its name and its text. Kernels compiled while autotuning
+(max-autotune's template choices, benchmark-fusion trials) are in no wrapper: Inductor records no nodes
+for them, and the link says so.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import os
+import re
+import stat
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# A wrapper of a large model is a few MB; nothing Inductor writes is near this.
+MAX_WRAPPER_BYTES = 64 << 20
+_MAX_WALK_DEPTH = 6
+# Inductor cache subdirectories that hold no wrapper or kernel source: not walked.
+_SKIP_DIRS = {"fxgraph", "aotautograd", "triton", "locks", "cache", "__pycache__", "pyinductor", "cudagraphs"}
+_AOT_ID = b"# AOT ID:"
+_PLACEHOLDER_NAME = "'kernel_name': 'Placeholder.DESCRIPTIVE_NAME'"
+
+_KERNEL_PATH = re.compile(r"^# kernel path: (.+)$")
+_SOURCE_NODES = re.compile(r"^# (?:Topologically Sorted|Unsorted) Source Nodes: \[(.*)\], Original ATen: \[(.*)\]$")
+_MAPPING = re.compile(r"^#   (\S*) ?=> (.+)$")  # a node made by a post-grad pass has an empty source
+_FRAGMENT_NODE = re.compile(
+    r"^#   %(?P<name>[\w.]+) : (?P<type>.*?) = (?P<op>\w+)\[target=(?P<target>[^\]]*)\](?P<rest>.*)$")
+_TENSOR_TYPE = re.compile(r'Tensor "(?P<dtype>\w+)(?P<shape>\[[^\]]*\])(?P<stride>\[[^\]]*\])(?P<device>[^"]*)"')
+_ASYNC_COMPILE = re.compile(r"^(\w+) = async_compile\.triton\('(\w+)', '''$")
+_SOURCE_END = re.compile(r"^''', device_str=")
+_FX_FILE = re.compile(r"^\s*# File: (?P<file>.+?):(?P<line>\d+) in (?P<func>[^,]+), code: (?P<code>.*)$")
+_FX_NO_TRACE = re.compile(r"^\s*# No stacktrace found")
+_FX_NODE = re.compile(r"^\s+(\w+)(?:\s*:\s*\"[^\"]*\")?\s*=\s")
+_LOC_FILE = re.compile(r'loc\("([^"]+)":\d+')
+# The first IR file of an entry and how much of its head is read for the kernel's file.
+_LOC_STAGES = ("source", "ttir", "ttgir", "llir")
+_LOC_HEAD = 1 << 13
+
+
+def default_inductor_dir(env: dict[str, str] | None = None) -> Path:
+    """Where torch puts Inductor's cache: $TORCHINDUCTOR_CACHE_DIR, else <tmp>/torchinductor_<user>
+    (torch._inductor.runtime.cache_dir_utils.default_cache_dir, user name sanitized the same way)."""
+    env = os.environ if env is None else env
+    if env.get("TORCHINDUCTOR_CACHE_DIR"):
+        return Path(env["TORCHINDUCTOR_CACHE_DIR"])
+    try:
+        user = getpass.getuser()
+    except Exception:  # no user name (containers without passwd entries): torch falls back the same way
+        user = "unknown"
+    return Path(tempfile.gettempdir()) / ("torchinductor_" + re.sub(r'[\\/:*?"<>|]', "_", user))
+
+
+@dataclass
+class ModelLine:
+    """A line of the user's model, as the FX graph's `# File:` comment records it."""
+
+    file: str
+    line: int
+    function: str
+    code: str
+    how: str  # 'fx_graph_transformed' | 'fx_graph_readable' | 'inferred from its users' | ...
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "line": self.line, "function": self.function, "code": self.code,
+                "how": self.how}
+
+
+@dataclass
+class FxNode:
+    """A post-grad FX node of a kernel's graph fragment."""
+
+    name: str
+    op: str  # call_function | PlaceHolder | ...
+    target: str
+    type: str  # 'Tensor "bf16[64, 16][16, 1]cuda:0"' as written
+    source_node: str | None = None  # the pre-grad node it came from (the wrapper's mapping)
+    model: ModelLine | None = None
+
+    def tensor(self) -> dict | None:
+        m = _TENSOR_TYPE.search(self.type)
+        if not m:
+            return None
+        return {"dtype": m.group("dtype"), "shape": _dims(m.group("shape")), "stride": _dims(m.group("stride")),
+                "device": m.group("device") or None}
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "op": self.op, "target": self.target, "tensor": self.tensor(),
+                "source_node": self.source_node, "model": self.model.to_json() if self.model else None}
+
+
+def _dims(text: str) -> list:
+    inner = text.strip()[1:-1].strip()
+    if not inner:
+        return []
+    return [int(d) if re.fullmatch(r"-?\d+", d.strip()) else d.strip() for d in inner.split(",")]
+
+
+@dataclass
+class KernelBlock:
+    """One kernel of a wrapper: what Inductor wrote above its `async_compile.triton` call."""
+
+    name: str
+    kernel_path: str | None
+    wrapper: Wrapper
+    line: int  # of the `# kernel path:` (or the async_compile) line in the wrapper
+    source_nodes: list[str] = field(default_factory=list)
+    aten_ops: list[str] = field(default_factory=list)
+    mapping: dict[str, list[str]] = field(default_factory=dict)  # source node -> post-grad nodes
+    fragment: list[FxNode] = field(default_factory=list)
+    source_digest: str | None = None  # of the kernel text, whitespace-normalized
+    _nodes: list[FxNode] | None = field(default=None, repr=False)
+
+    @property
+    def nodes(self) -> list[FxNode]:
+        """The kernel's own nodes: the fragment's computed nodes and every mapped node (not its inputs)."""
+        if self._nodes is None:
+            self._nodes = self._own_nodes()
+        return self._nodes
+
+    def _own_nodes(self) -> list[FxNode]:
+        seen: dict[str, FxNode] = {}
+        mapped = {n for posts in self.mapping.values() for n in posts}
+        for n in self.fragment:
+            if n.op not in ("PlaceHolder", "placeholder") or n.name in mapped:
+                seen.setdefault(n.name, n)
+        for src, posts in self.mapping.items():
+            for p in posts:
+                if p not in seen:
+                    seen[p] = FxNode(p, "", "", "", source_node=src or None)
+        return list(seen.values())
+
+    @property
+    def inputs(self) -> list[FxNode]:
+        return [n for n in self.fragment if n.op in ("PlaceHolder", "placeholder")]
+
+
+@dataclass
+class Wrapper:
+    path: str
+    aot_id: str | None
+    blocks: list[KernelBlock] = field(default_factory=list)
+    graph_dir: str | None = None  # the debug dir with fx_graph_*.py of this graph
+    fx_graph: str | None = None  # the FX graph file the model lines came from
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def graph(self) -> str:
+        return self.aot_id or Path(self.path).stem
+
+    def key(self) -> tuple:
+        return (self.aot_id, tuple((b.name, Path(b.kernel_path).name if b.kernel_path else None,
+                                    b.source_digest) for b in self.blocks))
+
+
+def _digest(text: str) -> str:
+    norm = "\n".join(line.rstrip() for line in text.strip().splitlines())
+    return hashlib.sha1(norm.encode()).hexdigest()
+
+
+def parse_wrapper(text: str, path: str) -> Wrapper:
+    """The kernel blocks of one wrapper module."""
+    lines = text.splitlines()
+    aot = None
+    if lines and lines[0].startswith("# AOT ID:"):
+        m = re.search(r"\['([^']*)'\]", lines[0])
+        aot = m.group(1) if m else lines[0][len("# AOT ID:"):].strip()
+    wrapper = Wrapper(path, aot)
+    pending: dict | None = None
+    section = None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = _KERNEL_PATH.match(line)
+        if m:
+            pending = {"kernel_path": m.group(1).strip(), "line": i + 1, "source_nodes": [], "aten_ops": [],
+                       "mapping": {}, "fragment": []}
+            section = None
+            i += 1
+            continue
+        if pending is not None and line.startswith("#"):
+            m = _SOURCE_NODES.match(line)
+            if m:
+                pending["source_nodes"] = _names(m.group(1))
+                pending["aten_ops"] = _names(m.group(2))
+            elif line.startswith("# Source node to ATen node mapping:"):
+                section = "mapping"
+            elif line.startswith("# Graph fragment:"):
+                section = "fragment"
+            elif section == "mapping" and (mm := _MAPPING.match(line)):
+                pending["mapping"][mm.group(1)] = _names(mm.group(2))
+            elif section == "fragment" and (fm := _FRAGMENT_NODE.match(line)):
+                pending["fragment"].append(FxNode(fm.group("name"), fm.group("op"), fm.group("target"),
+                                                  fm.group("type").strip()))
+            i += 1
+            continue
+        m = _ASYNC_COMPILE.match(line)
+        if m:
+            j = i + 1
+            while j < len(lines) and not _SOURCE_END.match(lines[j]):
+                j += 1
+            info = pending or {"kernel_path": None, "line": i + 1, "source_nodes": [], "aten_ops": [],
+                               "mapping": {}, "fragment": []}
+            block = KernelBlock(m.group(2), info["kernel_path"], wrapper, info["line"], info["source_nodes"],
+                                info["aten_ops"], info["mapping"], info["fragment"],
+                                _digest("\n".join(lines[i + 1:j])))
+            by_post = {p: s for s, posts in block.mapping.items() for p in posts}
+            for n in block.fragment:
+                n.source_node = by_post.get(n.name) or None
+            wrapper.blocks.append(block)
+            pending, section = None, None
+            i = j + 1
+            continue
+        if pending is not None and line.strip():
+            pending, section = None, None  # a comment block not followed by a kernel
+        i += 1
+    return wrapper
+
+
+def _names(text: str) -> list[str]:
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def parse_fx_graph(text: str) -> dict[str, tuple[str, int, str, str] | None]:
+    """node name -> (file, line, function, code) of the `# File:` comment it sits under, for every node
+    of the graph; a node under `# No stacktrace found` (made by a graph pass) takes the one line its users
+    agree on (else its producers'), marked with `how` = 'inferred from its users' / '... producers'."""
+    located: dict[str, tuple[str, int, str, str] | None] = {}
+    uses: dict[str, list[str]] = {}
+    current = None
+    for line in text.splitlines():
+        m = _FX_FILE.match(line)
+        if m:
+            current = (m.group("file"), int(m.group("line")), m.group("func").strip(), m.group("code").strip())
+            continue
+        if _FX_NO_TRACE.match(line):
+            current = None
+            continue
+        stripped = line.lstrip()
+        if stripped.startswith(("def ", "class ", "return ")):
+            current = None
+            continue
+        m = _FX_NODE.match(line)
+        if m and m.group(1) not in located:
+            located[m.group(1)] = current
+            uses[m.group(1)] = _IDENT.findall(line[m.end():])
+    users: dict[str, list[str]] = {}
+    for name, used in uses.items():
+        for u in used:
+            if u in located and u != name:
+                users.setdefault(u, []).append(name)
+    out: dict[str, tuple] = {k: v for k, v in located.items()}
+    for rule, neighbours in (("users", users), ("producers", uses)):
+        changed = True
+        while changed:
+            changed = False
+            for name, loc in out.items():
+                if loc is not None:
+                    continue
+                near = {out[n][:4] for n in neighbours.get(name, ()) if n in out and out[n] is not None}
+                if len(near) == 1:
+                    out[name] = (*next(iter(near)), f"inferred from its {rule}")
+                    changed = True
+    return out
+
+
+_IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
+
+
+def _read_small(path: str, limit: int = MAX_WRAPPER_BYTES) -> str | None:
+    """A regular file's text (no link followed), None when it is not one or is too large."""
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            return None
+        with open(path, "rb") as fh:
+            return fh.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+
+
+def _is_wrapper(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(_AOT_ID)) == _AOT_ID
+    except OSError:
+        return False
+
+
+@dataclass
+class Link:
+    """What an entry's kernel is, in Inductor's records."""
+
+    kernel_file: str | None  # as the entry's IR names it
+    block: KernelBlock | None = None
+    how: str | None = None  # 'kernel path' | 'kernel name and text'
+    role: str = "unknown"  # 'graph kernel' | 'autotuning candidate' | 'unknown'
+    note: str | None = None
+
+    def to_json(self) -> dict:
+        out: dict = {"role": self.role, "kernel_file": self.kernel_file, "linked_by": self.how, "note": self.note}
+        b = self.block
+        if b is None:
+            return out
+        nodes = b.nodes
+        out.update({
+            "kernel": b.name, "kernel_path": b.kernel_path, "wrapper": b.wrapper.path, "wrapper_line": b.line,
+            "graph": b.wrapper.graph, "fx_graph": b.wrapper.fx_graph,
+            "source_nodes": b.source_nodes, "aten_ops": b.aten_ops,
+            "nodes": [n.to_json() for n in nodes],
+            "inputs": [{"name": n.name, "tensor": n.tensor()} for n in b.inputs],
+            "model_lines": model_lines(nodes),
+        })
+        return out
+
+
+def model_lines(nodes: list[FxNode]) -> list[dict]:
+    """The model lines of these nodes, in line order, with the nodes each produced."""
+    rows: dict[tuple[str, int], dict] = {}
+    for n in nodes:
+        if n.model is None:
+            continue
+        key = (n.model.file, n.model.line)
+        row = rows.setdefault(key, {"file": n.model.file, "line": n.model.line, "function": n.model.function,
+                                    "code": n.model.code, "nodes": []})
+        row["nodes"].append(n.name)
+    return [rows[k] for k in sorted(rows)]
+
+
+class InductorIndex:
+    """Every wrapper found under some directories, its kernel blocks, and the model lines of their nodes."""
+
+    def __init__(self, roots: list[Path], wrappers: list[Wrapper], notes: list[str],
+                 read: list[Path] | None = None):
+        self.roots = roots  # where it looked (named in notes)
+        self.read = roots if read is None else read  # where it read: kernel sources are looked up there
+        self.wrappers = wrappers
+        self.notes = notes
+        self.by_file: dict[str, KernelBlock] = {}
+        self.by_name: dict[str, list[KernelBlock]] = {}
+        for w in wrappers:
+            for b in w.blocks:
+                if b.kernel_path:
+                    self.by_file.setdefault(Path(b.kernel_path).name, b)
+                self.by_name.setdefault(b.name, []).append(b)
+
+    @classmethod
+    def load(cls, dirs: tuple[str, ...] | list[str] = (), env: dict[str, str] | None = None) -> InductorIndex:
+        """The wrappers under each DIR given (none given: torch's default Inductor cache dir). A DIR that is
+        missing is a note, not an error: provenance is extra to what the Triton cache holds."""
+        roots = [Path(d) for d in dirs] if dirs else [default_inductor_dir(env)]
+        notes: list[str] = []
+        found: list[str] = []
+        read: list[Path] = []
+        for root in roots:
+            if not root.is_dir():
+                if dirs:
+                    notes.append(f"{root}: no such Inductor directory")
+                continue
+            if not dirs and _foreign(root):
+                # the default dir is in a shared /tmp: another user's files are not this user's records
+                notes.append(f"{root}: not read, owned by another user (give --inductor-dir to read it)")
+                continue
+            read.append(root)
+            _walk(str(root), 0, found)
+        wrappers: dict[tuple, Wrapper] = {}
+        for path in sorted(found):
+            text = _read_small(path)
+            if text is None:
+                notes.append(f"{path}: not read (not a regular file, or over {MAX_WRAPPER_BYTES >> 20} MiB)")
+                continue
+            w = parse_wrapper(text, path)
+            if not w.blocks:
+                continue
+            _attach_graph(w)
+            key = w.key()
+            old = wrappers.get(key)
+            # one graph is written up to three times (cache, cache/<x>.debug, debug dir): keep the one
+            # with the FX graphs beside it
+            if old is None or (old.fx_graph is None and w.fx_graph is not None) or (
+                    (old.fx_graph is None) == (w.fx_graph is None) and old.path.endswith("output_code.py")):
+                wrappers[key] = w
+        index = cls(roots, list(wrappers.values()), notes, read)
+        for w in index.wrappers:
+            notes.extend(w.notes)
+        return index
+
+    @property
+    def found(self) -> bool:
+        return bool(self.wrappers)
+
+    def link(self, entry) -> Link | None:
+        """The entry's kernel in the wrappers; None for an entry that is not Inductor's. Only entries named
+        as Inductor names kernels (`triton_*`) or as a wrapper's kernel have their IR's head read."""
+        if not (entry.name.startswith("triton") or entry.name in self.by_name):
+            return None
+        if not self.found:
+            # nothing to link to: no IR is read; the name alone says whether Inductor wrote the kernel
+            if not _INDUCTOR_NAME.match(entry.name):
+                return None
+            where = ", ".join(str(r) for r in self.roots)
+            return Link(None, None, None, "unknown",
+                        f"named as Inductor names kernels, but no Inductor wrapper under {where} "
+                        "(give --inductor-dir)")
+        files = entry_kernel_files(entry)
+        if not files:
+            return None
+        for f in files:
+            block = self.by_file.get(Path(f).name)
+            if block is not None:
+                return Link(f, block, "kernel path", "graph kernel")
+        kernel_file = files[0]
+        text = self._kernel_text(kernel_file)
+        if text is not None:
+            for block in self.by_name.get(entry.name, []):
+                if block.source_digest == _digest(text):
+                    return Link(kernel_file, block, "kernel name and text", "graph kernel")
+            if _PLACEHOLDER_NAME in text:
+                # Inductor names a kernel in its wrapper; one benchmarked before that keeps the placeholder
+                return Link(kernel_file, None, None, "autotuning candidate",
+                            "benchmarked while autotuning (a max-autotune choice or a benchmark-fusion trial), "
+                            "in no compiled graph: Inductor records no nodes for it")
+        if text is not None or _looks_inductor(entry.name, kernel_file):
+            where = ", ".join(str(r) for r in self.roots)
+            note = (f"a torch.compile kernel whose source is not under {where} (give --inductor-dir)"
+                    if text is None else
+                    f"a torch.compile kernel that no wrapper under {where} names (its wrapper is gone or "
+                    "elsewhere: give --inductor-dir)")
+            return Link(kernel_file, None, None, "unknown", note)
+        return None
+
+    def _kernel_text(self, kernel_file: str) -> str | None:
+        """The kernel's Inductor source, under a dir read as Inductor lays it out (xx/c<hash>.py; only a
+        file named as Inductor names kernel sources)."""
+        name = Path(kernel_file).name
+        if not _KERNEL_FILE.fullmatch(name):
+            return None
+        for cand in [root / name[1:3] / name for root in self.read]:
+            text = _read_small(str(cand), 16 << 20)
+            if text is not None:
+                return text
+        return None
+
+    def by_model_line(self, file: str, line: int) -> list[tuple[KernelBlock, list[FxNode]]]:
+        """Every kernel with a node from FILE:LINE (FILE: a path or a path's tail), and those nodes."""
+        out = []
+        for w in self.wrappers:
+            for b in w.blocks:
+                hit = [n for n in b.nodes if n.model and n.model.line == line and same_file(n.model.file, file)]
+                if hit:
+                    out.append((b, hit))
+        return out
+
+
+def same_file(recorded: str, asked: str) -> bool:
+    """FILE as the user gives it matches a recorded path by its trailing components."""
+    a = Path(asked).parts
+    r = Path(recorded).parts
+    return len(a) <= len(r) and tuple(r[-len(a):]) == tuple(a)
+
+
+def _looks_inductor(name: str, kernel_file: str | None) -> bool:
+    base = Path(kernel_file).name if kernel_file else ""
+    return name.startswith("triton_") and bool(_KERNEL_FILE.fullmatch(base))
+
+
+_KERNEL_FILE = re.compile(r"c[a-z0-9]{50,}\.py")
+# Inductor's kernel names: triton_{poi,red,per,tem,for,...}_fused_..., and the autotuning placeholders
+# `triton_` / `triton_mm` / `triton_bmm` its candidates keep.
+_INDUCTOR_NAME = re.compile(r"^triton_(?:(?:poi|red|per|tem|for|spl|cooperative_reduction|mm|bmm)_\w+|mm|bmm)?$")
+
+
+def _foreign(root: Path) -> bool:
+    getuid = getattr(os, "getuid", None)
+    try:
+        return getuid is not None and os.stat(root).st_uid != getuid()
+    except OSError:
+        return False
+
+
+def _walk(path: str, depth: int, found: list[str]) -> None:
+    """Every wrapper module below PATH (links not followed; Inductor's non-source subdirs skipped)."""
+    try:
+        it = os.scandir(path)
+    except OSError:
+        return
+    with it:
+        for e in it:
+            try:
+                if e.is_dir(follow_symlinks=False):
+                    if depth < _MAX_WALK_DEPTH and e.name not in _SKIP_DIRS:
+                        _walk(e.path, depth + 1, found)
+                elif e.name.endswith(".py") and e.is_file(follow_symlinks=False):
+                    if _is_wrapper(e.path):
+                        found.append(e.path)
+            except OSError:
+                continue
+
+
+def _attach_graph(w: Wrapper) -> None:
+    """Model lines for the wrapper's nodes from the FX graphs written with it under TORCH_COMPILE_DEBUG=1."""
+    # the debug dir's output_code.py has them beside it; a cache wrapper c<hash>.py in c<hash>.debug/
+    d = os.path.dirname(w.path)
+    sibling = w.path[:-3] + ".debug"
+    if os.path.isdir(sibling) and not os.path.islink(sibling):
+        d = sibling
+    graphs = [(name, os.path.join(d, name)) for name in ("fx_graph_transformed.py", "fx_graph_readable.py")]
+    parsed = []
+    for name, p in graphs:
+        if os.path.isfile(p):
+            text = _read_small(p)
+            if text is not None:
+                parsed.append((name[:-3], p, parse_fx_graph(text)))
+    if not parsed:
+        return
+    w.graph_dir = d
+    w.fx_graph = parsed[0][1]
+    missing = 0
+    for b in w.blocks:
+        nodes = b.nodes
+        for n in nodes:
+            if not any(n.name in table for _, _, table in parsed):
+                missing += 1
+                continue
+            for how, _, table in parsed:
+                loc = table.get(n.name)
+                if loc is not None:
+                    n.model = ModelLine(loc[0], loc[1], loc[2], loc[3], loc[4] if len(loc) > 4 else how)
+                    break
+        _infer_from_siblings(b, nodes)
+        # the fragment's nodes and the mapped nodes are one set: share what was found
+        by_name = {n.name: n for n in nodes}
+        for n in b.fragment:
+            if n.model is None and n.name in by_name:
+                n.model = by_name[n.name].model
+    if missing:
+        w.notes.append(f"{w.fx_graph}: {missing} node(s) of {w.path} are not in it (files of another run?)")
+
+
+def _infer_from_siblings(b: KernelBlock, nodes: list[FxNode]) -> None:
+    """A node the FX graph gives no line (`# No stacktrace found`: made by a post-grad pass) takes the
+    line of its source node's other nodes, where they all agree on one."""
+    by_name = {n.name: n for n in nodes}
+    for src, posts in b.mapping.items():
+        lines = {(by_name[p].model.file, by_name[p].model.line, by_name[p].model.function, by_name[p].model.code)
+                 for p in posts if p in by_name and by_name[p].model is not None}
+        if len(lines) != 1:
+            continue
+        file, line, func, code = next(iter(lines))
+        for p in posts:
+            n = by_name.get(p)
+            if n is not None and n.model is None:
+                n.model = ModelLine(file, line, func, code, f"inferred from source node {src}")
+
+
+def entry_kernel_files(entry) -> list[str]:
+    """The Python files an entry's IR locations name, first one first (read from the head of its first
+    IR stage; the whole file where the locations are printed at its end, as older releases do)."""
+    for stage in _LOC_STAGES:
+        p = entry.file_paths.get(stage)
+        if p is None:
+            continue
+        try:
+            with open(p, "rb") as fh:
+                head = fh.read(_LOC_HEAD).decode("utf-8", "replace")
+                files = _loc_files(head)
+                if not files:
+                    size = os.fstat(fh.fileno()).st_size
+                    limit = entry.max_stage_bytes
+                    if limit is None or size <= limit:
+                        files = _loc_files(head + fh.read().decode("utf-8", "replace"))
+        except OSError:
+            continue
+        if files:
+            return files
+    return []
+
+
+def _loc_files(text: str) -> list[str]:
+    seen: dict[str, None] = {}
+    for m in _LOC_FILE.finditer(text):
+        seen.setdefault(m.group(1), None)
+    return list(seen)
+
+
+def coverage(index: InductorIndex) -> dict:
+    """How many of the wrappers' kernel nodes have a model line (and how many of those were inferred)."""
+    total = with_line = inferred = 0
+    for w in index.wrappers:
+        for b in w.blocks:
+            for n in b.nodes:
+                total += 1
+                if n.model is not None:
+                    with_line += 1
+                    inferred += n.model.how.startswith("inferred")
+    return {"nodes": total, "with_model_line": with_line, "inferred": inferred}
+
+
+def link_notes(index: InductorIndex, links: list[Link | None], asked: bool = True) -> list[str]:
+    """The one-line notes a command prints about the links it made: Inductor's own notes (unreadable or
+    stale files: always), and, when provenance was asked for (`--inductor-dir`, `ls --inductor`), kernels
+    left without records and model lines missing for want of the debug files. Without asking, a Triton
+    cache of torch.compile kernels read on a machine without Inductor's dir prints no note per command:
+    each record's `note` says it."""
+    notes = list(index.notes)
+    if not asked:
+        return notes
+    where = ", ".join(str(r) for r in index.roots)
+    unknown = sum(1 for link in links if link is not None and link.role == "unknown")
+    if unknown:
+        if not index.found:
+            notes.append(f"{unknown} torch.compile kernel(s), but no Inductor wrapper under {where} "
+                         "(give Inductor's cache or debug dir with --inductor-dir)")
+        else:
+            notes.append(f"{unknown} torch.compile kernel(s) in no wrapper under {where} "
+                         "(another run's? give its dir with --inductor-dir)")
+    no_lines = {link.block.wrapper.path for link in links
+                if link is not None and link.block is not None and link.block.wrapper.fx_graph is None}
+    if no_lines:
+        notes.append(f"no model lines for {len(no_lines)} graph(s): their FX graphs are written only under "
+                     "TORCH_COMPILE_DEBUG=1 (give the debug dir with --inductor-dir)")
+    return notes
+
+
+def model_line_result(index: InductorIndex, entries: list, file: str, line: int) -> dict:
+    """The reverse question: which kernels have an FX node from FILE:LINE, with those nodes, and which
+    cache entries (autotuning variants included) compiled each kernel."""
+    hits = index.by_model_line(file, line)
+    by_block: dict[int, list] = {id(b): [] for b, _ in hits}
+    links = []
+    for e in entries:
+        link = index.link(e) if e.is_kernel else None
+        links.append(link)
+        if link is not None and link.block is not None and id(link.block) in by_block:
+            by_block[id(link.block)].append(e)
+    kernels = []
+    for b, nodes in hits:
+        kernels.append({
+            "kernel": b.name, "graph": b.wrapper.graph, "wrapper": b.wrapper.path, "wrapper_line": b.line,
+            "kernel_path": b.kernel_path, "aten_ops": b.aten_ops,
+            "nodes": [n.to_json() for n in nodes], "all_nodes": len(b.nodes),
+            "entries": [{"hash": e.hash, "path": str(e.path), "num_warps": e.meta("num_warps"),
+                         "num_stages": e.meta("num_stages")}
+                        for e in sorted(by_block[id(b)], key=lambda e: e.hash)],
+        })
+    recorded = sorted({n.model.line for w in index.wrappers for b in w.blocks for n in b.nodes
+                       if n.model is not None and same_file(n.model.file, file)})
+    notes = link_notes(index, [])
+    if not any(w.fx_graph for w in index.wrappers):
+        where = ", ".join(str(r) for r in index.roots)
+        notes.append(f"no FX graphs with model lines under {where}: they are written under "
+                     "TORCH_COMPILE_DEBUG=1 (give Inductor's cache or debug dir with --inductor-dir)")
+    return {"query": {"file": file, "line": line}, "kernels": kernels, "recorded_lines": recorded,
+            "granularity": "kernel: Inductor records the FX nodes of each kernel, not of each kernel line",
+            "notes": notes}
