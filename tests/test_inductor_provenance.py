@@ -75,6 +75,17 @@ def test_fx_graph_lines_and_inference():
     assert table["prepare_softmax_online_default_1"][1] == 21
 
 
+def test_template_key_is_the_problem_not_the_config():
+    from tritonscope.srcmap.inductor import template_key
+
+    body = "@triton_heuristics.template(\nnum_stages={s},\n)\n@triton.jit\ndef {n}(arg_A, arg_B, out_ptr0):\n" \
+           "    BLOCK_M : tl.constexpr = {b}\n    M = 64\n    N = {N}\n    K = 512\n    stride_am = 512\n"
+    a = template_key(body.format(s=3, n="triton_mm", b=32, N=256))
+    assert a == template_key(body.format(s=5, n="triton_tem_fused_mm_0", b=128, N=256))
+    assert a != template_key(body.format(s=3, n="triton_mm", b=32, N=512))
+    assert template_key("@triton.jit\ndef triton_poi_fused_add_0(in_ptr0):\n    xnumel = 64\n") is None
+
+
 def test_fx_graph_inference_rules():
     text = '''class GraphModule(torch.nn.Module):
     def forward(self, a: "f32[4]"):
@@ -138,6 +149,9 @@ def test_ls_json_carries_provenance_and_leaves_caches_untouched(cli, rec):
             assert all(n["model"] for n in prov["nodes"]), h
         else:
             assert prov["role"] == "autotuning candidate" and "no nodes" in prov["note"]
+            # the graph's one template kernel specialized to the same M, N, K and strides
+            assert [(k["kernel"], k["graph"], k["aten_ops"]) for k in prov["same_problem_as"]] == [
+                ("triton_tem_fused_mm_mul_t_2", "0_backward", ["aten.t", "aten.mm", "aten.mul"])]
     ln = rows["BL2QGYIC"]["inductor"]
     assert ln["graph"] == "0_forward" and ln["aten_ops"] == ["aten.native_layer_norm"]
     assert ln["source_nodes"] == ["y"]

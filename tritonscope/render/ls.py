@@ -98,6 +98,9 @@ def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console,
         out.append(head, style="bold" if b is not None else None)
         if b is None:
             out.append(f"{link.role}\n", style="dim")
+            for k in link.same_problem:
+                out.append("    sizes  ", style="dim")
+                out.append(f"as {k.name} ({k.wrapper.graph}): {', '.join(k.aten_ops)}\n", style="dim")
             continue
         cfg = f"warps {e.meta('num_warps', '-')} stages {e.meta('num_stages', '-')}"
         out.append(f"{b.wrapper.graph}  {cfg}\n")

@@ -282,7 +282,8 @@ def render_model_line(result: dict, console: Console) -> None:
             ten = n.get("tensor")
             shape = f" {ten['dtype']}{ten['shape']}" if ten else ""
             how = n["model"]["how"] if n.get("model") else ""
-            t.append(f"  {n['target'] or ''}{shape}" + (f"  ({how})" if how.startswith("inferred") else ""),
+            target = "placeholder" if n["op"] in ("PlaceHolder", "placeholder") else n["target"] or ""
+            t.append(f"  {target}{shape}" + (f"  ({how})" if how.startswith("inferred") else ""),
                      style="dim")
             console.print(t)
         if k["entries"]:
@@ -290,5 +291,8 @@ def render_model_line(result: dict, console: Console) -> None:
             console.print(Text(f"  cache  {len(k['entries'])} entr{'y' if len(k['entries']) == 1 else 'ies'}: {cfg}"))
         else:
             console.print(Text("  cache  no entry of this kernel in the Triton cache", style="yellow"))
+        if k.get("candidates_same_problem"):
+            console.print(Text(f"  tuned  {k['candidates_same_problem']} autotuning candidate(s) of the same "
+                               "sizes and strides benchmarked", style="dim"))
         console.print()
     console.print(Text(result["granularity"], style="dim"))

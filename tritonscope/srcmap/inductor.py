@@ -133,6 +133,7 @@ class KernelBlock:
     mapping: dict[str, list[str]] = field(default_factory=dict)  # source node -> post-grad nodes
     fragment: list[FxNode] = field(default_factory=list)
     source_digest: str | None = None  # of the kernel text, whitespace-normalized
+    template_key: tuple | None = None  # a template kernel's problem sizes (M, N, K, strides)
     _nodes: list[FxNode] | None = field(default=None, repr=False)
 
     @property
@@ -225,9 +226,10 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
                 j += 1
             info = pending or {"kernel_path": None, "line": i + 1, "source_nodes": [], "aten_ops": [],
                                "mapping": {}, "fragment": []}
+            kernel_text = "\n".join(lines[i + 1:j])
             block = KernelBlock(m.group(2), info["kernel_path"], wrapper, info["line"], info["source_nodes"],
-                                info["aten_ops"], info["mapping"], info["fragment"],
-                                _digest("\n".join(lines[i + 1:j])))
+                                info["aten_ops"], info["mapping"], info["fragment"], _digest(kernel_text),
+                                template_key(kernel_text))
             by_post = {p: s for s, posts in block.mapping.items() for p in posts}
             for n in block.fragment:
                 n.source_node = by_post.get(n.name) or None
@@ -239,6 +241,19 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
             pending, section = None, None  # a comment block not followed by a kernel
         i += 1
     return wrapper
+
+
+_TEMPLATE = "@triton_heuristics.template("
+_TEMPLATE_SIZE = re.compile(r"^\s+(M|N|K|stride_\w+)\s*=\s*(\d+)\s*$", re.M)
+
+
+def template_key(text: str) -> tuple | None:
+    """The problem a template kernel (mm, addmm, bmm...) computes, as its body spells it: the sizes and
+    strides it was specialized to. None for other kernels."""
+    if _TEMPLATE not in text:
+        return None
+    key = tuple(sorted(_TEMPLATE_SIZE.findall(text)))
+    return key or None
 
 
 def _names(text: str) -> list[str]:
@@ -320,11 +335,17 @@ class Link:
     how: str | None = None  # 'kernel path' | 'kernel name and text'
     role: str = "unknown"  # 'graph kernel' | 'autotuning candidate' | 'unknown'
     note: str | None = None
+    # a template candidate: the graph's template kernels specialized to the same sizes and strides
+    same_problem: list[KernelBlock] = field(default_factory=list)
 
     def to_json(self) -> dict:
         out: dict = {"role": self.role, "kernel_file": self.kernel_file, "linked_by": self.how, "note": self.note}
         b = self.block
         if b is None:
+            if self.role == "autotuning candidate":
+                out["same_problem_as"] = [{"kernel": k.name, "graph": k.wrapper.graph, "wrapper": k.wrapper.path,
+                                           "source_nodes": k.source_nodes, "aten_ops": k.aten_ops}
+                                          for k in self.same_problem]
             return out
         nodes = b.nodes
         out.update({
@@ -441,9 +462,16 @@ class InductorIndex:
                     return Link(kernel_file, block, "kernel name and text", "graph kernel")
             if _PLACEHOLDER_NAME in text:
                 # Inductor names a kernel in its wrapper; one benchmarked before that keeps the placeholder
-                return Link(kernel_file, None, None, "autotuning candidate",
-                            "benchmarked while autotuning (a max-autotune choice or a benchmark-fusion trial), "
-                            "in no compiled graph: Inductor records no nodes for it")
+                key = template_key(text)
+                same = [b for bs in self.by_name.values() for b in bs if key and b.template_key == key]
+                note = ("benchmarked while autotuning (a max-autotune choice or a benchmark-fusion trial), in no "
+                        "compiled graph: Inductor records no nodes for it")
+                if same:
+                    note += ("; it computes the same sizes and strides as the graph's " +
+                             ", ".join(f"{b.name} ({b.wrapper.graph})" for b in same) +
+                             " (the problem it was benchmarked for" + (", or one like it)" if len(same) == 1
+                                                                       else ": one of these, or one like them)"))
+                return Link(kernel_file, None, None, "autotuning candidate", note, same)
         if text is not None or _looks_inductor(entry.name, kernel_file):
             where = ", ".join(str(r) for r in self.roots)
             note = (f"a torch.compile kernel whose source is not under {where} (give --inductor-dir)"
@@ -651,12 +679,16 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
     cache entries (autotuning variants included) compiled each kernel."""
     hits = index.by_model_line(file, line)
     by_block: dict[int, list] = {id(b): [] for b, _ in hits}
-    links = []
+    candidates: dict[int, list] = {id(b): [] for b, _ in hits}
     for e in entries:
         link = index.link(e) if e.is_kernel else None
-        links.append(link)
-        if link is not None and link.block is not None and id(link.block) in by_block:
+        if link is None:
+            continue
+        if link.block is not None and id(link.block) in by_block:
             by_block[id(link.block)].append(e)
+        for b in link.same_problem:
+            if id(b) in candidates:
+                candidates[id(b)].append(e)
     kernels = []
     for b, nodes in hits:
         kernels.append({
@@ -666,6 +698,7 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
             "entries": [{"hash": e.hash, "path": str(e.path), "num_warps": e.meta("num_warps"),
                          "num_stages": e.meta("num_stages")}
                         for e in sorted(by_block[id(b)], key=lambda e: e.hash)],
+            "candidates_same_problem": len(candidates[id(b)]),
         })
     recorded = sorted({n.model.line for w in index.wrappers for b in w.blocks for n in b.nodes
                        if n.model is not None and same_file(n.model.file, file)})
