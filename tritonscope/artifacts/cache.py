@@ -10,6 +10,7 @@ import fnmatch
 import json
 import os
 import re
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -214,15 +215,13 @@ class KernelEntry:
         path = self.file_paths.get("cubin")
         if path is None:
             return None
-        from tritonscope.artifacts.nvinfo import cubin_resources  # lazy: only ls and --json ask for spills
+        from tritonscope.artifacts.nvinfo import kernel_local_bytes  # lazy: only ls and --json ask for spills
 
         try:
             with open(path, "rb") as fh:
-                resources = cubin_resources(fh.read(), str(path))
-        except (OSError, TritonscopeError):
+                return kernel_local_bytes(fh.read(), self.mangled_name or self.name, str(path))
+        except (OSError, TritonscopeError, struct.error):
             return None
-        mine = resources.get(self.mangled_name or self.name) or next(iter(resources.values()), None)
-        return max(mine.stack_bytes, mine.local_bytes) if mine else None
 
     def meta(self, key: str, default=None):
         return self.metadata.get(key, default) if self.metadata else default

@@ -147,3 +147,58 @@ def cubin_resources(data: bytes, path: str | None = None) -> dict[str, CubinReso
             static_shared_bytes=shared.size if shared else 0, local_bytes=local.size if local else 0,
             code_bytes=text.size)
     return out
+
+
+_SECTION_HEADER = struct.Struct("<IIQQQQIIQQ")  # Elf64_Shdr, little-endian (every CUBIN is)
+
+
+def kernel_local_bytes(data: bytes, kernel: str | None = None, path: str | None = None) -> int | None:
+    """Per-thread local memory of one kernel (register spills and stack: the larger of its frame size and
+    its `.nv.local` section), what `ls` shows for every entry; the same figure as `cubin_resources`,
+    read without decoding every section and symbol name (a cubin has ~40 sections; `ls` reads hundreds).
+    `kernel`: its name (else the CUBIN's first kernel). None when the CUBIN has no kernel."""
+    if data[:4] != ELF_MAGIC or len(data) < 64 or data[4] != 2:
+        raise ParseError("not a 64-bit ELF file", path)
+    if data[5] != 1:  # big-endian: never seen; the general reader handles it
+        resources = cubin_resources(data, path)
+        mine = resources.get(kernel) if kernel else None
+        mine = mine or next(iter(resources.values()), None)
+        return max(mine.stack_bytes, mine.local_bytes) if mine else None
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    if shoff == 0 or shentsize != _SECTION_HEADER.size or shoff + shnum * shentsize > len(data) or shstrndx >= shnum:
+        raise ParseError("truncated ELF section table", path)
+    rows = list(_SECTION_HEADER.iter_unpack(data[shoff:shoff + shnum * shentsize]))
+    names_at = rows[shstrndx][4]
+    startswith = data.startswith
+    texts: list[str] = []
+    local: dict[str, int] = {}
+    info = symtab = None
+    for row in rows:
+        at = names_at + row[0]
+        if startswith(b".text.", at):
+            texts.append(_cstr(data, at + 6))
+        elif startswith(b".nv.local.", at):
+            local[_cstr(data, at + 10)] = row[5]
+        elif startswith(b".nv.info\x00", at):
+            info = row
+        elif row[1] == SHT_SYMTAB:
+            symtab = row
+    if not texts:
+        return None
+    mine = kernel if kernel in texts else texts[0]
+    stack = 0
+    if info is not None and symtab is not None and symtab[6] < len(rows):
+        sym_names_at = rows[symtab[6]][4]
+        want = mine.encode()
+        for attr, val in _info_attributes(data[info[4]:info[4] + info[5]]):
+            if attr not in (EIATTR_FRAME_SIZE, EIATTR_MAX_STACK_SIZE) or not isinstance(val, bytes) or len(val) < 8:
+                continue
+            sym, value = struct.unpack_from("<II", val, 0)
+            if sym >= symtab[5] // SYMBOL_SIZE:
+                continue
+            st_name, = struct.unpack_from("<I", data, symtab[4] + sym * SYMBOL_SIZE)
+            at = sym_names_at + st_name
+            if startswith(want, at) and data[at + len(want):at + len(want) + 1] == b"\x00":
+                stack = max(stack, value)
+    return max(stack, local.get(mine, 0))

@@ -1,0 +1,46 @@
+"""`ls` reads each entry's spills through nvinfo.kernel_local_bytes, a lean reader of the CUBIN's ELF;
+it must give exactly what the general reader (`cubin_resources`) gives, on every real CUBIN we hold."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tritonscope.artifacts.cache import load_entry
+from tritonscope.artifacts.nvinfo import cubin_resources, kernel_local_bytes
+from tritonscope.errors import ParseError
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _cubins(corpus: Path) -> list[Path]:
+    return sorted([*corpus.rglob("*.cubin"), *(REPO / "tests" / "data").rglob("*.cubin")])
+
+
+def test_lean_reader_equals_the_general_one(corpus):
+    cubins = _cubins(corpus)
+    assert len(cubins) > 50
+    with_local = 0
+    for p in cubins:
+        data = p.read_bytes()
+        entry = load_entry(p.parent)
+        name = entry.mangled_name or entry.name
+        resources = cubin_resources(data, str(p))
+        mine = resources.get(name) or next(iter(resources.values()), None)
+        expected = max(mine.stack_bytes, mine.local_bytes) if mine else None
+        assert kernel_local_bytes(data, name, str(p)) == expected, p
+        with_local += bool(expected)
+    assert with_local >= 2  # the thirdparty entries that spill (torchao int8 matmul)
+
+
+def test_lean_reader_refuses_damage():
+    with pytest.raises(ParseError):
+        kernel_local_bytes(b"not an elf at all, not an elf at all, not an elf at all, not an elf")
+    header = bytearray(64)
+    header[:6] = b"\x7fELF\x02\x01"
+    header[0x28:0x30] = (1 << 40).to_bytes(8, "little")  # section table past the end
+    header[0x3A:0x3C] = (64).to_bytes(2, "little")
+    header[0x3C:0x3E] = (3).to_bytes(2, "little")
+    with pytest.raises(ParseError):
+        kernel_local_bytes(bytes(header))
