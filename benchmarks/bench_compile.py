@@ -28,15 +28,21 @@ import sys, warnings
 warnings.filterwarnings("ignore", message="TRITON_DEFAULT_FP_FUSION")
 import triton
 from triton.compiler import make_backend
-from tritonscope.compile.driver import (CompileRequest, KernelRef, installed_rules, parse_target, resolve_spec,
-                                        sample_names)
+from tritonscope import sample_kernels
+from tritonscope.compile.driver import (CompileRequest, KernelRef, installed_release, installed_rules,
+                                        parse_target, resolve_spec, sample_names)
+from tritonscope.compile.gluon import gluon_target, source_class
 from tritonscope.compile.specialize import make_ast_source
+release = installed_release()
 for target in [parse_target(t) for t in sys.argv[1].split(",")]:
     for name in sample_names():
+        if not sample_kernels.fits(name, target.warp_size, release):  # as `compile` picks them (Gluon: CUDA)
+            continue
         fn, spec = resolve_spec(CompileRequest(KernelRef(sample=name), target))
         gpu = target.gpu_target()
-        src = make_ast_source(fn, spec, make_backend(gpu), installed_rules())
-        triton.compile(src, target=gpu, options=dict(spec.options))
+        src = make_ast_source(fn, spec, make_backend(gpu), installed_rules(), source_class(fn))
+        with gluon_target(fn, gpu, triton.__version__):
+            triton.compile(src, target=gpu, options=dict(spec.options))
 """
 
 
