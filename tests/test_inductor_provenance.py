@@ -9,6 +9,7 @@ checks that a moved recording links (by kernel file basename) without --substitu
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -308,3 +309,46 @@ def test_default_dir_of_another_user_is_not_read(cli, rec, tmp_path):
     # named explicitly, it is the user's choice
     r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--json", "--inductor-dir", str(foreign))
     assert sum(e["inductor"]["role"] == "graph kernel" for e in json.loads(r.stdout)["entries"]) == 5
+
+
+def _as_older_torch(wrapper: str) -> str:
+    """The wrapper as torch <= 2.4 spelled it (torch/_inductor/utils.py get_kernel_metadata and the
+    wrapper codegen of those releases): no `# AOT ID` line, `# Source Nodes:` followed directly by
+    `# src => nodes` lines, no graph fragment, Triton's name the placeholder 'triton_', no device_str."""
+    out, skipping = [], False
+    for line in wrapper.splitlines()[1:]:
+        if line.startswith("# Graph fragment:"):
+            skipping = True
+            continue
+        if skipping and line.startswith("#   "):
+            continue
+        skipping = False
+        if line.startswith("# Source node to ATen node mapping:"):
+            continue
+        line = line.replace("# Topologically Sorted Source Nodes:", "# Source Nodes:")
+        if line.startswith("#   ") and " => " in line:
+            line = "# " + line[4:]
+        line = re.sub(r"^(\w+) = async_compile\.triton\('\w+', '''$", r"\1 = async_compile.triton('triton_', '''",
+                      line)
+        line = re.sub(r"^''', device_str='\w+'\)$", "''')", line)
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def test_older_torch_spellings(cli, rec):
+    for wrapper in (rec / "inductor_cache").glob("*/*.py"):
+        text = wrapper.read_text()
+        if text.startswith("# AOT ID"):
+            wrapper.write_text(_as_older_torch(text))
+    for graph in (rec / "inductor_cache").glob("*/*.debug/fx_graph_*.py"):
+        graph.write_text(re.sub(r"(# File: .+?:\d+) in \w+, code:", r"\1, code:", graph.read_text()))
+    index = InductorIndex.load([str(rec / "inductor_cache")])
+    assert len(index.wrappers) == 2 and all(w.aot_id is None for w in index.wrappers)
+    block = index.by_file["cpkt5kwd4g54vwef2eupwetfocr2o7mihnwhchcqrsyynlt3taem.py"]
+    assert (block.name, block.triton_name) == ("triton_per_fused_native_layer_norm_0", "triton_")
+    assert block.source_nodes == ["y"] and block.aten_ops == ["aten.native_layer_norm"]
+    assert block.fragment == [] and {n.name for n in block.nodes} >= {"var_mean", "rsqrt", "mul_1"}
+    assert {(n.model.line, n.model.function) for n in block.nodes} == {(19, "")}
+    rows, err = _ls_json(cli, rec, "--inductor-dir", str(rec / "inductor_cache"))
+    assert rows["BL2QGYIC"]["inductor"]["source_nodes"] == ["y"]
+    assert [m["line"] for m in rows["22DEHI5G"]["inductor"]["model_lines"]] == [20, 21]

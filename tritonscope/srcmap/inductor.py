@@ -43,17 +43,24 @@ _MAX_WALK_DEPTH = 6
 # Inductor cache subdirectories that hold no wrapper or kernel source: not walked.
 _SKIP_DIRS = {"fxgraph", "aotautograd", "triton", "locks", "cache", "__pycache__", "pyinductor", "cudagraphs"}
 _AOT_ID = b"# AOT ID:"
+_ASYNC_SETUP = b"\nasync_compile = AsyncCompile()"
 _PLACEHOLDER_NAME = "'kernel_name': 'Placeholder.DESCRIPTIVE_NAME'"
 
 _KERNEL_PATH = re.compile(r"^# kernel path: (.+)$")
-_SOURCE_NODES = re.compile(r"^# (?:Topologically Sorted|Unsorted) Source Nodes: \[(.*)\], Original ATen: \[(.*)\]$")
-_MAPPING = re.compile(r"^#   (\S*) ?=> (.+)$")  # a node made by a post-grad pass has an empty source
+# `# Topologically Sorted Source Nodes: [...]` (torch >= 2.5; `Unsorted` across graphs), `# Source Nodes:`
+# before; the mapping lines `#   src => a, b` after a header line, or `# src => a, b` right after the
+# Source Nodes line (torch <= 2.4, no header, no graph fragment).
+_SOURCE_NODES = re.compile(
+    r"^# (?:(?:Topologically Sorted|Unsorted) )?Source Nodes: \[(.*)\], Original ATen: \[(.*)\]$")
+_MAPPING = re.compile(r"^#\s+(\S*) ?=> (.+)$")  # a node made by a post-grad pass has an empty source
 _FRAGMENT_NODE = re.compile(
     r"^#   %(?P<name>[\w.]+) : (?P<type>.*?) = (?P<op>\w+)\[target=(?P<target>[^\]]*)\](?P<rest>.*)$")
 _TENSOR_TYPE = re.compile(r'Tensor "(?P<dtype>\w+)(?P<shape>\[[^\]]*\])(?P<stride>\[[^\]]*\])(?P<device>[^"]*)"')
+# `name = async_compile.triton('name', '''` (older torch: the placeholder 'triton_' as Triton's name)
 _ASYNC_COMPILE = re.compile(r"^(\w+) = async_compile\.triton\('(\w+)', '''$")
-_SOURCE_END = re.compile(r"^''', device_str=")
-_FX_FILE = re.compile(r"^\s*# File: (?P<file>.+?):(?P<line>\d+) in (?P<func>[^,]+), code: (?P<code>.*)$")
+_SOURCE_END = re.compile(r"^'''(?:,|\))")
+# `# File: /m.py:19 in forward, code: ...`; before torch 2.3 without ` in forward`
+_FX_FILE = re.compile(r"^\s*# File: (?P<file>.+?):(?P<line>\d+)(?: in (?P<func>[^,]+))?, code: (?P<code>.*)$")
 _FX_NO_TRACE = re.compile(r"^\s*# No stacktrace found")
 _FX_NODE = re.compile(r"^\s+(\w+)(?:\s*:\s*\"[^\"]*\")?\s*=\s")
 _LOC_FILE = re.compile(r'loc\("([^"]+)":\d+')
@@ -134,6 +141,7 @@ class KernelBlock:
     fragment: list[FxNode] = field(default_factory=list)
     source_digest: str | None = None  # of the kernel text, whitespace-normalized
     template_key: tuple | None = None  # a template kernel's problem sizes (M, N, K, strides)
+    triton_name: str | None = None  # the name Triton compiles it under (older torch: 'triton_')
     _nodes: list[FxNode] | None = field(default=None, repr=False)
 
     @property
@@ -208,6 +216,7 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
             if m:
                 pending["source_nodes"] = _names(m.group(1))
                 pending["aten_ops"] = _names(m.group(2))
+                section = "mapping"  # older torch: the mapping follows with no header line
             elif line.startswith("# Source node to ATen node mapping:"):
                 section = "mapping"
             elif line.startswith("# Graph fragment:"):
@@ -227,9 +236,9 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
             info = pending or {"kernel_path": None, "line": i + 1, "source_nodes": [], "aten_ops": [],
                                "mapping": {}, "fragment": []}
             kernel_text = "\n".join(lines[i + 1:j])
-            block = KernelBlock(m.group(2), info["kernel_path"], wrapper, info["line"], info["source_nodes"],
+            block = KernelBlock(m.group(1), info["kernel_path"], wrapper, info["line"], info["source_nodes"],
                                 info["aten_ops"], info["mapping"], info["fragment"], _digest(kernel_text),
-                                template_key(kernel_text))
+                                template_key(kernel_text), triton_name=m.group(2))
             by_post = {p: s for s, posts in block.mapping.items() for p in posts}
             for n in block.fragment:
                 n.source_node = by_post.get(n.name) or None
@@ -270,7 +279,8 @@ def parse_fx_graph(text: str) -> dict[str, tuple[str, int, str, str] | None]:
     for line in text.splitlines():
         m = _FX_FILE.match(line)
         if m:
-            current = (m.group("file"), int(m.group("line")), m.group("func").strip(), m.group("code").strip())
+            current = (m.group("file"), int(m.group("line")), (m.group("func") or "").strip(),
+                       m.group("code").strip())
             continue
         if _FX_NO_TRACE.match(line):
             current = None
@@ -319,11 +329,14 @@ def _read_small(path: str, limit: int = MAX_WRAPPER_BYTES) -> str | None:
 
 
 def _is_wrapper(path: str) -> bool:
+    """A wrapper module: `# AOT ID:` on its first line (torch >= 2.4), else the AsyncCompile set-up in
+    its import block (every release's wrapper has it; kernel sources do not)."""
     try:
         with open(path, "rb") as fh:
-            return fh.read(len(_AOT_ID)) == _AOT_ID
+            head = fh.read(8192)
     except OSError:
         return False
+    return head.startswith(_AOT_ID) or _ASYNC_SETUP in head
 
 
 @dataclass
@@ -387,7 +400,7 @@ class InductorIndex:
             for b in w.blocks:
                 if b.kernel_path:
                     self.by_file.setdefault(Path(b.kernel_path).name, b)
-                self.by_name.setdefault(b.name, []).append(b)
+                self.by_name.setdefault(b.triton_name or b.name, []).append(b)
 
     @classmethod
     def load(cls, dirs: tuple[str, ...] | list[str] = (), env: dict[str, str] | None = None) -> InductorIndex:
