@@ -11,6 +11,7 @@ from rich.text import Text
 
 from tritonscope.artifacts.cache import KernelEntry
 from tritonscope.render.terminal import human_age, human_size
+from tritonscope.srcmap.inductor import model_lines
 
 _KIND_STYLE = {"partial": "yellow", "launcher": "dim", "empty": "dim", "tmp": "dim", "binary-only": "cyan"}
 
@@ -107,7 +108,7 @@ def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console,
         if b.aten_ops:
             out.append("    ATen   ", style="dim")
             out.append(", ".join(b.aten_ops) + "\n")
-        rows = model_rows(b.nodes)
+        rows = model_lines(b.nodes)
         for r in rows:
             out.append("    model  ", style="dim")
             out.append(f"{Path(r['file']).name}:{r['line']}", style="cyan")
@@ -119,15 +120,3 @@ def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console,
             out.append(f"no line recorded: {', '.join(unplaced)}\n", style="yellow")
     console.print(out, soft_wrap=True, highlight=False)
 
-
-def model_rows(nodes) -> list[dict]:
-    """The model lines of a kernel's nodes, in line order: file, line, code, nodes, how many inferred."""
-    rows: dict[tuple[str, int], dict] = {}
-    for n in nodes:
-        if n.model is None:
-            continue
-        row = rows.setdefault((n.model.file, n.model.line), {"file": n.model.file, "line": n.model.line,
-                                                             "code": n.model.code, "nodes": [], "inferred": 0})
-        row["nodes"].append(n.name)
-        row["inferred"] += n.model.how.startswith("inferred")
-    return [rows[k] for k in sorted(rows)]

@@ -373,15 +373,17 @@ class Link:
 
 
 def model_lines(nodes: list[FxNode]) -> list[dict]:
-    """The model lines of these nodes, in line order, with the nodes each produced."""
+    """The model lines of these nodes, in line order, with the nodes each produced (and how many of
+    those were placed by inference)."""
     rows: dict[tuple[str, int], dict] = {}
     for n in nodes:
         if n.model is None:
             continue
         key = (n.model.file, n.model.line)
         row = rows.setdefault(key, {"file": n.model.file, "line": n.model.line, "function": n.model.function,
-                                    "code": n.model.code, "nodes": []})
+                                    "code": n.model.code, "nodes": [], "inferred": 0})
         row["nodes"].append(n.name)
+        row["inferred"] += n.model.how.startswith("inferred")
     return [rows[k] for k in sorted(rows)]
 
 
