@@ -196,3 +196,30 @@ def test_escaped_page_runs_no_planted_script(browser, cache39, tmp_path):
     assert browser.execute_script("return document.querySelectorAll('script').length") == 2
     assert browser.find_element("css selector", "h1").text == EVIL
     assert console_errors(browser) == []
+
+
+def test_torch_compile_pane(browser, tmp_path):
+    """The provenance pane of a torch.compile kernel (issue 20) is the first tab, shown, and lists the
+    model lines; clicking the source still highlights the stages."""
+    from selenium.webdriver.common.by import By
+
+    data = REPO / "tests" / "data" / "inductor-provenance-h100-triton3.6"
+    page = tmp_path / "prov.html"
+    r = run_cli("report", "22DEHI5G", "--cache-dir", str(data / "triton_cache"), "--inductor-dir",
+                str(data / "inductor_cache"), "-o", str(page))
+    assert r.returncode == 0, r.stderr
+    open_page(browser, page)
+    tabs = browser.find_elements(By.CSS_SELECTOR, ".tab")
+    assert tabs[0].get_attribute("data-tab") == "torch-compile" and "on" in tabs[0].get_attribute("class")
+    panel = browser.find_element(By.ID, "panel-torch-compile")
+    assert panel.is_displayed()
+    assert "provenance_model.py:21" in panel.text and "y = torch.softmax(y, dim=-1) * 2.0" in panel.text
+    click(browser, tabs[1])  # another tab, and back
+    assert not panel.is_displayed()
+    click(browser, tabs[0])
+    assert panel.is_displayed()
+    click(browser, source_line(browser, 34))  # tmp0 = tl.load(in_ptr0 + ...)
+    assert marked(browser, "hl"), "a source click highlights the stages"
+    assert console_errors(browser) == []
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / "report-torch-compile.png"))
