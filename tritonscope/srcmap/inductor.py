@@ -415,7 +415,8 @@ class InductorIndex:
         for root in roots:
             if not root.is_dir():
                 if dirs:
-                    notes.append(f"{root}: no such Inductor directory")
+                    notes.append(f"{root}: {'not a directory' if root.exists() else 'no such directory'} "
+                                 "(--inductor-dir)")
                 continue
             if not dirs and _foreign(root):
                 # the default dir is in a shared /tmp: another user's files are not this user's records
