@@ -111,3 +111,26 @@ def test_small_forms():
     assert out == ('source_filename = "kernels.py"\n'
                    '; built <timestamp> from <hash>\n'
                    '@k = constant [52 x i8] c"<hash>"\n')
+
+
+def test_whole_text_prefilter_changes_nothing():
+    """normalize() runs a path/hash/timestamp substitution on the lines only when a C-speed test over the
+    whole text says some line may need it: the output equals running every substitution on every line."""
+    from tritonscope.diff import normalize as N
+
+    def reference(text: str) -> str:
+        out = [N._tidy_line(ln) for ln in text.splitlines()]  # every substitution, every line
+        return "\n".join(ln for ln in out if ln.strip()) + "\n"
+
+    cases = [
+        'module attributes {x = "/home/u/k.py"} {\n  %0 = arith.constant 1 : i32\n}',
+        "; ModuleID = 'deadbeefdeadbeefdeadbeefdeadbeef12'\n  ret void",
+        "key 0123456789abcdef0123456789ABCDEF end",  # exactly 32 hex digits
+        "// 22DEHI5GLKYT77W72DN4UG3TFAV35EG7JOWP3SURLM42AZGJNRJQ here\n",
+        "built 2026-11-25T01:02:03Z by\tsomeone   twice",
+        "no match at all\n\tjust  spaces",
+        "٢٠٢٦-١١-٢٥ ٠١:٠٢:٠٣ unicode digits \u00e9 'x/y'",
+        "deadbeefdeadbeefdeadbeefdeadbee short hex, 2026-11-2 not a date",
+    ]
+    for text in cases:
+        assert N.normalize("unknown-stage", text) == reference(text), text

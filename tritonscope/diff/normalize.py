@@ -85,19 +85,54 @@ def normalize(stage: str, text: str, options: NormalizeOptions = DEFAULT_OPTIONS
     """The text of `stage` with debug info, paths and numbering removed; ends with one newline."""
     fn = _NORMALIZERS.get(stage, _normalize_plain)
     lines = fn(text.splitlines(), options)
-    out = [_tidy_line(ln) for ln in lines]
+    # The path/hash/timestamp substitutions cannot match across a line break: one test over the whole
+    # text says which of them any line needs (most texts need none), instead of four subs per line.
+    subs = _needed_subs("\n".join(lines))
+    out = [_tidy_line(ln, subs) for ln in lines]
     return "\n".join(ln for ln in out if ln.strip()) + "\n"
 
 
-def _tidy_line(line: str) -> str:
+def _byte_classes(members: bytes, keep: bytes = b"") -> bytes:
+    """A bytes.translate table: `members` -> b"x", `keep` as they are, everything else -> b" "."""
+    table = bytearray(b" " * 256)
+    for c in members:
+        table[c] = ord("x")
+    for c in keep:
+        table[c] = c
+    return bytes(table)
+
+
+_HEX_BYTES = _byte_classes(b"0123456789abcdefABCDEF")
+_BASE32_BYTES = _byte_classes(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+_DIGIT_BYTES = _byte_classes(b"0123456789", keep=b"-")
+# (pattern, replacement, a necessary condition for a match in ASCII text, tested at C speed first: the
+# patterns begin with a word boundary or a class, so a regex search tries every position of the text)
+_TIDY_SUBS = (
+    (QUOTED_ABS_PATH, r"\1", lambda text, raw: '"/' in text or "'/" in text),
+    (HEX_HASH, "<hash>", lambda text, raw: b"x" * 32 in raw.translate(_HEX_BYTES)),
+    (BASE32_HASH, "<hash>", lambda text, raw: b"x" * 52 in raw.translate(_BASE32_BYTES)),
+    (TIMESTAMP, "<timestamp>", lambda text, raw: b"xxxx-xx-xx" in raw.translate(_DIGIT_BYTES)),
+)
+_ALL_SUBS = tuple((pattern, repl) for pattern, repl, _ in _TIDY_SUBS)
+
+
+def _needed_subs(text: str) -> tuple:
+    """The (pattern, replacement) pairs some line of `text` needs. Non-ASCII text goes straight to the
+    regexes (their digit and word-boundary classes are Unicode-aware)."""
+    raw = text.encode("ascii") if text.isascii() else None
+    return tuple((pattern, repl) for pattern, repl, maybe in _TIDY_SUBS
+                 if (raw is None or maybe(text, raw)) and pattern.search(text))
+
+
+def _tidy_line(line: str, subs: tuple = _ALL_SUBS) -> str:
     line = line.rstrip()
     body = line.lstrip()
     indent = len(line[: len(line) - len(body)].expandtabs(4))
-    body = QUOTED_ABS_PATH.sub(r"\1", body)
-    body = HEX_HASH.sub("<hash>", body)
-    body = BASE32_HASH.sub("<hash>", body)
-    body = TIMESTAMP.sub("<timestamp>", body)
-    return " " * indent + INNER_WHITESPACE.sub(" ", body)
+    for pattern, repl in subs:
+        body = pattern.sub(repl, body)
+    if "  " in body or "\t" in body:
+        body = INNER_WHITESPACE.sub(" ", body)
+    return " " * indent + body
 
 
 def _normalize_plain(lines: list[str], options: NormalizeOptions) -> list[str]:
