@@ -52,3 +52,16 @@ def test_inspection_commands_do_not_import_triton(command, cache39, tmp_path):
     args = [a.format(cache=cache39, tmp=tmp_path) for a in INSPECTION[command]]
     assert _heavy_modules(*args) == []
     assert _heavy_modules(command, "--help") == []
+
+
+@pytest.mark.parametrize("args", [
+    ["ls", "--inductor"], ["ls", "--json"], ["map", "--model-line", "provenance_model.py:21"],
+    ["show", "BL2QGYIC", "-s", "ttir"], ["map", "22DEHI5G", "--line", "34"],
+])
+def test_torch_compile_provenance_imports_no_torch(args):
+    """Reading Inductor's records (issue 20) is text parsing: no torch, no triton."""
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data" / "inductor-provenance-h100-triton3.6"
+    assert _heavy_modules(*args, "--cache-dir", str(data / "triton_cache"), "--inductor-dir",
+                          str(data / "inductor_cache")) == []
