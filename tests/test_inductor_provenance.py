@@ -352,3 +352,23 @@ def test_older_torch_spellings(cli, rec):
     rows, err = _ls_json(cli, rec, "--inductor-dir", str(rec / "inductor_cache"))
     assert rows["BL2QGYIC"]["inductor"]["source_nodes"] == ["y"]
     assert [m["line"] for m in rows["22DEHI5G"]["inductor"]["model_lines"]] == [20, 21]
+
+
+def test_torch_compile_layout_found_without_cache_dir(cli, tmp_path):
+    """Unless TRITON_CACHE_DIR is set, torch.compile has Triton write to <Inductor dir>/triton/<device>:
+    `ls --inductor` and `map --model-line` read that when no --cache-dir is given."""
+    root = tmp_path / "torchinductor_someone"
+    shutil.copytree(DATA / "inductor_cache", root)
+    shutil.copytree(DATA / "triton_cache", root / "triton" / "0")
+    env = {"TORCHINDUCTOR_CACHE_DIR": str(root), "TRITON_CACHE_DIR": ""}
+    r = cli("ls", "--inductor", env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith(f"{root / 'triton'}  (6 torch.compile entries)")
+    r = cli("map", "--model-line", "provenance_model.py:19", "--json", env=env)
+    kernels = json.loads(r.stdout)["kernels"]
+    assert [len(k["entries"]) for k in kernels if k["kernel"] == "triton_per_fused_native_layer_norm_0"] == [2]
+    # TRITON_CACHE_DIR set: that cache, as Triton and torch use it
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    r = cli("ls", "--inductor", env={**env, "TRITON_CACHE_DIR": str(other)})
+    assert r.returncode == 0 and r.stdout.startswith("no torch.compile kernels in")

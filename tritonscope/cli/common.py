@@ -7,7 +7,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +72,18 @@ class Selection:
         for text in link_notes(index, [link], asked=bool(self.inductor_dirs)):
             outcome().note(text)
         return link.to_json() if link is not None else None
+
+    def provenance_cache(self) -> Cache:
+        """The cache of a torch.compile question (`ls --inductor`, `map --model-line`): --cache-dir, else
+        where torch.compile had Triton write (`<Inductor dir>/triton/<device>` unless TRITON_CACHE_DIR
+        is set), else the default Triton cache."""
+        if self.cache_dir is None:
+            from tritonscope.srcmap.inductor import torch_triton_caches
+
+            found = torch_triton_caches(self.inductor_dirs)
+            if found is not None:
+                return replace(self, cache_dir=str(found)).cache()
+        return self.cache()
 
     def cache(self) -> Cache:
         """The cache, walked (with a count on a terminal: 20,000 entries take seconds)."""

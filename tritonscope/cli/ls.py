@@ -37,7 +37,7 @@ def ls_cmd(sel: Selection, since: str | None, partial: bool, include_all: bool, 
     """
     from tritonscope.artifacts.cache import select
 
-    cache = sel.cache()
+    cache = sel.provenance_cache() if inductor_view else sel.cache()
     entries = select(cache.kernels(include_all or partial), sel.kernel, sel.target)
     if partial:
         entries = [e for e in entries if e.kind == "partial"]

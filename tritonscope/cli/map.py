@@ -136,7 +136,7 @@ def _model_line(sel: Selection, spec: str, as_json: bool) -> None:
     if not file or not num.isdigit() or int(num) < 1:
         raise UsageError(f"--model-line: expected FILE:LINE (e.g. model.py:42), got '{spec}'")
     index = sel.inductor()
-    entries = sel.many() if sel.kernel else sel.cache().kernels()
+    entries = sel.many() if sel.kernel else sel.provenance_cache().kernels()
     result = model_line_result(index, entries, file, int(num))
     from tritonscope.cli.outcome import outcome
 

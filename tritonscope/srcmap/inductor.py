@@ -77,9 +77,23 @@ def default_inductor_dir(env: dict[str, str] | None = None) -> Path:
         return Path(env["TORCHINDUCTOR_CACHE_DIR"])
     try:
         user = getpass.getuser()
-    except Exception:  # no user name (containers without passwd entries): torch falls back the same way
-        user = "unknown"
+    except (KeyError, ModuleNotFoundError, OSError):  # no user name (no passwd entry): as torch falls back
+        getuid = getattr(os, "getuid", None)
+        user = f"uid_{getuid()}" if callable(getuid) else "unknown_user"
     return Path(tempfile.gettempdir()) / ("torchinductor_" + re.sub(r'[\\/:*?"<>|]', "_", user))
+
+
+def torch_triton_caches(dirs: tuple[str, ...] | list[str] = (), env: dict[str, str] | None = None) -> Path | None:
+    """Where torch.compile had Triton write its kernels when TRITON_CACHE_DIR was not set:
+    `<Inductor dir>/triton/<device>` (torch._inductor.runtime.cache_dir_utils.triton_cache_dir); the
+    folder of those per-device caches, or None."""
+    env = os.environ if env is None else env
+    if env.get("TRITON_CACHE_DIR"):
+        return None
+    for root in [Path(d) for d in dirs] or [default_inductor_dir(env)]:
+        if (root / "triton").is_dir():
+            return root / "triton"
+    return None
 
 
 @dataclass
