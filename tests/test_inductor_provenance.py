@@ -344,7 +344,7 @@ def test_older_torch_spellings(cli, rec):
         graph.write_text(re.sub(r"(# File: .+?:\d+) in \w+, code:", r"\1, code:", graph.read_text()))
     index = InductorIndex.load([str(rec / "inductor_cache")])
     assert len(index.wrappers) == 2 and all(w.aot_id is None for w in index.wrappers)
-    block = index.by_file["cpkt5kwd4g54vwef2eupwetfocr2o7mihnwhchcqrsyynlt3taem.py"]
+    [block] = index.by_file["cpkt5kwd4g54vwef2eupwetfocr2o7mihnwhchcqrsyynlt3taem.py"]
     assert (block.name, block.triton_name) == ("triton_per_fused_native_layer_norm_0", "triton_")
     assert block.source_nodes == ["y"] and block.aten_ops == ["aten.native_layer_norm"]
     assert block.fragment == [] and {n.name for n in block.nodes} >= {"var_mean", "rsqrt", "mul_1"}
@@ -372,3 +372,24 @@ def test_torch_compile_layout_found_without_cache_dir(cli, tmp_path):
     other.mkdir()
     r = cli("ls", "--inductor", env={**env, "TRITON_CACHE_DIR": str(other)})
     assert r.returncode == 0 and r.stdout.startswith("no torch.compile kernels in")
+
+
+def test_one_kernel_in_two_graphs(cli, rec):
+    """Identical kernel text is one file: a kernel reused by another graph (a graph break, a repeated
+    block) links to every wrapper that calls it, and `--model-line` counts its entries for each."""
+    fwd = rec / "inductor_cache" / f"{FWD}.py"
+    again = rec / "inductor_cache" / "zz" / "czzsecondgraphsecondgraphsecondgraphsecondgraphsecondgr.py"
+    again.parent.mkdir()
+    again.write_text(fwd.read_text().replace("# AOT ID: ['0_forward']", "# AOT ID: ['1_forward']", 1))
+    shutil.copytree(rec / "inductor_cache" / f"{FWD}.debug", again.with_suffix(".debug"))
+    rows, _ = _ls_json(cli, rec, "--inductor-dir", str(rec / "inductor_cache"))
+    prov = rows["BL2QGYIC"]["inductor"]
+    assert prov["graph"] == "0_forward"
+    assert [(o["graph"], o["kernel"]) for o in prov["also_in"]] == [
+        ("1_forward", "triton_per_fused_native_layer_norm_0")]
+    assert rows["437JYKXF"]["inductor"]["also_in"] == []  # the backward kernel is in one graph only
+    r = cli("map", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "inductor_cache"),
+            "--model-line", "provenance_model.py:19", "--json")
+    per = {(k["graph"], k["kernel"]): len(k["entries"]) for k in json.loads(r.stdout)["kernels"]}
+    assert per[("0_forward", "triton_per_fused_native_layer_norm_0")] == 2
+    assert per[("1_forward", "triton_per_fused_native_layer_norm_0")] == 2

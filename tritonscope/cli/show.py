@@ -62,4 +62,6 @@ def provenance_comment(prov: dict, stage: str) -> str:
         for row in prov["model_lines"]:
             lines.append(f"  model: {row['file']}:{row['line']} in {row['function']}: {row['code']}  "
                          f"[{', '.join(row['nodes'])}]")
+        for o in prov.get("also_in", []):
+            lines.append(f"  also: {o['kernel']} in graph {o['graph']} ({o['wrapper']}:{o['wrapper_line']})")
     return "".join(f"{mark} {line}\n" for line in lines) + "\n"

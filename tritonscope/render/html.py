@@ -276,6 +276,8 @@ def provenance_panel(prov: dict) -> str:
              ("ATen ops", ", ".join(prov["aten_ops"]) or "-"),
              ("source nodes", ", ".join(prov["source_nodes"]) or "-"),
              ("FX graph", prov["fx_graph"] or "none (written under TORCH_COMPILE_DEBUG=1)")]
+    facts += [("also in", f"{o['kernel']} in graph {o['graph']} ({o['wrapper']}:{o['wrapper_line']})")
+              for o in prov.get("also_in", [])]
     head = "".join(f"<tr><th>{esc(a)}</th><td>{esc(b)}</td></tr>" for a, b in facts)
     lines = "".join(f"<tr><td>{esc(r['file'].rsplit('/', 1)[-1])}:{r['line']}</td><td>{esc(r['function'])}</td>"
                     f"<td><code>{esc(r['code'])}</code></td><td>{esc(', '.join(r['nodes']))}</td></tr>"

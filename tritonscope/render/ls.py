@@ -114,6 +114,9 @@ def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console,
             out.append(f"{Path(r['file']).name}:{r['line']}", style="cyan")
             inferred = f", {r['inferred']} inferred" if r["inferred"] else ""
             out.append(f"  {r['code']}  ({len(r['nodes'])} node{'s' if len(r['nodes']) != 1 else ''}{inferred})\n")
+        for o in link.others:
+            out.append("    also   ", style="dim")
+            out.append(f"{o.name} in graph {o.wrapper.graph}: {', '.join(o.aten_ops)}\n")
         unplaced = [n.name for n in b.nodes if n.model is None]
         if unplaced and b.wrapper.fx_graph is not None:
             out.append("    model  ", style="dim")

@@ -48,6 +48,9 @@ def render_provenance(prov: dict, console: Console, per_line: bool = False) -> N
         console.print(t)
     if not prov["model_lines"]:
         console.print(Text("  model  no lines recorded (TORCH_COMPILE_DEBUG=1 writes them)", style="dim"))
+    for o in prov.get("also_in", []):
+        console.print(Text(f"  also   {o['kernel']} in graph {o['graph']} ({o['wrapper']}:{o['wrapper_line']})",
+                           style="dim"))
     if per_line:
         console.print(Text("  Inductor records these per kernel, not per kernel line", style="dim"))
 

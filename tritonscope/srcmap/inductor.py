@@ -364,6 +364,12 @@ class Link:
     note: str | None = None
     # a template candidate: the graph's template kernels specialized to the same sizes and strides
     same_problem: list[KernelBlock] = field(default_factory=list)
+    # the same kernel (one text, one file) in other graphs or other places of the same graph
+    others: list[KernelBlock] = field(default_factory=list)
+
+    @property
+    def blocks(self) -> list[KernelBlock]:
+        return ([self.block] if self.block is not None else []) + self.others
 
     def to_json(self) -> dict:
         out: dict = {"role": self.role, "kernel_file": self.kernel_file, "linked_by": self.how, "note": self.note}
@@ -382,6 +388,9 @@ class Link:
             "nodes": [n.to_json() for n in nodes],
             "inputs": [{"name": n.name, "tensor": n.tensor()} for n in b.inputs],
             "model_lines": model_lines(nodes),
+            "also_in": [{"kernel": o.name, "graph": o.wrapper.graph, "wrapper": o.wrapper.path,
+                         "wrapper_line": o.line, "source_nodes": o.source_nodes, "aten_ops": o.aten_ops,
+                         "model_lines": model_lines(o.nodes)} for o in self.others],
         })
         return out
 
@@ -410,12 +419,13 @@ class InductorIndex:
         self.read = roots if read is None else read  # where it read: kernel sources are looked up there
         self.wrappers = wrappers
         self.notes = notes
-        self.by_file: dict[str, KernelBlock] = {}
+        # kernel file basename -> its blocks: the same kernel text (one file) can serve several graphs
+        self.by_file: dict[str, list[KernelBlock]] = {}
         self.by_name: dict[str, list[KernelBlock]] = {}
         for w in wrappers:
             for b in w.blocks:
                 if b.kernel_path:
-                    self.by_file.setdefault(Path(b.kernel_path).name, b)
+                    self.by_file.setdefault(Path(b.kernel_path).name, []).append(b)
                 self.by_name.setdefault(b.triton_name or b.name, []).append(b)
 
     @classmethod
@@ -481,15 +491,16 @@ class InductorIndex:
         if not files:
             return None
         for f in files:
-            block = self.by_file.get(Path(f).name)
-            if block is not None:
-                return Link(f, block, "kernel path", "graph kernel")
+            blocks = self.by_file.get(Path(f).name)
+            if blocks:
+                return Link(f, blocks[0], "kernel path", "graph kernel", others=blocks[1:])
         kernel_file = files[0]
         text = self._kernel_text(kernel_file)
         if text is not None:
-            for block in self.by_name.get(entry.name, []):
-                if block.source_digest == _digest(text):
-                    return Link(kernel_file, block, "kernel name and text", "graph kernel")
+            digest = _digest(text)
+            same_text = [b for b in self.by_name.get(entry.name, []) if b.source_digest == digest]
+            if same_text:
+                return Link(kernel_file, same_text[0], "kernel name and text", "graph kernel", others=same_text[1:])
             if _PLACEHOLDER_NAME in text:
                 # Inductor names a kernel in its wrapper; one benchmarked before that keeps the placeholder
                 key = template_key(text)
@@ -714,8 +725,9 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
         link = index.link(e) if e.is_kernel else None
         if link is None:
             continue
-        if link.block is not None and id(link.block) in by_block:
-            by_block[id(link.block)].append(e)
+        for b in link.blocks:
+            if id(b) in by_block:
+                by_block[id(b)].append(e)
         for b in link.same_problem:
             if id(b) in candidates:
                 candidates[id(b)].append(e)
