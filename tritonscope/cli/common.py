@@ -67,6 +67,10 @@ class Selection:
         from tritonscope.cli.outcome import outcome
         from tritonscope.srcmap.inductor import link_notes
 
+        if not self.inductor_dirs and not entry.name.startswith("triton"):
+            # not named as Inductor names kernels: the default Inductor dir (thousands of files on a busy
+            # machine) is not walked; a user kernel called inside a compiled graph links with --inductor-dir
+            return None
         index = self.inductor()
         link = index.link(entry)
         for text in link_notes(index, [link], asked=bool(self.inductor_dirs)):

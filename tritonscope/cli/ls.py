@@ -74,6 +74,8 @@ def inductor_links(sel: Selection, entries: list, asked: bool) -> list:
     from tritonscope.cli.outcome import outcome
     from tritonscope.srcmap.inductor import link_notes
 
+    if not sel.inductor_dirs and not any(e.name.startswith("triton") for e in entries):
+        return [None] * len(entries)  # as Selection.inductor_link: the default dir is not walked for these
     index = sel.inductor()
     links = [index.link(e) if e.is_kernel else None for e in entries]
     for text in link_notes(index, links, asked=asked or bool(sel.inductor_dirs)):
