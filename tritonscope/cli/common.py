@@ -221,25 +221,31 @@ def json_option(f: Callable) -> Callable:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON (see docs/json.md).")(f)
 
 
-def emit_json(payload: Any, kind: str, one_per_line: str | None = None) -> None:
+def emit_json(payload: Any, kind: str) -> None:
     """Every JSON output is an object with `schema` and `kind`, so consumers can check the contract.
 
-    `one_per_line`: the key of a long list of records (ls's entries) written one record per line, in
-    the C encoder (json's indenting encoder is pure Python: most of `ls --json`'s time on a large cache)."""
+    Written indented to two levels (each top-level field on its line, each element of a top-level list or
+    object on its own line), everything deeper on that line: json's indenting encoder is pure Python and
+    cost more than the work on large outputs (`ls --json` of a large cache, `map --line` of a large
+    kernel); the C encoder writes the rest."""
     doc = {"schema": SCHEMA_VERSION, "kind": kind}
     if isinstance(payload, dict):
         doc.update(payload)
     else:
         doc["items"] = payload
-    items = doc.pop(one_per_line, None) if one_per_line else None
-    if not isinstance(items, list) or not items:
-        if one_per_line and items is not None:
-            doc[one_per_line] = items
-        sys.stdout.write(json.dumps(doc, indent=2, sort_keys=False, default=str) + "\n")
-        return
-    head = json.dumps(doc, indent=2, sort_keys=False, default=str)
-    body = ",\n".join("    " + json.dumps(item, default=str) for item in items)
-    sys.stdout.write(f'{head[:-2]},\n  {json.dumps(one_per_line)}: [\n{body}\n  ]\n}}\n')
+    sys.stdout.write(dumps_shallow(doc) + "\n")
+
+
+def dumps_shallow(value: Any, levels: int = 2, indent: int = 0) -> str:
+    """JSON of `value`, indented for its first `levels` levels of containers and compact below."""
+    if levels == 0 or not isinstance(value, (dict, list)) or not value:
+        return json.dumps(value, default=str)
+    pad = " " * (indent + 2)
+    if isinstance(value, dict):
+        items = [f"{pad}{json.dumps(str(k))}: {dumps_shallow(v, levels - 1, indent + 2)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [pad + dumps_shallow(v, levels - 1, indent + 2) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
 
 
 def pass_console(f: Callable) -> Callable:

@@ -55,7 +55,7 @@ def ls_cmd(sel: Selection, since: str | None, partial: bool, include_all: bool, 
             row = e.to_json()
             row["inductor"] = link.to_json() if link is not None else None
             rows.append(row)
-        emit_json({"cache": str(cache.root), "count": len(entries), "entries": rows}, "ls", one_per_line="entries")
+        emit_json({"cache": str(cache.root), "count": len(entries), "entries": rows}, "ls")
         return
     from tritonscope.render.terminal import make_console
 
