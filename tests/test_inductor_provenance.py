@@ -393,3 +393,18 @@ def test_one_kernel_in_two_graphs(cli, rec):
     per = {(k["graph"], k["kernel"]): len(k["entries"]) for k in json.loads(r.stdout)["kernels"]}
     assert per[("0_forward", "triton_per_fused_native_layer_norm_0")] == 2
     assert per[("1_forward", "triton_per_fused_native_layer_norm_0")] == 2
+
+
+def test_model_line_without_any_triton_cache(cli, rec, tmp_path):
+    """The reverse question is answered by Inductor's records alone: with no Triton cache anywhere, the
+    kernels are listed without entries and a note says why (an explicit --cache-dir that is missing is
+    still an error)."""
+    env = {"TRITON_CACHE_DIR": str(tmp_path / "none"), "HOME": str(tmp_path)}
+    args = ["map", "--model-line", "provenance_model.py:21", "--inductor-dir", str(rec / "inductor_cache"), "--json"]
+    r = cli(*args, env={**env, "TRITON_CACHE_DIR": ""})
+    assert r.returncode == 0, r.stderr
+    kernels = json.loads(r.stdout)["kernels"]
+    assert kernels and all(k["entries"] == [] for k in kernels)
+    assert "no Triton cache at" in r.stderr
+    r = cli(*args, "--cache-dir", str(tmp_path / "missing"))
+    assert r.returncode == 1 and "no such cache directory" in r.stderr

@@ -135,14 +135,29 @@ def _model_line(sel: Selection, spec: str, as_json: bool) -> None:
     file, _, num = spec.rpartition(":")
     if not file or not num.isdigit() or int(num) < 1:
         raise UsageError(f"--model-line: expected FILE:LINE (e.g. model.py:42), got '{spec}'")
-    index = sel.inductor()
-    entries = sel.many() if sel.kernel else sel.provenance_cache().kernels()
-    result = model_line_result(index, entries, file, int(num))
+    from tritonscope.artifacts.cache import default_cache_dir
     from tritonscope.cli.outcome import outcome
 
+    index = sel.inductor()
+    if sel.kernel:
+        entries = sel.many()
+    elif sel.cache_dir is None and not default_cache_dir().is_dir() and not _torch_cache(sel):
+        # Inductor's records answer alone; without a Triton cache there are just no entries to list
+        outcome().note(f"no Triton cache at {default_cache_dir()}: kernels listed without their cache "
+                       "entries (give --cache-dir)")
+        entries = []
+    else:
+        entries = sel.provenance_cache().kernels()
+    result = model_line_result(index, entries, file, int(num))
     for text in result.pop("notes"):
         outcome().note(text)
     _emit(result, "map.model_line", as_json, "render_model_line")
+
+
+def _torch_cache(sel: Selection):
+    from tritonscope.srcmap.inductor import torch_triton_caches
+
+    return torch_triton_caches(sel.inductor_dirs)
 
 
 def _written_layouts(entry, finder) -> tuple[dict[int, list[dict]], list[str]] | None:
