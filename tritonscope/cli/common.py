@@ -61,20 +61,26 @@ class Selection:
             memo[self.inductor_dirs] = InductorIndex.load(self.inductor_dirs)
         return memo[self.inductor_dirs]
 
-    def inductor_link(self, entry: KernelEntry) -> dict | None:
-        """The entry's provenance in TorchInductor's records as JSON (None: not a torch.compile kernel);
-        what could not be read becomes a note on stderr."""
+    def inductor_links(self, entries: list[KernelEntry], asked: bool = False) -> list:
+        """Each entry's link to TorchInductor's records (srcmap.inductor.Link; None: not a torch.compile
+        kernel); what could not be read becomes a note on stderr, and, when provenance was asked for
+        (`asked`, or --inductor-dir), kernels left without records too."""
         from tritonscope.cli.outcome import outcome
         from tritonscope.srcmap.inductor import link_notes
 
-        if not self.inductor_dirs and not entry.name.startswith("triton"):
-            # not named as Inductor names kernels: the default Inductor dir (thousands of files on a busy
+        if not self.inductor_dirs and not any(e.name.startswith("triton") for e in entries):
+            # none named as Inductor names kernels: the default Inductor dir (thousands of files on a busy
             # machine) is not walked; a user kernel called inside a compiled graph links with --inductor-dir
-            return None
+            return [None] * len(entries)
         index = self.inductor()
-        link = index.link(entry)
-        for text in link_notes(index, [link], asked=bool(self.inductor_dirs)):
+        links = [index.link(e) if e.is_kernel else None for e in entries]
+        for text in link_notes(index, links, asked=asked or bool(self.inductor_dirs)):
             outcome().note(text)
+        return links
+
+    def inductor_link(self, entry: KernelEntry) -> dict | None:
+        """The entry's provenance in TorchInductor's records as JSON (None: not a torch.compile kernel)."""
+        link = self.inductor_links([entry])[0]
         return link.to_json() if link is not None else None
 
     def provenance_cache(self) -> Cache:

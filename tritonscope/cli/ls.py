@@ -45,7 +45,7 @@ def ls_cmd(sel: Selection, since: str | None, partial: bool, include_all: bool, 
         cutoff = time.time() - parse_since(since)
         entries = [e for e in entries if e.mtime >= cutoff]
     entries.sort(key=lambda e: (-e.mtime, e.name, e.hash))
-    links = inductor_links(sel, entries, inductor_view) if (as_json or inductor_view) else [None] * len(entries)
+    links = sel.inductor_links(entries, inductor_view) if (as_json or inductor_view) else [None] * len(entries)
     if inductor_view:
         kept = [(e, link) for e, link in zip(entries, links, strict=True) if link is not None]
         entries, links = [e for e, _ in kept], [link for _, link in kept]
@@ -67,17 +67,3 @@ def ls_cmd(sel: Selection, since: str | None, partial: bool, include_all: bool, 
     from tritonscope.render.ls import render_ls
 
     render_ls(entries, make_console(), cache.root)
-
-
-def inductor_links(sel: Selection, entries: list, asked: bool) -> list:
-    """Each entry's link to TorchInductor's records (None: not a torch.compile kernel); notes to stderr."""
-    from tritonscope.cli.outcome import outcome
-    from tritonscope.srcmap.inductor import link_notes
-
-    if not sel.inductor_dirs and not any(e.name.startswith("triton") for e in entries):
-        return [None] * len(entries)  # as Selection.inductor_link: the default dir is not walked for these
-    index = sel.inductor()
-    links = [index.link(e) if e.is_kernel else None for e in entries]
-    for text in link_notes(index, links, asked=asked or bool(sel.inductor_dirs)):
-        outcome().note(text)
-    return links

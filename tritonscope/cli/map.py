@@ -130,7 +130,7 @@ def map_cmd(sel: Selection, line: int | None, file: str | None, col: int | None,
 def _model_line(sel: Selection, spec: str, as_json: bool) -> None:
     """`--model-line FILE:LINE`: the kernels (and their cache entries) with an FX node from that line."""
     from tritonscope.errors import UsageError
-    from tritonscope.srcmap.inductor import model_line_result
+    from tritonscope.srcmap.inductor import model_line_result, torch_triton_caches
 
     file, _, num = spec.rpartition(":")
     if not file or not num.isdigit() or int(num) < 1:
@@ -141,7 +141,7 @@ def _model_line(sel: Selection, spec: str, as_json: bool) -> None:
     index = sel.inductor()
     if sel.kernel:
         entries = sel.many()
-    elif sel.cache_dir is None and not default_cache_dir().is_dir() and not _torch_cache(sel):
+    elif sel.cache_dir is None and not default_cache_dir().is_dir() and not torch_triton_caches(sel.inductor_dirs):
         # Inductor's records answer alone; without a Triton cache there are just no entries to list
         outcome().note(f"no Triton cache at {default_cache_dir()}: kernels listed without their cache "
                        "entries (give --cache-dir)")
@@ -152,12 +152,6 @@ def _model_line(sel: Selection, spec: str, as_json: bool) -> None:
     for text in result.pop("notes"):
         outcome().note(text)
     _emit(result, "map.model_line", as_json, "render_model_line")
-
-
-def _torch_cache(sel: Selection):
-    from tritonscope.srcmap.inductor import torch_triton_caches
-
-    return torch_triton_caches(sel.inductor_dirs)
 
 
 def _written_layouts(entry, finder) -> tuple[dict[int, list[dict]], list[str]] | None:
