@@ -187,7 +187,6 @@ class Wrapper:
     path: str
     aot_id: str | None
     blocks: list[KernelBlock] = field(default_factory=list)
-    graph_dir: str | None = None  # the debug dir with fx_graph_*.py of this graph
     fx_graph: str | None = None  # the FX graph file the model lines came from
     notes: list[str] = field(default_factory=list)
 
@@ -376,9 +375,7 @@ class Link:
         b = self.block
         if b is None:
             if self.role == "autotuning candidate":
-                out["same_problem_as"] = [{"kernel": k.name, "graph": k.wrapper.graph, "wrapper": k.wrapper.path,
-                                           "source_nodes": k.source_nodes, "aten_ops": k.aten_ops}
-                                          for k in self.same_problem]
+                out["same_problem_as"] = [_block_summary(k) for k in self.same_problem]
             return out
         nodes = b.nodes
         out.update({
@@ -388,11 +385,15 @@ class Link:
             "nodes": [n.to_json() for n in nodes],
             "inputs": [{"name": n.name, "tensor": n.tensor()} for n in b.inputs],
             "model_lines": model_lines(nodes),
-            "also_in": [{"kernel": o.name, "graph": o.wrapper.graph, "wrapper": o.wrapper.path,
-                         "wrapper_line": o.line, "source_nodes": o.source_nodes, "aten_ops": o.aten_ops,
-                         "model_lines": model_lines(o.nodes)} for o in self.others],
+            "also_in": [{**_block_summary(o), "wrapper_line": o.line, "model_lines": model_lines(o.nodes)}
+                        for o in self.others],
         })
         return out
+
+
+def _block_summary(b: KernelBlock) -> dict:
+    return {"kernel": b.name, "graph": b.wrapper.graph, "wrapper": b.wrapper.path, "source_nodes": b.source_nodes,
+            "aten_ops": b.aten_ops}
 
 
 def model_lines(nodes: list[FxNode]) -> list[dict]:
@@ -474,6 +475,11 @@ class InductorIndex:
     def found(self) -> bool:
         return bool(self.wrappers)
 
+    @property
+    def where(self) -> str:
+        """The dirs looked in, as notes name them."""
+        return ", ".join(str(r) for r in self.roots)
+
     def link(self, entry) -> Link | None:
         """The entry's kernel in the wrappers; None for an entry that is not Inductor's. Only entries named
         as Inductor names kernels (`triton_*`) or as a wrapper's kernel have their IR's head read."""
@@ -483,9 +489,8 @@ class InductorIndex:
             # nothing to link to: no IR is read; the name alone says whether Inductor wrote the kernel
             if not _INDUCTOR_NAME.match(entry.name):
                 return None
-            where = ", ".join(str(r) for r in self.roots)
             return Link(None, None, None, "unknown",
-                        f"named as Inductor names kernels, but no Inductor wrapper under {where} "
+                        f"named as Inductor names kernels, but no Inductor wrapper under {self.where} "
                         "(give --inductor-dir)")
         files = entry_kernel_files(entry)
         if not files:
@@ -514,10 +519,9 @@ class InductorIndex:
                                                                        else ": one of these, or one like them)"))
                 return Link(kernel_file, None, None, "autotuning candidate", note, same)
         if text is not None or _looks_inductor(entry.name, kernel_file):
-            where = ", ".join(str(r) for r in self.roots)
-            note = (f"a torch.compile kernel whose source is not under {where} (give --inductor-dir)"
+            note = (f"a torch.compile kernel whose source is not under {self.where} (give --inductor-dir)"
                     if text is None else
-                    f"a torch.compile kernel that no wrapper under {where} names (its wrapper is gone or "
+                    f"a torch.compile kernel that no wrapper under {self.where} names (its wrapper is gone or "
                     "elsewhere: give --inductor-dir)")
             return Link(kernel_file, None, None, "unknown", note)
         return None
@@ -606,7 +610,6 @@ def _attach_graph(w: Wrapper) -> None:
                 parsed.append((name[:-3], p, parse_fx_graph(text)))
     if not parsed:
         return
-    w.graph_dir = d
     w.fx_graph = parsed[0][1]
     missing = 0
     for b in w.blocks:
@@ -621,11 +624,6 @@ def _attach_graph(w: Wrapper) -> None:
                     n.model = ModelLine(loc[0], loc[1], loc[2], loc[3], loc[4] if len(loc) > 4 else how)
                     break
         _infer_from_siblings(b, nodes)
-        # the fragment's nodes and the mapped nodes are one set: share what was found
-        by_name = {n.name: n for n in nodes}
-        for n in b.fragment:
-            if n.model is None and n.name in by_name:
-                n.model = by_name[n.name].model
     if missing:
         w.notes.append(f"{w.fx_graph}: {missing} node(s) of {w.path} are not in it (files of another run?)")
 
@@ -698,7 +696,7 @@ def link_notes(index: InductorIndex, links: list[Link | None], asked: bool = Tru
     notes = list(index.notes)
     if not asked:
         return notes
-    where = ", ".join(str(r) for r in index.roots)
+    where = index.where
     unknown = sum(1 for link in links if link is not None and link.role == "unknown")
     if unknown:
         if not index.found:
@@ -744,10 +742,9 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
         })
     recorded = sorted({n.model.line for w in index.wrappers for b in w.blocks for n in b.nodes
                        if n.model is not None and same_file(n.model.file, file)})
-    notes = link_notes(index, [])
+    notes = list(index.notes)
     if not any(w.fx_graph for w in index.wrappers):
-        where = ", ".join(str(r) for r in index.roots)
-        notes.append(f"no FX graphs with model lines under {where}: they are written under "
+        notes.append(f"no FX graphs with model lines under {index.where}: they are written under "
                      "TORCH_COMPILE_DEBUG=1 (give Inductor's cache or debug dir with --inductor-dir)")
     return {"query": {"file": file, "line": line}, "kernels": kernels, "recorded_lines": recorded,
             "granularity": "kernel: Inductor records the FX nodes of each kernel, not of each kernel line",
