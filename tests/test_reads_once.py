@@ -67,3 +67,21 @@ def test_each_file_of_the_entry_is_opened_at_most_once(cache39, tmp_path, monkey
     counts = _opens_during(monkeypatch, entry, args)
     assert counts, "the command read nothing of the entry: the count cannot see reads"
     assert max(counts.values()) == 1, dict(counts)
+
+
+INDUCTOR_DATA = Path(__file__).parent / "data" / "inductor-provenance-h100-triton3.6"
+
+
+@pytest.mark.parametrize("command", [
+    ["map"], ["map", "--line", "30", "--json"], ["show", "--stage", "ttgir"], ["report", "-o", "OUT"],
+], ids=lambda c: "-".join(w for w in c if w.isalpha())[:24])
+def test_torch_compile_provenance_reads_no_stage_twice(tmp_path, monkeypatch, command):
+    """Linking an Inductor kernel to its wrapper reads the head of its first IR stage: a stage the command
+    parsed already is not opened again (issue 20 on top of issue 18)."""
+    entry = shutil.copytree(INDUCTOR_DATA / "triton_cache" / "BL2QGYICEQ6D4N6RM3U5W7EJN2IHBRX5DVTZIQTCUS4MQBEDPMJA",
+                            tmp_path / "entry")
+    args = [command[0], str(entry), *[w.replace("OUT", str(tmp_path / "out")) for w in command[1:]],
+            "--inductor-dir", str(INDUCTOR_DATA / "inductor_cache")]
+    counts = _opens_during(monkeypatch, entry, args)
+    assert any(name.endswith(".source") for name in counts), "the link read no IR: the count cannot see it"
+    assert max(counts.values()) == 1, dict(counts)

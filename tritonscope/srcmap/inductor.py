@@ -646,10 +646,18 @@ def _infer_from_siblings(b: KernelBlock, nodes: list[FxNode]) -> None:
 
 def entry_kernel_files(entry) -> list[str]:
     """The Python files an entry's IR locations name, first one first (read from the head of its first
-    IR stage; the whole file where the locations are printed at its end, as older releases do)."""
+    IR stage; the whole file where the locations are printed at its end, as older releases do). A stage
+    the command already read (stages.ParsedEntry) is not opened again."""
+    parsed = getattr(entry, "_parsed", None)
     for stage in _LOC_STAGES:
         p = entry.file_paths.get(stage)
         if p is None:
+            continue
+        cached = parsed.cached_text(stage) if parsed is not None else None
+        if cached is not None:
+            files = _loc_files(cached[:_LOC_HEAD]) or _loc_files(cached)
+            if files:
+                return files
             continue
         try:
             with open(p, "rb") as fh:

@@ -100,6 +100,10 @@ class ParsedEntry:
     def has_module(self, stage: str) -> bool:
         return stage in self._modules
 
+    def cached_text(self, stage: str) -> str | None:
+        """The stage's text if it was read already (and not dropped), else None: reads nothing."""
+        return self._texts.get(stage)
+
     def drop_text(self, stage: str) -> None:
         """Forget a stage's text once nothing more will ask for it (a 64 MB LLIR need not stay twice)."""
         self._texts.pop(stage, None)
