@@ -11,7 +11,6 @@ from rich.text import Text
 
 from tritonscope.artifacts.cache import KernelEntry
 from tritonscope.render.terminal import human_age, human_size
-from tritonscope.srcmap.inductor import model_lines
 
 _KIND_STYLE = {"partial": "yellow", "launcher": "dim", "empty": "dim", "tmp": "dim", "binary-only": "cyan"}
 
@@ -86,6 +85,8 @@ def _line(cells, widths, first_column: int = 0) -> str:
 def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console, root: Path) -> None:
     """`ls --inductor`: per torch.compile kernel (entry, its srcmap.inductor.Link), its graph and role, the
     ATen ops fused into it and the model lines its FX nodes came from."""
+    from tritonscope.srcmap.inductor import model_lines  # the plain `ls` table needs none of it
+
     entries = [e for e, _ in rows]
     links = [link for _, link in rows]
     if not entries:
