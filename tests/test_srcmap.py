@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections import Counter
 
 from tritonscope.artifacts.cache import Cache, resolve_one
-from tritonscope.srcmap.kernelmap import coverage, line_counts, load_kernel_map, memory_flow, parse_stage_list
+from tritonscope.srcmap.kernelmap import (
+    coverage,
+    line_counts,
+    load_kernel_map,
+    memory_flow,
+    memory_kind,
+    parse_stage_list,
+)
 from tritonscope.srcmap.paths import SourceFinder, columns_are_one_based, expression_span
 
 
@@ -18,8 +25,8 @@ def kernel_map(cache, name, target, stages=None):
 def test_gemv_tile_173_memory_flow_gfx942_39(cache39):
     kmap = kernel_map(cache39, "gemv_tile_kernel", "hip:gfx942", "ttir,ttgir,llir,amdgcn")
     assert kmap.source_file == "/tmp/irkernels/kernels.py"
-    ops = {s: kmap.ops_at(s, 173) for s in kmap.stages}
-    flow = dict(memory_flow(kmap, ops))
+    kinds = {s: [memory_kind(s, op) for op in kmap.ops_at(s, 173)] for s in kmap.stages}
+    flow = dict(memory_flow(kinds))
     assert flow == {"ttir": Counter({"tt.load": 1}), "ttgir": Counter({"tt.load": 1}),
                     "llir": Counter({"load <8 x half>": 16}), "amdgcn": Counter({"global_load_dwordx4": 16})}
 

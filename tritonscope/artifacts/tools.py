@@ -6,13 +6,10 @@ clear ToolMissing error, never a traceback. Their output is parsed by ordinary s
 
 from __future__ import annotations
 
-import glob
 import importlib.util
 import os
 import re
 import shutil
-import signal
-import subprocess
 import time
 from pathlib import Path
 
@@ -63,6 +60,8 @@ class RunningTool:
         self.timeout = timeout
         self.tool = os.path.basename(argv[0])
         self.error: TritonscopeError | None = None
+        import subprocess  # here, not at the top: a warm disassembly cache runs no tool (~2 ms per start)
+
         self.proc: subprocess.Popen | None = None
         try:
             # its own process group, so that a timeout stops the children of a wrapper script as well
@@ -78,6 +77,8 @@ class RunningTool:
         if self.error is not None:
             raise self.error
         assert self.proc is not None
+        import subprocess
+
         remaining = max(0.0, self.timeout - (time.monotonic() - self.started))
         try:
             stdout, stderr = self.proc.communicate(timeout=remaining)
@@ -95,6 +96,8 @@ class RunningTool:
     def close(self) -> None:
         """Stop the tool if it still runs (its output is no longer wanted)."""
         if self.proc is not None and self.proc.poll() is None:
+            import signal
+
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             except OSError:
@@ -208,6 +211,8 @@ def llvm_objdumps() -> list[str]:
     env = os.environ.get("TRITONSCOPE_LLVM_OBJDUMP")
     if env:
         return [env] if os.access(env, os.X_OK) else []
+    import glob
+
     candidates: list[tuple[int, str]] = []
     for d in os.environ.get("PATH", "").split(os.pathsep):
         for p in glob.glob(os.path.join(d, "llvm-objdump*")):
@@ -259,6 +264,8 @@ def _disassemble_hsaco(tools: list[str], hsaco: str | os.PathLike, arch: str, ti
     if not tools:
         raise ToolMissing("llvm-objdump not found: install Debian's llvm-19 (knows gfx942) or set "
                           "TRITONSCOPE_LLVM_OBJDUMP", str(hsaco))
+    import subprocess
+
     for tool in tools:
         argv = [tool, "-d", "--line-numbers", f"--mcpu={arch}", str(hsaco)]
         try:
@@ -291,6 +298,8 @@ def dwarfdump_hsaco(hsaco: str | os.PathLike, timeout: float = DEFAULT_TIMEOUT) 
 
 
 def _dwarfdump(objdumps: list[str], hsaco: str | os.PathLike, timeout: float) -> str | None:
+    import subprocess
+
     for objdump in objdumps:
         d = os.path.dirname(objdump)
         base = os.path.basename(objdump).replace("llvm-objdump", "llvm-dwarfdump")

@@ -271,17 +271,10 @@ def memory_kind(stage: str, op: Op) -> str | None:
     return acc.form
 
 
-def memory_flow(kmap: KernelMap, per_stage_ops: dict[str, list[Op]]) -> list[tuple[str, Counter[str]]]:
-    """`tt.load x1 -> load <8 x half> x16 -> global_load_dwordx4 x16` as data: per stage, kind -> count."""
-    out = []
-    for stage, ops in per_stage_ops.items():
-        kinds: Counter[str] = Counter()
-        for op in ops:
-            k = memory_kind(stage, op)
-            if k:
-                kinds[k] += 1
-        out.append((stage, kinds))
-    return out
+def memory_flow(per_stage_kinds: dict[str, list[str | None]]) -> list[tuple[str, Counter[str]]]:
+    """`tt.load x1 -> load <8 x half> x16 -> global_load_dwordx4 x16` as data: per stage, kind -> count,
+    from each stage's `memory_kind` of its ops (None: not a memory access)."""
+    return [(stage, Counter(k for k in kinds if k)) for stage, kinds in per_stage_kinds.items()]
 
 
 def find_ops(module: Module, at: int | None = None, grep: str | None = None) -> list[Op]:

@@ -81,15 +81,15 @@ def line_result(kmap: KernelMap, finder: SourceFinder, line: int, file: str | No
     requested = source.requested or None
     one_based = columns_are_one_based(kmap.triton_version)
     stages = []
-    per_stage_ops: dict[str, list[Op]] = {}
+    per_stage_kinds: dict[str, list[str | None]] = {}
     for stage, module in kmap.stages.items():
         has_cols = stage_has_columns(module)
         # A stage without columns (SASS, llvm-objdump) cannot narrow to one expression: show the line.
         ops = kmap.ops_at(stage, line, requested, col if has_cols else None)
-        per_stage_ops[stage] = ops
+        kinds = per_stage_kinds[stage] = [memory_kind(stage, op) for op in ops]
         stages.append({"stage": stage, "count": len(ops), "kinds": dict(Counter(op.op for op in ops)),
                        "columns": has_cols, "col_filtered": col is not None and has_cols,
-                       "ops": [{**op_json(op), "memory": memory_kind(stage, op)} for op in ops],
+                       "ops": [{**op_json(op), "memory": kind} for op, kind in zip(ops, kinds, strict=True)],
                        "notes": list(kmap.stages[stage].notes)})
     ctx = []
     for n in range(max(1, line - context), line + context + 1):
@@ -102,7 +102,7 @@ def line_result(kmap: KernelMap, finder: SourceFinder, line: int, file: str | No
         span = expression_span(source.line(line), col, one_based)
         if span:
             highlight = {"start": span[0], "end": span[1]}
-    flow = [{"stage": s, "kinds": dict(k)} for s, k in memory_flow(kmap, per_stage_ops)]
+    flow = [{"stage": s, "kinds": dict(k)} for s, k in memory_flow(per_stage_kinds)]
     return {"kernel": kernel_json(kmap), "source": source.to_json(),
             "source_line_count": len(source.lines) if source.found else None,
             "last_named_line": last_named_line(kmap, requested),
