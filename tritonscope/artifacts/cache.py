@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tritonscope.errors import TritonscopeError, UsageError
+from tritonscope.lazyre import lazy_compile
 from tritonscope.stages.common import gc_paused
 from tritonscope.stages.table import BINARY_STAGES, FILE_STAGES, STAGE_SUFFIXES, TEXT_STAGES
 
@@ -25,7 +26,7 @@ LAUNCHER_SUFFIXES = (".so", ".pyd", ".dll", ".dylib")
 STAGE_ORDER = FILE_STAGES
 _SUFFIX_TO_STAGE = {v: k for k, v in STAGE_SUFFIXES.items()}
 # Triton 2.3 mangles the signature into the kernel name: add_kernel_0d1d2d3de.
-_MANGLED_23 = re.compile(r"^(?P<base>.+?)_(?P<sig>(?:\d+[cde]*)+)$")
+_MANGLED_23 = lazy_compile(r"^(?P<base>.+?)_(?P<sig>(?:\d+[cde]*)+)$")
 _MAX_NESTING = 3
 # Far above any real artifact (the largest LLIR seen is ~20 MB) and far below what fills memory.
 DEFAULT_MAX_STAGE_BYTES = 256 << 20
@@ -35,7 +36,7 @@ _TEXT_STAGES = frozenset(TEXT_STAGES)
 # A Gluon kernel's first module carries the TTGIR module attributes already (GluonASTSource sets them
 # before generating code); a @triton.jit kernel's `.source` is TTIR: `module {` or `module attributes {`
 # without them. Read up to the module line (after the layout and loc aliases), at most this much.
-_GLUON_MODULE_ATTR = re.compile(rb'^module attributes \{[^\n]*"ttg\.num-warps"', re.MULTILINE)
+_GLUON_MODULE_ATTR = lazy_compile(rb'^module attributes \{[^\n]*"ttg\.num-warps"', re.MULTILINE)
 _SOURCE_HEAD_BYTES = 1 << 16
 
 
@@ -61,8 +62,8 @@ class Target:
 
 # The one target grammar of every command (`--target`, `compile --target`): backend alone, or
 # backend:arch, with NVIDIA's `sm90`/`sm_90a` and AMD's bare `gfx942` as aliases.
-_TARGET_CUDA = re.compile(r"^(?:cuda:|sm_?)(?P<arch>\d+)a?$")
-_TARGET_HIP = re.compile(r"^(?:hip:)?(?P<arch>gfx[0-9a-f]+)$")
+_TARGET_CUDA = lazy_compile(r"^(?:cuda:|sm_?)(?P<arch>\d+)a?$")
+_TARGET_HIP = lazy_compile(r"^(?:hip:)?(?P<arch>gfx[0-9a-f]+)$")
 TARGET_FORMS = "cuda, hip, cuda:90 (or sm90), hip:gfx942 (or gfx942)"
 
 

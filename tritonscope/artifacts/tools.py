@@ -15,9 +15,10 @@ from pathlib import Path
 
 from tritonscope.artifacts.disasm_cache import DisasmCache, _tool_identity
 from tritonscope.errors import ToolMissing, TritonscopeError
+from tritonscope.lazyre import lazy_compile
 
 DEFAULT_TIMEOUT = float(os.environ.get("TRITONSCOPE_TOOL_TIMEOUT", "60"))
-_OBJDUMP_VERSION = re.compile(r"llvm-objdump-(\d+)$")
+_OBJDUMP_VERSION = lazy_compile(r"llvm-objdump-(\d+)$")
 
 
 def triton_nvidia_bin() -> Path | None:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import re
 import time
 
 import click
 
 from tritonscope.cli.common import Selection, emit_json, json_option, selection_options
 from tritonscope.errors import UsageError
+from tritonscope.lazyre import lazy_compile
 
-_SINCE = re.compile(r"^(\d+(?:\.\d+)?)([smhdw])$")
+_SINCE = lazy_compile(r"^(\d+(?:\.\d+)?)([smhdw])$")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
 

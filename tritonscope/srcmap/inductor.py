@@ -29,13 +29,14 @@ for them, and the link says so.
 from __future__ import annotations
 
 import getpass
-import hashlib
 import os
 import re
 import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from tritonscope.lazyre import lazy_compile
 
 # A wrapper of a large model is a few MB; nothing Inductor writes is near this.
 MAX_WRAPPER_BYTES = 64 << 20
@@ -46,24 +47,24 @@ _AOT_ID = b"# AOT ID:"
 _ASYNC_SETUP = b"\nasync_compile = AsyncCompile()"
 _PLACEHOLDER_NAME = "'kernel_name': 'Placeholder.DESCRIPTIVE_NAME'"
 
-_KERNEL_PATH = re.compile(r"^# kernel path: (.+)$")
+_KERNEL_PATH = lazy_compile(r"^# kernel path: (.+)$")
 # `# Topologically Sorted Source Nodes: [...]` (torch >= 2.5; `Unsorted` across graphs), `# Source Nodes:`
 # before; the mapping lines `#   src => a, b` after a header line, or `# src => a, b` right after the
 # Source Nodes line (torch <= 2.4, no header, no graph fragment).
-_SOURCE_NODES = re.compile(
+_SOURCE_NODES = lazy_compile(
     r"^# (?:(?:Topologically Sorted|Unsorted) )?Source Nodes: \[(.*)\], Original ATen: \[(.*)\]$")
-_MAPPING = re.compile(r"^#\s+(\S*) ?=> (.+)$")  # a node made by a post-grad pass has an empty source
-_FRAGMENT_NODE = re.compile(
+_MAPPING = lazy_compile(r"^#\s+(\S*) ?=> (.+)$")  # a node made by a post-grad pass has an empty source
+_FRAGMENT_NODE = lazy_compile(
     r"^#   %(?P<name>[\w.]+) : (?P<type>.*?) = (?P<op>\w+)\[target=(?P<target>[^\]]*)\](?P<rest>.*)$")
-_TENSOR_TYPE = re.compile(r'Tensor "(?P<dtype>\w+)(?P<shape>\[[^\]]*\])(?P<stride>\[[^\]]*\])(?P<device>[^"]*)"')
+_TENSOR_TYPE = lazy_compile(r'Tensor "(?P<dtype>\w+)(?P<shape>\[[^\]]*\])(?P<stride>\[[^\]]*\])(?P<device>[^"]*)"')
 # `name = async_compile.triton('name', '''` (older torch: the placeholder 'triton_' as Triton's name)
-_ASYNC_COMPILE = re.compile(r"^(\w+) = async_compile\.triton\('(\w+)', '''$")
-_SOURCE_END = re.compile(r"^'''(?:,|\))")
+_ASYNC_COMPILE = lazy_compile(r"^(\w+) = async_compile\.triton\('(\w+)', '''$")
+_SOURCE_END = lazy_compile(r"^'''(?:,|\))")
 # `# File: /m.py:19 in forward, code: ...`; before torch 2.3 without ` in forward`
-_FX_FILE = re.compile(r"^\s*# File: (?P<file>.+?):(?P<line>\d+)(?: in (?P<func>[^,]+))?, code: (?P<code>.*)$")
-_FX_NO_TRACE = re.compile(r"^\s*# No stacktrace found")
-_FX_NODE = re.compile(r"^\s+(\w+)(?:\s*:\s*\"[^\"]*\")?\s*=\s")
-_LOC_FILE = re.compile(r'loc\("([^"]+)":\d+')
+_FX_FILE = lazy_compile(r"^\s*# File: (?P<file>.+?):(?P<line>\d+)(?: in (?P<func>[^,]+))?, code: (?P<code>.*)$")
+_FX_NO_TRACE = lazy_compile(r"^\s*# No stacktrace found")
+_FX_NODE = lazy_compile(r"^\s+(\w+)(?:\s*:\s*\"[^\"]*\")?\s*=\s")
+_LOC_FILE = lazy_compile(r'loc\("([^"]+)":\d+')
 # The first IR file of an entry and how much of its head is read for the kernel's file.
 _LOC_STAGES = ("source", "ttir", "ttgir", "llir")
 _LOC_HEAD = 1 << 13
@@ -200,6 +201,8 @@ class Wrapper:
 
 
 def _digest(text: str) -> str:
+    import hashlib  # only wrappers need it; hashlib loads OpenSSL (~2.5 ms of a start)
+
     norm = "\n".join(line.rstrip() for line in text.strip().splitlines())
     return hashlib.sha1(norm.encode()).hexdigest()
 
@@ -266,7 +269,7 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
 
 
 _TEMPLATE = "@triton_heuristics.template("
-_TEMPLATE_SIZE = re.compile(r"^\s+(M|N|K|stride_\w+)\s*=\s*(\d+)\s*$", re.M)
+_TEMPLATE_SIZE = lazy_compile(r"^\s+(M|N|K|stride_\w+)\s*=\s*(\d+)\s*$", re.M)
 
 
 def template_key(text: str) -> tuple | None:
@@ -326,7 +329,7 @@ def parse_fx_graph(text: str) -> dict[str, tuple[str, int, str, str] | None]:
     return out
 
 
-_IDENT = re.compile(r"\b[A-Za-z_]\w*\b")
+_IDENT = lazy_compile(r"\b[A-Za-z_]\w*\b")
 
 
 def _read_small(path: str, limit: int = MAX_WRAPPER_BYTES) -> str | None:
@@ -561,10 +564,10 @@ def _looks_inductor(name: str, kernel_file: str | None) -> bool:
     return name.startswith("triton_") and bool(_KERNEL_FILE.fullmatch(base))
 
 
-_KERNEL_FILE = re.compile(r"c[a-z0-9]{50,}\.py")
+_KERNEL_FILE = lazy_compile(r"c[a-z0-9]{50,}\.py")
 # Inductor's kernel names: triton_{poi,red,per,tem,for,...}_fused_..., and the autotuning placeholders
 # `triton_` / `triton_mm` / `triton_bmm` its candidates keep.
-_INDUCTOR_NAME = re.compile(r"^triton_(?:(?:poi|red|per|tem|for|spl|cooperative_reduction|mm|bmm)_\w+|mm|bmm)?$")
+_INDUCTOR_NAME = lazy_compile(r"^triton_(?:(?:poi|red|per|tem|for|spl|cooperative_reduction|mm|bmm)_\w+|mm|bmm)?$")
 
 
 def _foreign(root: Path) -> bool:

@@ -26,13 +26,15 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tritonscope.lazyre import lazy_compile
+
 _MAX_WALK_FILES = 50000
 # The largest Python source read: real kernel files are a few hundred KB (Inductor's largest ~1 MB).
 MAX_SOURCE_BYTES = 8 << 20
 SOURCE_SUFFIX = ".py"
 # `@triton.jit`, `@jit`, `@gluon.jit`, `@triton.jit(...)`, `triton.jit(fn)`: every file that holds a
 # function Triton compiled (the kernel, its helpers, triton/language/*.py) has one.
-_JIT_MARK = re.compile(rb"^[ \t]*@[\w.]*\bjit\b|\bjit\(", re.M)
+_JIT_MARK = lazy_compile(rb"^[ \t]*@[\w.]*\bjit\b|\bjit\(", re.M)
 
 
 @dataclass

@@ -10,24 +10,24 @@ inherit the last `.loc`.
 from __future__ import annotations
 
 import os
-import re
 from sys import intern
 
+from tritonscope.lazyre import lazy_compile
 from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 from tritonscope.stages.dwarf_inline import call_sites_by_line, read_inlined_calls
 
-FILE_DIRECTIVE = re.compile(r'^\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"(?:\s+"((?:[^"\\]|\\.)*)")?')
+FILE_DIRECTIVE = lazy_compile(r'^\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"(?:\s+"((?:[^"\\]|\\.)*)")?')
 # line and column numbers of at most 9 digits: a longer one is not a position (and int() refuses > 4300)
-LOC_DIRECTIVE = re.compile(r"^\.loc\s+(\d+)\s+(\d{1,9})\s+(\d{1,9})(?!\d)")
-FUNCTION_TYPE = re.compile(r"^\.type\s+([\w.$]+)\s*,\s*@function")
-FUNCTION_END = re.compile(r"^\.Lfunc_end\d+:")
-SECTION = re.compile(r"^\.section\s+([^\s,]+)")
-LABEL = re.compile(r"^[\w.$]+:")
+LOC_DIRECTIVE = lazy_compile(r"^\.loc\s+(\d+)\s+(\d{1,9})\s+(\d{1,9})(?!\d)")
+FUNCTION_TYPE = lazy_compile(r"^\.type\s+([\w.$]+)\s*,\s*@function")
+FUNCTION_END = lazy_compile(r"^\.Lfunc_end\d+:")
+SECTION = lazy_compile(r"^\.section\s+([^\s,]+)")
+LABEL = lazy_compile(r"^[\w.$]+:")
 # `file:line:col` positions of a `.loc` comment chain.
-CHAIN_POSITION = re.compile(r"([^\s@\[\]]*):(\d{1,9}):(\d{1,9})(?!\d)")
-INSTRUCTION = re.compile(r"^([a-z_][\w]*)")
+CHAIN_POSITION = lazy_compile(r"([^\s@\[\]]*):(\d{1,9}):(\d{1,9})(?!\d)")
+INSTRUCTION = lazy_compile(r"^([a-z_][\w]*)")
 # Outside directives, one match per line: a label (no group) or an instruction (its mnemonic in group 1).
-LABEL_OR_INSTRUCTION = re.compile(LABEL.pattern + "|" + INSTRUCTION.pattern)
+LABEL_OR_INSTRUCTION = lazy_compile(LABEL.pattern + "|" + INSTRUCTION.pattern)
 
 Position = tuple[str, int, int]
 

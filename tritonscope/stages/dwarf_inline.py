@@ -11,18 +11,19 @@ line 91. The assembler's DWARF says so: each `DW_TAG_inlined_subroutine` has a l
 from __future__ import annotations
 
 import bisect
-import re
 from dataclasses import dataclass, field
 
+from tritonscope.lazyre import lazy_compile
+
 # `.b8 4  // Abbrev [4] 0x59:0x18 DW_TAG_inlined_subroutine` (PTX) / `.byte 4 ; Abbrev [4] ...` (AMDGCN)
-DIE_START = re.compile(r"Abbrev \[\d+\] 0x([0-9a-f]+):0x([0-9a-f]+) (DW_TAG_\w+)")
+DIE_START = lazy_compile(r"Abbrev \[\d+\] 0x([0-9a-f]+):0x([0-9a-f]+) (DW_TAG_\w+)")
 # `.b64 $L__tmp1  // DW_AT_low_pc`, `.long .Ltmp10-.Ltmp9 ; DW_AT_high_pc`, `.b8 91 // DW_AT_call_line`
-ATTRIBUTE = re.compile(r"^\s*\.(?:b8|b16|b32|b64|byte|short|long|quad|word|2byte|4byte|8byte)\s+([^\s/;]+)"
+ATTRIBUTE = lazy_compile(r"^\s*\.(?:b8|b16|b32|b64|byte|short|long|quad|word|2byte|4byte|8byte)\s+([^\s/;]+)"
                        r"\s*(?://|;)\s*(DW_AT_\w+)")
 # A bare `.b8 1` after an attribute: the next byte of a multi-byte value.
-CONTINUATION_BYTE = re.compile(r"^\s*\.b8\s+(\d{1,3})\s*$")  # one byte; int() refuses > 4300 digits
-RANGE_LIST_LABEL = re.compile(r"^\s*(\.L\w+|\$L\w+):")
-RANGE_ENTRY = re.compile(r"^\s*\.(?:b64|quad|b32|long)\s+([^\s/;]+)")
+CONTINUATION_BYTE = lazy_compile(r"^\s*\.b8\s+(\d{1,3})\s*$")  # one byte; int() refuses > 4300 digits
+RANGE_LIST_LABEL = lazy_compile(r"^\s*(\.L\w+|\$L\w+):")
+RANGE_ENTRY = lazy_compile(r"^\s*\.(?:b64|quad|b32|long)\s+([^\s/;]+)")
 
 
 @dataclass

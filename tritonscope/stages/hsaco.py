@@ -10,22 +10,22 @@ address ranges), matched to each instruction's address, when that text is given.
 from __future__ import annotations
 
 import bisect
-import re
 from dataclasses import dataclass, field
 from sys import intern
 
+from tritonscope.lazyre import lazy_compile
 from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 
-FUNCTION_START = re.compile(r"^[0-9a-fA-F]+ <([^>]+)>:$")
-LINE_COMMENT = re.compile(r"^; (.+?):(\d{1,9})(?::(\d{1,9}))?(?: \(discriminator \d+\))?$")  # <= 9 digits: int()
-FUNCTION_NAME_COMMENT = re.compile(r"^; .*\(\):$")
-INSTRUCTION = re.compile(r"^([a-z_][\w]*)")
+FUNCTION_START = lazy_compile(r"^[0-9a-fA-F]+ <([^>]+)>:$")
+LINE_COMMENT = lazy_compile(r"^; (.+?):(\d{1,9})(?::(\d{1,9}))?(?: \(discriminator \d+\))?$")  # <= 9 digits: int()
+FUNCTION_NAME_COMMENT = lazy_compile(r"^; .*\(\):$")
+INSTRUCTION = lazy_compile(r"^([a-z_][\w]*)")
 # `s_waitcnt lgkmcnt(0)    // 000000001718: BF8CC07F`: the instruction's address
-ADDRESS = re.compile(r"//\s*([0-9A-Fa-f]+):")
+ADDRESS = lazy_compile(r"//\s*([0-9A-Fa-f]+):")
 # llvm-dwarfdump: `0x00000041:     DW_TAG_inlined_subroutine`, attributes, and `[lo, hi)` range lines
-DIE = re.compile(r"^0x[0-9a-fA-F]+:(\s+)(DW_TAG_\w+|NULL)")
-DIE_ATTRIBUTE = re.compile(r"^\s+(DW_AT_\w+)\s+\((.*)$")
-ADDRESS_RANGE = re.compile(r"\[0x([0-9a-fA-F]+), 0x([0-9a-fA-F]+)\)")
+DIE = lazy_compile(r"^0x[0-9a-fA-F]+:(\s+)(DW_TAG_\w+|NULL)")
+DIE_ATTRIBUTE = lazy_compile(r"^\s+(DW_AT_\w+)\s+\((.*)$")
+ADDRESS_RANGE = lazy_compile(r"\[0x([0-9a-fA-F]+), 0x([0-9a-fA-F]+)\)")
 _HEADER_MARKERS = ("file format", "Disassembly of section")
 
 

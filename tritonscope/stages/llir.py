@@ -8,22 +8,22 @@ printed after the functions, so one pass collects instructions and metadata, the
 from __future__ import annotations
 
 import os
-import re
 from sys import intern
 
+from tritonscope.lazyre import lazy_compile
 from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 
-DEFINE = re.compile(r"^define\b[^@]*@(\"[^\"]+\"|[\w.$-]+)\(")
+DEFINE = lazy_compile(r"^define\b[^@]*@(\"[^\"]+\"|[\w.$-]+)\(")
 # `%5 = tail call ...` / `store ...` / `br label %7`: optional result, then the opcode.
-INSTRUCTION = re.compile(r"^(?:%[\w.$-]+|%\"[^\"]+\")\s*=\s*(?:(?:tail|musttail|notail)\s+)?([a-z][\w.]*)"
+INSTRUCTION = lazy_compile(r"^(?:%[\w.$-]+|%\"[^\"]+\")\s*=\s*(?:(?:tail|musttail|notail)\s+)?([a-z][\w.]*)"
                          r"|^(?:(?:tail|musttail|notail)\s+)?([a-z][\w.]*)")
-DBG_REF = re.compile(r"!dbg !(\d+)")
+DBG_REF = lazy_compile(r"!dbg !(\d+)")
 # `!12 = distinct !DILocation(line: 3, ...)`: the node id, its kind and its field list.
-METADATA_NODE = re.compile(r"^!(\d+) = (?:distinct )?!(DI\w+)\((.*)\)\s*$")
-FIELD = re.compile(r'(\w+): (?:"((?:[^"\\]|\\.)*)"|!(\d+)|([\w.|-]+))')
-LABEL = re.compile(r'^(?:[\w.$-]+|"[^"]+"):')
+METADATA_NODE = lazy_compile(r"^!(\d+) = (?:distinct )?!(DI\w+)\((.*)\)\s*$")
+FIELD = lazy_compile(r'(\w+): (?:"((?:[^"\\]|\\.)*)"|!(\d+)|([\w.|-]+))')
+LABEL = lazy_compile(r'^(?:[\w.$-]+|"[^"]+"):')
 # Inside a function, one match per line: a label (no group) or an instruction (its opcode in group 1 or 2).
-LABEL_OR_INSTRUCTION = re.compile(LABEL.pattern + "|" + INSTRUCTION.pattern)
+LABEL_OR_INSTRUCTION = lazy_compile(LABEL.pattern + "|" + INSTRUCTION.pattern)
 # Module-level lines that are neither instructions nor metadata nodes.
 TOP_LEVEL_PREFIXES = ("declare", "attributes", "target", "source_filename", "@", "!", "$", "%", "module",
                       "uselistorder", "define")

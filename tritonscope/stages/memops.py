@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tritonscope.lazyre import lazy_compile
 from tritonscope.stages.common import Op
 
 KINDS = ("global_load", "global_store", "shared_load", "shared_store", "atomic", "async_copy", "tma",
@@ -78,9 +79,9 @@ _MLIR_KINDS: dict[str, str] = {
     "local_load": "shared_load", "local_store": "shared_store",
 }
 _MLIR_DIALECTS = ("tt", "ttg", "triton_gpu", "ttng", "triton_nvidia_gpu", "amdgpu", "amdg", "triton_amdgpu")
-_MLIR_EVICTION = re.compile(r"eviction_?[pP]olicy\s*=\s*(\w+)")
-_MLIR_CACHE = re.compile(r"(?:cache_modifier|cache)\s*=\s*(\w+)")
-_MLIR_LOCAL_ALLOC_WITH_VALUE = re.compile(r"local_alloc\s+%")
+_MLIR_EVICTION = lazy_compile(r"eviction_?[pP]olicy\s*=\s*(\w+)")
+_MLIR_CACHE = lazy_compile(r"(?:cache_modifier|cache)\s*=\s*(\w+)")
+_MLIR_LOCAL_ALLOC_WITH_VALUE = lazy_compile(r"local_alloc\s+%")
 
 
 def mlir_op_kind(op_name: str) -> str | None:
@@ -109,21 +110,21 @@ def _classify_mlir(op: Op) -> MemAccess | None:
 # --------------------------------------------------------------------------- LLVM IR
 
 _LL_TYPE = r"(?P<ty><\d+ x [^>]+>|[\w.]+|ptr(?: addrspace\(\d+\))?)"
-_LL_LOAD = re.compile(r"=\s*load\s+(?:atomic\s+)?(?:volatile\s+)?" + _LL_TYPE +
+_LL_LOAD = lazy_compile(r"=\s*load\s+(?:atomic\s+)?(?:volatile\s+)?" + _LL_TYPE +
                       r"\s*,\s*ptr(?:\s+addrspace\((?P<as>\d+)\))?")
-_LL_STORE = re.compile(r"^\s*store\s+(?:atomic\s+)?(?:volatile\s+)?" + _LL_TYPE +
+_LL_STORE = lazy_compile(r"^\s*store\s+(?:atomic\s+)?(?:volatile\s+)?" + _LL_TYPE +
                        r"\s+[^,]+,\s*ptr(?:\s+addrspace\((?P<as>\d+)\))?")
-_LL_ATOMICRMW = re.compile(r"atomicrmw\s+(?:volatile\s+)?(?P<op>\w+)\s+ptr(?:\s+addrspace\((?P<as>\d+)\))?\s+[^,]+,"
+_LL_ATOMICRMW = lazy_compile(r"atomicrmw\s+(?:volatile\s+)?(?P<op>\w+)\s+ptr(?:\s+addrspace\((?P<as>\d+)\))?\s+[^,]+,"
                            r"\s*(?P<ty><\d+ x [^>]+>|[\w.]+)")
-_LL_CMPXCHG = re.compile(r"cmpxchg\s+(?:weak\s+)?(?:volatile\s+)?ptr(?:\s+addrspace\((?P<as>\d+)\))?\s+[^,]+,"
+_LL_CMPXCHG = lazy_compile(r"cmpxchg\s+(?:weak\s+)?(?:volatile\s+)?ptr(?:\s+addrspace\((?P<as>\d+)\))?\s+[^,]+,"
                          r"\s*(?P<ty>[\w.]+)")
-_LL_CALLEE = re.compile(r"@(?P<name>llvm\.[\w.]+)\s*\((?P<args>.*)")
-_LL_CALL_RET = re.compile(r"call\s+(?:\w+\s+)*?(?P<ret><\d+ x [^>]+>|\{[^}]*\}|[\w.]+)\s+(?:asm|@)")
-_LL_ASM_BODY = re.compile(r'\basm\s+(?:sideeffect\s+)?(?:alignstack\s+)?(?:inteldialect\s+)?'
+_LL_CALLEE = lazy_compile(r"@(?P<name>llvm\.[\w.]+)\s*\((?P<args>.*)")
+_LL_CALL_RET = lazy_compile(r"call\s+(?:\w+\s+)*?(?P<ret><\d+ x [^>]+>|\{[^}]*\}|[\w.]+)\s+(?:asm|@)")
+_LL_ASM_BODY = lazy_compile(r'\basm\s+(?:sideeffect\s+)?(?:alignstack\s+)?(?:inteldialect\s+)?'
                           r'"(?P<body>(?:[^"\\]|\\.)*)"')
-_LL_VECTOR = re.compile(r"<(?P<n>\d+) x (?P<el>[^>]+)>")
-_LL_FIRST_ARG_TYPE = re.compile(r"^\s*(?P<ty><\d+ x [^>]+>|[\w.]+)\s")
-_LL_INT_ARG = re.compile(r"\bi32\s+(\d+)")
+_LL_VECTOR = lazy_compile(r"<(?P<n>\d+) x (?P<el>[^>]+)>")
+_LL_FIRST_ARG_TYPE = lazy_compile(r"^\s*(?P<ty><\d+ x [^>]+>|[\w.]+)\s")
+_LL_INT_ARG = lazy_compile(r"\bi32\s+(\d+)")
 _LL_SCALAR_BITS = {"half": 16, "bfloat": 16, "float": 32, "double": 64, "fp128": 128, "ptr": 64}
 
 # NVPTX and AMDGPU agree on these address spaces for what Triton emits (AMDGPU 4 is constant, 5 private).
@@ -236,7 +237,7 @@ def _classify_llvm_intrinsic(name: str, args: str, ret: str) -> MemAccess | None
     return None
 
 
-_AMD_BUFFER_INTRINSIC = re.compile(r"(?P<variant>(?:raw|struct)(?:\.ptr)?(?:\.t)?)\.buffer\.(?P<op>load|store|atomic)"
+_AMD_BUFFER_INTRINSIC = lazy_compile(r"(?P<variant>(?:raw|struct)(?:\.ptr)?(?:\.t)?)\.buffer\.(?P<op>load|store|atomic)"
                                    r"(?P<rest>[\w.]*)")
 
 
@@ -307,15 +308,15 @@ def _ldmatrix_bytes(form: str) -> int:
 
 # --------------------------------------------------------------------------- PTX
 
-_PTX_PREDICATE = re.compile(r"@!?%?\$?\w+\s+")
+_PTX_PREDICATE = lazy_compile(r"@!?%?\$?\w+\s+")
 _PTX_TYPE_BITS = {"b8": 8, "u8": 8, "s8": 8, "b16": 16, "u16": 16, "s16": 16, "f16": 16, "bf16": 16,
                   "e4m3x2": 16, "e5m2x2": 16, "b32": 32, "u32": 32, "s32": 32, "f32": 32, "f16x2": 32,
                   "bf16x2": 32, "b64": 64, "u64": 64, "s64": 64, "f64": 64, "b128": 128, "tf32": 32}
 _PTX_SPACES = {"global": "global", "shared": "shared", "shared::cta": "shared", "shared::cluster": "shared",
                "local": "local", "const": "constant", "param": "param", "param::entry": "param",
                "param::func": "param", "tex": "global"}
-_PTX_VECTOR = re.compile(r"^v(\d+)$")
-_PTX_CP_SIZE = re.compile(r"\],\s*(?P<size>0x[0-9a-fA-F]+|\d+)\s*(?P<src>,\s*[^;\s]+)?")
+_PTX_VECTOR = lazy_compile(r"^v(\d+)$")
+_PTX_CP_SIZE = lazy_compile(r"\],\s*(?P<size>0x[0-9a-fA-F]+|\d+)\s*(?P<src>,\s*[^;\s]+)?")
 _PTX_SYNC_ONLY = ("cp.async.commit_group", "cp.async.wait_group", "cp.async.wait_all", "cp.async.mbarrier",
                   "cp.async.bulk.commit_group", "cp.async.bulk.wait_group")
 _PTX_MEMORY_PREFIXES = ("ld.", "ldu.", "st.", "atom.", "red.", "cp.", "ldmatrix", "stmatrix", "multimem.",
@@ -415,12 +416,12 @@ _AMD_SIZE_SUFFIX = {"dwordx4": 16, "dwordx3": 12, "dwordx2": 8, "dword": 4, "b12
                     "short_d16_hi": 2, "ubyte_d16": 1, "sbyte_d16": 1, "ubyte_d16_hi": 1, "sbyte_d16_hi": 1,
                     "d16_b16": 2, "d16_hi_b16": 2, "d16_u8": 1, "d16_i8": 1, "d16_hi_u8": 1, "d16_hi_i8": 1,
                     "dwordx8": 32, "dwordx16": 64, "b256": 32, "b512": 64, "f32": 4, "f64": 8, "f16": 2}
-_AMD_MNEMONIC = re.compile(r"^(?P<unit>global|buffer|flat|scratch|ds|s|tbuffer)_(?P<rest>\w+)$")
+_AMD_MNEMONIC = lazy_compile(r"^(?P<unit>global|buffer|flat|scratch|ds|s|tbuffer)_(?P<rest>\w+)$")
 _AMD_DS_NON_MEMORY = ("swizzle", "bpermute", "permute", "nop", "gws_", "consume", "append")
-_AMD_CACHE_BITS = re.compile(r"\b(glc|slc|dlc|nt|sc0|sc1|lds|th:\w+|scope:\w+)\b")
+_AMD_CACHE_BITS = lazy_compile(r"\b(glc|slc|dlc|nt|sc0|sc1|lds|th:\w+|scope:\w+)\b")
 
 
-_AMD_OP_WORD = re.compile(r"^(?:load|store|read2st64|write2st64|read2|write2|read|write|atomic)_")
+_AMD_OP_WORD = lazy_compile(r"^(?:load|store|read2st64|write2st64|read2|write2|read|write|atomic)_")
 
 
 def _amd_width(rest: str) -> int | None:
@@ -481,7 +482,7 @@ def _classify_amdgcn(op: Op) -> MemAccess | None:
 
 # --------------------------------------------------------------------------- SASS
 
-_SASS_PREDICATE = re.compile(r"@!?U?P[T\d]")
+_SASS_PREDICATE = lazy_compile(r"@!?U?P[T\d]")
 _SASS_SIZE = {"U8": 1, "S8": 1, "U16": 2, "S16": 2, "32": 4, "64": 8, "128": 16, "U.128": 16, "256": 32}
 _SASS_HINT_TOKENS = {"EF", "EL", "LU", "EN", "NA", "CONSTANT", "STRONG", "GPU", "SYS", "SM", "BYPASS", "LTC64B",
                      "LTC128B", "LTC256B", "ZFILL", "PRIVATE", "MMIO", "NOALLOC"}
@@ -508,7 +509,7 @@ def _sass_matrix_bytes(mods: list[str]) -> int:
 
 # `@!PT LDS RZ, [RZ]`: guarded by "not true", never executed. ptxas pads with these (e.g. after LDGSTS);
 # they move no data and are no access.
-_SASS_NEVER = re.compile(r"@!U?PT\s")
+_SASS_NEVER = lazy_compile(r"@!U?PT\s")
 
 
 def _classify_sass(op: Op) -> MemAccess | None:
@@ -559,9 +560,9 @@ _BY_STAGE = {
 # Memory-looking mnemonics `classify` does not know, for the `other` bucket of analyses: recognised by
 # prefix so that a new form is listed rather than lost.
 _OTHER_MEMORY_LOOKING = {
-    "ptx": re.compile(r"^(ld|st|atom|red|cp|ldu|ldmatrix|stmatrix|multimem)\b"),
-    "amdgcn": re.compile(r"^(global|buffer|flat|scratch|tbuffer)_"),
-    "sass": re.compile(r"^(LD|ST|ATOM|RED|UTMA|UBLK)"),
+    "ptx": lazy_compile(r"^(ld|st|atom|red|cp|ldu|ldmatrix|stmatrix|multimem)\b"),
+    "amdgcn": lazy_compile(r"^(global|buffer|flat|scratch|tbuffer)_"),
+    "sass": lazy_compile(r"^(LD|ST|ATOM|RED|UTMA|UBLK)"),
 }
 
 

@@ -9,25 +9,25 @@ one pass over the lines, lazily and memoized, with a guard against cycles.
 
 from __future__ import annotations
 
-import re
 from sys import intern
 
+from tritonscope.lazyre import lazy_compile
 from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 
 # `#loc12 = loc("file":1:2)`; other `#name = ...` aliases are layout attributes, not locations.
-LOC_ALIAS_DEF = re.compile(r"^(#[\w.$-]+)\s*=\s*loc\((.*)\)\s*$")
-ATTR_ALIAS_DEF = re.compile(r"^#[\w.$-]+\s*=")
+LOC_ALIAS_DEF = lazy_compile(r"^(#[\w.$-]+)\s*=\s*loc\((.*)\)\s*$")
+ATTR_ALIAS_DEF = lazy_compile(r"^#[\w.$-]+\s*=")
 # `%0 = tt.load ...`, `%a:2 = "tt.reduce"(...)`, `tt.store ...`: the results, then the op name.
-OP_LINE = re.compile(r'^(?:%[^=]*?=\s*)?("[A-Za-z_][\w.$]*"|[A-Za-z_][\w.$]*)')
+OP_LINE = lazy_compile(r'^(?:%[^=]*?=\s*)?("[A-Za-z_][\w.$]*"|[A-Za-z_][\w.$]*)')
 # Function headers are not ops; their name scopes the ops inside.
-FUNC_HEADER = re.compile(r"^(?:tt\.func|func\.func|llvm\.func)\b[^@]*@([\w.$-]+|\"[^\"]+\")")
+FUNC_HEADER = lazy_compile(r"^(?:tt\.func|func\.func|llvm\.func)\b[^@]*@([\w.$-]+|\"[^\"]+\")")
 FUNC_PREFIXES = ("tt.func", "func.func", "llvm.func")  # a cheap test before FUNC_HEADER, once per line
-FILE_LINE_COL = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
+FILE_LINE_COL = lazy_compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
 # Most alias bodies are one plain position: read those without the recursive reader.
 # (numbers of at most 9 digits: longer ones take the slow path, which turns int()'s refusal into unknown)
-PLAIN_POSITION = re.compile(r'"((?:[^"\\]|\\.)*)":(\d{1,9}):(\d{1,9})\s*$')
-ALIAS_REF = re.compile(r"#[\w.$-]+")
-INT = re.compile(r"\d+")
+PLAIN_POSITION = lazy_compile(r'"((?:[^"\\]|\\.)*)":(\d{1,9}):(\d{1,9})\s*$')
+ALIAS_REF = lazy_compile(r"#[\w.$-]+")
+INT = lazy_compile(r"\d+")
 
 UNKNOWN = SourceLoc("", 0, 0)
 _MAX_DEPTH = 200

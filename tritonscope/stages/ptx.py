@@ -17,23 +17,23 @@ them, for joining SASS, whose line table ptxas built from the raw ones).
 from __future__ import annotations
 
 import bisect
-import re
 from sys import intern
 
+from tritonscope.lazyre import lazy_compile
 from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 from tritonscope.stages.dwarf_inline import call_sites_by_line, read_inlined_calls
 
-FILE_DIRECTIVE = re.compile(r'^\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"')
+FILE_DIRECTIVE = lazy_compile(r'^\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"')
 # line and column numbers of at most 9 digits: a longer one is not a position (and int() refuses > 4300)
-LOC_DIRECTIVE = re.compile(r"^\.loc\s+(\d+)\s+(\d{1,9})\s+(\d{1,9})(?!\d)"
+LOC_DIRECTIVE = lazy_compile(r"^\.loc\s+(\d+)\s+(\d{1,9})\s+(\d{1,9})(?!\d)"
                            r"(?:.*?\binlined_at\s+(\d+)\s+(\d{1,9})\s+(\d{1,9})(?!\d))?")
-FUNCTION_HEADER = re.compile(r"\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+)")
-SECTION = re.compile(r"^\.section\s+(\S+)")
-LABEL = re.compile(r"^[$\w.]+:(?!:)")  # not `ld.global.L1::evict_last...` (`::` is a modifier)
+FUNCTION_HEADER = lazy_compile(r"\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+)")
+SECTION = lazy_compile(r"^\.section\s+(\S+)")
+LABEL = lazy_compile(r"^[$\w.]+:(?!:)")  # not `ld.global.L1::evict_last...` (`::` is a modifier)
 # `@%p1 ld.global.v4.b32 {...}, [...];` -> predicate, mnemonic with every modifier.
-INSTRUCTION = re.compile(r"^(?:@!?%?[\w]+\s+)?([a-z][\w.:]*)")
+INSTRUCTION = lazy_compile(r"^(?:@!?%?[\w]+\s+)?([a-z][\w.:]*)")
 # Inside a function, one match per line: a label (no group) or an instruction (its mnemonic in group 1).
-LABEL_OR_INSTRUCTION = re.compile(LABEL.pattern + "|" + INSTRUCTION.pattern)
+LABEL_OR_INSTRUCTION = lazy_compile(LABEL.pattern + "|" + INSTRUCTION.pattern)
 # Directives that may appear inside a function body and are not instructions.
 _MAX_CHAIN = 64
 

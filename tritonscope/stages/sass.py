@@ -12,21 +12,21 @@ for a source position; stages/sass_lines.py then gives each instruction its PTX 
 
 from __future__ import annotations
 
-import re
 from sys import intern
 
+from tritonscope.lazyre import lazy_compile
 from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 
 # line numbers of at most 9 digits: a longer one is not a position (and int() refuses > 4300 digits)
-LINE_INFO = re.compile(r'^//## File "((?:[^"\\]|\\.)*)", line (\d{1,9})(?!\d)'
+LINE_INFO = lazy_compile(r'^//## File "((?:[^"\\]|\\.)*)", line (\d{1,9})(?!\d)'
                        r'(?: inlined at "((?:[^"\\]|\\.)*)", line (\d{1,9})(?!\d))?')
 # `/*0040*/  @!P0 LDG.E.128 R4, desc[UR4][R2.64] ;` -> address, mnemonic with modifiers
-INSTRUCTION = re.compile(r"^/\*([0-9a-fA-F]+)\*/\s*(?:\{\s*)?(?:@!?U?P[\w]+\s+)?([A-Z0-9_][\w.]*)")
-TEXT_SECTION = re.compile(r"^\.section\s+\.text\.([^\s,]+)")
-FUNCTION_TYPE = re.compile(r"^\.type\s+([^\s,]+)\s*,\s*@function")
+INSTRUCTION = lazy_compile(r"^/\*([0-9a-fA-F]+)\*/\s*(?:\{\s*)?(?:@!?U?P[\w]+\s+)?([A-Z0-9_][\w.]*)")
+TEXT_SECTION = lazy_compile(r"^\.section\s+\.text\.([^\s,]+)")
+FUNCTION_TYPE = lazy_compile(r"^\.type\s+([^\s,]+)\s*,\s*@function")
 # A noinline helper is printed inside its kernel's section as `$kernel$helper:`.
-LABEL = re.compile(r"^([^\s/:]+):$")
-OTHER_SECTION = re.compile(r"^\.section\s+")
+LABEL = lazy_compile(r"^([^\s/:]+):$")
+OTHER_SECTION = lazy_compile(r"^\.section\s+")
 # The file name nvdisasm -gp gives the PTX embedded in the cubin.
 PTX_TEXT_FILE = ".nv_debug_ptx_txt"
 
