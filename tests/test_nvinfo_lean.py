@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tritonscope.artifacts.cache import load_entry
-from tritonscope.artifacts.nvinfo import cubin_resources, kernel_local_bytes
+from tritonscope.artifacts.nvinfo import cubin_resources, file_local_bytes, kernel_local_bytes
 from tritonscope.errors import ParseError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -30,6 +30,7 @@ def test_lean_reader_equals_the_general_one(corpus):
         mine = resources.get(name) or next(iter(resources.values()), None)
         expected = max(mine.stack_bytes, mine.local_bytes) if mine else None
         assert kernel_local_bytes(data, name, str(p)) == expected, p
+        assert file_local_bytes(str(p), name) == expected, p  # what ls reads: only the parts it needs
         with_local += bool(expected)
     assert with_local >= 2  # the thirdparty entries that spill (torchao int8 matmul)
 
@@ -44,3 +45,22 @@ def test_lean_reader_refuses_damage():
     header[0x3C:0x3E] = (3).to_bytes(2, "little")
     with pytest.raises(ParseError):
         kernel_local_bytes(bytes(header))
+
+
+def test_file_reader_refuses_damage(tmp_path):
+    """A CUBIN cut anywhere: a ParseError or a short read (struct.error), which `ls` shows as unknown."""
+    import struct
+
+    good = next(iter(_cubins(REPO / "tests" / "data")), None)
+    assert good is not None
+    data = good.read_bytes()
+    cut = tmp_path / "cut.cubin"
+    for n in (0, 10, 64, len(data) // 2, len(data) - 1):
+        cut.write_bytes(data[:n])
+        try:
+            file_local_bytes(str(cut))
+        except (ParseError, struct.error):
+            pass
+    cut.write_bytes(data[:10])
+    with pytest.raises(ParseError):
+        file_local_bytes(str(cut))

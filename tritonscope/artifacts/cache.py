@@ -216,11 +216,10 @@ class KernelEntry:
         path = self.file_paths.get("cubin")
         if path is None:
             return None
-        from tritonscope.artifacts.nvinfo import kernel_local_bytes  # lazy: only ls and --json ask for spills
+        from tritonscope.artifacts.nvinfo import file_local_bytes  # lazy: only ls and --json ask for spills
 
         try:
-            with open(path, "rb") as fh:
-                return kernel_local_bytes(fh.read(), self.mangled_name or self.name, str(path))
+            return file_local_bytes(path, self.mangled_name or self.name)
         except (OSError, TritonscopeError, struct.error):
             return None
 

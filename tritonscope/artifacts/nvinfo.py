@@ -8,6 +8,7 @@ sizes of `.nv.shared.<kernel>` and `.nv.local.<kernel>`; the stack (frame) size 
 
 from __future__ import annotations
 
+import os
 import struct
 from dataclasses import dataclass
 
@@ -157,48 +158,72 @@ def kernel_local_bytes(data: bytes, kernel: str | None = None, path: str | None 
     its `.nv.local` section), what `ls` shows for every entry; the same figure as `cubin_resources`,
     read without decoding every section and symbol name (a cubin has ~40 sections; `ls` reads hundreds).
     `kernel`: its name (else the CUBIN's first kernel). None when the CUBIN has no kernel."""
-    if data[:4] != ELF_MAGIC or len(data) < 64 or data[4] != 2:
+    return _local_bytes(lambda offset, size: data[offset:offset + size], len(data), kernel, path, data)
+
+
+def file_local_bytes(path: str, kernel: str | None = None) -> int | None:
+    """`kernel_local_bytes` of a CUBIN file, reading only the parts it needs (the ELF header, the section
+    table, the section names, `.nv.info` and the symbols it names: ~3 KB of a 30-300 KB file)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        size = os.fstat(fd).st_size
+        return _local_bytes(lambda offset, n: os.pread(fd, n, offset), size, kernel, path, None)
+    finally:
+        os.close(fd)
+
+
+def _local_bytes(read, size: int, kernel: str | None, path: str | None, data: bytes | None) -> int | None:
+    head = read(0, 64)
+    if head[:4] != ELF_MAGIC or len(head) < 64 or head[4] != 2:
         raise ParseError("not a 64-bit ELF file", path)
-    if data[5] != 1:  # big-endian: never seen; the general reader handles it
-        resources = cubin_resources(data, path)
+    if head[5] != 1:  # big-endian: never seen; the general reader handles it
+        resources = cubin_resources(data if data is not None else read(0, size), path)
         mine = resources.get(kernel) if kernel else None
         mine = mine or next(iter(resources.values()), None)
         return max(mine.stack_bytes, mine.local_bytes) if mine else None
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
-    if shoff == 0 or shentsize != _SECTION_HEADER.size or shoff + shnum * shentsize > len(data) or shstrndx >= shnum:
+    shoff, = struct.unpack_from("<Q", head, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", head, 0x3A)
+    if shoff == 0 or shentsize != _SECTION_HEADER.size or shoff + shnum * shentsize > size or shstrndx >= shnum:
         raise ParseError("truncated ELF section table", path)
-    rows = list(_SECTION_HEADER.iter_unpack(data[shoff:shoff + shnum * shentsize]))
-    names_at = rows[shstrndx][4]
-    startswith = data.startswith
-    texts: list[str] = []
+    rows = list(_SECTION_HEADER.iter_unpack(read(shoff, shnum * shentsize)))
+    if len(rows) != shnum:
+        raise ParseError("truncated ELF section table", path)
+    names = read(rows[shstrndx][4], rows[shstrndx][5])
+    # Sections by the offset of their name: the few names wanted are found with bytes.find, not by
+    # decoding every section's name (names may share a tail: `.rel.text.k` holds `.text.k`).
+    by_name_at = {row[0]: i for i, row in enumerate(rows)}
+    texts: list[tuple[int, str]] = []  # (section index, kernel): the first kernel is the first .text
     local: dict[str, int] = {}
-    info = symtab = None
-    for row in rows:
-        at = names_at + row[0]
-        if startswith(b".text.", at):
-            texts.append(_cstr(data, at + 6))
-        elif startswith(b".nv.local.", at):
-            local[_cstr(data, at + 10)] = row[5]
-        elif startswith(b".nv.info\x00", at):
-            info = row
-        elif row[1] == SHT_SYMTAB:
-            symtab = row
+    for at in _all(names, b".text."):
+        if at in by_name_at:
+            texts.append((by_name_at[at], _cstr(names, at + 6)))
+    for at in _all(names, b".nv.local."):
+        if at in by_name_at:
+            local[_cstr(names, at + 10)] = rows[by_name_at[at]][5]
     if not texts:
         return None
-    mine = kernel if kernel in texts else texts[0]
+    kernels = [name for _, name in sorted(texts)]
+    mine = kernel if kernel in kernels else kernels[0]
+    info = next((rows[by_name_at[at]] for at in _all(names, b".nv.info\x00") if at in by_name_at), None)
+    symtab = next((row for row in rows if row[1] == SHT_SYMTAB), None)
     stack = 0
     if info is not None and symtab is not None and symtab[6] < len(rows):
-        sym_names_at = rows[symtab[6]][4]
-        want = mine.encode()
-        for attr, val in _info_attributes(data[info[4]:info[4] + info[5]]):
+        sym_names_at, sym_names_size = rows[symtab[6]][4], rows[symtab[6]][5]
+        want = mine.encode() + b"\x00"
+        for attr, val in _info_attributes(read(info[4], info[5])):
             if attr not in (EIATTR_FRAME_SIZE, EIATTR_MAX_STACK_SIZE) or not isinstance(val, bytes) or len(val) < 8:
                 continue
             sym, value = struct.unpack_from("<II", val, 0)
             if sym >= symtab[5] // SYMBOL_SIZE:
                 continue
-            st_name, = struct.unpack_from("<I", data, symtab[4] + sym * SYMBOL_SIZE)
-            at = sym_names_at + st_name
-            if startswith(want, at) and data[at + len(want):at + len(want) + 1] == b"\x00":
+            st_name, = struct.unpack_from("<I", read(symtab[4] + sym * SYMBOL_SIZE, 4))
+            if st_name < sym_names_size and read(sym_names_at + st_name, len(want)) == want:
                 stack = max(stack, value)
     return max(stack, local.get(mine, 0))
+
+
+def _all(table: bytes, needle: bytes):
+    at = table.find(needle)
+    while at >= 0:
+        yield at
+        at = table.find(needle, at + 1)
