@@ -92,3 +92,18 @@ def test_specialization_from_ir_signature(cache32, cache39):
     assert a.spec == b.spec == {
         "ir_signature": {"args": args, "attributes": "{noinline = false}"},
         "num_ctas": 1, "num_stages": 3, "num_warps": 4}
+
+
+def test_llir_text_prefilter_admits_every_pattern():
+    """classify_ops skips the LLIR text classes for lines `may_match_llir_text_class` rejects: every
+    alternative of every pattern, written out literally, must pass it."""
+    import re
+
+    from tritonscope.diff.metrics import LLIR_TEXT_CLASSES, may_match_llir_text_class
+
+    for cls, pattern in LLIR_TEXT_CLASSES:
+        for alternative in pattern.pattern.split("|"):
+            literal = alternative.replace("\\b", "").replace("\\", "")
+            assert re.search(pattern, literal), (cls, alternative)  # the literal is a match
+            assert may_match_llir_text_class(literal), (cls, alternative)
+    assert not may_match_llir_text_class("%5 = add i32 %3, %4, !dbg !12")

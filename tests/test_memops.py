@@ -7,6 +7,7 @@ exact syntax of forms the corpus does not contain (atomics, TMA, flat/scratch/LD
 from __future__ import annotations
 
 import collections
+from pathlib import Path
 
 import pytest
 
@@ -233,3 +234,29 @@ def test_gemv_tile_cuda90_llir(cache39):
     assert counts[(173, "ld.global.L1::evict_first.L2::cache_hint.v4.b32")] == 32
     assert counts[(174, "ld.global.b16")] == 1
     assert counts[(177, "st.global.v4.b32")] == 1
+
+
+def test_name_shortcut_gives_the_classifiers_answer_on_every_corpus_op(corpus):
+    """`classify` skips ops whose name (LLVM IR: whose text) rules out any access; on every op of every
+    text stage of every entry we hold (three releases, both backends, Inductor kernels, third-party
+    kernels), and on SASS where nvdisasm is installed, it must answer exactly what the full classifier
+    answers. Both forget the names learnt so far first."""
+    from tritonscope.artifacts.tools import ToolMissing
+    from tritonscope.errors import TritonscopeError
+    from tritonscope.stages.table import TEXT_STAGES
+
+    memops._NEVER.clear()
+    roots = [corpus, Path(__file__).resolve().parent / "data"]
+    seen = collections.Counter()
+    for root in roots:
+        for entry in Cache(root).kernels():
+            stages = [s for s in entry.stages if s in TEXT_STAGES] + (["sass"] if "cubin" in entry.files else [])
+            for stage in stages:
+                try:
+                    module = parse_entry_stage(entry, stage)
+                except (ToolMissing, TritonscopeError):
+                    continue
+                for o in module.ops:
+                    assert memops.classify(stage, o) == memops.classify_uncached(stage, o), (entry.path, stage, o)
+                    seen[stage] += 1
+    assert min(seen[s] for s in ("llir", "ptx", "amdgcn", "ttgir", "ttir", "source")) > 2_000, seen

@@ -134,3 +134,78 @@ def test_whole_text_prefilter_changes_nothing():
     ]
     for text in cases:
         assert N.normalize("unknown-stage", text) == reference(text), text
+
+
+# The LLVM IR filters as they were applied line by line before the fast paths (the literal `, !dbg !N`
+# pass over the whole text, the word test before the debug-line regexes): the oracle they are held to,
+# on every LLIR file of the corpus and on texts made to trip a fast path.
+_OLD_DBG_ATTACHMENT = re.compile(r",?\s*!dbg !\d+")
+_OLD_DEBUG_LINE = re.compile(
+    r"^\s*(?:!\d+ = (?:distinct )?!DI|!llvm\.dbg\.|#dbg_|(?:tail )?call void @llvm\.dbg\.|declare void @llvm\.dbg\.)")
+_OLD_DEBUG_FLAG = re.compile(r'^!\d+ = !\{i32 \d+, !"(?:Debug Info Version|Dwarf Version)"')
+_OLD_PREDS_COMMENT = re.compile(r"\s+;\s*(?:preds = .*|No predecessors!)$")
+
+
+def _old_llir_filter(text: str) -> list[str]:
+    kept = []
+    for line in text.splitlines():
+        if line.startswith(";") or _OLD_DEBUG_LINE.match(line) or _OLD_DEBUG_FLAG.match(line):
+            continue
+        kept.append(_OLD_PREDS_COMMENT.sub("", _OLD_DBG_ATTACHMENT.sub("", line)))
+    return kept
+
+
+def test_llir_fast_paths_equal_the_line_by_line_filters(corpus):
+    from tritonscope.diff.normalize import _llir_prepass, _normalize_llir
+
+    tricky = [
+        "define void @k() {\n\n  !0 = !DILocation(line: 1)\n  ret void, !dbg !4\n}\n",  # blank line, then debug
+        "a, !dbg !3\r\nb ; preds = %1\r\n; comment\r\nc\x0c!5 = !DIFile()\x0cd,   !dbg !7",  # CR LF, form feeds
+        "x\n !dbg !9\n  ; preds = %2\nlast ; No predecessors!\ny,!dbg !10 ,\t!dbg !11",  # other spellings
+        "  %3 = load i32, ptr %2, align 4, !dbg !12 ; preds = %0\u2028!1 = !DISubprogram()\n",
+        '!7 = !{i32 2, !"Debug Info Version", i32 3}\n!8 = !{i32 7, !"Dwarf Version", i32 4}\n!llvm.ident = !{}',
+        "  #dbg_value(ptr %1, !5, !DIExpression(), !6)\n  tail call void @llvm.dbg.value(metadata i32 0)\n",
+    ]
+    files = sorted(corpus.rglob("*.llir"))
+    assert len(files) > 50
+    options = NormalizeOptions()
+    for text in tricky + [f.read_text() for f in files]:
+        assert _normalize_llir(_llir_prepass(text).splitlines(), options) == \
+            _normalize_llir(_old_llir_filter(text), options)
+
+
+DIGESTS = Path(__file__).resolve().parent / "data" / "normalize-digests.json"
+
+
+def _corpus_digests(corpus: Path) -> dict[str, str]:
+    """sha256 of every normalized stage file, per (release cache, stage, option), files in path order."""
+    import hashlib
+
+    from tritonscope.diff.normalize import NORMALIZED_STAGES
+
+    out = {}
+    for cache in sorted(p for p in corpus.iterdir() if p.is_dir()):
+        for stage in NORMALIZED_STAGES:
+            files = sorted(cache.rglob(f"*.{stage}"))
+            if not files:
+                continue
+            for options in (NormalizeOptions(), FOLD_OFF):
+                h = hashlib.sha256()
+                for f in files:
+                    h.update(normalize(stage, f.read_text(encoding="utf-8"), options).encode())
+                out[f"{cache.name} {stage} fold={options.fold_renames}"] = h.hexdigest()
+    return out
+
+
+def test_normalized_corpus_is_unchanged(corpus):
+    """Every normalized stage of the shared corpus, pinned: a change to any normalizer (or its fast
+    paths) that alters one byte fails here. After an intended change, rewrite the digests with
+    TRITONSCOPE_REGEN_DIGESTS=1 and say in the commit what changed in the snapshots."""
+    import json
+    import os
+
+    digests = _corpus_digests(corpus)
+    if os.environ.get("TRITONSCOPE_REGEN_DIGESTS"):
+        DIGESTS.write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n")
+    assert len(digests) >= 20
+    assert digests == json.loads(DIGESTS.read_text())

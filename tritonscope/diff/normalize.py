@@ -47,18 +47,44 @@ MLIR_SSA = re.compile(r"%[A-Za-z0-9_$.\-]+")
 MLIR_NUMBERED_SSA = re.compile(r"^%(?:\d+|arg\d+)$")
 MLIR_BLOCK_LABEL = re.compile(r"\^[A-Za-z0-9_$.\-]+")
 MLIR_LOC_START = re.compile(r"\s*\bloc\(")
+_MLIR_SSA_GROUP = re.compile(f"({MLIR_SSA.pattern})")  # the whole name as the group, for _rename_all
+_MLIR_BLOCK_LABEL_GROUP = re.compile(f"({MLIR_BLOCK_LABEL.pattern})")
+
+def _rename_all(pattern: re.Pattern, renamer: _Renamer, text: str) -> str:
+    """`_sub_outside_strings(pattern, lambda m: renamer(m.group(1)), text)`, for a pattern with one group."""
+    if '"' in text:
+        parts = _STRING_LITERAL.split(text)
+        return "".join(p if i % 2 else _rename_groups(pattern, renamer, p) for i, p in enumerate(parts))
+    return _rename_groups(pattern, renamer, text)
+
+
+def _rename_groups(pattern: re.Pattern, renamer: _Renamer, text: str) -> str:
+    """`pattern.sub(lambda m: renamer(m.group(1)), text)` for a pattern with one group: `re.split` puts
+    the groups at the odd places, and a name seen before is a dict lookup, not a callback with a match
+    object (most names are uses of a value already defined)."""
+    parts = pattern.split(text)
+    if len(parts) == 1:
+        return text
+    get = renamer.names.get
+    parts[1::2] = [get(p) or renamer(p) for p in parts[1::2]]
+    return "".join(parts)
+
+
+# --- LLVM IR --------------------------------------------------------------------------------
+_STRING_LITERAL = re.compile(r'("(?:\\.|[^"\\])*")')
 
 # --- LLVM IR --------------------------------------------------------------------------------
 LLIR_DBG_ATTACHMENT = re.compile(r",?\s*!dbg !\d+")
 LLIR_DEBUG_LINE = re.compile(
     r"^\s*(?:!\d+ = (?:distinct )?!DI|!llvm\.dbg\.|#dbg_|(?:tail )?call void @llvm\.dbg\.|declare void @llvm\.dbg\.)")
 LLIR_DEBUG_FLAG = re.compile(r'^!\d+ = !\{i32 \d+, !"(?:Debug Info Version|Dwarf Version)"')
+LLIR_PREDS_COMMENT = re.compile(r"\s+;\s*(?:preds = .*|No predecessors!)$")
 LLIR_FUNC_START = re.compile(r"^define\b")
 LLIR_LOCAL = re.compile(r'%(?:[-a-zA-Z$._0-9]+|"[^"]*")')
 LLIR_LABEL_DEF = re.compile(r'^([-a-zA-Z$._0-9]+|"[^"]*"):')
-LLIR_PREDS_COMMENT = re.compile(r"\s+;\s*(?:preds = .*|No predecessors!)$")
 LLIR_METADATA_REF = re.compile(r"!(\d+)\b")
 LLIR_ATTR_GROUP = re.compile(r"#(\d+)\b")
+_LLIR_LOCAL_GROUP = re.compile(f"({LLIR_LOCAL.pattern})")  # the whole name as the group, for _rename_all
 
 # --- PTX ------------------------------------------------------------------------------------
 PTX_DEBUG_DIRECTIVE = re.compile(r"^\s*\.(?:loc|file)\b")
@@ -66,8 +92,10 @@ PTX_SECTION_START = re.compile(r"^\s*\.section\s+\.debug")
 PTX_DEBUG_LABEL = re.compile(r"^\s*\$L__(?:tmp|func_begin|func_end|info_string|debug)\w*:\s*$")
 PTX_COMMENT = re.compile(r"\s*//.*$")
 PTX_FUNC_START = re.compile(r"^\s*(?:\.visible\s+|\.weak\s+|\.extern\s+)?\.(?:entry|func)\b")
-PTX_REGISTER = re.compile(r"%(?!envreg|pm\d|clock|globaltimer|lanemask)([a-z]+)(\d+)\b")
 PTX_LABEL = re.compile(r"\$L__BB\d+_\d+")
+# A register (special registers keep their names) as re.split groups: the whole name, then its class.
+_PTX_REGISTER_GROUPS = re.compile(r"(%(?!envreg|pm\d|clock|globaltimer|lanemask)([a-z]+)\d+\b)")
+_PTX_LABEL_GROUP = re.compile(f"({PTX_LABEL.pattern})")
 
 # --- AMDGCN ---------------------------------------------------------------------------------
 GCN_DEBUG_DIRECTIVE = re.compile(r"^\s*\.(?:loc|file|cfi_\w+)\b")
@@ -84,7 +112,8 @@ GCN_LABEL = re.compile(r"\.LBB\d+_\d+")
 def normalize(stage: str, text: str, options: NormalizeOptions = DEFAULT_OPTIONS) -> str:
     """The text of `stage` with debug info, paths and numbering removed; ends with one newline."""
     fn = _NORMALIZERS.get(stage, _normalize_plain)
-    lines = fn(text.splitlines(), options)
+    prepass = _PREPASSES.get(stage)
+    lines = fn((prepass(text) if prepass else text).splitlines(), options)
     # The path/hash/timestamp substitutions cannot match across a line break: one test over the whole
     # text says which of them any line needs (most texts need none), instead of four subs per line.
     subs = _needed_subs("\n".join(lines))
@@ -201,23 +230,28 @@ def _normalize_mlir(lines: list[str], options: NormalizeOptions) -> list[str]:
     values = _Renamer("%v")
     blocks = _Renamer("^bb")
     for line in lines:
-        if MLIR_LOC_ALIAS_LINE.match(line):
+        # (each test on a literal the regex needs first: most lines fail it at C speed)
+        if line.startswith("#loc") and MLIR_LOC_ALIAS_LINE.match(line):
             continue
-        line = strip_mlir_locs(line)
-        if options.fold_renames:
+        if "loc(" in line:
+            line = strip_mlir_locs(line)
+        if options.fold_renames and "triton_" in line:
             line = fold_dialect_renames(line)
         if MLIR_FUNC_START.match(line):
             values = _Renamer("%v")
             blocks = _Renamer("^bb")
+        if "%" in line:
+            if options.fold_renames:
+                line = _rename_all(_MLIR_SSA_GROUP, values, line)
+            else:  # named values (Triton >= 3.5) keep their names
 
-        def rename_value(m: re.Match, values: _Renamer = values) -> str:
-            name = m.group(0)
-            if options.fold_renames or MLIR_NUMBERED_SSA.match(name):
-                return values(name)
-            return name
+                def rename_value(m: re.Match, values: _Renamer = values) -> str:
+                    name = m.group(0)
+                    return values(name) if MLIR_NUMBERED_SSA.match(name) else name
 
-        line = _sub_outside_strings(MLIR_SSA, rename_value, line)
-        line = _sub_outside_strings(MLIR_BLOCK_LABEL, lambda m, b=blocks: b(m.group(0)), line)
+                line = _sub_outside_strings(MLIR_SSA, rename_value, line)
+        if "^" in line:
+            line = _rename_all(_MLIR_BLOCK_LABEL_GROUP, blocks, line)
         out.append(line)
     return out
 
@@ -226,20 +260,39 @@ def _sub_outside_strings(pattern: re.Pattern, repl: Callable[[re.Match], str], l
     """pattern.sub, but never inside a "string" (inline asm and names keep their `%` and `^`)."""
     if '"' not in line:
         return pattern.sub(repl, line)
-    parts = re.split(r'("(?:\\.|[^"\\])*")', line)
+    parts = _STRING_LITERAL.split(line)
     return "".join(p if i % 2 else pattern.sub(repl, p) for i, p in enumerate(parts))
 
 
 # --- LLVM IR ----------------------------------------------------------------------------------
 
 
+# `!dbg` attachments as LLVM prints them (", !dbg !12"), removed from the whole text before the lines
+# are split: a pattern with a literal head is searched at C speed, LLIR_DBG_ATTACHMENT (which starts
+# with a class) tries every position. Any other spelling is left to LLIR_DBG_ATTACHMENT, line by line.
+_LLIR_DBG_ATTACHMENT_PRINTED = re.compile(r", !dbg !\d+")
+
+
+def _llir_prepass(text: str) -> str:
+    return _LLIR_DBG_ATTACHMENT_PRINTED.sub("", text) if "!dbg" in text else text
+
+
+def _may_be_llir_debug_line(line: str) -> bool:
+    """False when neither LLIR_DEBUG_LINE nor LLIR_DEBUG_FLAG can match: each of their alternatives holds
+    one of these words (checked at C speed; the regexes run on the ~5% of lines that pass)."""
+    return "dbg" in line or "!DI" in line or "Version" in line
+
+
 def _normalize_llir(lines: list[str], options: NormalizeOptions) -> list[str]:
     kept: list[str] = []
     for line in lines:
-        if line.startswith(";") or LLIR_DEBUG_LINE.match(line) or LLIR_DEBUG_FLAG.match(line):
+        if line.startswith(";") or (_may_be_llir_debug_line(line) and (
+                LLIR_DEBUG_LINE.match(line) or LLIR_DEBUG_FLAG.match(line))):
             continue
-        line = LLIR_DBG_ATTACHMENT.sub("", line)
-        line = LLIR_PREDS_COMMENT.sub("", line)
+        if "!dbg" in line:
+            line = LLIR_DBG_ATTACHMENT.sub("", line)
+        if ";" in line:
+            line = LLIR_PREDS_COMMENT.sub("", line)
         kept.append(line)
     metadata = _Renamer("!")
     attr_groups = _Renamer("#")
@@ -251,9 +304,12 @@ def _normalize_llir(lines: list[str], options: NormalizeOptions) -> list[str]:
         m = LLIR_LABEL_DEF.match(line)
         if m and not line.startswith(("!", "@", "attributes", "target", "source_filename")):
             line = values("%" + m.group(1))[1:] + ":" + line[m.end():]
-        line = _sub_outside_strings(LLIR_LOCAL, lambda m, v=values: v(m.group(0)), line)
-        line = _sub_outside_strings(LLIR_METADATA_REF, lambda m: metadata(m.group(1)), line)
-        line = _sub_outside_strings(LLIR_ATTR_GROUP, lambda m: attr_groups(m.group(1)), line)
+        if "%" in line:
+            line = _rename_all(_LLIR_LOCAL_GROUP, values, line)
+        if "!" in line:
+            line = _rename_all(LLIR_METADATA_REF, metadata, line)
+        if "#" in line:
+            line = _rename_all(LLIR_ATTR_GROUP, attr_groups, line)
         out.append(line)
     # Named metadata (`!llvm.module.flags = !{...}`) prints in a release-dependent order.
     body = [ln for ln in out if not ln.startswith("!")]
@@ -282,18 +338,23 @@ def _normalize_ptx(lines: list[str], options: NormalizeOptions) -> list[str]:
             continue
         if PTX_DEBUG_DIRECTIVE.match(line) or PTX_DEBUG_LABEL.match(line):
             continue
-        line = PTX_COMMENT.sub("", line) if '"' not in line else line
+        if "//" in line and '"' not in line:
+            line = PTX_COMMENT.sub("", line)
         if PTX_FUNC_START.match(line):
             registers = {}
             labels = _Renamer("$L__BB")
 
-        def rename_register(m: re.Match, registers: dict[str, _Renamer] = registers) -> str:
-            cls = m.group(1)
-            r = registers.setdefault(cls, _Renamer(f"%{cls}"))
-            return r(m.group(0))
-
-        line = PTX_REGISTER.sub(rename_register, line)
-        line = PTX_LABEL.sub(lambda m, lb=labels: lb(m.group(0)), line)
+        if "%" in line:
+            parts = _PTX_REGISTER_GROUPS.split(line)  # [text, register, class, text, register, class, ...]
+            for i in range(1, len(parts), 3):
+                r = registers.get(parts[i + 1])
+                if r is None:
+                    r = registers[parts[i + 1]] = _Renamer("%" + parts[i + 1])
+                parts[i] = r.names.get(parts[i]) or r(parts[i])
+                parts[i + 1] = ""
+            line = "".join(parts)
+        if "$L__BB" in line:
+            line = _rename_groups(_PTX_LABEL_GROUP, labels, line)
         out.append(line)
     return out
 
@@ -349,3 +410,4 @@ _NORMALIZERS: dict[str, Callable[[list[str], NormalizeOptions], list[str]]] = {
     "amdgcn": _normalize_amdgcn,
 }
 NORMALIZED_STAGES = tuple(_NORMALIZERS)
+_PREPASSES: dict[str, Callable[[str], str]] = {"llir": _llir_prepass}

@@ -48,7 +48,27 @@ def classify(stage: str, op: Op) -> MemAccess | None:
     """The memory access `op` performs in `stage`, or None when it touches no memory.
 
     An instruction that looks like memory but has no known form is `other_mem` (space 'unknown').
+    Most ops are no access, and for most stages that follows from the op's name alone (`_never_by_name`):
+    such names are remembered, so a sweep over a cache runs the classifier once per distinct name, not
+    once per op (`classify_uncached` is the same answer without the shortcut; a test holds them equal).
     """
+    if stage == "llir":
+        # every LLVM IR form below names one of these words: the rest is no access, at C speed
+        text = op.text
+        if "load" not in text and "store" not in text and "call " not in text and "atomicrmw" not in text \
+                and "cmpxchg" not in text:
+            return None
+    else:
+        key = (stage, op.op)
+        never = _NEVER.get(key)
+        if never is None:
+            never = _NEVER[key] = _never_by_name(stage, op.op)
+        if never:
+            return None
+    return classify_uncached(stage, op)
+
+
+def classify_uncached(stage: str, op: Op) -> MemAccess | None:
     fn = _BY_STAGE.get(stage)
     if fn is None:
         return None
@@ -57,10 +77,36 @@ def classify(stage: str, op: Op) -> MemAccess | None:
     acc = fn(op)
     if acc is not None:
         return acc
-    rx = _OTHER_MEMORY_LOOKING.get("amdgcn" if stage == "hsaco-asm" else stage)
-    if rx and rx.match(op.op) and not _is_known_non_memory(stage, op.op):
+    if _other_memory_looking(stage, op.op):
         return MemAccess("other_mem", op.op, None, None, "unknown")
     return None
+
+
+def _other_memory_looking(stage: str, op_name: str) -> bool:
+    rx = _OTHER_MEMORY_LOOKING.get("amdgcn" if stage == "hsaco-asm" else stage)
+    return bool(rx and rx.match(op_name) and not _is_known_non_memory(stage, op_name))
+
+
+_NEVER: dict[tuple[str, str], bool] = {}
+
+
+def _never_by_name(stage: str, name: str) -> bool:
+    """True when no op of this name is an access in `stage`, whatever its operands: each stage's
+    classifier below decides None from the name alone in these cases (operands only refine a hit)."""
+    if stage not in _BY_STAGE:
+        return True
+    if _other_memory_looking(stage, name):
+        return False
+    if stage in ("ttir", "ttgir", "source"):
+        bare = name.strip('"')
+        return mlir_op_kind(bare) is None and not bare.endswith(".local_alloc")
+    if stage == "ptx":
+        return _classify_ptx_mnemonic(name) is None
+    if stage in ("amdgcn", "hsaco-asm"):
+        return not _AMD_MNEMONIC.match(name.split()[0] if name else "")
+    if stage == "sass":
+        return _classify_sass(Op(0, name, name)) is None  # the text only says whether it is predicated
+    return False
 
 
 # --------------------------------------------------------------------------- TTIR / TTGIR (MLIR)
