@@ -17,12 +17,12 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from tritonscope.artifacts.nvinfo import cubin_resources
 from tritonscope.diff.normalize import DIALECT_RENAMES
 from tritonscope.stages import memops, parse
+from tritonscope.stages.common import Module
 from tritonscope.stages.table import TEXT_ISA_STAGES
 
 # Resource comments and YAML keys of an AMDGCN listing -> metric name.
@@ -97,21 +97,20 @@ class StageOps:
     load_sites: dict[str, int] = field(default_factory=dict)
 
 
-def classify_ops(stage: str, ops: Iterable) -> StageOps:
+def classify_ops(stage: str, module: Module) -> StageOps:
     """Count a parsed stage's ops by class; memory traffic by kind and width through memops."""
     out = StageOps()
     counts = out.counts
     classes = STAGE_CLASSES.get(stage, ())
     mlir = stage in ("source", "ttir", "ttgir")
-    ops = list(ops)
-    for op in ops:
+    ops = module.ops
+    for op, access in zip(ops, memops.accesses(stage, module), strict=True):
         if stage == "llir":
             text = op.text
             if may_match_llir_text_class(text):
                 for cls, pattern in LLIR_TEXT_CLASSES:
                     if pattern.search(text):
                         counts[cls] += 1
-        access = memops.classify(stage, op)
         if access is None:
             continue
         kind = access.kind
@@ -242,7 +241,7 @@ def kernel_metrics(stage_texts: dict[str, str], normalized: dict[str, str], meta
     for stage, text in sorted(stage_texts.items()):
         if stage in normalized:
             values[f"lines:{stage}"] = normalized[stage].count("\n")
-        ops = classify_ops(stage, (modules.module(stage) if modules is not None else parse(stage, text)).ops)
+        ops = classify_ops(stage, modules.module(stage) if modules is not None else parse(stage, text))
         for cls, n in ops.counts.items():
             values[f"ops:{cls}@{stage}"] = n
         if stage in ISA_STAGES:

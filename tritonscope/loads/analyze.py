@@ -31,7 +31,7 @@ from tritonscope.loads.verdict import decide, explain_counts
 from tritonscope.srcmap.paths import SourceFinder
 from tritonscope.stages import entry_stages
 from tritonscope.stages.common import Module, SourceLoc
-from tritonscope.stages.memops import classify
+from tritonscope.stages.memops import accesses
 
 # TMA/descriptor ops that write global memory.
 TMA_WRITES = re.compile(r"store|local_to_global|scatter|reduce")
@@ -156,8 +156,7 @@ def spill_sites(modules: dict[str, Module]) -> list[dict]:
         module = modules.get(stage)
         if module is None:
             continue
-        for op in module.ops:
-            acc = classify(stage, op)
+        for op, acc in zip(module.ops, accesses(stage, module), strict=True):
             if acc is None or acc.space != "local":
                 continue
             outer = op.loc.outermost() if op.loc is not None else None

@@ -53,8 +53,7 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
         by_line[r.line].append(r)
     leftovers: collections.Counter = collections.Counter()
     widths: dict[str, int | None] = {}
-    for op in module.ops:
-        acc = memops.classify(stage, op)
+    for op, acc in zip(module.ops, memops.accesses(stage, module), strict=True):
         if acc is None:
             form = _mma_form(stage, op)
             if form is None:

@@ -114,6 +114,8 @@ class Module:
     files: dict[str, str] = field(default_factory=dict)
     # What the parser corrected or could not know, in words (shown by the commands that use the stage).
     notes: list[str] = field(default_factory=list)
+    # memops.accesses: (stage, the memory access of each op), computed on first use
+    memory_accesses: tuple[str, list] | None = field(default=None, repr=False, compare=False)
 
     def ops_for_line(self, line: int, file: str | None = None) -> list[Op]:
         """Ops whose user-level (outermost) position is `line` (in `file`'s basename, if given)."""

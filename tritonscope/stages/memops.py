@@ -68,6 +68,15 @@ def classify(stage: str, op: Op) -> MemAccess | None:
     return classify_uncached(stage, op)
 
 
+def accesses(stage: str, module) -> list[MemAccess | None]:
+    """`classify(stage, op)` for every op of a parsed stage (a stages.common.Module), in op order; kept on
+    the module, as `diff`'s metrics, `loads`' join and its spill sites each walk the same ops."""
+    kept = module.memory_accesses
+    if kept is None or kept[0] != stage or len(kept[1]) != len(module.ops):
+        kept = module.memory_accesses = (stage, [classify(stage, op) for op in module.ops])
+    return kept[1]
+
+
 def classify_uncached(stage: str, op: Op) -> MemAccess | None:
     fn = _BY_STAGE.get(stage)
     if fn is None:
