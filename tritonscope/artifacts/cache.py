@@ -122,6 +122,7 @@ class KernelEntry:
     max_stage_bytes: int | None = DEFAULT_MAX_STAGE_BYTES
     _files: dict[str, Path] | None = field(default=None, repr=False, compare=False)
     _sizes: dict[str, int] | None = field(default=None, repr=False, compare=False)
+    _name: str | None = field(default=None, repr=False, compare=False)
     # stages.ParsedEntry: the stages read and parsed so far (stages.entry_stages); never pickled
     _parsed: object | None = field(default=None, repr=False, compare=False)
 
@@ -155,9 +156,10 @@ class KernelEntry:
 
     @property
     def name(self) -> str:
-        if self.mangled_name:
-            return demangle(self.mangled_name)
-        return self.hash
+        name = self._name
+        if name is None:  # asked for many times per entry by every listing: demangled once
+            name = self._name = demangle(self.mangled_name) if self.mangled_name else self.hash
+        return name
 
     @property
     def is_kernel(self) -> bool:

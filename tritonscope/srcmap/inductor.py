@@ -28,6 +28,7 @@ for them, and the link says so.
 
 from __future__ import annotations
 
+import functools
 import getpass
 import os
 import re
@@ -478,7 +479,7 @@ class InductorIndex:
     def found(self) -> bool:
         return bool(self.wrappers)
 
-    @property
+    @functools.cached_property
     def where(self) -> str:
         """The dirs looked in, as notes name them."""
         return ", ".join(str(r) for r in self.roots)
