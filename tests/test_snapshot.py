@@ -95,3 +95,25 @@ def test_snapshot_records_its_fold_option(cli, tmp_path, cache32, cache39):
     [stage] = json.loads(raw.stdout)["changed"][0]["stages"]
     # 24 lines each; only `%c1024_i32 = arith.constant`, `tt.return` and the two `}` are the same.
     assert stage["stage"] == "ttgir" and stage["added"] == stage["removed"] == 20
+
+
+def test_a_failed_snapshot_leaves_the_previous_one_and_no_temporary_files(cli, tmp_path, cache39):
+    """Files are written while the pool still computes: an entry that fails late (its TTGIR is not UTF-8)
+    must leave the snapshot already at --out as it was, and no temporary directory beside it."""
+    import shutil
+
+    cache = tmp_path / "cache"
+    entries = sorted(p for p in cache39.iterdir() if p.is_dir() and list(p.glob("*.ttgir")))[:6]
+    for p in entries:
+        shutil.copytree(p, cache / p.name)
+    out = tmp_path / "snap"
+    assert cli("snapshot", "--cache-dir", str(cache), "--out", str(out)).returncode == 0
+    before = _tree(out)
+    ttgir = next((cache / entries[-1].name).glob("*.ttgir"))
+    ttgir.chmod(0o644)
+    ttgir.write_bytes(b"\xff\xfe not utf-8 \xff\n")
+    proc = cli("snapshot", "--cache-dir", str(cache), "--out", str(out))
+    assert proc.returncode == 1
+    assert len(proc.stderr.strip().splitlines()) == 1 and str(ttgir) in proc.stderr, proc.stderr
+    assert _tree(out) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "snap"]

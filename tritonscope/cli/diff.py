@@ -108,17 +108,22 @@ def snapshot_cmd(sel: Selection, out: str, fold_renames: bool) -> None:
 
     from tritonscope.diff.normalize import NormalizeOptions
     from tritonscope.diff.records import records_for_entries
-    from tritonscope.diff.snapshot import write_snapshot
+    from tritonscope.diff.snapshot import SnapshotWriter
     from tritonscope.errors import TritonscopeError
 
     entries = sel.many()
     if not entries:
         raise TritonscopeError("no kernels to snapshot", str(sel.cache().root))
     options = NormalizeOptions(fold_renames=fold_renames)
-    with progress_bar(len(entries), "snapshot") as advance:
-        records = records_for_entries(entries, options, progress=advance)
-    if len(records) < len(entries):
-        click.echo(f"tritonscope: note: {len(entries) - len(records)} entries were removed from the cache while "
-                   "being read; left out", err=True)
-    paths = write_snapshot(records, Path(out), options)
+    writer = SnapshotWriter(Path(out), options)
+    try:
+        with progress_bar(len(entries), "snapshot") as advance:
+            # each kernel's files are written as its record arrives, while the pool computes the rest
+            records = records_for_entries(entries, options, progress=advance, on_record=writer.add)
+        if len(records) < len(entries):
+            click.echo(f"tritonscope: note: {len(entries) - len(records)} entries were removed from the cache "
+                       "while being read; left out", err=True)
+        paths = writer.finish(records)
+    finally:
+        writer.close()
     click.echo(f"wrote {len(paths)} kernel(s) to {out}", err=True)

@@ -73,38 +73,70 @@ def record_document(r: KernelRecord) -> dict:
 
 
 def write_snapshot(records: list[KernelRecord], out: Path, options: NormalizeOptions) -> list[str]:
-    """Write the tree; replaces a previous snapshot at `out`, refuses any other non-empty directory.
-
-    The tree is written into a temporary sibling directory first and moved into place at the end, so an
-    interrupted run (Ctrl-C, a full disk) leaves `out` as it was and no temporary directory behind."""
-    import tempfile
-
-    if out.exists():
-        if not out.is_dir():
-            raise UsageError(f"--out exists and is not a directory: {out}")
-        if not (out / MARKER).is_file() and any(out.iterdir()):
-            raise UsageError(f"--out {out} is a non-empty directory that is not a snapshot; refusing to write")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+    """Write the tree; replaces a previous snapshot at `out`, refuses any other non-empty directory."""
+    writer = SnapshotWriter(out, options)
     try:
+        for r in records:
+            writer.add(r)
+        return writer.finish(records)
+    finally:
+        writer.close()
+
+
+class SnapshotWriter:
+    """A snapshot written as its records arrive (`snapshot` writes while the pool computes the rest).
+
+    The tree is written into a temporary sibling directory and moved into place by `finish`, so an
+    interrupted run (Ctrl-C, a full disk) leaves `out` as it was and, after `close`, no temporary
+    directory behind. Each record's files go to a provisional directory first: a kernel's path depends on
+    every record (same-named specializations get digests), known only at the end, when the
+    directories are renamed into place (the bytes written do not change)."""
+
+    def __init__(self, out: Path, options: NormalizeOptions):
+        import tempfile
+
+        if out.exists():
+            if not out.is_dir():
+                raise UsageError(f"--out exists and is not a directory: {out}")
+            if not (out / MARKER).is_file() and any(out.iterdir()):
+                raise UsageError(f"--out {out} is a non-empty directory that is not a snapshot; refusing to write")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        self.out = out
+        self.options = options
+        self.tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
+        self.pending = self.tmp / ".pending"
+        self.pending.mkdir()
+        self.written: dict[int, Path] = {}  # id(record) -> its provisional directory
+
+    def add(self, r: KernelRecord) -> None:
+        d = self.pending / str(len(self.written))
+        d.mkdir()
+        for stage, text in sorted(r.stages.items()):
+            (d / stage).write_text(text, encoding="utf-8", newline="\n")
+        (d / METRICS_FILE).write_text(_dumps(record_document(r)), encoding="utf-8", newline="\n")
+        self.written[id(r)] = d
+
+    def finish(self, records: list[KernelRecord]) -> list[str]:
+        """Every record added: name the directories, write the marker, replace `out`."""
         paths = assign_paths(records)
         for rel, r in paths:
-            d = tmp / rel
-            d.mkdir(parents=True, exist_ok=True)
-            for stage, text in sorted(r.stages.items()):
-                (d / stage).write_text(text, encoding="utf-8", newline="\n")
-            (d / METRICS_FILE).write_text(_dumps(record_document(r)), encoding="utf-8", newline="\n")
-        marker = {"format": FORMAT, "version": FORMAT_VERSION, "options": {"fold_renames": options.fold_renames},
-                  "kernels": [rel for rel, _ in paths]}
-        (tmp / MARKER).write_text(_dumps(marker), encoding="utf-8", newline="\n")
+            target = self.tmp / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(self.written.pop(id(r)), target)
+        self.pending.rmdir()
+        marker = {"format": FORMAT, "version": FORMAT_VERSION,
+                  "options": {"fold_renames": self.options.fold_renames}, "kernels": [rel for rel, _ in paths]}
+        (self.tmp / MARKER).write_text(_dumps(marker), encoding="utf-8", newline="\n")
+        out = self.out
         if out.exists() and (out / MARKER).is_file():
             _remove_previous(out)
         out.mkdir(exist_ok=True)
-        for item in sorted(tmp.iterdir(), key=lambda p: p.name == MARKER):  # the marker last
+        for item in sorted(self.tmp.iterdir(), key=lambda p: p.name == MARKER):  # the marker last
             os.replace(item, out / item.name)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return [rel for rel, _ in paths]
+        return [rel for rel, _ in paths]
+
+    def close(self) -> None:
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 def _remove_previous(out: Path) -> None:
