@@ -49,3 +49,15 @@ def test_every_module_pattern_compiles():
                     p.compiled()
                     seen += 1
     assert seen > 50
+
+
+def test_copies_and_pickles_behave():
+    import copy
+    import pickle
+
+    p = lazy_compile(r"a(b+)")
+    for q in (copy.copy(p), copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
+        assert q.match("abbb").group(1) == "bbb"
+    p.match("ab")
+    for q in (copy.copy(p), copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
+        assert q.search("xab").start() == 1

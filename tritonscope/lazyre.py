@@ -22,16 +22,20 @@ class LazyPattern:
         self._flags = flags
 
     def compiled(self) -> re.Pattern:
-        rx = re.compile(self.pattern, self._flags)
-        for name in _METHODS:
-            setattr(self, name, getattr(rx, name))
-        self.compiled = lambda: rx  # type: ignore[method-assign]
+        rx = self.__dict__.get("_rx")
+        if rx is None:
+            rx = self._rx = re.compile(self.pattern, self._flags)
+            for name in _METHODS:
+                setattr(self, name, getattr(rx, name))
         return rx
 
     def __getattr__(self, name: str):  # only for attributes not yet bound: the first use
-        if name.startswith("__"):
+        if name.startswith("__") or name in ("pattern", "_flags", "_rx"):  # (a copy made without __init__)
             raise AttributeError(name)
         return getattr(self.compiled(), name)
+
+    def __reduce__(self):  # copies and pickles start uncompiled
+        return (LazyPattern, (self.pattern, self._flags))
 
     def __repr__(self) -> str:
         return f"lazy_compile({self.pattern!r})"
