@@ -64,3 +64,28 @@ def test_file_reader_refuses_damage(tmp_path):
     cut.write_bytes(data[:10])
     with pytest.raises(ParseError):
         file_local_bytes(str(cut))
+
+
+def test_damaged_sizes_and_offsets_read_as_a_slice_would(tmp_path):
+    """Every section's offset and size set to absurd values (2**63, past the end): both readers give the
+    same answer or the same kind of refusal, never another exception (ls would print a traceback)."""
+    import struct
+
+    good = next(iter(_cubins(REPO / "tests" / "data")))
+    data = bytearray(good.read_bytes())
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shnum, = struct.unpack_from("<H", data, 0x3C)
+    for field_at, value in ((24, 1 << 63), (32, 1 << 63), (24, len(data) + 10), (32, len(data) * 4)):
+        damaged = bytearray(data)
+        for i in range(shnum):
+            struct.pack_into("<Q", damaged, shoff + i * 64 + field_at, value)
+        path = tmp_path / "damaged.cubin"
+        path.write_bytes(bytes(damaged))
+        outcomes = []
+        for read in (lambda: kernel_local_bytes(bytes(damaged), None, str(path)),
+                     lambda: file_local_bytes(str(path))):
+            try:
+                outcomes.append(read())
+            except (ParseError, struct.error) as e:
+                outcomes.append(type(e))
+        assert outcomes[0] == outcomes[1], (field_at, value, outcomes)

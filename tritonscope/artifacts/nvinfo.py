@@ -167,7 +167,9 @@ def file_local_bytes(path: str, kernel: str | None = None) -> int | None:
     fd = os.open(path, os.O_RDONLY)
     try:
         size = os.fstat(fd).st_size
-        return _local_bytes(lambda offset, n: os.pread(fd, n, offset), size, kernel, path, None)
+        # sizes and offsets come from the file: a damaged one may name any (clamped, as a slice would be)
+        return _local_bytes(lambda offset, n: os.pread(fd, max(0, min(n, size - offset)), offset) if offset < size
+                            else b"", size, kernel, path, None)
     finally:
         os.close(fd)
 
