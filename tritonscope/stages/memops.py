@@ -62,6 +62,8 @@ def classify(stage: str, op: Op) -> MemAccess | None:
         key = (stage, op.op)
         never = _NEVER.get(key)
         if never is None:
+            if len(_NEVER) >= _NEVER_LIMIT:  # a stage's vocabulary is hundreds of names; damaged text is not
+                _NEVER.clear()
             never = _NEVER[key] = _never_by_name(stage, op.op)
         if never:
             return None
@@ -97,6 +99,7 @@ def _other_memory_looking(stage: str, op_name: str) -> bool:
 
 
 _NEVER: dict[tuple[str, str], bool] = {}
+_NEVER_LIMIT = 1 << 16
 
 
 def _never_by_name(stage: str, name: str) -> bool:
