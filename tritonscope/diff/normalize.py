@@ -334,7 +334,8 @@ def _normalize_ptx(lines: list[str], options: NormalizeOptions) -> list[str]:
     in_section = seen_brace = False  # inside a `.section .debug_* { ... }` block
     depth = 0
     for line in lines:
-        if not in_section and PTX_SECTION_START.match(line):
+        # (each regex behind a word it needs, tested at C speed: most lines are instructions)
+        if not in_section and ".section" in line and PTX_SECTION_START.match(line):
             in_section, seen_brace, depth = True, False, 0
         if in_section:
             depth += line.count("{") - line.count("}")
@@ -342,11 +343,12 @@ def _normalize_ptx(lines: list[str], options: NormalizeOptions) -> list[str]:
             if seen_brace and depth <= 0:
                 in_section = False
             continue
-        if PTX_DEBUG_DIRECTIVE.match(line) or PTX_DEBUG_LABEL.match(line):
+        if (("loc" in line or "file" in line) and PTX_DEBUG_DIRECTIVE.match(line)) or (
+                "$L__" in line and PTX_DEBUG_LABEL.match(line)):
             continue
         if "//" in line and '"' not in line:
             line = PTX_COMMENT.sub("", line)
-        if PTX_FUNC_START.match(line):
+        if ("entry" in line or "func" in line) and PTX_FUNC_START.match(line):
             registers = {}
             labels = _Renamer("$L__BB")
 
