@@ -39,6 +39,7 @@ HEX_HASH = re.compile(r"\b[0-9a-fA-F]{32,}\b")
 BASE32_HASH = re.compile(r"\b[A-Z2-7]{52}\b")
 TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?\b")
 INNER_WHITESPACE = re.compile(r"(?<=\S)[ \t]+")
+_STRING_LITERAL = re.compile(r'("(?:\\.|[^"\\])*")')  # a "string" (escapes kept), as a re.split group
 
 # --- MLIR (source, ttir, ttgir) ---------------------------------------------------------------
 MLIR_LOC_ALIAS_LINE = re.compile(r"^#loc\d*\s*=\s*loc\(")
@@ -50,29 +51,6 @@ MLIR_LOC_START = re.compile(r"\s*\bloc\(")
 MLIR_LOC_ALIAS_REF = re.compile(r"\s*\bloc\(#loc\d*\)")
 _MLIR_SSA_GROUP = re.compile(f"({MLIR_SSA.pattern})")  # the whole name as the group, for _rename_all
 _MLIR_BLOCK_LABEL_GROUP = re.compile(f"({MLIR_BLOCK_LABEL.pattern})")
-
-def _rename_all(pattern: re.Pattern, renamer: _Renamer, text: str) -> str:
-    """`_sub_outside_strings(pattern, lambda m: renamer(m.group(1)), text)`, for a pattern with one group."""
-    if '"' in text:
-        parts = _STRING_LITERAL.split(text)
-        return "".join(p if i % 2 else _rename_groups(pattern, renamer, p) for i, p in enumerate(parts))
-    return _rename_groups(pattern, renamer, text)
-
-
-def _rename_groups(pattern: re.Pattern, renamer: _Renamer, text: str) -> str:
-    """`pattern.sub(lambda m: renamer(m.group(1)), text)` for a pattern with one group: `re.split` puts
-    the groups at the odd places, and a name seen before is a dict lookup, not a callback with a match
-    object (most names are uses of a value already defined)."""
-    parts = pattern.split(text)
-    if len(parts) == 1:
-        return text
-    get = renamer.names.get
-    parts[1::2] = [get(p) or renamer(p) for p in parts[1::2]]
-    return "".join(parts)
-
-
-# --- LLVM IR --------------------------------------------------------------------------------
-_STRING_LITERAL = re.compile(r'("(?:\\.|[^"\\])*")')
 
 # --- LLVM IR --------------------------------------------------------------------------------
 LLIR_DBG_ATTACHMENT = re.compile(r",?\s*!dbg !\d+")
@@ -268,6 +246,26 @@ def _sub_outside_strings(pattern: re.Pattern, repl: Callable[[re.Match], str], l
         return pattern.sub(repl, line)
     parts = _STRING_LITERAL.split(line)
     return "".join(p if i % 2 else pattern.sub(repl, p) for i, p in enumerate(parts))
+
+
+def _rename_all(pattern: re.Pattern, renamer: _Renamer, text: str) -> str:
+    """`_sub_outside_strings(pattern, lambda m: renamer(m.group(1)), text)`, for a pattern with one group."""
+    if '"' in text:
+        parts = _STRING_LITERAL.split(text)
+        return "".join(p if i % 2 else _rename_groups(pattern, renamer, p) for i, p in enumerate(parts))
+    return _rename_groups(pattern, renamer, text)
+
+
+def _rename_groups(pattern: re.Pattern, renamer: _Renamer, text: str) -> str:
+    """`pattern.sub(lambda m: renamer(m.group(1)), text)` for a pattern with one group: `re.split` puts
+    the groups at the odd places, and a name seen before is a dict lookup, not a callback with a match
+    object (most names are uses of a value already defined)."""
+    parts = pattern.split(text)
+    if len(parts) == 1:
+        return text
+    get = renamer.names.get
+    parts[1::2] = [get(p) or renamer(p) for p in parts[1::2]]
+    return "".join(parts)
 
 
 # --- LLVM IR ----------------------------------------------------------------------------------
