@@ -224,7 +224,7 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
         m = _KERNEL_PATH.match(line)
         if m:
             pending = {"kernel_path": m.group(1).strip(), "line": i + 1, "source_nodes": [], "aten_ops": [],
-                       "mapping": {}, "fragment": []}
+                         "mapping": {}, "fragment": []}
             section = None
             i += 1
             continue
@@ -297,7 +297,7 @@ def parse_fx_graph(text: str) -> dict[str, tuple[str, int, str, str] | None]:
         m = _FX_FILE.match(line)
         if m:
             current = (m.group("file"), int(m.group("line")), (m.group("func") or "").strip(),
-                       m.group("code").strip())
+                         m.group("code").strip())
             continue
         if _FX_NO_TRACE.match(line):
             current = None
@@ -753,7 +753,7 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
             "candidates_same_problem": len(candidates[id(b)]),
         })
     recorded = sorted({n.model.line for w in index.wrappers for b in w.blocks for n in b.nodes
-                       if n.model is not None and same_file(n.model.file, file)})
+                         if n.model is not None and same_file(n.model.file, file)})
     notes = list(index.notes)
     if not any(w.fx_graph for w in index.wrappers):
         notes.append(f"no FX graphs with model lines under {index.where}: they are written under "

@@ -19,7 +19,7 @@ from tritonscope.lazyre import lazy_compile
 DIE_START = lazy_compile(r"Abbrev \[\d+\] 0x([0-9a-f]+):0x([0-9a-f]+) (DW_TAG_\w+)")
 # `.b64 $L__tmp1  // DW_AT_low_pc`, `.long .Ltmp10-.Ltmp9 ; DW_AT_high_pc`, `.b8 91 // DW_AT_call_line`
 ATTRIBUTE = lazy_compile(r"^\s*\.(?:b8|b16|b32|b64|byte|short|long|quad|word|2byte|4byte|8byte)\s+([^\s/;]+)"
-                       r"\s*(?://|;)\s*(DW_AT_\w+)")
+                         r"\s*(?://|;)\s*(DW_AT_\w+)")
 # A bare `.b8 1` after an attribute: the next byte of a multi-byte value.
 CONTINUATION_BYTE = lazy_compile(r"^\s*\.b8\s+(\d{1,3})\s*$")  # one byte; int() refuses > 4300 digits
 RANGE_LIST_LABEL = lazy_compile(r"^\s*(\.L\w+|\$L\w+):")

@@ -16,7 +16,7 @@ from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 DEFINE = lazy_compile(r"^define\b[^@]*@(\"[^\"]+\"|[\w.$-]+)\(")
 # `%5 = tail call ...` / `store ...` / `br label %7`: optional result, then the opcode.
 INSTRUCTION = lazy_compile(r"^(?:%[\w.$-]+|%\"[^\"]+\")\s*=\s*(?:(?:tail|musttail|notail)\s+)?([a-z][\w.]*)"
-                         r"|^(?:(?:tail|musttail|notail)\s+)?([a-z][\w.]*)")
+                           r"|^(?:(?:tail|musttail|notail)\s+)?([a-z][\w.]*)")
 DBG_REF = lazy_compile(r"!dbg !(\d+)")
 # `!12 = distinct !DILocation(line: 3, ...)`: the node id, its kind and its field list.
 METADATA_NODE = lazy_compile(r"^!(\d+) = (?:distinct )?!(DI\w+)\((.*)\)\s*$")
@@ -47,13 +47,13 @@ def parse(text: str, path: str | None = None, stage: str = "llir") -> Module:
             if line[0] == "!":
                 m = METADATA_NODE.match(line)
                 if m:
-                    nodes[m.group(1)] = (m.group(2), _fields(m.group(3)))
+                      nodes[m.group(1)] = (m.group(2), _fields(m.group(3)))
                 continue
             dm = DEFINE.match(line)
             if dm:
                 if line.endswith("{"):
-                    function = dm.group(1).strip('"')
-                    module.functions.append(function)
+                      function = dm.group(1).strip('"')
+                      module.functions.append(function)
                 continue
             if line.startswith(TOP_LEVEL_PREFIXES) or line == "}":
                 continue
@@ -133,8 +133,8 @@ class _DebugInfo:
             if f and f.startswith("!"):
                 fnode = self.nodes.get(f[1:])
                 if fnode is not None and fnode[0] == "DIFile":
-                    file = _join(fnode[1])
-                    break
+                      file = _join(fnode[1])
+                      break
             cur = fields.get("scope", "")
         self.file_cache[ref] = file
         return file

@@ -169,17 +169,17 @@ def _classify_mlir(op: Op) -> MemAccess | None:
 
 _LL_TYPE = r"(?P<ty><\d+ x [^>]+>|[\w.]+|ptr(?: addrspace\(\d+\))?)"
 _LL_LOAD = lazy_compile(r"=\s*load\s+(?:atomic\s+)?(?:volatile\s+)?" + _LL_TYPE +
-                      r"\s*,\s*ptr(?:\s+addrspace\((?P<as>\d+)\))?")
+                        r"\s*,\s*ptr(?:\s+addrspace\((?P<as>\d+)\))?")
 _LL_STORE = lazy_compile(r"^\s*store\s+(?:atomic\s+)?(?:volatile\s+)?" + _LL_TYPE +
-                       r"\s+[^,]+,\s*ptr(?:\s+addrspace\((?P<as>\d+)\))?")
+                         r"\s+[^,]+,\s*ptr(?:\s+addrspace\((?P<as>\d+)\))?")
 _LL_ATOMICRMW = lazy_compile(r"atomicrmw\s+(?:volatile\s+)?(?P<op>\w+)\s+ptr(?:\s+addrspace\((?P<as>\d+)\))?\s+[^,]+,"
-                           r"\s*(?P<ty><\d+ x [^>]+>|[\w.]+)")
+                             r"\s*(?P<ty><\d+ x [^>]+>|[\w.]+)")
 _LL_CMPXCHG = lazy_compile(r"cmpxchg\s+(?:weak\s+)?(?:volatile\s+)?ptr(?:\s+addrspace\((?P<as>\d+)\))?\s+[^,]+,"
-                         r"\s*(?P<ty>[\w.]+)")
+                           r"\s*(?P<ty>[\w.]+)")
 _LL_CALLEE = lazy_compile(r"@(?P<name>llvm\.[\w.]+)\s*\((?P<args>.*)")
 _LL_CALL_RET = lazy_compile(r"call\s+(?:\w+\s+)*?(?P<ret><\d+ x [^>]+>|\{[^}]*\}|[\w.]+)\s+(?:asm|@)")
 _LL_ASM_BODY = lazy_compile(r'\basm\s+(?:sideeffect\s+)?(?:alignstack\s+)?(?:inteldialect\s+)?'
-                          r'"(?P<body>(?:[^"\\]|\\.)*)"')
+                            r'"(?P<body>(?:[^"\\]|\\.)*)"')
 _LL_VECTOR = lazy_compile(r"<(?P<n>\d+) x (?P<el>[^>]+)>")
 _LL_FIRST_ARG_TYPE = lazy_compile(r"^\s*(?P<ty><\d+ x [^>]+>|[\w.]+)\s")
 _LL_INT_ARG = lazy_compile(r"\bi32\s+(\d+)")
@@ -296,7 +296,7 @@ def _classify_llvm_intrinsic(name: str, args: str, ret: str) -> MemAccess | None
 
 
 _AMD_BUFFER_INTRINSIC = lazy_compile(r"(?P<variant>(?:raw|struct)(?:\.ptr)?(?:\.t)?)\.buffer\.(?P<op>load|store|atomic)"
-                                   r"(?P<rest>[\w.]*)")
+                                     r"(?P<rest>[\w.]*)")
 
 
 def _classify_amdgcn_intrinsic(short: str, args: str, ret: str) -> MemAccess | None:
@@ -378,12 +378,12 @@ _PTX_CP_SIZE = lazy_compile(r"\],\s*(?P<size>0x[0-9a-fA-F]+|\d+)\s*(?P<src>,\s*[
 _PTX_SYNC_ONLY = ("cp.async.commit_group", "cp.async.wait_group", "cp.async.wait_all", "cp.async.mbarrier",
                   "cp.async.bulk.commit_group", "cp.async.bulk.wait_group")
 _PTX_MEMORY_PREFIXES = ("ld.", "ldu.", "st.", "atom.", "red.", "cp.", "ldmatrix", "stmatrix", "multimem.",
-                        "prefetch", "tensormap", "ld", "st")
+                          "prefetch", "tensormap", "ld", "st")
 
 
 # ld/st qualifiers besides state spaces, vectors and types (`L1::evict_first`-style ones contain `::`).
 _PTX_LDST_QUALIFIERS = {"relaxed", "acquire", "release", "weak", "volatile", "mmio", "cta", "cluster", "gpu", "sys",
-                        "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "unified"}
+                          "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc", "unified"}
 
 
 def _ptx_width(tokens: list[str]) -> tuple[int | None, int | None]:

@@ -26,7 +26,7 @@ from tritonscope.stages.dwarf_inline import call_sites_by_line, read_inlined_cal
 FILE_DIRECTIVE = lazy_compile(r'^\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"')
 # line and column numbers of at most 9 digits: a longer one is not a position (and int() refuses > 4300)
 LOC_DIRECTIVE = lazy_compile(r"^\.loc\s+(\d+)\s+(\d{1,9})\s+(\d{1,9})(?!\d)"
-                           r"(?:.*?\binlined_at\s+(\d+)\s+(\d{1,9})\s+(\d{1,9})(?!\d))?")
+                             r"(?:.*?\binlined_at\s+(\d+)\s+(\d{1,9})\s+(\d{1,9})(?!\d))?")
 FUNCTION_HEADER = lazy_compile(r"\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+)")
 SECTION = lazy_compile(r"^\.section\s+(\S+)")
 LABEL = lazy_compile(r"^[$\w.]+:(?!:)")  # not `ld.global.L1::evict_last...` (`::` is a modifier)

@@ -19,7 +19,7 @@ from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 
 # line numbers of at most 9 digits: a longer one is not a position (and int() refuses > 4300 digits)
 LINE_INFO = lazy_compile(r'^//## File "((?:[^"\\]|\\.)*)", line (\d{1,9})(?!\d)'
-                       r'(?: inlined at "((?:[^"\\]|\\.)*)", line (\d{1,9})(?!\d))?')
+                         r'(?: inlined at "((?:[^"\\]|\\.)*)", line (\d{1,9})(?!\d))?')
 # `/*0040*/  @!P0 LDG.E.128 R4, desc[UR4][R2.64] ;` -> address, mnemonic with modifiers
 INSTRUCTION = lazy_compile(r"^/\*([0-9a-fA-F]+)\*/\s*(?:\{\s*)?(?:@!?U?P[\w]+\s+)?([A-Z0-9_][\w.]*)")
 TEXT_SECTION = lazy_compile(r"^\.section\s+\.text\.([^\s,]+)")
