@@ -84,3 +84,24 @@ def test_fifo_in_an_entry_is_never_opened(tmp_path, cache39):
     os.mkfifo(entry / "add_kernel.json")  # reading it would block forever
     (e,) = Cache(tmp_path).entries()
     assert e.kind == "partial" and "json" not in e.files
+
+
+def test_metadata_read_in_one_piece_or_refused_by_size(tmp_path, monkeypatch):
+    """The metadata json is read with one read below 64 KiB, in pieces above, and refused past the limit
+    (a damaged or foreign file named .json must not be loaded whole)."""
+    import json as _json
+
+    from tritonscope.artifacts import cache as cache_mod
+
+    entry = tmp_path / "AAAA"
+    entry.mkdir()
+    (entry / "k.ttir").write_text("module {\n}\n")
+    meta = {"name": "k", "target": {"backend": "cuda", "arch": 90, "warp_size": 32}, "pad": "x" * (200 << 10)}
+    (entry / "k.json").write_text(_json.dumps(meta))
+    e = cache_mod.load_entry(entry)
+    assert e.metadata is not None and e.metadata["pad"] == meta["pad"] and e.metadata_error is None
+    monkeypatch.setattr(cache_mod, "MAX_METADATA_BYTES", 100 << 10)
+    e = cache_mod.load_entry(entry)
+    assert e.metadata is None and "larger than 100.0 KiB, not Triton metadata" in e.metadata_error
+    (entry / "k.json").write_text(_json.dumps({"name": "k"}))
+    assert cache_mod.load_entry(entry).metadata == {"name": "k"}
