@@ -21,6 +21,8 @@ def test_views_keep_the_established_orders():
     assert T.ISA_STAGES == ("ptx", "amdgcn", "sass", "hsaco-asm")
     assert T.TEXT_ISA_STAGES == ("ptx", "amdgcn")
     assert T.LINE_ONLY_STAGES == ("sass", "hsaco-asm")
+    assert T.COMMENT_MARKS == {"source": "//", "glir": "//", "ttir": "//", "ttgir": "//", "llir": ";", "ptx": "//",
+                               "amdgcn": ";", "sass": "//", "hsaco-asm": ";"}
     assert T.default_view("cuda") == ("ttgir", "llir", "ptx")
     assert T.default_view("hip") == ("ttgir", "llir", "amdgcn")
 

@@ -49,7 +49,9 @@ def show_cmd(sel: Selection, stage: str | None, meta: bool, no_provenance: bool)
 
 def provenance_comment(prov: dict, stage: str) -> str:
     """The torch.compile provenance as comment lines of the stage's own syntax (the text stays valid)."""
-    mark = ";" if stage in ("llir", "amdgcn", "hsaco-asm") else "//"
+    from tritonscope.stages.table import COMMENT_MARKS
+
+    mark = COMMENT_MARKS.get(stage, "//")  # (the metadata json has none: it gets "//" lines as before)
     if not prov.get("kernel"):
         lines = [f"torch.compile: {prov['role']}: {prov['note']}"]
     else:

@@ -27,6 +27,7 @@ class Stage:
     isa: bool = False  # an assembly the hardware runs (or its disassembly)
     diffed: bool = False  # normalized and compared by diff / snapshot
     default_view: bool = False  # in report's default panes (for the entry's backend)
+    comment: str | None = "//"  # what starts a line comment in its text (None: no comments, or no text)
 
 
 STAGES: tuple[Stage, ...] = (
@@ -35,18 +36,19 @@ STAGES: tuple[Stage, ...] = (
     Stage("glir", ".glir", "text", "Gluon IR as built (Triton 3.9+)", parser="mlir"),
     Stage("ttir", ".ttir", "text", "Triton IR", parser="mlir", mapped=True, diffed=True),
     Stage("ttgir", ".ttgir", "text", "Triton GPU IR", parser="mlir", mapped=True, diffed=True, default_view=True),
-    Stage("llir", ".llir", "text", "LLVM IR", parser="llir", mapped=True, diffed=True, default_view=True),
+    Stage("llir", ".llir", "text", "LLVM IR", parser="llir", mapped=True, diffed=True, default_view=True,
+          comment=";"),
     Stage("ptx", ".ptx", "text", "PTX", ("cuda",), parser="ptx", mapped=True, isa=True, diffed=True,
           default_view=True),
-    Stage("cubin", ".cubin", "binary", "CUBIN", ("cuda",)),
+    Stage("cubin", ".cubin", "binary", "CUBIN", ("cuda",), comment=None),
     Stage("amdgcn", ".amdgcn", "text", "AMDGCN", ("hip",), parser="amdgcn", mapped=True, isa=True, diffed=True,
-          default_view=True),
-    Stage("hsaco", ".hsaco", "binary", "HSACO", ("hip",)),
+          default_view=True, comment=";"),
+    Stage("hsaco", ".hsaco", "binary", "HSACO", ("hip",), comment=None),
     Stage("sass", None, "disassembly", "SASS (nvdisasm)", ("cuda",), derived_from="cubin", parser="sass",
           mapped=True, columns=False, isa=True),
     Stage("hsaco-asm", None, "disassembly", "HSACO disassembly (llvm-objdump)", ("hip",), derived_from="hsaco",
-          parser="hsaco", mapped=True, columns=False, isa=True),
-    Stage("json", ".json", "metadata", "Triton's metadata"),
+          parser="hsaco", mapped=True, columns=False, isa=True, comment=";"),
+    Stage("json", ".json", "metadata", "Triton's metadata", comment=None),
 )
 BY_NAME = {s.name: s for s in STAGES}
 
@@ -63,6 +65,7 @@ DIFFED_STAGES = tuple(s.name for s in STAGES if s.diffed)
 ISA_STAGES = tuple(s.name for s in STAGES if s.isa)
 TEXT_ISA_STAGES = tuple(s.name for s in STAGES if s.isa and s.form == "text")
 LINE_ONLY_STAGES = tuple(s.name for s in STAGES if s.mapped and not s.columns)
+COMMENT_MARKS: dict[str, str] = {s.name: s.comment for s in STAGES if s.comment}
 
 
 def default_view(backend: str | None) -> tuple[str, ...]:
