@@ -44,11 +44,16 @@ class Selection:
     def kernel(self) -> str | None:
         return self.kernels[0] if self.kernels else None
 
+    @property
+    def search_roots(self) -> tuple[str, ...]:
+        """Where kernel sources are looked for: --source-root, then each --inductor-dir (which holds the
+        kernel sources too, xx/c<hash>.py, as --source-root finds them)."""
+        return self.source_roots + self.inductor_dirs
+
     def finder(self):
         from tritonscope.srcmap.paths import SourceFinder
 
-        # an Inductor dir given holds the kernel sources too (xx/c<hash>.py, as --source-root finds them)
-        return SourceFinder(self.source_roots + self.inductor_dirs, self.substitutions)
+        return SourceFinder(self.search_roots, self.substitutions)
 
     def inductor(self):
         """TorchInductor's records for the kernels torch.compile wrote (--inductor-dir, else torch's
