@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tritonscope.errors import TritonscopeError, UsageError
 from tritonscope.lazyre import lazy_compile
-from tritonscope.stages.common import gc_paused
+from tritonscope.stages.common import gc_paused, read_at_most
 from tritonscope.stages.table import BINARY_STAGES, FILE_STAGES, STAGE_SUFFIXES, TEXT_STAGES
 
 # Utility modules Triton caches next to kernels (compiled C launchers); not kernels themselves.
@@ -295,35 +295,9 @@ def default_cache_dir(env: dict[str, str] | None = None) -> Path:
     return Path(home) / ".triton" / "cache"
 
 
-_FIRST_READ = 64 << 10  # every metadata json we have seen is a few KB
-
-
-def _read_small(path: str | os.PathLike, limit: int) -> bytes | None:
-    """The file's bytes, None when it is larger than `limit`. One open, one read and one close for a
-    file under 64 KiB (`open()` adds an fstat and buffering, read(limit + 1) would allocate `limit`);
-    only a larger file is sized with fstat first. `ls` reads one per entry."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        raw = os.read(fd, _FIRST_READ)
-        if len(raw) < _FIRST_READ:  # a short read of a regular file is its end
-            return raw
-        if os.fstat(fd).st_size > limit:
-            return None
-        parts = [raw]
-        total = len(raw)
-        while chunk := os.read(fd, 1 << 20):
-            total += len(chunk)
-            if total > limit:  # grew while read
-                return None
-            parts.append(chunk)
-        return b"".join(parts)
-    finally:
-        os.close(fd)
-
-
 def _read_metadata(path: str | os.PathLike) -> tuple[dict | None, str | None]:
     try:
-        raw = _read_small(path, MAX_METADATA_BYTES)
+        raw = read_at_most(path, MAX_METADATA_BYTES)
         if raw is None:
             return None, f"{os.path.basename(path)}: larger than {format_size(MAX_METADATA_BYTES)}, not Triton metadata"
         data = json.loads(raw)

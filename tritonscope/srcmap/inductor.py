@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tritonscope.lazyre import lazy_compile
+from tritonscope.stages.common import read_at_most
 
 # A wrapper of a large model is a few MB; nothing Inductor writes is near this.
 MAX_WRAPPER_BYTES = 64 << 20
@@ -339,10 +340,10 @@ def _read_small(path: str, limit: int = MAX_WRAPPER_BYTES) -> str | None:
         st = os.lstat(path)
         if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
             return None
-        with open(path, "rb") as fh:
-            return fh.read().decode("utf-8", "replace")
+        raw = read_at_most(path, limit)
     except OSError:
         return None
+    return raw.decode("utf-8", "replace") if raw is not None else None
 
 
 def _is_wrapper(path: str) -> bool:

@@ -148,6 +148,32 @@ def iter_lines(text: str) -> Iterator[str]:
         start = end + 1
 
 
+_FIRST_READ = 64 << 10  # every metadata json we have seen is a few KB
+
+
+def read_at_most(path: str | os.PathLike, limit: int) -> bytes | None:
+    """The file's bytes, None when it is larger than `limit`. One open, one read and one close for a
+    file under 64 KiB (`open()` adds an fstat and buffering, read(limit + 1) would allocate `limit`);
+    only a larger file is sized with fstat first. `ls` reads one metadata json per entry this way."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        raw = os.read(fd, _FIRST_READ)
+        if len(raw) < _FIRST_READ:  # a short read of a regular file is its end
+            return raw
+        if os.fstat(fd).st_size > limit:
+            return None
+        parts = [raw]
+        total = len(raw)
+        while chunk := os.read(fd, 1 << 20):
+            total += len(chunk)
+            if total > limit:  # grew while read
+                return None
+            parts.append(chunk)
+        return b"".join(parts)
+    finally:
+        os.close(fd)
+
+
 def read_text(path: str | os.PathLike, *, max_bytes: int | None = None) -> str:
     """Read an artifact read-only as UTF-8; a bad byte becomes a ParseError naming the line."""
     p = Path(path)
