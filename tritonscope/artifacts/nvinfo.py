@@ -158,7 +158,7 @@ def kernel_local_bytes(data: bytes, kernel: str | None = None, path: str | None 
     its `.nv.local` section), what `ls` shows for every entry; the same figure as `cubin_resources`,
     read without decoding every section and symbol name (a cubin has ~40 sections; `ls` reads hundreds).
     `kernel`: its name (else the CUBIN's first kernel). None when the CUBIN has no kernel."""
-    return _local_bytes(lambda offset, size: data[offset:offset + size], len(data), kernel, path, data)
+    return _local_bytes(lambda offset, size: data[offset:offset + size], len(data), kernel, path)
 
 
 def file_local_bytes(path: str, kernel: str | None = None) -> int | None:
@@ -169,17 +169,17 @@ def file_local_bytes(path: str, kernel: str | None = None) -> int | None:
         size = os.fstat(fd).st_size
         # sizes and offsets come from the file: a damaged one may name any (clamped, as a slice would be)
         return _local_bytes(lambda offset, n: os.pread(fd, max(0, min(n, size - offset)), offset) if offset < size
-                            else b"", size, kernel, path, None)
+                            else b"", size, kernel, path)
     finally:
         os.close(fd)
 
 
-def _local_bytes(read, size: int, kernel: str | None, path: str | None, data: bytes | None) -> int | None:
+def _local_bytes(read, size: int, kernel: str | None, path: str | None) -> int | None:
     head = read(0, 64)
     if head[:4] != ELF_MAGIC or len(head) < 64 or head[4] != 2:
         raise ParseError("not a 64-bit ELF file", path)
     if head[5] != 1:  # big-endian: never seen; the general reader handles it
-        resources = cubin_resources(data if data is not None else read(0, size), path)
+        resources = cubin_resources(read(0, size), path)
         mine = resources.get(kernel) if kernel else None
         mine = mine or next(iter(resources.values()), None)
         return max(mine.stack_bytes, mine.local_bytes) if mine else None
