@@ -30,21 +30,21 @@ def usable_cores() -> int:
 
 
 def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], None] | None = None,
-             workers: int | None = None, on_result: Callable[[int, R], None] | None = None) -> list[R]:
+             workers: int | None = None, on_result: Callable[[R], None] | None = None) -> list[R]:
     """[fn(job) for job in jobs], in a process pool when there are several cores and enough jobs.
 
     `fn` must be a module-level function (it is pickled by name). An exception in a worker propagates
-    unchanged (TritonscopeError pickles), so the CLI reports it as it would in-process. `on_result(i,
-    result)` is called in job order as each result arrives, while the workers go on with the next jobs
-    (`snapshot` writes each kernel's files there)."""
+    unchanged (TritonscopeError pickles), so the CLI reports it as it would in-process. `on_result(result)`
+    is called in job order as each result arrives, while the workers go on with the next jobs (`snapshot`
+    writes each kernel's files there)."""
     jobs = list(jobs)
     workers = min(workers or usable_cores(), len(jobs))
     if workers <= 1 or len(jobs) < MIN_JOBS_FOR_POOL:
         out = []
-        for i, job in enumerate(jobs):
+        for job in jobs:
             out.append(fn(job))
             if on_result:
-                on_result(i, out[-1])
+                on_result(out[-1])
             if progress:
                 progress(1)
         return out
@@ -53,12 +53,11 @@ def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], 
     results: list[R] = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
         chunk = max(1, len(jobs) // (workers * 4))
-        for i, (result, unparsed) in enumerate(pool.map(_noting_unparsed, [(fn, job) for job in jobs],
-                                                        chunksize=chunk)):
+        for result, unparsed in pool.map(_noting_unparsed, [(fn, job) for job in jobs], chunksize=chunk):
             results.append(result)
             stages.note_unparsed(unparsed)  # the CLI's "unparsed lines" note sees workers' lines too
             if on_result:
-                on_result(i, result)
+                on_result(result)
             if progress:
                 progress(1)
     return results

@@ -131,7 +131,7 @@ def records_for_entries(entries: list[KernelEntry], options: NormalizeOptions,
     An entry deleted while it is read is left out (callers compare counts and say so). `on_record` sees
     each record as it arrives, in that order, while the rest are still computed."""
 
-    def arrived(_: int, record: KernelRecord | None) -> None:
+    def arrived(record: KernelRecord | None) -> None:
         if record is not None and on_record is not None:
             on_record(record)
 
