@@ -109,8 +109,7 @@ def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console,
         if b.aten_ops:
             out.append("    ATen   ", style="dim")
             out.append(", ".join(b.aten_ops) + "\n")
-        rows = model_lines(b.nodes)
-        for r in rows:
+        for r in model_lines(b.nodes):
             out.append("    model  ", style="dim")
             out.append(f"{Path(r['file']).name}:{r['line']}", style="cyan")
             inferred = f", {r['inferred']} inferred" if r["inferred"] else ""

@@ -209,6 +209,12 @@ def _digest(text: str) -> str:
     return hashlib.sha1(norm.encode()).hexdigest()
 
 
+def _block_head(kernel_path: str | None, line: int) -> dict:
+    """What the comment block above a kernel says, as parse_wrapper fills it in."""
+    return {"kernel_path": kernel_path, "line": line, "source_nodes": [], "aten_ops": [], "mapping": {},
+            "fragment": []}
+
+
 def parse_wrapper(text: str, path: str) -> Wrapper:
     """The kernel blocks of one wrapper module."""
     lines = text.splitlines()
@@ -224,8 +230,7 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
         line = lines[i]
         m = _KERNEL_PATH.match(line)
         if m:
-            pending = {"kernel_path": m.group(1).strip(), "line": i + 1, "source_nodes": [], "aten_ops": [],
-                         "mapping": {}, "fragment": []}
+            pending = _block_head(m.group(1).strip(), i + 1)
             section = None
             i += 1
             continue
@@ -251,8 +256,7 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
             j = i + 1
             while j < len(lines) and not _SOURCE_END.match(lines[j]):
                 j += 1
-            info = pending or {"kernel_path": None, "line": i + 1, "source_nodes": [], "aten_ops": [],
-                               "mapping": {}, "fragment": []}
+            info = pending or _block_head(None, i + 1)  # a kernel with no comment block above it
             kernel_text = "\n".join(lines[i + 1:j])
             block = KernelBlock(m.group(1), info["kernel_path"], wrapper, info["line"], info["source_nodes"],
                                 info["aten_ops"], info["mapping"], info["fragment"], _digest(kernel_text),
