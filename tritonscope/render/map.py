@@ -266,6 +266,8 @@ def _cov_cell(c: dict) -> str:
 
 def render_model_line(result: dict, console: Console) -> None:
     """`map --model-line`: per kernel, the nodes made from the model line and the entries compiled."""
+    from tritonscope.srcmap.inductor import PLACEHOLDER_OPS  # only --model-line reads Inductor's records
+
     q = result["query"]
     if not result["kernels"]:
         rec = result["recorded_lines"]
@@ -285,7 +287,7 @@ def render_model_line(result: dict, console: Console) -> None:
             ten = n.get("tensor")
             shape = f" {ten['dtype']}{ten['shape']}" if ten else ""
             how = n["model"]["how"] if n.get("model") else ""
-            target = "placeholder" if n["op"] in ("PlaceHolder", "placeholder") else n["target"] or ""
+            target = "placeholder" if n["op"] in PLACEHOLDER_OPS else n["target"] or ""
             t.append(f"  {target}{shape}" + (f"  ({how})" if how.startswith("inferred") else ""),
                      style="dim")
             console.print(t)

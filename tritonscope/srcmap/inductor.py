@@ -48,6 +48,8 @@ _SKIP_DIRS = {"fxgraph", "aotautograd", "triton", "locks", "cache", "__pycache__
 _AOT_ID = b"# AOT ID:"
 _ASYNC_SETUP = b"\nasync_compile = AsyncCompile()"
 _PLACEHOLDER_NAME = "'kernel_name': 'Placeholder.DESCRIPTIVE_NAME'"
+# How a graph fragment spells a kernel's inputs (the FX op of a placeholder node), per torch release.
+PLACEHOLDER_OPS = ("PlaceHolder", "placeholder")
 
 _KERNEL_PATH = lazy_compile(r"^# kernel path: (.+)$")
 # `# Topologically Sorted Source Nodes: [...]` (torch >= 2.5; `Unsorted` across graphs), `# Source Nodes:`
@@ -172,7 +174,7 @@ class KernelBlock:
         seen: dict[str, FxNode] = {}
         mapped = {n for posts in self.mapping.values() for n in posts}
         for n in self.fragment:
-            if n.op not in ("PlaceHolder", "placeholder") or n.name in mapped:
+            if n.op not in PLACEHOLDER_OPS or n.name in mapped:
                 seen.setdefault(n.name, n)
         for src, posts in self.mapping.items():
             for p in posts:
@@ -182,7 +184,7 @@ class KernelBlock:
 
     @property
     def inputs(self) -> list[FxNode]:
-        return [n for n in self.fragment if n.op in ("PlaceHolder", "placeholder")]
+        return [n for n in self.fragment if n.op in PLACEHOLDER_OPS]
 
 
 @dataclass
