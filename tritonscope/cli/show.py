@@ -43,7 +43,15 @@ def show_cmd(sel: Selection, stage: str | None, meta: bool, no_provenance: bool)
     prov = None if no_provenance else sel.inductor_link(entry)
     # a kernel whose records were not found stays plain unless the user pointed at Inductor's dir
     if prov is not None and (prov["role"] != "unknown" or sel.inductor_dirs):
-        text = provenance_comment(prov, stage) + text
+        from tritonscope.stages.table import COMMENT_MARKS
+
+        if stage in COMMENT_MARKS:
+            text = provenance_comment(prov, stage) + text
+        else:  # no comment syntax (the metadata json): a block would make the text invalid
+            from tritonscope.cli.outcome import outcome
+
+            outcome().note(f"torch.compile provenance left out of the {stage} stage, which has no comment "
+                           "syntax: see it with another stage or in `ls --json`'s \"inductor\" field")
     page(highlight(text, stage))
 
 
@@ -51,7 +59,7 @@ def provenance_comment(prov: dict, stage: str) -> str:
     """The torch.compile provenance as comment lines of the stage's own syntax (the text stays valid)."""
     from tritonscope.stages.table import COMMENT_MARKS
 
-    mark = COMMENT_MARKS.get(stage, "//")  # (the metadata json has none: it gets "//" lines as before)
+    mark = COMMENT_MARKS[stage]  # (a stage without comment syntax gets no block: show_cmd)
     if not prov.get("kernel"):
         lines = [f"torch.compile: {prov['role']}: {prov['note']}"]
     else:
