@@ -3,6 +3,8 @@
 `!N = !DILocation(line:, column:, scope:, inlinedAt:)`; the scope leads through DILexicalBlockFile /
 DILexicalBlock / DISubprogram (each has a `file:`) to `!DIFile(filename:, directory:)`. Metadata is
 printed after the functions, so one pass collects instructions and metadata, then locations resolve.
+A `switch` lists its cases one per line (`switch i8 %18, label %19 [` ... `], !dbg !12`: warp-specialized
+kernels dispatch their partitions with one): one Op, its text the joined lines, its `!dbg` on the last.
 """
 
 from __future__ import annotations
@@ -39,10 +41,25 @@ def parse(text: str, path: str | None = None, stage: str = "llir") -> Module:
     label_or_instruction = LABEL_OR_INSTRUCTION.match
     dbg_ref = DBG_REF.search
     ops_append = module.ops.append
+    cont_parts: list[str] | None = None  # the lines so far of an instruction that continues (`switch ... [`)
+    cont_op: Op | None = None
     for lineno, raw in enumerate(iter_lines(text), 1):
         line = raw.strip()
         if not line or line[0] == ";":
             continue
+        if cont_parts is not None:
+            if line[0] == "]":
+                cont_parts.append(line)
+                cont_op.text = " ".join(cont_parts)
+                d = dbg_ref(line)
+                if d:
+                    pending.append((cont_op, d[1]))
+                cont_parts = cont_op = None
+                continue
+            if line != "}" and not LABEL.match(line):  # a case; a brace or label: damaged, it ends there
+                cont_parts.append(line)
+                continue
+            cont_parts = cont_op = None
         if function is None:
             if line[0] == "!":
                 m = METADATA_NODE.match(line)
@@ -71,6 +88,9 @@ def parse(text: str, path: str | None = None, stage: str = "llir") -> Module:
             continue
         op = Op(lineno, intern(opcode), line, None, function)
         ops_append(op)
+        if line[-1] == "[":
+            cont_parts, cont_op = [line], op
+            continue
         d = dbg_ref(line)
         if d:
             pending.append((op, d[1]))

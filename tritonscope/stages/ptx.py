@@ -12,6 +12,11 @@ source line `call line + k`, and the position stays stale after the block: Trito
 line 173 would sit under `.loc 1 174 9`. Those `.loc`s are not source positions, so by default they
 are ignored and the asm keeps the position in force before the block (`inline_asm_locs=True` keeps
 them, for joining SASS, whose line table ptxas built from the raw ones).
+
+A statement may span lines: the LLVM of Triton <= 3.4 prints a call's operands one per line (`call.uni
+(retval0),` / `vprintf,` / `(` / `param0,` / `param1` / `);`: `tl.device_print`), and every release a
+`brx.idx` jump table as `.branchtargets` then one label per line (warp specialization). An instruction line
+ending in `,` or `(` continues up to the line that ends with `;`: one Op, its text the joined lines.
 """
 
 from __future__ import annotations
@@ -56,6 +61,9 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
     pending_function: str | None = None
     depth = 0
     current: tuple[Position, Position | None] | None = None
+    # a statement continued on the lines that follow: its lines so far, and its Op (None: a directive)
+    cont_parts: list[str] | None = None
+    cont_op: Op | None = None
 
     label_or_instruction = LABEL_OR_INSTRUCTION.match  # looked up once: the loop runs once per line
     ops_append = module.ops.append
@@ -77,8 +85,19 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
                 section_lines[section].append(line)
             continue
         first = line[0]
+        if cont_parts is not None:
+            # a brace, a directive or a label cannot continue a statement (damaged text): it ends there
+            if first in "{}." or LABEL.match(line):
+                cont_parts = cont_op = None
+            else:
+                cont_parts.append(line)
+                if _code(line).endswith(";"):
+                    if cont_op is not None:
+                        cont_op.text = " ".join(cont_parts)
+                    cont_parts = cont_op = None
+                continue
         if first == ".":
-            if line.startswith(".loc"):
+            if line.startswith((".loc ", ".loc\t")):  # not `.local .align 8 .b8 __local_depot0[48];`
                 if in_asm and not inline_asm_locs:
                     ignored_asm_locs += 1
                     continue
@@ -112,7 +131,9 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
             fm = FUNCTION_HEADER.search(line) if function is None else None
             if fm and (".entry" in line or ".func" in line) and ".extern" not in line:
                 pending_function = fm.group(1)  # a prototype ends with `;`, a definition opens `{`
-            continue  # other directives: .reg, .param, .version, .target, ...
+            elif function is not None and line.startswith(".branchtargets") and not _code(line).endswith(";"):
+                cont_parts = [line]  # its labels follow, one per line, up to the one ending with `;`
+            continue  # other directives: .reg, .param, .local, .version, .target, ...
         if first == "{":
             if function is None and pending_function is not None and depth == 0:
                 function, pending_function, current = pending_function, None, None
@@ -144,6 +165,9 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
         ops_append(op)
         if current is not None:
             op_locs.append((op, current[0], current[1]))
+        last = line[-1]
+        if (last == "," or last == "(" or "//" in line) and _code(line).endswith((",", "(")):
+            cont_parts, cont_op = [line], op
 
     module.files = files
     if ignored_asm_locs:
@@ -163,6 +187,12 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
             sites = dwarf_sites.get(op.lineno)
             op.loc = resolver.with_dwarf(pos, sites) if sites else resolver.position(pos)
     return module
+
+
+def _code(line: str) -> str:
+    """The line without a trailing `//` comment."""
+    i = line.find("//")
+    return line if i < 0 else line[:i].rstrip()
 
 
 def _nearest_before(options: list[tuple[int, Position]], lineno: int) -> Position:
