@@ -98,6 +98,17 @@ def test_reverse_at_and_grep(cli, cache39, corpus):
     assert "line 130 of the ptx is not an instruction; the next one is line 131" in proc.stdout
 
 
+def test_reverse_at_a_later_line_of_a_multiline_op(cli, cache39):
+    """A tt.reduce prints its types (and location) after its combine region: `}) : (tensor<...>) -> ...`.
+    That line is the reduce's, not the op after it."""
+    args = ("gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "hip:gfx90a", "--stage", "ttgir")
+    doc = run_json(cli, *args, "--at", "59")
+    (m,) = doc["matches"]
+    assert (m["lineno"], m["op"], m["source_line"]) == (55, "tt.reduce", 176)
+    proc = cli("map", *args, "--at", "59")
+    assert "line 59 of the ttgir continues the instruction of line 55" in proc.stdout
+
+
 def test_inductor_with_substitute_path(cli, inductor_cache, inductor_src):
     doc = run_json(cli, "triton_per_fused_add_native_layer_norm_transpose_view_14", "--cache-dir",
                    str(inductor_cache), "--line", "36", "--substitute-path", "/tmp/rc/inductor", str(inductor_src))

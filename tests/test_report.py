@@ -122,7 +122,9 @@ def test_panes_source_and_default_stages(softmax_page, corpus):
 
 def test_every_op_element_carries_its_source_line(softmax_page):
     _, root = softmax_page
-    for stage, located in (("ttgir", 26), ("llir", 183), ("ptx", 146)):
+    # ttgir: 26 ops and the closing lines of the two tt.reduce (`}) : (tensor<1024xf32, #blocked>) -> f32
+    # loc(...)`: the reduce's types and location), which carry the reduce's source line
+    for stage, located in (("ttgir", 28), ("llir", 183), ("ptx", 146)):
         ops = [n for n in lines(pane(root, stage)) if "op" in n.classes]
         assert len(ops) == located, stage
         assert all(n.attrs.get("data-c", "").isdigit() for n in ops)
@@ -133,6 +135,10 @@ def test_every_op_element_carries_its_source_line(softmax_page):
     # the ttgir op on line 29 is `%row = tt.load ...` from source line 90 `row = tl.load(...)`
     row = lines(pane(root, "ttgir"))[28]
     assert row.all_text().strip().startswith("%row = tt.load") and row.attrs["data-s"] == "90"
+    reduce, closing = lines(pane(root, "ttgir"))[29], lines(pane(root, "ttgir"))[33]
+    assert reduce.all_text().strip().startswith('%m = "tt.reduce"')
+    assert closing.all_text().strip().startswith("}) : (tensor<1024xf32")
+    assert closing.attrs["data-s"] == reduce.attrs["data-s"] and closing.attrs["data-c"] == reduce.attrs["data-c"]
 
 
 def test_gutter_counts_per_stage(softmax_page):
@@ -216,7 +222,7 @@ def test_inductor_kernel_with_substitute_path(inductor_cache, inductor_src, cli,
     root = parse_page(out.read_text())
     per_line = {stage: sum(1 for n in lines(pane(root, stage)) if n.attrs.get("data-s") == "37")
                 for stage in ("ttgir", "llir", "ptx")}
-    assert per_line == {"ttgir": 4, "llir": 29, "ptx": 25}
+    assert per_line == {"ttgir": 5, "llir": 29, "ptx": 25}  # ttgir: 4 ops + the closing line of the tl.sum
     src = lines(pane(root, "python"))
     assert src[36].code() == (inductor_src / "f2" / "cf2lw55t3qqnr2x62wiazekjbpwkjdfxj2prfwwno57ndulaqo5h.py"
                               ).read_text().splitlines()[36]

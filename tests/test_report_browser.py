@@ -144,12 +144,13 @@ def test_softmax_sample_cuda90_click_to_highlight(browser, compiled_entries, tmp
 
 
 def test_inductor_kernel_click_to_highlight(browser, inductor_cache, inductor_src, tmp_path):
-    """triton_per_fused_gelu_gelu_backward_sum_view_4 line 37 (a tl.sum): ttgir 4, llir 29, ptx 25."""
+    """triton_per_fused_gelu_gelu_backward_sum_view_4 line 37 (a tl.sum): ttgir 4 ops (5 lines: the reduce's
+    closing line carries its types and location), llir 29, ptx 25."""
     page = write_report(tmp_path, "inductor", "triton_per_fused_gelu_gelu_backward_sum_view_4", "--cache-dir",
                         str(inductor_cache), "--substitute-path", "/tmp/rc/inductor", str(inductor_src))
     open_page(browser, page)
     click(browser, source_line(browser, 37))
-    assert marked(browser, "hl") == {"ttgir": 4, "llir": 29, "ptx": 25}
+    assert marked(browser, "hl") == {"ttgir": 5, "llir": 29, "ptx": 25}
     screenshot(browser, "report-inductor-gelu")
     click(browser, source_line(browser, 34))
     assert marked(browser, "hl") == {"ttgir": 8, "llir": 7, "ptx": 7}
@@ -164,7 +165,8 @@ def test_inline_chain_layout_link_and_loads_row(browser, cache39, corpus, tmp_pa
                         "cuda:90", "--source-root", str(corpus))
     open_page(browser, page)
     click(browser, source_line(browser, 91))
-    assert marked(browser, "hl") == {"ttgir": 3, "llir": 51, "ptx": 30}
+    # ttgir: the reduce's 3 ops, and its closing line (`}) : (tensor<1024xf32, #blocked>) -> f32 loc(...)`)
+    assert marked(browser, "hl") == {"ttgir": 4, "llir": 51, "ptx": 30}
     assert marked_lines(browser, "python", "chn") == [36]
     # an op of the helper: its user line is selected, the helper line is on the chain
     op = browser.find_elements(By.CSS_SELECTOR, '.pane[data-stage="ttgir"] .body > div')[29]

@@ -240,15 +240,16 @@ def _map_lines(model: ReportModel, kmap) -> None:
         if module is None:
             continue
         last = pane.text.count("\n") + 1 if pane.text else 0
-        for op in module.ops:
-            if op.loc is None or not op.loc.known or op.lineno > last:
+        # each op's first line, and the later lines of a multi-line op (a tt.reduce's closing line)
+        for lineno, op in [*((op.lineno, op) for op in module.ops), *module.continued.items()]:
+            if op.loc is None or not op.loc.known or lineno > last:
                 continue
             chain = tuple((file_index.setdefault(loc.file, len(file_index)), loc.line, loc.col)
                           for loc in op.loc.chain())
-            pane.chain[op.lineno] = chain_index.setdefault(chain, len(chain_index))
+            pane.chain[lineno] = chain_index.setdefault(chain, len(chain_index))
             outer = op.loc.outermost()
             if outer.known and shown is not None and os.path.basename(outer.file) == shown:
-                pane.source_line[op.lineno] = outer.line
+                pane.source_line[lineno] = outer.line
         if pane.stage == "ttgir" and pane.text:
             for lineno, line in enumerate(pane.text.splitlines(), 1):
                 refs = [m.group(1) for m in LAYOUT_REF.finditer(line) if not m.group(1).startswith("loc")]

@@ -86,15 +86,20 @@ def _ops_by_line(text: str, path: str | None) -> dict[int, tuple[str, tuple[str,
     """TTGIR line -> (op name, the user's (file, line)) from the stage parser, when it is available."""
     try:
         from tritonscope.stages import parse
+        from tritonscope.stages.mlir import FUNC_PREFIXES
     except ImportError:
         return {}
     module = parse("ttgir", text, path)
     out: dict[int, tuple[str, tuple[str, int] | None]] = {}
-    for op in module.ops:
+    # an op's first line, and the lines it continues on (the types of a tt.reduce follow its region)
+    for lineno, op in [*module.continued.items(), *((op.lineno, op) for op in module.ops)]:
         source = None
         if op.loc is not None and op.loc.known:
             outer = op.loc.outermost()
             if outer.line:
                 source = (outer.file, outer.line)
-        out[op.lineno] = (op.op, source)
+        out[lineno] = (op.op, source)
+    for lineno, line in enumerate(text.splitlines(), 1):  # a function's arguments (a TMA descriptor's)
+        if lineno not in out and line.lstrip().startswith(FUNC_PREFIXES):
+            out[lineno] = (line.split(None, 1)[0], None)
     return out

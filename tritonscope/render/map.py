@@ -201,9 +201,13 @@ def render_reverse(result: dict, console: Console) -> None:
         what = f"line {q['at']}" if q["at"] is not None else f"/{q['grep']}/"
         console.print(Text(f"no {result['stage']} instruction at {what}", style="yellow"))
         return
-    if q["at"] is not None and result["matches"][0]["lineno"] != q["at"]:
+    first = result["matches"][0]["lineno"]
+    if q["at"] is not None and first < q["at"]:
+        console.print(Text(f"line {q['at']} of the {result['stage']} continues the instruction of line {first}",
+                           style="dim"))
+    elif q["at"] is not None and first != q["at"]:
         console.print(Text(f"line {q['at']} of the {result['stage']} is not an instruction; the next one "
-                           f"is line {result['matches'][0]['lineno']}", style="dim"))
+                           f"is line {first}", style="dim"))
     for m in result["matches"]:
         row = Text(f"{result['stage']}:{m['lineno']}  ", style="bold")
         row.append(_clip(m["text"]))

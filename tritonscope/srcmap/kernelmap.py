@@ -278,8 +278,8 @@ def memory_flow(per_stage_kinds: dict[str, list[str | None]]) -> list[tuple[str,
 
 
 def find_ops(module: Module, at: int | None = None, grep: str | None = None) -> list[Op]:
-    """Reverse lookup: the op at text line `at` (the next op when `at` is a directive), or every op whose
-    text matches the regular expression `grep`."""
+    """Reverse lookup: the op at text line `at` (the op it continues, or the next op when `at` is a
+    directive), or every op whose text matches the regular expression `grep`."""
     if grep is not None:
         try:
             pattern = re.compile(grep)
@@ -288,6 +288,9 @@ def find_ops(module: Module, at: int | None = None, grep: str | None = None) -> 
         return [op for op in module.ops if pattern.search(op.text)]
     if at is None:
         return []
+    owner = module.continued.get(at)  # a later line of a multi-line op (a tt.reduce's `}) : ...`)
+    if owner is not None:
+        return [owner]
     for op in module.ops:
         if op.lineno >= at:
             return [op]

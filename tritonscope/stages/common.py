@@ -114,6 +114,10 @@ class Module:
     files: dict[str, str] = field(default_factory=dict)
     # What the parser corrected or could not know, in words (shown by the commands that use the stage).
     notes: list[str] = field(default_factory=list)
+    # line -> the op that line continues, for the lines of a multi-line op after its first: an MLIR op's
+    # region headers and closing line (`}) : (tensor<...>) -> ...` of a tt.reduce), a switch's cases,
+    # a PTX call's operand lines
+    continued: dict[int, Op] = field(default_factory=dict)
     # memops.accesses: (stage, the memory access of each op), computed on first use
     memory_accesses: tuple[str, list] | None = field(default=None, repr=False, compare=False)
 

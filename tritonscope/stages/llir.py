@@ -49,6 +49,7 @@ def parse(text: str, path: str | None = None, stage: str = "llir") -> Module:
             continue
         if cont_parts is not None:
             if line[0] == "]":
+                module.continued[lineno] = cont_op
                 cont_parts.append(line)
                 cont_op.text = " ".join(cont_parts)
                 d = dbg_ref(line)
@@ -57,6 +58,7 @@ def parse(text: str, path: str | None = None, stage: str = "llir") -> Module:
                 cont_parts = cont_op = None
                 continue
             if line != "}" and not LABEL.match(line):  # a case; a brace or label: damaged, it ends there
+                module.continued[lineno] = cont_op
                 cont_parts.append(line)
                 continue
             cont_parts = cont_op = None

@@ -44,6 +44,8 @@ def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
     function: str | None = None
     function_depth = -1
     op_line = OP_LINE.match  # looked up once: the loop runs once per line
+    last_at_depth: dict[int, Op] = {}  # the last op line at each brace depth
+    continued = module.continued
     ops_append = module.ops.append
 
     for lineno, raw in enumerate(iter_lines(text), 1):
@@ -64,7 +66,8 @@ def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
             # The location of an op with regions is printed after its closing brace.
             while regions and depth <= regions[-1][1]:
                 owner, _ = regions.pop()
-                if owner is not None and owner.loc is None:
+                if owner is not None:
+                    continued[lineno] = owner  # its result types follow: `}) : (...) -> ...`
                     loc_text = _trailing_loc(line)
                     if loc_text is not None:
                         pending.append((owner, loc_text))
@@ -93,8 +96,19 @@ def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
             module.unparsed.append((lineno, line))
             depth += net
             continue
-        op = Op(lineno, intern(m[1].strip('"')), line, None, function)
+        name = m[1]
+        if net > 0 and "." not in name and name[0] != '"':
+            # `default {` / `partition0(%a: ...) num_warps(4) {`: a region of the op before at this depth
+            # (ttg.warp_specialize), whose location follows its last region's `}`; not an op
+            owner = last_at_depth.get(depth)
+            if owner is not None:
+                continued[lineno] = owner
+                regions.append((owner, depth))
+                depth += net
+                continue
+        op = Op(lineno, intern(name.strip('"')), line, None, function)
         ops_append(op)
+        last_at_depth[depth] = op
         loc_text = _trailing_loc(line)
         if loc_text is not None:
             pending.append((op, loc_text))

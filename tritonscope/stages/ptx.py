@@ -91,6 +91,8 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
                 cont_parts = cont_op = None
             else:
                 cont_parts.append(line)
+                if cont_op is not None:
+                    module.continued[lineno] = cont_op
                 if _code(line).endswith(";"):
                     if cont_op is not None:
                         cont_op.text = " ".join(cont_parts)
