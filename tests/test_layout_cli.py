@@ -127,3 +127,41 @@ def test_every_corpus_kernel_decodes(corpus):
                 describe(a.layout, u.shape, u.access_bits)
                 uses += 1
     assert (kernels, aliases, uses) == (90, 232, 1578)
+
+
+def test_every_typed_line_names_its_op(corpus):
+    """A tt.reduce prints its types after its region (`}) : (tensor<...>) -> ...`), ttg.warp_specialize its
+    partitions' arguments on region headers, a kernel its TMA descriptors on its header: each such line
+    is that op's (or the function's), never '?', and carries the op's source line."""
+    from pathlib import Path
+
+    from tritonscope.layouts.uses import kernel_layout_uses
+
+    tests = Path(__file__).parent
+    paths = sorted(corpus.glob("*/*/*.ttgir")) + sorted((tests / "data").glob("thirdparty-*/*/*/*.ttgir"))
+    paths.append(tests / "lit" / "ws_partitions.ttgir")
+    seen = set()
+    for p in paths:
+        for alias in kernel_layout_uses(p.read_text(), str(p)):
+            for use in alias.uses:
+                assert "?" not in use.ops, (p, alias.name, use.ttgir_lines, use.ops)
+                seen.update(use.ops)
+    assert {"tt.reduce", "ttg.warp_specialize", "tt.func"} <= seen
+
+
+def test_tensor_descriptor_blocks_are_in_shared_memory():
+    """`!tt.tensordesc<tensor<1x64x64xbf16, #shared>>` (3.6) and `!tt.tensordesc<128x64xf16, #shared>` (3.9):
+    the block a TMA copy moves, in its shared layout; not a register tensor, not left out."""
+    from pathlib import Path
+
+    from tritonscope.layouts.uses import kernel_layout_uses
+
+    data = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6" / "liger"
+    swiglu = next(data.glob("MHPEY66N*/*.ttgir"))
+    uses = {(a.name, u.shape, u.memory): u for a in kernel_layout_uses(swiglu.read_text()) for u in a.uses}
+    assert ("shared", (1, 64, 64), "registers") not in uses
+    desc = uses[("shared", (1, 64, 64), "shared")]
+    assert desc.ops[0] == "tt.func" and "ttng.async_tma_copy_global_to_local" in desc.ops
+    ws = Path(__file__).parent / "lit" / "ws_partitions.ttgir"
+    uses = {(a.name, u.shape, u.memory): u for a in kernel_layout_uses(ws.read_text()) for u in a.uses}
+    assert "ttng.reinterpret_tensor_descriptor" in uses[("shared", (128, 64), "shared")].ops

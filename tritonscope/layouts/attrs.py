@@ -29,7 +29,7 @@ __all__ = [
 # `#blocked1 = #ttg.blocked<{...}>` at the start of a TTGIR line.
 ALIAS_LINE = re.compile(r"^#(?P<name>[A-Za-z_][\w$.]*)\s*=\s*(?P<value>#.*?)\s*$", re.MULTILINE)
 # `tensor<64x256xf16, #blocked>`, `!ttg.memdesc<2x64x32xf16, #shared, #smem, mutable>`.
-TENSOR_TYPE = re.compile(r"^(?P<kind>tensor|!(?:ttg|triton_gpu|tt)\.memdesc)<(?P<body>.*)>$", re.DOTALL)
+TENSOR_TYPE = re.compile(r"^(?P<kind>tensor|!(?:ttg|triton_gpu|tt)\.memdesc|!tt\.tensordesc)<(?P<body>.*)>$", re.DOTALL)
 # `64x256x` dims prefix of a shaped type body.
 SHAPE_PREFIX = re.compile(r"^((?:\d+x)*)")
 POINTER_TYPE = re.compile(r"^!tt\.ptr<(?P<pointee>[^,>]+)(?:,\s*\d+)?>$")
@@ -144,6 +144,8 @@ def parse_tensor_type(text: str, aliases: dict[str, Layout] | None = None) -> Te
     if not m:
         raise ParseError(f"not a tensor or memdesc type: {text[:80]}")
     body = m.group("body")
+    if m.group("kind") == "!tt.tensordesc" and body.startswith("tensor<") and body.endswith(">"):
+        body = body[7:-1]  # `!tt.tensordesc<tensor<64x64xf16, #shared>>` (3.9: `!tt.tensordesc<64x64xf16, ...>`)
     parts = split_top_level(body)
     dims_and_type = parts[0].strip()
     shape_text = SHAPE_PREFIX.match(dims_and_type).group(1)
@@ -173,6 +175,7 @@ def parse_tensor_type(text: str, aliases: dict[str, Layout] | None = None) -> Te
         extra = extra.strip()
         if re.fullmatch(r"\d+(x\d+)*", extra):
             alloc_shape = tuple(int(d) for d in extra.split("x"))
+    # a TMA descriptor's block: the tile a copy moves through shared memory, in its shared layout
     memory = "registers" if m.group("kind") == "tensor" else "shared"
     if any(p.strip().startswith("#ttng.tensor_memory") for p in parts[2:]):
         memory = "tensor_memory"
@@ -198,15 +201,19 @@ def _is_non_layout(value: str) -> bool:
     return bool(re.match(r"#(ttg|triton_gpu|ttng)\.(shared_memory|tensor_memory)(?![\w<])", value))
 
 
-TYPE_START = re.compile(r"(?<![\w.])(tensor|!(?:ttg|triton_gpu|tt)\.memdesc)<")
+TYPE_START = re.compile(r"(?<![\w.])(tensor|!(?:ttg|triton_gpu|tt)\.memdesc|!tt\.tensordesc)<")
 
 
 def iter_shaped_types(text: str) -> list[tuple[int, str]]:
-    """(1-based line, type text) of every `tensor<...>` and `!ttg.memdesc<...>` in IR text, in order."""
+    """(1-based line, type text) of every `tensor<...>`, `!ttg.memdesc<...>` and `!tt.tensordesc<...>` in IR
+    text, in order (the `tensor<...>` inside a tensordesc is part of it, not a type of its own)."""
     out: list[tuple[int, str]] = []
     line_starts = [0]
+    covered = 0  # end of the last type found
     for m in TYPE_START.finditer(text):
         start = m.start()
+        if start < covered:
+            continue
         depth, i = 0, m.end() - 1
         while i < len(text):
             ch = text[i]
@@ -226,5 +233,6 @@ def iter_shaped_types(text: str) -> list[tuple[int, str]]:
             if nxt == -1 or nxt >= start:
                 break
             line_starts.append(nxt + 1)
+        covered = i + 1
         out.append((text.count("\n", 0, start) + 1, text[start : i + 1]))
     return out
