@@ -209,3 +209,19 @@ def test_an_unreadable_stage_is_noted_not_fatal(cache39, tmp_path):
     assert rep.stages == ["amdgcn"]
     assert any(n.startswith("llir not joined:") and "NUL" in n for n in rep.notes)
     assert _row(rep, 173).stages == {"amdgcn": {"global_load_dwordx4": 16}}
+
+
+def test_tcgen05_mma_reads_its_a_and_b_from_shared_not_its_barrier():
+    """`ttng.tc_gen5_mma %a, %b, %acc, ..., %bar : memdesc<128x64xf16, #shared>, memdesc<64x128xf16,
+    #shared2>, memdesc<128x128xf32, #tmem, tensor_memory>, memdesc<1xi64, #shared1>`: the operands read
+    from shared memory are A and B (the accumulator lives in tensor memory, the mbarrier is no data)."""
+    from pathlib import Path
+
+    from tritonscope.layouts.attrs import parse_layout_aliases
+    from tritonscope.loads.sites import access_sites
+    from tritonscope.stages import parse
+
+    text = (Path(__file__).parent / "lit" / "ws_partitions.ttgir").read_text()
+    sites = [s for s in access_sites(parse("ttgir", text), parse_layout_aliases(text)) if s.kind == "mma_shared"]
+    assert [(s.op.op, s.shape, s.dtype, s.layout_name, s.mma_operands) for s in sites] == [
+        ("ttng.tc_gen5_mma", (64, 128), "f16", "shared2", "A and B")]

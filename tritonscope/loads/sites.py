@@ -236,11 +236,14 @@ def is_mma_from_shared(op: Op) -> bool:
 
 
 def _mma_site(op: Op, aliases: dict[str, Layout]) -> AccessSite:
-    """The shared-memory operands an MMA reads: shape, type and layout of the last one (B), and which."""
+    """The shared-memory operands an MMA reads (of A and B): shape, type and layout of the last, and which."""
     text = op.text.split(" loc(")[0]
     sig = text[text.find(" : ") + 3:].split("->")[0]
     operands = [t for _, t in iter_shaped_types(sig)]
-    shared = [i for i, t in enumerate(operands) if "memdesc" in t]
+    # A and B come first; after them a tcgen05 MMA names its accumulator (and scales) in tensor memory
+    # and its mbarriers (`memdesc<1xi64, ...>` in shared): read by no MMA as data. A from tensor memory
+    # (tcgen05's TS form) is no shared read either.
+    shared = [i for i, t in enumerate(operands[:2]) if "memdesc" in t and "tensor_memory" not in t]
     site = AccessSite(op, "mma_shared", (), "?", 0, None, None, None, None, None, None, [])
     try:
         md = parse_tensor_type(operands[shared[-1]], aliases)
