@@ -82,7 +82,37 @@ def parse(text: str, path: str | None = None, stage: str = "hsaco-asm", dwarf: s
     module.files = {str(i): f for i, f in enumerate(files, 1)}
     if dwarf:
         _add_call_sites(module, addresses, read_inlined_calls(dwarf))
+    _drop_padding(module)
     return module
+
+
+_PADDING = ("s_nop", "s_code_end")
+_UNCONDITIONAL_END = ("s_endpgm", "s_branch", "s_setpc_b64", "s_endpgm_saved")
+
+
+def _drop_padding(module: Module) -> None:
+    """The code object pads a kernel's code to its alignment with `s_nop 0` (gfx9) or `s_code_end` (gfx10+),
+    which llvm-objdump prints as more instructions of the function, under its last line: hundreds of them
+    after a small kernel. A run of those at the end of a function, after an instruction that never falls
+    through, is never executed: not an op of the kernel (left out, with a note)."""
+    ops = module.ops
+    drop: set[int] = set()
+    end = len(ops)
+    while end > 0:
+        function = ops[end - 1].function
+        start = end
+        while start > 0 and ops[start - 1].function == function:
+            start -= 1
+        k = end
+        while k > start and ops[k - 1].op in _PADDING:
+            k -= 1
+        if k < end and k > start and ops[k - 1].op in _UNCONDITIONAL_END:
+            drop.update(range(k, end))
+            module.notes.append(f"left out {end - k} {ops[k].op} after the end of {function}'s code "
+                                "(alignment padding, never executed)")
+        end = start
+    if drop:
+        module.ops = [op for i, op in enumerate(ops) if i not in drop]
 
 
 def read_inlined_calls(dwarf: str) -> list[_InlinedCall]:
