@@ -130,7 +130,7 @@ def test_stats_one_kernel_and_whole_cache(cli, cache39):
     (k,) = doc["kernels"]
     assert {s["stage"]: (s["attributed"], s["ops"]) for s in k["stages"]} == {
         "source": (68, 68), "ttir": (27, 27), "ttgir": (26, 27), "llir": (178, 178), "ptx": (146, 146),
-        "sass": (208, 208)}
+        "sass": (196, 196)}  # after the 12 never-executed instructions ptxas pads the code with
     doc = run_json(cli, "--stats", "--cache-dir", str(cache39), "--stages", "ttir,ttgir,llir,ptx,amdgcn")
     assert len(doc["kernels"]) == 30
     totals = {t["stage"]: (t["attributed"], t["unknown"], t["no_loc"], t["ops"]) for t in doc["totals"]}
@@ -204,7 +204,7 @@ def test_inline_asm_line_offsets_corrected_in_ptx_and_sass(cli, cache39):
     assert notes["ptx"] == ["ignored 4 `.loc` lines inside inline asm blocks (LLVM numbers the lines of an asm "
                             "string from its call's line; they are not source positions)"]
     # ptxas's own line table said 174 for them; through -gp they sit on the corrected PTX's line
-    assert notes["sass"] == ["1166 of 1168 instructions located through their PTX line (nvdisasm -gp)"]
+    assert notes["sass"] == ["1153 of 1155 instructions located through their PTX line (nvdisasm -gp)"]
     x = run_json(cli, "gemv_tile_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "--line", "174",
                  "--stages", "ptx,sass")
     assert {f["stage"]: f["kinds"] for f in x["flow"]} == {"ptx": {"ld.global.b16": 1}, "sass": {"LDG.E.U16": 1}}

@@ -172,7 +172,7 @@ def correct_entry_sass(entry: KernelEntry, sass: Module, ptx: Module | None = No
     from tritonscope.stages import ptx as ptx_parser
     from tritonscope.stages import sass_lines
 
-    if "ptx" not in entry.files or any(p in n for n in sass.notes for p in sass_lines.DONE_PREFIXES):
+    if "ptx" not in entry.files or sass_lines.corrected(sass):
         return 0
     has_ptx_lines = any(op.ptx_line is not None for op in sass.ops)
     try:

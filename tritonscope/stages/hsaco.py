@@ -94,7 +94,7 @@ def _drop_padding(module: Module) -> None:
     """The code object pads a kernel's code to its alignment with `s_nop 0` (gfx9) or `s_code_end` (gfx10+),
     which llvm-objdump prints as more instructions of the function, under its last line: hundreds of them
     after a small kernel. A run of those at the end of a function, after an instruction that never falls
-    through, is never executed: not an op of the kernel (left out, with a note)."""
+    through, is never executed: not an op of the kernel (left out, as docs/map.md says)."""
     ops = module.ops
     drop: set[int] = set()
     end = len(ops)
@@ -108,8 +108,6 @@ def _drop_padding(module: Module) -> None:
             k -= 1
         if k < end and k > start and ops[k - 1].op in _UNCONDITIONAL_END:
             drop.update(range(k, end))
-            module.notes.append(f"left out {end - k} {ops[k].op} after the end of {function}'s code "
-                                "(alignment padding, never executed)")
         end = start
     if drop:
         module.ops = [op for i, op in enumerate(ops) if i not in drop]

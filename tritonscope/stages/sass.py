@@ -41,6 +41,7 @@ def parse(text: str, path: str | None = None, stage: str = "sass") -> Module:
     files: dict[str, str] = {}
     cache: dict[tuple, SourceLoc] = {}
     function_names: set[str] = set()
+    labels: dict[int, str] = {}  # index of the op a label (`.L_x_0:`) stands before -> the label
 
     for lineno, raw in enumerate(iter_lines(text), 1):
         line = raw.strip()
@@ -78,6 +79,9 @@ def parse(text: str, path: str | None = None, stage: str = "sass") -> Module:
                                  ptx_line=ptx_line))
             continue
         if line[0] == ".":
+            if line[-1] == ":":  # a label: `.L_x_0:`
+                labels[len(module.ops)] = line[:-1]
+                continue
             m = TEXT_SECTION.match(line)
             if m:
                 function, current, ptx_line = m.group(1), None, None
@@ -90,6 +94,8 @@ def parse(text: str, path: str | None = None, stage: str = "sass") -> Module:
                     function_names.add(t.group(1))
             continue
         lm = LABEL.match(line)
+        if lm:
+            labels[len(module.ops)] = lm.group(1)
         if lm and lm.group(1) in function_names and lm.group(1) != function:
             function, current = lm.group(1), None
             if function not in module.functions:
@@ -99,7 +105,40 @@ def parse(text: str, path: str | None = None, stage: str = "sass") -> Module:
         elif lm is None and not line.startswith(("//", "{", "}")):
             module.unparsed.append((lineno, line))
     module.files = {str(i): f for i, f in enumerate(files, 1)}
+    _drop_padding(module, labels)
     return module
+
+
+def _unpredicated(op: Op) -> bool:
+    return not op.text.split("*/", 1)[-1].lstrip(" {").startswith("@")
+
+
+def _drop_padding(module: Module, labels: dict[int, str]) -> None:
+    """ptxas ends a function's code with `.L_x_N:` `BRA (.L_x_N)` (a branch to itself, after the last EXIT)
+    and NOPs up to its alignment: never executed, though nvdisasm lists them under the function's last
+    line (usually its `def`: a dozen SASS instructions on the kernel's first line). Left out (docs/map.md
+    says so; a note on every command that reads SASS would say it about every kernel)."""
+    ops = module.ops
+    drop: set[int] = set()
+    end = len(ops)
+    while end > 0:
+        function = ops[end - 1].function
+        start = end
+        while start > 0 and ops[start - 1].function == function:
+            start -= 1
+        k = end
+        while k > start and ops[k - 1].op == "NOP":
+            k -= 1
+        label = labels.get(k - 1)
+        if k > start and ops[k - 1].op == "BRA" and label and f"({label})" in ops[k - 1].text \
+                and _unpredicated(ops[k - 1]):
+            k -= 1
+        if k < end and k > start and ops[k - 1].op in ("EXIT", "BRA", "RET", "RET.ABS", "RET.REL") \
+                and _unpredicated(ops[k - 1]):
+            drop.update(range(k, end))
+        end = start
+    if drop:
+        module.ops = [op for i, op in enumerate(ops) if i not in drop]
 
 
 def _chain(run: list[tuple[str, int, str | None, int]]) -> SourceLoc:

@@ -25,7 +25,16 @@ MOVED_NOTE = "moved {} memory instructions back from inline-asm line offsets " \
              "(ptxas copied LLVM's asm line numbers into the line table)"
 PLACED_NOTE = "{} of {} instructions located through their PTX line (nvdisasm -gp)"
 NO_PTX_LINES_NOTE = "no PTX line table in the cubin (nvdisasm -gp): SASS lines are the cubin's own"
-DONE_PREFIXES = (MOVED_NOTE.split("{")[0], PLACED_NOTE.split("}", 1)[1].split("{")[0], NO_PTX_LINES_NOTE)
+
+
+def corrected(sass: Module) -> bool:
+    """Whether `sass` went through this module already: one of its notes is one of this module's own,
+    matched whole (a parser's own note may say " of " or "moved" too)."""
+    import re  # (re caches the compiled pattern)
+
+    own = "|".join("^" + r"\d+".join(map(re.escape, n.split("{}"))) + "$"
+                   for n in (MOVED_NOTE, PLACED_NOTE, NO_PTX_LINES_NOTE))
+    return any(re.match(own, n) for n in sass.notes)
 
 
 def place_through_ptx(sass: Module, ptx: Module) -> int:
