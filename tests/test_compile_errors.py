@@ -63,6 +63,50 @@ def test_front_end_error_names_the_source_line(cli, tmp_path):
     assert "Traceback" not in proc.stderr
 
 
+HELPERS = textwrap.dedent('''\
+    import triton
+    import triton.language as tl
+
+
+    @triton.jit
+    def fill(ptr, BLOCK: tl.constexpr, DT: tl.constexpr):
+        tl.store(ptr + tl.arange(0, BLOCK), tl.zeros((BLOCK,), dtype=DT))
+
+
+    @triton.jit
+    def middle(ptr, BLOCK: tl.constexpr, DT: tl.constexpr):
+        fill(ptr, BLOCK, DT)
+
+
+    @triton.jit
+    def outer_kernel(ptr, BLOCK: tl.constexpr, DT: tl.constexpr):
+        middle(ptr, BLOCK, DT)
+    ''')
+
+
+def test_error_inside_helpers_names_the_helper_line_and_the_calls(cli, tmp_path):
+    """Triton raises an error inside a @jit helper at the call, with no message of its own (the message
+    is its __cause__'s, two helpers down here, then inside tl.zeros): the line shown is the deepest one of
+    the user's file, with the message and the calls that led there."""
+    path = _write(tmp_path, HELPERS)
+    args = ("compile", f"{path}::outer_kernel", "--target", "cuda:90", "--signature", "ptr=*fp16",
+            "--constexpr", "BLOCK=64", "--cache-dir", str(tmp_path / "c"))
+    proc = cli(*args, "--constexpr", "DT=fp16")  # a string, not a dtype
+    assert proc.returncode == 1, proc.stderr
+    first, second = proc.stderr.splitlines()[:2]
+    assert first.startswith(f"tritonscope: error: {path}::outer_kernel (cuda:90): ") and "user_kernels.py:7:" in first
+    assert "has no attribute" in first and "(in zeros at standard.py:" in first, first
+    assert first.endswith("; fill called at user_kernels.py:12 <- user_kernels.py:17)"), first
+    assert second == "    7 |     tl.store(ptr + tl.arange(0, BLOCK), tl.zeros((BLOCK,), dtype=DT))"
+    # `tl.float16` is the dtype a launch passes
+    proc = cli(*args, "--constexpr", "DT=tl.float16", "--json")
+    assert proc.returncode == 0, proc.stderr
+    (kernel,) = json.loads(proc.stdout)["results"]
+    assert kernel["cached"] is False  # the failed compile of the same key left its directory behind
+    again = json.loads(cli(*args, "--constexpr", "DT=tl.float16", "--json").stdout)["results"][0]
+    assert again["cached"] is True and again["hash"] == kernel["hash"]
+
+
 def test_import_error_names_the_source_line(cli, tmp_path):
     path = _write(tmp_path, "import triton\n\nx = 1\ny = x +\n")
     proc = cli("compile", f"{path}::k", "--target", "cuda:90", "--signature", "*fp16", "--cache-dir", str(tmp_path))

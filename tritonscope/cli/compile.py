@@ -50,7 +50,8 @@ def _parse_constexprs(items: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
     "'*fp16:16, *fp16:16, i32:16, 1024'.",
 )
 @click.option(
-    "--constexpr", "constexprs", multiple=True, metavar="NAME=V", help="A constexpr value (repeatable)."
+    "--constexpr", "constexprs", multiple=True, metavar="NAME=V",
+    help="A constexpr value (repeatable): a number, True/False, or a dtype as tl.bfloat16.",
 )
 @click.option(
     "--no-specialize",

@@ -148,18 +148,38 @@ def classify_failure(exc: BaseException, stderr_text: str, fn: Any, target: Any)
     kernel_file = os.path.abspath(fn.fn.__code__.co_filename) if hasattr(fn, "fn") else None
     node = getattr(exc, "node", None)
     if node is not None and hasattr(node, "lineno") and kernel_file:
-        # A front-end CompilationError: the node's line counts from the first line of fn.src.
-        first = getattr(fn, "starting_line_number", None) or fn.fn.__code__.co_firstlineno
-        offset = _src_offset(fn)
-        line = first + offset + node.lineno - 1
+        # A front-end CompilationError. An error inside a @jit helper is raised at the call, with no
+        # message of its own: the helper's error is its __cause__ (and so on down a chain of helpers).
+        frames = [(fn, exc)]
+        while getattr(exc, "error_message", None) is None and _is_front_end_error(exc.__cause__):
+            callee = _callee(fn, exc.node, exc.__cause__.src)
+            if callee is None:  # not found by name: the helper's message, at the call in the caller
+                exc = _innermost(exc)
+                break
+            fn, exc = callee, exc.__cause__
+            frames.append((fn, exc))
         message = _one_line(getattr(exc, "error_message", None) or str(exc)) or type(exc).__name__
+        # shown at the deepest frame in the user's code (not inside triton.language: `tl.zeros`)
+        shown = max((i for i, (f, _) in enumerate(frames) if not _in_triton(_file_of(f))), default=len(frames) - 1)
+        fn, node = frames[shown][0], frames[shown][1].node
+        path, line = _file_of(fn), _line_of(fn, frames[shown][1].node)
+        context = []
+        if shown < len(frames) - 1:
+            inner_fn, inner = frames[-1]
+            context.append(f"in {_name_of(inner_fn)} at {os.path.basename(_file_of(inner_fn))}:"
+                           f"{_line_of(inner_fn, inner.node)}")
+        if shown > 0:
+            context.append(f"{_name_of(fn)} called at " + " <- ".join(
+                f"{os.path.basename(_file_of(f))}:{_line_of(f, e.node)}" for f, e in reversed(frames[:shown])))
+        if context:
+            message = _one_line(f"{message} ({'; '.join(context)})")
         return CompileFailure(
             "source",
             message,
-            _display_path(kernel_file),
+            _display_path(path),
             line,
             getattr(node, "col_offset", 0) + 1,
-            _source_line(kernel_file, line),
+            _source_line(path, line),
         )
     text = "\n".join([stderr_text, str(exc)])
     problem = _TARGET_PROBLEM.search(text)
@@ -208,6 +228,60 @@ def _with_details(message: str, details: str) -> str:
     if len(joined) > _MAX_MESSAGE:
         joined = f"{_ATTRIBUTE.sub(lambda a: a.group(1) + '<...>', message).rstrip('.')}: {details}"
     return _one_line(joined)
+
+
+def _is_front_end_error(exc: BaseException | None) -> bool:
+    return exc is not None and hasattr(exc, "node") and hasattr(exc, "src") and hasattr(exc, "error_message")
+
+
+def _innermost(exc: BaseException) -> BaseException:
+    """Down the chain of helper calls to the error that has a message (located in some helper)."""
+    seen = 0
+    while getattr(exc, "error_message", None) is None and _is_front_end_error(exc.__cause__) and seen < 64:
+        exc, seen = exc.__cause__, seen + 1
+    return exc
+
+
+def _callee(fn: Any, node: Any, src: str | None) -> Any:
+    """The @jit function called at `node` whose source is `src` (a Name or an attribute chain resolved in
+    the caller's globals: `helper(...)`, `mod.helper(...)`); None when none resolves."""
+    import ast
+
+    scope = getattr(getattr(fn, "fn", None), "__globals__", {})
+    for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
+        parts, target = [], call.func
+        while isinstance(target, ast.Attribute):
+            parts.append(target.attr)
+            target = target.value
+        if not isinstance(target, ast.Name):
+            continue
+        obj = scope.get(target.id)
+        for attr in reversed(parts):
+            obj = getattr(obj, attr, None)
+        if obj is not None and hasattr(obj, "fn") and getattr(obj, "src", None) == src:
+            return obj
+    return None
+
+
+def _in_triton(path: str) -> bool:
+    """Inside the installed triton package (its language: tl.zeros, standard.py's helpers)."""
+    import triton
+
+    return os.path.abspath(path).startswith(os.path.dirname(os.path.abspath(triton.__file__)) + os.sep)
+
+
+def _name_of(fn: Any) -> str:
+    return getattr(fn, "__name__", None) or fn.fn.__name__
+
+
+def _file_of(fn: Any) -> str:
+    return os.path.abspath(fn.fn.__code__.co_filename)
+
+
+def _line_of(fn: Any, node: Any) -> int:
+    """The file line of `node`, whose line counts from the first line of fn.src."""
+    first = getattr(fn, "starting_line_number", None) or fn.fn.__code__.co_firstlineno
+    return first + _src_offset(fn) + node.lineno - 1
 
 
 def _src_offset(fn: Any) -> int:

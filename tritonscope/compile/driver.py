@@ -150,7 +150,7 @@ def compile_one(request: CompileRequest, cache_dir: str) -> CompileResult:
             k: getattr(backend.parse_options(dict(spec.options)), k)
             for k in ("num_warps", "num_stages", "num_ctas")
         }
-        existing = set(os.listdir(cache_dir)) if os.path.isdir(cache_dir) else set()
+        before = time.time()  # a metadata json older than this was there already: a cache hit
         start = time.perf_counter()  # the compile itself, not importing triton and the kernel's module
         with capture_stderr() as diagnostics, gluon_target(fn, target, triton.__version__):
             compiled = triton.compile(src, target=target, options=dict(spec.options))
@@ -167,7 +167,12 @@ def compile_one(request: CompileRequest, cache_dir: str) -> CompileResult:
 
         result.entry = str(entry)
         result.stages = load_entry(entry).stages
-        result.cached = entry.name in existing
+        # (not "the directory existed": a failed compile of the same key leaves one with its IR only)
+        groups = sorted(entry.glob("__grp__*.json"))
+        try:
+            result.cached = bool(groups) and groups[0].stat().st_mtime < before
+        except OSError:
+            result.cached = False
     return result
 
 

@@ -386,6 +386,18 @@ def _descriptor_equal_to_1(arg: ArgSpec) -> bool:
     return arg.equal_to_1
 
 
+def _constexpr_value(value: Any) -> Any:
+    """`tl.bfloat16` (`--constexpr compute_type=tl.bfloat16`) is the dtype a launch passes; other values as
+    given (`bf16` stays the string it is)."""
+    if isinstance(value, str) and value.startswith(("tl.", "triton.language.")):
+        import triton.language as tl
+
+        dtype = getattr(tl, value.rsplit(".", 1)[1], None)
+        if isinstance(dtype, tl.dtype):
+            return dtype
+    return value
+
+
 def make_ast_source(fn: Any, spec: KernelSpec, backend: Any, rules: ReleaseRules, source_cls: Any = None) -> Any:
     """`ASTSource(...)` for the installed release, built the way its JIT builds it (same dict order, same
     attribute entries), so that even the cache hash matches a JIT launch. `source_cls`: the class the JIT
@@ -396,7 +408,7 @@ def make_ast_source(fn: Any, spec: KernelSpec, backend: Any, rules: ReleaseRules
 
     if rules.attrs_form == "parse_attr":
         signature = {a.name: a.type for a in spec.args}
-        constexprs = {a.name: a.value for a in spec.args if a.is_constexpr}
+        constexprs = {a.name: _constexpr_value(a.value) for a in spec.args if a.is_constexpr}
         # The JIT's attribute entries (even empty ones) are part of the cache key: same entries, same key.
         attrs = {(i,): backend.parse_attr(desc) for i, a in enumerate(spec.args)
                  if (desc := _attr_entry(a, rules)) is not None}
@@ -404,7 +416,7 @@ def make_ast_source(fn: Any, spec: KernelSpec, backend: Any, rules: ReleaseRules
     # 'descriptor' (3.2): the signature lists runtime arguments only; ints equal to 1 keep their type
     # and appear among the constants as well as in the descriptor's `tt.equal_to` list.
     signature = {a.name: a.type for a in spec.args if not a.is_constexpr}
-    constants = {a.name: a.value for a in spec.args if a.is_constexpr or a.equal_to_1}
+    constants = {a.name: _constexpr_value(a.value) for a in spec.args if a.is_constexpr or a.equal_to_1}
     # 3.2's JIT applies the value tests to constexpr arguments too (BLOCK=128 lands in tt.divisibility);
     # they change nothing in the IR but are part of the cache key.
     properties: dict[str, list[int]] = {
