@@ -160,3 +160,27 @@ def test_tensor_descriptor_copy(compile_kernel):
     assert [(r.op, r.stages["amdgcn"], r.verdict) for r in report.rows] == [
         ("amdg.buffer_load", {"buffer_load_dwordx4": 2}, "as-predicted"),
         ("amdg.buffer_store", {"buffer_store_dwordx4": 2}, "as-predicted")]
+
+
+INDEXED = str(Path(__file__).parent / "data" / "compile" / "indexed_rows.py") + "::indexed_rows_kernel"
+INDEXED_SIG = "idx_ptr=*i32,w_ptr=*fp32,src_ptr=*bf16,out_ptr=*bf16,n_valid=i32,EM=i32,stride=i32:16"
+
+
+@pytest.mark.parametrize("target", ["cuda:90", "hip:gfx942"])
+def test_gather_and_a_scaled_argument_are_told_apart(compile_kernel, target):
+    """Rows picked through an index array (a mixture-of-experts routing pattern). The index load's address
+    holds EM only as `pid_m * 64`: EM's missing tt.divisibility cannot misalign it, so it is not blamed
+    (it was, with "the coalesce pass therefore gave the layout 1 contiguous element", for a slice layout
+    the coalesce pass never picks); the weight load's address holds the loaded indices: a gather."""
+    result = compile_kernel(INDEXED, target=target, signature=INDEXED_SIG,
+                            constexprs={"BLOCK_M": 64, "BLOCK_N": 64})
+    rows = {r.line: r for r in _report(result).rows}
+    index, weight, tile = rows[13], rows[15], rows[17]
+    assert (index.sites[0].layout.kind, index.verdict) == ("slice", "scalar")
+    assert [r.code for r in index.reasons] == ["layout-contiguity-1"]
+    assert "the coalesce pass picks blocked layouts only" in index.reasons[0].evidence
+    assert next(a for a in index.alignment if a["value"] == "EM")["multiple"] == 64
+    assert [r.code for r in weight.reasons] == ["gather", "layout-contiguity-1"]
+    assert "computed from loaded values" in weight.reasons[0].evidence
+    assert not any(a["value"] == "EM" and "multiple" in a for a in weight.alignment)  # only through the load
+    assert tile.verdict == "as-predicted"  # rows of a gathered tile are still contiguous along the columns

@@ -272,10 +272,14 @@ def _alignment(row: AccessRow, graph: ValueGraph) -> None:
         facts.append({"value": site.op.op, "attr": name, "n": value})
     if site.address:
         ops, args = graph.slice(site.address)
+        multiples, loads = graph.multiples(site.address)
         for a in sorted(args, key=lambda a: a.name):
             entry: dict = {"value": a.name, "type": a.type}
             entry.update({k: v for k, v in a.attrs.items()})
+            if a.name in multiples:  # (an argument reached only through a loaded value has no entry)
+                entry["multiple"] = multiples[a.name]
             facts.append(entry)
+        row.gather = [(op.loc.outermost().line if op.loc and op.loc.known else None, op.op) for op in loads]
         for op in ops:
             for m in re.finditer(r"\b(tt\.divisibility|tt\.contiguity|tt\.constancy)\s*=\s*dense<\[?(\d+)", op.text):
                 facts.append({"value": op.text.split("=")[0].strip(), "attr": m.group(1), "n": int(m.group(2))})

@@ -35,6 +35,11 @@ CACHE_MODIFIER = re.compile(r"cache_?[mM]odifier\s*=\s*(\w+)|\bcache\s*=\s*(\w+)
 ATTR_DICT = re.compile(r"\{[^{}]*\}")
 # `%src, %dst mask %m other %o` (async_copy_global_to_local): keyword operands.
 KEYWORD_OPERAND = re.compile(r"\b(mask|other)\s+(%[\w.$-]+)")
+# `arith.constant 64 : i32`, `arith.constant dense<64> : tensor<64xi32, ...>`
+INT_CONSTANT = re.compile(r"arith\.constant\s+(?:dense<)?(-?\d+)>?\s*:\s*(?:i\d+|index|tensor<[\dx]*i\d+)")
+# ops whose result holds its one operand's value (a constant stays that constant)
+_SAME_VALUE_OPS = frozenset(("tt.splat", "tt.broadcast", "tt.expand_dims", "arith.extsi", "arith.extui",
+                             "arith.trunci", "ttg.convert_layout", "arith.index_cast"))
 
 @dataclass
 class Argument:
@@ -119,6 +124,59 @@ class ValueGraph:
                 ops.append(op)
             todo.extend(self.sources(v))
         return ops, args
+
+    def constant(self, value: str, depth: int = 0) -> int | None:
+        """The integer a value always holds: `arith.constant 64`, `dense<64>`, and splats, broadcasts,
+        casts and layout conversions of one; None otherwise."""
+        op = self.defs.get(value)
+        if op is None or depth > 16:
+            return None
+        if op.op == "arith.constant":
+            m = INT_CONSTANT.search(op.text)
+            return int(m.group(1)) if m else None
+        if op.op in _SAME_VALUE_OPS:
+            srcs = [v for v in operands(op.text) if v != value]
+            return self.constant(srcs[0], depth + 1) if len(srcs) == 1 else None
+        return None
+
+    def multiples(self, values: list[str], limit: int = 4000) -> tuple[dict[str, int], list[Op]]:
+        """Kernel argument -> the factor (in elements) by which every term it contributes to `values` is
+        multiplied: a term under `arith.muli x, 64` counts 64 times whatever x is, so no value of x can
+        change the address modulo 64 elements. Several paths: their gcd; 1 when nothing is known. And the
+        loads whose results the values are computed from (a gather: the loaded data is not followed, what
+        it holds is unknowable from the IR)."""
+        from math import gcd
+
+        out: dict[str, int] = {}
+        loads: list[Op] = []
+        seen: set[tuple[str, int]] = set()
+        todo = [(v, 1) for v in values]
+        while todo and len(seen) < limit:
+            v, mult = todo.pop()
+            if (v, mult) in seen:
+                continue
+            seen.add((v, mult))
+            arg = self.arguments.get(v[1:])
+            if arg is not None and v not in self.defs:
+                out[arg.name] = gcd(out.get(arg.name, 0), mult)
+                continue
+            op = self.defs.get(v)
+            if op is not None and (mlir_op_kind(op.op.strip('"')) or "").endswith("load"):
+                if op not in loads:
+                    loads.append(op)
+                continue
+            srcs = self.sources(v)
+            if op is not None and op.op in ("arith.muli", "arith.shli") and len(srcs) == 2:
+                c = self.constant(srcs[1])
+                if c is not None and c > 0:
+                    todo.append((srcs[0], mult * (c if op.op == "arith.muli" else 1 << min(c, 32))))
+                    continue
+                c = self.constant(srcs[0]) if op.op == "arith.muli" else None
+                if c is not None and c > 0:
+                    todo.append((srcs[1], mult * c))
+                    continue
+            todo.extend((src, mult) for src in srcs)
+        return out, loads
 
     def varies_along(self, value: str, dim: int, depth: int = 0) -> bool | None:
         """Whether a tensor value can differ between positions along `dim` (None: cannot tell)."""

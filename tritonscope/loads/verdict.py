@@ -50,12 +50,24 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     predicted = row.predicted_vector_bytes
     narrower_than_layout = predicted is not None and row.vector_bytes is not None and row.vector_bytes < predicted
     layout_is_scalar = bool(row.shape) and row.contiguous_per_thread == 1
-    missing = [a for a in row.alignment if "type" in a and "tt.divisibility" not in a]
+    kind = getattr(site.layout, "kind", None)
+    # the alignment a wider access needs: what the layout allows, else a full 16-byte vector
+    need = predicted if narrower_than_layout else 16
+    # an argument matters only if some term it adds to the address is not a multiple of `need` bytes
+    # (`pid_m * 64` keeps 64-element steps whatever EM, in pid_m, is); one reached only through a
+    # loaded value ("multiple" absent) does not decide the address's alignment: the loaded data does
+    missing = [a for a in row.alignment if "type" in a and "tt.divisibility" not in a and "multiple" in a
+               and (a["multiple"] * row.element_bytes) % need] if row.shape else []  # (0-d: one element)
     compiler = [a for a in row.alignment if a.get("attr") == "contiguity"]
+    if row.gather and row.shape:
+        lines = sorted({f"{op} at line {line}" if line else op for line, op in row.gather})
+        out.append(Reason("gather", f"the address is computed from loaded values ({', '.join(lines)}): "
+                                    "no contiguity or alignment can be proven for it"))
     if missing:
         names = ", ".join(f"{a['value']} ({a['type']})" for a in missing)
         consequence = ("; the coalesce pass therefore gave the layout 1 contiguous element per thread"
-                       if layout_is_scalar else f": the compiler cannot prove {predicted}-byte alignment")
+                       if layout_is_scalar and kind == "blocked" and not row.gather
+                       else f": the compiler cannot prove {need}-byte alignment")
         out.append(Reason("unknown-alignment", f"no tt.divisibility on {names}, used in the address{consequence}"))
     elif narrower_than_layout and compiler and compiler[0]["n"] * row.element_bytes < (predicted or 0):
         out.append(Reason("unknown-alignment",
@@ -64,9 +76,12 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     if layout_is_scalar and row.elements_per_thread:
         spt = getattr(site.layout, "size_per_thread", None)
         detail = f"sizePerThread={list(spt)}, " if spt else ""
+        origin = "" if kind in (None, "blocked") else (
+            f" (a {kind} layout: the access takes the layout its result's uses need, propagated by the "
+            "compiler's layout passes; the coalesce pass picks blocked layouts only)")
         out.append(Reason("layout-contiguity-1",
                           f"#{row.layout} ({detail}order[0]={row.fastest_dim}) gives each thread 1 contiguous "
-                          f"element along dim {row.fastest_dim}: {row.element_bytes}-byte accesses at most"))
+                          f"element along dim {row.fastest_dim}: {row.element_bytes}-byte accesses at most{origin}"))
     if row.prediction_note and row.kind.startswith("shared") and site.shared_layout is not None:
         out.append(Reason("shared-layout", row.prediction_note))
     if not row.shape:

@@ -176,8 +176,13 @@ def _summary(r: AccessRow, report: LoadsReport) -> str:
 
 def _fact(a: dict) -> str:
     if "type" in a:
-        attrs = ", ".join(f"{k}={v}" for k, v in a.items() if k not in ("value", "type"))
-        return f"{a['value']} ({a['type']}): {attrs or 'no tt.divisibility'}"
+        attrs = ", ".join(f"{k}={v}" for k, v in a.items() if k not in ("value", "type", "multiple"))
+        text = f"{a['value']} ({a['type']}): {attrs or 'no tt.divisibility'}"
+        if "multiple" not in a:
+            text += " (reaches the address only through a loaded value)"
+        elif a["multiple"] > 1:
+            text += f" (in multiples of {a['multiple']} elements)"
+        return text
     return f"{a['value']}: {a.get('attr')}={a.get('n')}"
 
 
