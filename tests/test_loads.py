@@ -86,7 +86,8 @@ def test_gemv_tile_cuda90_x_is_scalar_by_layout(cuda90):
     x = _row(cuda90, 174)
     assert (x.layout, x.contiguous_per_thread, x.predicted_vector_bytes) == ("blocked1", 1, 2)
     assert x.stages["ptx"] == {"ld.global.b16": 1}
-    assert (x.vector_bytes, x.verdict, [r.code for r in x.reasons]) == (2, "scalar", ["layout-contiguity-1"])
+    assert (x.vector_bytes, x.verdict, [r.code for r in x.reasons]) == (2, "scalar", ["one-per-thread",
+                                                                                     "layout-contiguity-1"])
 
 
 def test_ptx_inline_asm_locs_are_not_source_lines(cache39):

@@ -184,3 +184,23 @@ def test_gather_and_a_scaled_argument_are_told_apart(compile_kernel, target):
     assert "computed from loaded values" in weight.reasons[0].evidence
     assert not any(a["value"] == "EM" and "multiple" in a for a in weight.alignment)  # only through the load
     assert tile.verdict == "as-predicted"  # rows of a gathered tile are still contiguous along the columns
+
+
+STRIDED = str(Path(__file__).parent / "data" / "compile" / "strided_rows.py") + "::strided_rows_kernel"
+
+
+@pytest.mark.parametrize("target", ["cuda:90", "hip:gfx942"])
+def test_strides_and_small_tiles_are_the_reason_given(compile_kernel, target):
+    """Scalar loads of a layout that allows 16 bytes, explained by the address, not left 'unexplained':
+    `offs * 4` (strided), `offs * stride` (a runtime stride: a launch with stride 1 would have had it
+    specialized away), and a 64-element tile over more threads (one element each)."""
+    result = compile_kernel(STRIDED, target=target, signature="x_ptr=*fp32,y_ptr=*fp32,z_ptr=*fp32,out_ptr=*fp32,"
+                            "stride=i32", constexprs={"BLOCK": 1024, "SMALL": 64})
+    rows = {r.line: r for r in _report(result).rows}
+    codes = {line: [x.code for x in rows[line].reasons] for line in (10, 11, 12)}
+    assert codes == {10: ["strided"], 11: ["runtime-stride", "unknown-alignment"],
+                     12: ["one-per-thread", "layout-contiguity-1"]}
+    assert all(rows[line].verdict == "scalar" for line in (10, 11, 12))
+    assert "4 elements (16 bytes) apart" in rows[10].reasons[0].evidence
+    assert "steps by stride per element" in rows[11].reasons[0].evidence
+    assert rows[13].verdict == "as-predicted"

@@ -37,6 +37,10 @@ ATTR_DICT = re.compile(r"\{[^{}]*\}")
 KEYWORD_OPERAND = re.compile(r"\b(mask|other)\s+(%[\w.$-]+)")
 # `arith.constant 64 : i32`, `arith.constant dense<64> : tensor<64xi32, ...>`
 INT_CONSTANT = re.compile(r"arith\.constant\s+(?:dense<)?(-?\d+)>?\s*:\s*(?:i\d+|index|tensor<[\dx]*i\d+)")
+EXPAND_AXIS = re.compile(r"axis\s*=\s*(\d+)")
+# ops through which a term keeps its factor and its dims (the offsets of `tt.addptr` included)
+_STEP_SAME_OPS = frozenset(("tt.addptr", "arith.addi", "arith.subi", "tt.broadcast", "arith.extsi", "arith.extui",
+                            "arith.trunci", "ttg.convert_layout", "arith.index_cast"))
 # ops whose result holds its one operand's value (a constant stays that constant)
 _SAME_VALUE_OPS = frozenset(("tt.splat", "tt.broadcast", "tt.expand_dims", "arith.extsi", "arith.extui",
                              "arith.trunci", "ttg.convert_layout", "arith.index_cast"))
@@ -178,6 +182,89 @@ class ValueGraph:
             todo.extend((src, mult) for src in srcs)
         return out, loads
 
+    def steps(self, values: list[str], rank: int, limit: int = 4000,
+              unknown_ops: list[Op] | None = None) -> dict[int, list[tuple[int, frozenset] | None]]:
+        """How the address moves along each of its dims: dim -> one (constant factor, runtime factors) per
+        `tt.make_range` term that varies along it (`ptr + offs * stride_n`: (1, {stride_n})); None for a term
+        seen through an op this reading does not follow (a division, a reshape, a loaded value, ...)."""
+        out: dict[int, list[tuple[int, frozenset] | None]] = {}
+        seen: set = set()
+        todo = [(v, 1, frozenset(), tuple(range(rank))) for v in values]
+        while todo and len(seen) < limit:
+            state = todo.pop()
+            if state in seen:
+                continue
+            seen.add(state)
+            v, mult, factors, dims = state
+            if not dims:
+                continue  # a scalar (a splat's source): the same for every element
+            op = self.defs.get(v)
+            srcs = self.sources(v)
+            if op is None:
+                if srcs:  # a loop-carried value: its initial and yielded values
+                    todo.extend((src, mult, factors, dims) for src in srcs)
+                continue  # (else a kernel argument: a scalar)
+            if not _tensor_result(op):
+                continue  # a scalar (a program id, a loaded scalar, ...): the same for every element
+            name = op.op.strip('"')
+            if name == "tt.make_range":
+                out.setdefault(dims[0], []).append((mult, factors))
+            elif name in ("tt.splat", "arith.constant"):
+                continue  # the same for every element (a dense constant Triton prints is a splat)
+            elif name in ("arith.remsi", "arith.remui") and len(srcs) == 2 and self.constant(srcs[1]):
+                # `x % 64` steps as x does, within runs of 64 (AxisInfo's contiguity = gcd(..., 64))
+                todo.append((srcs[0], mult, factors, dims))
+            elif name == "tt.expand_dims":
+                axis = EXPAND_AXIS.search(op.text)
+                if axis is None or not srcs:
+                    self._unknown(out, dims, op, unknown_ops)
+                    continue
+                a = int(axis.group(1))
+                todo.append((srcs[0], mult, factors, tuple(d for i, d in enumerate(dims) if i != a)))
+            elif name in _STEP_SAME_OPS:
+                todo.extend((src, mult, factors, dims) for src in srcs)
+            elif name in ("arith.muli", "arith.shli") and len(srcs) == 2:
+                consts = [self.constant(x) for x in srcs]
+                if consts[1] is not None:
+                    c = consts[1] if name == "arith.muli" else 1 << min(consts[1], 32)
+                    todo.append((srcs[0], mult * c, factors, dims))
+                elif consts[0] is not None and name == "arith.muli":
+                    todo.append((srcs[1], mult * consts[0], factors, dims))
+                elif name == "arith.muli":
+                    # `offs * stride`: a splat scalar scales the other side by a runtime value
+                    for i, x in enumerate(srcs):
+                        other = srcs[1 - i]
+                        scalar = self._splat_arguments(x)
+                        if scalar is not None:
+                            todo.append((other, mult, factors | scalar, dims))
+                            break
+                    else:
+                        self._unknown(out, dims, op, unknown_ops)
+                else:
+                    self._unknown(out, dims, op, unknown_ops)
+            else:
+                self._unknown(out, dims, op, unknown_ops)
+        return out
+
+    @staticmethod
+    def _unknown(out: dict, dims: tuple, op: Op, unknown_ops: list[Op] | None) -> None:
+        for d in dims:
+            out.setdefault(d, []).append(None)
+        if unknown_ops is not None and op not in unknown_ops:
+            unknown_ops.append(op)
+
+    def _splat_arguments(self, value: str) -> frozenset | None:
+        """The kernel arguments a splat of a scalar is computed from (`tt.splat %stride`), else None."""
+        op = self.defs.get(value)
+        while op is not None and op.op in ("tt.broadcast", "ttg.convert_layout"):
+            srcs = [v for v in operands(op.text) if v != value]
+            value = srcs[0] if srcs else ""
+            op = self.defs.get(value)
+        if op is None or op.op != "tt.splat":
+            return None
+        _, args = self.slice([v for v in operands(op.text) if v != value][:1])
+        return frozenset(a.name for a in args) or None
+
     def varies_along(self, value: str, dim: int, depth: int = 0) -> bool | None:
         """Whether a tensor value can differ between positions along `dim` (None: cannot tell)."""
         if depth > 64:
@@ -212,6 +299,16 @@ class ValueGraph:
         if name == "convert_layout":
             return self.varies_along(srcs[0], dim, depth + 1) if srcs else None
         return None
+
+
+def _tensor_result(op: Op) -> bool:
+    """Whether the op's result is a tensor (the type after its signature's last ` : `, and after `->`)."""
+    sig = op.text.split(" loc(", 1)[0]
+    i = sig.rfind(" : ")
+    if i < 0:
+        return True  # no type printed: assume it may vary
+    result = sig[i + 3:].rsplit("->", 1)[-1]
+    return "tensor<" in result
 
 
 def operands(text: str) -> list[str]:

@@ -63,6 +63,18 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
         lines = sorted({f"{op} at line {line}" if line else op for line, op in row.gather})
         out.append(Reason("gather", f"the address is computed from loaded values ({', '.join(lines)}): "
                                     "no contiguity or alignment can be proven for it"))
+    elif row.shape and row.fastest_dim is not None and site.address and not site.kind.startswith("shared"):
+        step = _step(graph, site.address, len(row.shape), row.fastest_dim)
+        if step is not None and step[1]:
+            out.append(Reason("runtime-stride",
+                              f"along dim {row.fastest_dim} the address steps by {' * '.join(sorted(step[1]))}"
+                              + (f" * {step[0]}" if step[0] > 1 else "") + " per element, a runtime value: "
+                              "consecutive elements are not known to be adjacent (a launch passing a stride of 1 "
+                              "has it specialized to the constant 1)"))
+        elif step is not None and step[0] > 1:
+            out.append(Reason("strided", f"along dim {row.fastest_dim} consecutive elements are {step[0]} elements "
+                                         f"({step[0] * row.element_bytes} bytes) apart in memory (the index is "
+                                         f"scaled by {step[0]}): no two of them form a vector"))
     if missing:
         names = ", ".join(f"{a['value']} ({a['type']})" for a in missing)
         consequence = ("; the coalesce pass therefore gave the layout 1 contiguous element per thread"
@@ -73,6 +85,13 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
         out.append(Reason("unknown-alignment",
                           f"the compiler's own contiguity = {compiler[0]['n']} on {site.op.op} "
                           f"({compiler[0]['n'] * row.element_bytes} bytes)"))
+    total = 1
+    for n in row.shape:
+        total *= n
+    if layout_is_scalar and row.elements_per_thread == 1 and row.threads and total <= row.threads:
+        out.append(Reason("one-per-thread", f"the {total}-element tensor over {row.threads} threads leaves each "
+                                            "thread one element: no vector is possible (a larger tile, or fewer "
+                                            "warps, would give each thread several)"))
     if layout_is_scalar and row.elements_per_thread:
         spt = getattr(site.layout, "size_per_thread", None)
         detail = f"sizePerThread={list(spt)}, " if spt else ""
@@ -108,6 +127,15 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     if narrower_than_layout and not any(r.code not in ("layout-contiguity-1", "shared-layout") for r in out):
         out.append(Reason("unexplained", "nothing in TTGIR explains it; compare the LLIR forms"))
     return out
+
+
+def _step(graph: ValueGraph, address: list[str], rank: int, dim: int) -> tuple[int, frozenset] | None:
+    """(constant factor, runtime factors) by which the address moves from one element to the next along
+    `dim`, when every term that varies along it says the same; None when unknown or when nothing varies."""
+    terms = graph.steps(address, rank).get(dim, [])
+    if not terms or None in terms or len(set(terms)) != 1:
+        return None
+    return terms[0]
 
 
 def explain_counts(row: AccessRow, stages: list[str]) -> None:
