@@ -193,14 +193,16 @@ STRIDED = str(Path(__file__).parent / "data" / "compile" / "strided_rows.py") + 
 def test_strides_and_small_tiles_are_the_reason_given(compile_kernel, target):
     """Scalar loads of a layout that allows 16 bytes, explained by the address, not left 'unexplained':
     `offs * 4` (strided), `offs * stride` (a runtime stride: a launch with stride 1 would have had it
-    specialized away), and a 64-element tile over more threads (one element each)."""
-    result = compile_kernel(STRIDED, target=target, signature="x_ptr=*fp32,y_ptr=*fp32,z_ptr=*fp32,out_ptr=*fp32,"
-                            "stride=i32", constexprs={"BLOCK": 1024, "SMALL": 64})
+    specialized away), a 64-element tile over more threads (one element each), `offs // 128` (one
+    address per run: a block scale)."""
+    result = compile_kernel(STRIDED, target=target, signature="x_ptr=*fp32,y_ptr=*fp32,z_ptr=*fp32,s_ptr=*fp32,"
+                            "out_ptr=*fp32,stride=i32", constexprs={"BLOCK": 1024, "SMALL": 64})
     rows = {r.line: r for r in _report(result).rows}
-    codes = {line: [x.code for x in rows[line].reasons] for line in (10, 11, 12)}
-    assert codes == {10: ["strided"], 11: ["runtime-stride", "unknown-alignment"],
-                     12: ["one-per-thread", "layout-contiguity-1"]}
-    assert all(rows[line].verdict == "scalar" for line in (10, 11, 12))
-    assert "4 elements (16 bytes) apart" in rows[10].reasons[0].evidence
-    assert "steps by stride per element" in rows[11].reasons[0].evidence
-    assert rows[13].verdict == "as-predicted"
+    codes = {line: [x.code for x in rows[line].reasons] for line in (11, 12, 13, 14)}
+    assert codes == {11: ["strided"], 12: ["runtime-stride", "unknown-alignment"],
+                     13: ["one-per-thread", "layout-contiguity-1"], 14: ["repeated-address"]}
+    assert all(rows[line].verdict == "scalar" for line in (11, 12, 13, 14))
+    assert "4 elements (16 bytes) apart" in rows[11].reasons[0].evidence
+    assert "steps by stride per element" in rows[12].reasons[0].evidence
+    assert "divided by 128" in rows[14].reasons[0].evidence
+    assert rows[15].verdict == "as-predicted"

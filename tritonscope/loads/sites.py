@@ -183,60 +183,64 @@ class ValueGraph:
         return out, loads
 
     def steps(self, values: list[str], rank: int, limit: int = 4000,
-              unknown_ops: list[Op] | None = None) -> dict[int, list[tuple[int, frozenset] | None]]:
-        """How the address moves along each of its dims: dim -> one (constant factor, runtime factors) per
-        `tt.make_range` term that varies along it (`ptr + offs * stride_n`: (1, {stride_n})); None for a term
-        seen through an op this reading does not follow (a division, a reshape, a loaded value, ...)."""
-        out: dict[int, list[tuple[int, frozenset] | None]] = {}
+              unknown_ops: list[Op] | None = None) -> dict[int, list[tuple[int, frozenset, int] | None]]:
+        """How the address moves along each of its dims: dim -> one (constant factor, runtime factors,
+        divisor) per `tt.make_range` term that varies along it (`ptr + offs * stride_n`: (1, {stride_n}, 1);
+        `ptr + offs // 128`: (1, {}, 128), one address per run of 128); None for a term seen through an op
+        this reading does not follow (a reshape, a loaded value, a division by a runtime value, ...)."""
+        out: dict[int, list[tuple[int, frozenset, int] | None]] = {}
         seen: set = set()
-        todo = [(v, 1, frozenset(), tuple(range(rank))) for v in values]
+        todo = [(v, 1, frozenset(), tuple(range(rank)), 1) for v in values]
         while todo and len(seen) < limit:
             state = todo.pop()
             if state in seen:
                 continue
             seen.add(state)
-            v, mult, factors, dims = state
+            v, mult, factors, dims, div = state
             if not dims:
                 continue  # a scalar (a splat's source): the same for every element
             op = self.defs.get(v)
             srcs = self.sources(v)
             if op is None:
                 if srcs:  # a loop-carried value: its initial and yielded values
-                    todo.extend((src, mult, factors, dims) for src in srcs)
+                    todo.extend((src, mult, factors, dims, div) for src in srcs)
                 continue  # (else a kernel argument: a scalar)
             if not _tensor_result(op):
                 continue  # a scalar (a program id, a loaded scalar, ...): the same for every element
             name = op.op.strip('"')
             if name == "tt.make_range":
-                out.setdefault(dims[0], []).append((mult, factors))
+                out.setdefault(dims[0], []).append((mult, factors, div))
             elif name in ("tt.splat", "arith.constant"):
                 continue  # the same for every element (a dense constant Triton prints is a splat)
+            elif name in ("arith.divsi", "arith.divui") and len(srcs) == 2 and (self.constant(srcs[1]) or 0) > 1:
+                # `offs // 128`: the same value for each run of 128 (the scales of a block-quantized matrix)
+                todo.append((srcs[0], mult, factors, dims, div * self.constant(srcs[1])))
             elif name in ("arith.remsi", "arith.remui") and len(srcs) == 2 and self.constant(srcs[1]):
                 # `x % 64` steps as x does, within runs of 64 (AxisInfo's contiguity = gcd(..., 64))
-                todo.append((srcs[0], mult, factors, dims))
+                todo.append((srcs[0], mult, factors, dims, div))
             elif name == "tt.expand_dims":
                 axis = EXPAND_AXIS.search(op.text)
                 if axis is None or not srcs:
                     self._unknown(out, dims, op, unknown_ops)
                     continue
                 a = int(axis.group(1))
-                todo.append((srcs[0], mult, factors, tuple(d for i, d in enumerate(dims) if i != a)))
+                todo.append((srcs[0], mult, factors, tuple(d for i, d in enumerate(dims) if i != a), div))
             elif name in _STEP_SAME_OPS:
-                todo.extend((src, mult, factors, dims) for src in srcs)
+                todo.extend((src, mult, factors, dims, div) for src in srcs)
             elif name in ("arith.muli", "arith.shli") and len(srcs) == 2:
                 consts = [self.constant(x) for x in srcs]
                 if consts[1] is not None:
                     c = consts[1] if name == "arith.muli" else 1 << min(consts[1], 32)
-                    todo.append((srcs[0], mult * c, factors, dims))
+                    todo.append((srcs[0], mult * c, factors, dims, div))
                 elif consts[0] is not None and name == "arith.muli":
-                    todo.append((srcs[1], mult * consts[0], factors, dims))
+                    todo.append((srcs[1], mult * consts[0], factors, dims, div))
                 elif name == "arith.muli":
                     # `offs * stride`: a splat scalar scales the other side by a runtime value
                     for i, x in enumerate(srcs):
                         other = srcs[1 - i]
                         scalar = self._splat_arguments(x)
                         if scalar is not None:
-                            todo.append((other, mult, factors | scalar, dims))
+                            todo.append((other, mult, factors | scalar, dims, div))
                             break
                     else:
                         self._unknown(out, dims, op, unknown_ops)

@@ -65,7 +65,12 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
                                     "no contiguity or alignment can be proven for it"))
     elif row.shape and row.fastest_dim is not None and site.address and not site.kind.startswith("shared"):
         step = _step(graph, site.address, len(row.shape), row.fastest_dim)
-        if step is not None and step[1]:
+        if step is not None and step[2] > 1:
+            out.append(Reason("repeated-address",
+                              f"along dim {row.fastest_dim} the index is divided by {step[2]}: each run of {step[2]} "
+                              "consecutive elements reads one address (a per-block scale or bias), which no "
+                              "vector covers"))
+        elif step is not None and step[1]:
             out.append(Reason("runtime-stride",
                               f"along dim {row.fastest_dim} the address steps by {' * '.join(sorted(step[1]))}"
                               + (f" * {step[0]}" if step[0] > 1 else "") + " per element, a runtime value: "
@@ -129,9 +134,9 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     return out
 
 
-def _step(graph: ValueGraph, address: list[str], rank: int, dim: int) -> tuple[int, frozenset] | None:
-    """(constant factor, runtime factors) by which the address moves from one element to the next along
-    `dim`, when every term that varies along it says the same; None when unknown or when nothing varies."""
+def _step(graph: ValueGraph, address: list[str], rank: int, dim: int) -> tuple[int, frozenset, int] | None:
+    """(constant factor, runtime factors, divisor) by which the address moves from one element to the next
+    along `dim`, when every term that varies along it says the same; None when unknown or nothing varies."""
     terms = graph.steps(address, rank).get(dim, [])
     if not terms or None in terms or len(set(terms)) != 1:
         return None
