@@ -215,10 +215,15 @@ def check_module(module: Module, stage: str, text: str, path: str) -> None:
     lines = text.splitlines()
     for op in module.ops:
         assert 1 <= op.lineno <= len(lines), (op.lineno, len(lines))
-        assert op.text.strip()[:20] in lines[op.lineno - 1], (op.lineno, op.text[:80], lines[op.lineno - 1][:80])
+        # an op's text starts with its line (a statement that spans lines goes on with the lines it continues)
+        first = lines[op.lineno - 1].strip()
+        assert op.text.strip()[:20] in lines[op.lineno - 1] or op.text.startswith(first), \
+            (op.lineno, op.text[:80], lines[op.lineno - 1][:80])
         if op.loc is not None:
             assert len(op.loc.chain()) <= 64
             op.loc.describe()
+    for lineno, op in module.continued.items():  # later lines of a multi-line op: after its first
+        assert op.lineno < lineno <= len(lines), (op.lineno, lineno, len(lines))
     for lineno, _ in module.unparsed:
         assert 1 <= lineno <= len(lines)
     json.dumps([op.to_json() for op in module.ops])

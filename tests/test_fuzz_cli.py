@@ -77,3 +77,13 @@ def test_commands_on_numbers_of_5000_digits(stage, cache39, tmp_path):
             assert "internal error" not in r.stderr and "Traceback" not in r.stderr, (args[0], r.stderr)
             assert r.exit_code == 0 or len(r.stderr.splitlines()) == 1, (args[0], r.stderr)
             STATS.record("cli 5000 digits", f"exit {r.exit_code}")
+    if stage == "ttgir":  # every constant and axis the loads analysis reads (a sample may miss them all)
+        cache = tmp_path / "constants"
+        entry = shutil.copytree(cache39 / ENTRIES[backend], cache / ENTRIES[backend])
+        p = entry / "add_kernel.ttgir"
+        text = re.sub(r"(arith\.constant (?:dense<)?)-?\d+", lambda m: m.group(1) + "9" * 5000, p.read_text())
+        p.write_text(re.sub(r"(axis = )\d+", lambda m: m.group(1) + "9" * 5000, text))
+        for template in COMMANDS:
+            args = [a.format(e=entry, c=cache, tmp=tmp_path, isa=isa, stage=stage) for a in template]
+            r = CliRunner().invoke(main, args, env={"NO_COLOR": "1"})
+            assert "internal error" not in r.stderr and "Traceback" not in r.stderr, (args[0], r.stderr)

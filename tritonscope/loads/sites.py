@@ -36,8 +36,10 @@ ATTR_DICT = re.compile(r"\{[^{}]*\}")
 # `%src, %dst mask %m other %o` (async_copy_global_to_local): keyword operands.
 KEYWORD_OPERAND = re.compile(r"\b(mask|other)\s+(%[\w.$-]+)")
 # `arith.constant 64 : i32`, `arith.constant dense<64> : tensor<64xi32, ...>`
-INT_CONSTANT = re.compile(r"arith\.constant\s+(?:dense<)?(-?\d+)>?\s*:\s*(?:i\d+|index|tensor<[\dx]*i\d+)")
-EXPAND_AXIS = re.compile(r"axis\s*=\s*(\d+)")
+# (at most 18 digits: a longer number is no constant Triton prints, and int() refuses > 4300 digits)
+INT_CONSTANT = re.compile(r"arith\.constant\s+(?:dense<)?(-?\d{1,18})>?\s*:\s*(?:i\d+|index|tensor<[\dx]*i\d+)")
+_MAX_FACTOR = 1 << 40
+EXPAND_AXIS = re.compile(r"axis\s*=\s*(\d{1,9})(?!\d)")
 # ops through which a term keeps its factor and its dims (the offsets of `tt.addptr` included)
 _STEP_SAME_OPS = frozenset(("tt.addptr", "arith.addi", "arith.subi", "tt.broadcast", "arith.extsi", "arith.extui",
                             "arith.trunci", "ttg.convert_layout", "arith.index_cast"))
@@ -157,6 +159,8 @@ class ValueGraph:
         todo = [(v, 1) for v in values]
         while todo and len(seen) < limit:
             v, mult = todo.pop()
+            if mult > _MAX_FACTOR:  # only the power of two in it decides an alignment
+                mult = gcd(mult, _MAX_FACTOR)
             if (v, mult) in seen:
                 continue
             seen.add((v, mult))
@@ -197,6 +201,9 @@ class ValueGraph:
                 continue
             seen.add(state)
             v, mult, factors, dims, div = state
+            if mult > _MAX_FACTOR or div > _MAX_FACTOR:  # no real stride: this reading says nothing
+                self._unknown(out, dims, self.defs.get(v), unknown_ops)
+                continue
             if not dims:
                 continue  # a scalar (a splat's source): the same for every element
             op = self.defs.get(v)
@@ -251,10 +258,10 @@ class ValueGraph:
         return out
 
     @staticmethod
-    def _unknown(out: dict, dims: tuple, op: Op, unknown_ops: list[Op] | None) -> None:
+    def _unknown(out: dict, dims: tuple, op: Op | None, unknown_ops: list[Op] | None) -> None:
         for d in dims:
             out.setdefault(d, []).append(None)
-        if unknown_ops is not None and op not in unknown_ops:
+        if unknown_ops is not None and op is not None and op not in unknown_ops:
             unknown_ops.append(op)
 
     def _splat_arguments(self, value: str) -> frozenset | None:
