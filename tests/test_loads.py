@@ -226,3 +226,23 @@ def test_tcgen05_mma_reads_its_a_and_b_from_shared_not_its_barrier():
     sites = [s for s in access_sites(parse("ttgir", text), parse_layout_aliases(text)) if s.kind == "mma_shared"]
     assert [(s.op.op, s.shape, s.dtype, s.layout_name, s.mma_operands) for s in sites] == [
         ("ttng.tc_gen5_mma", (64, 128), "f16", "shared2", "A and B")]
+
+
+def test_address_factors_stop_at_a_pointer_cast():
+    """`ValueGraph.multiples`: `x + n * 8` adds n in steps of 8 elements; past a `tt.bitcast` of the pointer
+    the offsets counted another element size, so nothing is claimed for them (factor 1)."""
+    from tritonscope.loads.sites import ValueGraph
+
+    text = """module {
+  tt.func public @k(%x: !tt.ptr<i8> {tt.divisibility = 16 : i32}, %n: i32) {
+    %c8_i32 = arith.constant 8 : i32
+    %0 = arith.muli %n, %c8_i32 : i32
+    %1 = tt.addptr %x, %0 : !tt.ptr<i8>, i32
+    %2 = tt.bitcast %1 : !tt.ptr<i8> -> !tt.ptr<f16>
+    tt.return
+  }
+}
+"""
+    graph = ValueGraph(parse("ttgir", text), text)
+    assert graph.multiples(["%1"]) == ({"n": 8, "x": 1}, [])
+    assert graph.multiples(["%2"]) == ({"n": 1, "x": 1}, [])

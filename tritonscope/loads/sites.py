@@ -39,6 +39,8 @@ KEYWORD_OPERAND = re.compile(r"\b(mask|other)\s+(%[\w.$-]+)")
 # (at most 18 digits: a longer number is no constant Triton prints, and int() refuses > 4300 digits)
 INT_CONSTANT = re.compile(r"arith\.constant\s+(?:dense<)?(-?\d{1,18})>?\s*:\s*(?:i\d+|index|tensor<[\dx]*i\d+)")
 _MAX_FACTOR = 1 << 40
+_UNIT_CHANGING_OPS = frozenset(("tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int"))
+_UNKNOWN_UNITS = 0  # a multiples() factor past a pointer cast: no factor known, none accumulates
 EXPAND_AXIS = re.compile(r"axis\s*=\s*(\d{1,9})(?!\d)")
 # ops through which a term keeps its factor and its dims (the offsets of `tt.addptr` included)
 _STEP_SAME_OPS = frozenset(("tt.addptr", "arith.addi", "arith.subi", "tt.broadcast", "arith.extsi", "arith.extui",
@@ -166,7 +168,7 @@ class ValueGraph:
             seen.add((v, mult))
             arg = self.arguments.get(v[1:])
             if arg is not None and v not in self.defs:
-                out[arg.name] = gcd(out.get(arg.name, 0), mult)
+                out[arg.name] = gcd(out.get(arg.name, 0), 1 if mult == _UNKNOWN_UNITS else mult)
                 continue
             op = self.defs.get(v)
             if op is not None and (mlir_op_kind(op.op.strip('"')) or "").endswith("load"):
@@ -174,7 +176,12 @@ class ValueGraph:
                     loads.append(op)
                 continue
             srcs = self.sources(v)
-            if op is not None and op.op in ("arith.muli", "arith.shli") and len(srcs) == 2:
+            if op is not None and op.op in _UNIT_CHANGING_OPS:
+                # offsets before a pointer cast count in another element size: nothing known past it
+                todo.extend((src, _UNKNOWN_UNITS) for src in srcs)
+                continue
+            if mult != _UNKNOWN_UNITS and op is not None and op.op in ("arith.muli", "arith.shli") \
+                    and len(srcs) == 2:
                 c = self.constant(srcs[1])
                 if c is not None and c > 0:
                     todo.append((srcs[0], mult * (c if op.op == "arith.muli" else 1 << min(c, 32))))
