@@ -133,6 +133,28 @@ class Module:
         return out
 
 
+def drop_trailing_padding(module: Module, is_padding, never_falls_through) -> None:
+    """Leave out, at the end of each function, the run of instructions `is_padding(index, op)` that follows
+    one that `never_falls_through(op)`: alignment padding a disassembler lists as more of the function
+    (hsaco-asm's `s_nop 0`, SASS's NOPs and branch to itself), never executed, no op of the kernel."""
+    ops = module.ops
+    drop: set[int] = set()
+    end = len(ops)
+    while end > 0:
+        function = ops[end - 1].function
+        start = end
+        while start > 0 and ops[start - 1].function == function:
+            start -= 1
+        k = end
+        while k > start and is_padding(k - 1, ops[k - 1]):
+            k -= 1
+        if start < k < end and never_falls_through(ops[k - 1]):
+            drop.update(range(k, end))
+        end = start
+    if drop:
+        module.ops = [op for i, op in enumerate(ops) if i not in drop]
+
+
 _LINE_CHUNK = 1 << 20
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from sys import intern
 
 from tritonscope.lazyre import lazy_compile
-from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
+from tritonscope.stages.common import Module, Op, SourceLoc, drop_trailing_padding, iter_lines
 
 FUNCTION_START = lazy_compile(r"^[0-9a-fA-F]+ <([^>]+)>:$")
 LINE_COMMENT = lazy_compile(r"^; (.+?):(\d{1,9})(?::(\d{1,9}))?(?: \(discriminator \d+\))?$")  # <= 9 digits: int()
@@ -95,22 +95,7 @@ def _drop_padding(module: Module) -> None:
     which llvm-objdump prints as more instructions of the function, under its last line: hundreds of them
     after a small kernel. A run of those at the end of a function, after an instruction that never falls
     through, is never executed: not an op of the kernel (left out, as docs/map.md says)."""
-    ops = module.ops
-    drop: set[int] = set()
-    end = len(ops)
-    while end > 0:
-        function = ops[end - 1].function
-        start = end
-        while start > 0 and ops[start - 1].function == function:
-            start -= 1
-        k = end
-        while k > start and ops[k - 1].op in _PADDING:
-            k -= 1
-        if k < end and k > start and ops[k - 1].op in _UNCONDITIONAL_END:
-            drop.update(range(k, end))
-        end = start
-    if drop:
-        module.ops = [op for i, op in enumerate(ops) if i not in drop]
+    drop_trailing_padding(module, lambda _, op: op.op in _PADDING, lambda op: op.op in _UNCONDITIONAL_END)
 
 
 def read_inlined_calls(dwarf: str) -> list[_InlinedCall]:

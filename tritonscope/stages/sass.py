@@ -15,7 +15,7 @@ from __future__ import annotations
 from sys import intern
 
 from tritonscope.lazyre import lazy_compile
-from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
+from tritonscope.stages.common import Module, Op, SourceLoc, drop_trailing_padding, iter_lines
 
 # line numbers of at most 9 digits: a longer one is not a position (and int() refuses > 4300 digits)
 LINE_INFO = lazy_compile(r'^//## File "((?:[^"\\]|\\.)*)", line (\d{1,9})(?!\d)'
@@ -118,27 +118,15 @@ def _drop_padding(module: Module, labels: dict[int, str]) -> None:
     and NOPs up to its alignment: never executed, though nvdisasm lists them under the function's last
     line (usually its `def`: a dozen SASS instructions on the kernel's first line). Left out (docs/map.md
     says so; a note on every command that reads SASS would say it about every kernel)."""
-    ops = module.ops
-    drop: set[int] = set()
-    end = len(ops)
-    while end > 0:
-        function = ops[end - 1].function
-        start = end
-        while start > 0 and ops[start - 1].function == function:
-            start -= 1
-        k = end
-        while k > start and ops[k - 1].op == "NOP":
-            k -= 1
-        label = labels.get(k - 1)
-        if k > start and ops[k - 1].op == "BRA" and label and f"({label})" in ops[k - 1].text \
-                and _unpredicated(ops[k - 1]):
-            k -= 1
-        if k < end and k > start and ops[k - 1].op in ("EXIT", "BRA", "RET", "RET.ABS", "RET.REL") \
-                and _unpredicated(ops[k - 1]):
-            drop.update(range(k, end))
-        end = start
-    if drop:
-        module.ops = [op for i, op in enumerate(ops) if i not in drop]
+
+    def is_padding(index: int, op: Op) -> bool:
+        if op.op == "NOP":
+            return True
+        label = labels.get(index)  # the label standing right before it: a branch to itself
+        return op.op == "BRA" and label is not None and f"({label})" in op.text and _unpredicated(op)
+
+    drop_trailing_padding(module, is_padding,
+                          lambda op: op.op in ("EXIT", "BRA", "RET", "RET.ABS", "RET.REL") and _unpredicated(op))
 
 
 def _chain(run: list[tuple[str, int, str | None, int]]) -> SourceLoc:
