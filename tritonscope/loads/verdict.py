@@ -74,8 +74,8 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
             out.append(Reason("runtime-stride",
                               f"along dim {row.fastest_dim} the address steps by {' * '.join(sorted(step[1]))}"
                               + (f" * {step[0]}" if step[0] > 1 else "") + " per element, a runtime value: "
-                              "consecutive elements are not known to be adjacent (a launch passing a stride of 1 "
-                              "has it specialized to the constant 1)"))
+                              "consecutive elements are not known to be adjacent (a JIT launch passing 1 gets it "
+                              "specialized to the constant 1, unless the argument is in do_not_specialize)"))
         elif step is not None and step[0] > 1:
             out.append(Reason("strided", f"along dim {row.fastest_dim} consecutive elements are {step[0]} elements "
                                          f"({step[0] * row.element_bytes} bytes) apart in memory (the index is "
