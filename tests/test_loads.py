@@ -246,3 +246,51 @@ def test_address_factors_stop_at_a_pointer_cast():
     graph = ValueGraph(parse("ttgir", text), text)
     assert graph.multiples(["%1"]) == ({"n": 8, "x": 1}, [])
     assert graph.multiples(["%2"]) == ({"n": 1, "x": 1}, [])
+
+
+NVMMA_TTGIR = """\
+#blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32}>
+#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 4 : i32, ttg.target = "cuda:90"} {
+  tt.func public @k(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}) {
+    %cst = arith.constant dense<1.000000e+00> : tensor<64x64xf32, #blocked1> loc(#loc1)
+    %0 = ttg.local_alloc %cst : (tensor<64x64xf32, #blocked1>) -> !ttg.memdesc<64x64xf32, #shared, #smem> loc(#loc2)
+    %1 = ttg.local_alloc %cst : (tensor<64x64xf32, #blocked1>) -> !ttg.memdesc<64x64xf32, #shared1, #smem> loc(#loc3)
+    tt.return loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+#loc = loc("k.py":1:0)
+#loc1 = loc("k.py":2:5)
+#loc2 = loc("k.py":3:5)
+#loc3 = loc("k.py":4:5)
+"""
+
+
+def test_nvmma_shared_order_limits_a_store_from_registers(tmp_path):
+    """An nvmma_shared layout keeps its last dim contiguous, the one before when `transposed` (Triton's
+    getOrder): registers running along dim 1 store one element at a time into the transposed one (as fla's
+    chunk_gated_delta_rule_bwd_kernel_dhu does: 32 st.shared.b32 per thread), 16 bytes into the other."""
+    entry_dir = tmp_path / "cache" / "NVMMA"
+    entry_dir.mkdir(parents=True)
+    (entry_dir / "k.ttgir").write_text(NVMMA_TTGIR)
+    (entry,) = Cache(tmp_path / "cache").kernels(True)
+    rows = {r.line: r for r in analyze_entry(entry, sass=False).rows}
+    assert rows[3].predicted_vector_bytes == 4
+    assert rows[3].prediction_note == ("#shared keeps dim 0 contiguous, the registers run along dim 1: one "
+                                       "element per shared access")
+    assert (rows[4].predicted_vector_bytes, rows[4].prediction_note) == (16, None)
+
+
+def test_a_shared_access_blames_no_argument_and_is_no_gather():
+    """fla chunk_gla_bwd_kernel_intra 578: a local_load of a buffer filled with data computed from loads and
+    masked by T. Its operand is a buffer, not an address: no gather, no argument's alignment (both were
+    claimed); the shared layout is the cause."""
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6" / "fla"
+    (entry,) = [e for e in Cache(data).kernels() if e.hash.startswith("45KWYMF4")]
+    report = analyze_entry(entry, sass=False)
+    codes = {r.op: [x.code for x in r.reasons] for r in report.rows if r.line == 578}
+    assert codes == {"ttg.local_load": ["shared-layout"], "ttg.local_alloc": []}

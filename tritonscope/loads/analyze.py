@@ -240,6 +240,16 @@ def _shared_limit(row: AccessRow) -> int | None:
     vec = getattr(shared, "vec", None)
     order = getattr(shared, "order", None)
     bases = getattr(shared, "offset_bases", None)
+    if getattr(shared, "kind", None) == "nvmma_shared" and len(row.shape) >= 2:
+        # Triton's getOrder: the last dim runs first, the one before it when `transposed` (an unswizzled
+        # layout ignored `transposed` up to 3.7); a swizzled one keeps 16-byte chunks contiguous
+        from tritonscope.layouts import releases
+
+        rank = len(row.shape)
+        transposed = shared.transposed and (shared.swizzling_byte_width > 0
+                                            or releases.active().has("nvmma-unswizzled-transposed"))
+        order = (rank - 2,) if transposed else (rank - 1,)
+        vec = max(1, 128 // shared.element_bit_width) if shared.swizzling_byte_width else 1 << 30
     if bases:  # padded / linear shared layouts: the offset bases say which dim runs first, and how far
         first = bases[0]
         dim = next((i for i, v in enumerate(first) if v), None)
@@ -259,7 +269,9 @@ def _shared_limit(row: AccessRow) -> int | None:
                                f"along dim {row.fastest_dim}: one element per shared access")
         return 1
     # Without swizzling (maxPhase 1) a whole row is contiguous, whatever `vec` says.
-    if getattr(shared, "max_phase", 2) > 1 and vec < (row.contiguous_per_thread or 1):
+    # (a run of 16 bytes or more limits nothing: no access is wider)
+    if getattr(shared, "max_phase", 2) > 1 and vec < (row.contiguous_per_thread or 1) \
+            and vec * row.element_bytes < 16:
         row.prediction_note = f"#{site.shared_layout_name} swizzles in groups of vec={vec} elements"
         return vec
     return None

@@ -59,11 +59,16 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     missing = [a for a in row.alignment if "type" in a and "tt.divisibility" not in a and "multiple" in a
                and (a["multiple"] * row.element_bytes) % need] if row.shape else []  # (0-d: one element)
     compiler = [a for a in row.alignment if a.get("attr") == "contiguity"]
-    if row.gather and row.shape:
+    # a shared-memory access's operand is a buffer (or, for local_alloc, the data stored): the compiler's own
+    # allocation decides its alignment, not the kernel's arguments, and loaded data is no gather
+    in_shared = site.kind.startswith("shared")
+    if in_shared:
+        missing = []
+    if row.gather and row.shape and not in_shared:
         lines = sorted({f"{op} at line {line}" if line else op for line, op in row.gather})
         out.append(Reason("gather", f"the address is computed from loaded values ({', '.join(lines)}): "
                                     "no contiguity or alignment can be proven for it"))
-    elif row.shape and row.fastest_dim is not None and site.address and not site.kind.startswith("shared"):
+    elif row.shape and row.fastest_dim is not None and site.address and not in_shared:
         step = _step(graph, site.address, len(row.shape), row.fastest_dim)
         if step is not None and step[2] > 1:
             out.append(Reason("repeated-address",
@@ -80,6 +85,8 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
             out.append(Reason("strided", f"along dim {row.fastest_dim} consecutive elements are {step[0]} elements "
                                          f"({step[0] * row.element_bytes} bytes) apart in memory (the index is "
                                          f"scaled by {step[0]}): no two of them form a vector"))
+    if any(r.code in ("strided", "repeated-address") for r in out):
+        missing = []  # no alignment would make adjacent elements of these one vector: not a cause
     if missing:
         names = ", ".join(f"{a['value']} ({a['type']})" for a in missing)
         consequence = ("; the coalesce pass therefore gave the layout 1 contiguous element per thread"
