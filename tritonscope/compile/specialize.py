@@ -84,8 +84,9 @@ class ReleaseRules:
     bool_tensor_type: str = "i1"
 
 
-# Newest first; columns as in ReleaseRules. Earlier than 3.2, ASTSource keyed the signature by index:
-# not supported. The 3.9 row was read in 3.9.0's JITFunction._pack_args; 3.6.0 still had no constexpr
+# Newest first; columns as in ReleaseRules. 3.1's JIT (runtime/jit.py, read in the 3.1.0 wheel) keys the
+# signature by name as 3.2's does, with its own AttrsDescriptor(divisible_by_16, equal_to_1) of parameter
+# indices; 3.0 and earlier: not supported. The 3.9 row was read in 3.9.0's JITFunction._pack_args; 3.6.0 still had no constexpr
 # entries (checked on a GPU); 3.7 and 3.8 are assumed to be like 3.6. tests/test_specialize.py replays
 # the installed JIT's own binder to catch a wrong row. Bool tensors: `"bool": "i1"` in 3.2.0's and 3.3.1's
 # runtime/jit.py, `"bool": "u1"` in 3.4.0's _utils.py (read in the wheels).
@@ -96,6 +97,7 @@ RELEASE_RULES: tuple[ReleaseRules, ...] = (
     ReleaseRules((3, 4), "parse_attr",  True,           "u1", True,                   False,             "u1"),
     ReleaseRules((3, 3), "parse_attr",  True,           "u1", False,                  False,             "i1"),
     ReleaseRules((3, 2), "descriptor",  False,          "i1", False,                  False,             "i1"),
+    ReleaseRules((3, 1), "descriptor",  False,          "i1", False,                  False,             "i1"),
 )
 # fmt: on
 MIN_RELEASE = RELEASE_RULES[-1].since
@@ -423,6 +425,11 @@ def make_ast_source(fn: Any, spec: KernelSpec, backend: Any, rules: ReleaseRules
         "tt.divisibility": [i for i, a in enumerate(spec.args) if _descriptor_divisible(a)],
         "tt.equal_to": [i for i, a in enumerate(spec.args) if _descriptor_equal_to_1(a)],
     }
+    if not hasattr(backend, "get_attrs_descriptor"):  # 3.1: a plain (divisible_by_16, equal_to_1) of indices
+        from triton.compiler import AttrsDescriptor
+
+        return ASTSource(fn, signature, constants,
+                         AttrsDescriptor(tuple(properties["tt.divisibility"]), tuple(properties["tt.equal_to"])))
     descriptor = backend.get_attrs_descriptor(None, None)
     if "tt.pointer_range" in descriptor.property_values:
         properties["tt.pointer_range"] = [i for i, a in enumerate(spec.args) if a.pointer_range_32]
