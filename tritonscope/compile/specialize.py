@@ -86,7 +86,7 @@ class ReleaseRules:
 
 # Newest first; columns as in ReleaseRules. 3.1's JIT (runtime/jit.py, read in the 3.1.0 wheel) keys the
 # signature by name as 3.2's does, with its own AttrsDescriptor(divisible_by_16, equal_to_1) of parameter
-# indices; 3.0 and earlier: not supported. The 3.9 row was read in 3.9.0's JITFunction._pack_args; 3.6.0 still had no constexpr
+# indices; 3.0 and earlier: not checked, so not supported. The 3.9 row was read in 3.9.0's JITFunction._pack_args; 3.6.0 still had no constexpr
 # entries (checked on a GPU); 3.7 and 3.8 are assumed to be like 3.6. tests/test_specialize.py replays
 # the installed JIT's own binder to catch a wrong row. Bool tensors: `"bool": "i1"` in 3.2.0's and 3.3.1's
 # runtime/jit.py, `"bool": "u1"` in 3.4.0's _utils.py (read in the wheels).
