@@ -18,11 +18,12 @@ def test_release_table_lookup():
     assert R39.constexpr_attr_entries and not R36.constexpr_attr_entries and R36.pointer_range_needs_buffer_ops
     assert R33.attrs_form == "parse_attr" and not R33.pointer_range_needs_buffer_ops
     assert R32.attrs_form == "descriptor" and not R32.ones_become_constexpr and R32.bool_type == "i1"
-    # 3.1's JIT spells it as 3.2's (a name-keyed signature), with its own AttrsDescriptor (make_ast_source);
-    # its keys were checked by replaying 3.1.0's JIT binder on every sample in that wheel's venv
-    assert rules_for("3.1.0") == dataclasses.replace(R32, since=(3, 1))  # tests/data/compile/triton31_check.md
-    with pytest.raises(UsageError, match="needs Triton >= 3.1"):
-        rules_for("3.0.0")
+    # 3.0's and 3.1's JIT spell it as 3.2's (a name-keyed signature), with their own AttrsDescriptor
+    # (make_ast_source); their keys were checked by replaying each wheel's JIT binder on every sample
+    for version in ("3.0.0", "3.1.0"):  # tests/data/compile/triton31_check.md
+        assert rules_for(version) == dataclasses.replace(R32, since=(3, 0))
+    with pytest.raises(UsageError, match="needs Triton >= 3.0"):
+        rules_for("2.3.1")
 
 
 @pytest.mark.parametrize(("value", "rules", "expected"), [

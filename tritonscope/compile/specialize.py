@@ -84,11 +84,12 @@ class ReleaseRules:
     bool_tensor_type: str = "i1"
 
 
-# Newest first; columns as in ReleaseRules. 3.1's JIT (runtime/jit.py, read in the 3.1.0 wheel) keys the
-# signature by name as 3.2's does, with its own AttrsDescriptor(divisible_by_16, equal_to_1) of parameter
-# indices; 3.0 and earlier: not checked, so not supported. The 3.9 row was read in 3.9.0's JITFunction._pack_args; 3.6.0 still had no constexpr
+# Newest first; columns as in ReleaseRules. 3.0's and 3.1's JIT (runtime/jit.py, the same code in both
+# wheels) key the signature by name as 3.2's does, with their own AttrsDescriptor(divisible_by_16,
+# equal_to_1) of parameter indices (tests/data/compile/triton31_check.md); 2.x: not checked, not supported.
+# The 3.9 row was read in 3.9.0's JITFunction._pack_args; 3.6.0 still had no constexpr
 # entries (checked on a GPU); 3.7 and 3.8 are assumed to be like 3.6. tests/test_specialize.py replays
-# the installed JIT's own binder to catch a wrong row. Bool tensors: `"bool": "i1"` in 3.2.0's and 3.3.1's
+# the installed JIT's own binder to catch a wrong row. Bool tensors: `"bool": "i1"` in 3.0.0's to 3.3.1's
 # runtime/jit.py, `"bool": "u1"` in 3.4.0's _utils.py (read in the wheels).
 # fmt: off
 RELEASE_RULES: tuple[ReleaseRules, ...] = (
@@ -97,7 +98,7 @@ RELEASE_RULES: tuple[ReleaseRules, ...] = (
     ReleaseRules((3, 4), "parse_attr",  True,           "u1", True,                   False,             "u1"),
     ReleaseRules((3, 3), "parse_attr",  True,           "u1", False,                  False,             "i1"),
     ReleaseRules((3, 2), "descriptor",  False,          "i1", False,                  False,             "i1"),
-    ReleaseRules((3, 1), "descriptor",  False,          "i1", False,                  False,             "i1"),
+    ReleaseRules((3, 0), "descriptor",  False,          "i1", False,                  False,             "i1"),
 )
 # fmt: on
 MIN_RELEASE = RELEASE_RULES[-1].since
@@ -425,7 +426,7 @@ def make_ast_source(fn: Any, spec: KernelSpec, backend: Any, rules: ReleaseRules
         "tt.divisibility": [i for i, a in enumerate(spec.args) if _descriptor_divisible(a)],
         "tt.equal_to": [i for i, a in enumerate(spec.args) if _descriptor_equal_to_1(a)],
     }
-    if not hasattr(backend, "get_attrs_descriptor"):  # 3.1: a plain (divisible_by_16, equal_to_1) of indices
+    if not hasattr(backend, "get_attrs_descriptor"):  # 3.0, 3.1: a plain (divisible_by_16, equal_to_1) of indices
         from triton.compiler import AttrsDescriptor
 
         return ASTSource(fn, signature, constants,
