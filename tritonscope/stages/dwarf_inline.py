@@ -122,15 +122,19 @@ def _range_lists(lines: list[str]) -> dict[str, list[tuple[str, str]]]:
     return out
 
 
-def callee_files(calls: list[InlinedCall]) -> dict[int, str]:
+def callee_files(calls: list[InlinedCall], first_op_files: dict[int, str] | None = None) -> dict[int, str]:
     """offset of a call -> the file its callee's code is in, where its nested calls say so: a call made
-    from inside the callee is made from the callee's file (Triton's DWARF names no decl_file)."""
+    from inside the callee is made from the callee's file (Triton's DWARF names no decl_file). A call with
+    no nested call: the file of the first instruction of its range (`first_op_files`: the label that opens
+    an inlined range is printed before the callee's first instruction)."""
     out: dict[int, str] = {}
     for call in calls:
-        files = {o.call_file for o in calls if o.depth == call.depth + 1
-                 and call.offset < o.offset < call.offset + call.size}
+        nested = [o for o in calls if o.depth == call.depth + 1 and call.offset < o.offset < call.offset + call.size]
+        files = {o.call_file for o in nested}
         if len(files) == 1:
             out[call.offset] = files.pop()
+        elif not nested and first_op_files and call.offset in first_op_files:
+            out[call.offset] = first_op_files[call.offset]
     return out
 
 
@@ -142,21 +146,31 @@ def call_sites_by_line(calls: list[InlinedCall], labels: dict[str, int], op_line
     into it (a load of the kernel's line 36 between the instructions of a `tl.sum` called at line 39). With
     `op_files` (op line -> the file id of its `.loc`), an op whose file is not the file its innermost
     holding call's callee lives in (`callee_files`) is not inside that call: such calls are dropped from
-    its list, innermost first, until one fits or none is left."""
+    its list, innermost first, until one fits or none is left.
+
+    The range of a call whose instructions were software-pipelined can hold most of the kernel (gemlite's
+    `load_ptr` helper of utils.py, called at line 431 of its split-K GEMM: its one pair spans the prologue
+    and the loop), so without the file test every kernel line of that stretch would read as inlined there."""
     out: dict[int, list[tuple[int, InlinedCall]]] = {}
+    first_op_files: dict[int, str] = {}
     for call in calls:
         if call.call_line <= 0:
             continue
+        first: int | None = None
         for start_label, end_label in call.ranges:
             start, end = labels.get(start_label), labels.get(end_label)
             if start is None or end is None:
                 continue
             i = bisect.bisect_left(op_lines, start)
             j = bisect.bisect_left(op_lines, end)
+            if i < j and (first is None or op_lines[i] < first):
+                first = op_lines[i]
             for k in range(i, j):
                 out.setdefault(op_lines[k], []).append((call.depth, call))
+        if first is not None and op_files and first in op_files:
+            first_op_files[call.offset] = op_files[first]
     if op_files:
-        callee = callee_files(calls)
+        callee = callee_files(calls, first_op_files)
         for line in list(out):
             sites = sorted(out[line], key=lambda s: -s[0])
             file = op_files.get(line)
