@@ -2,9 +2,13 @@
 write: Liger-Kernel (LLM training ops, forward and backward; its MLP uses host TMA descriptors and
 wgmma on Hopper), flash-linear-attention (chunked linear attention, forward and backward, with its
 TMA path switched on by FLA_USE_TMA=1) and torchao (packed-int4 mixed GEMM, blockwise fp8 quantization
-and GEMM, int8 matmul; autotuned). Each library gets its own cache, OUT/<lib>/, and a log of what ran.
+and GEMM, int8 matmul; autotuned) and gemlite (low-bit GEMMs on packed 8/4/2/1.58-bit weights: GEMV,
+split-K and rev-split-K GEMV, split-K and plain GEMM chosen by batch size, dynamic int8/fp8 activation
+quantization, block-quantized fp8, MXFP weights; its "fast" autotuning). Each library gets its own
+cache, OUT/<lib>/, and a log of what ran.
 
-The machine is offline: carry the wheels (liger-kernel, flash-linear-attention, fla-core, torchao) and
+The machine is offline: carry the wheels (liger-kernel, flash-linear-attention, fla-core, torchao; gemlite is an sdist:
+`pip wheel --no-deps` it here) and
 install them with --no-deps into a --target directory on PYTHONPATH before running
 
     python benchmarks/record_thirdparty.py OUT [lib ...]
@@ -199,7 +203,62 @@ def _ops_torchao(torch):
     return [hqq_mixed_mm, blockwise_fp8, int8_mm]
 
 
-LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao}
+def _ops_gemlite(torch):
+    from gemlite import helper
+
+    dev, fp16 = "cuda", torch.float16
+    N, K = 2048, 4096
+    batch_sizes = (1, 8, 64, 512)  # GEMV (rev-split-K), GEMV split-K, GEMM split-K, GEMM
+
+    def linear():
+        return torch.nn.Linear(K, N, bias=False, device=dev, dtype=fp16)
+
+    def run(layer):
+        for m in batch_sizes:
+            layer(torch.randn(m, K, device=dev, dtype=fp16))
+
+    def hqq(nbits, group):
+        w_q = torch.randint(0, 2**nbits, (N, K), device=dev, dtype=torch.uint8)
+        scales = torch.rand(N, K // group, device=dev, dtype=fp16) * 0.01
+        zeros = torch.full((N, K // group), 2 ** (nbits - 1), device=dev, dtype=fp16)
+        return w_q, scales, zeros
+
+    def a16w8_int8():
+        run(helper.A16W8_INT8(device=dev, dtype=fp16).from_linear(linear()))
+
+    def a16w8_fp8():
+        run(helper.A16W8_FP8(device=dev, dtype=fp16).from_linear(linear()))
+
+    def a16w4_hqq_int():  # 4-bit weights packed 8 to a 32-bit word, grouped scales and zeros
+        run(helper.A16W4_HQQ_INT(device=dev, dtype=fp16).from_weights(*hqq(4, 64)))
+
+    def a16w2_hqq_int():
+        run(helper.A16W2_HQQ_INT(device=dev, dtype=fp16).from_weights(*hqq(2, 128)))
+
+    def a16w158_int():  # ternary weights
+        w = torch.randint(-1, 2, (N, K), device=dev).to(fp16)
+        run(helper.A16W158_INT(device=dev, dtype=fp16).from_weights(w, torch.tensor(0.02)))
+
+    def a8w8_int8_dynamic():
+        run(helper.A8W8_INT8_dynamic(device=dev, dtype=fp16).from_linear(linear()))
+
+    def a8w8_fp8_dynamic():
+        run(helper.A8W8_FP8_dynamic(device=dev, dtype=fp16).from_linear(linear()))
+
+    def a8w8_fp8_block_quant():
+        run(helper.A8W8_FP8_dynamic(device=dev, dtype=fp16, block_quant=True).from_linear(linear()))
+
+    def a8w4_hqq_int_dynamic():
+        run(helper.A8W4_HQQ_INT_dynamic(device=dev, dtype=fp16).from_weights(*hqq(4, 64)))
+
+    def a16w4_mxfp():
+        run(helper.A16W4_MXFP(device=dev, dtype=fp16).from_linear(linear()))
+
+    return [a16w8_int8, a16w8_fp8, a16w4_hqq_int, a16w2_hqq_int, a16w158_int, a8w8_int8_dynamic,
+            a8w8_fp8_dynamic, a8w8_fp8_block_quant, a8w4_hqq_int_dynamic, a16w4_mxfp]
+
+
+LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite}
 
 
 def record(out: str, libs: list[str]) -> None:
