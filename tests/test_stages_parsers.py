@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -160,6 +161,61 @@ def test_source_stage_keeps_helpers_as_functions(cache39):
     assert any(f.startswith("kernels._row_max") for f in source.functions)
     helper_ops = [op for op in source.ops if (op.function or "").startswith("kernels._row_max")]
     assert {op.loc.outermost().line for op in helper_ops} <= {0, 34, 36, 37}
+
+
+GEMLITE = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6" / "gemlite"
+SPLITK = GEMLITE / "2BZ2DJ3BNDLDD7KP327T6D5DIC476IUZ3IOPFABHTMDGCASLK5IQ" / "gemm_splitK_INT_kernel.ptx"
+
+
+def test_ptx_36_chains_from_loc_comments():
+    """Triton 3.4-3.8 PTX: `.loc 3 24 23 // utils.py:24:23 @[ gemm_splitK_kernels.py:431:46 ]`: the chain
+    is the comment's (basenames mapped back to the `.file` paths), not the overlapping DWARF ranges'."""
+    ptx = parse("ptx", read_text(SPLITK))
+    copies = [op for op in ptx.ops if op.op == "cp.async.ca.shared.global"]
+    assert Counter(op.loc.describe() for op in copies) == {"gemm_splitK_kernels.py:441:29": 5,
+                                                           "gemm_splitK_kernels.py:449:32": 5}
+    (helper,) = {op.loc for op in ptx.ops if op.loc.describe() == "utils.py:24:23 @ gemm_splitK_kernels.py:431:46"}
+    assert helper.file == "/packages/gemlite/triton_kernels/utils.py"
+    assert helper.inlined_at.file == "/packages/gemlite/triton_kernels/gemm_splitK_kernels.py"
+
+
+def test_ptx_dwarf_range_of_a_pipelined_helper():
+    """The same PTX without its `.loc` comments, as a release before 3.4 prints it: the chain comes from
+    the DWARF ranges. `load_ptr`'s range (called at 431:46) spans the software-pipelined prologue and loop;
+    the kernel-file ops inside it are not inlined there: the call has no nested call to tell its callee's
+    file, the first instruction of its range does (utils.py)."""
+    bare = re.sub(r"(\.loc\s+\d+\s+\d+\s+\d+)\s*//.*", r"\1", read_text(SPLITK))
+    assert "@[" not in bare
+    dwarf, comments = parse("ptx", bare), parse("ptx", read_text(SPLITK))
+    copies = [op for op in dwarf.ops if op.op == "cp.async.ca.shared.global"]
+    assert Counter(op.loc.outermost().line for op in copies) == {441: 5, 449: 5}
+    assert len(dwarf.ops) == len(comments.ops) == 615
+
+
+def test_ptx_comment_chain_with_two_files_of_one_basename():
+    """`utils.py` twice (a library's `a/utils.py` and `b/utils.py`): a caller named by basename is the
+    file whose id has that position among the `.loc`s."""
+    text = """
+.visible .entry k()
+{
+\t.loc\t1 10 5                          // k.py:10:5
+\tmov.u32 \t%r1, 0;
+\t.loc\t2 3 7                           // utils.py:3:7 @[ utils.py:20:9 @[ k.py:11:5 ] ]
+\tadd.s32 \t%r2, %r1, 1;
+\t.loc\t3 20 9                          // utils.py:20:9 @[ k.py:11:5 ]
+\tadd.s32 \t%r3, %r2, 1;
+\tret;
+}
+\t.file\t1 "/src/k.py"
+\t.file\t2 "/src/a/utils.py"
+\t.file\t3 "/src/b/utils.py"
+"""
+    ops = parse("ptx", text).ops
+    assert [[(p.file, p.line) for p in op.loc.chain()] for op in ops[:3]] == [
+        [("/src/k.py", 10)],
+        [("/src/a/utils.py", 3), ("/src/b/utils.py", 20), ("/src/k.py", 11)],
+        [("/src/b/utils.py", 20), ("/src/k.py", 11)],
+    ]
 
 
 NOINLINE = Path(__file__).parent / "data" / "stages" / "noinline_cache" / \

@@ -1,5 +1,5 @@
-"""`loads` on real kernels of three libraries this project did not write (liger-kernel, flash-linear-
-attention, torchao), recorded on an H100 with Triton 3.6 (tests/data/thirdparty-h100-triton3.6): every
+"""`loads` on real kernels of four libraries this project did not write (liger-kernel, flash-linear-
+attention, torchao, gemlite), recorded on an H100 with Triton 3.6 (tests/data/thirdparty-h100-triton3.6): every
 access gets a verdict, every global access joins SASS, instructions that LLVM moved to another line or
 merged are found and say so, ptxas' `@!PT` padding is no access, spills are listed and flagged in `ls`."""
 
@@ -20,7 +20,7 @@ from tritonscope.stages import memops
 from tritonscope.stages.common import Op
 
 DATA = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6"
-LIBS = ("liger", "fla", "torchao")
+LIBS = ("liger", "fla", "torchao", "gemlite")
 GLOBAL = ("global_load", "global_store", "atomic", "async_copy", "tma_load", "tma_store")
 needs_nvdisasm = pytest.mark.skipif(tools.find_nvidia_tool("nvdisasm") is None, reason="no nvdisasm")
 
@@ -165,6 +165,25 @@ def test_wgmma_operands_read_from_shared_memory():
     int8 = analyze_entry(_entry("torchao", "23YZV6A7"))
     assert not [r for r in int8.rows if r.kind == "mma_shared"]
     assert not [u for u in int8.unattributed if u["kind"] == "mma"]
+
+
+@needs_nvdisasm
+def test_helper_calls_scheduled_together_keep_their_lines():
+    """gemlite's GEMMs load through `load_ptr` and dequantize through helpers of its utils.py; the
+    software pipeliner interleaves those calls, so their DWARF ranges overlap and span most of the
+    kernel. The `.loc` comments' chains (Triton 3.4-3.8) put each instruction on its call: every access's
+    LLIR, PTX and SASS counts agree, none is merged, split, relocated or unmatched (before: 104 PTX
+    cp.async on line 408 for 40 in LLIR, 16 on 410 for 80, the B operand's 16 ldmatrix on line 408)."""
+    for prefix, lines in (("2LVMWLFPTN", {408, 410, 420, 436, 452, 494}),
+                          ("2BZ2DJ3BND", {431, 441, 449, 454, 457, 518})):
+        report = analyze_entry(_entry("gemlite", prefix))
+        assert {r.line for r in report.rows} == lines
+        for r in report.rows:
+            assert sum(r.counts("llir").values()) == sum(r.counts("ptx").values()) == \
+                sum(r.counts("sass").values()) > 0, (r.line, r.op, r.stages)
+            assert not r.count_changes and not r.ambiguous and r.verdict != "unknown"
+    ldmatrix = [r for r in analyze_entry(_entry("gemlite", "2LVMWLFPTN")).rows if r.line == 436]
+    assert ldmatrix[0].sites[0].op.loc.describe() == "utils.py:93:17 @ gemm_kernels.py:436:110"
 
 
 def _row(line: int, llir: dict, widths: dict) -> AccessRow:

@@ -15,6 +15,7 @@ from sys import intern
 from tritonscope.lazyre import lazy_compile
 from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 from tritonscope.stages.dwarf_inline import call_sites_by_line, read_inlined_calls
+from tritonscope.stages.loc_comments import CommentChains
 
 FILE_DIRECTIVE = lazy_compile(r'^\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"(?:\s+"((?:[^"\\]|\\.)*)")?')
 # line and column numbers of at most 9 digits: a longer one is not a position (and int() refuses > 4300)
@@ -23,8 +24,6 @@ FUNCTION_TYPE = lazy_compile(r"^\.type\s+([\w.$]+)\s*,\s*@function")
 FUNCTION_END = lazy_compile(r"^\.Lfunc_end\d+:")
 SECTION = lazy_compile(r"^\.section\s+([^\s,]+)")
 LABEL = lazy_compile(r"^[\w.$]+:")
-# `file:line:col` positions of a `.loc` comment chain.
-CHAIN_POSITION = lazy_compile(r"([^\s@\[\]]*):(\d{1,9}):(\d{1,9})(?!\d)")
 INSTRUCTION = lazy_compile(r"^([a-z_][\w]*)")
 # Outside directives, one match per line: a label (no group) or an instruction (its mnemonic in group 1).
 LABEL_OR_INSTRUCTION = lazy_compile(LABEL.pattern + "|" + INSTRUCTION.pattern)
@@ -122,7 +121,7 @@ def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
             op_locs.append((op, current[0], current[1]))
 
     module.files = files
-    resolver = _Locations(files)
+    resolver = _Locations(files, lambda: {pos for _, pos, _ in op_locs})
     dwarf_sites: dict = {}
     if not has_chains:
         calls = read_inlined_calls(section_lines.get(".debug_info", []), section_lines.get(".debug_ranges", []))
@@ -145,35 +144,7 @@ def _join(first: str, second: str | None) -> str:
     return f"{first.rstrip('/')}/{second}"
 
 
-class _Locations:
-    def __init__(self, files: dict[str, str]):
-        self.files = files
-        by_base: dict[str, set[str]] = {}
-        for p in files.values():
-            by_base.setdefault(os.path.basename(p), set()).add(p)
-        # The comment spells basenames only; map back to the full path where that is unambiguous.
-        self.by_basename = {b: next(iter(ps)) for b, ps in by_base.items() if len(ps) == 1}
-        self.cache: dict[tuple[Position, str], SourceLoc] = {}
-
-    def position(self, pos: Position, inlined_at: SourceLoc | None = None) -> SourceLoc:
-        return SourceLoc(self.files.get(pos[0], f"<file {pos[0]}>"), pos[1], pos[2], inlined_at)
-
-    def from_comment(self, pos: Position, chain: str) -> SourceLoc:
-        key = (pos, chain)
-        hit = self.cache.get(key)
-        if hit is not None:
-            return hit
-        callers = CHAIN_POSITION.findall(chain)[1:]  # the first is the `.loc` position itself
-        # as the other stages, at most 64 positions (outermost kept: the user's line); no deeper
-        # linked chain, which would overflow the recursion of to_json/==
-        callers = callers[-63:]
-        loc: SourceLoc | None = None
-        for name, line, col in reversed(callers):
-            loc = SourceLoc(self.by_basename.get(name, name), int(line), int(col), loc)
-        hit = self.position(pos, loc)
-        self.cache[key] = hit
-        return hit
-
+class _Locations(CommentChains):
     def with_dwarf(self, pos: Position, sites: list) -> SourceLoc:
         loc: SourceLoc | None = None
         for _, call in sorted(sites, key=lambda s: s[0]):

@@ -3,9 +3,11 @@
 `.file N "path"` (usually after the code), `.loc N line col` and from Triton 3.9
 `.loc N l c, function_name $L__info_stringK, inlined_at F L C`. An `inlined_at` names one level only:
 the full chain comes from finding the caller's position among the other `.loc`s' own positions.
-Without `inlined_at` (before 3.9) the chain comes from the DWARF inlined-subroutine ranges printed in
-`.section .debug_info`. Lines without a `.loc` inherit the previous one within their function; every
-`.entry` and `.func` maps.
+Triton 3.4 to 3.8 name no `inlined_at`, but LLVM comments each `.loc` with the instruction's whole chain
+(`// utils.py:93:17 @[ gemm_kernels.py:436:110 ]`): read by `loc_comments.CommentChains`. Before 3.4
+(no such comment) the chain comes from the DWARF inlined-subroutine ranges printed in
+`.section .debug_info`, which overlap where calls were scheduled together. Lines without a `.loc`
+inherit the previous one within their function; every `.entry` and `.func` maps.
 
 Inside `// begin inline asm` ... `// end inline asm` LLVM numbers the k-th line of the asm string as
 source line `call line + k`, and the position stays stale after the block: Triton's `ld.global` of
@@ -27,6 +29,7 @@ from sys import intern
 from tritonscope.lazyre import lazy_compile
 from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 from tritonscope.stages.dwarf_inline import call_sites_by_line, read_inlined_calls
+from tritonscope.stages.loc_comments import CommentChains
 
 FILE_DIRECTIVE = lazy_compile(r'^\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"')
 # line and column numbers of at most 9 digits: a longer one is not a position (and int() refuses > 4300)
@@ -51,8 +54,8 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
     ignored_asm_locs = 0
     files: dict[str, str] = {}
     labels: dict[str, int] = {}
-    # op -> (position, its own inlined_at position or None)
-    op_locs: list[tuple[Op, Position, Position | None]] = []
+    # op -> (position, its own inlined_at position or None, its `.loc` comment's `@[` chain or None)
+    op_locs: list[tuple[Op, Position, Position | None, str | None]] = []
     # position -> [(lineno, caller)] from every `.loc ... inlined_at` (for multi-level chains)
     callers: dict[Position, list[tuple[int, Position]]] = {}
     section: str | None = None
@@ -60,7 +63,8 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
     function: str | None = None
     pending_function: str | None = None
     depth = 0
-    current: tuple[Position, Position | None] | None = None
+    current: tuple[Position, Position | None, str | None] | None = None
+    has_chains = False
     # a statement continued on the lines that follow: its lines so far, and its Op (None: a directive)
     cont_parts: list[str] | None = None
     cont_op: Op | None = None
@@ -114,7 +118,12 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
                     # keep one entry per change of caller: the lists stay short, lookups cheap
                     if not seen_callers or seen_callers[-1][1] != caller:
                         seen_callers.append((lineno, caller))
-                current = (pos, caller)
+                chain = None
+                if caller is None and "@[" in line:
+                    i = line.find("//")
+                    if i >= 0:
+                        chain, has_chains = line[i + 2:], True
+                current = (pos, caller, chain)
                 continue
             if line.startswith(".file"):
                 m = FILE_DIRECTIVE.match(line)
@@ -166,7 +175,7 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
         op = Op(lineno, intern(m[1]), line, None, function)
         ops_append(op)
         if current is not None:
-            op_locs.append((op, current[0], current[1]))
+            op_locs.append((op, *current))
         last = line[-1]
         if (last == "," or last == "(" or "//" in line) and _code(line).endswith((",", "(")):
             cont_parts, cont_op = [line], op
@@ -176,15 +185,18 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
         module.notes.append(f"ignored {ignored_asm_locs} `.loc` lines inside inline asm blocks (LLVM numbers the "
                             "lines of an asm string from its call's line; they are not source positions)")
     dwarf_sites: dict = {}
-    if not callers:  # `.loc` names no inlining (before 3.9): read it from the DWARF ranges
+    if not callers and not has_chains:  # neither `inlined_at` nor comments (before 3.4): the DWARF ranges
         dwarf_calls = read_inlined_calls(section_lines.get(".debug_info", []),
                                          section_lines.get(".debug_ranges", []))
-        dwarf_sites = call_sites_by_line(dwarf_calls, labels, [op.lineno for op, _, _ in op_locs],
-                                         {op.lineno: pos[0] for op, pos, _ in op_locs})
+        dwarf_sites = call_sites_by_line(dwarf_calls, labels, [op.lineno for op, *_ in op_locs],
+                                         {op.lineno: pos[0] for op, pos, *_ in op_locs})
     resolver = _ChainResolver(files, callers)
-    for op, pos, caller in op_locs:
+    comments = CommentChains(files, lambda: {pos for _, pos, *_ in op_locs}) if has_chains else None
+    for op, pos, caller, chain in op_locs:
         if caller is not None:
             op.loc = resolver.chain(pos, caller, op.lineno)
+        elif chain is not None and comments is not None:
+            op.loc = comments.from_comment(pos, chain)
         else:
             sites = dwarf_sites.get(op.lineno)
             op.loc = resolver.with_dwarf(pos, sites) if sites else resolver.position(pos)
