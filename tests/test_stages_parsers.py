@@ -189,7 +189,13 @@ def test_ptx_dwarf_range_of_a_pipelined_helper():
     dwarf, comments = parse("ptx", bare), parse("ptx", read_text(SPLITK))
     copies = [op for op in dwarf.ops if op.op == "cp.async.ca.shared.global"]
     assert Counter(op.loc.outermost().line for op in copies) == {441: 5, 449: 5}
-    assert len(dwarf.ops) == len(comments.ops) == 615
+    # each instruction's chain is one DWARF path (a call and its parents), never sibling calls stacked:
+    # against the comments' chains, 528 of 615 agree (410 when every holding range was stacked); what is
+    # left is two calls of `load_ptr`, whose ranges overlap and whose instructions have one position
+    same = [a.loc.describe() == b.loc.describe() for a, b in zip(dwarf.ops, comments.ops, strict=True)]
+    assert (sum(same), len(same)) == (528, 615)
+    # the kernel calls helpers; no helper calls the kernel: one kernel position per chain, the outermost
+    assert all(sum(p.file.endswith("gemm_splitK_kernels.py") for p in op.loc.chain()) == 1 for op in dwarf.ops)
 
 
 def test_ptx_comment_chain_with_two_files_of_one_basename():

@@ -126,7 +126,7 @@ def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
     if not has_chains:
         calls = read_inlined_calls(section_lines.get(".debug_info", []), section_lines.get(".debug_ranges", []))
         dwarf_sites = call_sites_by_line(calls, labels, [op.lineno for op, _, _ in op_locs],
-                                         {op.lineno: pos[0] for op, pos, _ in op_locs})
+                                         {op.lineno: pos for op, pos, _ in op_locs})
     for op, pos, chain in op_locs:
         if chain is not None:
             op.loc = resolver.from_comment(pos, chain)

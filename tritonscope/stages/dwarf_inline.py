@@ -36,6 +36,8 @@ class InlinedCall:
     ranges: list[tuple[str, str]] = field(default_factory=list)  # (start label, end label)
     ranges_ref: str | None = None
     depth: int = 0
+    origin: str = ""  # DW_AT_abstract_origin: the callee (one value per inlined function)
+    parent: InlinedCall | None = None  # the call this one was inlined into (None: into the kernel)
 
 
 def read_inlined_calls(info_lines: list[str], ranges_lines: list[str]) -> list[InlinedCall]:
@@ -67,6 +69,8 @@ def read_inlined_calls(info_lines: list[str], ranges_lines: list[str]) -> list[I
                 current.ranges.append((low, value.split("-")[0]))
             elif name == "DW_AT_ranges":
                 current.ranges_ref = value
+            elif name == "DW_AT_abstract_origin":
+                current.origin = value
             elif name in ("DW_AT_call_file", "DW_AT_call_line", "DW_AT_call_column"):
                 setattr(current, _CALL_FIELDS[name], _to_int(value))
             continue
@@ -82,7 +86,9 @@ def read_inlined_calls(info_lines: list[str], ranges_lines: list[str]) -> list[I
                 call.ranges.extend(lists.get(call.ranges_ref, []))
     # Nesting from the entries' byte extents: a call inside another was inlined into that helper.
     for call in calls:
-        call.depth = sum(1 for o in calls if o is not call and o.offset < call.offset < o.offset + o.size)
+        holders = [o for o in calls if o is not call and o.offset < call.offset < o.offset + o.size]
+        call.depth = len(holders)
+        call.parent = max(holders, key=lambda o: o.offset) if holders else None
     for call in calls:
         call.call_file = str(call.call_file)
     return calls
@@ -139,45 +145,62 @@ def callee_files(calls: list[InlinedCall], first_op_files: dict[int, str] | None
 
 
 def call_sites_by_line(calls: list[InlinedCall], labels: dict[str, int], op_lines: list[int],
-                       op_files: dict[int, str] | None = None) -> dict[int, list[tuple[int, InlinedCall]]]:
-    """For each op line inside an inlined range: [(depth, call)] of every range holding it.
+                       op_positions: dict[int, tuple[str, int, int]] | None = None,
+                       ) -> dict[int, list[tuple[int, InlinedCall]]]:
+    """For each op line inside an inlined range: [(depth, call)], the call that holds it and the calls
+    that one was inlined into, outermost (depth 0) to innermost.
 
-    NVPTX writes one low/high pair per inlined call, and scheduling moves the caller's own instructions
-    into it (a load of the kernel's line 36 between the instructions of a `tl.sum` called at line 39). With
-    `op_files` (op line -> the file id of its `.loc`), an op whose file is not the file its innermost
-    holding call's callee lives in (`callee_files`) is not inside that call: such calls are dropped from
-    its list, innermost first, until one fits or none is left.
-
-    The range of a call whose instructions were software-pipelined can hold most of the kernel (gemlite's
-    `load_ptr` helper of utils.py, called at line 431 of its split-K GEMM: its one pair spans the prologue
-    and the loop), so without the file test every kernel line of that stretch would read as inlined there."""
-    out: dict[int, list[tuple[int, InlinedCall]]] = {}
-    first_op_files: dict[int, str] = {}
+    NVPTX writes one low/high pair per inlined call, and scheduling interleaves code: the caller's own
+    instructions (a load of the kernel's line 36 between those of a `tl.sum` called at line 39) and other
+    calls' (gemlite's GEMMs, whose software-pipelined `load_ptr` calls at lines 431 and 454 and a
+    dequantizing helper at 457 have ranges that overlap over most of the kernel). With `op_positions`
+    (op line -> the file id, line and column of its `.loc`):
+    - a call whose callee lives in another file than the op's (`callee_files`) does not hold it;
+    - of the holding calls, the deepest is the op's; where several calls of one depth hold it, those of
+      the function the op's position belongs to (learned from the first instruction of each range: a
+      position lies in one function), then the one whose range opened last before the op (measured
+      against the `.loc` comment chains of 1,595 Triton 3.4-3.6 PTX files: 94.8% of the instructions get
+      their user line; the range that opened first: 88.5%, closes first: 93.7%, the shortest: 94.3%);
+    - its chain is that call and its DWARF parents, never a sibling call stacked on top."""
+    held: dict[int, list[tuple[InlinedCall, int]]] = {}  # op line -> [(call, its range's start)]
+    first_op: dict[int, int] = {}  # call offset -> the line of the first instruction of its ranges
     for call in calls:
         if call.call_line <= 0:
             continue
-        first: int | None = None
         for start_label, end_label in call.ranges:
             start, end = labels.get(start_label), labels.get(end_label)
             if start is None or end is None:
                 continue
             i = bisect.bisect_left(op_lines, start)
             j = bisect.bisect_left(op_lines, end)
-            if i < j and (first is None or op_lines[i] < first):
-                first = op_lines[i]
+            if i < j and op_lines[i] < first_op.get(call.offset, op_lines[i] + 1):
+                first_op[call.offset] = op_lines[i]
             for k in range(i, j):
-                out.setdefault(op_lines[k], []).append((call.depth, call))
-        if first is not None and op_files and first in op_files:
-            first_op_files[call.offset] = op_files[first]
-    if op_files:
-        callee = callee_files(calls, first_op_files)
-        for line in list(out):
-            sites = sorted(out[line], key=lambda s: -s[0])
-            file = op_files.get(line)
-            while sites and file is not None and callee.get(sites[0][1].offset, file) != file:
-                sites.pop(0)
-            if sites:
-                out[line] = sites
-            else:
-                del out[line]
+                held.setdefault(op_lines[k], []).append((call, start))
+    positions = op_positions or {}
+    first_op_files = {off: positions[line][0] for off, line in first_op.items() if line in positions}
+    callee = callee_files(calls, first_op_files)
+    origins: dict[tuple[str, int, int], set[str]] = {}
+    by_offset = {c.offset: c for c in calls}
+    for off, line in first_op.items():
+        if line in positions and by_offset[off].origin:
+            origins.setdefault(positions[line], set()).add(by_offset[off].origin)
+    out: dict[int, list[tuple[int, InlinedCall]]] = {}
+    for line, holding in held.items():
+        pos = positions.get(line)
+        if pos is not None:
+            holding = [h for h in holding if callee.get(h[0].offset, pos[0]) == pos[0]]
+        if not holding:
+            continue
+        deepest = max(h[0].depth for h in holding)
+        inner = [h for h in holding if h[0].depth == deepest]
+        if len(inner) > 1 and pos is not None and len(origins.get(pos, ())) == 1:
+            (origin,) = origins[pos]
+            inner = [h for h in inner if h[0].origin == origin] or inner
+        call: InlinedCall | None = max(inner, key=lambda h: h[1])[0]
+        path: list[tuple[int, InlinedCall]] = []
+        while call is not None and len(path) < 64:
+            path.append((call.depth, call))
+            call = call.parent
+        out[line] = path[::-1]
     return out

@@ -189,7 +189,7 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
         dwarf_calls = read_inlined_calls(section_lines.get(".debug_info", []),
                                          section_lines.get(".debug_ranges", []))
         dwarf_sites = call_sites_by_line(dwarf_calls, labels, [op.lineno for op, *_ in op_locs],
-                                         {op.lineno: pos[0] for op, pos, *_ in op_locs})
+                                         {op.lineno: pos for op, pos, *_ in op_locs})
     resolver = _ChainResolver(files, callers)
     comments = CommentChains(files, lambda: {pos for _, pos, *_ in op_locs}) if has_chains else None
     for op, pos, caller, chain in op_locs:
