@@ -4,11 +4,15 @@ wgmma on Hopper), flash-linear-attention (chunked linear attention, forward and 
 TMA path switched on by FLA_USE_TMA=1) and torchao (packed-int4 mixed GEMM, blockwise fp8 quantization
 and GEMM, int8 matmul; autotuned) and gemlite (low-bit GEMMs on packed 8/4/2/1.58-bit weights: GEMV,
 split-K and rev-split-K GEMV, split-K and plain GEMM chosen by batch size, dynamic int8/fp8 activation
-quantization, block-quantized fp8, MXFP weights; its "fast" autotuning). Each library gets its own
+quantization, block-quantized fp8, MXFP weights; its "fast" autotuning) and mamba-ssm (Mamba-2's
+chunked state-space scan forward and backward, the decode-time state update, gated RMSNorm, fused
+layer norm; Mamba-3's SISO kernels with their inline-PTX approximations). Each library gets its own
 cache, OUT/<lib>/, and a log of what ran.
 
 The machine is offline: carry the wheels (liger-kernel, flash-linear-attention, fla-core, torchao; gemlite is an sdist:
-`pip wheel --no-deps` it here) and
+`pip wheel --no-deps` it here; mamba-ssm is an sdist that builds CUDA extensions: carry its
+`mamba_ssm/ops/triton` and `mamba_ssm/utils` as released, with a top-level `__init__.py` that imports
+none of the extensions, on PYTHONPATH) and
 install them with --no-deps into a --target directory on PYTHONPATH before running
 
     python benchmarks/record_thirdparty.py OUT [lib ...]
@@ -258,7 +262,61 @@ def _ops_gemlite(torch):
             a8w8_fp8_dynamic, a8w8_fp8_block_quant, a8w4_hqq_int_dynamic, a16w4_mxfp]
 
 
-LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite}
+def _ops_mamba(torch):
+    dev, bf, f32 = "cuda", torch.bfloat16, torch.float32
+    B, L, H, P, G, N = 2, 512, 8, 64, 1, 64
+    softplus = torch.nn.functional.softplus
+
+    def p(*shape, dtype=bf):
+        return torch.randn(*shape, device=dev, dtype=dtype, requires_grad=True)
+
+    def ssd_chunk_scan_combined():
+        from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
+
+        dt = softplus(torch.randn(B, L, H, device=dev) - 4).requires_grad_()
+        a = (-torch.rand(H, device=dev)).requires_grad_()
+        y = mamba_chunk_scan_combined(p(B, L, H, P), dt, a, p(B, L, G, N), p(B, L, G, N), chunk_size=64,
+                                      D=p(H, dtype=f32), z=p(B, L, H, P))
+        y.sum().backward()
+
+    def selective_state_update():
+        from mamba_ssm.ops.triton.selective_state_update import selective_state_update
+
+        def t(*shape, dtype=bf):
+            return torch.randn(*shape, device=dev, dtype=dtype)
+
+        selective_state_update(t(B, H, P, N), t(B, H, P), t(B, H, P), -torch.rand(H, P, N, device=dev),
+                               t(B, G, N), t(B, G, N), D=t(H, P, dtype=f32), z=t(B, H, P),
+                               dt_bias=t(H, P, dtype=f32), dt_softplus=True)
+
+    def gated_rmsnorm():
+        from mamba_ssm.ops.triton.layernorm_gated import rmsnorm_fn
+
+        rmsnorm_fn(p(B * L, 1024), p(1024), None, z=p(B * L, 1024), group_size=256).sum().backward()
+
+    def layer_norm():
+        from mamba_ssm.ops.triton.layer_norm import layer_norm_fn, rms_norm_fn
+
+        layer_norm_fn(p(B * L, 1024), p(1024), p(1024), residual=p(B * L, 1024)).sum().backward()
+        rms_norm_fn(p(B * L, 1024), p(1024), None).sum().backward()
+
+    def mamba3_siso():
+        from mamba_ssm.ops.triton.mamba3.mamba3_siso_combined import mamba3_siso_combined
+
+        hq = 4
+        dt = softplus(torch.randn(B, H, L, device=dev) - 4)
+        adt = (-torch.rand(B, H, L, device=dev) * dt).requires_grad_()
+        y = mamba3_siso_combined(p(B, L, hq, N), p(B, L, hq, N), p(B, L, H, P), adt, dt.requires_grad_(),
+                                 torch.rand(B, H, L, device=dev, dtype=bf).requires_grad_(),
+                                 p(H, N, dtype=f32), p(H, N, dtype=f32), p(B, L, H, 16, dtype=f32),
+                                 D=p(H, dtype=f32), Z=p(B, L, H, P))
+        (y[0] if isinstance(y, tuple) else y).sum().backward()
+
+    return [ssd_chunk_scan_combined, selective_state_update, gated_rmsnorm, layer_norm, mamba3_siso]
+
+
+LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite,
+             "mamba": _ops_mamba}
 
 
 def record(out: str, libs: list[str]) -> None:
