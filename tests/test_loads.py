@@ -248,6 +248,77 @@ def test_address_factors_stop_at_a_pointer_cast():
     assert graph.multiples(["%2"]) == ({"n": 1, "x": 1}, [])
 
 
+def test_address_factors_through_runtime_products_and_divisions():
+    """`pid_b * stride` with stride divisible by 16: pid_b's terms (and `batch`, in it) count 16 times
+    whatever they are (mamba's `pid_b = pid_bc - (pid_bc // batch) * batch`, `bt` here); a term divided
+    afterwards (`(rn * bt) // 128`, torchao's scale offset) keeps no factor found below the division."""
+    from tritonscope.loads.sites import ValueGraph
+
+    text = """module {
+  tt.func public @k(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %bt: i32, %s16: i32 {tt.divisibility = 16 : i32}) {
+    %pid = tt.get_program_id x : i32
+    %c = arith.divsi %pid, %bt : i32
+    %cb = arith.muli %c, %bt : i32
+    %b = arith.subi %pid, %cb : i32
+    %0 = arith.muli %b, %s16 : i32
+    %1 = tt.addptr %x, %0 : !tt.ptr<f32>, i32
+    %c32 = arith.constant 32 : i32
+    %c128 = arith.constant 128 : i32
+    %rn = arith.muli %pid, %c32 : i32
+    %2 = arith.muli %rn, %bt : i32
+    %3 = arith.divsi %2, %c128 : i32
+    %4 = tt.addptr %x, %3 : !tt.ptr<f32>, i32
+    tt.return
+  }
+}
+"""
+    graph = ValueGraph(parse("ttgir", text), text)
+    assert graph.multiples(["%1"]) == ({"bt": 16, "s16": 1, "x": 1}, [])
+    assert graph.divisor("%0") == 16 and graph.divisor("%rn") == 32 and graph.divisor("%3") == 1
+    assert graph.multiples(["%4"]) == ({"bt": 1, "x": 1}, [])
+
+
+def test_value_names_reused_by_sibling_regions_and_loop_results():
+    """MLIR numbers the values of sibling regions alike: each use is the nearest definition before it.
+    A loop's result `%l#1` is its second loop-carried value, not every operand of the `scf.for`
+    (whose bounds here come from a load)."""
+    from tritonscope.loads.sites import ValueGraph
+
+    text = """module {
+  tt.func public @k(%x: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %n: i32, %m: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %hi = tt.load %x : !tt.ptr<i32>
+    %l:2 = scf.for %i = %c0 to %hi step %c1 iter_args(%a = %c0, %p = %x) -> (i32, !tt.ptr<i32>)  : i32 {
+      %q = tt.addptr %p, %n : !tt.ptr<i32>, i32
+      scf.yield %a, %q : i32, !tt.ptr<i32>
+    }
+    %cond = arith.cmpi slt, %n, %m : i32
+    scf.if %cond {
+      %5 = tt.load %x : !tt.ptr<i32>
+      %6 = tt.addptr %x, %5 : !tt.ptr<i32>, i32
+      tt.store %6, %5 : !tt.ptr<i32>
+    } else {
+      %5 = arith.muli %m, %c1 : i32
+      %6 = tt.addptr %x, %5 : !tt.ptr<i32>, i32
+      tt.store %6, %5 : !tt.ptr<i32>
+    }
+    %7 = tt.load %l#1 : !tt.ptr<i32>
+    tt.return
+  }
+}
+"""
+    module = parse("ttgir", text)
+    graph = ValueGraph(module, text)
+    stores = [op for op in module.ops if op.op == "tt.store"]
+    first, second = (graph.at(op, ["%6"])[0] for op in stores)
+    assert first == "%6" and second.startswith("%6@")
+    assert [op.op for op in graph.multiples([first])[1]] == ["tt.load"]  # a gather
+    assert graph.multiples([second]) == ({"m": 1, "x": 1}, [])  # no load in the else branch's address
+    (load,) = [op for op in module.ops if op.text.lstrip().startswith("%7")]
+    assert graph.multiples(graph.at(load, ["%l#1"])) == ({"n": 1, "x": 1}, [])  # not the loaded bound
+
+
 NVMMA_TTGIR = """\
 #blocked1 = #ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32}>

@@ -1,7 +1,8 @@
-"""`loads` on real kernels of four libraries this project did not write (liger-kernel, flash-linear-
-attention, torchao, gemlite), recorded on an H100 with Triton 3.6 (tests/data/thirdparty-h100-triton3.6): every
-access gets a verdict, every global access joins SASS, instructions that LLVM moved to another line or
-merged are found and say so, ptxas' `@!PT` padding is no access, spills are listed and flagged in `ls`."""
+"""`loads` on real kernels of five libraries this project did not write (liger-kernel, flash-linear-
+attention, torchao, gemlite, mamba-ssm), recorded on an H100 with Triton 3.6
+(tests/data/thirdparty-h100-triton3.6): every access gets a verdict, every global access joins SASS,
+instructions that LLVM moved to another line or merged are found and say so, ptxas' `@!PT` padding is no
+access, spills are listed and flagged in `ls`."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from tritonscope.stages import memops
 from tritonscope.stages.common import Op
 
 DATA = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6"
-LIBS = ("liger", "fla", "torchao", "gemlite")
+LIBS = ("liger", "fla", "torchao", "gemlite", "mamba")
 GLOBAL = ("global_load", "global_store", "atomic", "async_copy", "tma_load", "tma_store")
 needs_nvdisasm = pytest.mark.skipif(tools.find_nvidia_tool("nvdisasm") is None, reason="no nvdisasm")
 
@@ -184,6 +185,21 @@ def test_helper_calls_scheduled_together_keep_their_lines():
             assert not r.count_changes and not r.ambiguous and r.verdict != "unknown"
     ldmatrix = [r for r in analyze_entry(_entry("gemlite", "2LVMWLFPTN")).rows if r.line == 436]
     assert ldmatrix[0].sites[0].op.loc.describe() == "utils.py:93:17 @ gemm_kernels.py:436:110"
+
+
+def test_reasons_read_the_right_definitions_and_factors():
+    """fla's intra-chunk GLA backward defines `%b_dA_107` in two sibling regions: line 543's load uses the
+    first (an address stepping by H*BT = 256 elements per row: `strided`), not the later one. mamba's
+    chunk cumsum steps by `stride_dt_seqlen` along its contiguous dim: `runtime-stride`, and no alignment
+    blame (no alignment would make those elements adjacent)."""
+    fla = analyze_entry(_entry("fla", "45KWYMF4"))
+    (row,) = _rows(fla, 543, "tt.load")
+    assert [r.code for r in row.reasons] == ["strided", "one-per-thread", "layout-contiguity-1"]
+    assert "256 elements (1024 bytes) apart" in row.reasons[0].evidence
+    mamba = analyze_entry(_entry("mamba", "CLZL6L7T"))
+    (row,) = _rows(mamba, 72, "tt.load")
+    assert [r.code for r in row.reasons] == ["runtime-stride", "one-per-thread", "layout-contiguity-1"]
+    assert "stride_dt_seqlen" in row.reasons[0].evidence
 
 
 def _row(line: int, llir: dict, widths: dict) -> AccessRow:

@@ -105,7 +105,11 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         aliases = {}
         notes.append(f"layouts not read ({exc}): no predictions")
     graph = ValueGraph(ttgir, ttgir_text)
-    rows = _rows(access_sites(ttgir, aliases))
+    sites = access_sites(ttgir, aliases)
+    for site in sites:  # the values an access uses, as the graph's keys (a name may be defined twice)
+        site.address = graph.at(site.op, site.address)
+        site.mask = graph.at(site.op, [site.mask])[0] if site.mask else site.mask
+    rows = _rows(sites)
     with releases.using(semantics):
         for row in rows:
             _predict(row)

@@ -21,6 +21,7 @@ from tritonscope.stages.memops import mlir_op_kind
 # `%a, %b = ` / `%acc:9 = ` at the start of an op: the values it defines.
 RESULTS = re.compile(r"^\s*(?P<names>%[\w.$-]+(?::\d+)?(?:\s*,\s*%[\w.$-]+(?::\d+)?)*)\s*=")
 VALUE = re.compile(r"%[\w.$-]+")
+VALUE_NUMBERED = re.compile(r"%[\w.$-]+(?:#\d{1,6})?")
 # `{tt.divisibility = 16 : i32}` on an argument, `{tt.divisibility = dense<16> : tensor<1xi32>}` on an op.
 # (at most 18 digits: int() refuses numbers of 4300+ digits)
 ALIGNMENT_ATTR = re.compile(r"\b(tt\.divisibility|tt\.contiguity|tt\.constancy|contiguity)\s*=\s*"
@@ -41,6 +42,9 @@ INT_CONSTANT = re.compile(r"arith\.constant\s+(?:dense<)?(-?\d{1,18})>?\s*:\s*(?
 _MAX_FACTOR = 1 << 40
 _UNIT_CHANGING_OPS = frozenset(("tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int"))
 _UNKNOWN_UNITS = 0  # a multiples() factor past a pointer cast: no factor known, none accumulates
+# ops whose result is no sum of its operands' terms times factors: factors found below them do not count
+_FACTOR_BREAKING_OPS = frozenset(("arith.divsi", "arith.divui", "arith.ceildivsi", "arith.floordivsi", "arith.remsi",
+                                  "arith.remui", "arith.shrsi", "arith.shrui", "arith.andi", "arith.ori", "arith.xori"))
 EXPAND_AXIS = re.compile(r"axis\s*=\s*(\d{1,9})(?!\d)")
 # ops through which a term keeps its factor and its dims (the offsets of `tt.addptr` included)
 _STEP_SAME_OPS = frozenset(("tt.addptr", "arith.addi", "arith.subi", "tt.broadcast", "arith.extsi", "arith.extui",
@@ -82,34 +86,83 @@ class ValueGraph:
     """Use-def links between the SSA values of one TTGIR function (by text, no regions)."""
 
     def __init__(self, module: Module, ttgir_text: str):
+        """MLIR numbers the values of sibling regions alike (`%31` of an `scf.if` branch and `%31` after
+        it): a name defined again gets a key of its own, `%31@683` (its line), and each use is resolved
+        to the nearest definition before it, the one in scope in SSA form. `at(op, names)` gives an op's
+        operands as keys."""
         self.defs: dict[str, Op] = {}
         self.extra_sources: dict[str, list[str]] = {}  # loop-carried values: init and yielded value
         self.arguments: dict[str, Argument] = parse_arguments(ttgir_text)
+        self._uses: dict[int, dict[str, str]] = {}  # op line -> {name as written: key}, where they differ
+        # an scf.for's results: result k is its k-th loop-carried value (init, then each yield)
+        self._loop_results: dict[str, list[str]] = {}
+        current: dict[str, str] = {}
         open_loops: list[list[str]] = []
+
+        def define(name: str, op: Op) -> str:
+            key = name if name not in current else f"{name}@{op.lineno}"
+            current[name] = key
+            self.defs[key] = op
+            return key
+
         for op in module.ops:
-            m = RESULTS.match(op.text)
-            if m:
-                for name in m.group("names").split(","):
-                    self.defs[name.strip().split(":")[0]] = op
+            used = {n: current[n] for n in operands(op.text) if current.get(n, n) != n}
+            if used:
+                self._uses[op.lineno] = used
             if op.op == "scf.for":
                 it = ITER_ARGS.search(op.text)
                 pairs = ITER_ARG.findall(it.group("body")) if it else []
+                loop_args = []
                 for arg, init in pairs:
-                    self.extra_sources.setdefault(arg, []).append(init.split("#")[0])
-                open_loops.append([arg for arg, _ in pairs])
+                    init = init.split("#")[0]
+                    key = arg if arg not in current else f"{arg}@{op.lineno}"
+                    current[arg] = key
+                    self.extra_sources.setdefault(key, []).append(used.get(init, init))
+                    loop_args.append(key)
+                open_loops.append(loop_args)
             elif op.op == "scf.yield" and open_loops:
                 loop_args = open_loops[-1]
-                yielded = operands(op.text)
+                yielded = self.at(op, operands(op.text))
                 if len(yielded) == len(loop_args):
                     for arg, value in zip(loop_args, yielded, strict=True):
                         self.extra_sources.setdefault(arg, []).append(value)
                     open_loops.pop()
+            m = RESULTS.match(op.text)
+            if m:
+                for name in m.group("names").split(","):
+                    key = define(name.strip().split(":")[0], op)
+                    if op.op == "scf.for":
+                        self._loop_results[key] = loop_args
+
+    def at(self, op: Op, names: list[str]) -> list[str]:
+        """The keys of the values `op` uses by these names (`%11#2`: a loop's third result is its third
+        loop-carried value)."""
+        used = self._uses.get(op.lineno, {})
+        return [self._resolve(used, n) for n in names]
+
+    def _resolve(self, used: dict[str, str], name: str) -> str:
+        base, _, number = name.partition("#")
+        key = used.get(base, base)
+        loop = self._loop_results.get(key)
+        if loop is not None and number and int(number) < len(loop):
+            return loop[int(number)]
+        return key
+
+    def _operands(self, op: Op, value: str) -> list[str]:
+        """What `op` (defining `value`) computes it from, as keys; a loop's result is its loop-carried
+        value (not the loop's bounds and every other initial value: the op's own operands)."""
+        loop = self._loop_results.get(value)
+        if loop is not None:
+            return loop[:1]  # a one-result loop (a multi-result one is used as `%11#2`, below)
+        own = value.split("@")[0]
+        used = self._uses.get(op.lineno, {})
+        return [self._resolve(used, v) for v in operands(op.text, result_numbers=True) if v.partition("#")[0] != own]
 
     def sources(self, value: str) -> list[str]:
         op = self.defs.get(value)
         out = list(self.extra_sources.get(value, []))
         if op is not None:
-            out.extend(v for v in operands(op.text) if v != value)
+            out.extend(self._operands(op, value))
         return out
 
     def slice(self, values: list[str], limit: int = 2000) -> tuple[list[Op], list[Argument]]:
@@ -143,29 +196,79 @@ class ValueGraph:
             m = INT_CONSTANT.search(op.text)
             return int(m.group(1)) if m else None
         if op.op in _SAME_VALUE_OPS:
-            srcs = [v for v in operands(op.text) if v != value]
+            srcs = self._operands(op, value)
             return self.constant(srcs[0], depth + 1) if len(srcs) == 1 else None
         return None
+
+    def divisor(self, value: str) -> int:
+        """A number the value is always a multiple of: a constant's own value, an argument's
+        `tt.divisibility`, a product's factors multiplied, a sum's gcd; 1 when nothing is known.
+        A loop-carried value is the gcd of its initial and yielded values, assuming itself as divisible
+        as those are (an induction: `i = 0; i += 64` stays a multiple of 64)."""
+        found = self._divisor(value, set(), 0)
+        return _MAX_FACTOR if found == 0 else found
+
+    def _divisor(self, value: str, active: set[str], depth: int) -> int:
+        """0: divisible by anything (the constant 0, or the value being computed again in a cycle)."""
+        from math import gcd
+
+        if value in active:
+            return 0
+        if depth > 24:
+            return 1
+        c = self.constant(value)
+        if c is not None:
+            return gcd(abs(c), _MAX_FACTOR)
+        op = self.defs.get(value)
+        arg = self.arguments.get(value[1:])
+        if arg is not None and op is None:
+            return arg.attrs.get("tt.divisibility", 1)
+        active.add(value)
+        try:
+            srcs = self.sources(value)
+            if op is None:  # loop-carried: its initial and yielded values
+                out = 0
+                for src in srcs:
+                    out = gcd(out, self._divisor(src, active, depth + 1))
+                return out if srcs else 1
+            name = op.op.strip('"')
+            if name in ("arith.muli", "arith.shli") and len(srcs) == 2:
+                a = self._divisor(srcs[0], active, depth + 1)
+                if name == "arith.shli":
+                    shift = self.constant(srcs[1])
+                    return 1 if shift is None or not 0 <= shift < 40 else gcd(a << shift, _MAX_FACTOR)
+                b = self._divisor(srcs[1], active, depth + 1)
+                return 0 if a == 0 or b == 0 else gcd(a * b, _MAX_FACTOR)
+            if name in ("arith.addi", "arith.subi") and len(srcs) == 2:
+                return gcd(self._divisor(srcs[0], active, depth + 1), self._divisor(srcs[1], active, depth + 1))
+            if name in _SAME_VALUE_OPS and len(srcs) == 1:
+                return self._divisor(srcs[0], active, depth + 1)
+            return 1
+        finally:
+            active.discard(value)
 
     def multiples(self, values: list[str], limit: int = 4000) -> tuple[dict[str, int], list[Op]]:
         """Kernel argument -> the factor (in elements) by which every term it contributes to `values` is
         multiplied: a term under `arith.muli x, 64` counts 64 times whatever x is, so no value of x can
-        change the address modulo 64 elements. Several paths: their gcd; 1 when nothing is known. And the
-        loads whose results the values are computed from (a gather: the loaded data is not followed, what
-        it holds is unknowable from the IR)."""
+        change the address modulo 64 elements; under `arith.muli x, y`, `divisor(y)` times. Several
+        paths: their gcd; 1 when nothing is known. And the loads whose results the values are computed
+        from (a gather: the loaded data is not followed, what it holds is unknowable from the IR)."""
         from math import gcd
 
         out: dict[str, int] = {}
         loads: list[Op] = []
-        seen: set[tuple[str, int]] = set()
-        todo = [(v, 1) for v in values]
+        seen: set[tuple[str, int, bool]] = set()
+        # (value, factor, frozen): below a division, remainder, shift right or bitwise op the value's own
+        # terms no longer scale the address (`(rn * stride) // 128`: 32 * stride is divided), so the
+        # factor reached there stays as it is (the quotient still counts `mult` times)
+        todo = [(v, 1, False) for v in values]
         while todo and len(seen) < limit:
-            v, mult = todo.pop()
+            v, mult, frozen = todo.pop()
             if mult > _MAX_FACTOR:  # only the power of two in it decides an alignment
                 mult = gcd(mult, _MAX_FACTOR)
-            if (v, mult) in seen:
+            if (v, mult, frozen) in seen:
                 continue
-            seen.add((v, mult))
+            seen.add((v, mult, frozen))
             arg = self.arguments.get(v[1:])
             if arg is not None and v not in self.defs:
                 out[arg.name] = gcd(out.get(arg.name, 0), 1 if mult == _UNKNOWN_UNITS else mult)
@@ -178,19 +281,27 @@ class ValueGraph:
             srcs = self.sources(v)
             if op is not None and op.op in _UNIT_CHANGING_OPS:
                 # offsets before a pointer cast count in another element size: nothing known past it
-                todo.extend((src, _UNKNOWN_UNITS) for src in srcs)
+                todo.extend((src, _UNKNOWN_UNITS, True) for src in srcs)
                 continue
-            if mult != _UNKNOWN_UNITS and op is not None and op.op in ("arith.muli", "arith.shli") \
+            if op is not None and op.op in _FACTOR_BREAKING_OPS:
+                todo.extend((src, mult, True) for src in srcs)
+                continue
+            if not frozen and mult != _UNKNOWN_UNITS and op is not None and op.op in ("arith.muli", "arith.shli") \
                     and len(srcs) == 2:
                 c = self.constant(srcs[1])
                 if c is not None and c > 0:
-                    todo.append((srcs[0], mult * (c if op.op == "arith.muli" else 1 << min(c, 32))))
+                    todo.append((srcs[0], mult * (c if op.op == "arith.muli" else 1 << min(c, 32)), False))
                     continue
                 c = self.constant(srcs[0]) if op.op == "arith.muli" else None
                 if c is not None and c > 0:
-                    todo.append((srcs[1], mult * c))
+                    todo.append((srcs[1], mult * c, False))
                     continue
-            todo.extend((src, mult) for src in srcs)
+                if op.op == "arith.muli":  # `pid_b * stride_batch` with stride divisible by 16: pid_b's
+                    # terms count 16 times whatever pid_b is (and the stride's, pid_b's divisor times)
+                    todo.append((srcs[0], mult * self.divisor(srcs[1]), False))
+                    todo.append((srcs[1], mult * self.divisor(srcs[0]), False))
+                    continue
+            todo.extend((src, mult, frozen) for src in srcs)
         return out, loads
 
     def steps(self, values: list[str], rank: int, limit: int = 4000,
@@ -275,12 +386,12 @@ class ValueGraph:
         """The kernel arguments a splat of a scalar is computed from (`tt.splat %stride`), else None."""
         op = self.defs.get(value)
         while op is not None and op.op in ("tt.broadcast", "ttg.convert_layout"):
-            srcs = [v for v in operands(op.text) if v != value]
+            srcs = self._operands(op, value)
             value = srcs[0] if srcs else ""
             op = self.defs.get(value)
         if op is None or op.op != "tt.splat":
             return None
-        _, args = self.slice([v for v in operands(op.text) if v != value][:1])
+        _, args = self.slice(self._operands(op, value)[:1])
         return frozenset(a.name for a in args) or None
 
     def varies_along(self, value: str, dim: int, depth: int = 0) -> bool | None:
@@ -291,7 +402,7 @@ class ValueGraph:
         if op is None:
             return None if value in self.extra_sources else False  # loop-carried: unknown; argument: scalar
         name = op.op.split(".", 1)[-1]
-        srcs = [v for v in operands(op.text) if v != value]
+        srcs = self._operands(op, value)
         if name in ("splat", "constant", "get_program_id", "get_num_programs"):
             return False
         if name == "make_range":
@@ -329,14 +440,17 @@ def _tensor_result(op: Op) -> bool:
     return "tensor<" in result
 
 
-def operands(text: str) -> list[str]:
-    """SSA values an op uses: after `=`, before the type signature, attribute dicts removed."""
+def operands(text: str, *, result_numbers: bool = False) -> list[str]:
+    """SSA values an op uses: after `=`, before the type signature, attribute dicts removed. With
+    `result_numbers`, a use of one result of a multi-result op keeps its number (`%11#2`)."""
     body = text.split("=", 1)[1] if RESULTS.match(text) else text
     body = body.split(" loc(", 1)[0]
     body = ATTR_DICT.sub("", body)
     sig = body.find(" : ")
     if sig >= 0:
         body = body[:sig]
+    if result_numbers:
+        return VALUE_NUMBERED.findall(body)
     return [v.split("#")[0] for v in VALUE.findall(body)]
 
 
@@ -436,7 +550,7 @@ def _site(op: Op, kind: str, aliases: dict[str, Layout]) -> AccessSite:
     name = op.op.strip('"').split(".", 1)[-1]
     text = op.text.split(" loc(")[0]
     kw = dict(KEYWORD_OPERAND.findall(text))
-    positional = [v for v in operands(op.text) if v not in kw.values()]
+    positional = [v for v in operands(op.text, result_numbers=True) if v.split("#")[0] not in kw.values()]
     addr_idx, mask_idx, other_idx = _OPERANDS.get(name, ((0,), None, None))
     address = [positional[i] for i in addr_idx if i < len(positional)]
     mask = positional[mask_idx] if mask_idx is not None and mask_idx < len(positional) else None

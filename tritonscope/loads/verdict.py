@@ -85,8 +85,11 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
             out.append(Reason("strided", f"along dim {row.fastest_dim} consecutive elements are {step[0]} elements "
                                          f"({step[0] * row.element_bytes} bytes) apart in memory (the index is "
                                          f"scaled by {step[0]}): no two of them form a vector"))
-    if any(r.code in ("strided", "repeated-address") for r in out):
+    if any(r.code in ("strided", "runtime-stride", "repeated-address") for r in out):
         missing = []  # no alignment would make adjacent elements of these one vector: not a cause
+    if row.shape and row.fastest_dim is not None and row.fastest_dim < len(row.shape) \
+            and row.shape[row.fastest_dim] == 1:
+        missing = []  # one element along the contiguous dim: no vector to align
     if missing:
         names = ", ".join(f"{a['value']} ({a['type']})" for a in missing)
         consequence = ("; the coalesce pass therefore gave the layout 1 contiguous element per thread"
@@ -126,8 +129,8 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
                 names = ", ".join(f"{a.name} ({a.type})" for a in bounds)
                 bound_text = f"; its bound {names} has no tt.divisibility, so no group of elements shares a mask bit"
             out.append(Reason("mask-on-contiguous-dim",
-                              f"mask {site.mask} varies along dim {row.fastest_dim}, the contiguous dim: each "
-                              f"element may be masked separately{bound_text}"))
+                              f"mask {site.mask.split('@')[0]} varies along dim {row.fastest_dim}, the contiguous dim: "
+                              f"each element may be masked separately{bound_text}"))
         n_llir = sum(row.counts("llir").values())
         llir_widths = [w for w in row.widths.get("llir", {}).values() if w]
         if row.llir_guarded * 2 >= n_llir > 0 and llir_widths and max(llir_widths) < predicted:
