@@ -46,8 +46,9 @@ def test_sweep_every_access_answered_and_joined():
             for row in report.rows:
                 verdicts[row.verdict] += 1
                 if row.kind in GLOBAL:
-                    total += 1
-                    joined += bool(sum(row.counts("sass").values()))
+                    total += 1  # (one whose instructions serve another access's too has none of its own)
+                    joined += bool(sum(row.counts("sass").values())) or \
+                        any(r.code in ("cse", "merged-arms") for r in row.reasons)
     assert sum(verdicts.values()) > 80
     assert verdicts["unknown"] == 0, verdicts
     assert joined == total >= 50
@@ -202,6 +203,19 @@ def test_reasons_read_the_right_definitions_and_factors():
     assert "stride_dt_seqlen" in row.reasons[0].evidence
 
 
+def test_stores_of_two_branch_arms_merged_into_one():
+    """mamba's state passing stores the new states to `out` or, in the last chunk, to `final_states`:
+    LLVM sank the two stores of the `scf.if` arms into one (82:31). Line 84 has no instruction of its
+    own; it says so and takes 82's verdict, nothing counted twice."""
+    report = analyze_entry(_entry("mamba", "3OVJPT2K"))
+    (kept,) = _rows(report, 82, "tt.store")
+    (merged,) = _rows(report, 84, "tt.store")
+    assert kept.counts("ptx") == {"st.global.v2.b32": 1} and kept.counts("sass") == {"STG.E.64": 8}
+    assert not merged.stages
+    assert merged.verdict == kept.verdict == "as-predicted"
+    assert [r.code for r in merged.reasons] == ["merged-arms"] and "at 82:31" in merged.reasons[0].evidence
+
+
 def _row(line: int, llir: dict, widths: dict) -> AccessRow:
     return AccessRow(file="k.py", line=line, col=1, chain=f"k.py:{line}:1", op="ttg.local_load",
                      kind="shared_load", instances=1, shape=(16,), dtype="i8", element_bits=8, layout=None,
@@ -239,3 +253,30 @@ def test_a_moved_row_is_followed_to_its_line_first():
     relocate("ptx", [row], pool)
     assert row.stages["ptx"] == {"ld.shared.v2.b32": 4} and [u["line"] for u in pool] == [30]
     assert "re-vectorized" in row.relocations[0].evidence
+
+
+def test_rows_of_one_position_follow_the_instructions_the_llir_gave_them():
+    """Two local_loads at one position (mamba3's 547:26): LLIR gave one its 4 ldmatrix and left 32 scalar
+    loads shared between both. In PTX an ldmatrix goes to the first, the 4 `ld.shared.v4.b32` that LLVM
+    made of the scalar loads to the other (before: both to the first, the second 'no-isa-match')."""
+    from tritonscope.loads.join import _choose
+    from tritonscope.loads.sites import AccessSite
+    from tritonscope.stages.common import SourceLoc
+    from tritonscope.stages.memops import MemAccess
+
+    def site(n: int) -> AccessSite:
+        op = Op(n, "ttg.local_load", "%x = ttg.local_load %m", SourceLoc("k.py", 547, 1), "k")
+        return AccessSite(op=op, kind="shared_load", shape=(64, 64), dtype="bf16", element_bits=16, layout=None,
+                          layout_name=None, mask=None, other=None, eviction=None, cache=None, address=[])
+
+    matrix = _row(547, {"ldmatrix.sync.aligned.m8n8.x4.b16.p3": 4}, {"ldmatrix.sync.aligned.m8n8.x4.b16.p3": 16})
+    matrix.ambiguous = {"llir": {"load bfloat": 32}}
+    scalar = _row(547, {}, {"load bfloat": 2})
+    scalar.stages, scalar.ambiguous = {}, {"llir": {"load bfloat": 32}}
+    matrix.predicted_vector_bytes, scalar.predicted_vector_bytes = 16, 4
+    matrix.sites, scalar.sites = [site(10)], [site(11)]
+    for form, width, want in (("ldmatrix.sync.aligned.m8n8.x4.shared.b16", 16, matrix),
+                              ("ld.shared.v4.b32", 16, scalar)):
+        found, level = _choose("ptx", MemAccess("shared_load", form, width), (("k.py", 547, 1),), 547, 1,
+                               [matrix, scalar])
+        assert (found, level) == ([want], "exact")

@@ -138,6 +138,8 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         explain_counts(row, stages)
         row.count_changes.extend(row.relocations)
     loadreclaim.common_subexpressions(rows)
+    loadreclaim.merged_arms(rows, ttgir_text.splitlines(),
+                            lambda a, b, name: graph.at(a, [name]) == graph.at(b, [name]))
     spills = spill_sites(modules)
     if written is not None:
         from tritonscope.loads.gluon import written_layout_reasons

@@ -136,11 +136,43 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
         if len(found) > 1:
             primary = [r for r in found if ACCEPTS[r.kind][0] == acc.kind]
             found = primary or found
+        if len(found) > 1 and acc.kind.startswith("shared") and stage in _GUIDE:
+            # rows of one position that the previous stage told apart by instruction: an ldmatrix goes
+            # to the row whose LLIR had ldmatrix, a plain `ld.shared` to the one whose LLIR had loads
+            fam, guide = family(acc.form), _GUIDE[stage]
+            scores = [(_guide_score(r, guide, fam), r) for r in found]
+            best = max(score for score, _ in scores)
+            if best > 0:
+                found = [r for score, r in scores if score == best]
         if len(found) > 1 and acc.width_bytes is not None:
             same_width = [r for r in found if r.predicted_vector_bytes == acc.width_bytes]
             found = same_width if len(same_width) == 1 else found
         return found, level
     return [], ""
+
+
+# The stage whose attribution guides the next one's between rows of one position (SASS follows PTX by
+# `split_ambiguous`, and lines only).
+_GUIDE = {"ptx": "llir", "amdgcn": "llir"}
+
+
+_MATRIX = ("ldmatrix", "stmatrix", "LDSM", "STSM")
+
+
+def family(form: str) -> str:
+    """Which instructions implement the same thing in every stage: a matrix access (`ldmatrix`/`stmatrix`,
+    LLIR's intrinsics, SASS `LDSM`/`STSM`) or a plain one."""
+    return "matrix" if form.startswith(_MATRIX) or ".ldmatrix" in form or ".stmatrix" in form else "plain"
+
+
+def _guide_score(row: AccessRow, guide: str, fam: str) -> int:
+    """2: the guide stage gave the row instructions of this family; 1: it shares such instructions with
+    other rows and has none of its own (of another family); 0: neither."""
+    own = {family(f) for f in row.stages.get(guide, {})}
+    if fam in own:
+        return 2
+    shared = {family(f) for f in row.ambiguous.get(guide, {})}
+    return 1 if fam in shared and not own else 0
 
 
 def _guide_has(row: AccessRow, guide: str, acc: memops.MemAccess) -> bool:

@@ -13,6 +13,10 @@ here from counts and the TTGIR, and recorded on the row as a `count_changes` rea
 - `cse`: no stage holds any instruction, and another access reads the same operand (memdesc, or pointer
   and mask) and has them: LLVM's common-subexpression elimination kept one copy. The row takes the other
   access's verdict; its instruction counts stay empty (nothing is counted twice).
+- `merged-arms`: a store with no instruction anywhere, in one arm of an `scf.if` whose other arm stores
+  the same value with the same mask, and that store has them: LLVM sank the two into one store to an
+  address the condition selects (mamba's `if c < nchunks - 1: store(out) else: store(final_states)`).
+  The same bookkeeping as `cse`.
 
 Nothing is guessed: a match must be unique and exact, else the row stays as the join left it.
 """
@@ -22,7 +26,7 @@ from __future__ import annotations
 import collections
 import re
 
-from tritonscope.loads.join import ACCEPTS
+from tritonscope.loads.join import ACCEPTS, family
 from tritonscope.loads.model import AccessRow, Reason
 from tritonscope.stages.common import Module
 
@@ -30,13 +34,6 @@ from tritonscope.stages.common import Module
 PREVIOUS = {"ptx": "llir", "sass": "ptx", "amdgcn": "llir"}
 _RESULT = re.compile(r"^\s*(%[\w.$-]+)(?::\d+)?\s*=")
 _OPERAND = re.compile(r"%[\w.$-]+")
-_MATRIX = ("ldmatrix", "stmatrix", "LDSM", "STSM")
-
-
-def family(form: str) -> str:
-    return "matrix" if form.startswith(_MATRIX) or ".ldmatrix" in form or ".stmatrix" in form else "plain"
-
-
 def _take(stage: str, row: AccessRow, items: list[dict], n: int, unattributed: list[dict]) -> tuple[int, int, int]:
     """Move n instructions from `items` (unattributed entries) into the row; returns (line, col, moved)."""
     line, col, moved = items[0]["line"], items[0]["col"], 0
@@ -265,3 +262,58 @@ def common_subexpressions(rows: list[AccessRow]) -> None:
         r.reasons = [Reason("cse", f"no stage has instructions of its own: it reads {key[1]} like {p.line}:{p.col} "
                                    f"{p.op}, whose instructions serve both (LLVM kept one copy); verdict of "
                                    f"{p.line}:{p.col}")]
+
+
+def merged_arms(rows: list[AccessRow], ttgir_lines: list[str], same_value) -> None:
+    """`merged-arms`: see the module docstring. `same_value(op_a, op_b, name)`: whether the name means one
+    value at both ops (the graph's resolution: sibling regions reuse names)."""
+    stores = [r for r in rows if r.op == "tt.store" and r.sites and len(_store_operands(r)) >= 2]
+    for r in stores:
+        if r.stages or r.ambiguous or r.verdict != "unknown":
+            continue
+        ptr, value, *rest = _store_operands(r)
+        mask = rest[0] if rest else None
+        for p in stores:
+            if p is r or not p.stages or p.verdict == "unknown":
+                continue
+            _, p_value, *p_rest = _store_operands(p)
+            p_mask = p_rest[0] if p_rest else None
+            if p_value != value or p_mask != mask or not same_value(r.sites[0].op, p.sites[0].op, value) \
+                    or (mask is not None and not same_value(r.sites[0].op, p.sites[0].op, mask)):
+                continue
+            if not _other_arms(ttgir_lines, r.sites[0].op.lineno, p.sites[0].op.lineno):
+                continue
+            r.verdict, r.vector_bytes, r.vector_stage = p.verdict, p.vector_bytes, p.vector_stage
+            r.reasons = [Reason("merged-arms", f"no stage has instructions of its own: the other arm of its "
+                                               f"scf.if stores the same value with the same mask at {p.line}:{p.col}, "
+                                               f"and LLVM merged the two into one store (to an address the "
+                                               f"condition selects); verdict of {p.line}:{p.col}")]
+            break
+
+
+def _store_operands(row: AccessRow) -> list[str]:
+    """`tt.store %ptr, %value[, %mask]` as written."""
+    text = row.sites[0].op.text.split(" loc(", 1)[0]
+    head = text.split(":", 1)[0]
+    return _OPERAND.findall(head.split("tt.store", 1)[-1])
+
+
+def _other_arms(lines: list[str], a: int, b: int) -> bool:
+    """Whether TTGIR lines a and b (1-based) sit in the two arms of one `scf.if`: same indentation, and
+    between them a `} else {` two columns left of it, the region never left in between."""
+    lo, hi = sorted((a, b))
+    if hi > len(lines):
+        return False
+    indent = len(lines[lo - 1]) - len(lines[lo - 1].lstrip())
+    if indent < 2 or len(lines[hi - 1]) - len(lines[hi - 1].lstrip()) != indent:
+        return False
+    elses = 0
+    for line in lines[lo:hi - 1]:
+        stripped = line.strip()
+        if not stripped:
+            continue
+        depth = len(line) - len(line.lstrip())
+        if depth < indent - 2 or (depth == indent - 2 and stripped != "} else {"):
+            return False
+        elses += depth == indent - 2
+    return elses == 1
