@@ -92,3 +92,25 @@ def test_merged_loads_carry_a_reason(cli):
     assert [c["code"] for c in row["count_changes"]] == ["merged-identical-address"]
     assert "8 distinct addresses" in row["count_changes"][0]["evidence"]
     assert all(r["count_changes"] == [] for r in doc["rows"] if r["line"] != 32)
+
+
+def test_an_instruction_gp_cannot_place_gets_the_one_chain_ptx_has_for_its_line():
+    """mamba3's `angle_dt_fwd_kernel`: a prologue `ULDC` whose -gp line is the function's brace keeps the
+    cubin's `standard.py:43:0` (tl.cdiv), no caller; every PTX instruction of standard.py:43 was inlined
+    at angle_dt.py:66:31, so it is there too. Where PTX has several callers for that line, nothing moves."""
+    from tritonscope.stages.common import Module, Op, SourceLoc
+    from tritonscope.stages.sass_lines import place_through_ptx
+
+    std, user = "/t/language/standard.py", "/k/angle_dt.py"
+    call = SourceLoc(user, 66, 31)
+    ptx = Module(stage="ptx", path=None, ops=[
+        Op(61, "div.s32", "div.s32 %r1, %r2, 64;", SourceLoc(std, 43, 17, call)),
+        Op(95, "add.s32", "add.s32 %r3, %r1, 1;", SourceLoc(std, 43, 30, call))])
+    sass = Module(stage="sass", path=None, ops=[
+        Op(34, "ULDC.64", "ULDC.64 UR12, c[0x0][0x208] ;", SourceLoc(std, 43, 0), ptx_line=40)])
+    assert place_through_ptx(sass, ptx) == 0
+    assert sass.ops[0].loc.describe() == "standard.py:43:0 @ angle_dt.py:66:31"
+    ptx.ops.append(Op(99, "add.s32", "add.s32 %r4, %r1, 1;", SourceLoc(std, 43, 17, SourceLoc(user, 70, 5))))
+    sass.ops[0].loc = SourceLoc(std, 43, 0)
+    place_through_ptx(sass, ptx)
+    assert sass.ops[0].loc.describe() == "standard.py:43:0"

@@ -5,7 +5,8 @@ instruction, the line of the cache's `.ptx` ptxas compiled it from. Such an inst
 instruction's location (the whole inline chain, DWARF inlined ranges and the inline-asm correction of
 stages/ptx.py included): a helper called on four lines of the kernel gives four callers' SASS, where the
 cubin's own line table holds only the helper's line. What -gp cannot place (a PTX line that is a
-directive or a brace, a PTX op without a location) keeps nvdisasm's `-gi` location.
+directive or a brace, a PTX op without a location) keeps nvdisasm's `-gi` location, with the callers
+PTX gives every instruction of that file and line where they are one chain.
 
 Without -gp lines (a cubin without embedded PTX), the fallback is the older heuristic: ptxas built the
 SASS line table from the raw PTX `.loc`s, including the ones LLVM writes inside inline-asm blocks (asm
@@ -38,14 +39,30 @@ def corrected(sass: Module) -> bool:
 
 
 def place_through_ptx(sass: Module, ptx: Module) -> int:
-    """Each SASS instruction takes the location of the PTX instruction on its -gp line; how many did."""
+    """Each SASS instruction takes the location of the PTX instruction on its -gp line; how many did.
+
+    One that -gp cannot place keeps the cubin's own location, which before Triton 3.9 names no caller: a
+    prologue `ULDC` of `tl.cdiv` says `standard.py:43` alone. Where every PTX instruction of that file
+    and line was inlined through one and the same chain of callers, it gets that chain."""
     by_line = {op.lineno: op for op in ptx.ops}
     placed = 0
+    unplaced = []
     for op in sass.ops:
         src = by_line.get(op.ptx_line) if op.ptx_line is not None else None
         if src is not None and src.loc is not None:
             op.loc = src.loc
             placed += 1
+        elif op.loc is not None and op.loc.inlined_at is None:
+            unplaced.append(op)
+    if unplaced:
+        callers: dict[tuple[str, int], set] = {}
+        for op in ptx.ops:
+            if op.loc is not None:
+                callers.setdefault((op.loc.file, op.loc.line), set()).add(op.loc.inlined_at)
+        for op in unplaced:
+            found = callers.get((op.loc.file, op.loc.line), set())
+            if len(found) == 1 and None not in found:
+                op.loc = SourceLoc(op.loc.file, op.loc.line, op.loc.col, next(iter(found)), op.loc.name)
     sass.notes.append(PLACED_NOTE.format(placed, len(sass.ops)))
     return placed
 
