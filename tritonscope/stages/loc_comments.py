@@ -26,18 +26,11 @@ _MAX_CHAIN = 64
 Position = tuple[str, int, int]  # (file id, line, col)
 
 
-class CommentChains:
-    def __init__(self, files: dict[str, str], positions: Callable[[], set[Position]] | None = None):
-        """`positions`: the module's `.loc` positions, asked for only when a basename is ambiguous."""
+class Positions:
+    """`.loc` positions (file id, line, col) as SourceLocs, one object per distinct plain position."""
+
+    def __init__(self, files: dict[str, str]):
         self.files = files
-        self._positions = positions
-        self._known: set[Position] | None = None
-        by_base: dict[str, set[str]] = {}
-        for p in files.values():
-            by_base.setdefault(os.path.basename(p), set()).add(p)
-        self.by_basename = {b: next(iter(ps)) for b, ps in by_base.items() if len(ps) == 1}
-        self.ambiguous = {b for b, ps in by_base.items() if len(ps) > 1}
-        self.cache: dict[tuple[Position, str], SourceLoc] = {}
         self.plain: dict[Position, SourceLoc] = {}
 
     def position(self, pos: Position, inlined_at: SourceLoc | None = None) -> SourceLoc:
@@ -47,6 +40,20 @@ class CommentChains:
                 hit = self.plain[pos] = SourceLoc(self.files.get(pos[0], f"<file {pos[0]}>"), pos[1], pos[2])
             return hit
         return SourceLoc(self.files.get(pos[0], f"<file {pos[0]}>"), pos[1], pos[2], inlined_at)
+
+
+class CommentChains(Positions):
+    def __init__(self, files: dict[str, str], positions: Callable[[], set[Position]] | None = None):
+        """`positions`: the module's `.loc` positions, asked for only when a basename is ambiguous."""
+        super().__init__(files)
+        self._positions = positions
+        self._known: set[Position] | None = None
+        by_base: dict[str, set[str]] = {}
+        for p in files.values():
+            by_base.setdefault(os.path.basename(p), set()).add(p)
+        self.by_basename = {b: next(iter(ps)) for b, ps in by_base.items() if len(ps) == 1}
+        self.ambiguous = {b for b, ps in by_base.items() if len(ps) > 1}
+        self.cache: dict[tuple[Position, str], SourceLoc] = {}
 
     def from_comment(self, pos: Position, chain: str) -> SourceLoc:
         """`pos` (the `.loc`'s own position) inlined at the callers the comment names after it."""

@@ -29,7 +29,7 @@ from sys import intern
 from tritonscope.lazyre import lazy_compile
 from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 from tritonscope.stages.dwarf_inline import call_sites_by_line, read_inlined_calls
-from tritonscope.stages.loc_comments import CommentChains
+from tritonscope.stages.loc_comments import CommentChains, Positions
 
 FILE_DIRECTIVE = lazy_compile(r'^\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"')
 # line and column numbers of at most 9 digits: a longer one is not a position (and int() refuses > 4300)
@@ -215,20 +215,11 @@ def _nearest_before(options: list[tuple[int, Position]], lineno: int) -> Positio
     return options[i - 1][1] if i > 0 else options[0][1]
 
 
-class _ChainResolver:
+class _ChainResolver(Positions):
     def __init__(self, files: dict[str, str], callers: dict[Position, list[tuple[int, Position]]]):
-        self.files = files
+        super().__init__(files)
         self.callers = callers
         self.cache: dict[tuple[Position, Position, int], SourceLoc] = {}
-        self.plain: dict[Position, SourceLoc] = {}
-
-    def position(self, pos: Position, inlined_at: SourceLoc | None = None) -> SourceLoc:
-        if inlined_at is None:  # one object per distinct position (ops under one `.loc` share it)
-            hit = self.plain.get(pos)
-            if hit is None:
-                hit = self.plain[pos] = SourceLoc(self.files.get(pos[0], f"<file {pos[0]}>"), pos[1], pos[2])
-            return hit
-        return SourceLoc(self.files.get(pos[0], f"<file {pos[0]}>"), pos[1], pos[2], inlined_at)
 
     def chain(self, pos: Position, caller: Position, lineno: int) -> SourceLoc:
         """pos inlined at caller, and the caller's own caller as the nearest earlier `.loc` says."""
