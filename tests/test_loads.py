@@ -281,7 +281,7 @@ def test_address_factors_through_runtime_products_and_divisions():
 def test_value_names_reused_by_sibling_regions_and_loop_results():
     """MLIR numbers the values of sibling regions alike: each use is the nearest definition before it.
     A loop's result `%l#1` is its second loop-carried value, not every operand of the `scf.for`
-    (whose bounds here come from a load)."""
+    (whose bounds here come from a load); an `scf.if`'s result is what its arms yield."""
     from tritonscope.loads.sites import ValueGraph
 
     text = """module {
@@ -304,6 +304,14 @@ def test_value_names_reused_by_sibling_regions_and_loop_results():
       tt.store %6, %5 : !tt.ptr<i32>
     }
     %7 = tt.load %l#1 : !tt.ptr<i32>
+    %r:2 = scf.if %cond -> (i32, i32) {
+      %8 = tt.load %x : !tt.ptr<i32>
+      scf.yield %8, %n : i32, i32
+    } else {
+      scf.yield %m, %n : i32, i32
+    }
+    %9 = tt.addptr %x, %r#0 : !tt.ptr<i32>, i32
+    %10 = tt.addptr %x, %r#1 : !tt.ptr<i32>, i32
     tt.return
   }
 }
@@ -317,6 +325,10 @@ def test_value_names_reused_by_sibling_regions_and_loop_results():
     assert graph.multiples([second]) == ({"m": 1, "x": 1}, [])  # no load in the else branch's address
     (load,) = [op for op in module.ops if op.text.lstrip().startswith("%7")]
     assert graph.multiples(graph.at(load, ["%l#1"])) == ({"n": 1, "x": 1}, [])  # not the loaded bound
+    # an scf.if's result k is what either arm yields as its k-th value
+    first_arm, both = (graph.multiples([v]) for v in ("%9", "%10"))
+    assert first_arm[0] == {"m": 1, "x": 1} and [op.op for op in first_arm[1]] == ["tt.load"]
+    assert both == ({"n": 1, "x": 1}, [])
 
 
 NVMMA_TTGIR = """\

@@ -94,10 +94,12 @@ class ValueGraph:
         self.extra_sources: dict[str, list[str]] = {}  # loop-carried values: init and yielded value
         self.arguments: dict[str, Argument] = parse_arguments(ttgir_text)
         self._uses: dict[int, dict[str, str]] = {}  # op line -> {name as written: key}, where they differ
-        # an scf.for's results: result k is its k-th loop-carried value (init, then each yield)
+        # an scf.for's or scf.if's results: result k is its k-th loop-carried value (init, then each
+        # yield), or the k-th value either arm yields
         self._loop_results: dict[str, list[str]] = {}
         current: dict[str, str] = {}
-        open_loops: list[list[str]] = []
+        # regions whose `scf.yield`s are pending: [the values they feed, yields still to come]
+        open_regions: list[list] = []
 
         def define(name: str, op: Op) -> str:
             key = name if name not in current else f"{name}@{op.lineno}"
@@ -109,30 +111,37 @@ class ValueGraph:
             used = {n: current[n] for n in operands(op.text) if current.get(n, n) != n}
             if used:
                 self._uses[op.lineno] = used
+            m = RESULTS.match(op.text)
+            feeds: list[str] = []
             if op.op == "scf.for":
                 it = ITER_ARGS.search(op.text)
-                pairs = ITER_ARG.findall(it.group("body")) if it else []
-                loop_args = []
-                for arg, init in pairs:
-                    init = init.split("#")[0]
+                for arg, init in ITER_ARG.findall(it.group("body")) if it else []:
                     key = arg if arg not in current else f"{arg}@{op.lineno}"
                     current[arg] = key
-                    self.extra_sources.setdefault(key, []).append(used.get(init, init))
-                    loop_args.append(key)
-                open_loops.append(loop_args)
-            elif op.op == "scf.yield" and open_loops:
-                loop_args = open_loops[-1]
-                yielded = self.at(op, operands(op.text))
-                if len(yielded) == len(loop_args):
-                    for arg, value in zip(loop_args, yielded, strict=True):
-                        self.extra_sources.setdefault(arg, []).append(value)
-                    open_loops.pop()
-            m = RESULTS.match(op.text)
+                    self.extra_sources.setdefault(key, []).append(self._resolve(used, init))
+                    feeds.append(key)
+                if feeds:  # (a loop without iter_args prints no yield)
+                    open_regions.append([feeds, 1])
+            elif op.op == "scf.if" and m:  # (an scf.if without results prints no yields)
+                count = sum(int(n.split(":")[1]) if ":" in n else 1 for n in m.group("names").split(","))
+                feeds = [f"%if{op.lineno}#{k}" for k in range(count)]
+                open_regions.append([feeds, 2])
+            elif op.op == "scf.while":
+                open_regions.append([[], 1])  # its yield feeds its own arguments: not followed
+            elif op.op == "scf.yield" and open_regions:
+                region = open_regions[-1]
+                yielded = self.at(op, operands(op.text, result_numbers=True))
+                if len(yielded) == len(region[0]):
+                    for key, value in zip(region[0], yielded, strict=True):
+                        self.extra_sources.setdefault(key, []).append(value)
+                region[1] -= 1
+                if region[1] == 0:
+                    open_regions.pop()
             if m:
                 for name in m.group("names").split(","):
                     key = define(name.strip().split(":")[0], op)
-                    if op.op == "scf.for":
-                        self._loop_results[key] = loop_args
+                    if feeds and op.op in ("scf.for", "scf.if"):
+                        self._loop_results[key] = feeds
 
     def at(self, op: Op, names: list[str]) -> list[str]:
         """The keys of the values `op` uses by these names (`%11#2`: a loop's third result is its third
