@@ -28,6 +28,7 @@ import re
 
 from tritonscope.loads.join import ACCEPTS, family
 from tritonscope.loads.model import AccessRow, Reason
+from tritonscope.loads.sites import operands
 from tritonscope.stages.common import Module
 
 # previous stage for each stage a relocation is looked for in
@@ -293,9 +294,7 @@ def merged_arms(rows: list[AccessRow], ttgir_lines: list[str], same_value) -> No
 
 def _store_operands(row: AccessRow) -> list[str]:
     """`tt.store %ptr, %value[, %mask]` as written."""
-    text = row.sites[0].op.text.split(" loc(", 1)[0]
-    head = text.split(":", 1)[0]
-    return _OPERAND.findall(head.split("tt.store", 1)[-1])
+    return operands(row.sites[0].op.text)
 
 
 def _other_arms(lines: list[str], a: int, b: int) -> bool:

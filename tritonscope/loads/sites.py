@@ -83,7 +83,8 @@ class AccessSite:
 
 
 class ValueGraph:
-    """Use-def links between the SSA values of one TTGIR function (by text, no regions)."""
+    """Use-def links between the SSA values of one TTGIR function, read from its text (regions only as far
+    as their `scf.yield`s feed a loop's or an `if`'s values)."""
 
     def __init__(self, module: Module, ttgir_text: str):
         """MLIR numbers the values of sibling regions alike (`%31` of an `scf.if` branch and `%31` after
@@ -96,15 +97,14 @@ class ValueGraph:
         self._uses: dict[int, dict[str, str]] = {}  # op line -> {name as written: key}, where they differ
         # an scf.for's or scf.if's results: result k is its k-th loop-carried value (init, then each
         # yield), or the k-th value either arm yields
-        self._loop_results: dict[str, list[str]] = {}
+        self._region_results: dict[str, list[str]] = {}
         current: dict[str, str] = {}
         # regions whose `scf.yield`s are pending: [the values they feed, yields still to come]
         open_regions: list[list] = []
 
-        def define(name: str, op: Op) -> str:
-            key = name if name not in current else f"{name}@{op.lineno}"
-            current[name] = key
-            self.defs[key] = op
+        def fresh(name: str, op: Op) -> str:
+            """The key of a name `op` defines (a loop's own arguments included), from here on."""
+            key = current[name] = name if name not in current else f"{name}@{op.lineno}"
             return key
 
         for op in module.ops:
@@ -116,8 +116,7 @@ class ValueGraph:
             if op.op == "scf.for":
                 it = ITER_ARGS.search(op.text)
                 for arg, init in ITER_ARG.findall(it.group("body")) if it else []:
-                    key = arg if arg not in current else f"{arg}@{op.lineno}"
-                    current[arg] = key
+                    key = fresh(arg, op)
                     self.extra_sources.setdefault(key, []).append(self._resolve(used, init))
                     feeds.append(key)
                 if feeds:  # (a loop without iter_args prints no yield)
@@ -139,9 +138,10 @@ class ValueGraph:
                     open_regions.pop()
             if m:
                 for name in m.group("names").split(","):
-                    key = define(name.strip().split(":")[0], op)
+                    key = fresh(name.strip().split(":")[0], op)
+                    self.defs[key] = op
                     if feeds and op.op in ("scf.for", "scf.if"):
-                        self._loop_results[key] = feeds
+                        self._region_results[key] = feeds
 
     def at(self, op: Op, names: list[str]) -> list[str]:
         """The keys of the values `op` uses by these names (`%11#2`: a loop's third result is its third
@@ -152,17 +152,17 @@ class ValueGraph:
     def _resolve(self, used: dict[str, str], name: str) -> str:
         base, _, number = name.partition("#")
         key = used.get(base, base)
-        loop = self._loop_results.get(key)
-        if loop is not None and number and int(number) < len(loop):
-            return loop[int(number)]
+        region = self._region_results.get(key)
+        if region is not None and number and int(number) < len(region):
+            return region[int(number)]
         return key
 
     def _operands(self, op: Op, value: str) -> list[str]:
-        """What `op` (defining `value`) computes it from, as keys; a loop's result is its loop-carried
-        value (not the loop's bounds and every other initial value: the op's own operands)."""
-        loop = self._loop_results.get(value)
-        if loop is not None:
-            return loop[:1]  # a one-result loop (a multi-result one is used as `%11#2`, below)
+        """What `op` (defining `value`) computes it from, as keys; a loop's or an if's result is the value
+        its regions carry (not the loop's bounds and every other initial value: the op's own operands)."""
+        region = self._region_results.get(value)
+        if region is not None:
+            return region[:1]  # a one-result op (a multi-result one is used as `%11#2`, below)
         own = value.split("@")[0]
         used = self._uses.get(op.lineno, {})
         return [self._resolve(used, v) for v in operands(op.text, result_numbers=True) if v.partition("#")[0] != own]
@@ -295,8 +295,8 @@ class ValueGraph:
             if op is not None and op.op in _FACTOR_BREAKING_OPS:
                 todo.extend((src, mult, True) for src in srcs)
                 continue
-            if not frozen and mult != _UNKNOWN_UNITS and op is not None and op.op in ("arith.muli", "arith.shli") \
-                    and len(srcs) == 2:
+            # (a factor past a pointer cast, _UNKNOWN_UNITS, is always frozen)
+            if not frozen and op is not None and op.op in ("arith.muli", "arith.shli") and len(srcs) == 2:
                 c = self.constant(srcs[1])
                 if c is not None and c > 0:
                     todo.append((srcs[0], mult * (c if op.op == "arith.muli" else 1 << min(c, 32)), False))

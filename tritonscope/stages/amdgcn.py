@@ -13,9 +13,9 @@ import os
 from sys import intern
 
 from tritonscope.lazyre import lazy_compile
-from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
+from tritonscope.stages.common import Module, Op, iter_lines
 from tritonscope.stages.dwarf_inline import call_sites_by_line, read_inlined_calls
-from tritonscope.stages.loc_comments import CommentChains
+from tritonscope.stages.loc_comments import CommentChains, Position
 
 FILE_DIRECTIVE = lazy_compile(r'^\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"(?:\s+"((?:[^"\\]|\\.)*)")?')
 # line and column numbers of at most 9 digits: a longer one is not a position (and int() refuses > 4300)
@@ -28,7 +28,6 @@ INSTRUCTION = lazy_compile(r"^([a-z_][\w]*)")
 # Outside directives, one match per line: a label (no group) or an instruction (its mnemonic in group 1).
 LABEL_OR_INSTRUCTION = lazy_compile(LABEL.pattern + "|" + INSTRUCTION.pattern)
 
-Position = tuple[str, int, int]
 
 
 def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
@@ -121,7 +120,7 @@ def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
             op_locs.append((op, current[0], current[1]))
 
     module.files = files
-    resolver = _Locations(files, lambda: {pos for _, pos, _ in op_locs})
+    resolver = CommentChains(files, lambda: {pos for _, pos, _ in op_locs})
     dwarf_sites: dict = {}
     if not has_chains:
         calls = read_inlined_calls(section_lines.get(".debug_info", []), section_lines.get(".debug_ranges", []))
@@ -142,13 +141,3 @@ def _join(first: str, second: str | None) -> str:
     if not first or os.path.isabs(second):
         return second
     return f"{first.rstrip('/')}/{second}"
-
-
-class _Locations(CommentChains):
-    def with_dwarf(self, pos: Position, sites: list) -> SourceLoc:
-        loc: SourceLoc | None = None
-        for _, call in sorted(sites, key=lambda s: s[0]):
-            site = (call.call_file, call.call_line, call.call_col)
-            if site != pos:
-                loc = self.position(site, loc)
-        return self.position(pos, loc)

@@ -41,6 +41,15 @@ class Positions:
             return hit
         return SourceLoc(self.files.get(pos[0], f"<file {pos[0]}>"), pos[1], pos[2], inlined_at)
 
+    def with_dwarf(self, pos: Position, sites: list) -> SourceLoc:
+        """`pos` inlined through the DWARF calls `dwarf_inline.call_sites_by_line` found for its op."""
+        loc: SourceLoc | None = None
+        for _, call in sorted(sites, key=lambda s: s[0]):  # outermost call (depth 0) first
+            site = (call.call_file, call.call_line, call.call_col)
+            if site != pos:
+                loc = self.position(site, loc)
+        return self.position(pos, loc)
+
 
 class CommentChains(Positions):
     def __init__(self, files: dict[str, str], positions: Callable[[], set[Position]] | None = None):
@@ -66,7 +75,7 @@ class CommentChains(Positions):
         loc: SourceLoc | None = None
         for name, line, col in reversed(callers):
             loc = SourceLoc(self._path(name, int(line), int(col)), int(line), int(col), loc)
-        hit = self.position(pos, loc) if loc is not None else self.position(pos)
+        hit = self.position(pos, loc)
         self.cache[key] = hit
         return hit
 

@@ -29,7 +29,7 @@ from sys import intern
 from tritonscope.lazyre import lazy_compile
 from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
 from tritonscope.stages.dwarf_inline import call_sites_by_line, read_inlined_calls
-from tritonscope.stages.loc_comments import CommentChains, Positions
+from tritonscope.stages.loc_comments import CommentChains, Position, Positions
 
 FILE_DIRECTIVE = lazy_compile(r'^\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"')
 # line and column numbers of at most 9 digits: a longer one is not a position (and int() refuses > 4300)
@@ -45,7 +45,6 @@ LABEL_OR_INSTRUCTION = lazy_compile(LABEL.pattern + "|" + INSTRUCTION.pattern)
 # Directives that may appear inside a function body and are not instructions.
 _MAX_CHAIN = 64
 
-Position = tuple[str, int, int]  # (file id, line, col)
 
 
 def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_locs: bool = False) -> Module:
@@ -247,12 +246,3 @@ class _ChainResolver(Positions):
         if not ambiguous:  # the chain does not depend on where the op is: reuse it
             self.cache[key] = result
         return result
-
-    def with_dwarf(self, pos: Position, sites: list) -> SourceLoc:
-        loc: SourceLoc | None = None
-        for _, call in sorted(sites, key=lambda s: s[0]):  # outermost call (depth 0) first
-            site = (call.call_file, call.call_line, call.call_col)
-            if site == pos:
-                continue
-            loc = self.position(site, loc)
-        return self.position(pos, loc)

@@ -17,6 +17,7 @@ consumer of an entry's SASS gets it corrected once, through `tritonscope.stages.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 from tritonscope.stages import memops
@@ -62,7 +63,7 @@ def place_through_ptx(sass: Module, ptx: Module) -> int:
         for op in unplaced:
             found = callers.get((op.loc.file, op.loc.line), set())
             if len(found) == 1 and None not in found:
-                op.loc = SourceLoc(op.loc.file, op.loc.line, op.loc.col, next(iter(found)), op.loc.name)
+                op.loc = dataclasses.replace(op.loc, inlined_at=next(iter(found)))
     sass.notes.append(PLACED_NOTE.format(placed, len(sass.ops)))
     return placed
 
