@@ -6,14 +6,17 @@ and GEMM, int8 matmul; autotuned) and gemlite (low-bit GEMMs on packed 8/4/2/1.5
 split-K and rev-split-K GEMV, split-K and plain GEMM chosen by batch size, dynamic int8/fp8 activation
 quantization, block-quantized fp8, MXFP weights; its "fast" autotuning) and mamba-ssm (Mamba-2's
 chunked state-space scan forward and backward, the decode-time state update, gated RMSNorm, fused
-layer norm; Mamba-3's SISO kernels with their inline-PTX approximations). Each library gets its own
-cache, OUT/<lib>/, and a log of what ran.
+layer norm; Mamba-3's SISO kernels with their inline-PTX approximations) and FlagGems (torch's aten
+ops re-implemented in Triton, under `flag_gems.use_gems()`, with generated pointwise kernels written
+to OUT/flaggems-code; its fused LLM and MoE ops). Each library gets its own cache, OUT/<lib>/, and a
+log of what ran.
 
-The machine is offline: carry the wheels (liger-kernel, flash-linear-attention, fla-core, torchao; gemlite is an sdist:
-`pip wheel --no-deps` it here; mamba-ssm is an sdist that builds CUDA extensions: carry its
+The machine is offline: carry the wheels (liger-kernel, flash-linear-attention, fla-core, torchao;
+gemlite is an sdist: `pip wheel --no-deps` it here; flag_gems needs PyYAML and SQLAlchemy (with
+greenlet) wheels too; mamba-ssm is an sdist that builds CUDA extensions: carry its
 `mamba_ssm/ops/triton` and `mamba_ssm/utils` as released, with a top-level `__init__.py` that imports
-none of the extensions, on PYTHONPATH) and
-install them with --no-deps into a --target directory on PYTHONPATH before running
+none of the extensions, on PYTHONPATH) and install them with --no-deps into a --target directory on
+PYTHONPATH before running
 
     python benchmarks/record_thirdparty.py OUT [lib ...]
 
@@ -315,13 +318,132 @@ def _ops_mamba(torch):
     return [ssd_chunk_scan_combined, selective_state_update, gated_rmsnorm, layer_norm, mamba3_siso]
 
 
+def _ops_flaggems(torch):
+    """FlagGems: torch's aten ops re-implemented in Triton (registered with `use_gems`), its fused LLM ops
+    called directly. Its pointwise ops are generated source files (written under FLAGGEMS_CACHE_DIR, set
+    by `record` to OUT/flaggems-code); its mm on Hopper takes host or device TMA descriptors."""
+    import flag_gems
+    import torch.nn.functional as F  # noqa: N812
+
+    dev, bf, f32 = "cuda", torch.bfloat16, torch.float32
+
+    def p(*shape, dtype=bf, grad=True):
+        return torch.randn(*shape, device=dev, dtype=dtype, requires_grad=grad)
+
+    def gems(fn):
+        def op():
+            with flag_gems.use_gems():
+                fn()
+        op.__name__ = fn.__name__
+        return op
+
+    @gems
+    def pointwise():  # generated kernels (pointwise_dynamic), broadcasting, type promotion
+        a, b = p(64, 1024, grad=False), p(1024, grad=False)
+        ((a + b) * b).sigmoid_()
+        torch.where(a > 0, a, b).abs().clamp(-1, 1).pow(2).exp()
+        (a.float() / 3).to(bf)
+
+    @gems
+    def activations():
+        x = p(128, 4096)
+        (F.gelu(x, approximate="tanh") + F.silu(x) + torch.tanh(x)).sum().backward()
+
+    @gems
+    def reductions():
+        x = p(256, 4096, grad=False)
+        x.sum(-1), x.mean(0), x.amax(-1), x.argmax(-1), torch.var_mean(x.float(), -1)
+        torch.linalg.vector_norm(x.float(), dim=-1), x.float().cumsum(-1), x.float().prod(-1)
+
+    @gems
+    def softmax():
+        x = p(512, 2048)
+        (torch.softmax(x, -1).sum() + torch.log_softmax(x.float(), -1).sum()).backward()
+
+    @gems
+    def norms():
+        x, w, b = p(128, 2048), p(2048), p(2048)
+        F.layer_norm(x, (2048,), w, b).sum().backward()
+        F.rms_norm(x, (2048,), w).sum().backward()
+        y = p(8, 64, 32, 32, dtype=f32)
+        F.group_norm(y, 8, p(64, dtype=f32), p(64, dtype=f32)).sum().backward()
+
+    @gems
+    def matmuls():  # bf16 mm on Hopper: host-TMA descriptors (its tensor_descriptor path)
+        a, b = p(1024, 2048, grad=False), p(2048, 1024, grad=False)
+        a @ b, torch.addmm(p(1024, grad=False), a, b), torch.bmm(p(8, 256, 512, grad=False), p(8, 512, 128, grad=False))
+        torch.mv(a, p(2048, grad=False))
+
+    @gems
+    def attention():
+        q, k, v = p(2, 8, 1024, 64), p(2, 8, 1024, 64), p(2, 8, 1024, 64)
+        F.scaled_dot_product_attention(q, k, v, is_causal=True).sum().backward()
+
+    @gems
+    def indexing():
+        x = p(4096, 256, grad=False)
+        idx = torch.randint(0, 4096, (1024,), device=dev)
+        x.index_select(0, idx), torch.gather(x, 0, idx[:, None].expand(-1, 256))
+        torch.zeros_like(x).scatter_(0, idx[:, None].expand(-1, 256), x[:1024])
+        x.masked_fill(x > 0, 0.0), torch.nonzero(x[:64] > 1)
+        emb = p(32000, 512)
+        F.embedding(torch.randint(0, 32000, (2048,), device=dev), emb).sum().backward()
+
+    @gems
+    def sort_topk():
+        x = p(64, 4096, dtype=f32, grad=False)
+        torch.topk(x, 8, -1), torch.sort(x, -1), torch.unique(torch.randint(0, 100, (10000,), device=dev))
+
+    @gems
+    def cross_entropy():
+        x = p(256, 32000, dtype=f32)
+        F.cross_entropy(x, torch.randint(0, 32000, (256,), device=dev)).backward()
+
+    @gems
+    def shapes():
+        x = p(64, 512, grad=False)
+        torch.cat([x, x], 0), torch.stack([x, x]), F.pad(x, (1, 2)), x.repeat(2, 3), x.flip(0), x.tril()
+
+    @gems
+    def conv2d():
+        F.conv2d(p(4, 32, 56, 56, grad=False), p(64, 32, 3, 3, grad=False), padding=1)
+
+    @gems
+    def random():
+        F.dropout(p(1024, 1024, grad=False), 0.1, training=True), torch.rand(4096, device=dev)
+
+    def fused_llm():  # vLLM-style ops, called directly
+        from flag_gems.fused import apply_rotary_pos_emb, fused_add_rms_norm, silu_and_mul, topk_softmax
+        x, r = p(128, 4096, grad=False), p(128, 4096, grad=False)
+        fused_add_rms_norm(x, r, (4096,), p(4096, grad=False))
+        silu_and_mul(p(128, 4096, grad=False), p(128, 4096, grad=False))
+        q, k = p(256, 32, 128, grad=False), p(256, 8, 128, grad=False)
+        cos, sin = p(4096, 64, grad=False), p(4096, 64, grad=False)
+        apply_rotary_pos_emb(q, k, cos, sin, torch.arange(256, device=dev))
+        g = p(256, 64, dtype=f32, grad=False)
+        w = torch.empty(256, 2, device=dev, dtype=f32)
+        ids = torch.empty(256, 2, device=dev, dtype=torch.int32)
+        topk_softmax(w, ids, torch.empty_like(ids), g, True)
+
+    def fused_moe():  # routed experts: moe_align_block_size + the fused MoE GEMM (gathered rows)
+        from flag_gems.fused import fused_experts_impl
+        E, M, K, N, topk = 8, 256, 1024, 2048, 2
+        w, ids = torch.softmax(p(M, E, dtype=f32, grad=False), -1).topk(topk)
+        fused_experts_impl(p(M, K, grad=False), p(E, 2 * N, K, grad=False) / 32, p(E, K, N, grad=False) / 32,
+                           w, ids.to(torch.int32))
+
+    return [pointwise, activations, reductions, softmax, norms, matmuls, attention, indexing, sort_topk,
+            cross_entropy, shapes, conv2d, random, fused_llm, fused_moe]
+
+
 LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite,
-             "mamba": _ops_mamba}
+             "mamba": _ops_mamba, "flaggems": _ops_flaggems}
 
 
 def record(out: str, libs: list[str]) -> None:
     os.environ.setdefault("FLA_USE_TMA", "1")
     os.environ.setdefault("TORCHAO_AUTOTUNER_ENABLE", "0")
+    os.environ.setdefault("FLAGGEMS_CACHE_DIR", os.path.join(out, "flaggems-code"))
     import torch
     import triton
 

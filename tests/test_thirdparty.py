@@ -1,5 +1,5 @@
-"""`loads` on real kernels of five libraries this project did not write (liger-kernel, flash-linear-
-attention, torchao, gemlite, mamba-ssm), recorded on an H100 with Triton 3.6
+"""`loads` on real kernels of six libraries this project did not write (liger-kernel, flash-linear-
+attention, torchao, gemlite, mamba-ssm, FlagGems), recorded on an H100 with Triton 3.6
 (tests/data/thirdparty-h100-triton3.6): every access gets a verdict, every global access joins SASS,
 instructions that LLVM moved to another line or merged are found and say so, ptxas' `@!PT` padding is no
 access, spills are listed and flagged in `ls`."""
@@ -21,7 +21,7 @@ from tritonscope.stages import memops
 from tritonscope.stages.common import Op
 
 DATA = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6"
-LIBS = ("liger", "fla", "torchao", "gemlite", "mamba")
+LIBS = ("liger", "fla", "torchao", "gemlite", "mamba", "flaggems")
 GLOBAL = ("global_load", "global_store", "atomic", "async_copy", "tma_load", "tma_store")
 needs_nvdisasm = pytest.mark.skipif(tools.find_nvidia_tool("nvdisasm") is None, reason="no nvdisasm")
 
@@ -201,6 +201,20 @@ def test_reasons_read_the_right_definitions_and_factors():
     (row,) = _rows(mamba, 72, "tt.load")
     assert [r.code for r in row.reasons] == ["runtime-stride", "one-per-thread", "layout-contiguity-1"]
     assert "stride_dt_seqlen" in row.reasons[0].evidence
+
+
+def test_no_alignment_blame_through_a_comparison():
+    """FlagGems' radix sort scatters to `out_ptr + pid_m * N + pos`, pos a cumsum of `digit == bin` plus a
+    loaded count: a gather. `bit_offset` reaches the address only through that comparison, so no
+    divisibility of it could align anything (before: `unknown-alignment` named it)."""
+    report = analyze_entry(_entry("flaggems", "RJRBVL3I2R"))
+    for r in _rows(report, 239, "tt.store") + _rows(report, 241, "tt.store"):
+        assert [x.code for x in r.reasons] == ["gather", "layout-contiguity-1"], r.reasons
+    # the loads below a reduction still make the address data-dependent: unique's output offset is
+    # `total + r`, total a tl.sum of loaded tile sums
+    unique = analyze_entry(_entry("flaggems", "L4CU3ANCYE"))
+    (row,) = [r for r in unique.rows if r.op == "tt.store" and r.sites[0].op.loc.line == 302]
+    assert [x.code for x in row.reasons] == ["gather", "one-per-thread", "layout-contiguity-1"]
 
 
 def test_stores_of_two_branch_arms_merged_into_one():

@@ -42,9 +42,15 @@ INT_CONSTANT = re.compile(r"arith\.constant\s+(?:dense<)?(-?\d{1,18})>?\s*:\s*(?
 _MAX_FACTOR = 1 << 40
 _UNIT_CHANGING_OPS = frozenset(("tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int"))
 _UNKNOWN_UNITS = 0  # a multiples() factor past a pointer cast: no factor known, none accumulates
+_NO_TERM = -1  # multiples() below a _NO_TERM_OPS op: loads still make a gather, arguments add no term
 # ops whose result is no sum of its operands' terms times factors: factors found below them do not count
 _FACTOR_BREAKING_OPS = frozenset(("arith.divsi", "arith.divui", "arith.ceildivsi", "arith.floordivsi", "arith.remsi",
                                   "arith.remui", "arith.shrsi", "arith.shrui", "arith.andi", "arith.ori", "arith.xori"))
+# ops whose result holds no term of their operands that an argument's divisibility could align: a comparison
+# is 0 or 1, and Triton's AxisInfo knows nothing of a scan's or a reduction's result (a radix sort's
+# `cumsum(digit == bin)` scatters to where the counts say, whatever the shift amount's divisibility)
+_NO_TERM_OPS = frozenset(("arith.cmpi", "arith.cmpf", "tt.scan", "tt.reduce", "tt.histogram", "arith.fptosi",
+                          "arith.fptoui"))
 EXPAND_AXIS = re.compile(r"axis\s*=\s*(\d{1,9})(?!\d)")
 # ops through which a term keeps its factor and its dims (the offsets of `tt.addptr` included)
 _STEP_SAME_OPS = frozenset(("tt.addptr", "arith.addi", "arith.subi", "tt.broadcast", "arith.extsi", "arith.extui",
@@ -280,7 +286,8 @@ class ValueGraph:
             seen.add((v, mult, frozen))
             arg = self.arguments.get(v[1:])
             if arg is not None and v not in self.defs:
-                out[arg.name] = gcd(out.get(arg.name, 0), 1 if mult == _UNKNOWN_UNITS else mult)
+                if mult != _NO_TERM:
+                    out[arg.name] = gcd(out.get(arg.name, 0), 1 if mult == _UNKNOWN_UNITS else mult)
                 continue
             op = self.defs.get(v)
             if op is not None and (mlir_op_kind(op.op.strip('"')) or "").endswith("load"):
@@ -288,6 +295,13 @@ class ValueGraph:
                     loads.append(op)
                 continue
             srcs = self.sources(v)
+            if mult == _NO_TERM or (op is not None and op.op in _NO_TERM_OPS):
+                todo.extend((src, _NO_TERM, True) for src in srcs)
+                continue
+            if op is not None and op.op == "arith.select":  # the condition picks a term, it adds none
+                own = self._operands(op, v)
+                todo.extend((src, _NO_TERM, True) for src in own[:1])
+                srcs = list(self.extra_sources.get(v, [])) + own[1:]
             if op is not None and op.op in _UNIT_CHANGING_OPS:
                 # offsets before a pointer cast count in another element size: nothing known past it
                 todo.extend((src, _UNKNOWN_UNITS, True) for src in srcs)
