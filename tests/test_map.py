@@ -56,7 +56,9 @@ def test_sass_32_gets_call_sites_through_its_ptx_lines(cli, cache32):
     location, whose DWARF inlined ranges give the kernel's call sites."""
     doc = run_json(cli, "softmax_kernel", "--cache-dir", str(cache32), "--target", "cuda:90", "--stages", "sass")
     rows = {r["line"]: r["counts"]["sass"] for r in doc["lines"]}
-    assert 43 not in rows and 44 not in rows
+    assert rows[43] == rows[44] == 0  # counted at their call sites...
+    inlined = {r["line"]: r["inlined"]["sass"] for r in doc["lines"] if "inlined" in r}
+    assert set(inlined) == {43, 44} and all(inlined.values())  # ...and listed as the helpers' own lines
     assert rows[90] == 25 and rows[91] == 41 and rows[93] == 28
     assert doc["unattributed"]["sass"] == {"unknown": 0, "no_loc": 0, "other_file": 0}
 
@@ -69,7 +71,10 @@ def test_listing_with_source_root(cli, cache39, corpus):
     assert by_line[90]["text"] == '    row = tl.load(input_ptrs, mask=mask, other=-float("inf"))'
     assert by_line[90]["counts"] == {"ttgir": 1, "ptx": 17}
     assert by_line[91]["counts"] == {"ttgir": 3, "ptx": 30}
-    assert 36 not in by_line and 44 not in by_line
+    # the helpers' own lines: nothing counted there, their ops listed as inlined (line 91 calls _row_max)
+    assert by_line[36]["counts"] == {"ttgir": 0, "ptx": 0} and by_line[36]["inlined"] == {"ttgir": 3, "ptx": 30}
+    assert by_line[44]["counts"] == {"ttgir": 0, "ptx": 0} and by_line[44]["inlined"]["ttgir"] > 0
+    assert "inlined" not in by_line[90] and "inlined" not in by_line[40]
     assert doc["unattributed"]["ttgir"] == {"unknown": 1, "no_loc": 0, "other_file": 0}
 
 
@@ -236,3 +241,20 @@ def test_entry_sass_corrected_once_for_every_consumer(cache39):
     assert ldg_lines() == [173, 174]
     assert correct_entry_sass(entry, sass) == 0  # a second pass must not move 174 (the x load) to 173
     assert ldg_lines() == [173, 174]
+
+
+def test_line_of_a_helper_in_the_kernels_file(cli, cache39):
+    """`_row_max` is defined in the kernel's own file (line 36: `m = tl.max(x, axis)`) and inlined at line
+    91: `--line 36` lists the ops written there (before: none, only line 91 had them), `--line 91` keeps
+    them all, and `match` says which is which."""
+    doc = run_json(cli, "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:80",
+                   "--line", "36", "--stages", "ttgir,ptx")
+    assert doc["query"]["match"] == "inlined"
+    assert counts(doc) == {"ttgir": 3, "ptx": 30}
+    assert all([p["line"] for p in op["chain"]][-2:] == [36, 91] for s in doc["stages"] for op in s["ops"])
+    call = run_json(cli, "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:80",
+                    "--line", "91", "--stages", "ttgir,ptx")
+    assert call["query"]["match"] == "outermost" and counts(call) == {"ttgir": 3, "ptx": 30}
+    both = run_json(cli, "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:80",
+                    "--line", "36", "--stages", "source,ttgir")
+    assert both["query"]["match"] == "outermost+inlined"  # the source stage keeps _row_max a function

@@ -173,6 +173,12 @@ def test_inline_chain_layout_link_and_loads_row(browser, cache39, corpus, tmp_pa
     click(browser, op)
     assert marked_lines(browser, "python", "sel") == [91] and marked_lines(browser, "python", "chn") == [36]
     assert "kernels.py:36:9" in browser.find_element(By.ID, "status").text
+    # the helper's own line: the ops written there (map --line 36), the call's line on their chain
+    helper = source_line(browser, 36)
+    assert helper.find_elements(By.CSS_SELECTOR, ".gut i.inl")  # counted at 91, shown dim at 36
+    click(browser, helper)
+    assert marked(browser, "hl") == {"ttgir": 4, "llir": 51, "ptx": 30}
+    assert marked_lines(browser, "python", "sel") == [36] and marked_lines(browser, "python", "chn") == [91]
     # a layout reference opens the layouts tab on its card
     link = browser.find_elements(By.CSS_SELECTOR, '.pane[data-stage="ttgir"] a.lay')[5]
     click(browser, link)

@@ -203,6 +203,28 @@ def test_reasons_read_the_right_definitions_and_factors():
     assert "stride_dt_seqlen" in row.reasons[0].evidence
 
 
+def test_helper_accesses_labelled_where_they_were_written(cli):
+    """FlagGems' unique kernel does all its work in `global_quick_unique_flat_impl`, a helper of the same
+    file inlined at line 340: each access is labelled with its own line (before: five rows all `340:12`)
+    and `--line` of a helper's line finds it. gemlite's accesses are written in utils.py: `--file`."""
+    report = analyze_entry(_entry("flaggems", "L4CU3ANCYE"))
+    assert [r.where for r in report.rows] == ["282:27 @ 340:12", "284:27 @ 340:12", "301:31 @ 340:12",
+                                              "290:35 @ 340:12", "302:44 @ 340:12"]
+    assert {r.line for r in report.rows} == {340}  # still the kernel's line that called the helper
+    doc = json.loads(cli("loads", "L4CU3ANCYE", "--cache-dir", str(DATA / "flaggems"), "--line", "290",
+                         "--no-sass", "--json").stdout)
+    (row,) = doc["rows"]
+    assert row["op"] == "tt.store" and row["line"] == 340
+    assert row["written_at"] == {"file": "/packages/flag_gems/ops/unique.py", "line": 290, "col": 35}
+    gemlite = ("loads", "2LVMWLFPTN", "--cache-dir", str(DATA / "gemlite"), "--no-sass")
+    text = cli(*gemlite, "--file", "utils.py", "--line", "24").stdout
+    assert text.count("utils.py:24:23 @ 408:50") == 2 and text.count("utils.py:24:23 @ 410:46") == 1
+    none = cli(*gemlite, "--file", "utils.py", "--line", "25")
+    assert none.returncode == 0 and "no memory access on line 25 of utils.py" in none.stdout
+    bad = cli(*gemlite, "--file", "nope.py", "--line", "1")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "nope.py" in bad.stderr
+
+
 def test_no_alignment_blame_through_a_comparison():
     """FlagGems' radix sort scatters to `out_ptr + pid_m * N + pos`, pos a cumsum of `digit == bin` plus a
     loaded count: a gather. `bit_offset` reaches the address only through that comparison, so no

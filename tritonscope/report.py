@@ -64,6 +64,8 @@ class SourcePane:
     text: str | None = None
     note: str | None = None
     counts: dict[int, dict[str, int]] = field(default_factory=dict)  # source line -> stage -> ops
+    # source line -> stage -> ops a helper defined in the file wrote there (counted at its call's line)
+    inlined: dict[int, dict[str, int]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,6 +237,8 @@ def _map_lines(model: ReportModel, kmap) -> None:
     for stage, counts in per_stage.items():
         for line, n in counts.items():
             model.source.counts.setdefault(line, {})[stage] = n
+        for line, n in srcmap.inlined_line_counts(kmap.stages[stage], kmap.source_file).items():
+            model.source.inlined.setdefault(line, {})[stage] = n
     for pane in model.stages:
         module = kmap.stages.get(pane.stage)
         if module is None:

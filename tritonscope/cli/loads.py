@@ -10,18 +10,23 @@ from tritonscope.cli.common import Selection, emit_json, json_option, selection_
 @click.command("loads")
 @selection_options()
 @click.option("--line", "-l", "line", type=int, default=None, metavar="L", help="Only the accesses of source line L.")
+@click.option("--file", "file", default=None, metavar="F",
+              help="Source file of --line/--explain (default: the kernel's own file; a basename is enough): "
+                   "a helper module's line.")
 @click.option("--explain", "explain", type=int, default=None, metavar="L",
               help="Walk the accesses of source line L through every stage, in words.")
 @click.option("--sass/--no-sass", "sass", default=True, show_default=True,
               help="Disassemble the cubin with nvdisasm and join SASS too (NVIDIA).")
 @json_option
-def loads_cmd(sel: Selection, line: int | None, explain: int | None, sass: bool, as_json: bool) -> None:
+def loads_cmd(sel: Selection, line: int | None, file: str | None, explain: int | None, sass: bool,
+              as_json: bool) -> None:
     """Every load, store, atomic, async copy and shared-memory access of KERNEL: what its layout allows
     (elements per thread, contiguous run, vector bytes) and what LLIR, PTX, SASS and AMDGCN made of it.
 
     \b
     loads KERNEL                    the table (counts are per thread: static instruction counts)
-    loads KERNEL --line 173         the accesses of one source line
+    loads KERNEL --line 173         the accesses of one source line (a helper's line: those it wrote)
+    loads KERNEL -l 93 --file F     line 93 of a helper module F: the accesses it wrote, every call
     loads KERNEL --explain 173      one line's accesses walked through every stage, in words
     loads KERNEL --json             rows for CI scripts (docs/json-loads.md)
 
@@ -34,12 +39,14 @@ def loads_cmd(sel: Selection, line: int | None, explain: int | None, sass: bool,
     if line is not None and explain is not None and line != explain:
         raise UsageError("--line and --explain name different lines: give one")
     wanted = explain if explain is not None else line
+    if file is not None and wanted is None:
+        raise UsageError("--file names the file of --line or --explain: give one of them")
     if wanted is not None and wanted < 1:
         raise UsageError(f"--line {wanted}: source lines start at 1")
     entry = sel.one()
-    report = analyze_entry(entry, line=wanted, sass=sass, finder=sel.finder())
+    report = analyze_entry(entry, line=wanted, sass=sass, finder=sel.finder(), file=file)
     if wanted is not None and not report.rows:
-        check_line(entry, sel, wanted)
+        check_line(entry, sel, wanted, file)
     if as_json:
         emit_json(report.to_json(), "loads")
         return
@@ -52,22 +59,28 @@ def loads_cmd(sel: Selection, line: int | None, explain: int | None, sass: bool,
         if not report.rows:
             raise UsageError(f"no memory access on line {explain} (run `tritonscope loads` for the list)")
         render_explain(report, console)
+    elif wanted is not None and not report.rows:
+        where = f"line {wanted}" + (f" of {file}" if file else "")
+        console.print(f"{report.kernel}  {report.target or '?'}\nno memory access on {where} "
+                      "(run `tritonscope loads` for the list)", markup=False)
     else:
         render_loads(report, console)
 
 
-def check_line(entry, sel: Selection, line: int) -> None:
-    """A line with no access: a usage error when it lies outside the kernel's source file (or, when the
-    file cannot be read, past the last line its locations name)."""
+def check_line(entry, sel: Selection, line: int, file: str | None = None) -> None:
+    """A line with no access: a usage error when it lies outside the source file (the kernel's, or --file,
+    which some location must name), or, when the file cannot be read, past the last line its locations name."""
     from tritonscope.errors import UsageError
     from tritonscope.srcmap.kernelmap import load_kernel_map, parse_stage_list
     from tritonscope.srcmap.report import last_named_line, read_source
 
     names, _ = parse_stage_list("ttgir" if "ttgir" in entry.files else None, entry)
     kmap = load_kernel_map(entry, names[:1])
-    source = read_source(kmap, sel.finder(), None)
+    source = read_source(kmap, sel.finder(), file)
+    if file is not None and source.requested not in kmap.named_files():
+        raise UsageError(f"--file {file}: no location of this kernel names that file")
     if source.found and line > len(source.lines):
         raise UsageError(f"--line {line}: {source.path} has {len(source.lines)} lines")
-    last = last_named_line(kmap, kmap.source_file)
+    last = last_named_line(kmap, source.requested or kmap.source_file)
     if not source.found and last is not None and line > last:
-        raise UsageError(f"--line {line}: no location names a line past {last} of {kmap.source_file}")
+        raise UsageError(f"--line {line}: no location names a line past {last} of {source.requested}")

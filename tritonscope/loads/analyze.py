@@ -39,7 +39,8 @@ TMA_WRITES = re.compile(r"store|local_to_global|scatter|reduce")
 __all__ = ["VERDICTS", "AccessRow", "LoadsReport", "Reason", "analyze_entry", "analyze_modules"]
 
 
-def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=None) -> LoadsReport:
+def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=None,
+                  file: str | None = None) -> LoadsReport:
     """Read the stages of a cache entry (read-only; SASS through nvdisasm when available) and analyze.
     `finder` (a SourceFinder) locates a Gluon kernel's source, whose written layouts explain widths."""
     if "ttgir" not in entry.files:
@@ -69,7 +70,8 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
     written = _gluon_written(entry, ttgir_text, notes, finder) if entry.language == "gluon" else None
     semantics = releases.for_version(entry.triton_version, "the entry's metadata")
     return analyze_modules(modules, target=str(target) if target else None, kernel=entry.name, hash=entry.hash,
-                           ttgir_text=ttgir_text, line=line, notes=notes, written=written, semantics=semantics)
+                           ttgir_text=ttgir_text, line=line, notes=notes, written=written, semantics=semantics,
+                           file=file)
 
 
 def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None):
@@ -89,7 +91,7 @@ def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None):
 
 
 def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: str, hash: str = "",
-                    ttgir_text: str, line: int | None = None,
+                    ttgir_text: str, line: int | None = None, file: str | None = None,
                     notes: list[str] | None = None, written: tuple[str, list] | None = None,
                     semantics=None) -> LoadsReport:
     """The pure analysis: parsed stages in, report out. `written`: (source file, the Gluon kernel's
@@ -146,9 +148,12 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
 
         written_layout_reasons(rows, written[1], written[0])
     if line is not None:
-        rows = [r for r in rows if r.line == line]
-        unattributed = [u for u in unattributed if u["line"] == line]
-        spills = [s for s in spills if s["line"] == line]
+        rows = [r for r in rows if r.at_line(line, file)]
+        if file is None:  # (the lines of these are the kernel's own)
+            unattributed = [u for u in unattributed if u["line"] == line]
+            spills = [s for s in spills if s["line"] == line]
+        else:
+            unattributed, spills = [], []
     return LoadsReport(kernel, hash, target, isa_stage, stages, rows, unattributed, notes, spills,
                        semantics.to_json())
 
@@ -193,6 +198,9 @@ def _rows(sites: list[AccessSite]) -> list[AccessRow]:
                 shape=s.shape, dtype=s.dtype, element_bits=s.element_bits, layout=s.layout_name,
                 layout_text=layout_text, mask=s.mask is not None, other=s.other is not None,
                 eviction=s.eviction, cache=s.cache)
+            written = s.op.loc.written() if s.op.loc else None
+            if written is not None:
+                row.written = (written.file, written.line, written.col)
             groups[key] = row
         row.instances += 1
         row.sites.append(s)

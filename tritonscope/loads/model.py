@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 
 from tritonscope.loads.sites import AccessSite
 
 VERDICTS = ("as-predicted", "narrower", "scalar", "unknown")
+
+
+def _same_file(path: str, want: str) -> bool:
+    return path == want or os.path.basename(path) == os.path.basename(want) or path.endswith("/" + want.lstrip("/"))
+
+
+def where_label(file: str, line: int, col: int, written: tuple[str, int, int] | None) -> str:
+    """`173:9`; a helper's access: `290:35 @ 340:12` (the kernel's file), `utils.py:93:17 @ 436:110`."""
+    own = f"{line}:{col}"
+    if written is None:
+        return own
+    name = os.path.basename(written[0])
+    return f"{'' if name == os.path.basename(file) else name + ':'}{written[1]}:{written[2]} @ {own}"
 
 
 @dataclass
@@ -66,6 +80,21 @@ class AccessRow:
     attribution: str = "exact"  # exact | line | ambiguous | moved | none
     line_matched: bool = False  # some instruction joined by line only, in a stage that has columns
     sites: list[AccessSite] = field(default_factory=list, repr=False)
+    # where a helper inlined at `line` wrote the access (SourceLoc.written): (file, line, col), else None
+    written: tuple[str, int, int] | None = None
+
+    @property
+    def where(self) -> str:
+        return where_label(self.file, self.line, self.col, self.written)
+
+    def at_line(self, line: int, file: str | None = None) -> bool:
+        """The access is on `line` of `file` (default: the kernel's file; a basename or a path's tail is
+        enough): the line that holds it or calls the helper that does, or a helper's line it was written on."""
+        want = file or self.file
+        if self.line == line and _same_file(self.file, want):
+            return True
+        loc = self.sites[0].op.loc if self.sites else None
+        return loc is not None and any(p.line == line and _same_file(p.file, want) for p in loc.chain()[:-1])
 
     @property
     def element_bytes(self) -> int:
@@ -76,7 +105,10 @@ class AccessRow:
 
     def to_json(self, isa_stage: str | None) -> dict:
         return {
-            "line": self.line, "col": self.col, "file": self.file, "chain": self.chain, "op": self.op,
+            "line": self.line, "col": self.col, "file": self.file, "chain": self.chain,
+            "written_at": None if self.written is None else
+            {"file": self.written[0], "line": self.written[1], "col": self.written[2]},
+            "op": self.op,
             "kind": self.kind, "instances": self.instances, "shape": list(self.shape), "dtype": self.dtype,
             "layout": self.layout, "layout_text": self.layout_text, "mask": self.mask, "other": self.other,
             "eviction_policy": self.eviction, "cache_modifier": self.cache,

@@ -203,9 +203,13 @@ def source_pane(src, stages: list[str]) -> str:
     rows = []
     blank_gutter = '<span class="gut"></span>'
     for n, line in enumerate(highlight_lines(src.text, "python"), 1):
-        counts = src.counts.get(n)
-        if counts:
-            gutter = "".join(f'<i class="st{i}">{counts[s]}</i>' if counts.get(s) else "<i></i>"
+        counts = src.counts.get(n) or {}
+        inlined = src.inlined.get(n) or {}
+        if counts or inlined:
+            # a count of its own, else (dim) the ops a helper wrote on the line, counted at its call's line
+            gutter = "".join(f'<i class="st{i}">{counts[s]}</i>' if counts.get(s) else
+                             f'<i class="st{i} inl" title="written here by a helper, counted at its call">'
+                             f'{inlined[s]}</i>' if inlined.get(s) else "<i></i>"
                              for i, s in enumerate(stages))
             rows.append(f'<div class="has"><span class="gut">{gutter}</span>{line}</div>')
         else:
@@ -333,12 +337,16 @@ LOAD_COLUMNS = ("where", "op", "kind", "shape", "layout", "predicted", "actual",
 def loads_panel(model) -> str:
     if not model.loads:
         return empty(model.loads_note or "no loads")
+    from tritonscope.loads.model import where_label
     head = "".join(f"<th>{esc(label)}</th>" for label in LOAD_COLUMNS)
     rows = []
     for row in model.loads:
         layout = row.get("layout")
+        written = row.get("written_at")
+        where = where_label(row.get("file") or "", row.get("line"), row.get("col"),
+                            (written["file"], written["line"], written["col"]) if written else None)
         cells = [
-            f"{row.get('line')}:{row.get('col')}", row.get("op"), row.get("kind"),
+            where, row.get("op"), row.get("kind"),
             f"{'×'.join(map(str, row.get('shape') or []))} {row.get('dtype') or ''}",
             layout,
             _bytes(row.get("predicted_vector_bytes")),
@@ -355,6 +363,8 @@ def loads_panel(model) -> str:
                 html_cells.append(f"<td>{esc('' if value is None else value)}</td>")
         verdict = re.sub(r"[^\w-]", "", str(row.get("verdict") or "unknown"))
         line = row.get("line")
+        if written and os.path.basename(written["file"]) == os.path.basename(row.get("file") or ""):
+            line = written["line"]  # a helper of the kernel's file: its own line (report.js selects by chain)
         attr = f' data-s="{line}"' if isinstance(line, int) else ""
         title = f' title="{esc(row["chain"])}"' if row.get("chain") else ""
         rows.append(f'<tr class="v-{verdict}"{attr}{title}>{"".join(html_cells)}</tr>')

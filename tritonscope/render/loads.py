@@ -61,7 +61,7 @@ def render_loads(report: LoadsReport, console: Console) -> None:
             table.add_column(c, overflow="fold")
         for r in report.rows:
             access = r.op + (f" (x{r.instances})" if r.instances > 1 else "")
-            cells: list = [f"{r.line}:{r.col}", access, _shape(r), r.layout or "-",
+            cells: list = [r.where, access, _shape(r), r.layout or "-",
                            "yes" if r.mask else "-", _prediction(r), forms_text(_counts(r, "llir"))]
             if isa:
                 cells.append(forms_text(_counts(r, isa)))
@@ -76,10 +76,10 @@ def render_loads(report: LoadsReport, console: Console) -> None:
         if evidence:
             console.print("\nreasons:")
             for r, x in evidence:
-                console.print(f"  {r.line}:{r.col} {x.code}: {x.evidence}", markup=False)
+                console.print(f"  {r.where} {x.code}: {x.evidence}", markup=False)
         ambiguous = [r for r in report.rows if r.attribution == "ambiguous"]
         for r in ambiguous:
-            console.print(f"  {r.line}:{r.col} attribution ambiguous with {', '.join(r.ambiguous_with)}: "
+            console.print(f"  {r.where} attribution ambiguous with {', '.join(r.ambiguous_with)}: "
                           f"shared instructions {_ambiguous_text(r)}", markup=False)
     if report.spills:
         total = sum(s["count"] for s in report.spills if s["stage"] in ("sass", "amdgcn")) or \
@@ -111,7 +111,7 @@ def explain_lines(report: LoadsReport) -> list[str]:
     """The walk-through of every row of the report (already filtered to one line), as sentences."""
     out: list[str] = []
     for r in report.rows:
-        head = f"{r.line}:{r.col}: one {op_words(r.op)} of a {_shape(r)}"
+        head = f"{r.where}: one {op_words(r.op)} of a {_shape(r)}"
         head += " tile" if len(r.shape) > 1 else " vector" if r.shape else ""
         if r.instances > 1:
             head += f" ({r.instances} copies in TTGIR: pipeline prologue and loop)"

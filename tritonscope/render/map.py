@@ -174,7 +174,8 @@ def render_listing(result: dict, console: Console) -> None:
         if previous is not None and row["line"] > previous + 1:
             table.add_row("⋮", *[""] * len(stages), Text(""))
         previous = row["line"]
-        counts = [str(row["counts"][s]) if row["counts"][s] else "" for s in stages]
+        inlined = row.get("inlined", {})
+        counts = [_listing_count(row["counts"][s], inlined.get(s, 0)) for s in stages]
         code = Text(row["text"] if row["text"] is not None else "")
         for w in row.get("written_layouts", []):
             code.append(f"  -> {', '.join(w['resolved']) or w['status']}", style="magenta")
@@ -189,9 +190,19 @@ def render_listing(result: dict, console: Console) -> None:
     table.add_row("", *[f"{cov[s]['percent']:.1f}%" for s in stages],
                   Text("ops with a source line", style="dim"))
     console.print(table)
+    if any(row.get("inlined") for row in result["lines"]):
+        console.print(Text("(n): ops a helper wrote on this line, counted at the line that called it "
+                           "(`map --line` lists both)", style="dim"))
     if not result["source"]["found"]:
         console.print(Text("source text missing: line numbers only", style="yellow"))
     _skipped(console, result["skipped"])
+
+
+def _listing_count(own: int, inlined: int) -> Text:
+    text = Text(str(own) if own else "")
+    if inlined:
+        text.append(f"{' ' if own else ''}({inlined})", style="dim")
+    return text
 
 
 def render_reverse(result: dict, console: Console) -> None:

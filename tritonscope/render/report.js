@@ -56,7 +56,19 @@
     clear();
     var s = srcLine(line);
     if (s) { s.classList.add('sel'); reveal(s); }
-    var ops = all('.op[data-s="' + line + '"]', panes);
+    // the line's own ops, and those a helper defined in this file wrote on it (an inner chain element)
+    var inner = {};
+    var ops = all('.op', panes).filter(function (e) {
+      if (e.dataset.s === String(line)) return true;
+      var ci = e.dataset.c;
+      if (ci === undefined) return false;
+      if (!(ci in inner)) {
+        inner[ci] = (D.chains[ci] || []).slice(0, -1).some(function (f) {
+          return f[1] === line && D.srcFiles.indexOf(f[0]) >= 0;
+        });
+      }
+      return inner[ci];
+    });
     ops.forEach(function (e) {
       e.classList.add('hl');
       chainSourceLines(e.dataset.c).forEach(function (l) {

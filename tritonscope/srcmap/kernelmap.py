@@ -46,15 +46,19 @@ class KernelMap:
     source_file: str | None = None  # the user's file, as the IR names it
 
     def ops_at(self, stage: str, line: int, file: str | None = None, col: int | None = None) -> list[Op]:
-        """Ops attributed to `line` of the user's file (by their outermost position). For another file
-        (a helper library such as triton/language/standard.py), ops whose chain passes through that line."""
+        """Ops attributed to `line` of the user's file (by their outermost position), and the ops of a
+        helper defined in that file that were written on the line (an inner element of their chain is
+        it: FlagGems' `global_quick_unique_flat_impl`, inlined at its call, has its own lines). For another
+        file (a helper library such as triton/language/standard.py), ops whose chain passes through that
+        line."""
         file = file or self.source_file
         if self.is_user_file(file):
-            return [op for op in self.stages[stage].ops if _attributed_to(op, file, line, col)]
+            return [op for op in self.stages[stage].ops
+                    if _attributed_to(op, file, line, col) or _inlined_from(op, file, line, col)]
         return [op for op in self.stages[stage].ops if _passes_through(op, file, line, col)]
 
     def is_user_file(self, file: str | None) -> bool:
-        return file is None or self.source_file is None or _same_file(file, self.source_file)
+        return file is None or self.source_file is None or same_file(file, self.source_file)
 
     def named_files(self) -> set[str]:
         """Every file a location of this kernel names: its own function's and its inlined callees'.
@@ -192,7 +196,7 @@ def user_file(kmap: KernelMap) -> str | None:
     return counts.most_common(1)[0][0] if counts else None
 
 
-def _same_file(a: str, b: str | None) -> bool:
+def same_file(a: str, b: str | None) -> bool:
     return b is None or a == b or os.path.basename(a) == os.path.basename(b)
 
 
@@ -200,13 +204,52 @@ def _attributed_to(op: Op, file: str | None, line: int, col: int | None) -> bool
     if op.loc is None:
         return False
     outer = op.loc.outermost()
-    return outer.line == line and _same_file(outer.file, file) and (col is None or outer.col == col)
+    return outer.line == line and same_file(outer.file, file) and (col is None or outer.col == col)
+
+
+def _inlined_from(op: Op, file: str | None, line: int, col: int | None) -> bool:
+    """An element of the op's chain other than the outermost is `line` of `file`."""
+    loc = op.loc
+    n = 0
+    while loc is not None and loc.inlined_at is not None and n < 64:
+        if loc.line == line and same_file(loc.file, file) and (col is None or loc.col == col):
+            return True
+        loc = loc.inlined_at
+        n += 1
+    return False
+
+
+def inlined_line_counts(module: Module, user: str | None) -> Counter[int]:
+    """Lines of the user's file -> ops written there inside a helper and counted (by `_count`) at the line
+    that called it: each op once per line an inner element of its chain names (not its outermost line)."""
+    counts: Counter[int] = Counter()
+    per_loc: dict[int, tuple[int, ...]] = {}  # ops share their SourceLoc objects: one walk per distinct one
+    in_user_file: dict[str, bool] = {}
+    for op in module.ops:
+        loc = op.loc
+        if loc is None or loc.inlined_at is None:
+            continue
+        lines = per_loc.get(id(loc))
+        if lines is None:
+            chain = loc.chain()
+            outer = chain[-1].line
+            found = set()
+            for p in chain[:-1]:
+                same = in_user_file.get(p.file)
+                if same is None:
+                    same = in_user_file[p.file] = same_file(p.file, user)
+                if same and p.line and p.line != outer:
+                    found.add(p.line)
+            lines = per_loc[id(loc)] = tuple(found)
+        for n in lines:
+            counts[n] += 1
+    return counts
 
 
 def _passes_through(op: Op, file: str | None, line: int, col: int | None) -> bool:
     if op.loc is None:
         return False
-    return any(p.line == line and _same_file(p.file, file) and (col is None or p.col == col)
+    return any(p.line == line and same_file(p.file, file) and (col is None or p.col == col)
                for p in op.loc.chain())
 
 
@@ -222,7 +265,7 @@ def _count(module: Module, user: str | None) -> tuple[Counter[int], Coverage]:
     """One pass over a stage's ops: lines of the user's file -> op count, and the coverage."""
     cov = Coverage(module.stage, ops=len(module.ops))
     counts: Counter[int] = Counter()
-    in_user_file: dict[str, bool] = {}  # _same_file per distinct file: ops share a handful of files
+    in_user_file: dict[str, bool] = {}  # same_file per distinct file: ops share a handful of files
     for op in module.ops:
         if op.loc is None:
             cov.no_loc += 1
@@ -234,7 +277,7 @@ def _count(module: Module, user: str | None) -> tuple[Counter[int], Coverage]:
         cov.attributed += 1
         same = in_user_file.get(outer.file)
         if same is None:
-            same = in_user_file[outer.file] = _same_file(outer.file, user)
+            same = in_user_file[outer.file] = same_file(outer.file, user)
         if same:
             counts[outer.line] += 1
         elif user is not None:

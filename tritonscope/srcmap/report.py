@@ -13,11 +13,13 @@ from tritonscope.srcmap.kernelmap import (
     KernelMap,
     coverage,
     find_ops,
+    inlined_line_counts,
     line_counts,
     load_kernel_map,
     memory_flow,
     memory_kind,
     parse_stage_list,
+    same_file,
     stage_has_columns,
 )
 from tritonscope.srcmap.paths import SourceFinder, SourceText, columns_are_one_based, expression_span
@@ -106,10 +108,20 @@ def line_result(kmap: KernelMap, finder: SourceFinder, line: int, file: str | No
     return {"kernel": kernel_json(kmap), "source": source.to_json(),
             "source_line_count": len(source.lines) if source.found else None,
             "last_named_line": last_named_line(kmap, requested),
-            "query": {"file": requested, "line": line, "col": col,
-                      "match": "outermost" if kmap.is_user_file(requested) else "inlined"},
+            "query": {"file": requested, "line": line, "col": col, "match": _match(kmap, stages, requested, line)},
             "columns": None if one_based is None else ("1-based" if one_based else "0-based"),
             "context": ctx, "highlight": highlight, "stages": stages, "flow": flow, "skipped": kmap.skipped}
+
+
+def _match(kmap: KernelMap, stages: list[dict], file: str | None, line: int) -> str:
+    """How the ops matched: "outermost" (the line wrote them or called the helper that did), "inlined"
+    (a helper's line: an inner element of their chain; always so for another file than the kernel's),
+    "outermost+inlined" (the kernel's file, both kinds among the ops)."""
+    if not kmap.is_user_file(file):
+        return "inlined"
+    kinds = {"outermost" if op["chain"][-1]["line"] == line and same_file(op["chain"][-1]["file"], file)
+             else "inlined" for st in stages for op in st["ops"] if op["chain"]}
+    return "+".join(k for k in ("outermost", "inlined") if k in kinds) or "outermost"
 
 
 def last_named_line(kmap: KernelMap, file: str | None) -> int | None:
@@ -128,13 +140,18 @@ def last_named_line(kmap: KernelMap, file: str | None) -> int | None:
 def listing_result(kmap: KernelMap, finder: SourceFinder, file: str | None = None) -> dict:
     source = read_source(kmap, finder, file)
     counts, covs = line_counts(kmap, source.requested or None)
-    lines_with_ops = sorted({n for c in counts.values() for n in c})
+    # ops a helper defined in this file wrote on a line, counted above at the line that called it
+    inlined = {s: inlined_line_counts(m, source.requested or kmap.source_file) for s, m in kmap.stages.items()}
+    lines_with_ops = sorted({n for c in counts.values() for n in c} | {n for c in inlined.values() for n in c})
     rows = []
     if lines_with_ops:
         numbers = _with_small_gaps(lines_with_ops) if source.found else lines_with_ops
         for n in numbers:
-            rows.append({"line": n, "text": source.line(n) if source.found else None,
-                         "counts": {s: counts[s].get(n, 0) for s in kmap.stages}})
+            row = {"line": n, "text": source.line(n) if source.found else None,
+                   "counts": {s: counts[s].get(n, 0) for s in kmap.stages}}
+            if any(c.get(n) for c in inlined.values()):
+                row["inlined"] = {s: inlined[s].get(n, 0) for s in kmap.stages}
+            rows.append(row)
     unattributed = {s: {"unknown": c.unknown, "no_loc": c.no_loc, "other_file": c.other_file}
                     for s, c in covs.items()}
     return {"kernel": kernel_json(kmap), "source": source.to_json(), "stages": list(kmap.stages),

@@ -14,9 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tritonscope.errors import ParseError
+from tritonscope.lazyre import lazy_compile
 
 # Views of the stage table (tritonscope/stages/table.py), re-exported for their many importers.
 from tritonscope.stages.table import BINARY_STAGES, DERIVED_STAGES, STAGE_SUFFIXES, TEXT_STAGES  # noqa: F401
+
+# Triton's own jit functions (`tl.sum`, `tl.cumsum`, philox, Gluon's): their ops count for the line that
+# called them, they are nobody's "written here"
+TRITON_LIBRARY = lazy_compile(r"/triton/(?:experimental/gluon/)?language/")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +68,18 @@ class SourceLoc:
 
     def short(self) -> str:
         return f"{self.basename}:{self.line}:{self.col}"
+
+    def written(self) -> SourceLoc | None:
+        """Where the kernel's author wrote the op when that is not the outermost position: the innermost
+        element of the chain outside Triton's own language files (a helper of the kernel's file or of
+        another module, inlined at its call); None for an op of the kernel's own body or of Triton's
+        library only (`tl.sum`'s ops belong to the line that called it)."""
+        if self.inlined_at is None:
+            return None
+        for loc in self.chain()[:-1]:
+            if loc.line and not TRITON_LIBRARY.search(loc.file.replace("\\", "/")):
+                return loc
+        return None
 
     def describe(self) -> str:
         """`standard.py:196:12 @ kernels.py:36:9 @ kernels.py:91:15` (innermost first)."""
