@@ -239,6 +239,27 @@ def test_no_alignment_blame_through_a_comparison():
     assert [x.code for x in row.reasons] == ["gather", "one-per-thread", "layout-contiguity-1"]
 
 
+def test_a_tensor_one_element_wide_along_its_layouts_fastest_dim():
+    """Where the layout's fastest dim is one the tensor is 1 element wide along, the dim its elements run
+    along decides. FlagGems' generated `where` kernel loads 1x256 tiles through block pointers whose
+    inner stride is a runtime argument (before: only layout-contiguity-1, about dim 0); its layer-norm
+    weight backward loads a 128x1 column by `rows * N` (a runtime stride), and the means, adjacent in
+    memory, in a layout running along the 1-element dim."""
+    where = analyze_entry(_entry("flaggems", "2QEBBLSYPK"))
+    (row,) = _rows(where, 104, "tt.load")
+    assert [x.code for x in row.reasons] == ["runtime-stride", "layout-contiguity-1"]
+    assert row.reasons[0].evidence.startswith("along dim 1 the address steps by in0_stride1 per element")
+    assert "along dim 0, where the 1x256 tensor is 1 element wide (its elements run along dim 1):" \
+        in row.reasons[1].evidence
+    norm = analyze_entry(_entry("flaggems", "MD3NXLX5UD"))
+    (dy,) = _rows(norm, 318, "tt.load")
+    assert [x.code for x in dy.reasons] == ["runtime-stride", "one-per-thread", "layout-contiguity-1"]
+    assert "along dim 0 the address steps by N per element" in dy.reasons[0].evidence
+    (mean,) = _rows(norm, 320, "tt.load")
+    assert [x.code for x in mean.reasons] == ["one-per-thread", "layout-contiguity-1"]
+    assert "(its elements run along dim 0, adjacent in memory)" in mean.reasons[1].evidence
+
+
 def test_stores_of_two_branch_arms_merged_into_one():
     """mamba's state passing stores the new states to `out` or, in the last chunk, to `final_states`:
     LLVM sank the two stores of the `scf.if` arms into one (82:31). Line 84 has no instruction of its

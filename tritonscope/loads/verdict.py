@@ -62,6 +62,7 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     # a shared-memory access's operand is a buffer (or, for local_alloc, the data stored): the compiler's own
     # allocation decides its alignment, not the kernel's arguments, and loaded data is no gather
     in_shared = site.kind.startswith("shared")
+    wide = _long_dim(row)
     if in_shared:
         missing = []
     if row.gather and row.shape and not in_shared:
@@ -69,20 +70,23 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
         out.append(Reason("gather", f"the address is computed from loaded values ({', '.join(lines)}): "
                                     "no contiguity or alignment can be proven for it"))
     elif row.shape and row.fastest_dim is not None and site.address and not in_shared:
-        step = _step(graph, site.address, len(row.shape), row.fastest_dim)
+        # the layout's fastest dim, or, where the tensor is 1 element wide along it, the one dim its
+        # elements run along (a 1x256 tile whose order names dim 0: how dim 1 steps decides)
+        dim = row.fastest_dim if wide is None else wide
+        step = _step(graph, site.address, len(row.shape), dim) if dim is not None else None
         if step is not None and step[2] > 1:
             out.append(Reason("repeated-address",
-                              f"along dim {row.fastest_dim} the index is divided by {step[2]}: each run of {step[2]} "
+                              f"along dim {dim} the index is divided by {step[2]}: each run of {step[2]} "
                               "consecutive elements reads one address (a per-block scale or bias), which no "
                               "vector covers"))
         elif step is not None and step[1]:
             out.append(Reason("runtime-stride",
-                              f"along dim {row.fastest_dim} the address steps by {' * '.join(sorted(step[1]))}"
+                              f"along dim {dim} the address steps by {' * '.join(sorted(step[1]))}"
                               + (f" * {step[0]}" if step[0] > 1 else "") + " per element, a runtime value: "
                               "consecutive elements are not known to be adjacent (a JIT launch passing 1 gets it "
                               "specialized to the constant 1, unless the argument is in do_not_specialize)"))
         elif step is not None and step[0] > 1:
-            out.append(Reason("strided", f"along dim {row.fastest_dim} consecutive elements are {step[0]} elements "
+            out.append(Reason("strided", f"along dim {dim} consecutive elements are {step[0]} elements "
                                          f"({step[0] * row.element_bytes} bytes) apart in memory (the index is "
                                          f"scaled by {step[0]}): no two of them form a vector"))
     if any(r.code in ("strided", "runtime-stride", "repeated-address") for r in out):
@@ -113,9 +117,19 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
         origin = "" if kind in (None, "blocked") else (
             f" (a {kind} layout: the access takes the layout its result's uses need, propagated by the "
             "compiler's layout passes; the coalesce pass picks blocked layouts only)")
+        narrow = ""
+        if row.fastest_dim is not None and row.fastest_dim < len(row.shape) and row.shape[row.fastest_dim] == 1 \
+                and total > 1:
+            shape = "x".join(map(str, row.shape))
+            adjacent = wide is not None and site.address and not in_shared and not row.gather and \
+                _step(graph, site.address, len(row.shape), wide) == (1, frozenset(), 1)
+            narrow = f", where the {shape} tensor is 1 element wide" + (
+                f" (its elements run along dim {wide}{', adjacent in memory' if adjacent else ''})"
+                if wide is not None else "")
         out.append(Reason("layout-contiguity-1",
                           f"#{row.layout} ({detail}order[0]={row.fastest_dim}) gives each thread 1 contiguous "
-                          f"element along dim {row.fastest_dim}: {row.element_bytes}-byte accesses at most{origin}"))
+                          f"element along dim {row.fastest_dim}{narrow}: {row.element_bytes}-byte accesses at "
+                          f"most{origin}"))
     if row.prediction_note and row.kind.startswith("shared") and site.shared_layout is not None:
         out.append(Reason("shared-layout", row.prediction_note))
     if not row.shape:
@@ -142,6 +156,16 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     if narrower_than_layout and not any(r.code not in ("layout-contiguity-1", "shared-layout") for r in out):
         out.append(Reason("unexplained", "nothing in TTGIR explains it; compare the LLIR forms"))
     return out
+
+
+def _long_dim(row: AccessRow) -> int | None:
+    """Where the tensor is 1 element wide along the layout's fastest dim: the one dim longer than 1, if
+    exactly one is (a 1x256 row, a 128x1 column); else None."""
+    dim = row.fastest_dim
+    if not row.shape or dim is None or dim >= len(row.shape) or row.shape[dim] != 1:
+        return None
+    long = [i for i, n in enumerate(row.shape) if n > 1]
+    return long[0] if len(long) == 1 else None
 
 
 def _step(graph: ValueGraph, address: list[str], rank: int, dim: int) -> tuple[int, frozenset, int] | None:
