@@ -39,8 +39,10 @@ def map_cmd(sel: Selection, line: int | None, file: str | None, col: int | None,
 
     \b
     map KERNEL --line 91            what line 91 became, per stage (inlined helpers count for
-                                    the line that called them; the inner chain is shown)
-    map KERNEL                      annotated source: ops per stage for each line
+                                    the line that called them; the inner chain is shown; a
+                                    helper's own line lists what it wrote, in every call)
+    map KERNEL                      annotated source: ops per stage for each line, (n) on a
+                                    helper's lines
     map KERNEL --stage ptx --at 120 which source line produced line 120 of the PTX
     map KERNEL --stage sass --grep LDG
     map --stats                     coverage of every kernel in the cache
