@@ -278,6 +278,37 @@ def test_address_factors_through_runtime_products_and_divisions():
     assert graph.multiples(["%4"]) == ({"bt": 1, "x": 1}, [])
 
 
+def test_no_argument_blamed_through_a_scalar_remainder_it_cannot_align():
+    """FlagGems' group norm: `group = pid % num_groups; W + group * group_size + offs`. AxisInfo gives a
+    scalar remainder gcd(div(pid), div(num_groups)) = 1 whatever num_groups says, so only group_size is
+    to blame; a tensor's remainder `offs % W` keeps W (its divisibility decides how far the result stays
+    contiguous); a scalar quotient by a runtime value is never divisible, whatever its operands say."""
+    from tritonscope.loads.sites import ValueGraph
+
+    text = """module {
+  tt.func public @k(%x: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %ng: i32, %gs: i32, %w: i32, %q: i32) {
+    %pid = tt.get_program_id x : i32
+    %g = arith.remsi %pid, %ng : i32
+    %0 = arith.muli %g, %gs : i32
+    %1 = tt.addptr %x, %0 : !tt.ptr<f32>, i32
+    %offs = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %ws = tt.splat %w : i32 -> tensor<64xi32>
+    %r = arith.remsi %offs, %ws : tensor<64xi32>
+    %xs = tt.splat %x : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
+    %2 = tt.addptr %xs, %r : tensor<64x!tt.ptr<f32>>, tensor<64xi32>
+    %d = arith.divsi %gs, %q : i32
+    %3 = tt.addptr %x, %d : !tt.ptr<f32>, i32
+    tt.return
+  }
+}
+"""
+    graph = ValueGraph(parse("ttgir", text), text)
+    assert graph.multiples(["%1"]) == ({"gs": 1, "x": 1}, [])
+    assert graph.multiples(["%2"]) == ({"w": 1, "x": 1}, [])
+    assert graph.multiples(["%3"]) == ({"x": 1}, [])
+    assert graph.divisor("%g", assume=16) == 1 and graph.divisor("%0", assume=16) == 16
+
+
 def test_value_names_reused_by_sibling_regions_and_loop_results():
     """MLIR numbers the values of sibling regions alike: each use is the nearest definition before it.
     A loop's result `%l#1` is its second loop-carried value, not every operand of the `scf.for`

@@ -215,15 +215,17 @@ class ValueGraph:
             return self.constant(srcs[0], depth + 1) if len(srcs) == 1 else None
         return None
 
-    def divisor(self, value: str) -> int:
+    def divisor(self, value: str, assume: int = 1) -> int:
         """A number the value is always a multiple of: a constant's own value, an argument's
-        `tt.divisibility`, a product's factors multiplied, a sum's gcd; 1 when nothing is known.
+        `tt.divisibility`, a product's factors multiplied, a sum's gcd, a remainder's gcd of both sides,
+        a quotient by a power of two that divides it; 1 when nothing is known (as Triton's AxisInfo).
         A loop-carried value is the gcd of its initial and yielded values, assuming itself as divisible
-        as those are (an induction: `i = 0; i += 64` stays a multiple of 64)."""
-        found = self._divisor(value, set(), 0)
+        as those are (an induction: `i = 0; i += 64` stays a multiple of 64). `assume`: the divisibility
+        of an argument that states none (what it would be if the launch were aligned)."""
+        found = self._divisor(value, set(), 0, assume)
         return _MAX_FACTOR if found == 0 else found
 
-    def _divisor(self, value: str, active: set[str], depth: int) -> int:
+    def _divisor(self, value: str, active: set[str], depth: int, assume: int = 1) -> int:
         """0: divisible by anything (the constant 0, or the value being computed again in a cycle)."""
         from math import gcd
 
@@ -237,30 +239,52 @@ class ValueGraph:
         op = self.defs.get(value)
         arg = self.arguments.get(value[1:])
         if arg is not None and op is None:
-            return arg.attrs.get("tt.divisibility", 1)
+            return arg.attrs.get("tt.divisibility", assume)
         active.add(value)
         try:
             srcs = self.sources(value)
+
+            def sub(v: str) -> int:
+                return self._divisor(v, active, depth + 1, assume)
+
             if op is None:  # loop-carried: its initial and yielded values
                 out = 0
                 for src in srcs:
-                    out = gcd(out, self._divisor(src, active, depth + 1))
+                    out = gcd(out, sub(src))
                 return out if srcs else 1
             name = op.op.strip('"')
             if name in ("arith.muli", "arith.shli") and len(srcs) == 2:
-                a = self._divisor(srcs[0], active, depth + 1)
+                a = sub(srcs[0])
                 if name == "arith.shli":
                     shift = self.constant(srcs[1])
                     return 1 if shift is None or not 0 <= shift < 40 else gcd(a << shift, _MAX_FACTOR)
-                b = self._divisor(srcs[1], active, depth + 1)
+                b = sub(srcs[1])
                 return 0 if a == 0 or b == 0 else gcd(a * b, _MAX_FACTOR)
             if name in ("arith.addi", "arith.subi") and len(srcs) == 2:
-                return gcd(self._divisor(srcs[0], active, depth + 1), self._divisor(srcs[1], active, depth + 1))
+                return gcd(sub(srcs[0]), sub(srcs[1]))
+            if name in ("arith.remsi", "arith.remui") and len(srcs) == 2:
+                return max(1, gcd(sub(srcs[0]), sub(srcs[1])))
+            if name in ("arith.divsi", "arith.divui") and len(srcs) == 2:
+                c = self.constant(srcs[1])
+                if c is not None and c > 0 and c & (c - 1) == 0:  # a power of two
+                    a = sub(srcs[0])
+                    return 0 if a == 0 else max(1, a // c)
+                return 1
             if name in _SAME_VALUE_OPS and len(srcs) == 1:
-                return self._divisor(srcs[0], active, depth + 1)
+                return sub(srcs[0])
             return 1
         finally:
             active.discard(value)
+
+    def _aligns(self, values: list[str]) -> bool:
+        """Whether arguments could make these values (a division's or remainder's operands) divisible by
+        2 or more: with every argument that states no divisibility taken as divisible by 16."""
+        from math import gcd
+
+        out = 0
+        for v in values:
+            out = gcd(out, self.divisor(v, assume=16))
+        return out != 1
 
     def multiples(self, values: list[str], limit: int = 4000) -> tuple[dict[str, int], list[Op]]:
         """Kernel argument -> the factor (in elements) by which every term it contributes to `values` is
@@ -307,6 +331,17 @@ class ValueGraph:
                 todo.extend((src, _UNKNOWN_UNITS, True) for src in srcs)
                 continue
             if op is not None and op.op in _FACTOR_BREAKING_OPS:
+                # a scalar quotient by a runtime value, or a scalar remainder whose sides no argument
+                # could make even, has AxisInfo's divisibility 1 whatever the arguments say: none of them
+                # is to blame (`pid % num_groups`). A tensor's keeps them: the divisor's divisibility
+                # decides how far `offs % W` stays contiguous
+                own = op.op in ("arith.divsi", "arith.divui", "arith.remsi", "arith.remui") and \
+                    "tensor<" not in op.text.rpartition(":")[2]
+                if own and len(srcs) == 2 and (
+                        (op.op.startswith("arith.div") and self.constant(srcs[1]) is None)
+                        or (op.op.startswith("arith.rem") and not self._aligns(srcs))):
+                    todo.extend((src, _NO_TERM, True) for src in srcs)
+                    continue
                 todo.extend((src, mult, True) for src in srcs)
                 continue
             # (a factor past a pointer cast, _UNKNOWN_UNITS, is always frozen)
