@@ -136,6 +136,39 @@ def test_missing_kernel_in_user_file(cli, tmp_path):
     assert "no kernel 'nope' (kernels there: copy_kernel, broken_kernel)" in proc.stderr
 
 
+AUTOTUNED = """import triton
+import triton.language as tl
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 256}, num_warps=4), triton.Config({"BLOCK": 1024}, num_warps=8)],
+                 key=["n"])
+@triton.heuristics({"EVEN": lambda args: args["n"] % args["BLOCK"] == 0})
+@triton.jit
+def scale_kernel(x_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    if EVEN:
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 2)
+    else:
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+"""
+
+
+def test_autotuned_and_heuristics_kernels_compile_as_their_jit_function(cli, tmp_path):
+    """`@triton.autotune` / `@triton.heuristics` wrap the JIT function (before: AttributeError 'params'):
+    it is compiled with the constexprs given, and a missing one names the autotuner's first config."""
+    path = tmp_path / "tuned.py"
+    path.write_text(AUTOTUNED)
+    base = ("compile", f"{path}::scale_kernel", "--target", "cuda:90", "--signature", "x_ptr=*fp32,n=i32:16",
+            "--cache-dir", str(tmp_path / "c"))
+    missing = cli(*base)
+    assert missing.returncode == 1 and "Traceback" not in missing.stderr
+    assert "constexpr argument(s) without a value: BLOCK, EVEN" in missing.stderr
+    assert "an @triton.autotune kernel (2 configs), its first: --constexpr BLOCK=256 --num-warps 4" in missing.stderr
+    ok = cli(*base, "--constexpr", "BLOCK=1024", "--constexpr", "EVEN=True", "--num-warps", "8")
+    assert ok.returncode == 0, ok.stderr
+    assert "1 of 1 compiled" in ok.stdout
+
+
 def test_run_without_gpu_is_one_line(cli, tmp_path):
     import torch
 

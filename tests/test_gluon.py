@@ -105,6 +105,13 @@ def test_release_without_gluon_says_from_which_release():
     assert is_missing_gluon(exc)
     failure = import_failure(exc, "gk.py")
     assert failure.kind == "usage" and failure.message.startswith("Gluon kernels (triton.experimental.gluon) exist")
+    # a symbol another release's Gluon has (Triton's 06-tcgen05 tutorial on 3.9) is no missing Gluon
+    api = ImportError("cannot import name 'get_tmem_32x32b_reg_layout' from "
+                      "'triton.experimental.gluon.language.nvidia.blackwell'",
+                      name="triton.experimental.gluon.language.nvidia.blackwell")
+    assert not is_missing_gluon(api)
+    failure = import_failure(api, "gk.py")
+    assert failure.kind == "import" and "get_tmem_32x32b_reg_layout" in failure.message
 
 
 def test_interpreter_refuses_gluon_samples(cli):

@@ -93,7 +93,8 @@ def compile_cmd(
     """Compile sample kernels (default: all) or user kernels into a Triton cache.
 
     KERNEL is a sample name (see --list), a sample variant (gemv-unaligned, gemv-kmask) or
-    path/to/file.py::kernel_name (a @triton.jit or a @gluon.jit function). Without a GPU, kernels are
+    path/to/file.py::kernel_name (a @triton.jit or a @gluon.jit function, also under @triton.autotune or
+    @triton.heuristics: give the constexprs they would choose). Without a GPU, kernels are
     cross-compiled with triton.compile(ASTSource(...), target=GPUTarget(...)) (GluonASTSource for Gluon
     kernels, Triton 3.4 and later), specialized exactly as a JIT launch with 16-byte-aligned torch
     tensors would be. Without KERNEL, the Gluon samples are built only for targets with the warp size

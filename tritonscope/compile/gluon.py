@@ -71,9 +71,19 @@ def is_gluon(fn: Any) -> bool:
 
 
 def is_missing_gluon(exc: BaseException) -> bool:
-    """The import error a module using Gluon raises on a release without it."""
+    """The import error a module using Gluon raises on a release without it (not one naming a symbol or
+    submodule this release's Gluon lacks: `get_tmem_32x32b_reg_layout` of another release's API)."""
     name = getattr(exc, "name", None) or ""
-    return isinstance(exc, ImportError) and (name == "triton.experimental" or name.startswith(_GLUON_MODULE))
+    if not (isinstance(exc, ImportError) and (name == "triton.experimental" or name.startswith(_GLUON_MODULE))):
+        return False
+    if isinstance(exc, ModuleNotFoundError) and name in ("triton.experimental", _GLUON_MODULE):
+        return True
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(_GLUON_MODULE) is None
+    except (ImportError, ValueError):
+        return True
 
 
 def source_class(fn: Any) -> Any:

@@ -173,7 +173,36 @@ def load_user_kernel(path: str, name: str) -> Any:
         raise UsageError(f"{path}: no kernel '{name}' (kernels there: {', '.join(found) or 'none'})")
     if not hasattr(fn, "arg_names"):
         raise UsageError(f"{path}: '{name}' is not a @triton.jit or @gluon.jit function")
+    return unwrap(fn)
+
+
+def unwrap(fn: Any) -> Any:
+    """The @triton.jit / @gluon.jit function under `@triton.autotune` and `@triton.heuristics` (each
+    keeps the function it wraps in `.fn`); the wrappers are remembered in `tritonscope_wrappers`
+    (outermost first) for the messages about constexprs they would have chosen."""
+    wrappers = []
+    while not hasattr(fn, "params") and hasattr(fn, "fn") and len(wrappers) < 8:
+        wrappers.append(fn)
+        fn = fn.fn
+    if wrappers:
+        fn.tritonscope_wrappers = wrappers
     return fn
+
+
+def _wrapper_hint(fn: Any) -> str:
+    """What the autotuner wrapping `fn` would try first, as command-line options ('' without one)."""
+    for w in getattr(fn, "tritonscope_wrappers", ()):
+        configs = getattr(w, "configs", None)
+        if configs:
+            c = configs[0]
+            opts = [f"--constexpr {k}={v}" for k, v in getattr(c, "kwargs", {}).items()]
+            if getattr(c, "num_warps", None):
+                opts.append(f"--num-warps {c.num_warps}")
+            return f"; an @triton.autotune kernel ({len(configs)} configs), its first: {' '.join(opts)}"
+        if type(w).__name__ == "Heuristics":
+            computed = ", ".join(getattr(w, "values", {}))
+            return f"; an @triton.heuristics kernel computes {computed} from the launch's arguments"
+    return ""
 
 
 def installed_release() -> tuple[int, int]:
@@ -265,7 +294,7 @@ def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
             if missing:
                 raise UsageError(
                     f"constexpr argument(s) without a value: {', '.join(missing)} "
-                    f"(give --constexpr {missing[0]}=V)"
+                    f"(give --constexpr {missing[0]}=V{_wrapper_hint(fn)})"
                 )
             args = signatures.parse_named_signature(sig, names, constexprs, rules, backend)
         else:
