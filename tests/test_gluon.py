@@ -76,6 +76,11 @@ def test_user_gluon_kernel_compiles_for_cuda90(tmp_path, cli):
     ttgir = (Path(result["entry"]) / "copy_kernel.ttgir").read_text()
     assert ("#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], "
             "order = [0]}>") in ttgir
+    # the written layout is described with the data it carries (f32), not the offsets or the mask of
+    # the same shape (before: `512 i32`, the first of them)
+    shown = cli("layout", "copy_kernel", "--cache-dir", str(tmp_path / "c"))
+    assert "            512 f32: 4 elements/thread over 128 threads, each element held by one thread" in \
+        shown.stdout.splitlines()
 
 
 def test_worked_example_on_64_lane_wavefronts_is_one_line(cli, tmp_path):

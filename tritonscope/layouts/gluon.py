@@ -133,6 +133,11 @@ def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None
     return KernelTensors(out, names)
 
 
+def _rank(t: TensorOnLine) -> tuple[int, bool, bool]:
+    return (_numel(t.shape), t.dtype.startswith(("f", "bf")),
+            t.dtype not in ("i1",) and not t.dtype.startswith("!tt.ptr"))
+
+
 def resolve(written: WrittenLayout, kernel: KernelTensors) -> Resolution:
     # AutoLayout/CoalescedLayout: what the ops of its own line hold (nothing to read through a name)
     direct = written.kind is None
@@ -156,7 +161,8 @@ def resolve(written: WrittenLayout, kernel: KernelTensors) -> Resolution:
                 if name not in matched:
                     continue
                 on_lines.add(line)
-                if layout is t.layout and (name not in best or _numel(t.shape) > _numel(best[name].shape)):
+                # the largest tensor; of equal ones a float one (the data), else not a mask (i1) or pointers
+                if layout is t.layout and (name not in best or _rank(t) > _rank(best[name])):
                     best[name] = t
     # a layout only ever seen as a parent has no tensor of its own: no shape to describe it with
     resolved = [best.get(n) or TensorOnLine(n, lay, (), "", 0, "registers") for n, lay in matched.items()]
