@@ -47,7 +47,9 @@ def _parse_constexprs(items: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
     default=None,
     metavar="SIG",
     help="User kernel argument types: named 'x_ptr=*fp16,n=i32:16' or Triton's AOT notation "
-    "'*fp16:16, *fp16:16, i32:16, 1024'.",
+    "'*fp16:16, *fp16:16, i32:16, 1024'. A host TMA descriptor (Triton 3.4+) as the JIT writes it: "
+    "'a_desc=tensordesc<fp16[64, 64]>' (Gluon: 'tensordesc<fp16[64, 64],NVMMASharedLayout(...)>', the "
+    "layout's repr()).",
 )
 @click.option(
     "--constexpr", "constexprs", multiple=True, metavar="NAME=V",

@@ -303,6 +303,10 @@ def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
                 sp.ArgSpec(a.name, "constexpr", constexprs[a.name]) if a.name in constexprs else a
                 for a in args
             ]
+        if any(a.type.startswith("tensordesc") for a in args) and installed_release() < (3, 4):
+            import triton
+
+            raise UsageError(f"tensor descriptor arguments exist from Triton 3.4 on (installed: {triton.__version__})")
         spec = sp.KernelSpec(tuple(args), {})
         spec = sp.without_specialization(spec, request.no_specialize)
     if request.num_warps is not None:

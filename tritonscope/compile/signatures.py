@@ -15,6 +15,38 @@ SCALAR_TYPES = {"i1", "u1", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64"
 # One argument of Triton's AOT notation: `*fp16:16`, `i32:1`, `i32`, `1024`, `0.5`.
 _AOT_ENTRY = re.compile(r"^(?P<type>\*?k?[a-z][a-z0-9]*)(?::(?P<hint>\d+))?$")
 _NUMBER = re.compile(r"^-?\d+(\.\d*)?([eE]-?\d+)?$")
+# A host tensor descriptor (Triton 3.4+), as the JIT writes it: `tensordesc<fp16[64, 64]>`; a Gluon one
+# adds its shared layout as repr() writes it: `tensordesc<fp16[64, 64],NVMMASharedLayout(...)>`.
+_DESCRIPTOR = re.compile(r"^tensordesc(?:_im2col)?<(?P<dtype>[a-z][a-z0-9]*)\[\s*\d+(?:\s*,\s*\d+)*\s*\]"
+                         r"(?P<layout>,.+)?>$", re.S)
+
+
+def split_entries(text: str) -> list[str]:
+    """Split a signature on its top-level commas (a descriptor's `[64, 64]` and its layout's
+    `NVMMASharedLayout(a=1, b=2)` keep theirs)."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "<[(":
+            depth += 1
+        elif ch in ">])":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    out.append(text[start:])
+    return [e.strip() for e in out]
+
+
+def _descriptor_arg(name: str, ty: str) -> ArgSpec:
+    m = _DESCRIPTOR.match(ty)
+    if not m:
+        raise UsageError(f"argument '{name}': cannot read descriptor type '{ty}' (write it as the JIT does: "
+                         "tensordesc<fp16[64, 64]>, for Gluon tensordesc<fp16[64, 64],NVMMASharedLayout(...)>)")
+    if m.group("dtype") not in ELEMENT_BYTES:
+        raise UsageError(f"argument '{name}': unknown descriptor element type '{m.group('dtype')}'")
+    # the JIT gives a descriptor no alignment attribute: its address is the descriptor's, not the data's
+    return ArgSpec(name, re.sub(r"\[\s*([^\]]*?)\s*\]", lambda b: "[" + ", ".join(
+        d.strip() for d in b.group(1).split(",")) + "]", ty, count=1))
 
 
 
@@ -56,7 +88,7 @@ def _typed_arg(name: str, ty: str, hint: int | None, rules: ReleaseRules) -> Arg
 def parse_aot_signature(text: str, arg_names: list[str], rules: ReleaseRules) -> list[ArgSpec]:
     """Triton's AOT notation (`python -m triton.tools.compile --signature`): one entry per argument, in
     order, `*fp16:16` (type and hint) or a bare constant for a constexpr. Hints are exactly as written."""
-    entries = [e.strip() for e in text.split(",")]
+    entries = split_entries(text)
     if len(entries) != len(arg_names):
         raise UsageError(
             f"--signature has {len(entries)} entries but the kernel takes {len(arg_names)} "
@@ -66,6 +98,9 @@ def parse_aot_signature(text: str, arg_names: list[str], rules: ReleaseRules) ->
     for name, entry in zip(arg_names, entries, strict=True):
         if _NUMBER.match(entry) or entry in ("True", "False"):
             out.append(ArgSpec(name, "constexpr", parse_constant(entry)))
+            continue
+        if entry.startswith("tensordesc"):
+            out.append(_descriptor_arg(name, entry))
             continue
         m = _AOT_ENTRY.match(entry)
         if not m:
@@ -83,7 +118,7 @@ def parse_named_signature(
     torch allocations, as in a JIT launch: 16-byte aligned (and under 2 GiB on AMD) unless
     `--no-specialize` says otherwise. Integers get hints only where written."""
     given: dict[str, str] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
+    for part in filter(None, split_entries(text)):
         if "=" not in part:
             raise UsageError(f"--signature: expected NAME=TYPE, got '{part}'")
         name, ty = (s.strip() for s in part.split("=", 1))
@@ -105,6 +140,9 @@ def parse_named_signature(
         entry = given[name]
         if _NUMBER.match(entry):
             out.append(ArgSpec(name, "constexpr", parse_constant(entry)))
+            continue
+        if entry.startswith("tensordesc"):
+            out.append(_descriptor_arg(name, entry))
             continue
         m = _AOT_ENTRY.match(entry)
         if not m:
