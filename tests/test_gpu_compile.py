@@ -117,3 +117,54 @@ def test_compile_run_cli_passes(tmp_path: Path, cli) -> None:
     proc = cli("compile", "--run", "--cache-dir", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.count(" ok ") >= 7, proc.stdout
+
+
+def test_descriptor_kernels_jit_equals_cross_compile(tmp_path: Path) -> None:
+    """Host TMA descriptors (a Triton and a Gluon kernel): launched through the JIT with real
+    TensorDescriptors, and cross-compiled from `--signature tensordesc<...>`: one cache key, one IR."""
+    import importlib.util
+
+    import torch
+    from test_specialize import TMA_GLUON, TMA_TRITON
+
+    from tritonscope.compile.driver import CompileRequest, KernelRef, compile_one, native_target
+
+    _require_gpu()
+    if torch.cuda.get_device_capability()[0] < 9:
+        pytest.skip("TMA needs sm_90+")
+    from triton.experimental.gluon import language as gl
+    from triton.experimental.gluon.nvidia.hopper import TensorDescriptor as GluonDescriptor
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    data = torch.randn(256, 64, device="cuda", dtype=torch.float16)
+    layout = gl.NVMMASharedLayout.get_default_for([64, 64], gl.float16)
+    plain = "in_desc=tensordesc<fp16[64, 64]>,out_desc=tensordesc<fp16[64, 64]>,n=i32"
+    def plain_args(out):
+        return TensorDescriptor.from_tensor(data, [64, 64]), TensorDescriptor.from_tensor(out, [64, 64]), 7
+
+    def gluon_args(out):
+        return GluonDescriptor.from_tensor(data, [64, 64], layout), GluonDescriptor.from_tensor(out, [64, 64], layout)
+
+    gluon = f"in_desc=tensordesc<fp16[64, 64],{layout!r}>,out_desc=tensordesc<fp16[64, 64],{layout!r}>"
+    cases = [("tk.py", TMA_TRITON, "tma_copy", plain, (("BM", 64),), plain_args, {"BM": 64}, 2.0),
+             ("gk.py", TMA_GLUON, "tma_roundtrip", gluon, (), gluon_args, {}, 1.0)]
+    for file, text, name, signature, constexprs, args, kwargs, factor in cases:
+        path = tmp_path / file
+        path.write_text(text)
+        jit_cache, cross_cache = tmp_path / f"jit-{name}", tmp_path / f"cross-{name}"
+        os.environ["TRITON_CACHE_DIR"] = str(jit_cache)  # (as run_sample: the JIT reads it per compile)
+        spec = importlib.util.spec_from_file_location(f"tma_{name}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        out = torch.zeros_like(data)
+        getattr(module, name)[(4,)](*args(out), **kwargs)
+        torch.cuda.synchronize()
+        assert torch.equal(out, data * factor), name
+        result = compile_one(CompileRequest(KernelRef(path=str(path), name=name), native_target(),
+                                            signature=signature, constexprs=constexprs), str(cross_cache))
+        assert result.ok, result.error
+        jit_entry, cross_entry = _kernel_entry(jit_cache, name), _kernel_entry(cross_cache, name)
+        assert jit_entry.hash == cross_entry.hash, name
+        for stage in ("ttgir", "ptx"):
+            a, b = (normalize_file_names(e.files[stage].read_text()) for e in (jit_entry, cross_entry))
+            assert first_difference(a, b) is None, (name, stage)

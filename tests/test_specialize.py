@@ -197,6 +197,10 @@ TMA_GLUON = """from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import tma, mbarrier
 
+# 3.9 names them async_load / async_store; earlier releases async_copy_global_to_shared / _shared_to_global
+if not hasattr(tma, "async_load"):
+    tma.async_load, tma.async_store = tma.async_copy_global_to_shared, tma.async_copy_shared_to_global
+
 
 @gluon.jit
 def tma_roundtrip(in_desc, out_desc):
