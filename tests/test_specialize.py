@@ -271,3 +271,50 @@ def test_tensor_descriptor_kernel_cross_compiles_and_reads(cli, tmp_path):
     doc = json.loads(cli("loads", "tma_copy", "--cache-dir", str(tmp_path / "c"), "--no-sass", "--json").stdout)
     assert {r["kind"] for r in doc["rows"]} >= {"tma_load", "tma_store"}
     assert all(r["verdict"] == "as-predicted" for r in doc["rows"])
+
+
+LAYOUT_ARG = """from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+
+@gluon.jit
+def copy_with_layout(in_ptr, out_ptr, n, XBLOCK: gl.constexpr, layout: gl.constexpr):
+    offs = gl.program_id(0) * XBLOCK + gl.arange(0, XBLOCK, layout=layout)
+    gl.store(out_ptr + offs, gl.load(in_ptr + offs, mask=offs < n), mask=offs < n)
+"""
+
+
+def test_gluon_layout_constexpr_keys_as_the_installed_jits(tmp_path, cli):
+    """Triton's Gluon tutorials pass layouts as constexpr arguments (02-layouts' memcpy_1d_kernel):
+    `--constexpr layout='gl.BlockedLayout(...)'` builds the object a launch passes, with the JIT
+    binder's cache key (before: the string itself, a different kernel)."""
+    jit = pytest.importorskip("triton.runtime.jit")
+    if not hasattr(jit, "create_function_from_signature") or not hasattr(jit.JITFunction, "_pack_args"):
+        pytest.skip("this Triton's JIT has another shape")
+    from triton.compiler import make_backend
+    from triton.experimental.gluon import language as gl
+    from triton.experimental.gluon._runtime import GluonASTSource
+
+    from tritonscope.compile.driver import CompileRequest, KernelRef, installed_rules, parse_target, resolve_spec
+    from tritonscope.compile.specialize import make_ast_source
+
+    (tmp_path / "lk.py").write_text(LAYOUT_ARG)
+    t = parse_target("cuda:90")
+    backend = make_backend(t.gpu_target())
+    text = "gl.BlockedLayout([4], [32], [4], [0])"
+    request = CompileRequest(KernelRef(path=str(tmp_path / "lk.py"), name="copy_with_layout"), t,
+                             signature="in_ptr=*fp32,out_ptr=*fp32,n=i32",
+                             constexprs=(("XBLOCK", 512), ("layout", text)))
+    fn, spec = resolve_spec(request)
+    binder = jit.create_function_from_signature(fn.signature, fn.params, backend)
+    torch = pytest.importorskip("torch")
+    x = torch.empty(1024)
+    bound, specialization, options = binder(x, x, 1000, 512, gl.BlockedLayout([4], [32], [4], [0]))
+    _, sig, consts, attrs = fn._pack_args(backend, {}, bound, specialization, options)
+    ours = make_ast_source(fn, spec, backend, installed_rules(), GluonASTSource)
+    assert ours.hash() == GluonASTSource(fn, sig, consts, attrs).hash()
+    bad = cli("compile", f"{tmp_path / 'lk.py'}::copy_with_layout", "--target", "cuda:90", "--cache-dir",
+              str(tmp_path / "c"), "--signature", "in_ptr=*fp32,out_ptr=*fp32,n=i32", "--constexpr", "XBLOCK=512",
+              "--constexpr", "layout=gl.NoSuchLayout([4])")
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr
+    assert "--constexpr 'gl.NoSuchLayout([4])': AttributeError" in bad.stderr

@@ -53,7 +53,8 @@ def _parse_constexprs(items: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
 )
 @click.option(
     "--constexpr", "constexprs", multiple=True, metavar="NAME=V",
-    help="A constexpr value (repeatable): a number, True/False, or a dtype as tl.bfloat16.",
+    help="A constexpr value (repeatable): a number, True/False, a dtype as tl.bfloat16, or a Gluon layout "
+    "as Gluon code: 'layout=gl.BlockedLayout([4], [32], [4], [0])'.",
 )
 @click.option(
     "--no-specialize",

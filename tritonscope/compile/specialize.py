@@ -390,15 +390,34 @@ def _descriptor_equal_to_1(arg: ArgSpec) -> bool:
 
 
 def _constexpr_value(value: Any) -> Any:
-    """`tl.bfloat16` (`--constexpr compute_type=tl.bfloat16`) is the dtype a launch passes; other values as
-    given (`bf16` stays the string it is)."""
+    """`tl.bfloat16` (`--constexpr compute_type=tl.bfloat16`) is the dtype a launch passes; `gl.<Layout>(...)`
+    (`--constexpr layout='gl.BlockedLayout([1], [32], [4], [0])'`) the Gluon layout object a launch passes,
+    built from Gluon's own language module and nothing else; other values as given (`bf16` stays the
+    string it is)."""
     if isinstance(value, str) and value.startswith(("tl.", "triton.language.")):
         import triton.language as tl
 
         dtype = getattr(tl, value.rsplit(".", 1)[1], None)
         if isinstance(dtype, tl.dtype):
             return dtype
+    if isinstance(value, str) and GLUON_VALUE.match(value):
+        return gluon_value(value)
     return value
+
+
+GLUON_VALUE = re.compile(r"^\s*gl\.[A-Za-z_]\w*")
+
+
+def gluon_value(text: str) -> Any:
+    """A Gluon constexpr written as Gluon code: `gl.BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0])`,
+    `gl.SliceLayout(1, gl.BlockedLayout(...))`, `gl.NVMMASharedLayout(swizzle_byte_width=128, ...)`,
+    `gl.float16`. Evaluated with `gl` (triton.experimental.gluon.language) as its only name."""
+    from triton.experimental.gluon import language as gl
+
+    try:
+        return eval(compile(text.strip(), "<--constexpr>", "eval"), {"__builtins__": {}, "gl": gl})  # noqa: S307
+    except Exception as exc:  # noqa: BLE001 - any failure of the user's expression is a usage error
+        raise UsageError(f"--constexpr {text.strip()!r}: {type(exc).__name__}: {exc}") from None
 
 
 def make_ast_source(fn: Any, spec: KernelSpec, backend: Any, rules: ReleaseRules, source_cls: Any = None) -> Any:
