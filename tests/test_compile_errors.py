@@ -140,8 +140,8 @@ AUTOTUNED = """import triton
 import triton.language as tl
 
 
-@triton.autotune(configs=[triton.Config({"BLOCK": 256}, num_warps=4), triton.Config({"BLOCK": 1024}, num_warps=8)],
-                 key=["n"])
+@triton.autotune(configs=[triton.Config({"BLOCK": 256}, num_warps=4),
+                          triton.Config({"BLOCK": 1024}, num_warps=8, num_stages=2)], key=["n"])
 @triton.heuristics({"EVEN": lambda args: args["n"] % args["BLOCK"] == 0})
 @triton.jit
 def scale_kernel(x_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
@@ -154,19 +154,30 @@ def scale_kernel(x_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
 
 
 def test_autotuned_and_heuristics_kernels_compile_as_their_jit_function(cli, tmp_path):
-    """`@triton.autotune` / `@triton.heuristics` wrap the JIT function (before: AttributeError 'params'):
-    it is compiled with the constexprs given, and a missing one names the autotuner's first config."""
+    """`@triton.autotune` / `@triton.heuristics` wrap the JIT function (before: AttributeError 'params').
+    Every autotune config is compiled, as a first launch compiles each (its constexprs, num_warps and
+    num_stages), unless --constexpr gives the tuned values; what the heuristics compute must be given."""
     path = tmp_path / "tuned.py"
     path.write_text(AUTOTUNED)
+    cache = tmp_path / "c"
     base = ("compile", f"{path}::scale_kernel", "--target", "cuda:90", "--signature", "x_ptr=*fp32,n=i32:16",
-            "--cache-dir", str(tmp_path / "c"))
+            "--cache-dir", str(cache))
     missing = cli(*base)
     assert missing.returncode == 1 and "Traceback" not in missing.stderr
-    assert "constexpr argument(s) without a value: BLOCK, EVEN" in missing.stderr
-    assert "an @triton.autotune kernel (2 configs), its first: --constexpr BLOCK=256 --num-warps 4" in missing.stderr
-    ok = cli(*base, "--constexpr", "BLOCK=1024", "--constexpr", "EVEN=True", "--num-warps", "8")
-    assert ok.returncode == 0, ok.stderr
-    assert "1 of 1 compiled" in ok.stdout
+    assert missing.stderr.count("constexpr argument(s) without a value: EVEN") == 2  # one per config
+    assert "an @triton.heuristics kernel computes EVEN from the launch's arguments" in missing.stderr
+    every = cli(*base, "--constexpr", "EVEN=True", "--json")
+    assert every.returncode == 0, every.stderr
+    results = json.loads(every.stdout)["results"]
+    block = [next(a["value"] for a in r["spec"]["args"] if a["name"] == "BLOCK") for r in results]
+    assert [(r["autotune_config"], r["options"]["num_warps"]) for r in results] == \
+        [({"index": 0, "of": 2}, 4), ({"index": 1, "of": 2}, 8)] and block == [256, 1024]
+    assert results[1]["options"]["num_stages"] == 2 and len({r["hash"] for r in results}) == 2
+    table = cli(*base, "--constexpr", "EVEN=True")
+    assert "scale_kernel [config 2/2]" in table.stdout
+    one = cli(*base, "--constexpr", "BLOCK=512", "--constexpr", "EVEN=True", "--num-warps", "8")
+    assert one.returncode == 0, one.stderr
+    assert "1 of 1 compiled" in one.stdout
 
 
 def test_run_without_gpu_is_one_line(cli, tmp_path):

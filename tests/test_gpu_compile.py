@@ -168,3 +168,35 @@ def test_descriptor_kernels_jit_equals_cross_compile(tmp_path: Path) -> None:
         for stage in ("ttgir", "ptx"):
             a, b = (normalize_file_names(e.files[stage].read_text()) for e in (jit_entry, cross_entry))
             assert first_difference(a, b) is None, (name, stage)
+
+
+def test_autotuned_kernel_every_config_equals_cross_compile(tmp_path: Path) -> None:
+    """An @triton.autotune kernel launched through the JIT compiles each config (and benchmarks them);
+    `compile` without the tuned constexprs cross-compiles each: the same set of cache keys."""
+    import importlib.util
+
+    import torch
+    from test_compile_errors import AUTOTUNED
+
+    from tritonscope.compile.driver import compile_many, native_target, requests_for
+
+    _require_gpu()
+    path = tmp_path / "tuned.py"
+    path.write_text(AUTOTUNED)
+    jit_cache, cross_cache = tmp_path / "jit", tmp_path / "cross"
+    os.environ["TRITON_CACHE_DIR"] = str(jit_cache)
+    spec = importlib.util.spec_from_file_location("tuned_gpu", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    x = torch.randn(4096, device="cuda")
+    module.scale_kernel[lambda meta: (4096 // meta["BLOCK"],)](x, 4096)
+    torch.cuda.synchronize()
+    target = native_target()
+    requests = requests_for([f"{path}::scale_kernel"], [target], signature="x_ptr=*fp32,n=i32:16",
+                            constexprs=(("EVEN", True),))
+    results = compile_many(requests, str(cross_cache), jobs=1)
+    assert [r.request.config for r in results] == [(0, 2), (1, 2)] and all(r.ok for r in results)
+    from tritonscope.artifacts.cache import Cache
+
+    jit = {e.hash for e in Cache(jit_cache).kernels() if e.name == "scale_kernel"}
+    assert {r.hash for r in results} == jit

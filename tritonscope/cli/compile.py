@@ -96,8 +96,9 @@ def compile_cmd(
     """Compile sample kernels (default: all) or user kernels into a Triton cache.
 
     KERNEL is a sample name (see --list), a sample variant (gemv-unaligned, gemv-kmask) or
-    path/to/file.py::kernel_name (a @triton.jit or a @gluon.jit function, also under @triton.autotune or
-    @triton.heuristics: give the constexprs they would choose). Without a GPU, kernels are
+    path/to/file.py::kernel_name (a @triton.jit or a @gluon.jit function; under @triton.autotune each
+    config is compiled, as a first launch would, unless --constexpr gives the tuned values; under
+    @triton.heuristics give the values it would compute). Without a GPU, kernels are
     cross-compiled with triton.compile(ASTSource(...), target=GPUTarget(...)) (GluonASTSource for Gluon
     kernels, Triton 3.4 and later), specialized exactly as a JIT launch with 16-byte-aligned torch
     tensors would be. Without KERNEL, the Gluon samples are built only for targets with the warp size
@@ -142,7 +143,7 @@ def compile_cmd(
         from tritonscope.render.compile import failure_lines, render_results
 
         for r in kernel_failures:
-            for line in failure_lines(f"{r.request.kernel.label} ({r.request.target})", r.error):
+            for line in failure_lines(f"{r.request.label} ({r.request.target})", r.error):
                 click.echo(line, err=True)
         render_results(results, console, cache)
     if (
@@ -173,7 +174,7 @@ def _compile_with_progress(comp, requests, cache: str, jobs: int | None, quiet: 
         task = progress.add_task("", total=len(requests))
 
         def done(r) -> None:
-            progress.update(task, advance=1, description=f"{r.request.kernel.label} {r.request.target}")
+            progress.update(task, advance=1, description=f"{r.request.label} {r.request.target}")
 
         return comp.compile_many(requests, cache, jobs=jobs, on_done=done)
 
@@ -199,6 +200,8 @@ def _report_target_failures(results: list) -> set[str]:
 def _result_json(r) -> dict:
     return {
         "kernel": r.request.kernel.label,
+        "autotune_config": None if r.request.config is None else
+        {"index": r.request.config[0], "of": r.request.config[1]},
         "kernel_name": r.kernel_name,
         "target": str(r.request.target),
         "hash": r.hash,
@@ -233,7 +236,7 @@ def _explain(console, requests: list, as_json: bool) -> None:
         if as_json:
             docs.append(
                 {
-                    "kernel": req.kernel.label,
+                    "kernel": req.label,
                     "kernel_name": fn.__name__,
                     "target": str(req.target),
                     "spec": spec.to_json(),
@@ -243,7 +246,7 @@ def _explain(console, requests: list, as_json: bool) -> None:
             continue
         from tritonscope.render.compile import render_explain
 
-        render_explain(explain(spec), console, f"{req.kernel.label} ({fn.__name__})", str(req.target), effective)
+        render_explain(explain(spec), console, f"{req.label} ({fn.__name__})", str(req.target), effective)
     if as_json:
         emit_json({"kernels": docs}, "compile-spec")
 

@@ -25,6 +25,7 @@ from tritonscope.compile.request import (  # noqa: F401 - the compile API, re-ex
     CompileRequest,
     CompileTarget,
     KernelRef,
+    autotune_requests,
     installed_release,
     installed_rules,
     parse_kernel_ref,
@@ -248,4 +249,7 @@ def requests_for(kernels: list[str], targets: list[CompileTarget], **overrides: 
         raise UsageError("--signature applies to user kernels (path/to/file.py::kernel)")
     if user and len(refs) > 1 and overrides.get("signature"):
         raise UsageError("--signature applies to one user kernel at a time")
-    return [CompileRequest(ref, t, **overrides) for ref, t in pairs]
+    requests = [CompileRequest(ref, t, **overrides) for ref, t in pairs]
+    if not user:
+        return requests
+    return [r for request in requests for r in autotune_requests(request)]

@@ -11,7 +11,7 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -148,6 +148,12 @@ class CompileRequest:
     signature: str | None = None  # named `x=*fp16,n=i32` or AOT `*fp16:16, i32, 1024`
     constexprs: tuple[tuple[str, Any], ...] = ()
     no_specialize: tuple[str, ...] = ()
+    options: tuple[tuple[str, Any], ...] = ()  # num_stages, num_ctas, maxnreg of an autotune config
+    config: tuple[int, int] | None = None  # (i, n): the autotuner's config i of n
+
+    @property
+    def label(self) -> str:
+        return self.kernel.label + (f" [config {self.config[0] + 1}/{self.config[1]}]" if self.config else "")
 
 
 # ---- loading kernels and their specs ----------------------------------------------------------------
@@ -189,19 +195,20 @@ def unwrap(fn: Any) -> Any:
     return fn
 
 
-def _wrapper_hint(fn: Any) -> str:
-    """What the autotuner wrapping `fn` would try first, as command-line options ('' without one)."""
+def _wrapper_hint(fn: Any, missing: list[str]) -> str:
+    """Which wrapper of `fn` would have chosen the missing constexprs, as command-line options ('' for
+    none): the autotuner's first config, or the names the heuristics compute from a launch's values."""
     for w in getattr(fn, "tritonscope_wrappers", ()):
         configs = getattr(w, "configs", None)
-        if configs:
+        if configs and any(k in missing for c in configs for k in getattr(c, "kwargs", {})):
             c = configs[0]
             opts = [f"--constexpr {k}={v}" for k, v in getattr(c, "kwargs", {}).items()]
             if getattr(c, "num_warps", None):
                 opts.append(f"--num-warps {c.num_warps}")
             return f"; an @triton.autotune kernel ({len(configs)} configs), its first: {' '.join(opts)}"
-        if type(w).__name__ == "Heuristics":
-            computed = ", ".join(getattr(w, "values", {}))
-            return f"; an @triton.heuristics kernel computes {computed} from the launch's arguments"
+        computed = [k for k in getattr(w, "values", {}) if k in missing]
+        if type(w).__name__ == "Heuristics" and computed:
+            return f"; an @triton.heuristics kernel computes {', '.join(computed)} from the launch's arguments"
     return ""
 
 
@@ -294,7 +301,7 @@ def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
             if missing:
                 raise UsageError(
                     f"constexpr argument(s) without a value: {', '.join(missing)} "
-                    f"(give --constexpr {missing[0]}=V{_wrapper_hint(fn)})"
+                    f"(give --constexpr {missing[0]}=V{_wrapper_hint(fn, missing)})"
                 )
             args = signatures.parse_named_signature(sig, names, constexprs, rules, backend)
         else:
@@ -309,6 +316,35 @@ def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
             raise UsageError(f"tensor descriptor arguments exist from Triton 3.4 on (installed: {triton.__version__})")
         spec = sp.KernelSpec(tuple(args), {})
         spec = sp.without_specialization(spec, request.no_specialize)
+    if request.options:
+        spec = sp.KernelSpec(spec.args, {**spec.options, **dict(request.options)})
     if request.num_warps is not None:
         spec = sp.KernelSpec(spec.args, {**spec.options, "num_warps": request.num_warps})
     return fn, spec
+
+
+def autotune_requests(request: CompileRequest) -> list[CompileRequest]:
+    """A user kernel under @triton.autotune, none of whose tuned constexprs the command line gives: one
+    request per config, as the autotuner compiles each on a first launch (its kwargs as constexprs, its
+    num_warps unless --num-warps says, its num_stages / num_ctas / maxnreg). Any other request, or one
+    whose module cannot be imported here (its compile reports why): itself."""
+    if not request.kernel.path:
+        return [request]
+    try:
+        fn = load_user_kernel(request.kernel.path, request.kernel.name)
+    except Exception:  # noqa: BLE001 - the compile of this request reports it, with its location
+        return [request]
+    given = dict(request.constexprs)
+    for w in getattr(fn, "tritonscope_wrappers", ()):
+        configs = getattr(w, "configs", None) or []
+        if not configs or any(k in given for c in configs for k in getattr(c, "kwargs", {})):
+            continue
+        out = []
+        for i, c in enumerate(configs):
+            options = tuple((k, getattr(c, k)) for k in ("num_stages", "num_ctas", "maxnreg")
+                            if getattr(c, k, None) is not None)
+            warps = request.num_warps if request.num_warps is not None else getattr(c, "num_warps", None)
+            out.append(replace(request, constexprs=tuple({**given, **c.kwargs}.items()), num_warps=warps,
+                               options=options, config=(i, len(configs))))
+        return out
+    return [request]

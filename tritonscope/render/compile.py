@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from tritonscope.compile.diagnostics import CompileFailure
 
@@ -50,7 +51,7 @@ def render_results(results: list, console: Console, cache_dir: str) -> None:
         shown += 1
         seconds = f"{r.seconds:.2f}" + (" (cached)" if r.cached else "")
         table.add_row(
-            r.request.kernel.label,
+            Text(r.request.label),
             str(r.request.target),
             (r.hash or "-")[:16],
             seconds,
