@@ -10,6 +10,7 @@ from typing import Any
 
 from tritonscope.compile.specialize import ELEMENT_BYTES, ArgSpec, ReleaseRules
 from tritonscope.errors import UsageError
+from tritonscope.layouts.syntax import split_top_level
 
 SCALAR_TYPES = {"i1", "u1", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "fp16", "bf16", "fp32", "fp64"}
 # One argument of Triton's AOT notation: `*fp16:16`, `i32:1`, `i32`, `1024`, `0.5`.
@@ -24,17 +25,7 @@ _DESCRIPTOR = re.compile(r"^tensordesc(?:_im2col)?<(?P<dtype>[a-z][a-z0-9]*)\[\s
 def split_entries(text: str) -> list[str]:
     """Split a signature on its top-level commas (a descriptor's `[64, 64]` and its layout's
     `NVMMASharedLayout(a=1, b=2)` keep theirs)."""
-    out, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "<[(":
-            depth += 1
-        elif ch in ">])":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            out.append(text[start:i])
-            start = i + 1
-    out.append(text[start:])
-    return [e.strip() for e in out]
+    return [e.strip() for e in split_top_level(text)]
 
 
 def _descriptor_arg(name: str, ty: str) -> ArgSpec:
