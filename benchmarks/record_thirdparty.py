@@ -436,8 +436,55 @@ def _ops_flaggems(torch):
             cross_entropy, shapes, conv2d, random, fused_llm, fused_moe]
 
 
+def _ops_flashattn(torch):
+    """flash-attn 2.8.3.post2's Triton kernels (Tri Dao's): the fused layer norm / RMSNorm (residual,
+    dropout, prenorm, forward and backward), rotary embedding, the cross-entropy loss, and the Triton
+    flash-attention written for AMD (flash_attn_triton_amd: prefill forward and backward), run here on
+    NVIDIA. Carried as released (its `flash_attn/ops/triton`, `utils`, `layers/rotary.py`,
+    `flash_attn_triton_amd`) with a top-level `__init__` that imports no CUDA extension, and einops."""
+    from flash_attn.layers.rotary import apply_rotary_emb
+    from flash_attn.ops.triton.cross_entropy import cross_entropy_loss
+    from flash_attn.ops.triton.layer_norm import layer_norm_fn, rms_norm_fn
+
+    dev, bf, f32 = "cuda", torch.bfloat16, torch.float32
+
+    def p(*shape, dtype=bf):
+        return torch.randn(*shape, device=dev, dtype=dtype, requires_grad=True)
+
+    def layer_norm():
+        x, r, w, b = p(512, 2048), p(512, 2048), p(2048), p(2048)
+        out = layer_norm_fn(x, w, b, residual=r, dropout_p=0.1, prenorm=True, eps=1e-5)
+        (out[0] if isinstance(out, tuple) else out).sum().backward()
+
+    def rms_norm():
+        x, w = p(512, 4096), p(4096)
+        rms_norm_fn(x, w, None, eps=1e-6).sum().backward()
+
+    def rotary():
+        x = p(2, 512, 16, 128)
+        cos, sin = torch.randn(512, 64, device=dev, dtype=bf), torch.randn(512, 64, device=dev, dtype=bf)
+        apply_rotary_emb(x, cos, sin).sum().backward()
+        apply_rotary_emb(x, cos, sin, interleaved=True).sum().backward()
+
+    def cross_entropy():
+        logits = p(1024, 32000, dtype=f32)
+        loss = cross_entropy_loss(logits, torch.randint(0, 32000, (1024,), device=dev), label_smoothing=0.1)
+        (loss[0] if isinstance(loss, tuple) else loss).sum().backward()
+
+    def amd_flash_attention():  # the Triton flash attention written for AMD GPUs, forward and backward
+        from flash_attn.flash_attn_triton_amd import interface_fa as fa
+
+        q, k, v = (torch.randn(2, 1024, 8, 64, device=dev, dtype=torch.float16) for _ in range(3))
+        out, lse, _, _ = fa.fwd(q, k, v, None, None, 0.0, 0.125, True, -1, -1, 0.0, False)
+        fa.bwd(torch.randn_like(out), q, k, v, out, lse, torch.empty_like(q), torch.empty_like(k),
+               torch.empty_like(v), None, 0.0, 0.125, True, -1, -1, 0.0, False)
+
+    return [layer_norm, rms_norm, rotary, cross_entropy, amd_flash_attention]
+
+
 LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite,
-             "mamba": _ops_mamba, "flaggems": _ops_flaggems}
+             "mamba": _ops_mamba, "flaggems": _ops_flaggems,
+             "flashattn": _ops_flashattn}
 
 
 def record(out: str, libs: list[str]) -> None:

@@ -219,3 +219,48 @@ def test_mlir_diagnostic_in_the_kernel_file_is_a_source_error(tmp_path):
     assert failure.message == "operand types do not match"
     other = classify_failure(RuntimeError("PassManager::run failed"), "error: out of registers\n", fn, None)
     assert other.kind == "compile" and other.message == "RuntimeError: out of registers"
+
+
+PKG_UTIL = """import triton
+
+# chosen at import by the GPU the module is imported on, as flash-attn's AMD kernels choose their configs
+ARCH = triton.runtime.driver.active.get_current_target().arch
+BLOCK = 128 if ARCH == "gfx942" else 256
+"""
+
+PKG_KERNEL = """import triton
+import triton.language as tl
+
+from .util import BLOCK
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": BLOCK})], key=["n"])
+@triton.jit
+def fill_kernel(x_ptr, n, bias, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    value = 1.0 if bias is None else tl.load(bias)
+    tl.store(x_ptr + offs, value, mask=offs < n)
+"""
+
+
+def test_package_module_imported_for_the_target_it_compiles_for(cli, tmp_path):
+    """A kernel file inside a package is imported as the package's module (its relative imports work;
+    before: 'attempted relative import with no known parent package'), and code that asks the driver
+    for the current target at import gets the target being compiled for (before, without a GPU:
+    '0 active drivers'), per target. `--constexpr bias=None` is a None argument, not the string."""
+    pkg = tmp_path / "kpkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "util.py").write_text(PKG_UTIL)
+    (pkg / "kern.py").write_text(PKG_KERNEL)
+    proc = cli("compile", f"{pkg / 'kern.py'}::fill_kernel", "--target", "hip:gfx942", "--target", "cuda:90",
+               "--cache-dir", str(tmp_path / "c"), "--signature", "x_ptr=*fp32,n=i32", "--constexpr", "bias=None",
+               "--json")
+    assert proc.returncode == 0, proc.stderr
+    blocks = {}
+    for r in json.loads(proc.stdout)["results"]:
+        assert r["error"] is None, r["error"]
+        args = {a["name"]: a for a in r["spec"]["args"]}
+        blocks[r["target"]] = args["BLOCK"]["value"]
+        assert args["bias"]["type"] == "constexpr" and args["bias"]["value"] is None
+    assert blocks == {"hip:gfx942": 128, "cuda:90": 256}

@@ -53,8 +53,8 @@ def _parse_constexprs(items: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
 )
 @click.option(
     "--constexpr", "constexprs", multiple=True, metavar="NAME=V",
-    help="A constexpr value (repeatable): a number, True/False, a dtype as tl.bfloat16, or a Gluon layout "
-    "as Gluon code: 'layout=gl.BlockedLayout([4], [32], [4], [0])'.",
+    help="A constexpr value (repeatable): a number, True/False, None (an argument passed as None), a dtype "
+    "as tl.bfloat16, or a Gluon layout as Gluon code: 'layout=gl.BlockedLayout([4], [32], [4], [0])'.",
 )
 @click.option(
     "--no-specialize",
@@ -98,7 +98,9 @@ def compile_cmd(
     KERNEL is a sample name (see --list), a sample variant (gemv-unaligned, gemv-kmask) or
     path/to/file.py::kernel_name (a @triton.jit or a @gluon.jit function; under @triton.autotune each
     config is compiled, as a first launch would, unless --constexpr gives the tuned values; under
-    @triton.heuristics give the values it would compute). Without a GPU, kernels are
+    @triton.heuristics give the values it would compute; a file inside a package is imported as the
+    package's module, and code asking the driver for the current target at import gets the target
+    compiled for). Without a GPU, kernels are
     cross-compiled with triton.compile(ASTSource(...), target=GPUTarget(...)) (GluonASTSource for Gluon
     kernels, Triton 3.4 and later), specialized exactly as a JIT launch with 16-byte-aligned torch
     tensors would be. Without KERNEL, the Gluon samples are built only for targets with the warp size

@@ -108,6 +108,36 @@ class _RequestedTarget:
     def get_current_target(self) -> Any:
         return self._target
 
+    def __getattr__(self, name: str) -> Any:
+        raise RuntimeError(f"cross-compiling for {self._target.backend}:{self._target.arch}, the code asked the GPU "
+                           f"driver for `{name}`, which only a GPU of that kind can answer")
+
+
+@contextlib.contextmanager
+def driver_answering(target: Any) -> Iterator[None]:
+    """While a user module is imported to compile it for `target`: code that asks the active driver for
+    the current target (flash-attn's AMD kernels pick their autotune configs by `get_current_target().arch`
+    at import) gets `target`, as on the GPU the kernel will run on. A driver that already answers with
+    `target` (a GPU of that kind) is left alone; a release whose driver holder differs, too."""
+    from triton.runtime import driver
+
+    if not hasattr(driver, "_active") or not hasattr(driver, "set_active"):
+        yield
+        return
+    saved = driver._active
+    try:
+        native = driver.active.get_current_target()
+    except Exception:  # noqa: BLE001 - no GPU (0 active drivers), or a driver that cannot start
+        native = None
+    if native is not None and (native.backend, native.arch) == (target.backend, target.arch):
+        yield
+        return
+    driver.set_active(_RequestedTarget(target))
+    try:
+        yield
+    finally:
+        driver._active = saved
+
 
 @contextlib.contextmanager
 def gluon_target(fn: Any, target: Any, version: str) -> Iterator[None]:

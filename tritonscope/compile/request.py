@@ -6,6 +6,7 @@ Plain data that crosses process boundaries; triton is imported only inside the f
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import re
@@ -159,20 +160,41 @@ class CompileRequest:
 # ---- loading kernels and their specs ----------------------------------------------------------------
 
 
-def load_user_kernel(path: str, name: str) -> Any:
-    """Import `path` as a module and return its @triton.jit (or @gluon.jit) function `name`."""
+def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) -> Any:
+    """Import `path` as a module and return its @triton.jit (or @gluon.jit) function `name`; with a
+    `target`, the driver answers code that asks it at import with that target (gluon.driver_answering)."""
     file = Path(path).resolve()
     if not file.is_file():
         raise UsageError(f"no such file: {path}")
-    module_name = "tritonscope_user_" + re.sub(r"\W", "_", file.stem)
-    spec = importlib.util.spec_from_file_location(module_name, file)
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(file.parent))
+    # a file inside a package (an __init__.py beside it) is imported as that package's module, so that its
+    # relative imports work (flash-attn's `from .utils import ...`); a lone file as a module of its own
+    package = []
+    folder = file.parent
+    while (folder / "__init__.py").is_file() and folder.parent != folder and len(package) < 16:
+        package.insert(0, folder.name)
+        folder = folder.parent
+    root = folder if package else file.parent
+    sys.path.insert(0, str(root))
     try:
-        sys.modules[module_name] = module
-        spec.loader.exec_module(module)
+        context = contextlib.nullcontext()
+        if target is not None:
+            from tritonscope.compile.gluon import driver_answering
+
+            context = driver_answering(target.gpu_target())
+        with context:
+            if package:
+                # imported afresh: a module may configure itself for the target it is imported for
+                for loaded in [m for m in sys.modules if m == package[0] or m.startswith(package[0] + ".")]:
+                    del sys.modules[loaded]
+                module = importlib.import_module(".".join([*package, file.stem]))
+            else:
+                module_name = "tritonscope_user_" + re.sub(r"\W", "_", file.stem)
+                spec = importlib.util.spec_from_file_location(module_name, file)
+                module = importlib.util.module_from_spec(spec)
+                sys.modules[module_name] = module
+                spec.loader.exec_module(module)
     finally:
-        sys.path.remove(str(file.parent))
+        sys.path.remove(str(root))
     fn = getattr(module, name, None)
     if fn is None:
         found = [k for k, v in vars(module).items() if hasattr(v, "arg_names") and hasattr(v, "fn")]
@@ -292,7 +314,7 @@ def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
             options=options,
         )
     else:
-        fn = load_user_kernel(ref.path, ref.name)
+        fn = load_user_kernel(ref.path, ref.name, request.target)
         names = list(fn.arg_names)
         sig = request.signature or ""
         if "=" in sig or not sig:
@@ -331,7 +353,7 @@ def autotune_requests(request: CompileRequest) -> list[CompileRequest]:
     if not request.kernel.path:
         return [request]
     try:
-        fn = load_user_kernel(request.kernel.path, request.kernel.name)
+        fn = load_user_kernel(request.kernel.path, request.kernel.name, request.target)
     except Exception:  # noqa: BLE001 - the compile of this request reports it, with its location
         return [request]
     given = dict(request.constexprs)
@@ -340,11 +362,16 @@ def autotune_requests(request: CompileRequest) -> list[CompileRequest]:
         if not configs or any(k in given for c in configs for k in getattr(c, "kwargs", {})):
             continue
         out = []
+        params = set(fn.arg_names)
         for i, c in enumerate(configs):
+            # a config's kwarg that names no parameter is a compile option (AMD's waves_per_eu), as the
+            # JIT reads the extra keywords of a launch
             options = tuple((k, getattr(c, k)) for k in ("num_stages", "num_ctas", "maxnreg")
                             if getattr(c, k, None) is not None)
+            options += tuple((k, v) for k, v in c.kwargs.items() if k not in params)
             warps = request.num_warps if request.num_warps is not None else getattr(c, "num_warps", None)
-            out.append(replace(request, constexprs=tuple({**given, **c.kwargs}.items()), num_warps=warps,
+            constexprs = {**given, **{k: v for k, v in c.kwargs.items() if k in params}}
+            out.append(replace(request, constexprs=tuple(constexprs.items()), num_warps=warps,
                                options=options, config=(i, len(configs))))
         return out
     return [request]

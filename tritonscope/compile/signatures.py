@@ -42,10 +42,13 @@ def _descriptor_arg(name: str, ty: str) -> ArgSpec:
 
 
 def parse_constant(text: str) -> Any:
-    """`1024`, `0.5`, `True`, `fp16` (a dtype name stays a string)."""
+    """`1024`, `0.5`, `True`, `None` (an argument a launch passes as None: a constexpr None), `fp16` (a
+    dtype name stays a string)."""
     text = text.strip()
     if text in ("True", "False", "true", "false"):
         return text.lower() == "true"
+    if text == "None":
+        return None
     try:
         return int(text, 0)
     except ValueError:
