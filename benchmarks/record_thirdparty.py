@@ -8,15 +8,17 @@ quantization, block-quantized fp8, MXFP weights; its "fast" autotuning) and mamb
 chunked state-space scan forward and backward, the decode-time state update, gated RMSNorm, fused
 layer norm; Mamba-3's SISO kernels with their inline-PTX approximations) and FlagGems (torch's aten
 ops re-implemented in Triton, under `flag_gems.use_gems()`, with generated pointwise kernels written
-to OUT/flaggems-code; its fused LLM and MoE ops). Each library gets its own cache, OUT/<lib>/, and a
-log of what ran.
+to OUT/flaggems-code; its fused LLM and MoE ops) and flash-attn (its Triton layer norm, rotary and
+cross entropy; its Triton flash attention for AMD, which refuses NVIDIA's compile options). Each library
+gets its own cache, OUT/<lib>/, and a log of what ran.
 
 The machine is offline: carry the wheels (liger-kernel, flash-linear-attention, fla-core, torchao;
 gemlite is an sdist: `pip wheel --no-deps` it here; flag_gems needs PyYAML and SQLAlchemy (with
 greenlet) wheels too; mamba-ssm is an sdist that builds CUDA extensions: carry its
 `mamba_ssm/ops/triton` and `mamba_ssm/utils` as released, with a top-level `__init__.py` that imports
-none of the extensions, on PYTHONPATH) and install them with --no-deps into a --target directory on
-PYTHONPATH before running
+none of the extensions, on PYTHONPATH; flash-attn likewise: its `flash_attn/ops/triton`, `utils`,
+`layers/rotary.py` and `flash_attn_triton_amd`, with einops) and install them with --no-deps into a
+--target directory on PYTHONPATH before running
 
     python benchmarks/record_thirdparty.py OUT [lib ...]
 
