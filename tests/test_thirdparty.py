@@ -337,3 +337,21 @@ def test_rows_of_one_position_follow_the_instructions_the_llir_gave_them():
         found, level = _choose("ptx", MemAccess("shared_load", form, width), (("k.py", 547, 1),), 547, 1,
                                [matrix, scalar])
         assert (found, level) == ([want], "exact")
+
+
+def test_amd_flash_attention_cross_compiled_for_gfx942():
+    """flash-attn's Triton flash attention for AMD, cross-compiled here for gfx942 (no GPU): buffer
+    loads and stores, LDS traffic of the dot operands; the accesses `_attn_fwd_inner` (a helper of the
+    same file, inlined at 419 and 449) wrote carry its lines; every row has an ISA verdict."""
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "flashattn"
+    (entry,) = Cache(cache).kernels()
+    report = analyze_entry(entry)
+    assert entry.target.backend == "hip" and report.isa_stage == "amdgcn"
+    assert collections.Counter(r.verdict for r in report.rows) == {"as-predicted": 17, "scalar": 7}
+    assert collections.Counter(r.kind for r in report.rows) == {"shared_load": 7, "shared_store": 7,
+                                                               "buffer_store": 5, "buffer_load": 5}
+    inner = [r for r in report.rows if r.written is not None]
+    assert len(inner) == 16 and {r.line for r in inner} == {419, 449} and inner[0].where.endswith("@ 419:25")
+    for r in report.rows:
+        if r.verdict == "scalar" and r.kind.startswith("shared"):
+            assert [x.code for x in r.reasons] == ["shared-layout"], (r.where, r.reasons)
