@@ -264,3 +264,22 @@ def test_package_module_imported_for_the_target_it_compiles_for(cli, tmp_path):
         blocks[r["target"]] = args["BLOCK"]["value"]
         assert args["bias"]["type"] == "constexpr" and args["bias"]["value"] is None
     assert blocks == {"hip:gfx942": 128, "cuda:90": 256}
+
+
+def test_requested_target_driver_answers_only_what_compiling_needs():
+    """The driver a module sees while it is imported for a cross-compile: the target, and a benchmarker
+    that 3.3's Autotuner keeps at decoration (checked: the package test's kernel compiles on 3.3.1, 3.4.0,
+    3.5.1 and 3.9.0 for cuda:90 without a GPU); anything else is one clear error, not '0 active drivers'."""
+    import pytest
+    from triton.backends.compiler import GPUTarget
+
+    from tritonscope.compile.gluon import _RequestedTarget
+
+    proxy = _RequestedTarget(GPUTarget("hip", "gfx942", 64))
+    assert proxy.get_current_target().arch == "gfx942"
+    bench = proxy.get_benchmarker()
+    with pytest.raises(RuntimeError, match="benchmarking an autotune config needs a GPU"):
+        bench(lambda: None)
+    with pytest.raises(RuntimeError, match=r"cross-compiling for hip:gfx942, the code asked the GPU driver for "
+                                           r"`get_device_interface`"):
+        proxy.get_device_interface()

@@ -108,6 +108,15 @@ class _RequestedTarget:
     def get_current_target(self) -> Any:
         return self._target
 
+    def get_benchmarker(self) -> Any:
+        """What an @triton.autotune asks for when it is built (3.3's Autotuner.__init__): a benchmark
+        function, kept for a launch; compiling launches nothing, so it is never called here."""
+
+        def bench(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("benchmarking an autotune config needs a GPU")
+
+        return bench
+
     def __getattr__(self, name: str) -> Any:
         raise RuntimeError(f"cross-compiling for {self._target.backend}:{self._target.arch}, the code asked the GPU "
                            f"driver for `{name}`, which only a GPU of that kind can answer")
@@ -121,10 +130,9 @@ def driver_answering(target: Any) -> Iterator[None]:
     `target` (a GPU of that kind) is left alone; a release whose driver holder differs, too."""
     from triton.runtime import driver
 
-    if not hasattr(driver, "_active") or not hasattr(driver, "set_active"):
+    if not hasattr(driver, "set_active"):
         yield
         return
-    saved = driver._active
     try:
         native = driver.active.get_current_target()
     except Exception:  # noqa: BLE001 - no GPU (0 active drivers), or a driver that cannot start
@@ -132,11 +140,27 @@ def driver_answering(target: Any) -> Iterator[None]:
     if native is not None and (native.backend, native.arch) == (target.backend, target.arch):
         yield
         return
+    with _driver_says(target):
+        yield
+
+
+@contextlib.contextmanager
+def _driver_says(target: Any) -> Iterator[None]:
+    """The active driver answers `target` (only that) until the block ends; then the driver that was
+    active before, or none yet (never one created on the way out: without a GPU none can be)."""
+    from triton.runtime import driver
+
+    # the holder's own attribute: `_active` (3.5 on: None until first asked), `active` (3.4: a lazy proxy)
+    slot = next((k for k in ("_active", "active") if k in vars(driver)), None)
+    saved = vars(driver).get(slot)
     driver.set_active(_RequestedTarget(target))
     try:
         yield
     finally:
-        driver._active = saved
+        if slot is not None:
+            setattr(driver, slot, saved)
+        else:
+            driver.reset_active()
 
 
 @contextlib.contextmanager
@@ -146,10 +170,5 @@ def gluon_target(fn: Any, target: Any, version: str) -> Iterator[None]:
     if not is_gluon(fn) or not gluon_release(version).target_from_driver:
         yield
         return
-    from triton.runtime import driver
-
-    driver.set_active(_RequestedTarget(target))
-    try:
+    with _driver_says(target):
         yield
-    finally:
-        driver.reset_active()
