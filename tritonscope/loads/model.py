@@ -6,12 +6,9 @@ import os
 from dataclasses import dataclass, field
 
 from tritonscope.loads.sites import AccessSite
+from tritonscope.stages.common import same_file
 
 VERDICTS = ("as-predicted", "narrower", "scalar", "unknown")
-
-
-def _same_file(path: str, want: str) -> bool:
-    return path == want or os.path.basename(path) == os.path.basename(want) or path.endswith("/" + want.lstrip("/"))
 
 
 def where_label(file: str, line: int, col: int, written: tuple[str, int, int] | None) -> str:
@@ -19,8 +16,8 @@ def where_label(file: str, line: int, col: int, written: tuple[str, int, int] | 
     own = f"{line}:{col}"
     if written is None:
         return own
-    name = os.path.basename(written[0])
-    return f"{'' if name == os.path.basename(file) else name + ':'}{written[1]}:{written[2]} @ {own}"
+    prefix = "" if same_file(written[0], file) else os.path.basename(written[0]) + ":"
+    return f"{prefix}{written[1]}:{written[2]} @ {own}"
 
 
 @dataclass
@@ -91,10 +88,10 @@ class AccessRow:
         """The access is on `line` of `file` (default: the kernel's file; a basename or a path's tail is
         enough): the line that holds it or calls the helper that does, or a helper's line it was written on."""
         want = file or self.file
-        if self.line == line and _same_file(self.file, want):
+        if self.line == line and same_file(self.file, want):
             return True
         loc = self.sites[0].op.loc if self.sites else None
-        return loc is not None and any(p.line == line and _same_file(p.file, want) for p in loc.chain()[:-1])
+        return loc is not None and loc.names(want, line, inner=True)
 
     @property
     def element_bytes(self) -> int:

@@ -338,6 +338,7 @@ def loads_panel(model) -> str:
     if not model.loads:
         return empty(model.loads_note or "no loads")
     from tritonscope.loads.model import where_label
+    from tritonscope.stages.common import same_file
     head = "".join(f"<th>{esc(label)}</th>" for label in LOAD_COLUMNS)
     rows = []
     for row in model.loads:
@@ -363,7 +364,7 @@ def loads_panel(model) -> str:
                 html_cells.append(f"<td>{esc('' if value is None else value)}</td>")
         verdict = re.sub(r"[^\w-]", "", str(row.get("verdict") or "unknown"))
         line = row.get("line")
-        if written and os.path.basename(written["file"]) == os.path.basename(row.get("file") or ""):
+        if written and same_file(written["file"], row.get("file") or ""):
             line = written["line"]  # a helper of the kernel's file: its own line (report.js selects by chain)
         attr = f' data-s="{line}"' if isinstance(line, int) else ""
         title = f' title="{esc(row["chain"])}"' if row.get("chain") else ""

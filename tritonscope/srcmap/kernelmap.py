@@ -10,7 +10,6 @@ Plain data in, plain data out: loading stages is `load_kernel_map`, everything e
 
 from __future__ import annotations
 
-import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -19,7 +18,7 @@ from typing import TYPE_CHECKING
 from tritonscope.artifacts import tools
 from tritonscope.errors import ToolMissing, TritonscopeError, UsageError
 from tritonscope.stages import memops, parse, parse_entry_stage
-from tritonscope.stages.common import Module, Op, SourceLoc
+from tritonscope.stages.common import Module, Op, SourceLoc, same_file
 from tritonscope.stages.table import MAPPED_STAGES
 
 if TYPE_CHECKING:
@@ -54,8 +53,9 @@ class KernelMap:
         file = file or self.source_file
         if self.is_user_file(file):
             return [op for op in self.stages[stage].ops
-                    if _attributed_to(op, file, line, col) or _inlined_from(op, file, line, col)]
-        return [op for op in self.stages[stage].ops if _passes_through(op, file, line, col)]
+                    if op.loc is not None and (_attributed_to(op, file, line, col)
+                                               or op.loc.names(file, line, col, inner=True))]
+        return [op for op in self.stages[stage].ops if op.loc is not None and op.loc.names(file, line, col)]
 
     def is_user_file(self, file: str | None) -> bool:
         return file is None or self.source_file is None or same_file(file, self.source_file)
@@ -196,27 +196,11 @@ def user_file(kmap: KernelMap) -> str | None:
     return counts.most_common(1)[0][0] if counts else None
 
 
-def same_file(a: str, b: str | None) -> bool:
-    return b is None or a == b or os.path.basename(a) == os.path.basename(b)
-
-
 def _attributed_to(op: Op, file: str | None, line: int, col: int | None) -> bool:
     if op.loc is None:
         return False
     outer = op.loc.outermost()
     return outer.line == line and same_file(outer.file, file) and (col is None or outer.col == col)
-
-
-def _inlined_from(op: Op, file: str | None, line: int, col: int | None) -> bool:
-    """An element of the op's chain other than the outermost is `line` of `file`."""
-    loc = op.loc
-    n = 0
-    while loc is not None and loc.inlined_at is not None and n < 64:
-        if loc.line == line and same_file(loc.file, file) and (col is None or loc.col == col):
-            return True
-        loc = loc.inlined_at
-        n += 1
-    return False
 
 
 def inlined_line_counts(module: Module, user: str | None) -> Counter[int]:
@@ -244,13 +228,6 @@ def inlined_line_counts(module: Module, user: str | None) -> Counter[int]:
         for n in lines:
             counts[n] += 1
     return counts
-
-
-def _passes_through(op: Op, file: str | None, line: int, col: int | None) -> bool:
-    if op.loc is None:
-        return False
-    return any(p.line == line and same_file(p.file, file) and (col is None or p.col == col)
-               for p in op.loc.chain())
 
 
 def stage_has_columns(module: Module) -> bool:

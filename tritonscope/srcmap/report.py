@@ -19,12 +19,11 @@ from tritonscope.srcmap.kernelmap import (
     memory_flow,
     memory_kind,
     parse_stage_list,
-    same_file,
     stage_has_columns,
 )
 from tritonscope.srcmap.paths import SourceFinder, SourceText, columns_are_one_based, expression_span
 from tritonscope.stages import release
-from tritonscope.stages.common import Op
+from tritonscope.stages.common import Op, same_file
 
 DEFAULT_CONTEXT = 2
 # Uncounted source lines shown between two counted ones in the listing, at most.

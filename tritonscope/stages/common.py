@@ -24,6 +24,12 @@ from tritonscope.stages.table import BINARY_STAGES, DERIVED_STAGES, STAGE_SUFFIX
 TRITON_LIBRARY = lazy_compile(r"/triton/(?:experimental/gluon/)?language/")
 
 
+def same_file(a: str, b: str | None) -> bool:
+    """Whether two paths name one source file: equal, or the same basename (the IR spells a file as the
+    compiling machine saw it; `--file utils.py` names it by its basename). `b` None: any file."""
+    return b is None or a == b or os.path.basename(a) == os.path.basename(b)
+
+
 @dataclass(frozen=True, slots=True)
 class SourceLoc:
     """A source position with the chain of call sites it was inlined into.
@@ -68,6 +74,13 @@ class SourceLoc:
 
     def short(self) -> str:
         return f"{self.basename}:{self.line}:{self.col}"
+
+    def names(self, file: str | None, line: int, col: int | None = None, *, inner: bool = False) -> bool:
+        """Whether an element of the chain (with `inner`, one other than the outermost: a line a helper
+        was written on) is `line` (and `col`) of `file`."""
+        chain = self.chain()
+        return any(p.line == line and same_file(p.file, file) and (col is None or p.col == col)
+                   for p in (chain[:-1] if inner else chain))
 
     def written(self) -> SourceLoc | None:
         """Where the kernel's author wrote the op when that is not the outermost position: the innermost
