@@ -62,7 +62,13 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     # a shared-memory access's operand is a buffer (or, for local_alloc, the data stored): the compiler's own
     # allocation decides its alignment, not the kernel's arguments, and loaded data is no gather
     in_shared = site.kind.startswith("shared")
-    wide = _long_dim(row)
+    # a tensor 1 element wide along the layout's fastest dim (a 1x256 row whose order names dim 0): its
+    # elements run along the one dim longer than 1, if exactly one is
+    fastest = row.fastest_dim
+    one_wide = bool(row.shape) and fastest is not None and fastest < len(row.shape) and row.shape[fastest] == 1
+    long = [i for i, n in enumerate(row.shape) if n > 1] if one_wide else []
+    wide = long[0] if len(long) == 1 else None
+    step = None  # how the address steps along the dim the elements run along (below)
     if in_shared:
         missing = []
     if row.gather and row.shape and not in_shared:
@@ -91,8 +97,7 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
                                          f"scaled by {step[0]}): no two of them form a vector"))
     if any(r.code in ("strided", "runtime-stride", "repeated-address") for r in out):
         missing = []  # no alignment would make adjacent elements of these one vector: not a cause
-    if row.shape and row.fastest_dim is not None and row.fastest_dim < len(row.shape) \
-            and row.shape[row.fastest_dim] == 1:
+    if one_wide:
         missing = []  # one element along the contiguous dim: no vector to align
     if missing:
         names = ", ".join(f"{a['value']} ({a['type']})" for a in missing)
@@ -118,11 +123,9 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
             f" (a {kind} layout: the access takes the layout its result's uses need, propagated by the "
             "compiler's layout passes; the coalesce pass picks blocked layouts only)")
         narrow = ""
-        if row.fastest_dim is not None and row.fastest_dim < len(row.shape) and row.shape[row.fastest_dim] == 1 \
-                and total > 1:
+        if one_wide and total > 1:
             shape = "x".join(map(str, row.shape))
-            adjacent = wide is not None and site.address and not in_shared and not row.gather and \
-                _step(graph, site.address, len(row.shape), wide) == (1, frozenset(), 1)
+            adjacent = wide is not None and step == (1, frozenset(), 1)  # (step was read along `wide`)
             narrow = f", where the {shape} tensor is 1 element wide" + (
                 f" (its elements run along dim {wide}{', adjacent in memory' if adjacent else ''})"
                 if wide is not None else "")
@@ -156,16 +159,6 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     if narrower_than_layout and not any(r.code not in ("layout-contiguity-1", "shared-layout") for r in out):
         out.append(Reason("unexplained", "nothing in TTGIR explains it; compare the LLIR forms"))
     return out
-
-
-def _long_dim(row: AccessRow) -> int | None:
-    """Where the tensor is 1 element wide along the layout's fastest dim: the one dim longer than 1, if
-    exactly one is (a 1x256 row, a 128x1 column); else None."""
-    dim = row.fastest_dim
-    if not row.shape or dim is None or dim >= len(row.shape) or row.shape[dim] != 1:
-        return None
-    long = [i for i, n in enumerate(row.shape) if n > 1]
-    return long[0] if len(long) == 1 else None
 
 
 def _step(graph: ValueGraph, address: list[str], rank: int, dim: int) -> tuple[int, frozenset, int] | None:
