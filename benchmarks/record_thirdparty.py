@@ -1,30 +1,30 @@
 """Record, on a GPU machine, Triton caches of hand-written kernels from libraries this project did not
-write: Liger-Kernel (LLM training ops, forward and backward; its MLP uses host TMA descriptors and
-wgmma on Hopper), flash-linear-attention (chunked linear attention, forward and backward, with its
-TMA path switched on by FLA_USE_TMA=1) and torchao (packed-int4 mixed GEMM, blockwise fp8 quantization
-and GEMM, int8 matmul; autotuned) and gemlite (low-bit GEMMs on packed 8/4/2/1.58-bit weights: GEMV,
-split-K and rev-split-K GEMV, split-K and plain GEMM chosen by batch size, dynamic int8/fp8 activation
-quantization, block-quantized fp8, MXFP weights; its "fast" autotuning) and mamba-ssm (Mamba-2's
-chunked state-space scan forward and backward, the decode-time state update, gated RMSNorm, fused
-layer norm; Mamba-3's SISO kernels with their inline-PTX approximations) and FlagGems (torch's aten
-ops re-implemented in Triton, under `flag_gems.use_gems()`, with generated pointwise kernels written
-to OUT/flaggems-code; its fused LLM and MoE ops) and flash-attn (its Triton layer norm, rotary and
-cross entropy; its Triton flash attention for AMD, which refuses NVIDIA's compile options). Each library
-gets its own cache, OUT/<lib>/, and a log of what ran.
+write: Liger-Kernel (LLM training ops, forward and backward; its MLP uses host TMA descriptors and wgmma
+on Hopper), flash-linear-attention (chunked linear attention, forward and backward, with its TMA path
+switched on by FLA_USE_TMA=1) and torchao (packed-int4 mixed GEMM, blockwise fp8 quantization and GEMM,
+int8 matmul; autotuned) and gemlite (low-bit GEMMs on packed 8/4/2/1.58-bit weights: GEMV, split-K and
+rev-split-K GEMV, split-K and plain GEMM chosen by batch size, dynamic int8/fp8 activation quantization,
+block-quantized fp8, MXFP weights; its "fast" autotuning) and mamba-ssm (Mamba-2's chunked state-space
+scan forward and backward, the decode-time state update, gated RMSNorm, fused layer norm; Mamba-3's SISO
+kernels with their inline-PTX approximations) and FlagGems (torch's aten ops re-implemented in Triton,
+under `flag_gems.use_gems()`, with generated pointwise kernels written to OUT/flaggems-code; its fused
+LLM and MoE ops) and flash-attn (its Triton layer norm, rotary and cross entropy; its Triton flash
+attention for AMD, which refuses NVIDIA's compile options) and vLLM (its paged attention kernels with
+bf16, fp8 and packed-int4 KV caches, decode and prefix-prefill attention, the sampler's and two models'
+small ops). Each library gets its own cache, OUT/<lib>/, and a log of what ran.
 
 The machine is offline: carry the wheels (liger-kernel, flash-linear-attention, fla-core, torchao;
-gemlite is an sdist: `pip wheel --no-deps` it here; flag_gems needs PyYAML and SQLAlchemy (with
-greenlet) wheels too; mamba-ssm is an sdist that builds CUDA extensions: carry its
-`mamba_ssm/ops/triton` and `mamba_ssm/utils` as released, with a top-level `__init__.py` that imports
-none of the extensions, on PYTHONPATH; flash-attn likewise: its `flash_attn/ops/triton`, `utils`,
-`layers/rotary.py` and `flash_attn_triton_amd`, with einops) and install them with --no-deps into a
---target directory on PYTHONPATH before running
+gemlite is an sdist: `pip wheel --no-deps` it here; flag_gems needs PyYAML and SQLAlchemy (with greenlet)
+wheels too; mamba-ssm is an sdist that builds CUDA extensions: carry its `mamba_ssm/ops/triton` and
+`mamba_ssm/utils` as released, with a top-level `__init__.py` that imports none of the extensions, on
+PYTHONPATH; flash-attn likewise: its `flash_attn/ops/triton`, `utils`, `layers/rotary.py` and
+`flash_attn_triton_amd`, with einops; vLLM: the `vllm` folder of its sdist, Python and JSON files, with
+psutil) and install them with --no-deps into a --target directory on PYTHONPATH before running
 
     python benchmarks/record_thirdparty.py OUT [lib ...]
 
 Every op is run in its own try block: a library op that this Triton or torch rejects is logged and
-skipped, never fatal. Kernels that autotune compile one cache entry per configuration tried.
-"""
+skipped, never fatal. Kernels that autotune compile one cache entry per configuration tried."""
 
 from __future__ import annotations
 
@@ -484,9 +484,138 @@ def _ops_flashattn(torch):
     return [layer_norm, rms_norm, rotary, cross_entropy, amd_flash_attention]
 
 
+def _ops_vllm(torch):
+    """vLLM 0.33.0's Triton kernels, from its source distribution as released (its `vllm` package, Python
+    and JSON files only, with psutil; the modules below import neither vLLM's CUDA extension nor its
+    engine): the unified paged attention (2-D prefill/decode and the 3-D split-softmax decode with its
+    segment reduction; bf16, fp8 per-tensor and packed-int4 per-token-head KV caches), the paged decode
+    attention (one head per program and grouped heads), prefix prefill over a paged cache (with ALiBi), the
+    plain prefill attention, merging partial attention states, the sampler's temperature and min-p, and
+    two models' RMSNorm / SiLU-and-mul / QK-norm+RoPE ops."""
+    from vllm.v1.attention.ops import prefix_prefill, triton_prefill_attention
+    from vllm.v1.attention.ops.triton_decode_attention import decode_attention_fwd
+    from vllm.v1.attention.ops.triton_merge_attn_states import merge_attn_states
+    from vllm.v1.attention.ops.triton_unified_attention import unified_attention
+    from vllm.v1.kv_cache_interface import KVQuantMode
+
+    dev, bf, f32, i32 = "cuda", torch.bfloat16, torch.float32, torch.int32
+
+    def paged(q_lens, kv_lens, hq, hkv, d, block=16, blocks=512, dtype=bf, quant=KVQuantMode.NONE, td=1):
+        n = len(q_lens)
+        q = torch.randn(sum(q_lens), hq, d, device=dev, dtype=bf)
+        kd = d // 2 if quant == KVQuantMode.INT4_PER_TOKEN_HEAD else d
+        cache_dtype = torch.uint8 if quant == KVQuantMode.INT4_PER_TOKEN_HEAD else dtype
+        if cache_dtype.is_floating_point:
+            k = torch.randn(blocks, block, hkv, kd, device=dev).to(cache_dtype)
+        else:
+            k = torch.randint(0, 256, (blocks, block, hkv, kd), device=dev, dtype=cache_dtype)
+        v = k.clone()
+        cu = torch.tensor([0] + q_lens, device=dev, dtype=i32).cumsum(0, dtype=i32)
+        seqused = torch.tensor(kv_lens, device=dev, dtype=i32)
+        table = torch.randint(0, blocks, (n, (max(kv_lens) + block - 1) // block), device=dev, dtype=i32)
+        segs = 16
+        rows = 8 * max(q_lens)
+        scratch = dict(seq_threshold_3D=8, num_par_softmax_segments=segs,
+                       softmax_segm_output=torch.empty(rows, hq, segs, d, device=dev, dtype=f32),
+                       softmax_segm_max=torch.empty(rows, hq, segs, device=dev, dtype=f32),
+                       softmax_segm_expsum=torch.empty(rows, hq, segs, device=dev, dtype=f32))
+        extra = {}
+        if quant == KVQuantMode.FP8_PER_TENSOR:
+            extra = dict(q_descale=torch.tensor(0.75, device=dev), k_descale=torch.full((n, hkv), 0.5, device=dev),
+                         v_descale=torch.full((n, hkv), 0.25, device=dev))
+        elif quant != KVQuantMode.NONE:
+            extra = dict(k_scale_cache=torch.rand(blocks, block, hkv, device=dev, dtype=f32),
+                         v_scale_cache=torch.rand(blocks, block, hkv, device=dev, dtype=f32))
+        unified_attention(q=q if quant != KVQuantMode.FP8_PER_TENSOR else q.to(dtype), k=k, v=v,
+                          out=torch.empty_like(q), cu_seqlens_q=cu, seqused_k=seqused,
+                          max_seqlen_q=max(q_lens), max_seqlen_k=max(kv_lens), softmax_scale=d ** -0.5,
+                          causal=True, window_size=(-1, -1), block_table=table, softcap=0,
+                          q_descale=extra.pop("q_descale", None), k_descale=extra.pop("k_descale", None),
+                          v_descale=extra.pop("v_descale", None), kv_quant_mode=quant, **scratch, **extra)
+
+    def unified_attention_prefill():  # 2-D: query lengths beyond the 3-D decode threshold, GQA 8:2
+        paged([40, 100, 7], [200, 300, 77], 8, 2, 128)
+
+    def unified_attention_decode():  # 3-D split softmax over segments, then reduce_segments
+        paged([1, 1, 1, 1], [700, 1500, 33, 260], 32, 8, 128)
+
+    def unified_attention_fp8_kv():
+        paged([1, 1], [900, 400], 16, 4, 128, dtype=torch.float8_e4m3fn, quant=KVQuantMode.FP8_PER_TENSOR)
+        paged([24, 50], [900, 400], 16, 4, 128, dtype=torch.float8_e4m3fn, quant=KVQuantMode.FP8_PER_TENSOR)
+
+    def unified_attention_int4_kv():  # two 4-bit values packed per byte, per-token-head scales
+        paged([1, 1], [900, 400], 16, 4, 128, quant=KVQuantMode.INT4_PER_TOKEN_HEAD)
+        paged([24, 50], [900, 400], 16, 4, 128, quant=KVQuantMode.INT4_PER_TOKEN_HEAD)
+
+    def decode_attention():  # normal (MHA) and grouped (GQA), flat and paged token tables
+        for hq, hkv, page in ((32, 32, 1), (32, 8, 16)):
+            b, length, size, d = 3, 1025, 16384, 128
+            pages = (length + page - 1) // page
+            req = torch.randint(0, size // page, (b, pages), device=dev)
+            q = torch.randn(b, hq, d, device=dev, dtype=bf)
+            kb = torch.randn(size // page, page, hkv, d, device=dev, dtype=bf)
+            vb = torch.randn_like(kb)
+            o, lse = torch.zeros(b, hq, d, device=dev, dtype=bf), torch.zeros(b, hq, device=dev, dtype=bf)
+            logits = torch.empty(b, hq, 8, d + 1, device=dev, dtype=f32)
+            decode_attention_fwd(q, kb, vb, o, lse, req, torch.full((b,), length, device=dev), logits, 8,
+                                 d ** -0.5, page)
+
+    def prefix_prefill_attention():  # paged context (K in an x-packed layout) plus new tokens; with ALiBi
+        heads, kv_heads, d, block, size = 16, 4, 128, 32, 640
+        q_lens, ctx_lens = [64, 200, 1], [100, 500, 37]
+        n = len(q_lens)
+        q = torch.randn(sum(q_lens), heads, d, device=dev, dtype=bf)
+        k = torch.randn(sum(q_lens), kv_heads, d, device=dev, dtype=bf)
+        v = torch.randn_like(k)
+        k_cache = torch.randn(size, kv_heads, d // 8, block, 8, device=dev, dtype=bf)
+        v_cache = torch.randn(size, kv_heads, d, block, device=dev, dtype=bf)
+        table = torch.randperm(size, device=dev, dtype=i32)[:n * 64].view(n, 64)
+        start = torch.tensor([0] + q_lens, device=dev).cumsum(0).to(i32)
+        seq = torch.tensor([a + b for a, b in zip(q_lens, ctx_lens, strict=True)], device=dev, dtype=i32)
+        one = torch.tensor(1.0, device=dev, dtype=f32)
+        for alibi in (None, torch.rand(heads, device=dev, dtype=f32)):
+            prefix_prefill.context_attention_fwd(q, k, v, torch.empty_like(q), "auto", k_cache, v_cache, table,
+                                                 start, seq, 1024, 256, one, one, alibi_slopes=alibi,
+                                                 sliding_window=0)
+
+    def prefill_attention():
+        q_lens = [100, 37, 256]
+        q = torch.randn(sum(q_lens), 16, 128, device=dev, dtype=bf)
+        k, v = torch.randn_like(q), torch.randn_like(q)
+        triton_prefill_attention.context_attention_fwd(
+            q, k, v, torch.empty_like(q), torch.tensor([0] + q_lens[:-1], device=dev).cumsum(0).to(i32),
+            torch.tensor(q_lens, device=dev, dtype=i32), max(q_lens))
+
+    def merge_states():
+        t, h, d = 300, 16, 128
+        merge_attn_states(torch.empty(t, h, d, device=dev, dtype=bf), torch.randn(t, h, d, device=dev, dtype=bf),
+                          torch.randn(h, t, device=dev, dtype=f32), torch.randn(t, h, d, device=dev, dtype=bf),
+                          torch.randn(h, t, device=dev, dtype=f32), torch.empty(h, t, device=dev, dtype=f32))
+
+    def sampler():
+        from vllm.v1.worker.gpu.sample.gumbel import apply_temperature
+        from vllm.v1.worker.gpu.sample.min_p import apply_min_p
+
+        logits = torch.randn(8, 151936, device=dev, dtype=f32)
+        mapping = torch.arange(8, device=dev, dtype=i32)
+        apply_temperature(logits, mapping, torch.rand(8, device=dev, dtype=f32) + 0.5)
+        apply_min_p(logits, mapping, torch.rand(8, device=dev, dtype=f32) * 0.1)
+
+    def model_ops():
+        from vllm.models.flint.ops import norm
+
+        x, r, w = (torch.randn(64, 4096, device=dev, dtype=bf) for _ in range(3))
+        norm.rms_norm(x, w[0], 1e-6)
+        norm.fused_add_rms_norm(x.clone(), r.clone(), w[0], 1e-6)
+        norm.silu_and_mul(torch.randn(64, 2 * 4096, device=dev, dtype=bf))
+
+    return [unified_attention_prefill, unified_attention_decode, unified_attention_fp8_kv, unified_attention_int4_kv,
+            decode_attention, prefix_prefill_attention, prefill_attention, merge_states, sampler, model_ops]
+
+
 LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite,
              "mamba": _ops_mamba, "flaggems": _ops_flaggems,
-             "flashattn": _ops_flashattn}
+             "flashattn": _ops_flashattn, "vllm": _ops_vllm}
 
 
 def record(out: str, libs: list[str]) -> None:

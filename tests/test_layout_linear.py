@@ -11,7 +11,7 @@ import pytest
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.attrs import parse_layout
 from tritonscope.layouts.tensor import to_linear
-from tritonscope.layouts.views import describe, layout_grid
+from tritonscope.layouts.views import describe, layout_grid, span_rank
 
 WORKED = "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0, 1]}>"
 MFMA4 = "#ttg.amd_mfma<{version = 4, warpsPerCTA = [2, 2], instrShape = [32, 32, 16], isTransposed = true}>"
@@ -149,3 +149,21 @@ def test_amd_rotating_shared_follows_triton_formula():
     assert to_linear(rot, (8, 4)).bases == {"offset": [[0, 1], [0, 2], [1, 1], [2, 1], [4, 0]], "block": []}
     plain = parse_layout("#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 2, order = [1, 0]}>")
     assert to_linear(plain, (8, 4)).bases["offset"] == [[0, 1], [0, 2], [1, 1], [2, 0], [4, 0]]
+
+
+def test_distinct_registers_per_thread():
+    """Registers per thread count repeats; distinct_per_thread is 2 ** rank of the register bases: a zero
+    basis or one that is the XOR of others adds nothing (vLLM's tf32 dot operand: 16 registers, 8 elements)."""
+    assert span_rank([]) == 0 and span_rank([[0, 0]]) == 0
+    assert span_rank([[0, 1], [0, 2], [0, 3]]) == 2 and span_rank([[0, 1], [1, 0], [1, 1], [2, 0]]) == 3
+    dot = parse_layout("#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
+                       "warpsPerCTA = [1, 4], instrShape = [16, 8]}>, kWidth = 4}>")
+    facts = describe(dot, (16, 16), 32)
+    assert facts.bases["register"].count([0, 0]) == 1
+    assert (facts.elements_per_thread, facts.distinct_per_thread) == (16, 8)
+    blocked = parse_layout("#ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], "
+                           "order = [0]}>")
+    assert describe(blocked, (512,), 16).distinct_per_thread == 4
+    shared = parse_layout("#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>")
+    f = describe(shared, (64, 64), 16)
+    assert f.distinct_per_thread == f.elements_per_thread

@@ -1,5 +1,5 @@
-"""`loads` on real kernels of six libraries this project did not write (liger-kernel, flash-linear-
-attention, torchao, gemlite, mamba-ssm, FlagGems), recorded on an H100 with Triton 3.6
+"""`loads` on real kernels of seven libraries this project did not write (liger-kernel, flash-linear-
+attention, torchao, gemlite, mamba-ssm, FlagGems, vLLM), recorded on an H100 with Triton 3.6
 (tests/data/thirdparty-h100-triton3.6): every access gets a verdict, every global access joins SASS,
 instructions that LLVM moved to another line or merged are found and say so, ptxas' `@!PT` padding is no
 access, spills are listed and flagged in `ls`."""
@@ -21,7 +21,7 @@ from tritonscope.stages import memops
 from tritonscope.stages.common import Op
 
 DATA = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6"
-LIBS = ("liger", "fla", "torchao", "gemlite", "mamba", "flaggems")
+LIBS = ("liger", "fla", "torchao", "gemlite", "mamba", "flaggems", "vllm")
 GLOBAL = ("global_load", "global_store", "atomic", "async_copy", "tma_load", "tma_store")
 needs_nvdisasm = pytest.mark.skipif(tools.find_nvidia_tool("nvdisasm") is None, reason="no nvdisasm")
 
@@ -118,6 +118,23 @@ def test_dot_operand_lowered_at_its_use():
     assert "532:38" in at_use.evidence
     # PTX re-vectorized them: 4 x ld.shared.v2.b32 on the same line, found by their bytes
     assert row.stages["ptx"] == {"ld.shared.v2.b32": 4} and row.verdict == "as-predicted"
+
+
+@needs_nvdisasm
+def test_dot_operand_with_repeated_registers_lowered_at_its_use():
+    """vLLM's packed-int4 paged attention (_attn_packed): line 606's 16x16 f32 tile goes through shared
+    memory to a tf32 `mma` operand whose layout (warps along N) has a zero register basis: 16 registers, 8
+    distinct elements. LLVM loads each element once, 8 x 4 bytes, on the dot's line 608:30; PTX makes them
+    2 x ld.shared.v4.b32. Found there by the distinct registers' bytes (not the 16 registers' 64)."""
+    report = analyze_entry(_entry("vllm", "NZYWWBMS57"))
+    (row,) = _rows(report, 606, "ttg.local_load")
+    assert (row.elements_per_thread, row.distinct_per_thread) == (16, 8)
+    assert row.stages["llir"] == {"load i32": 8}
+    (at_use,) = [c for c in row.count_changes if c.code == "at-use"]
+    assert "608:30" in at_use.evidence and "8 x 4 bytes" in at_use.evidence
+    assert "16 registers hold 8 distinct elements, each 2 times" in at_use.evidence
+    assert row.stages["ptx"] == {"ld.shared.v4.b32": 2}
+    assert row.stages["sass"] == {"LDS.128": 2} and row.verdict == "as-predicted"
 
 
 @needs_nvdisasm

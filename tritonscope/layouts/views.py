@@ -26,6 +26,7 @@ class LayoutFacts:
     rounds: int  # how many times the CTA tile repeats to cover the tensor (1 when it broadcasts)
     rounds_per_dim: tuple[int, ...]
     elements_per_thread: int  # registers per thread (includes replicated copies)
+    distinct_per_thread: int  # of those, registers holding distinct elements (2 ** rank of the register bases)
     fastest_dim: int  # the dim a thread's registers run along first (order[0])
     contiguous_per_thread: int  # consecutive elements along fastest_dim held in consecutive registers
     vector_bytes: int  # widest access for this dtype, capped at MAX_VECTOR_BYTES
@@ -71,6 +72,23 @@ def contiguous_run(ll: LinearLayout, d: int, in_dim: str = "register") -> int:
     return run
 
 
+def span_rank(bases: list[list[int]]) -> int:
+    """The rank over GF(2) of `bases` (coordinates combine by XOR): 2**rank distinct coordinates are reached.
+    A zero basis adds nothing; so does one that is the XOR of others."""
+    pivots: dict[int, int] = {}  # highest set bit -> reduced vector
+    for b in bases:
+        v = 0
+        for c in b:  # pack the coordinates; 32 bits per dim is more than any tensor dim needs
+            v = (v << 32) | c
+        while v:
+            top = v.bit_length() - 1
+            if top not in pivots:
+                pivots[top] = v
+                break
+            v ^= pivots[top]
+    return len(pivots)
+
+
 def cta_tile(layout: Layout, ll: LinearLayout) -> tuple[int, ...]:
     if isinstance(layout, BlockedLayout):
         return tuple(
@@ -101,6 +119,7 @@ def describe(
     d = fastest_dim(layout, ll)
     in_dim = "offset" if shared else "register"
     per_thread = ll.size(in_dim)
+    distinct_per_thread = per_thread if shared else 2 ** span_rank(ll.bases.get("register", []))
     contig = contiguous_run(ll, d, in_dim)
     vec_bytes = max(1, min(contig * element_bits // 8, MAX_VECTOR_BYTES))
     vec_elems = max(1, vec_bytes * 8 // element_bits)
@@ -119,6 +138,7 @@ def describe(
         rounds=prod(rounds_per_dim),
         rounds_per_dim=rounds_per_dim,
         elements_per_thread=per_thread,
+        distinct_per_thread=distinct_per_thread,
         fastest_dim=d,
         contiguous_per_thread=contig,
         vector_bytes=vec_bytes,

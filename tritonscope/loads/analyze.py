@@ -218,7 +218,7 @@ def _predict(row: AccessRow) -> None:
                                "memory (matrix descriptors): no register load")
         return
     if not row.shape:
-        row.elements_per_thread = row.contiguous_per_thread = 1
+        row.elements_per_thread = row.contiguous_per_thread = row.distinct_per_thread = 1
         row.predicted_vector_bytes = row.element_bytes
         row.predicted_vectors_per_thread = 1
         row.prediction_note = "a scalar access: one element"
@@ -232,6 +232,7 @@ def _predict(row: AccessRow) -> None:
         row.prediction_note = f"layout not modelled: {exc}"
         return
     row.elements_per_thread = facts.elements_per_thread
+    row.distinct_per_thread = facts.distinct_per_thread
     row.contiguous_per_thread = facts.contiguous_per_thread
     row.fastest_dim = facts.fastest_dim
     row.predicted_vector_bytes = facts.vector_bytes

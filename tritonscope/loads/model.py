@@ -48,6 +48,7 @@ class AccessRow:
     eviction: str | None
     cache: str | None
     elements_per_thread: int | None = None
+    distinct_per_thread: int | None = None  # registers holding distinct elements (broadcast copies left out)
     contiguous_per_thread: int | None = None
     fastest_dim: int | None = None
     predicted_vector_bytes: int | None = None
@@ -110,6 +111,7 @@ class AccessRow:
             "layout": self.layout, "layout_text": self.layout_text, "mask": self.mask, "other": self.other,
             "eviction_policy": self.eviction, "cache_modifier": self.cache,
             "threads": self.threads, "elements_per_thread": self.elements_per_thread,
+            "distinct_per_thread": self.distinct_per_thread,
             "contiguous_per_thread": self.contiguous_per_thread, "fastest_dim": self.fastest_dim,
             "predicted_vector_bytes": self.predicted_vector_bytes,
             "predicted_vectors_per_thread": self.predicted_vectors_per_thread,

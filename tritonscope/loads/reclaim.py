@@ -9,7 +9,9 @@ here from counts and the TTGIR, and recorded on the row as a `count_changes` rea
   `mma` loaded on the `tl.dot` line.
 - `at-use`: LLIR holds none of a load's instructions, and the line of a TTGIR op that uses the loaded
   value holds unclaimed instructions of the row's kind moving exactly the row's bytes per thread (the
-  lowering of a dot operand put them there).
+  lowering of a dot operand put them there): every register's bytes, or only the distinct registers'
+  where the layout repeats elements (LLVM loads a repeated shared-memory element once: vLLM's packed-int4
+  attention, a 16x16 tf32 operand whose 16 registers hold 8 elements, read as 8 x 4 bytes at the dot).
 - `cse`: no stage holds any instruction, and another access reads the same operand (memdesc, or pointer
   and mask) and has them: LLVM's common-subexpression elimination kept one copy. The row takes the other
   access's verdict; its instruction counts stay empty (nothing is counted twice).
@@ -211,7 +213,11 @@ def at_use(module: Module, ttgir: Module, rows: list[AccessRow], unattributed: l
     for r in rows:
         if r.stages.get("llir") or r.ambiguous.get("llir") or not r.kind.endswith("load") or not r.elements_per_thread:
             continue
-        want = r.elements_per_thread * r.element_bytes
+        # the bytes of every register, or of the distinct ones where registers repeat an element (a
+        # broadcast basis): LLVM loads a repeated shared-memory element once
+        wants = {r.elements_per_thread * r.element_bytes: r.elements_per_thread}
+        if r.distinct_per_thread and r.distinct_per_thread < r.elements_per_thread:
+            wants[r.distinct_per_thread * r.element_bytes] = r.distinct_per_thread
         result = _RESULT.match(r.sites[0].op.text)
         if result is None:
             continue
@@ -220,16 +226,21 @@ def at_use(module: Module, ttgir: Module, rows: list[AccessRow], unattributed: l
         for line in lines:
             items = [u for u in unattributed if u["stage"] == "llir" and u["line"] == line
                      and u["kind"] in ACCEPTS.get(r.kind, ()) and u.get("bytes") and u["count"] > 0]
-            if items and sum(u["count"] * u["bytes"] for u in items) == want:
+            if items and sum(u["count"] * u["bytes"] for u in items) in wants:
                 matches.append((line, items))
         if len(matches) != 1:
             continue
         line, items = matches[0]
         n = sum(u["count"] for u in items)
+        want = sum(u["count"] * u["bytes"] for u in items)
+        elements = wants[want]
+        repeat = "" if elements == r.elements_per_thread else (
+            f": its {r.elements_per_thread} registers hold {elements} distinct elements, each "
+            f"{r.elements_per_thread // elements} times")
         _, col, moved = _take("llir", r, items, n, unattributed)
         r.relocations.append(Reason(
             "at-use", f"llir: the lowering put its {moved} instructions ({want} bytes per thread, exactly the "
-                      f"access's {r.elements_per_thread} x {r.element_bytes} bytes) on line {line}:{col}, the op "
+                      f"access's {elements} x {r.element_bytes} bytes{repeat}) on line {line}:{col}, the op "
                       f"that uses the loaded value, not on {r.line}:{r.col}"))
         r.attribution = "moved"
 
