@@ -609,8 +609,52 @@ def _ops_vllm(torch):
         norm.fused_add_rms_norm(x.clone(), r.clone(), w[0], 1e-6)
         norm.silu_and_mul(torch.randn(64, 2 * 4096, device=dev, dtype=bf))
 
+    def turboquant():  # Hadamard-rotated Lloyd-Max codes, K and V packed per slot: store, then decode attention
+        import importlib.util
+        import math
+
+        import vllm
+        from vllm.v1.attention.ops.triton_turboquant_decode import triton_turboquant_decode_attention
+        from vllm.v1.attention.ops.triton_turboquant_store import triton_turboquant_store
+
+        def load(name):  # its config and centroids modules import no more than torch; the package does
+            path = os.path.join(os.path.dirname(vllm.__file__), "model_executor", "layers", "quantization",
+                                "turboquant", name + ".py")
+            spec = importlib.util.spec_from_file_location("turboquant_" + name, path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = module
+            spec.loader.exec_module(module)
+            return module
+
+        config, centroids_mod = load("config"), load("centroids")
+        d, hk, hq, block, blocks, b, length = 128, 4, 16, 16, 64, 4, 300
+        h = torch.ones(1, 1)
+        while h.shape[0] < d:
+            h = torch.cat([torch.cat([h, h], 1), torch.cat([h, -h], 1)], 0)
+        h = (h / math.sqrt(d)).to(dev)
+        for preset in ("turboquant_k8v4", "turboquant_4bit_nc"):
+            cfg = config.TurboQuantConfig.from_cache_dtype(preset, head_dim=d)
+            centroids, _ = centroids_mod.solve_lloyd_max(d, cfg.centroid_bits)
+            centroids = centroids.float().to(dev)
+            ordered, _ = centroids.sort()
+            kv = torch.zeros(blocks, block, hk, cfg.slot_size_aligned, device=dev, dtype=torch.uint8)
+            key = torch.randn(256, hk, d, device=dev, dtype=torch.float16)
+            slots = torch.randperm(blocks * block, device=dev)[:256].to(i32)
+            triton_turboquant_store(key, torch.randn_like(key), kv, slots, h, (ordered[:-1] + ordered[1:]) / 2,
+                                    mse_bits=cfg.key_mse_bits, key_packed_size=cfg.key_packed_size,
+                                    value_quant_bits=cfg.effective_value_quant_bits, key_fp8=cfg.key_fp8)
+            per_seq = (length + block - 1) // block
+            triton_turboquant_decode_attention(
+                query=torch.randn(b, hq, d, device=dev, dtype=torch.float16), kv_cache=kv,
+                block_table=torch.randint(0, blocks, (b, per_seq), device=dev, dtype=i32),
+                seq_lens=torch.full((b,), length, device=dev, dtype=i32), Pi=h, centroids=centroids,
+                scale=d ** -0.5, mse_bits=cfg.key_mse_bits, key_packed_size=cfg.key_packed_size,
+                value_quant_bits=cfg.effective_value_quant_bits, key_fp8=cfg.key_fp8,
+                norm_correction=cfg.norm_correction, PiT=h, max_num_kv_splits=4)
+
     return [unified_attention_prefill, unified_attention_decode, unified_attention_fp8_kv, unified_attention_int4_kv,
-            decode_attention, prefix_prefill_attention, prefill_attention, merge_states, sampler, model_ops]
+            decode_attention, prefix_prefill_attention, prefill_attention, merge_states, sampler, model_ops,
+            turboquant]
 
 
 LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite,

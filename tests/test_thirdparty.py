@@ -16,7 +16,7 @@ from tritonscope.artifacts import tools
 from tritonscope.artifacts.cache import Cache
 from tritonscope.loads.analyze import analyze_entry
 from tritonscope.loads.model import AccessRow
-from tritonscope.loads.reclaim import relocate
+from tritonscope.loads.reclaim import relocate, removed
 from tritonscope.stages import memops
 from tritonscope.stages.common import Op
 
@@ -48,7 +48,8 @@ def test_sweep_every_access_answered_and_joined():
                 if row.kind in GLOBAL:
                     total += 1  # (one whose instructions serve another access's too has none of its own)
                     joined += bool(sum(row.counts("sass").values())) or \
-                        any(r.code in ("cse", "merged-arms") for r in row.reasons)
+                        any(r.code in ("cse", "merged-arms") for r in row.reasons) or \
+                        any(c.code == "removed" for c in row.count_changes)  # (none left anywhere)
     assert sum(verdicts.values()) > 80
     assert verdicts["unknown"] == 0, verdicts
     assert joined == total >= 50
@@ -315,6 +316,43 @@ def test_relocation_needs_a_unique_exact_match():
     pool = unattributed(20)
     relocate("ptx", [row], pool)
     assert row.stages["ptx"] == {"ld.shared.b8": 8} and pool == [] and row.relocations[0].code == "relocated"
+
+
+@needs_nvdisasm
+def test_a_load_ptxas_removed():
+    """vLLM's TurboQuant decode (_tq_decode_stage1) reads a 16-bit code as two bytes, lines 180 and 185,
+    then shifts by 0 or 4 and masks 4 bits: the high byte (185) never matters. LLVM and PTX keep its 16
+    loads; ptxas emits none, and no SASS global load is left over anywhere: `removed`, not unknown."""
+    report = analyze_entry(_entry("vllm", "BMENN4NH2U"))
+    (low,) = _rows(report, 180, "tt.load")
+    (high,) = _rows(report, 185, "tt.load")
+    assert low.counts("sass") == {"LDG.E.U8": 16}
+    assert high.counts("ptx") == {"ld.global.b8": 16} and not high.counts("sass")
+    (gone,) = [c for c in high.count_changes if c.code == "removed"]
+    assert gone.evidence.startswith("sass: none of its 16 ptx instructions")
+    assert "ptxas emitted nothing" in gone.evidence
+    assert high.attribution == "exact" and high.verdict == "scalar"
+
+
+def test_removal_needs_every_instruction_of_the_kind_accounted_for():
+    """No `removed` while an instruction of the row's kind is unclaimed, or while another access moves
+    more bytes than the stage before (the row's loads may have been merged into its instructions)."""
+    def rows():
+        gone, other = _row(10, {"load i8": 8}, {"load i8": 1}), _row(20, {"load i8": 8}, {"load i8": 1})
+        other.stages["ptx"], other.widths["ptx"] = {"ld.shared.b8": 8}, {"ld.shared.b8": 1}
+        return gone, other
+
+    gone, other = rows()
+    removed("ptx", [gone, other], [{"stage": "ptx", "line": 0, "col": 0, "kind": "shared_load",
+                                     "form": "ld.shared.b8", "count": 1, "bytes": 1}])
+    assert not gone.relocations
+    gone, other = rows()
+    other.stages["ptx"], other.widths["ptx"] = {"ld.shared.b16": 8}, {"ld.shared.b16": 2}  # 16 bytes: a merge?
+    removed("ptx", [gone, other], [])
+    assert not gone.relocations
+    gone, other = rows()
+    removed("ptx", [gone, other], [])
+    assert [c.code for c in gone.relocations] == ["removed"] and not other.relocations
 
 
 def test_a_moved_row_is_followed_to_its_line_first():

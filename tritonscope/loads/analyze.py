@@ -132,6 +132,8 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     for r in rows:
         r.attribution = ("ambiguous" if r.ambiguous else "moved" if r.relocations else
                          "line" if r.line_matched else "exact")
+    for stage in stages:
+        loadreclaim.removed(stage, rows, unattributed)
     if "llir" in modules:
         mark_branch_guarded(modules["llir"], rows)
     final = "sass" if "sass" in modules else isa_stage

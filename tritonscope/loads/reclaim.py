@@ -12,6 +12,11 @@ here from counts and the TTGIR, and recorded on the row as a `count_changes` rea
   lowering of a dot operand put them there): every register's bytes, or only the distinct registers'
   where the layout repeats elements (LLVM loads a repeated shared-memory element once: vLLM's packed-int4
   attention, a 16x16 tf32 operand whose 16 registers hold 8 elements, read as 8 x 4 bytes at the dot).
+- `removed`: stage S holds none of the row's instructions, the stage before held N, and S holds no
+  unclaimed instruction of the row's kinds anywhere in the kernel, while no other access of those kinds
+  moves more bytes in S than the stage before (which a merge into its instructions would show): the
+  assembler emitted nothing for them (vLLM's TurboQuant decode loads the high byte of a 16-bit code
+  whose bits the mask then drops; ptxas removes the dead load).
 - `cse`: no stage holds any instruction, and another access reads the same operand (memdesc, or pointer
   and mask) and has them: LLVM's common-subexpression elimination kept one copy. The row takes the other
   access's verdict; its instruction counts stay empty (nothing is counted twice).
@@ -243,6 +248,43 @@ def at_use(module: Module, ttgir: Module, rows: list[AccessRow], unattributed: l
                       f"access's {elements} x {r.element_bytes} bytes{repeat}) on line {line}:{col}, the op "
                       f"that uses the loaded value, not on {r.line}:{r.col}"))
         r.attribution = "moved"
+
+
+def removed(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
+    """`removed`: rows whose instructions the stage dropped, proven by the whole kernel's counts."""
+    before = PREVIOUS.get(stage)
+    if before is None:
+        return
+    for r in rows:
+        if r.stages.get(stage) or r.ambiguous.get(stage) or not r.stages.get(before) or r.kind not in ACCEPTS:
+            continue
+        kinds = set(ACCEPTS[r.kind])
+        if any(u["stage"] == stage and u["kind"] in kinds and u["count"] > 0 for u in unattributed):
+            continue
+        others = [o for o in rows if o is not r and kinds & set(ACCEPTS.get(o.kind, ()))
+                  and (o.stages.get(stage) or o.ambiguous.get(stage))]
+        if any(o.ambiguous.get(stage) or _bytes(o, stage) is None or _bytes(o, before) is None
+               or _bytes(o, stage) > _bytes(o, before) for o in others):
+            continue
+        n = sum(r.stages[before].values())
+        tool = {"sass": "ptxas", "ptx": "LLVM's NVPTX backend", "amdgcn": "LLVM's AMDGPU backend"}[stage]
+        why = (" (a load whose value is never used, e.g. bits a mask drops, or that never executes)"
+               if r.kind.endswith("load") else "")
+        r.relocations.append(Reason(
+            "removed", f"{stage}: none of its {n} {before} instructions has a counterpart, and no {stage} "
+                       f"instruction of its kind is unclaimed anywhere in the kernel while no other access "
+                       f"gained bytes: {tool} emitted nothing for them{why}"))
+
+
+def _bytes(row: AccessRow, stage: str) -> int | None:
+    """Bytes per thread the row's instructions in `stage` move; None where a width is unknown."""
+    total = 0
+    for form, n in row.stages.get(stage, {}).items():
+        width = row.widths.get(stage, {}).get(form)
+        if width is None:
+            return None
+        total += n * width
+    return total
 
 
 def _source(row: AccessRow) -> tuple | None:
