@@ -91,9 +91,55 @@ def pane(root: Node, stage: str) -> Node:
     return p
 
 
-def lines(p: Node) -> list[Node]:
-    (body,) = [c for c in p.children if "body" in c.classes]
+def lines(p: Node, file: str = "main") -> list[Node]:
+    """A pane's lines; in the source pane, those of the kernel's file or of a helper's (its file index)."""
+    bodies = [c for c in p.children if "body" in c.classes]
+    if p.attrs.get("data-stage") == "python":
+        bodies = [c for c in bodies if c.attrs.get("data-file") == file]
+    (body,) = bodies
     return body.children
+
+
+HELPERS_PY = """import triton
+import triton.language as tl
+
+
+@triton.jit
+def dequant(packed, scale):
+    lo = (packed & 0xF).to(tl.float32) - 8.0
+    hi = ((packed >> 4) & 0xF).to(tl.float32) - 8.0
+    return lo * scale, hi * scale
+"""
+KERNEL_PY = """import triton
+import triton.language as tl
+
+from hm_helpers import dequant
+
+
+@triton.jit
+def unpack_kernel(w_ptr, s_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    packed = tl.load(w_ptr + offs, mask=mask, other=0)
+    scale = tl.load(s_ptr + offs // 16, mask=mask, other=0.0)
+    lo, hi = dequant(packed, scale)
+    tl.store(out_ptr + 2 * offs, lo, mask=mask)
+    tl.store(out_ptr + 2 * offs + 1, hi, mask=mask)
+"""
+
+
+@pytest.fixture(scope="module")
+def helper_module(tmp_path_factory) -> Path:
+    """A kernel whose dequantization helper lives in another module (hm_helpers.py), cross-compiled for
+    cuda:90 into DIR/cache."""
+    src = tmp_path_factory.mktemp("helper_module")
+    (src / "hm_helpers.py").write_text(HELPERS_PY)
+    (src / "hm_kernel.py").write_text(KERNEL_PY)
+    r = run_cli("compile", f"{src / 'hm_kernel.py'}::unpack_kernel", "--signature",
+                "w_ptr=*u8,s_ptr=*fp32,out_ptr=*fp32,n=i32", "--constexpr", "BLOCK=256", "--target", "cuda:90",
+                "--cache-dir", str(src / "cache"))
+    assert r.returncode == 0, r.stderr
+    return src
 
 
 @pytest.fixture(scope="module")
@@ -210,7 +256,8 @@ def test_amd_metadata_and_missing_stage(cache39, corpus, cli, tmp_path):
             for tr in root.find_all("div", id="panel-meta")[0].find_all("tr")}
     assert (meta["VGPRs"], meta["SGPRs"], meta["occupancy (waves/SIMD)"], meta["spills"]) == ("20", "26", "8", "0")
     # without --source-root the source is not found: the pane says so and how to fix it
-    (empty,) = pane(root, "python").find_all("div", cls="empty")
+    (main,) = [c for c in pane(root, "python").children if c.attrs.get("data-file") == "main"]
+    (empty,) = main.find_all("div", cls="empty")
     assert "/tmp/irkernels/kernels.py" in empty.all_text() and "--source-root" in empty.all_text()
 
 
@@ -321,3 +368,37 @@ def test_diff_format_html_rules_and_unchanged(cache39, cli):
     root = parse_page(r.stdout)
     assert root.find_all("div", cls="verdict")[0].all_text() == "Rules passed: regs>+0"
     assert [n.all_text() for n in root.find_all("div", cls="empty")] == ["no differences"]
+
+
+def test_helper_module_file_embedded_with_its_lines(helper_module, tmp_path):
+    """The helper's file is on the page beside the kernel's: a button each, its lines counted with the ops
+    written there, the numbers `map --file hm_helpers.py --line N` prints."""
+    out = tmp_path / "hm.html"
+    r = run_cli("report", "unpack_kernel", "--cache-dir", str(helper_module / "cache"), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert f"embedded: {helper_module / 'hm_helpers.py'}" in r.stderr
+    root = parse_page(out.read_text(encoding="utf-8"))
+    (blob,) = root.find_all("script", id="ts-data")
+    data = json.loads(blob.all_text())
+    buttons = root.find_all("button", cls="sf")
+    assert [b.all_text() for b in buttons] == ["hm_kernel.py", "hm_helpers.py"]
+    index = buttons[1].attrs["data-file"]
+    assert data["files"][int(index)] == str(helper_module / "hm_helpers.py")
+    src = pane(root, "python")
+    helper = lines(src, index)
+    assert [n + 1 for n, x in enumerate(helper) if "has" in x.classes] == [7, 8, 9]
+    assert helper[7].code() == "    hi = ((packed >> 4) & 0xF).to(tl.float32) - 8.0"
+    m = json.loads(run_cli("map", "unpack_kernel", "--cache-dir", str(helper_module / "cache"), "--file",
+                           "hm_helpers.py", "--line", "8", "--json").stdout)
+    want = {s["stage"]: s["count"] for s in m["stages"] if s["stage"] in data["stages"]}
+    gutter = [i.all_text() for i in helper[7].find_all("span", cls="gut")[0].children]
+    assert dict(zip(data["stages"], (int(g or 0) for g in gutter), strict=True)) == want
+    assert want["ttgir"] == 4  # (LLVM gave line 8's arithmetic other lines: map says 0 there too)
+    # the kernel's own file still comes first, its call line counted as before
+    assert lines(src)[12].code().strip() == "lo, hi = dequant(packed, scale)"
+    r = run_cli("report", "unpack_kernel", "--cache-dir", str(helper_module / "cache"), "--no-source", "-o",
+                str(out))
+    assert r.returncode == 0, r.stderr
+    assert f"not embedded: {helper_module / 'hm_helpers.py'} (not embedded (--no-source))" in r.stderr
+    root = parse_page(out.read_text(encoding="utf-8"))
+    assert not [b for b in root.find_all("div", cls="body") if b.attrs.get("data-file") not in (None, "main")]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, run_cli
+from test_report import helper_module  # noqa: F401 (a fixture)
 
 CHROMEDRIVER = "/usr/bin/chromedriver"
 ARTIFACTS = REPO / "test-artifacts"
@@ -231,3 +232,41 @@ def test_torch_compile_pane(browser, tmp_path):
     assert console_errors(browser) == []
     ARTIFACTS.mkdir(exist_ok=True)
     browser.save_screenshot(str(ARTIFACTS / "report-torch-compile.png"))
+
+
+def test_helper_file_of_another_module(browser, helper_module, tmp_path):  # noqa: F811
+    """hm_kernel.py line 13 calls hm_helpers.dequant: its file has a button; its line 7 selects the ops
+    written there (map --file hm_helpers.py --line 7), and line 13, the call, is on their chain; an op
+    of the helper marks the helper's line."""
+    import json
+
+    from selenium.webdriver.common.by import By
+
+    page = write_report(tmp_path, "helper-module", "unpack_kernel", "--cache-dir", str(helper_module / "cache"))
+    open_page(browser, page)
+    buttons = browser.find_elements(By.CSS_SELECTOR, ".files .sf")
+    assert [b.text for b in buttons] == ["hm_kernel.py", "hm_helpers.py"]
+    index = buttons[1].get_attribute("data-file")
+    helper = browser.find_element(By.CSS_SELECTOR, f'.pane.src .body[data-file="{index}"]')
+    assert not helper.is_displayed()
+    buttons[1].click()
+    assert helper.is_displayed() and not source_line(browser, 13).is_displayed()
+    line7 = helper.find_elements(By.CSS_SELECTOR, ":scope > div")[6]
+    assert line7.text.strip().endswith("lo = (packed & 0xF).to(tl.float32) - 8.0")
+    click(browser, line7)
+    m = json.loads(run_cli("map", "unpack_kernel", "--cache-dir", str(helper_module / "cache"), "--file",
+                           "hm_helpers.py", "--line", "7", "--json").stdout)
+    want = {s["stage"]: s["count"] for s in m["stages"] if s["stage"] in ("ttgir", "llir", "ptx") and s["count"]}
+    assert marked(browser, "hl") == want and want.get("ttgir")
+    assert "sel" in line7.get_attribute("class").split()
+    assert marked_lines(browser, "python", "chn") == [13]
+    assert browser.find_element(By.ID, "status").text.startswith("hm_helpers.py:7 →")
+    # back to the kernel's file: an op written in the helper selects line 13 and marks the helper's line
+    buttons[0].click()
+    op = browser.find_elements(By.CSS_SELECTOR, '.pane[data-stage="ttgir"] .body > div.hl')[0]
+    click(browser, op)
+    assert marked_lines(browser, "python", "sel") == [13]
+    assert "sel" in line7.get_attribute("class").split()
+    assert "hit" in buttons[1].get_attribute("class").split()
+    screenshot(browser, "report-helper-module")
+    assert console_errors(browser) == []

@@ -66,6 +66,7 @@ class SourcePane:
     counts: dict[int, dict[str, int]] = field(default_factory=dict)  # source line -> stage -> ops
     # source line -> stage -> ops a helper defined in the file wrote there (counted at its call's line)
     inlined: dict[int, dict[str, int]] = field(default_factory=dict)
+    file_index: int | None = None  # a helper's file: its index in ReportModel.files (the chains' file table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +107,8 @@ class ReportModel:
     metadata: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     sources: list[SourceFileStatus] = field(default_factory=list)  # every named file, embedded or not
+    # files of helpers the kernel inlined from other files: their text, and per line the ops written there
+    helpers: list[SourcePane] = field(default_factory=list)
     provenance: dict | None = None  # torch.compile: the `inductor` record of docs/json.md
 
 
@@ -141,8 +144,9 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
     kmap.source_file = srcmap.user_file(kmap)
     named = kmap.named_files()
     model = ReportModel(kernel=kernel, source=_source_pane(kmap.source_file, named, options), stages=panes)
-    model.sources = _source_statuses(model.source, named, options)
     _map_lines(model, kmap)
+    model.helpers = _helper_panes(model, kmap, named, options)
+    model.sources = _source_statuses(model.source, model.helpers, named, options)
     kmap.stages.clear()  # the panes keep their text; loads reuses the entry's parses
     _layouts(model, entry, next((p.text for p in panes if p.stage == "ttgir" and p.text), None))
     _loads(model, entry, options)
@@ -209,21 +213,50 @@ def _source_pane(ir_path: str | None, named: set[str], options: ReportOptions) -
     return pane
 
 
-def _source_statuses(pane: SourcePane, named: set[str], options: ReportOptions) -> list[SourceFileStatus]:
-    """The page embeds the kernel's own file (the source pane); every other named file is listed by
-    name with why its text is not on the page. Nothing else is opened to say so."""
+def _helper_panes(model: ReportModel, kmap, named: set[str], options: ReportOptions) -> list[SourcePane]:
+    """The files of helpers written outside the kernel's file (another module's @jit functions, Triton's
+    own `tl.sum`): per line, the ops of each stage written there, and the file's text where the source
+    policy lets it be read (the same as the kernel's own file: named by the IR, a Python source)."""
+    per_file: dict[str, dict[int, dict[str, int]]] = {}
+    for stage, module in kmap.stages.items():
+        for f, lines in srcmap.helper_line_counts(module, kmap.source_file).items():
+            for line, n in lines.items():
+                per_file.setdefault(f, {}).setdefault(line, {})[stage] = n
+    panes = []
+    for f in sorted(per_file):
+        pane = SourcePane(ir_path=f, counts=per_file[f],
+                          file_index=model.files.index(f) if f in model.files else None)
+        if not options.read_source:
+            pane.note = f"{f}: not embedded (--no-source)"
+        else:
+            found = SourceFinder(options.source_roots, options.substitutions).read(f, named)
+            if found.found:
+                pane.path, pane.text = found.path, "\n".join(found.lines) + "\n"
+            else:
+                pane.note = f"{f}: {found.error}"
+        panes.append(pane)
+    return panes
+
+
+def _source_statuses(pane: SourcePane, helpers: list[SourcePane], named: set[str],
+                     options: ReportOptions) -> list[SourceFileStatus]:
+    """The page embeds the kernel's own file (the source pane) and the files its helpers were written in
+    (a file list in that pane); every other named file is listed by name with why its text is not on the
+    page. Nothing else is opened to say so."""
     out = []
+    by_file = {h.ir_path: h for h in helpers}
     for f in sorted(named):
-        if f == pane.ir_path and pane.text is not None:
-            out.append(SourceFileStatus(f, True, pane.path))
-        elif f == pane.ir_path:
-            out.append(SourceFileStatus(f, False, reason=(pane.note or "").removeprefix(f + ": ")))
+        shown = pane if f == pane.ir_path else by_file.get(f)
+        if shown is not None and shown.text is not None:
+            out.append(SourceFileStatus(f, True, shown.path))
+        elif shown is not None:
+            out.append(SourceFileStatus(f, False, reason=(shown.note or "").removeprefix(f + ": ")))
         elif not options.read_source:
             out.append(SourceFileStatus(f, False, reason="not embedded (--no-source)"))
         else:
             why = name_refusal(f, named)
             out.append(SourceFileStatus(f, False, reason=f"not read: {why}" if why else
-                                        "an inlined callee's file; the page shows the kernel's own file"))
+                                        "no op of the stages shown was written in it"))
     return out
 
 

@@ -157,7 +157,7 @@ def render_report(model) -> str:
         header(k, model.metadata),
         '<main>',
         f'<section id="panes" class="panes with-src" style="--n:{len(model.stages)}">',
-        source_pane(model.source, stages),
+        source_pane(model.source, stages, model.helpers),
         *(stage_pane(p, {i.alias for i in model.layouts}) for p in model.stages),
         '</section>',
         '<div id="status" class="status">Click a source line or an instruction to follow it through '
@@ -191,15 +191,43 @@ def _with_unit(value: str, unit: str) -> str:
     return f"{n} B" if n < 1024 else f"{n / 1024:.1f} KiB"
 
 
-def source_pane(src, stages: list[str]) -> str:
-    """The Python source, one <div> per line (numbered by CSS counters), with per-stage op counts."""
+def source_pane(src, stages: list[str], helpers=()) -> str:
+    """The Python source, one <div> per line (numbered by CSS counters), with per-stage op counts; below
+    its title, when helpers were written in other files, one button per file, each file a body of its
+    own (data-file: its index in the chains' file table), shown one at a time."""
     title = esc(os.path.basename(src.ir_path)) if src.ir_path else "source"
     legend = "".join(f'<i class="st{n}" title="ops per line in {esc(s)}">{esc(STAGE_TITLES.get(s, s))}</i>'
                      for n, s in enumerate(stages))
+    files = ""
+    if helpers:
+        buttons = [f'<button class="sf on" data-file="main" title="{esc(src.ir_path or "")}">{title}</button>']
+        for h in helpers:
+            lines = len(h.counts)
+            buttons.append(f'<button class="sf" data-file="{"" if h.file_index is None else h.file_index}" '
+                           f'title="{esc(h.ir_path)}: ops written on {lines} line{"s" if lines != 1 else ""}">'
+                           f'{esc(os.path.basename(h.ir_path))}</button>')
+        files = f'<div class="files">{"".join(buttons)}</div>'
     head = (f'<div class="head"><span class="title">Python · {title}</span>'
-            f'<span class="legend">{legend}</span></div>')
+            f'<span class="legend">{legend}</span></div>{files}')
+    extra = "".join(_helper_body(h, stages) for h in helpers)
     if src.text is None:
-        return f'<div class="pane src" data-stage="python">{head}{empty(src.note)}</div>'
+        return (f'<div class="pane src" data-stage="python" style="--gut:{len(stages)}">{head}'
+                f'<div data-file="main">{empty(src.note)}</div>{extra}</div>')
+    where = f' title="{esc(src.path)}"' if src.path else ""
+    return (f'<div class="pane src" data-stage="python" style="--gut:{len(stages)}"{where}>{head}'
+            f'<div class="body" data-file="main">{"".join(_source_rows(src, stages))}</div>{extra}</div>')
+
+
+def _helper_body(h, stages: list[str]) -> str:
+    """A helper's file, hidden until its button is pressed: its lines with the ops written on them."""
+    where = f' title="{esc(h.path)}"' if h.path else ""
+    index = "" if h.file_index is None else h.file_index
+    if h.text is None:
+        return f'<div class="off" data-file="{index}">{empty(h.note)}</div>'
+    return f'<div class="body off" data-file="{index}"{where}>{"".join(_source_rows(h, stages))}</div>'
+
+
+def _source_rows(src, stages: list[str]) -> list[str]:
     rows = []
     blank_gutter = '<span class="gut"></span>'
     for n, line in enumerate(highlight_lines(src.text, "python"), 1):
@@ -214,9 +242,7 @@ def source_pane(src, stages: list[str]) -> str:
             rows.append(f'<div class="has"><span class="gut">{gutter}</span>{line}</div>')
         else:
             rows.append(f'<div>{blank_gutter}{line}</div>')
-    where = f' title="{esc(src.path)}"' if src.path else ""
-    return (f'<div class="pane src" data-stage="python" style="--gut:{len(stages)}"{where}>{head}'
-            f'<div class="body">{"".join(rows)}</div></div>')
+    return rows
 
 
 def stage_pane(pane, aliases: set[str]) -> str:

@@ -1,7 +1,8 @@
 /* tritonscope report: click-to-highlight across panes. Data: the JSON blob #ts-data
    (files, chains of [file, line, col] innermost first, srcFiles: the file indices of the shown source).
    Each pane's .body holds one <div> per text line; op lines (.op) carry data-c (their chain) and
-   data-s (the user's source line). */
+   data-s (the user's source line). The source pane holds the kernel's file (data-file="main") and, one
+   shown at a time, the files helpers were written in (data-file: their index in files). */
 (function () {
   'use strict';
   var D = JSON.parse(document.getElementById('ts-data').textContent);
@@ -13,12 +14,31 @@
   function base(p) { return String(p).split('/').pop(); }
   function clear() {
     MARKS.forEach(function (m) { all('.' + m).forEach(function (e) { e.classList.remove(m); }); });
+    all('.files .hit').forEach(function (e) { e.classList.remove('hit'); });
   }
   function lineOf(stage, n) {
     var body = document.querySelector('.pane[data-stage="' + stage + '"] .body');
     return (body && body.children[n - 1]) || null;
   }
   function srcLine(n) { return lineOf('python', n); }
+  function helperLine(fi, n) {
+    var body = document.querySelector('.pane.src .body[data-file="' + fi + '"]');
+    return (body && body.children[n - 1]) || null;
+  }
+  // helper lines on an op's chain: the innermost element (where the op was written) 'sel', the others 'chn'
+  function markHelpers(ci, innermost) {
+    (D.chains[ci] || []).forEach(function (f, i) {
+      var x = helperLine(f[0], f[1]);
+      if (!x) return;
+      x.classList.add(i === 0 && innermost ? 'sel' : 'chn');
+      var b = document.querySelector('.files .sf[data-file="' + f[0] + '"]');
+      if (b) b.classList.add('hit');
+    });
+  }
+  function showFile(key) {
+    all('.pane.src > [data-file]').forEach(function (e) { e.classList.toggle('off', e.dataset.file !== String(key)); });
+    all('.files .sf').forEach(function (b) { b.classList.toggle('on', b.dataset.file === String(key)); });
+  }
   function lineNo(el) { return Array.prototype.indexOf.call(el.parentNode.children, el) + 1; }
   function describe(ci) {
     return (D.chains[ci] || []).map(function (f) { return base(D.files[f[0]]) + ':' + f[1] + ':' + f[2]; })
@@ -69,15 +89,41 @@
       }
       return inner[ci];
     });
+    var chains = {};
     ops.forEach(function (e) {
       e.classList.add('hl');
+      chains[e.dataset.c] = true;
       chainSourceLines(e.dataset.c).forEach(function (l) {
         var x = srcLine(l);
         if (l !== line && x) x.classList.add('chn');
       });
     });
+    Object.keys(chains).forEach(function (ci) { markHelpers(ci, false); });
     firstPerPane(ops);
     setStatus('<b>line ' + line + '</b> → ' + (ops.length ? text(counts(ops)) : 'no ops map to this line'));
+  }
+
+  // a line of a helper's file: the ops whose chain passes through it, and the kernel lines that call it
+  function selectHelper(fi, line) {
+    clear();
+    var h = helperLine(fi, line);
+    if (h) { h.classList.add('sel'); reveal(h); }
+    var hit = {};
+    var ops = all('.op', panes).filter(function (e) {
+      var ci = e.dataset.c;
+      if (ci === undefined) return false;
+      if (!(ci in hit)) {
+        hit[ci] = (D.chains[ci] || []).some(function (f) { return f[0] === fi && f[1] === line; });
+      }
+      return hit[ci];
+    });
+    ops.forEach(function (e) {
+      e.classList.add('hl');
+      chainSourceLines(e.dataset.c).forEach(function (l) { var x = srcLine(l); if (x) x.classList.add('chn'); });
+    });
+    firstPerPane(ops);
+    setStatus('<b>' + text(base(D.files[fi]) + ':' + line) + '</b> → '
+      + (ops.length ? text(counts(ops)) : 'no ops map to this line'));
   }
 
   function selectOp(el) {
@@ -90,6 +136,7 @@
       var x = srcLine(l);
       if (x) x.classList.add(String(l) === line ? 'sel' : 'chn');
     });
+    markHelpers(ci, true);
     el.classList.remove('hl');
     el.classList.add('sel');
     firstPerPane(same.filter(function (e) { return e.closest('.pane') !== el.closest('.pane'); }));
@@ -102,7 +149,12 @@
     if (ev.target.closest('a')) return;
     var ln = ev.target.closest('.body > div');
     if (!ln) return;
-    if (ln.closest('.src')) { if (ln.classList.contains('has')) selectSource(lineNo(ln)); }
+    if (ln.closest('.src')) {
+      if (!ln.classList.contains('has')) return;
+      var fi = ln.parentNode.dataset.file;
+      if (fi === 'main' || fi === undefined) selectSource(lineNo(ln));
+      else if (fi !== '') selectHelper(+fi, lineNo(ln));
+    }
     else if (ln.classList.contains('op')) selectOp(ln);
   });
 
@@ -111,6 +163,7 @@
     all('.panel').forEach(function (p) { p.classList.toggle('on', p.id === 'panel-' + key); });
   }
   all('.tab').forEach(function (t) { t.addEventListener('click', function () { showTab(t.dataset.tab); }); });
+  all('.files .sf').forEach(function (b) { b.addEventListener('click', function () { showFile(b.dataset.file); }); });
 
   document.addEventListener('click', function (ev) {
     var a = ev.target.closest('a[href^="#"]');

@@ -230,6 +230,34 @@ def inlined_line_counts(module: Module, user: str | None) -> Counter[int]:
     return counts
 
 
+def helper_line_counts(module: Module, user: str | None) -> dict[str, Counter[int]]:
+    """Files other than the user's that ops were written in (a helper inlined from another module: an
+    inner element of the op's chain; a function kept as a call: its outermost) -> line -> ops written
+    there: each op once per (file, line) its chain names."""
+    out: dict[str, Counter[int]] = {}
+    per_loc: dict[int, tuple[tuple[str, int], ...]] = {}
+    in_user_file: dict[str, bool] = {}
+    for op in module.ops:
+        loc = op.loc
+        if loc is None:
+            continue
+        places = per_loc.get(id(loc))
+        if places is None:
+            found = set()
+            for p in loc.chain():
+                if not p.file or not p.line:
+                    continue
+                same = in_user_file.get(p.file)
+                if same is None:
+                    same = in_user_file[p.file] = same_file(p.file, user)
+                if not same:
+                    found.add((p.file, p.line))
+            places = per_loc[id(loc)] = tuple(found)
+        for f, n in places:
+            out.setdefault(f, Counter())[n] += 1
+    return out
+
+
 def stage_has_columns(module: Module) -> bool:
     return any(op.loc is not None and op.loc.outermost().col for op in module.ops)
 
