@@ -11,7 +11,9 @@ under `flag_gems.use_gems()`, with generated pointwise kernels written to OUT/fl
 LLM and MoE ops) and flash-attn (its Triton layer norm, rotary and cross entropy; its Triton flash
 attention for AMD, which refuses NVIDIA's compile options) and vLLM (its paged attention kernels with
 bf16, fp8 and packed-int4 KV caches, decode and prefix-prefill attention, the sampler's and two models'
-small ops). Each library gets its own cache, OUT/<lib>/, and a log of what ran.
+small ops) and bitsandbytes (its Triton backend's 4-bit NF4/FP4 and 8-bit blockwise quantization, the
+4-bit GEMV's dequantization, 8-bit and 32-bit optimizer updates). Each library gets its own cache,
+OUT/<lib>/, and a log of what ran.
 
 The machine is offline: carry the wheels (liger-kernel, flash-linear-attention, fla-core, torchao;
 gemlite is an sdist: `pip wheel --no-deps` it here; flag_gems needs PyYAML and SQLAlchemy (with greenlet)
@@ -19,7 +21,9 @@ wheels too; mamba-ssm is an sdist that builds CUDA extensions: carry its `mamba_
 `mamba_ssm/utils` as released, with a top-level `__init__.py` that imports none of the extensions, on
 PYTHONPATH; flash-attn likewise: its `flash_attn/ops/triton`, `utils`, `layers/rotary.py` and
 `flash_attn_triton_amd`, with einops; vLLM: the `vllm` folder of its sdist, Python and JSON files, with
-psutil) and install them with --no-deps into a --target directory on PYTHONPATH before running
+psutil and nvidia-ml-py; bitsandbytes: its `bitsandbytes/backends/triton` as released, with empty package
+`__init__` files above it) and install them with --no-deps into a --target directory on PYTHONPATH before
+running
 
     python benchmarks/record_thirdparty.py OUT [lib ...]
 
@@ -657,9 +661,54 @@ def _ops_vllm(torch):
             turboquant]
 
 
+def _ops_bitsandbytes(torch):
+    """bitsandbytes 0.50.2's Triton backend (`bitsandbytes/backends/triton`, carried as released with empty
+    `bitsandbytes/__init__.py` and `bitsandbytes/backends/__init__.py`: the package's own imports load its
+    CUDA library, which these kernels never call): NF4 and FP4 4-bit blockwise quantization and
+    dequantization (two codes packed per byte), the 4-bit GEMV's dequantization through a code table,
+    8-bit blockwise quantization, and the 8-bit blockwise and 32-bit Adam / Lion updates."""
+    from bitsandbytes.backends.triton import ops
+
+    dev, bf, f32 = "cuda", torch.bfloat16, torch.float32
+    code = torch.linspace(-1, 1, 256, device=dev, dtype=f32)
+
+    def four_bit():
+        a = torch.randn(1024, 4096, device=dev, dtype=bf)
+        for kind in ("nf4", "fp4"):
+            packed, absmax = ops.quantize_4bit(a, 64, kind, torch.uint8)
+            ops.dequantize_4bit(packed, absmax, 64, kind, a.shape, bf)
+
+    def gemv_4bit():
+        w = torch.randn(4096, 4096, device=dev, dtype=bf)
+        packed, absmax = ops.quantize_4bit(w, 64, "nf4", torch.uint8)
+        x = torch.randn(1, 4096, device=dev, dtype=bf)
+        ops.gemv_4bit(x, packed, w.shape, absmax, torch.linspace(-1, 1, 16, device=dev, dtype=f32), 64)
+
+    def eight_bit():
+        a = torch.randn(1 << 20, device=dev, dtype=f32)
+        q, absmax = ops.quantize_blockwise(a, code, 256)
+        ops.dequantize_blockwise(q, absmax, code, 256, f32)
+
+    def optimizers():
+        n = 1 << 20
+        for name in ("adam", "lion"):
+            g, p = torch.randn(n, device=dev, dtype=bf), torch.randn(n, device=dev, dtype=bf)
+            s1, s2 = (torch.randint(0, 256, (n,), device=dev, dtype=torch.uint8) for _ in range(2))
+            a1, a2 = (torch.rand(n // 256, device=dev, dtype=f32) for _ in range(2))
+            ops.optimizer_update_8bit_blockwise(name, g, p, s1, s2 if name == "adam" else None, 0.9, 0.999,
+                                                0.0, 0.0, 1e-8, 10, 1e-3, code, code if name == "adam" else None,
+                                                a1, a2 if name == "adam" else None)
+            f1, f2 = torch.zeros(n, device=dev, dtype=f32), torch.zeros(n, device=dev, dtype=f32)
+            ops.optimizer_update_32bit(name, g, p, f1, f2 if name == "adam" else None, None, 0.0, 0.0, 0.9,
+                                       0.999, 0.0, 0.0, 1e-8, 0.0, 10, 1e-3, 1.0)
+
+    return [four_bit, gemv_4bit, eight_bit, optimizers]
+
+
 LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite,
              "mamba": _ops_mamba, "flaggems": _ops_flaggems,
-             "flashattn": _ops_flashattn, "vllm": _ops_vllm}
+             "flashattn": _ops_flashattn, "vllm": _ops_vllm,
+             "bitsandbytes": _ops_bitsandbytes}
 
 
 def record(out: str, libs: list[str]) -> None:

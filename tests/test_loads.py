@@ -408,3 +408,38 @@ def test_a_shared_access_blames_no_argument_and_is_no_gather():
     report = analyze_entry(entry, sass=False)
     codes = {r.op: [x.code for x in r.reasons] for r in report.rows if r.line == 578}
     assert codes == {"ttg.local_load": ["shared-layout"], "ttg.local_alloc": []}
+
+
+def test_loop_trips_of_the_loops_around_an_op():
+    """`ValueGraph.loop_trips`: constant-bound `scf.for` loops multiply (8 x 4 = 32), an `scf.if` arm runs
+    at most once, a runtime bound or a `scf.while` makes it unknown, outside any loop it is 1."""
+    from tritonscope.loads.sites import ValueGraph
+
+    text = """module {
+  tt.func public @k(%x: !tt.ptr<f32>, %n: i32) {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c2_i32 = arith.constant 2 : i32
+    %c8_i32 = arith.constant 8 : i32
+    %c16_i32 = arith.constant 16 : i32
+    %a = tt.load %x : !tt.ptr<f32>
+    scf.for %i = %c0_i32 to %c8_i32 step %c1_i32  : i32 {
+      scf.for %j = %c0_i32 to %c16_i32 step %c2_i32  : i32 {
+        %p = arith.cmpi slt, %i, %j : i32
+        scf.if %p {
+          %b = tt.load %x : !tt.ptr<f32>
+        }
+      }
+      %c = tt.load %x : !tt.ptr<f32>
+    }
+    scf.for %k = %c0_i32 to %n step %c1_i32  : i32 {
+      %d = tt.load %x : !tt.ptr<f32>
+    }
+    tt.return
+  }
+}
+"""
+    module = parse("ttgir", text)
+    graph = ValueGraph(module, text)
+    loads = {op.text.split()[0]: op for op in module.ops if op.op == "tt.load"}
+    assert {name: graph.loop_trips(op) for name, op in loads.items()} == {"%a": 1, "%b": 64, "%c": 8, "%d": None}

@@ -1,5 +1,5 @@
-"""`loads` on real kernels of seven libraries this project did not write (liger-kernel, flash-linear-
-attention, torchao, gemlite, mamba-ssm, FlagGems, vLLM), recorded on an H100 with Triton 3.6
+"""`loads` on real kernels of eight libraries this project did not write (liger-kernel, flash-linear-
+attention, torchao, gemlite, mamba-ssm, FlagGems, vLLM, bitsandbytes), recorded on an H100 with Triton 3.6
 (tests/data/thirdparty-h100-triton3.6): every access gets a verdict, every global access joins SASS,
 instructions that LLVM moved to another line or merged are found and say so, ptxas' `@!PT` padding is no
 access, spills are listed and flagged in `ls`."""
@@ -21,7 +21,7 @@ from tritonscope.stages import memops
 from tritonscope.stages.common import Op
 
 DATA = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6"
-LIBS = ("liger", "fla", "torchao", "gemlite", "mamba", "flaggems", "vllm")
+LIBS = ("liger", "fla", "torchao", "gemlite", "mamba", "flaggems", "vllm", "bitsandbytes")
 GLOBAL = ("global_load", "global_store", "atomic", "async_copy", "tma_load", "tma_store")
 needs_nvdisasm = pytest.mark.skipif(tools.find_nvidia_tool("nvdisasm") is None, reason="no nvdisasm")
 
@@ -316,6 +316,23 @@ def test_relocation_needs_a_unique_exact_match():
     pool = unattributed(20)
     relocate("ptx", [row], pool)
     assert row.stages["ptx"] == {"ld.shared.b8": 8} and pool == [] and row.relocations[0].code == "relocated"
+
+
+@needs_nvdisasm
+def test_a_load_in_a_loop_ptxas_unrolled():
+    """bitsandbytes' 8-bit blockwise Adam quantizes its new states by an 8-step binary search over the
+    256-entry code table (`for _ in range(8): val = tl.load(code_ptr + pivot)`): PTX keeps the loop, 4
+    loads per iteration; ptxas unrolls it, 29 LDG.E of the same width: `unrolled`, not a vector cut."""
+    report = analyze_entry(_entry("bitsandbytes", "S46ZDKMNKG"))
+    searches = [r for r in report.rows if r.line == 1028 and "kernels_8bit_quant.py:159:" in r.chain]
+    (row,) = searches
+    assert row.counts("ptx") == {"ld.global.b32": 4} and row.counts("sass") == {"LDG.E": 29}
+    (unrolled,) = [c for c in row.count_changes if c.code == "unrolled"]
+    assert "runs 8 times per launch" in unrolled.evidence and "8 x 4 = 32 at most" in unrolled.evidence
+    assert not [c for c in row.count_changes if c.code == "split"]
+    # the loads after the loop (line 165) keep their 4 instructions
+    (after,) = [r for r in report.rows if r.line == 1028 and "kernels_8bit_quant.py:165:" in r.chain]
+    assert after.counts("sass") == {"LDG.E": 4} and not after.count_changes
 
 
 @needs_nvdisasm

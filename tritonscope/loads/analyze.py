@@ -139,7 +139,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     final = "sass" if "sass" in modules else isa_stage
     for row in rows:
         decide(row, final, graph)
-        explain_counts(row, stages)
+        explain_counts(row, stages, graph.loop_trips(row.sites[0].op) if row.sites else None)
         row.count_changes.extend(row.relocations)
     loadreclaim.common_subexpressions(rows)
     loadreclaim.merged_arms(rows, ttgir_text.splitlines(),

@@ -38,6 +38,7 @@ ATTR_DICT = re.compile(r"\{[^{}]*\}")
 KEYWORD_OPERAND = re.compile(r"\b(mask|other)\s+(%[\w.$-]+)")
 # `arith.constant 64 : i32`, `arith.constant dense<64> : tensor<64xi32, ...>`
 # (at most 18 digits: a longer number is no constant Triton prints, and int() refuses > 4300 digits)
+SCF_FOR = re.compile(r"\bscf\.for\s+%[\w.$-]+\s*=\s*(%[\w.$-]+)\s+to\s+(%[\w.$-]+)\s+step\s+(%[\w.$-]+)")
 INT_CONSTANT = re.compile(r"arith\.constant\s+(?:dense<)?(-?\d{1,18})>?\s*:\s*(?:i\d+|index|tensor<[\dx]*i\d+)")
 _MAX_FACTOR = 1 << 40
 _UNIT_CHANGING_OPS = frozenset(("tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int"))
@@ -98,6 +99,8 @@ class ValueGraph:
         to the nearest definition before it, the one in scope in SSA form. `at(op, names)` gives an op's
         operands as keys."""
         self.defs: dict[str, Op] = {}
+        self._lines = ttgir_text.splitlines()
+        self._by_line: dict[int, Op] = {op.lineno: op for op in module.ops}
         self.extra_sources: dict[str, list[str]] = {}  # loop-carried values: init and yielded value
         self.arguments: dict[str, Argument] = parse_arguments(ttgir_text)
         self._uses: dict[int, dict[str, str]] = {}  # op line -> {name as written: key}, where they differ
@@ -200,6 +203,36 @@ class ValueGraph:
                 ops.append(op)
             todo.extend(self.sources(v))
         return ops, args
+
+    def loop_trips(self, op: Op) -> int | None:
+        """How many times `op` runs per launch by the `scf.for` loops around it (their trip counts
+        multiplied), when every enclosing loop has constant bounds; 1 outside any loop; None otherwise
+        (a runtime bound, or a region that is no `scf.for`, such as a `scf.while`)."""
+        lines = self._lines
+        i = op.lineno - 1
+        if not 0 <= i < len(lines):
+            return None
+        indent = len(lines[i]) - len(lines[i].lstrip())
+        trips = 1
+        for j in range(i - 1, -1, -1):
+            text = lines[j].lstrip()
+            depth = len(lines[j]) - len(text)
+            if not text or depth >= indent or text.startswith(("}", "^")):
+                continue
+            indent = depth  # a line less indented than the op: the header of a region around it
+            if depth == 0 or text.startswith("tt.func"):
+                break
+            m = SCF_FOR.search(text)
+            head = self._by_line.get(j + 1)
+            if m is None or head is None:
+                if "scf.if" in text:
+                    continue  # (an arm runs at most once per run of what encloses it)
+                return None  # a region of another kind (scf.while, ...): how often it runs is unknown
+            lo, hi, step = (self.constant(k) for k in self.at(head, list(m.groups())))
+            if lo is None or hi is None or not step or step < 0:
+                return None
+            trips *= max(0, -(-(hi - lo) // step))
+        return trips
 
     def constant(self, value: str, depth: int = 0) -> int | None:
         """The integer a value always holds: `arith.constant 64`, `dense<64>`, and splats, broadcasts,

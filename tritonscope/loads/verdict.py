@@ -170,13 +170,16 @@ def _step(graph: ValueGraph, address: list[str], rank: int, dim: int) -> tuple[i
     return terms[0]
 
 
-def explain_counts(row: AccessRow, stages: list[str]) -> None:
+def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None) -> None:
     """Why consecutive stages hold different numbers of the row's instructions (per thread, static).
 
     Fewer: `merged-identical-address` when the PTX instructions read fewer distinct addresses than
     they are (ptxas issues one load per address: the rows of a packed-int4 tile read the same word),
-    else `merged` (LLVM or ptxas combined or removed some). More: `split` (a vector cut into narrower
-    instructions, or a loop unrolled by the assembler)."""
+    else `merged` (LLVM or ptxas combined or removed some). More: `unrolled` when the access runs
+    `trips` times (the constant-bound `scf.for` loops around it), no instruction got narrower and the
+    count is at most trips times the one before (bitsandbytes' 8-step binary search over its code table:
+    4 PTX loads, 29 SASS); else `split` (a vector cut into narrower instructions, or a loop unrolled by
+    the assembler)."""
     row.count_changes = []
     totals = [(s, sum(row.stages[s].values())) for s in stages if row.stages.get(s)]
     for (before, n), (after, m) in zip(totals, totals[1:], strict=False):
@@ -191,7 +194,25 @@ def explain_counts(row: AccessRow, stages: list[str]) -> None:
             else:
                 row.count_changes.append(Reason(
                     "merged", f"{n} {before} instructions, {m} in {after}: the compiler combined or removed some"))
+        elif m > n and trips and trips > 1 and m <= n * trips and _no_narrower(row, before, after):
+            tool = "ptxas" if after == "sass" else "LLVM's backend" if before == "llir" else "the assembler"
+            row.count_changes.append(Reason(
+                "unrolled", f"{n} {before} instructions, {m} in {after}: the access runs {trips} times per "
+                f"launch (the constant-bound scf.for loops around it) and no {after} instruction is narrower: "
+                f"{tool} unrolled the loop ({trips} x {n} = {trips * n} at most)"))
         elif m > n:
             row.count_changes.append(Reason(
                 "split", f"{n} {before} instructions, {m} in {after}: an instruction became several (a vector cut into "
                 f"narrower ones, or a loop unrolled by the assembler)"))
+
+
+def _no_narrower(row: AccessRow, before: str, after: str) -> bool:
+    """Whether every instruction of `after` moves at least as many bytes as the widest of `before` (so
+    no vector was cut into narrower pieces); False where a width is unknown."""
+    def widths(stage: str) -> list:
+        return [row.widths.get(stage, {}).get(form) for form in row.stages.get(stage, {})]
+
+    was, now = widths(before), widths(after)
+    if not was or not now or None in was or None in now:
+        return False
+    return min(now) >= max(was)
