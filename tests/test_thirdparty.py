@@ -336,6 +336,17 @@ def test_a_load_in_a_loop_ptxas_unrolled():
 
 
 @needs_nvdisasm
+def test_a_load_ptxas_removed_explained_between_the_stages(cli):
+    """`loads --explain` walks the stages and then says why the counts changed between them."""
+    r = cli("loads", "_tq_decode_stage1", "--cache-dir", str(DATA / "vllm"), "--explain", "185")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    at = lines.index("  SASS: nothing attributed to this access")
+    assert lines[at + 1] == "  between the stages:"
+    assert lines[at + 2].startswith("    removed: sass: none of its 16 ptx")
+
+
+@needs_nvdisasm
 def test_a_load_ptxas_removed():
     """vLLM's TurboQuant decode (_tq_decode_stage1) reads a 16-bit code as two bytes, lines 180 and 185,
     then shifts by 0 or 4 and masks 4 bits: the high byte (185) never matters. LLVM and PTX keep its 16

@@ -147,6 +147,9 @@ def explain_lines(report: LoadsReport) -> list[str]:
                            f"{', '.join(r.ambiguous_with)} (ambiguous)")
             else:
                 out.append(f"  {_STAGE_TITLE.get(stage, stage)}: nothing attributed to this access")
+        if r.count_changes:  # why the counts differ from stage to stage (moved, merged, unrolled, removed)
+            out.append("  between the stages:")
+            out.extend(f"    {x.code}: {x.evidence}" for x in r.count_changes)
         verdict = f"  verdict: {r.verdict}"
         if r.vector_bytes:
             verdict += f" ({r.vector_bytes}-byte accesses in {_STAGE_TITLE.get(r.vector_stage or '', '?')}"
