@@ -379,13 +379,19 @@ def loads_panel(model) -> str:
             _bytes(row.get("predicted_vector_bytes")),
             _bytes(row.get("vector_bytes")) + (f" ({row['vector_stage']})" if row.get("vector_stage") else ""),
             _forms(row.get("llir")), _forms(row.get("isa")), row.get("verdict"),
-            ", ".join(map(str, row.get("reasons") or [])),
+            # the reasons and, as the text table shows them too, why the counts change between stages
+            ", ".join(map(str, [*(row.get("reasons") or []),
+                                *(c.get("code") for c in row.get("count_changes") or [])])),
         ]
+        evidence = [f"{code}: {text}" for code, text in (row.get("evidence") or {}).items()]
+        evidence += [f"{c.get('code')}: {c.get('evidence')}" for c in row.get("count_changes") or []]
         html_cells = []
         for i, value in enumerate(cells):
             if i == 4 and layout:
                 name = str(layout).lstrip("#")
                 html_cells.append(f'<td><a class="lay" href="#layout-{esc(name)}">#{esc(name)}</a></td>')
+            elif i == len(cells) - 1 and evidence:
+                html_cells.append(f'<td title="{esc(chr(10).join(evidence))}">{esc(value)}</td>')
             else:
                 html_cells.append(f"<td>{esc('' if value is None else value)}</td>")
         verdict = re.sub(r"[^\w-]", "", str(row.get("verdict") or "unknown"))
