@@ -402,3 +402,24 @@ def test_helper_module_file_embedded_with_its_lines(helper_module, tmp_path):
     assert f"not embedded: {helper_module / 'hm_helpers.py'} (not embedded (--no-source))" in r.stderr
     root = parse_page(out.read_text(encoding="utf-8"))
     assert not [b for b in root.find_all("div", cls="body") if b.attrs.get("data-file") not in (None, "main")]
+
+
+def test_loads_table_names_count_changes_with_evidence(tmp_path):
+    """vLLM's TurboQuant decode, line 185: ptxas removed the load; the loads table says `removed` beside
+    the reasons, and each code's evidence is on the cell's title."""
+    from tritonscope.artifacts import tools
+
+    if tools.find_nvidia_tool("nvdisasm") is None:
+        pytest.skip("no nvdisasm")
+    data = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6" / "vllm"
+    out = tmp_path / "tq.html"
+    r = run_cli("report", "_tq_decode_stage1", "--cache-dir", str(data), "--stages", "ttgir,llir,ptx,sass",
+                "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    root = parse_page(out.read_text(encoding="utf-8"))
+    (row,) = [tr for tr in root.find_all("tr") if tr.attrs.get("data-s") == "185"]
+    cell = row.children[-1]
+    assert cell.all_text().split(", ") == ["gather", "unknown-alignment", "layout-contiguity-1", "removed"]
+    evidence = cell.attrs["title"].split("\n")
+    assert [e.split(":")[0] for e in evidence] == ["gather", "unknown-alignment", "layout-contiguity-1", "removed"]
+    assert "ptxas emitted nothing" in evidence[-1]
