@@ -155,6 +155,53 @@ def test_no_source_embeds_nothing(cli, cache39, plants, tmp_path):
     assert "not embedded (--no-source)" in page.read_text()
 
 
+# ---- a helper's file (the report embeds the files helpers were inlined from) -----------------------------
+
+HELPER_DIR = "/tmp/venvs/triton-3.9.0/lib/python3.11/site-packages/triton/language"  # tl.max's standard.py
+HELPER_PLANTS = {  # as long as standard.py
+    "nojit___.py": "defines no Triton function",
+    "secret_.txt": "not a Python source",
+    ".bashrc_.py": "a hidden file",
+    "linked__.py": "a symlink that leaves its directory",
+}
+
+
+@pytest.fixture(scope="module")
+def helper_plants(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("helper_plants") / "lang"
+    folder.mkdir()
+    outside = folder.parent / "outside"
+    outside.mkdir()
+    (folder / "nojit___.py").write_text(f"TOKEN = '{_marker('nojit___.py')}'\n" * 200)
+    (folder / "secret_.txt").write_text(f"{_marker('secret_.txt')}\n@triton.jit\n" * 200)
+    (folder / ".bashrc_.py").write_text(JIT_KERNEL + f"# {_marker('.bashrc_.py')}\n" * 200)
+    (outside / "real.py").write_text(JIT_KERNEL + f"# {_marker('linked__.py')}\n" * 200)
+    os.symlink(outside / "real.py", folder / "linked__.py")
+    (folder / "standard.py").write_text(JIT_KERNEL + "# GENUINE-HELPER-MARKER\n" * 200)
+    return folder
+
+
+@pytest.mark.parametrize("name", [None, *sorted(HELPER_PLANTS)])
+def test_helper_file_follows_the_source_policy(cli, cache39, plants, helper_plants, tmp_path, name):
+    """The file of tl.max (standard.py, named only by inner elements of the chains) renamed in every stage:
+    the report embeds it only as the policy allows; the control (name None) embeds the genuine one."""
+    entry = shutil.copytree(cache39 / SOFTMAX_90, tmp_path / SOFTMAX_90)
+    if name is not None:
+        for f in entry.iterdir():
+            if f.suffix != ".json":
+                f.write_bytes(f.read_bytes().replace(b"standard.py", name.encode()))
+    page = tmp_path / "p.html"
+    r = cli("report", str(entry), "-o", str(page), "--substitute-path", IR_DIR, str(plants),
+            "--substitute-path", HELPER_DIR, str(helper_plants))
+    assert r.returncode == 0, r.stderr
+    text = r.stdout + r.stderr + page.read_text()
+    if name is None:
+        assert "GENUINE-HELPER-MARKER" in text and f"embedded: {HELPER_DIR}/standard.py" in text
+        return
+    assert _marker(name) not in text and "GENUINE-HELPER-MARKER" not in text
+    assert f"not embedded: {HELPER_DIR}/{name} (" in text and HELPER_PLANTS[name] in text
+
+
 # ---- the policy itself, file by file (no CLI) ----------------------------------------------------------
 
 
