@@ -1,0 +1,73 @@
+"""A warp-specialized kernel (tests/data/kernels/ws_matmul.py: `tl.range(..., warp_specialize=True)`, TMA
+descriptors), cross-compiled here for cuda:100 by Triton 3.9: its TTGIR holds a `ttg.warp_specialize` op
+whose partitions (a TMA loader, an MMA issuer) have their own regions. Every access inside them gets its
+rows and verdicts, the TMA copies and the tcgen05 MMA join SASS, map attributes the partitions' ops, and
+the tensor memory layout is named as not decoded, not guessed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from tritonscope.artifacts import tools
+from tritonscope.artifacts.cache import Cache
+from tritonscope.loads.analyze import analyze_entry
+
+KERNEL = Path(__file__).parent / "data" / "kernels" / "ws_matmul.py"
+
+
+def _line(text: str) -> int:
+    (n,) = [i for i, line in enumerate(KERNEL.read_text().splitlines(), 1) if line.strip().startswith(text)]
+    return n
+
+
+@pytest.fixture(scope="module")
+def ws_cache(tmp_path_factory) -> Path:
+    import triton
+
+    if tuple(int(x) for x in triton.__version__.split(".")[:2]) < (3, 4):
+        pytest.skip("warp_specialize needs Triton 3.4+")
+    cache = tmp_path_factory.mktemp("ws") / "cache"
+    r = run_cli("compile", f"{KERNEL}::matmul_ws_kernel", "--signature",
+                "a_ptr=*fp16,b_ptr=*fp16,c_ptr=*fp16,M=i32,N=i32,K=i32", "--constexpr", "BLOCK_M=128",
+                "--constexpr", "BLOCK_N=128", "--constexpr", "BLOCK_K=64", "--constexpr", "NUM_SMS=132",
+                "--num-warps", "4", "--target", "cuda:100", "--cache-dir", str(cache))
+    assert r.returncode == 0, r.stderr
+    return cache
+
+
+def test_partitions_accesses_and_verdicts(ws_cache):
+    (entry,) = Cache(ws_cache).kernels()
+    assert "ttg.warp_specialize" in entry.files["ttgir"].read_text()
+    report = analyze_entry(entry, sass=tools.find_nvidia_tool("nvdisasm") is not None)
+    rows = {(r.line, r.kind) for r in report.rows}
+    a, dot, store = _line("a = a_desc.load"), _line("accumulator = tl.dot"), _line("c_desc.store")
+    assert {(a, "tma_load"), (dot, "mma_shared"), (store, "tma_store"), (store, "shared_store")} <= rows
+    assert all(r.verdict != "unknown" for r in report.rows), [(r.line, r.op, r.reasons) for r in report.rows]
+    (load_a,) = [r for r in report.rows if (r.line, r.kind) == (a, "tma_load")]
+    assert load_a.counts("ptx") == {"cp.async.bulk.tensor.2d.shared::cta.global.mbarrier::complete_tx::bytes": 1}
+    if "sass" in report.stages:
+        assert load_a.counts("sass") == {"UTMALDG.2D": 1}
+        (mma,) = [r for r in report.rows if r.kind == "mma_shared"]
+        assert set(mma.counts("sass")) == {"UTCHMMA"} and mma.attribution == "exact"
+
+
+def test_map_attributes_the_partitions_ops(ws_cache):
+    r = run_cli("map", "matmul_ws_kernel", "--cache-dir", str(ws_cache), "--line", str(_line("a = a_desc.load")),
+                "--stages", "ttgir,llir,ptx", "--json")
+    assert r.returncode == 0, r.stderr
+    stages = {s["stage"]: s for s in json.loads(r.stdout)["stages"]}
+    # the loader partition's ring-buffer bookkeeping, its barrier wait and the TMA copy are the load's
+    assert "ttng.async_tma_copy_global_to_local" in stages["ttgir"]["kinds"]
+    assert "ttng.wait_barrier" in stages["ttgir"]["kinds"]
+    assert stages["llir"]["count"] and stages["ptx"]["count"]
+
+
+def test_tensor_memory_layout_is_named_not_guessed(ws_cache):
+    r = run_cli("layout", "matmul_ws_kernel", "--cache-dir", str(ws_cache))
+    assert r.returncode == 0, r.stderr
+    assert "#tmem = #ttng.tensor_memory_encoding<" in r.stdout
+    assert "cannot derive the numbers: no linear layout for ttng.tensor_memory_encoding" in r.stdout
