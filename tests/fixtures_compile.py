@@ -9,6 +9,8 @@
   "path.py::name") in a cache of its own; memoized per session, so asking twice costs nothing.
   `result.entry` is the entry directory, `result.hash`, `result.stages`, `Path(result.entry).parent`
   the cache.
+- `helper_module`: a folder with a kernel (hm_kernel.py) whose dequantization helper lives in another module
+  (hm_helpers.py), cross-compiled for cuda:90 into DIR/cache.
 """
 
 from __future__ import annotations
@@ -61,3 +63,47 @@ def compile_kernel(tmp_path_factory):
         return memo[key]
 
     return compile_
+
+
+HELPERS_PY = """import triton
+import triton.language as tl
+
+
+@triton.jit
+def dequant(packed, scale):
+    lo = (packed & 0xF).to(tl.float32) - 8.0
+    hi = ((packed >> 4) & 0xF).to(tl.float32) - 8.0
+    return lo * scale, hi * scale
+"""
+KERNEL_PY = """import triton
+import triton.language as tl
+
+from hm_helpers import dequant
+
+
+@triton.jit
+def unpack_kernel(w_ptr, s_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    packed = tl.load(w_ptr + offs, mask=mask, other=0)
+    scale = tl.load(s_ptr + offs // 16, mask=mask, other=0.0)
+    lo, hi = dequant(packed, scale)
+    tl.store(out_ptr + 2 * offs, lo, mask=mask)
+    tl.store(out_ptr + 2 * offs + 1, hi, mask=mask)
+"""
+
+
+@pytest.fixture(scope="session")
+def helper_module(tmp_path_factory) -> Path:
+    """A kernel whose dequantization helper lives in another module (hm_helpers.py), cross-compiled for
+    cuda:90 into DIR/cache."""
+    src = tmp_path_factory.mktemp("helper_module")
+    (src / "hm_helpers.py").write_text(HELPERS_PY)
+    (src / "hm_kernel.py").write_text(KERNEL_PY)
+    from conftest import run_cli
+
+    r = run_cli("compile", f"{src / 'hm_kernel.py'}::unpack_kernel", "--signature",
+                "w_ptr=*u8,s_ptr=*fp32,out_ptr=*fp32,n=i32", "--constexpr", "BLOCK=256", "--target", "cuda:90",
+                "--cache-dir", str(src / "cache"))
+    assert r.returncode == 0, r.stderr
+    return src

@@ -258,3 +258,18 @@ def test_line_of_a_helper_in_the_kernels_file(cli, cache39):
     both = run_json(cli, "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:80",
                     "--line", "36", "--stages", "source,ttgir")
     assert both["query"]["match"] == "outermost+inlined"  # the source stage keeps _row_max a function
+
+
+def test_listing_names_the_files_helpers_were_written_in(cli, helper_module):
+    """`map KERNEL` ends by naming the other files ops were written in; per stage their op counts are
+    the column sums of what `map KERNEL --file F` lists for that file."""
+    cache = str(helper_module / "cache")
+    r = cli("map", "unpack_kernel", "--cache-dir", cache, "--json")
+    assert r.returncode == 0, r.stderr
+    (helper,) = json.loads(r.stdout)["helper_files"]
+    assert helper["file"] == str(helper_module / "hm_helpers.py") and helper["lines"] == 4
+    f = json.loads(cli("map", "unpack_kernel", "--cache-dir", cache, "--file", "hm_helpers.py", "--json").stdout)
+    sums = {s: sum(row["counts"][s] + row.get("inlined", {}).get(s, 0) for row in f["lines"]) for s in f["stages"]}
+    assert helper["ops"] == sums and helper["ops"]["ttgir"] == 9
+    text = cli("map", "unpack_kernel", "--cache-dir", cache).stdout
+    assert "also written in: hm_helpers.py (4 lines); `map KERNEL --file F` lists one" in text

@@ -100,48 +100,6 @@ def lines(p: Node, file: str = "main") -> list[Node]:
     return body.children
 
 
-HELPERS_PY = """import triton
-import triton.language as tl
-
-
-@triton.jit
-def dequant(packed, scale):
-    lo = (packed & 0xF).to(tl.float32) - 8.0
-    hi = ((packed >> 4) & 0xF).to(tl.float32) - 8.0
-    return lo * scale, hi * scale
-"""
-KERNEL_PY = """import triton
-import triton.language as tl
-
-from hm_helpers import dequant
-
-
-@triton.jit
-def unpack_kernel(w_ptr, s_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    packed = tl.load(w_ptr + offs, mask=mask, other=0)
-    scale = tl.load(s_ptr + offs // 16, mask=mask, other=0.0)
-    lo, hi = dequant(packed, scale)
-    tl.store(out_ptr + 2 * offs, lo, mask=mask)
-    tl.store(out_ptr + 2 * offs + 1, hi, mask=mask)
-"""
-
-
-@pytest.fixture(scope="module")
-def helper_module(tmp_path_factory) -> Path:
-    """A kernel whose dequantization helper lives in another module (hm_helpers.py), cross-compiled for
-    cuda:90 into DIR/cache."""
-    src = tmp_path_factory.mktemp("helper_module")
-    (src / "hm_helpers.py").write_text(HELPERS_PY)
-    (src / "hm_kernel.py").write_text(KERNEL_PY)
-    r = run_cli("compile", f"{src / 'hm_kernel.py'}::unpack_kernel", "--signature",
-                "w_ptr=*u8,s_ptr=*fp32,out_ptr=*fp32,n=i32", "--constexpr", "BLOCK=256", "--target", "cuda:90",
-                "--cache-dir", str(src / "cache"))
-    assert r.returncode == 0, r.stderr
-    return src
-
-
 @pytest.fixture(scope="module")
 def softmax_page(tmp_path_factory, cache39, corpus) -> tuple[str, Node]:
     out = tmp_path_factory.mktemp("report") / "softmax.html"

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, run_cli
-from test_report import helper_module  # noqa: F401 (a fixture)
 
 CHROMEDRIVER = "/usr/bin/chromedriver"
 ARTIFACTS = REPO / "test-artifacts"
@@ -234,7 +233,7 @@ def test_torch_compile_pane(browser, tmp_path):
     browser.save_screenshot(str(ARTIFACTS / "report-torch-compile.png"))
 
 
-def test_helper_file_of_another_module(browser, helper_module, tmp_path):  # noqa: F811
+def test_helper_file_of_another_module(browser, helper_module, tmp_path):
     """hm_kernel.py line 13 calls hm_helpers.dequant: its file has a button; its line 7 selects the ops
     written there (map --file hm_helpers.py --line 7), and line 13, the call, is on their chain; an op
     of the helper marks the helper's line."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -195,6 +197,11 @@ def render_listing(result: dict, console: Console) -> None:
                            "(`map --line` lists both)", style="dim"))
     if not result["source"]["found"]:
         console.print(Text("source text missing: line numbers only", style="yellow"))
+    helpers = result.get("helper_files") or []
+    if helpers:
+        names = ", ".join(f"{os.path.basename(h['file'])} ({h['lines']} line{'s' if h['lines'] != 1 else ''})"
+                          for h in helpers)
+        console.print(Text(f"also written in: {names}; `map KERNEL --file F` lists one", style="dim"))
     _skipped(console, result["skipped"])
 
 

@@ -13,6 +13,8 @@ from tritonscope.srcmap.kernelmap import (
     KernelMap,
     coverage,
     find_ops,
+    helper_line_counts,
+    helper_op_counts,
     inlined_line_counts,
     line_counts,
     load_kernel_map,
@@ -155,7 +157,23 @@ def listing_result(kmap: KernelMap, finder: SourceFinder, file: str | None = Non
                     for s, c in covs.items()}
     return {"kernel": kernel_json(kmap), "source": source.to_json(), "stages": list(kmap.stages),
             "lines": rows, "unattributed": unattributed, "coverage": [c.to_json() for c in covs.values()],
+            "helper_files": helper_files(kmap, source.requested or kmap.source_file),
             "skipped": kmap.skipped}
+
+
+def helper_files(kmap: KernelMap, shown: str | None) -> list[dict]:
+    """The other files ops were written in (helpers inlined from another module, Triton's own `tl.sum`):
+    per file, how many of its lines hold ops and the ops per stage, each op once per file; `map --file F`
+    lists one of them."""
+    per_file: dict[str, dict] = {}
+    for stage, module in kmap.stages.items():
+        for f, lines in helper_line_counts(module, shown).items():
+            entry = per_file.setdefault(f, {"file": f, "lines": set(), "ops": {}})
+            entry["lines"].update(lines)
+        for f, n in helper_op_counts(module, shown).items():
+            per_file[f]["ops"][stage] = n
+    return [{"file": e["file"], "lines": len(e["lines"]), "ops": {s: e["ops"].get(s, 0) for s in kmap.stages}}
+            for e in sorted(per_file.values(), key=lambda e: e["file"])]
 
 
 def _with_small_gaps(lines: list[int], max_gap: int = LISTING_MAX_GAP) -> list[int]:
