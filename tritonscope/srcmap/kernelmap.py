@@ -235,21 +235,13 @@ def helper_line_counts(module: Module, user: str | None) -> dict[str, Counter[in
     inner element of the op's chain; a function kept as a call: its outermost) -> line -> ops written
     there: each op once per (file, line) its chain names."""
     out: dict[str, Counter[int]] = {}
-    for places in _helper_places(module, user):
+    for places in helper_places(module, user):
         for f, n in places:
             out.setdefault(f, Counter())[n] += 1
     return out
 
 
-def helper_op_counts(module: Module, user: str | None) -> Counter[str]:
-    """Files other than the user's -> ops written in them (each op once per file its chain names)."""
-    out: Counter[str] = Counter()
-    for places in _helper_places(module, user):
-        out.update({f for f, _ in places})
-    return out
-
-
-def _helper_places(module: Module, user: str | None):
+def helper_places(module: Module, user: str | None):
     """Per op with a location: the (file, line) pairs of its chain outside the user's file."""
     per_loc: dict[int, tuple[tuple[str, int], ...]] = {}  # ops share their SourceLoc objects
     in_user_file: dict[str, bool] = {}

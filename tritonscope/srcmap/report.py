@@ -13,8 +13,7 @@ from tritonscope.srcmap.kernelmap import (
     KernelMap,
     coverage,
     find_ops,
-    helper_line_counts,
-    helper_op_counts,
+    helper_places,
     inlined_line_counts,
     line_counts,
     load_kernel_map,
@@ -167,11 +166,12 @@ def helper_files(kmap: KernelMap, shown: str | None) -> list[dict]:
     lists one of them."""
     per_file: dict[str, dict] = {}
     for stage, module in kmap.stages.items():
-        for f, lines in helper_line_counts(module, shown).items():
-            entry = per_file.setdefault(f, {"file": f, "lines": set(), "ops": {}})
-            entry["lines"].update(lines)
-        for f, n in helper_op_counts(module, shown).items():
-            per_file[f]["ops"][stage] = n
+        for places in helper_places(module, shown):  # (file, line) pairs of one op's chain
+            for f in {f for f, _ in places}:
+                entry = per_file.setdefault(f, {"file": f, "lines": set(), "ops": {}})
+                entry["ops"][stage] = entry["ops"].get(stage, 0) + 1
+            for f, n in places:
+                per_file[f]["lines"].add(n)
     return [{"file": e["file"], "lines": len(e["lines"]), "ops": {s: e["ops"].get(s, 0) for s in kmap.stages}}
             for e in sorted(per_file.values(), key=lambda e: e["file"])]
 
