@@ -61,6 +61,8 @@ def sweep(cache_dir: str, sass: bool = True) -> dict:
                     figures["global_sass_joined"] += 1
                 elif any(c.code == "removed" for c in row.count_changes):
                     figures["global_sass_removed"] += 1  # ptxas emitted nothing for it (proven by counts)
+                elif row.ambiguous.get("sass"):
+                    figures["global_sass_ambiguous"] += 1  # its instructions are shared with another row's
                 else:
                     unjoined.append({"entry": entry.hash, "kernel": entry.name, "line": row.line, "op": row.op,
                                      "file": row.file, "ptx": row.counts("ptx")})
@@ -89,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{v.get('unknown', 0)} ({_pct(v.get('unknown', 0), f.get('rows', 0))}), global joined to SASS "
               f"{f.get('global_sass_joined', 0)}/{f.get('global', 0)} "
               f"({_pct(f.get('global_sass_joined', 0), f.get('global', 0))}), removed by ptxas "
-              f"{f.get('global_sass_removed', 0)}, spills "
+              f"{f.get('global_sass_removed', 0)}, ambiguous {f.get('global_sass_ambiguous', 0)}, spills "
               f"{f.get('spill_instructions', 0)} instr at {f.get('spill_sites', 0)} sites, {f.get('seconds')}s")
         print("   verdicts", v, "\n   kinds", r["kinds"], "\n   count changes", r["count_change_reasons"])
     print(f"total: {total['entries']} entries, {total['rows']} accesses, unknown {total['unknown_rows']} "

@@ -12,8 +12,9 @@ LLM and MoE ops) and flash-attn (its Triton layer norm, rotary and cross entropy
 attention for AMD, which refuses NVIDIA's compile options) and vLLM (its paged attention kernels with
 bf16, fp8 and packed-int4 KV caches, decode and prefix-prefill attention, the sampler's and two models'
 small ops) and bitsandbytes (its Triton backend's 4-bit NF4/FP4 and 8-bit blockwise quantization, the
-4-bit GEMV's dequantization, 8-bit and 32-bit optimizer updates). Each library gets its own cache,
-OUT/<lib>/, and a log of what ran.
+4-bit GEMV's dequantization, 8-bit and 32-bit optimizer updates) and xformers with lightning-attn
+(split-K decoding attention over bf16 and int4 K/V, RMSNorm, padded RoPE, tiled matmul, lightning
+attention 2). Each library gets its own cache, OUT/<lib>/, and a log of what ran.
 
 The machine is offline: carry the wheels (liger-kernel, flash-linear-attention, fla-core, torchao;
 gemlite is an sdist: `pip wheel --no-deps` it here; flag_gems needs PyYAML and SQLAlchemy (with greenlet)
@@ -22,8 +23,8 @@ wheels too; mamba-ssm is an sdist that builds CUDA extensions: carry its `mamba_
 PYTHONPATH; flash-attn likewise: its `flash_attn/ops/triton`, `utils`, `layers/rotary.py` and
 `flash_attn_triton_amd`, with einops; vLLM: the `vllm` folder of its sdist, Python and JSON files, with
 psutil and nvidia-ml-py; bitsandbytes: its `bitsandbytes/backends/triton` as released, with empty package
-`__init__` files above it) and install them with --no-deps into a --target directory on PYTHONPATH before
-running
+`__init__` files above it; xformers and lightning-attn: their wheels) and install them with --no-deps
+into a --target directory on PYTHONPATH before running
 
     python benchmarks/record_thirdparty.py OUT [lib ...]
 
@@ -705,10 +706,90 @@ def _ops_bitsandbytes(torch):
     return [four_bit, gemv_4bit, eight_bit, optimizers]
 
 
+def _ops_xformers(torch):
+    """xformers 0.0.35's Triton kernels (its wheel; the CUDA extension is not needed for them) and
+    lightning-attn 0.0.5: the split-K decoding attention (`fmha.triton_splitk`, autotuned) over bf16 and
+    row-wise int4-quantized K/V (two codes a byte, fp16 scale and shift at the row's head), RMSNorm with and
+    without the residual add, RoPE with KV-cache emplacement for a padded batch, the tiled matmul, the
+    index-select-cat; lightning attention 2 (linear attention with decay) forward and backward."""
+    import xformers.ops as xops
+    from xformers.ops import fmha
+
+    dev, bf, f16 = "cuda", torch.bfloat16, torch.float16
+
+    def quantize_int4(x):  # as xformers' own decoding benchmark quantizes K/V (row-wise, one group)
+        top, bottom = x.max(-1, keepdim=True).values, x.min(-1, keepdim=True).values
+        scale, shift = ((top - bottom) / 15).to(f16), bottom.to(f16)
+        codes = (((x - shift) / scale) + 0.5).to(torch.uint8) & 0xF
+        packed = codes[..., ::2] + (codes[..., 1::2] << 4)
+        head = torch.concat([scale.view(torch.uint8), shift.view(torch.uint8)], dim=-1)
+        return torch.concat([head, packed], dim=-1).view(torch.int16)
+
+    def splitk(q, k, v):  # the op itself: the dispatcher refuses it in a wheel built without CUDA kernels
+        fmha.triton_splitk.FwOp.apply(fmha.Inputs(query=q, key=k, value=v), needs_gradient=False)
+
+    def splitk_decoding():
+        b, mkv, hkv, g, k = 4, 4096, 2, 8, 128
+        q = torch.randn(b, 1, hkv, g, k, device=dev, dtype=bf)
+        kv = [torch.randn(b, mkv, hkv, 1, k, device=dev, dtype=bf).expand(-1, -1, -1, g, -1) for _ in range(2)]
+        splitk(q, kv[0], kv[1])
+
+    def splitk_decoding_int4_kv():
+        b, mkv, hkv, g, k = 4, 4096, 2, 8, 128
+        q = torch.randn(b, 1, hkv, g, k, device=dev, dtype=f16)
+        kv = [quantize_int4(torch.randn(b, mkv, hkv, 1, k, device=dev, dtype=f16)).contiguous().view(torch.int32)
+              .expand(-1, -1, -1, g, -1) for _ in range(2)]
+        splitk(q, kv[0], kv[1])
+
+    def rms_norm():
+        from xformers.ops.rmsnorm import rms_norm, rms_norm_add
+
+        x, w = torch.randn(256, 4096, device=dev, dtype=bf), torch.randn(4096, device=dev, dtype=bf)
+        rms_norm(x, w)
+        rms_norm_add(x.clone(), torch.randn_like(x), w)
+
+    def rope_padded():
+        from xformers.ops.fmha.attn_bias import BlockDiagonalCausalWithOffsetPaddedKeysMask
+        from xformers.ops.rope_padded import rope_padded
+
+        q_lens, kv_lens, padding, hq, hkv, d = [3, 1, 5], [100, 37, 200], 256, 16, 2, 128
+        bias = BlockDiagonalCausalWithOffsetPaddedKeysMask.from_seqlens(q_seqlen=q_lens, kv_padding=padding,
+                                                                         kv_seqlen=kv_lens, device=dev)
+        n = sum(q_lens)
+        xq = torch.randn(1, n, hq, d, device=dev, dtype=bf)
+        xk, xv = (torch.randn(1, n, hkv, d, device=dev, dtype=bf) for _ in range(2))
+        cache_k, cache_v = (torch.zeros(1, padding * len(q_lens), hkv, d, device=dev, dtype=bf) for _ in range(2))
+        rope_padded(xq, xk, xv, cache_k, cache_v, bias)
+
+    def tiled_matmul():
+        from xformers.ops.tiled_matmul import tiled_matmul
+
+        a = [[torch.randn(m, k, device=dev, dtype=bf) for k in (256, 512)] for m in (128, 384)]
+        bm = [[torch.randn(k, n, device=dev, dtype=bf) for n in (256, 128)] for k in (256, 512)]
+        tiled_matmul(a, bm)
+
+    def index_select_cat():
+        from xformers.ops import _triton as xt
+
+        source, index = torch.randn(1000, 64, device=dev, dtype=bf), torch.randint(0, 1000, (300,), device=dev)
+        xt.index_select_cat_fwd(torch.empty(300, 64, device=dev, dtype=bf), source, index)
+
+    def lightning_attention():
+        from lightning_attn.ops import lightning_attn_func
+
+        q, k, v = (torch.randn(2, 8, 1024, 64, device=dev, dtype=bf, requires_grad=True) for _ in range(3))
+        s = torch.rand(8, 1, 1, device=dev, dtype=torch.float32)
+        lightning_attn_func(q, k, v, s).sum().backward()
+
+    del xops
+    return [splitk_decoding, splitk_decoding_int4_kv, rms_norm, rope_padded, tiled_matmul, index_select_cat,
+            lightning_attention]
+
+
 LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite,
              "mamba": _ops_mamba, "flaggems": _ops_flaggems,
              "flashattn": _ops_flashattn, "vllm": _ops_vllm,
-             "bitsandbytes": _ops_bitsandbytes}
+             "bitsandbytes": _ops_bitsandbytes, "xformers": _ops_xformers}
 
 
 def record(out: str, libs: list[str]) -> None:

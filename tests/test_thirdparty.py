@@ -1,8 +1,8 @@
-"""`loads` on real kernels of eight libraries this project did not write (liger-kernel, flash-linear-
-attention, torchao, gemlite, mamba-ssm, FlagGems, vLLM, bitsandbytes), recorded on an H100 with Triton 3.6
-(tests/data/thirdparty-h100-triton3.6): every access gets a verdict, every global access joins SASS,
-instructions that LLVM moved to another line or merged are found and say so, ptxas' `@!PT` padding is no
-access, spills are listed and flagged in `ls`."""
+"""`loads` on real kernels of nine libraries this project did not write (liger-kernel, flash-linear-
+attention, torchao, gemlite, mamba-ssm, FlagGems, vLLM, bitsandbytes, lightning-attn via xformers'
+recording), recorded on an H100 with Triton 3.6 (tests/data/thirdparty-h100-triton3.6): every access gets
+a verdict, every global access joins SASS, instructions that LLVM moved to another line or merged are
+found and say so, ptxas' `@!PT` padding is no access, spills are listed and flagged in `ls`."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from tritonscope.stages import memops
 from tritonscope.stages.common import Op
 
 DATA = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6"
-LIBS = ("liger", "fla", "torchao", "gemlite", "mamba", "flaggems", "vllm", "bitsandbytes")
+LIBS = ("liger", "fla", "torchao", "gemlite", "mamba", "flaggems", "vllm", "bitsandbytes", "xformers")
 GLOBAL = ("global_load", "global_store", "atomic", "async_copy", "tma_load", "tma_store")
 needs_nvdisasm = pytest.mark.skipif(tools.find_nvidia_tool("nvdisasm") is None, reason="no nvdisasm")
 
@@ -333,6 +333,34 @@ def test_a_load_in_a_loop_ptxas_unrolled():
     # the loads after the loop (line 165) keep their 4 instructions
     (after,) = [r for r in report.rows if r.line == 1028 and "kernels_8bit_quant.py:165:" in r.chain]
     assert after.counts("sass") == {"LDG.E": 4} and not after.count_changes
+
+
+@needs_nvdisasm
+def test_dot_operand_loads_moved_to_the_dots_column():
+    """lightning-attn's backward (lightning_attn2.py line 393: `tl.dot(q_trans, ...)`): LLIR loads the
+    operand on 393:44 (its local_load), PTX puts those 16 `ld.shared.b32` on 393:59, the dot's column, where
+    no shared load is claimed: found there (`relocated`), then ptxas doubles them unrolling the loop."""
+    report = analyze_entry(_entry("xformers", "YFDNCOBXAZ"))
+    (row,) = _rows(report, 393, "ttg.local_load")
+    assert row.counts("llir") == {"load float": 16} and row.counts("ptx") == {"ld.shared.b32": 16}
+    (moved,) = [c for c in row.count_changes if c.code == "relocated"]
+    assert "sit on line 393:59" in moved.evidence and moved.evidence.startswith("ptx: none of its instructions")
+    (unrolled,) = [c for c in row.count_changes if c.code == "unrolled"]
+    assert unrolled.evidence.startswith("16 ptx instructions, 32 in sass")
+
+
+def test_unrolled_only_between_adjacent_stages():
+    """LLIR 16, PTX none, SASS 32 inside a loop of 32: what happened in between is unknown, so `split`, not
+    `unrolled` (which would claim that ptxas doubled what PTX held)."""
+    from tritonscope.loads.verdict import explain_counts
+
+    row = _row(10, {"load float": 16}, {"load float": 4})
+    row.stages["sass"], row.widths["sass"] = {"LDS": 32}, {"LDS": 4}
+    explain_counts(row, ["llir", "ptx", "sass"], trips=32)
+    assert [c.code for c in row.count_changes] == ["split"]
+    row.stages["ptx"], row.widths["ptx"] = {"ld.shared.b32": 16}, {"ld.shared.b32": 4}
+    explain_counts(row, ["llir", "ptx", "sass"], trips=32)
+    assert [c.code for c in row.count_changes] == ["unrolled"]
 
 
 @needs_nvdisasm

@@ -6,7 +6,8 @@ here from counts and the TTGIR, and recorded on the row as a `count_changes` rea
 - `relocated`: stage S holds none of the row's instructions, the stage before held N of one kind and
   width, and S holds exactly N unclaimed instructions of that kind, width and family (plain or matrix) on
   one other line: LLVM's scheduler (or ptxas) moved them next to their use, e.g. the int8 B operand of an
-  `mma` loaded on the `tl.dot` line.
+  `mma` loaded on the `tl.dot` line; or on the row's own line at another column (the dot's), when no other
+  access of the line lacks instructions of that kind.
 - `at-use`: LLIR holds none of a load's instructions, and the line of a TTGIR op that uses the loaded
   value holds unclaimed instructions of the row's kind moving exactly the row's bytes per thread (the
   lowering of a dot operand put them there): every register's bytes, or only the distinct registers'
@@ -37,6 +38,7 @@ from tritonscope.loads.join import ACCEPTS, family
 from tritonscope.loads.model import AccessRow, Reason
 from tritonscope.loads.sites import operands
 from tritonscope.stages.common import Module
+from tritonscope.stages.table import LINE_ONLY_STAGES
 
 # previous stage for each stage a relocation is looked for in
 PREVIOUS = {"ptx": "llir", "sass": "ptx", "amdgcn": "llir"}
@@ -75,6 +77,7 @@ def relocate(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
         return
     _relocate_mma(stage, before, rows, unattributed)
     _follow(stage, before, rows, unattributed)
+    _in_line(stage, before, rows, unattributed)
     # (accepted kinds, width, family) -> [(row, count)]
     needs: dict[tuple, list[tuple[AccessRow, int]]] = collections.defaultdict(list)
     for r in rows:
@@ -107,6 +110,44 @@ def relocate(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
     _relocate_by_bytes(stage, before, rows, unattributed)
 
 
+def _in_line(stage: str, before: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
+    """A row whose `stage` instructions sit on its own line at another column (LLVM gave a dot operand's
+    loads the dot's position: xformers' lightning attention, 16 `ld.shared.b32` on 393:59 for the local_load
+    at 393:44): the same count and widths, or the same bytes, of its kind and family, and no other row of
+    the line missing instructions of those kinds. Stages without columns joined the line already."""
+    if stage in LINE_ONLY_STAGES:
+        return
+    missing = [r for r in rows if not r.stages.get(stage) and not r.ambiguous.get(stage) and r.stages.get(before)
+               and r.kind in ACCEPTS]
+    for r in missing:
+        if any(o is not r and o.line == r.line and set(ACCEPTS[o.kind]) & set(ACCEPTS[r.kind]) for o in missing):
+            continue
+        _take_matching(stage, before, r, r.line, unattributed, other_col=r.col)
+
+
+def _take_matching(stage: str, before: str, r: AccessRow, line: int, unattributed: list[dict],
+                   other_col: int | None = None) -> None:
+    """Move onto `r` the unclaimed `stage` instructions of `line` (at a column other than `other_col`, when
+    given) that are exactly its `before` instructions: the same count and widths, or the same bytes."""
+    forms = r.stages.get(before, {})
+    widths = r.widths.get(before, {})
+    if not forms or any(widths.get(f) is None for f in forms):
+        return
+    fams = {family(f) for f in forms}
+    if len(fams) != 1:
+        return
+    items = [u for u in unattributed if u["stage"] == stage and u["line"] == line and u["count"] > 0
+             and (other_col is None or u["col"] != other_col)
+             and u["kind"] in ACCEPTS[r.kind] and u.get("bytes") and family(u["form"]) in fams]
+    count, nbytes = sum(forms.values()), sum(n * widths[f] for f, n in forms.items())
+    if not items:
+        return
+    if sum(u["count"] for u in items) == count and {u["bytes"] for u in items} == set(widths.values()):
+        _record(stage, before, r, *_take(stage, r, items, count, unattributed))
+    elif sum(u["count"] * u["bytes"] for u in items) == nbytes:
+        _record(stage, before, r, *_take(stage, r, items, sum(u["count"] for u in items), unattributed), nbytes)
+
+
 def _follow(stage: str, before: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
     """A row whose `before` instructions were found on another line: `stage`'s are looked for on that line
     first (same count, or the same bytes re-vectorized, of the row's kind and family)."""
@@ -114,22 +155,7 @@ def _follow(stage: str, before: str, rows: list[AccessRow], unattributed: list[d
         line = r.moved_to.get(before)
         if line is None or r.stages.get(stage) or r.ambiguous.get(stage) or r.kind not in ACCEPTS:
             continue
-        forms = r.stages.get(before, {})
-        widths = r.widths.get(before, {})
-        if not forms or any(widths.get(f) is None for f in forms):
-            continue
-        fams = {family(f) for f in forms}
-        if len(fams) != 1:
-            continue
-        items = [u for u in unattributed if u["stage"] == stage and u["line"] == line and u["count"] > 0
-                 and u["kind"] in ACCEPTS[r.kind] and u.get("bytes") and family(u["form"]) in fams]
-        count, nbytes = sum(forms.values()), sum(n * widths[f] for f, n in forms.items())
-        if not items:
-            continue
-        if sum(u["count"] for u in items) == count and {u["bytes"] for u in items} == set(widths.values()):
-            _record(stage, before, r, *_take(stage, r, items, count, unattributed))
-        elif sum(u["count"] * u["bytes"] for u in items) == nbytes:
-            _record(stage, before, r, *_take(stage, r, items, sum(u["count"] for u in items), unattributed), nbytes)
+        _take_matching(stage, before, r, line, unattributed)
 
 
 def _relocate_mma(stage: str, before: str, rows: list[AccessRow], unattributed: list[dict]) -> None:

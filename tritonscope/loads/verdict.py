@@ -194,7 +194,8 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None) 
             else:
                 row.count_changes.append(Reason(
                     "merged", f"{n} {before} instructions, {m} in {after}: the compiler combined or removed some"))
-        elif m > n and trips and trips > 1 and m <= n * trips and _no_narrower(row, before, after):
+        elif m > n and trips and trips > 1 and m <= n * trips and _no_narrower(row, before, after) \
+                and stages.index(after) == stages.index(before) + 1:  # (no stage between them lost its count)
             tool = "ptxas" if after == "sass" else "LLVM's backend" if before == "llir" else "the assembler"
             row.count_changes.append(Reason(
                 "unrolled", f"{n} {before} instructions, {m} in {after}: the access runs {trips} times per "
