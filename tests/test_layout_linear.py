@@ -112,6 +112,12 @@ def test_slice_and_rank_errors():
                                           "warp": [[0]], "block": []}
     with pytest.raises(TritonscopeError, match="has rank 2, the slice layout has rank 1"):
         to_linear(sl, (64, 64))
+    # a shared layout whose order is empty (a damaged or hand-written attribute) has rank 0: refused in one
+    # line, where it once recursed until Python gave up (found by the long layout fuzz)
+    empty = parse_layout("#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = []}>")
+    for shape in ((64, 64), (2, 64, 64), (64,)):
+        with pytest.raises(TritonscopeError, match="names no dimension"):
+            to_linear(empty, shape, 16)
 
 
 def test_grid_folds_to_one_cta_tile():

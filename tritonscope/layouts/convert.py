@@ -309,7 +309,7 @@ _DOT_BY_PARENT = {
 
 def layout_to_linear(layout, shape: Sequence[int], element_bits: int | None = None) -> LinearMap:
     rank = layout.rank
-    if layout.shared and rank is not None and len(shape) > rank:
+    if layout.shared and rank and len(shape) > rank:  # (rank 0 would recurse forever; to_linear refuses it)
         return stack_buffers(layout_to_linear(layout, shape[-rank:], element_bits), shape, rank)
     convert = _TO_LINEAR.get(type(layout))
     if convert is None:
