@@ -113,11 +113,26 @@ def test_slice_and_rank_errors():
     with pytest.raises(TritonscopeError, match="has rank 2, the slice layout has rank 1"):
         to_linear(sl, (64, 64))
     # a shared layout whose order is empty (a damaged or hand-written attribute) has rank 0: refused in one
-    # line, where it once recursed until Python gave up (found by the long layout fuzz)
+    # line, where it once recursed until Python gave up (found by the long layout fuzz); zero phases or
+    # widths are refused where the attribute is read (they divided by zero)
     empty = parse_layout("#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = []}>")
     for shape in ((64, 64), (2, 64, 64), (64,)):
         with pytest.raises(TritonscopeError, match="names no dimension"):
             to_linear(empty, shape, 16)
+    with pytest.raises(TritonscopeError, match="vec: expected a positive integer, got 0"):
+        parse_layout("#ttg.swizzled_shared<{vec = 0, perPhase = 1, maxPhase = 1, order = [1, 0]}>")
+    with pytest.raises(TritonscopeError, match="elementBitWidth: expected a positive width, got 0"):
+        parse_layout("#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 0}>")
+    for text, key in (
+            ("#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [0, 4], instrShape = [16, 8]}>",
+             "warpsPerCTA"),
+            ("#ttg.amd_mfma<{version = 3, warpsPerCTA = [0, 4], instrShape = [32, 32], isTransposed = true}>",
+             "warpsPerCTA"),
+            ("#ttg.amd_wmma<{version = 1, warpsPerCTA = [1, 0]}>", "warpsPerCTA"),
+            ("#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [1, 0], "
+             "CTAsPerCGA = [0, 1], CTASplitNum = [1, 1], CTAOrder = [1, 0]}>", "CTAsPerCGA")):
+        with pytest.raises(TritonscopeError, match=f"{key}: expected powers of two"):
+            parse_layout(text)
 
 
 def test_grid_folds_to_one_cta_tile():

@@ -121,6 +121,8 @@ class _Fields:
         for key, v in (("CTAsPerCGA", per_cga), ("CTASplitNum", split), ("CTAOrder", cta_order)):
             if v is not None and len(v) != rank:
                 raise ParseError(f"{key}: expected {rank} entries (the layout's rank), got {len(v)}")
+        _check_pow2("CTAsPerCGA", per_cga)
+        _check_pow2("CTASplitNum", split)
         return CTALayout(
             ctas_per_cga=per_cga or (1,) * rank,
             cta_split_num=split or per_cga or (1,) * rank,
@@ -153,13 +155,18 @@ def _check_order(key: str, order: tuple[int, ...]) -> None:
         raise ParseError(f"{key}: expected a permutation of 0..{len(order) - 1}, got {list(order)}")
 
 
+def _check_pow2(key: str, values) -> None:
+    """Counts of threads, warps, CTAs and tiles: positive powers of two (a 0 would divide by zero below)."""
+    if values is not None and any(x <= 0 or x & (x - 1) for x in values):
+        raise ParseError(f"{key}: expected powers of two, got {list(values)}")
+
+
 def _build_blocked(f: _Fields) -> Layout:
     spt, tpw, wpc, order = f.ints("sizePerThread"), f.ints("threadsPerWarp"), f.ints("warpsPerCTA"), f.ints("order")
     rank = _same_rank("blocked", sizePerThread=spt, threadsPerWarp=tpw, warpsPerCTA=wpc, order=order)
     _check_order("order", order)
     for key, v in (("sizePerThread", spt), ("threadsPerWarp", tpw), ("warpsPerCTA", wpc)):
-        if any(x <= 0 or x & (x - 1) for x in v):
-            raise ParseError(f"{key}: expected powers of two, got {list(v)}")
+        _check_pow2(key, v)
     return BlockedLayout(spt, tpw, wpc, order, f.cta(rank, order))
 
 
@@ -174,6 +181,7 @@ def _build_slice(f: _Fields) -> Layout:
 def _build_nvidia_mma(f: _Fields) -> Layout:
     major, minor = f.int("versionMajor"), f.int("versionMinor", default=0)
     wpc = f.ints("warpsPerCTA")
+    _check_pow2("warpsPerCTA", wpc)
     instr = f.ints("instrShape", required=False) or ()
     if major not in (1, 2, 3, 5):
         raise ParseError(f"versionMajor: expected 1, 2, 3 or 5, got {major}")
@@ -188,11 +196,13 @@ def _build_amd_mfma(f: _Fields) -> Layout:
         version = f.int("versionMajor")
         f.int("versionMinor", default=0)
     wpc = f.ints("warpsPerCTA")
+    _check_pow2("warpsPerCTA", wpc)
     instr = f.ints("instrShape", required=False)
     if instr is None:  # 3.0/3.1 printed MDim/NDim
         instr = (f.int("MDim"), f.int("NDim"))
     transposed = f.bool("isTransposed")
     tiles = f.ints("tilesPerWarp", required=False) or (1,) * len(wpc)
+    _check_pow2("tilesPerWarp", tiles)
     ebw = f.int("elementBitWidth", required=False, default=32)
     if len(instr) < 2 or instr[0] not in (4, 16, 32, 64) or instr[1] not in (4, 16, 32, 64):
         raise ParseError(f"instrShape: expected [M, N(, K)] with M, N in 4/16/32/64, got {list(instr)}")
@@ -218,6 +228,7 @@ def _build_amd_wmma(f: _Fields) -> Layout:
         wpc = None
     else:
         wpc = f.ints("warpsPerCTA")
+        _check_pow2("warpsPerCTA", wpc)
         rank = len(wpc)
         order = list(range(rank - 1, -1, -1))  # warps fill the tile grid row-major (Triton's default MMA order)
         warp_bases = tuple(
@@ -247,6 +258,9 @@ def _build_linear(f: _Fields) -> Layout:
 
 def _build_swizzled(f: _Fields, kind: str) -> Layout:
     vec, per_phase, max_phase = f.int("vec"), f.int("perPhase"), f.int("maxPhase")
+    for name, value in (("vec", vec), ("perPhase", per_phase), ("maxPhase", max_phase)):
+        if value < 1:
+            raise ParseError(f"{name}: expected a positive integer, got {value}")
     order = f.ints("order")
     _check_order("order", order)
     has_leading_offset = f.bool("hasLeadingOffset")
@@ -261,6 +275,8 @@ def _build_nvmma_shared(f: _Fields) -> Layout:
         raise ParseError(f"swizzlingByteWidth: expected 0, 32, 64 or 128, got {width}")
     transposed = f.bool("transposed")
     ebw = f.int("elementBitWidth")
+    if ebw < 1:
+        raise ParseError(f"elementBitWidth: expected a positive width, got {ebw}")
     fp4 = f.bool("fp4Padded")
     rank_hint = f.ints("CTAsPerCGA", required=False) or f.ints("CTAOrder", required=False)
     cga = f.bases("CGALayout", required=False)

@@ -148,7 +148,7 @@ def to_linear(layout, shape: Sequence[int], element_bits: int | None = None, sem
     the release of `semantics` (a releases.Semantics; default: the active one, normally the newest) has it."""
     shape = tuple(int(s) for s in shape)
     if layout.rank == 0:
-        raise TritonscopeError(f"the {layout.kind} layout names no dimension (an empty order): it has rank 0")
+        raise TritonscopeError(f"the {layout.kind} layout names no dimension: it has rank 0")
     buffered = layout.shared and layout.rank is not None and len(shape) > layout.rank  # NxMxK memdesc
     if layout.rank is not None and len(shape) != layout.rank and not buffered:
         raise TritonscopeError(
