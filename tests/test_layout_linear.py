@@ -133,6 +133,12 @@ def test_slice_and_rank_errors():
              "CTAsPerCGA = [0, 1], CTASplitNum = [1, 1], CTAOrder = [1, 0]}>", "CTAsPerCGA")):
         with pytest.raises(TritonscopeError, match=f"{key}: expected powers of two"):
             parse_layout(text)
+    padded = "#ttg.padded_shared<[{}] {{order = {}, shape = {}}}>"
+    for text, message in ((padded.format("32:+4", "[1, 3]", "[64, 64]"), "order: expected a perm"),
+                          (padded.format("0:+4", "[1, 0]", "[64, 64]"), "padding interval"),
+                          (padded.format("32:+4", "[1, 0]", "[0, 64]"), "shape: expected positive")):
+        with pytest.raises(TritonscopeError, match=message):
+            parse_layout(text)
 
 
 def test_grid_folds_to_one_cta_tile():

@@ -292,6 +292,14 @@ def _build_padded_shared(f: _Fields) -> Layout:
     block = f.bases("block", required=False) or ()
     if offset is None and (order is None or shape is None):
         raise ParseError("padded_shared: expected offset = [[...]] or order and shape")
+    for interval, padding in intervals or ():
+        _check_pow2("padding interval", (interval, padding))  # Triton's verifier asks powers of two
+    if order is not None:
+        _check_order("order", order)
+        if shape is not None and len(shape) != len(order):
+            raise ParseError(f"shape: expected {len(order)} entries (the order's rank), got {len(shape)}")
+        if shape is not None and any(x <= 0 for x in shape):
+            raise ParseError(f"shape: expected positive sizes, got {list(shape)}")
     return PaddedSharedLayout(tuple(intervals or ()), offset, order, shape, block)
 
 
