@@ -139,6 +139,11 @@ def test_slice_and_rank_errors():
                           (padded.format("32:+4", "[1, 0]", "[0, 64]"), "shape: expected positive")):
         with pytest.raises(TritonscopeError, match=message):
             parse_layout(text)
+    # a negative coordinate in a basis (XOR of negative numbers never settles): refused, it used to hang
+    for text in ("#ttg.linear<{register = [[0, -1]], lane = [[1, 0]], warp = [], block = []}>",
+                 "#ttg.shared_linear<{offset = [[0, 1], [-1, 0]], block = []}, alignment = 16>"):
+        with pytest.raises(TritonscopeError, match="expected non-negative coordinates"):
+            parse_layout(text)
 
 
 def test_grid_folds_to_one_cta_tile():

@@ -102,6 +102,8 @@ class _Fields:
             isinstance(b, list) and all(isinstance(x, int) and not isinstance(x, bool) for x in b) for b in v
         ):
             raise ParseError(f"{key}: expected a list of integer lists like [[0, 1], [1, 0]], got {_show(v)}")
+        if any(x < 0 for b in v for x in b):  # coordinates combine by XOR: a negative one has no meaning
+            raise ParseError(f"{key}: expected non-negative coordinates, got {_show(v)}")
         return tuple(tuple(b) for b in v)
 
     def layout(self, key: str) -> Layout:
