@@ -142,7 +142,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         explain_counts(row, stages, graph.loop_trips(row.sites[0].op) if row.sites else None)
         row.count_changes.extend(row.relocations)
     loadreclaim.common_subexpressions(rows)
-    loadreclaim.merged_arms(rows, ttgir_text.splitlines(),
+    loadreclaim.merged_arms(rows, graph.lines,
                             lambda a, b, name: graph.at(a, [name]) == graph.at(b, [name]))
     spills = spill_sites(modules)
     if written is not None:

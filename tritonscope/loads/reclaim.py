@@ -139,7 +139,7 @@ def _take_matching(stage: str, before: str, r: AccessRow, line: int, unattribute
     items = [u for u in unattributed if u["stage"] == stage and u["line"] == line and u["count"] > 0
              and (other_col is None or u["col"] != other_col)
              and u["kind"] in ACCEPTS[r.kind] and u.get("bytes") and family(u["form"]) in fams]
-    count, nbytes = sum(forms.values()), sum(n * widths[f] for f, n in forms.items())
+    count, nbytes = sum(forms.values()), _bytes(r, before)
     if not items:
         return
     if sum(u["count"] for u in items) == count and {u["bytes"] for u in items} == set(widths.values()):

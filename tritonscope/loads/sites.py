@@ -99,10 +99,10 @@ class ValueGraph:
         to the nearest definition before it, the one in scope in SSA form. `at(op, names)` gives an op's
         operands as keys."""
         self.defs: dict[str, Op] = {}
-        self._lines = ttgir_text.splitlines()
+        self.lines = ttgir_text.splitlines()  # the TTGIR's lines, split once (loop_trips, merged_arms)
         self._by_line: dict[int, Op] = {op.lineno: op for op in module.ops}
         self.extra_sources: dict[str, list[str]] = {}  # loop-carried values: init and yielded value
-        self.arguments: dict[str, Argument] = parse_arguments(ttgir_text)
+        self.arguments: dict[str, Argument] = parse_arguments(self.lines)
         self._uses: dict[int, dict[str, str]] = {}  # op line -> {name as written: key}, where they differ
         # an scf.for's or scf.if's results: result k is its k-th loop-carried value (init, then each
         # yield), or the k-th value either arm yields
@@ -208,7 +208,7 @@ class ValueGraph:
         """How many times `op` runs per launch by the `scf.for` loops around it (their trip counts
         multiplied), when every enclosing loop has constant bounds; 1 outside any loop; None otherwise
         (a runtime bound, or a region that is no `scf.for`, such as a `scf.while`)."""
-        lines = self._lines
+        lines = self.lines
         i = op.lineno - 1
         if not 0 <= i < len(lines):
             return None
@@ -545,10 +545,10 @@ def operands(text: str, *, result_numbers: bool = False) -> list[str]:
     return [v.split("#")[0] for v in VALUE.findall(body)]
 
 
-def parse_arguments(ttgir_text: str) -> dict[str, Argument]:
+def parse_arguments(ttgir_lines: list[str]) -> dict[str, Argument]:
     """Kernel arguments and their alignment attributes, from each `tt.func` header."""
     out: dict[str, Argument] = {}
-    for line in ttgir_text.splitlines():
+    for line in ttgir_lines:
         m = FUNC_LINE.match(line)
         if not m:
             continue
