@@ -72,23 +72,26 @@
   function setStatus(html) { if (status) status.innerHTML = html; }
   function text(s) { var d = document.createElement('span'); d.textContent = s; return d.innerHTML; }
 
+  // the ops whose chain satisfies pred (tested once per distinct chain), and those `own` accepts outright
+  function opsWhere(pred, own) {
+    var memo = {};
+    return all('.op', panes).filter(function (e) {
+      if (own && own(e)) return true;
+      var ci = e.dataset.c;
+      if (ci === undefined) return false;
+      if (!(ci in memo)) memo[ci] = pred(D.chains[ci] || []);
+      return memo[ci];
+    });
+  }
+
   function selectSource(line) {
     clear();
     var s = srcLine(line);
     if (s) { s.classList.add('sel'); reveal(s); }
     // the line's own ops, and those a helper defined in this file wrote on it (an inner chain element)
-    var inner = {};
-    var ops = all('.op', panes).filter(function (e) {
-      if (e.dataset.s === String(line)) return true;
-      var ci = e.dataset.c;
-      if (ci === undefined) return false;
-      if (!(ci in inner)) {
-        inner[ci] = (D.chains[ci] || []).slice(0, -1).some(function (f) {
-          return f[1] === line && D.srcFiles.indexOf(f[0]) >= 0;
-        });
-      }
-      return inner[ci];
-    });
+    var ops = opsWhere(function (chain) {
+      return chain.slice(0, -1).some(function (f) { return f[1] === line && D.srcFiles.indexOf(f[0]) >= 0; });
+    }, function (e) { return e.dataset.s === String(line); });
     var chains = {};
     ops.forEach(function (e) {
       e.classList.add('hl');
@@ -108,14 +111,8 @@
     clear();
     var h = helperLine(fi, line);
     if (h) { h.classList.add('sel'); reveal(h); }
-    var hit = {};
-    var ops = all('.op', panes).filter(function (e) {
-      var ci = e.dataset.c;
-      if (ci === undefined) return false;
-      if (!(ci in hit)) {
-        hit[ci] = (D.chains[ci] || []).some(function (f) { return f[0] === fi && f[1] === line; });
-      }
-      return hit[ci];
+    var ops = opsWhere(function (chain) {
+      return chain.some(function (f) { return f[0] === fi && f[1] === line; });
     });
     ops.forEach(function (e) {
       e.classList.add('hl');
