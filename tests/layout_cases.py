@@ -260,6 +260,54 @@ SMALL_TENSOR_CASES = [
 ]
 
 
+def tmem_cases() -> list[dict]:
+    """Blackwell tensor memory encodings in every spelling (3.6/3.7's CTASplitM/N, 3.8's CGALayout, the
+    64-row blocks, packed and unpacked widths, padded FP4, two CTAs) and the scales encoding, over shapes
+    equal to, larger than and smaller than the block. A release refuses the other releases' spellings."""
+    t, sc = "#ttng.tensor_memory_encoding<", "#ttng.tensor_memory_scales_encoding<"
+    cases: list[dict] = []
+
+    def add(kind: str, text: str, shape: list[int], bits: int, ctas: int = 1) -> None:
+        cases.append({"kind": kind, "text": text, "shape": shape, "bits": bits, "shared": False, "tmem": True,
+                      "ctas": ctas})
+
+    for bm in (64, 128):
+        for bn in (16, 64, 256):
+            for stride, bits in ((1, 32), (1, 16), (2, 16), (4, 8)):
+                for shape in ([bm, bn], [256, bn], [bm, 2 * bn], [128, 4 * bn], [bm, bn // 2]):
+                    add("tensor_memory_encoding", f"{t}blockM = {bm}, blockN = {bn}, colStride = {stride}>", shape,
+                        bits)
+    for bm in (64, 128):
+        for shape in ([128, 128], [256, 64], [bm, 256]):
+            add("tensor_memory_encoding", f"{t}blockM = {bm}, blockN = 64, colStride = 1, fp4Padded = true>", shape, 8)
+    tmem_ctas = [
+        ("blockM = 128, blockN = 128, colStride = 1, twoCTAs = true", [256, 128], 32, 2),
+        ("blockM = 64, blockN = 128, colStride = 1, twoCTAs = true", [128, 128], 32, 2),
+        ("blockM = 128, blockN = 128, colStride = 1, CTASplitM = 2", [256, 128], 32, 2),
+        ("blockM = 128, blockN = 64, colStride = 1, CTASplitN = 2", [128, 128], 32, 2),
+        ("blockM = 64, blockN = 128, colStride = 1, CTASplitM = 2, twoCTAs = true", [128, 128], 32, 2),
+        ("blockM = 64, blockN = 64, colStride = 2, CTASplitM = 2, CTASplitN = 2", [256, 256], 16, 4),
+        ("blockM = 128, blockN = 128, colStride = 1, CGALayout = [[1, 0]]", [256, 128], 32, 2),
+        ("blockM = 128, blockN = 64, colStride = 1, CGALayout = [[0, 1]]", [128, 128], 32, 2),
+        ("blockM = 128, blockN = 128, colStride = 1, CGALayout = [[1, 0]], twoCTAs = true", [256, 128], 32, 2),
+        ("blockM = 64, blockN = 128, colStride = 1, CGALayout = [[1, 0]], twoCTAs = true", [128, 128], 32, 2),
+        ("blockM = 64, blockN = 64, colStride = 2, CGALayout = [[1, 0], [0, 1]]", [256, 256], 16, 4),
+        ("blockM = 128, blockN = 64, colStride = 1, CGALayout = [[0, 1], [1, 0]]", [256, 256], 32, 4),
+        ("blockM = 128, blockN = 64, colStride = 1, CGALayout = [[1, 0], [0, 0]]", [256, 64], 32, 4),
+        ("blockM = 64, blockN = 64, colStride = 1, CGALayout = [[1, 0], [0, 1]], twoCTAs = true", [256, 256], 32, 4),
+    ]
+    for fields, shape, bits, ctas in tmem_ctas:
+        add("tensor_memory_encoding", f"{t}{fields}>", shape, bits, ctas)
+    for order in ("", "blockRepOrder = kThenMn"):
+        for shape in ([128, 4], [128, 8], [64, 4], [32, 2], [256, 16], [512, 4], [64, 8], [256, 32], [128, 2]):
+            add("tensor_memory_scales_encoding", f"{sc}{order}>", shape, 8)
+    for fields, shape, ctas in (("CTASplitM = 2", [256, 4], 2), ("CTASplitM = 2, CTASplitN = 2", [256, 8], 4),
+                                ("CGALayout = [[1, 0]]", [256, 4], 2), ("CGALayout = [[1, 0], [0, 1]]", [256, 8], 4),
+                                ("CGALayout = [[0, 1]], blockRepOrder = kThenMn", [256, 16], 2)):
+        add("tensor_memory_scales_encoding", f"{sc}{fields}>", shape, 8, ctas)
+    return cases
+
+
 def oracle_cases(seed: int = 5, per_kind: int = 60) -> list[dict]:
     """The cases recorded per release (tests/layout_oracle_record.py): the random ones of every kind a
     release can convert, plus tensors smaller than their tile; each with the warps and lanes it spans."""
@@ -278,4 +326,6 @@ def oracle_cases(seed: int = 5, per_kind: int = 60) -> list[dict]:
         ll = to_linear(layout, c["shape"], c["bits"])
         out.append({**c, "text": text, "warps": 1 if c["shared"] else ll.size("warp"),
                     "lanes": 32 if c["shared"] else ll.size("lane")})
+    # tensor memory: kept as written (each release spells its CTA fields its own way); one warp group
+    out += [{**c, "warps": 4, "lanes": 32} for c in tmem_cases()]
     return out

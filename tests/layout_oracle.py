@@ -2,8 +2,9 @@
 
 Run as a script in a subprocess (a bad layout can abort the process inside libtriton): reads a JSON list of
 cases `{"text": "#ttg.blocked<...>", "shape": [64, 256], "bits": 16, "shared": false, "warps": 4,
-"lanes": 32}` on stdin, writes one TTGIR module per (warps, lanes) group, lets MLIR parse it
-(`ir.parse_mlir_module`), reads each value's layout back (`GluonOpBuilder.get_gluon_layout_from_tensor`)
+"lanes": 32}` (`"tmem": true` for a tensor memory encoding, `"ctas": 2` for a module of two CTAs) on
+stdin, writes one TTGIR module per (warps, lanes, CTAs) group, lets MLIR parse it (`ir.parse_mlir_module`),
+reads each value's layout back (`GluonOpBuilder.get_gluon_layout_from_tensor`, `_from_memdesc`)
 and asks `GluonOpBuilder.to_linear_layout(attr, shape)` for the bases. Prints a JSON list of
 `{"bases": {...}}` or `{"error": "..."}`.
 """
@@ -12,33 +13,40 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
 
 FLOAT_OF_BITS = {8: "i8", 16: "f16", 32: "f32", 64: "f64"}
+CTAS_OF = "ctas"  # a case's CTAs per CGA (module attribute ttg.num-ctas); 1 unless the case says
 
 
 def _value_line(i: int, case: dict) -> str:
     shape = "x".join(str(s) for s in case["shape"])
     elem = FLOAT_OF_BITS.get(case.get("bits") or 16, "f16")
+    if case.get("tmem"):
+        return (f"    %v{i} = ttng.tmem_alloc : () -> !ttg.memdesc<{shape}x{elem}, {case['text']}, "
+                f"#ttng.tensor_memory, mutable>")
     if case.get("shared"):
         return f"    %v{i} = ttg.local_alloc : () -> !ttg.memdesc<{shape}x{elem}, {case['text']}, #smem, mutable>"
     zero = "0" if elem.startswith("i") else "0.000000e+00"
     return f"    %v{i} = arith.constant dense<{zero}> : tensor<{shape}x{elem}, {case['text']}>"
 
 
-def _module(cases: list[tuple[int, dict]], warps: int, lanes: int) -> str:
+def _module(cases: list[tuple[int, dict]], warps: int, lanes: int, ctas: int = 1) -> str:
     body = "\n".join(_value_line(i, c) for i, c in cases)
     return (
         f"#smem = #ttg.shared_memory\n"
-        f'module attributes {{"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = {warps} : i32, '
+        f'module attributes {{"ttg.num-ctas" = {ctas} : i32, "ttg.num-warps" = {warps} : i32, '
         f'"ttg.threads-per-warp" = {lanes} : i32}} {{\n  tt.func public @k() {{\n{body}\n'
         f"    tt.return\n  }}\n}}\n"
     )
 
 
 def _bases_of(ll) -> dict:
+    if hasattr(ll, "rows"):  # tensor memory: (row, col) -> element; Triton's Python object has no block bases
+        return {"row": ll.rows, "col": ll.cols}
     if hasattr(ll, "reg_bases"):
         return {"register": ll.reg_bases, "lane": ll.lane_bases, "warp": ll.warp_bases, "block": ll.block_bases}
     return {"offset": ll.offset_bases, "block": ll.block_bases}
@@ -53,21 +61,21 @@ def oracle_main() -> None:
     ir.load_dialects(ctx)
     builder = lib.gluon_ir.GluonOpBuilder(ctx)
     results: list[dict] = [{"error": "not run"} for _ in cases]
-    groups: dict[tuple[int, int], list[tuple[int, dict]]] = {}
+    groups: dict[tuple[int, int, int], list[tuple[int, dict]]] = {}
     for i, c in enumerate(cases):
-        groups.setdefault((c.get("warps", 4), c.get("lanes", 32)), []).append((i, c))
+        groups.setdefault((c.get("warps", 4), c.get("lanes", 32), c.get(CTAS_OF, 1)), []).append((i, c))
     with tempfile.TemporaryDirectory() as tmp:
-        for (warps, lanes), group in groups.items():
-            path = os.path.join(tmp, f"m{warps}_{lanes}.ttgir")
+        for (warps, lanes, ctas), group in groups.items():
+            path = os.path.join(tmp, f"m{warps}_{lanes}_{ctas}.ttgir")
             with open(path, "w") as f:
-                f.write(_module(group, warps, lanes))
+                f.write(_module(group, warps, lanes, ctas))
             try:
                 modules = [(group, ir.parse_mlir_module(path, ctx))]
             except Exception:  # noqa: BLE001 - one bad case fails the module: parse the cases one by one
                 modules = []
                 for i, c in group:
                     with open(path, "w") as f:
-                        f.write(_module([(i, c)], warps, lanes))
+                        f.write(_module([(i, c)], warps, lanes, ctas))
                     try:
                         modules.append(([(i, c)], ir.parse_mlir_module(path, ctx)))
                     except Exception as exc:  # noqa: BLE001 - reported per case
@@ -82,14 +90,17 @@ def oracle_main() -> None:
 def _read_back(builder, group: list[tuple[int, dict]], module, results: list[dict]) -> None:
     ops: list = []
     module.walk(ops.append)
-    values = [op for op in ops if op.get_name() in ("arith.constant", "ttg.local_alloc")]
+    values = [op for op in ops if op.get_name() in ("arith.constant", "ttg.local_alloc", "ttng.tmem_alloc")]
     for (i, c), op in zip(group, values, strict=False):
         try:
             v = op.get_result(0)
-            layout = (
-                builder.get_gluon_layout_from_memdesc(v) if c.get("shared") else builder.get_gluon_layout_from_tensor(v)
-            )
-            ll = builder.to_linear_layout(layout._to_ir(builder), list(c["shape"]))
+            memdesc = c.get("shared") or c.get("tmem")
+            layout = builder.get_gluon_layout_from_memdesc(v) if memdesc else builder.get_gluon_layout_from_tensor(v)
+            attr = layout._to_ir(builder)
+            order = re.search(r"blockRepOrder = (\w+)", c["text"])
+            if order:  # Gluon's TensorMemoryScalesLayout drops blockRepOrder: build the attribute with it
+                attr = builder.get_tensor_memory_scales_layout([list(b) for b in layout.cga_layout], order[1])
+            ll = builder.to_linear_layout(attr, list(c["shape"]))
             results[i] = {"bases": _bases_of(ll)}
         except Exception as exc:  # noqa: BLE001
             results[i] = {"error": f"{type(exc).__name__}: {exc}"}

@@ -48,7 +48,8 @@ def record(folder: str | None) -> Path:
     results = run_oracle(cases)
     rows = []
     for case, result in zip(cases, results, strict=True):
-        row = {k: case[k] for k in ("kind", "text", "shape", "bits", "shared", "warps", "lanes")}
+        row = {k: case[k] for k in ("kind", "text", "shape", "bits", "shared", "warps", "lanes", "tmem", "ctas")
+               if k in case}
         row.update(result)
         rows.append(row)
     OUT.mkdir(parents=True, exist_ok=True)

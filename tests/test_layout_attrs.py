@@ -196,19 +196,23 @@ def test_errors_name_the_field(text, message):
     assert "\n" not in str(info.value)
 
 
-def test_tensor_memory_is_listed_not_decoded():
-    """Blackwell's TMEM encodings must not stop a kernel's other layouts from decoding."""
+def test_tensor_memory_is_decoded_and_an_unknown_ttng_kind_listed():
+    """Blackwell's TMEM encodings decode (tests/test_tmem.py); a ttng encoding of a later release is kept by
+    name and must not stop a kernel's other layouts from decoding."""
     from tritonscope.errors import TritonscopeError
     from tritonscope.layouts.tensor import to_linear
 
     text = (
         f"#blocked = #ttg.blocked<{BLOCKED_BODY}>\n"
         "#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>\n"
+        "#later = #ttng.tensor_memory_future_encoding<stride = 3>\n"
         "#smem = #ttg.shared_memory\n#tm = #ttng.tensor_memory\n"
     )
     aliases = parse_layout_aliases(text)
-    assert {k: v.kind for k, v in aliases.items()} == {"blocked": "blocked", "tmem": "ttng.tensor_memory_encoding"}
+    assert {k: v.kind for k, v in aliases.items()} == {
+        "blocked": "blocked", "tmem": "tensor_memory_encoding", "later": "ttng.tensor_memory_future_encoding"}
     tt = parse_tensor_type("!ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>", aliases)
     assert tt.memory == "tensor_memory"
-    with pytest.raises(TritonscopeError, match="no linear layout for ttng.tensor_memory_encoding"):
-        to_linear(tt.encoding, (128, 128))
+    assert to_linear(tt.encoding, (128, 128), 32).bases["row"][-1] == [64, 0]
+    with pytest.raises(TritonscopeError, match="no linear layout for ttng.tensor_memory_future_encoding"):
+        to_linear(aliases["later"], (128, 128))

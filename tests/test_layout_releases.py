@@ -58,6 +58,8 @@ def test_decoding_matches_the_release(version):
             continue
         layout = parse_layout(case["text"])
         ours = to_linear(layout, case["shape"], case["bits"], semantics=semantics).to_json()
+        if case.get("tmem"):  # Triton's Python object for a tensor memory layout carries no block bases
+            ours = {k: ours[k] for k in ("row", "col")}
         if ours == case["bases"]:
             stats["match"] += 1
         elif semantics.unmodelled(releases.layout_kind(layout)) and _register_permutation(ours, case["bases"]):
@@ -65,9 +67,12 @@ def test_decoding_matches_the_release(version):
         else:
             problems.append(f"{case['text']} {case['shape']}:\n  ours   {ours}\n  triton {case['bases']}")
     assert not problems, "\n".join(problems[:5])
-    expected = {"3.6": {"match": 546, "refused by this release": 167},
-                "3.7": {"match": 707, "register order not modelled": 6},
-                "3.8": {"match": 713}, "3.9": {"match": 713}}[version]
+    # 163 of the cases are tensor memory encodings: 3.6's binding cannot return one (all refused), 3.7 refuses
+    # 3.8's CGALayout, padded FP4 and blockRepOrder spellings, 3.8 and 3.9 refuse 3.7's CTASplitM/N
+    expected = {"3.6": {"match": 546, "refused by this release": 330},
+                "3.7": {"match": 820, "register order not modelled": 6, "refused by this release": 50},
+                "3.8": {"match": 868, "refused by this release": 8},
+                "3.9": {"match": 868, "refused by this release": 8}}[version]
     assert dict(stats) == expected
 
 
@@ -101,15 +106,20 @@ def _cli_bases(case: dict, *extra: str) -> dict:
 def test_layout_json_is_39_by_default_and_38_when_asked():
     """Random layouts, tensors smaller than the tile among them, through the command itself."""
     r38, r39 = _record("3.8")["cases"], _record("3.9")["cases"]
-    differing = [i for i, (a, b) in enumerate(zip(r38, r39, strict=True)) if a["bases"] != b["bases"]]
-    picked = differing + list(range(0, len(r39), 37))
+    both = [i for i, (a, b) in enumerate(zip(r38, r39, strict=True)) if "bases" in a and "bases" in b]
+    differing = [i for i in both if r38[i]["bases"] != r39[i]["bases"]]
+    picked = differing + both[::37]
     assert len(differing) >= 15
     for i in picked:
         default = _cli_bases(r39[i])
+        if r39[i].get("tmem"):  # Triton's Python object for tensor memory has no block bases
+            default["bases"].pop("block")
         assert default["bases"] == r39[i]["bases"], r39[i]["text"]
         assert default["semantics"] == {"triton_version": "3.9", "semantics_of": "3.9",
                                         "from": "default: the newest known release"}
         asked = _cli_bases(r38[i], "--triton-version", "3.8")
+        if r38[i].get("tmem"):
+            asked["bases"].pop("block")
         assert asked["bases"] == r38[i]["bases"], r38[i]["text"]
         assert asked["semantics"]["triton_version"] == "3.8"
 

@@ -2,7 +2,7 @@
 descriptors), cross-compiled here for cuda:100 by Triton 3.9: its TTGIR holds a `ttg.warp_specialize` op
 whose partitions (a TMA loader, an MMA issuer) have their own regions. Every access inside them gets its
 rows and verdicts, the TMA copies and the tcgen05 MMA join SASS, map attributes the partitions' ops, and
-the tensor memory layout is named as not decoded, not guessed."""
+the accumulator's tensor memory layout decodes to the columns Triton allocated."""
 
 from __future__ import annotations
 
@@ -66,8 +66,19 @@ def test_map_attributes_the_partitions_ops(ws_cache):
     assert stages["llir"]["count"] and stages["ptx"]["count"]
 
 
-def test_tensor_memory_layout_is_named_not_guessed(ws_cache):
-    r = run_cli("layout", "matmul_ws_kernel", "--cache-dir", str(ws_cache))
+def test_tensor_memory_layout_is_decoded(ws_cache):
+    """The accumulator's TMEM: 128 lanes x 128 columns per buffer, two buffers side by side; their 256
+    columns are what Triton's allocation pass recorded (tmem_size)."""
+    r = run_cli("layout", "matmul_ws_kernel", "--cache-dir", str(ws_cache), "--json")
     assert r.returncode == 0, r.stderr
-    assert "#tmem = #ttng.tensor_memory_encoding<" in r.stdout
-    assert "cannot derive the numbers: no linear layout for ttng.tensor_memory_encoding" in r.stdout
+    doc = json.loads(r.stdout)
+    (tmem,) = [a for a in doc["layouts"] if a["kind"] == "tensor_memory_encoding"]
+    facts = {tuple(u["shape"]): u["facts"] for u in tmem["uses"]}
+    assert facts[(2, 128, 128)]["columns"] == doc["tmem_columns"] == 256
+    assert facts[(128, 128)]["columns_per_buffer"] == 128 and facts[(128, 128)]["lanes_holding"] == 128
+    r = run_cli("layout", "matmul_ws_kernel", "--cache-dir", str(ws_cache))
+    assert "tensor memory: 128 lanes x 128 32-bit columns x 2 buffers = 256 of the SM's 512 columns" in r.stdout
+    assert "Triton allocated 256 of the SM's 512 tensor memory columns" in r.stdout
+    r = run_cli("layout", "matmul_ws_kernel", "--cache-dir", str(ws_cache), "--alias", "tmem", "--element", "1,70,5")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "element (1, 70, 5) is at lane 70, column 133 (block 0)"

@@ -167,6 +167,9 @@ def _one_layout(text: str | None, title: str, uses: list | None, q: LayoutQuery,
     svg_path, png_path, max_rows, max_cols, no_picture = q.svg_path, q.png_path, q.max_rows, q.max_cols, q.no_picture
     semantics = releases.active()
     notes: list[str] = [semantics.sentence()] + releases.notes_for(layout, semantics)
+    if layout.tensor_memory:
+        _tensor_memory_layout(layout, title, uses, q, notes)
+        return
     if dtype is None:
         dtype = "f16"
         notes.append("--dtype not given: f16 assumed for the vector widths")
@@ -236,6 +239,64 @@ def _one_layout(text: str | None, title: str, uses: list | None, q: LayoutQuery,
     render.render_layout(facts, console, title, dtype, None if no_picture else grid, color_enabled(), notes)
 
 
+def _tensor_memory_layout(layout, title: str, uses: list | None, q: LayoutQuery, notes: list[str]) -> None:
+    """A Blackwell tensor memory layout: lanes and 32-bit columns, not threads; no picture."""
+    from tritonscope.errors import UsageError
+    from tritonscope.layouts.attrs import dtype_bits
+    from tritonscope.layouts.tensor import to_linear
+    from tritonscope.layouts.views import describe_tmem, tmem_places
+    from tritonscope.render.terminal import make_console
+
+    for flag, given in (("--thread", q.thread), ("--svg", q.svg_path), ("--png", q.png_path)):
+        if given is not None:
+            raise UsageError(f"{flag}: a {layout.kind} is held by tensor memory lanes and columns, not threads, "
+                             f"and has no picture here; --element I,J says where an element sits")
+    dtype = q.dtype
+    if dtype is None:
+        dtype = "i8" if layout.kind == "tensor_memory_scales_encoding" else "f32"
+        notes.append(f"--dtype not given: {dtype} assumed for the column widths")
+    bits = dtype_bits(dtype)
+    if bits is None:
+        raise UsageError(f"--dtype {dtype}: unknown element type (f16, bf16, f32, f64, i8, i16, i32, i64, ...)")
+    if q.shape_text is not None:
+        shape = _parse_ints(q.shape_text.lower(), "--shape", "x")
+    else:
+        shape = layout.block_shape
+        notes.append(f"--shape not given: the layout's block {'x'.join(map(str, shape))} is used")
+    ll = to_linear(layout, shape, bits)
+    facts = describe_tmem(layout, shape, bits, ll=ll)
+    places = coord = None
+    if q.element is not None:
+        coord = _parse_ints(q.element, "--element", ",")
+        places = tmem_places(ll.owner(coord), facts)
+    if q.as_json:
+        facts_json = facts.to_json()
+        facts_json.pop("kind")
+        doc = {"layout": title, "layout_kind": layout.kind, "dtype": dtype, **facts_json,
+               "semantics": _semantics_json()}
+        if uses is not None:
+            doc["uses"] = uses
+        if places is not None:
+            doc["element"] = list(coord)
+            doc["places"] = places
+        doc["notes"] = notes
+        emit_json(doc, "layout")
+        return
+    from tritonscope.render import layout as render
+
+    console = make_console()
+    if places is not None:
+        render.render_tmem_places(places, console, coord)
+        return
+    render.render_tmem_layout(facts, console, title, dtype, notes)
+
+
+def _semantics_json() -> dict:
+    from tritonscope.layouts import releases
+
+    return releases.active().to_json()
+
+
 def _owner_json(o: tuple[int, ...], facts) -> dict:
     if facts.shared:
         return {"block": o[0], "offset": o[1]}
@@ -300,9 +361,11 @@ def _kernel_layouts_as(sel: Selection, entry, alias: str | None, semantics, q: L
     reports = [_alias_json(a, q.warp_size) for a in table]
     gluon = entry.language == "gluon"
     written = _written(entry, stage_text(entry, "ttgir"), str(path), sel.finder()) if gluon else None
+    tmem = entry.meta("tmem_size")  # the columns Triton's TMEM allocation pass gave the kernel (Blackwell)
+    tmem = tmem if isinstance(tmem, int) and not isinstance(tmem, bool) and tmem > 0 else None
     if q.as_json:
         doc = {"kernel": entry.name, "hash": entry.hash, "ttgir": str(path), "language": entry.language,
-               "semantics": semantics.to_json(), "layouts": reports}
+               "semantics": semantics.to_json(), "tmem_columns": tmem, "layouts": reports}
         if written is not None:
             doc["written"] = written
         emit_json(doc, "layout-kernel")
@@ -314,6 +377,9 @@ def _kernel_layouts_as(sel: Selection, entry, alias: str | None, semantics, q: L
     if written is not None:
         render_written_layouts(written, console, entry.name)
     render_kernel_layouts(reports, console, entry.name, str(path))
+    if tmem is not None:
+        console.print(f"note: Triton allocated {tmem} of the SM's 512 tensor memory columns to this kernel "
+                      "(tmem_size in its metadata)", highlight=False, soft_wrap=True)
     console.print(f"note: {semantics.sentence()}", highlight=False, soft_wrap=True)
 
 
@@ -357,7 +423,7 @@ def _alias_json(a, warp_size: int | None) -> dict:
 
 def _use_json(u, layout, warp_size: int | None) -> dict:
     from tritonscope.errors import TritonscopeError
-    from tritonscope.layouts.views import describe
+    from tritonscope.layouts.views import facts_for
 
     doc = {
         "shape": list(u.shape),
@@ -369,7 +435,7 @@ def _use_json(u, layout, warp_size: int | None) -> dict:
         "source_lines": [{"file": f, "line": n} for f, n in u.source_lines],
     }
     try:
-        doc["facts"] = describe(layout, u.shape, u.access_bits, warp_size).to_json()
+        doc["facts"] = facts_for(layout, u.shape, u.access_bits, warp_size).to_json()
     except TritonscopeError as exc:
         doc["facts"] = None
         doc["error"] = str(exc)

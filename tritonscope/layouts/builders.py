@@ -22,6 +22,8 @@ from tritonscope.layouts.model import (
     SharedLinearLayout,
     SliceLayout,
     SwizzledSharedLayout,
+    TensorMemoryLayout,
+    TensorMemoryScalesLayout,
 )
 from tritonscope.layouts.syntax import AliasRef, AttrText
 
@@ -92,6 +94,15 @@ class _Fields:
             return default
         if not isinstance(v, bool):
             raise ParseError(f"{key}: expected true or false, got {_show(v)}")
+        return v
+
+    def word(self, key: str, required: bool = True) -> str | None:
+        """A bare keyword value (`blockRepOrder = kThenMn`)."""
+        v = self._get(key, required)
+        if v is None:
+            return None
+        if not isinstance(v, str):
+            raise ParseError(f"{key}: expected a keyword, got {_show(v)}")
         return v
 
     def bases(self, key: str, required: bool = True) -> tuple[tuple[int, ...], ...] | None:
@@ -312,6 +323,50 @@ def _build_shared_linear(f: _Fields) -> Layout:
     return SharedLinearLayout(offset, block, alignment)
 
 
+def _tmem_ctas(f: _Fields) -> tuple[tuple[int, int] | None, tuple[tuple[int, ...], ...] | None]:
+    """The CTA fields of a tensor memory encoding: 3.6/3.7's CTASplitM/N or 3.8's CGALayout bases."""
+    split_m, split_n = f.int("CTASplitM", required=False), f.int("CTASplitN", required=False)
+    cga = f.bases("CGALayout", required=False)
+    split = None
+    if split_m is not None or split_n is not None:
+        split = (split_m or 1, split_n or 1)
+        _check_pow2("CTASplitM/CTASplitN", split)
+        if cga is not None:
+            raise ParseError("CTASplitM/CTASplitN and CGALayout are two releases' spellings: give one")
+    if cga is not None and any(len(b) != 2 for b in cga):
+        raise ParseError(f"CGALayout: expected bases of 2 coordinates (tensor memory is 2-D), got {_show(list(cga))}")
+    return split, cga
+
+
+def _build_tensor_memory(f: _Fields) -> Layout:
+    block_m, block_n = f.int("blockM"), f.int("blockN")
+    if block_m not in (64, 128):
+        raise ParseError(f"blockM: expected 64 or 128 (tensor memory has 128 lanes), got {block_m}")
+    _check_pow2("blockN", (block_n,))
+    unpacked = None
+    if f.has("unpacked"):
+        if f.has("colStride"):
+            raise ParseError("unpacked and colStride are two releases' spellings: give one")
+        unpacked = f.bool("unpacked")
+        col_stride = 1
+    else:
+        col_stride = f.int("colStride")
+        _check_pow2("colStride", (col_stride,))
+        if col_stride > 32:
+            raise ParseError(f"colStride: expected at most 32 (one 32-bit column per bit), got {col_stride}")
+    split, cga = _tmem_ctas(f)
+    return TensorMemoryLayout(block_m, block_n, col_stride, unpacked, split, cga, f.bool("twoCTAs"),
+                              f.bool("fp4Padded"))
+
+
+def _build_tensor_memory_scales(f: _Fields) -> Layout:
+    split, cga = _tmem_ctas(f)
+    order = f.word("blockRepOrder", required=False) or "mnThenK"
+    if order not in ("mnThenK", "kThenMn"):
+        raise ParseError(f"blockRepOrder: expected mnThenK or kThenMn, got {order}")
+    return TensorMemoryScalesLayout(split, cga, order == "kThenMn")
+
+
 _BUILDERS = {
     "blocked": _build_blocked,
     "slice": _build_slice,
@@ -327,4 +382,6 @@ _BUILDERS = {
     "nvmma_shared": _build_nvmma_shared,
     "padded_shared": _build_padded_shared,
     "shared_linear": _build_shared_linear,
+    "tensor_memory_encoding": _build_tensor_memory,
+    "tensor_memory_scales_encoding": _build_tensor_memory_scales,
 }

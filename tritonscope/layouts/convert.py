@@ -30,6 +30,8 @@ from tritonscope.layouts.model import (
     SharedLinearLayout,
     SliceLayout,
     SwizzledSharedLayout,
+    TensorMemoryLayout,
+    TensorMemoryScalesLayout,
 )
 from tritonscope.layouts.shared import (
     nvmma_to_linear,
@@ -38,6 +40,7 @@ from tritonscope.layouts.shared import (
     stack_buffers,
     swizzled_to_linear,
 )
+from tritonscope.layouts.tmem import tmem_scales_to_linear, tmem_to_linear
 
 # --- distributed layouts -------------------------------------------------------------------------------------
 
@@ -297,6 +300,8 @@ _TO_LINEAR = {
     NvmmaSharedLayout: lambda x, shape, bits: nvmma_to_linear(x, shape),
     PaddedSharedLayout: lambda x, shape, bits: padded_to_linear(x, shape),
     SharedLinearLayout: lambda x, shape, bits: shared_linear_to_linear(x, shape),
+    TensorMemoryLayout: tmem_to_linear,
+    TensorMemoryScalesLayout: tmem_scales_to_linear,
 }
 # A dot operand's parent type -> its conversion, (dot, parent, shape) -> LinearMap.
 _DOT_BY_PARENT = {
@@ -309,8 +314,9 @@ _DOT_BY_PARENT = {
 
 def layout_to_linear(layout, shape: Sequence[int], element_bits: int | None = None) -> LinearMap:
     rank = layout.rank
-    if layout.shared and rank and len(shape) > rank:  # (rank 0 would recurse forever; to_linear refuses it)
-        return stack_buffers(layout_to_linear(layout, shape[-rank:], element_bits), shape, rank)
+    if (layout.shared or layout.tensor_memory) and rank and len(shape) > rank:  # (rank 0 would recurse forever)
+        one = layout_to_linear(layout, shape[-rank:], element_bits)
+        return stack_buffers(one, shape, rank, "col" if layout.tensor_memory else "offset")
     convert = _TO_LINEAR.get(type(layout))
     if convert is None:
         raise TritonscopeError(f"no linear layout for {layout.kind} in tritonscope")

@@ -17,7 +17,7 @@ from typing import Any
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.attrs import iter_shaped_types, parse_layout_aliases, parse_tensor_type
 from tritonscope.layouts.model import Layout
-from tritonscope.layouts.views import describe
+from tritonscope.layouts.views import facts_for
 from tritonscope.layouts.written import Symbol, WrittenLayout, written_layouts
 from tritonscope.stages import parse
 
@@ -220,7 +220,7 @@ def resolution_json(r: Resolution, source_line: str | None) -> dict:
                "shape": list(t.shape), "dtype": t.dtype or None, "memory": t.memory, "facts": None}
         if t.shape:
             try:
-                doc["facts"] = describe(t.layout, t.shape, t.access_bits).to_json()
+                doc["facts"] = facts_for(t.layout, t.shape, t.access_bits).to_json()
             except TritonscopeError as exc:
                 doc["error"] = str(exc)
         resolved.append(doc)

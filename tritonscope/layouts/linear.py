@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 REGISTER_DIMS = ("register", "lane", "warp", "block")
 SHARED_DIMS = ("offset", "block")
+TMEM_DIMS = ("col", "row", "block")  # Blackwell tensor memory: Triton's order (its tile starts from the columns)
 
 Basis = tuple[int, ...]
 

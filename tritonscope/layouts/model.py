@@ -66,6 +66,7 @@ class LayoutBase:
 
     kind = "layout"
     shared = False  # True for shared-memory layouts (in-dims offset/block, not register/lane/warp/block)
+    tensor_memory = False  # True for Blackwell tensor memory (in-dims col/row/block)
 
     @property
     def rank(self) -> int:
@@ -330,6 +331,80 @@ class SharedLinearLayout(LayoutBase):
 
 
 @dataclass(frozen=True)
+class TensorMemoryLayout(LayoutBase):
+    """Blackwell tensor memory (`#ttng.tensor_memory_encoding`): where each element of an MMA accumulator or
+    operand sits among TMEM's 128 lanes (rows) and 32-bit columns. Three spellings: `unpacked` (up to
+    Triton 3.5), `colStride` with `CTASplitM/N` (3.6, 3.7) and `colStride` with `CGALayout` (3.8 on);
+    the fields keep the one the text used, and it decides the conversion (layouts/tmem.py)."""
+
+    block_m: int = 128
+    block_n: int = 128
+    col_stride: int = 1
+    unpacked: bool | None = None  # the <= 3.5 spelling, instead of colStride
+    cta_split: tuple[int, int] | None = None  # (CTASplitM, CTASplitN): the 3.6/3.7 spelling
+    cga_bases: tuple[tuple[int, ...], ...] | None = None  # CGALayout: the 3.8+ spelling
+    two_ctas: bool = False
+    fp4_padded: bool = False
+    kind = "tensor_memory_encoding"
+    tensor_memory = True
+
+    @property
+    def rank(self) -> int:
+        return 2
+
+    @property
+    def block_shape(self) -> tuple[int, int]:
+        return (self.block_m, self.block_n)
+
+    @property
+    def legacy_ctas(self) -> bool:
+        """CTAs spelled as 3.6/3.7 did: split factors (not CGA bases), which that conversion puts on columns."""
+        return self.cga_bases is None and (self.cta_split is not None or self.two_ctas)
+
+    def to_text(self) -> str:
+        width = f"unpacked = {str(self.unpacked).lower()}" if self.unpacked is not None else \
+            f"colStride = {self.col_stride}"
+        fields = [f"blockM = {self.block_m}", f"blockN = {self.block_n}", width]
+        if self.cta_split is not None:
+            fields += [f"CTASplitM = {self.cta_split[0]}", f"CTASplitN = {self.cta_split[1]}"]
+        if self.cga_bases:
+            fields.append(f"CGALayout = {_bases(self.cga_bases)}")
+        if self.two_ctas:
+            fields.append("twoCTAs = true")
+        if self.fp4_padded:
+            fields.append("fp4Padded = true")
+        return f"#ttng.tensor_memory_encoding<{', '.join(fields)}>"
+
+
+@dataclass(frozen=True)
+class TensorMemoryScalesLayout(LayoutBase):
+    """The scale factors of a block-scaled tcgen05 MMA in tensor memory
+    (`#ttng.tensor_memory_scales_encoding`): PTX's scale-factor layout, 32 lanes repeated in each warp's
+    quarter of TMEM, four 8-bit scales to a 32-bit column."""
+
+    cta_split: tuple[int, int] | None = None
+    cga_bases: tuple[tuple[int, ...], ...] | None = None
+    k_first: bool = False  # blockRepOrder = kThenMn (3.9): repetitions along K before M/N
+    kind = "tensor_memory_scales_encoding"
+    tensor_memory = True
+    block_shape = (128, 4)  # one MMA block: 128 rows of 4 scales
+
+    @property
+    def rank(self) -> int:
+        return 2
+
+    def to_text(self) -> str:
+        fields = []
+        if self.cta_split is not None:
+            fields += [f"CTASplitM = {self.cta_split[0]}", f"CTASplitN = {self.cta_split[1]}"]
+        if self.cga_bases:
+            fields.append(f"CGALayout = {_bases(self.cga_bases)}")
+        if self.k_first:
+            fields.append("blockRepOrder = kThenMn")
+        return f"#ttng.tensor_memory_scales_encoding<{', '.join(fields)}>"
+
+
+@dataclass(frozen=True)
 class OpaqueLayout(LayoutBase):
     """A layout attribute tritonscope reads but cannot decode (Blackwell tensor memory, ...): kept by name
     so a kernel using it still lists its other layouts; to_linear raises a one-line error for it."""
@@ -361,5 +436,7 @@ Layout = (
     | NvmmaSharedLayout
     | PaddedSharedLayout
     | SharedLinearLayout
+    | TensorMemoryLayout
+    | TensorMemoryScalesLayout
     | OpaqueLayout
 )

@@ -122,14 +122,15 @@ def nvmma_to_linear(s: NvmmaSharedLayout, shape: Sequence[int]) -> LinearMap:
     return combine_cta_cga_with_shape(layout, s.cta, shape)
 
 
-def stack_buffers(one: LinearMap, shape: Sequence[int], rank: int) -> LinearMap:
-    """A multi-buffered memdesc (NxMxK with a rank-2 layout): buffers one after another, row-major."""
+def stack_buffers(one: LinearMap, shape: Sequence[int], rank: int, in_dim: str = "offset") -> LinearMap:
+    """A multi-buffered memdesc (NxMxK with a rank-2 layout): buffers one after another, row-major, along
+    `in_dim` (shared memory offsets; tensor memory columns, where buffer i starts i buffers' columns on)."""
     lead = len(shape) - rank
     one = one.transpose_outs(std_names(rank))
     bases = {k: [(0,) * lead + tuple(b) for b in v] for k, v in one.in_bases.items()}
     for d in range(lead - 1, -1, -1):
         for i in range(shape[d].bit_length() - 1):
-            bases["offset"].append(tuple((1 << i) if j == d else 0 for j in range(len(shape))))
+            bases[in_dim].append(tuple((1 << i) if j == d else 0 for j in range(len(shape))))
     return LinearMap(bases, [(dim(i), s) for i, s in enumerate(shape)])
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts import releases
 from tritonscope.layouts.convert import layout_to_linear
-from tritonscope.layouts.linear import REGISTER_DIMS, SHARED_DIMS, LinearMap, dim
+from tritonscope.layouts.linear import REGISTER_DIMS, SHARED_DIMS, TMEM_DIMS, LinearMap, dim
 
 
 class LinearLayout:
@@ -38,6 +38,10 @@ class LinearLayout:
     @property
     def shared(self) -> bool:
         return self.in_dims == SHARED_DIMS
+
+    @property
+    def tensor_memory(self) -> bool:
+        return self.in_dims == TMEM_DIMS
 
     def size(self, in_dim: str) -> int:
         return 1 << len(self.bases.get(in_dim, []))
@@ -132,8 +136,10 @@ class LinearLayout:
 
     def elements(self, block: int = 0, warp: int = 0, lane: int = 0) -> list[tuple[int, tuple[int, ...]]]:
         """(register, coord) for every register of one thread."""
-        if self.shared:
-            raise TritonscopeError("a shared-memory layout has no threads: ask for an element's offset instead")
+        if self.shared or self.tensor_memory:
+            where = "offset" if self.shared else "lane and column"
+            raise TritonscopeError(f"a {'shared' if self.shared else 'tensor'}-memory layout has no threads: ask "
+                                   f"for an element's {where} instead")
         base = self.coord(block=block, warp=warp, lane=lane)
         return [
             (r, tuple(a ^ b for a, b in zip(base, v, strict=False))) for r, v in enumerate(self._values("register"))
@@ -149,7 +155,8 @@ def to_linear(layout, shape: Sequence[int], element_bits: int | None = None, sem
     shape = tuple(int(s) for s in shape)
     if layout.rank == 0:
         raise TritonscopeError(f"the {layout.kind} layout names no dimension: it has rank 0")
-    buffered = layout.shared and layout.rank is not None and len(shape) > layout.rank  # NxMxK memdesc
+    memory = layout.shared or layout.tensor_memory
+    buffered = memory and layout.rank is not None and len(shape) > layout.rank  # NxMxK memdesc
     if layout.rank is not None and len(shape) != layout.rank and not buffered:
         raise TritonscopeError(
             f"shape {'x'.join(map(str, shape))} has rank {len(shape)}, the {layout.kind} layout has rank {layout.rank}"
@@ -161,7 +168,8 @@ def to_linear(layout, shape: Sequence[int], element_bits: int | None = None, sem
     padded = tuple(1 << (s - 1).bit_length() for s in shape)
     with releases.using(semantics):
         ll = layout_to_linear(layout, padded, element_bits)
-    ret = LinearLayout(ll, padded, SHARED_DIMS if layout.shared else REGISTER_DIMS)
+    in_dims = TMEM_DIMS if layout.tensor_memory else SHARED_DIMS if layout.shared else REGISTER_DIMS
+    ret = LinearLayout(ll, padded, in_dims)
     ret.shape = shape
     return ret
 

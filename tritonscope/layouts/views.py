@@ -107,7 +107,10 @@ def cta_tile(layout: Layout, ll: LinearLayout) -> tuple[int, ...]:
 def describe(
     layout: Layout, shape, element_bits: int, warp_size: int | None = None, ll: LinearLayout | None = None
 ) -> LayoutFacts:
-    """The numbers of one layout for one tensor shape and element width."""
+    """The numbers of one layout for one tensor shape and element width (a tensor memory layout has its own:
+    describe_tmem; facts_for picks)."""
+    if layout.tensor_memory:
+        raise TritonscopeError(f"a {layout.kind} is laid out over tensor memory lanes and columns, not threads")
     shape = tuple(shape)
     ll = ll or to_linear(layout, shape, element_bits)
     shared = ll.shared
@@ -153,6 +156,93 @@ def describe(
         threads_per_element=1 if shared else 2 ** sum(broadcast.get(x, 0) for x in ("lane", "warp", "block")),
         replicated_dims=tuple(i for i, (s, t) in enumerate(zip(shape, tile, strict=False)) if t > s),
     )
+
+
+# --- tensor memory: lanes and 32-bit columns instead of threads and registers ------------------------------
+
+
+@dataclass
+class TensorMemoryFacts:
+    """Where a tensor sits in Blackwell tensor memory (128 lanes x 512 32-bit columns per SM), per CTA."""
+
+    kind: str
+    shape: tuple[int, ...]
+    element_bits: int
+    buffers: int  # a multi-buffered memdesc (2x128x128): buffers side by side along the columns
+    num_ctas: int
+    lanes: int  # lanes the layout spans (2 ** row bases)
+    lanes_holding: int  # of those, lanes that hold data (a zero row basis below lane 32 leaves lanes empty)
+    repeated_lanes: list[int]  # lane bits whose zero basis repeats the data in another warp's quarter (32, 64)
+    element_units: int  # column units one element spans (colStride; 2x for padded FP4)
+    elements_per_column: int  # elements packed in one 32-bit column (1: one element per column or wider)
+    columns_per_buffer: int  # 32-bit columns of one buffer in one CTA
+    columns: int  # all buffers
+    lanes_carry: list[int]  # dims the lanes run along
+    columns_carry: list[int]  # dims the columns run along
+    tensor_memory: bool = True
+    shared: bool = False  # for readers that branch on shared vs registers
+    bases: dict[str, list[list[int]]] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["shape"] = list(d["shape"])
+        return d
+
+
+def describe_tmem(layout: Layout, shape, element_bits: int, ll: LinearLayout | None = None) -> TensorMemoryFacts:
+    from tritonscope.layouts.tmem import tmem_columns
+
+    shape = tuple(shape)
+    ll = ll or to_linear(layout, shape, element_bits)
+    rank = len(shape)
+    buffers = prod(shape[:-2]) if rank > 2 else 1
+    cols, rows = ll.bases.get("col", []), ll.bases.get("row", [])
+    lead = rank - 2
+    own_cols = [b for b in cols if not any(b[:lead])]  # the buffer bases come last, along the leading dims
+    stride = 0
+    while stride < len(own_cols) and not any(own_cols[stride]):
+        stride += 1
+    units = 1 << len(own_cols)
+    per_buffer = tmem_columns(units, element_bits)
+    empty = [i for i, b in enumerate(rows) if not any(b) and i not in (5, 6)]
+    slot_bits = element_bits << stride
+    return TensorMemoryFacts(
+        kind=layout.kind,
+        shape=shape,
+        element_bits=element_bits,
+        buffers=buffers,
+        num_ctas=ll.size("block"),
+        lanes=ll.size("row"),
+        lanes_holding=ll.size("row") >> len(empty),
+        repeated_lanes=[1 << i for i, b in enumerate(rows) if not any(b) and i in (5, 6)],
+        element_units=1 << stride,
+        elements_per_column=max(1, 32 // slot_bits),
+        columns_per_buffer=per_buffer,
+        columns=per_buffer * buffers,
+        lanes_carry=sorted({d for b in rows for d, v in enumerate(b) if v}),
+        columns_carry=sorted({d for b in own_cols for d, v in enumerate(b) if v}),
+        bases=ll.bases,
+    )
+
+
+def tmem_places(owners: list[tuple[int, ...]], f: TensorMemoryFacts) -> list[dict]:
+    """Each (block, lane, 32-bit column) an element occupies, from LinearLayout.owner's (block, row, col) in
+    column units; `bit` is where it starts inside a column shared by packed elements."""
+    places: dict[tuple[int, int, int], dict] = {}
+    for block, lane, unit in owners:
+        column, bit = divmod(unit * f.element_bits, 32)
+        key = (block, lane, column)
+        if key not in places or bit < places[key]["bit"]:
+            places[key] = {"block": block, "lane": lane, "column": column, "bit": bit}
+    return [places[k] for k in sorted(places)]
+
+
+def facts_for(layout: Layout, shape, element_bits: int, warp_size: int | None = None,
+              ll: LinearLayout | None = None) -> LayoutFacts | TensorMemoryFacts:
+    """describe() for registers and shared memory, describe_tmem() for tensor memory."""
+    if layout.tensor_memory:
+        return describe_tmem(layout, shape, element_bits, ll)
+    return describe(layout, shape, element_bits, warp_size, ll)
 
 
 # --- pictures: which thread holds each cell of a (folded) 2-D view of the tensor ---------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-from tritonscope.layouts.views import LayoutFacts, LayoutGrid
+from tritonscope.layouts.views import LayoutFacts, LayoutGrid, TensorMemoryFacts
 
 # Background per warp (cycled), dark text on top: readable on light and dark terminals.
 WARP_COLOURS = [
@@ -59,6 +59,64 @@ def facts_sentences(f: LayoutFacts, dtype: str) -> list[str]:
     else:
         lines.append("no replication: every element is held by exactly one thread")
     return lines
+
+
+def _dims(ds: list[int]) -> str:
+    return "dim " + ", ".join(map(str, ds)) if ds else "no dim"
+
+
+def tmem_summary(f: dict) -> str:
+    """One line for a kernel's listing: `tensor memory: 128 lanes x 128 columns, 2 buffers: 256 of 512 columns`."""
+    text = f"tensor memory: {f['lanes_holding']} lanes x {f['columns_per_buffer']} 32-bit columns"
+    if f["buffers"] > 1:
+        text += f" x {f['buffers']} buffers"
+    return text + f" = {f['columns']} of the SM's 512 columns" + (
+        f" (in each of {f['num_ctas']} CTAs)" if f["num_ctas"] > 1 else "")
+
+
+def tmem_sentences(f: TensorMemoryFacts, dtype: str) -> list[str]:
+    lines = [f"a {x(f.shape)} {dtype} tensor in tensor memory ({f.element_bits}-bit elements)"
+             + (f", {f.num_ctas} CTAs" if f.num_ctas > 1 else "")]
+    lanes = f"lanes run along {_dims(f.lanes_carry)}: {f.lanes_holding} of {f.lanes} lanes hold data"
+    if f.repeated_lanes:
+        lanes += "; repeated at lane " + ", ".join(f"+{r}" for r in f.repeated_lanes) + " (in other warps' quarters)"
+    lines.append(lanes)
+    slot = f.element_bits * f.element_units
+    if f.elements_per_column > 1:
+        packing = f"{f.elements_per_column} elements packed in each 32-bit column"
+    elif slot == 32:
+        packing = "one element per 32-bit column" + (f" (colStride {f.element_units}: unpacked)"
+                                                       if f.element_units > 1 else "")
+    else:
+        packing = f"each element spans {slot // 32} columns"
+    lines.append(f"columns run along {_dims(f.columns_carry)}: {f.columns_per_buffer} columns, {packing}")
+    budget = f"{f.columns} of the SM's 512 columns"
+    if f.buffers > 1:
+        budget += f" ({f.buffers} buffers side by side)"
+    lines.append(budget)
+    return lines
+
+
+def render_tmem_layout(f: TensorMemoryFacts, console: Console, title: str, dtype: str, notes: list[str]) -> None:
+    console.print(Text(title, style="bold"))
+    for line in tmem_sentences(f, dtype):
+        console.print("  " + line, markup=False)
+    for n in notes:
+        console.print("  note: " + n, markup=False)
+    console.print("linear layout bases (dim0 first; col in units of one element's width):", markup=False)
+    for line in bases_lines(f.bases):
+        console.print(line, markup=False)
+
+
+def render_tmem_places(places: list[dict], console: Console, coord: tuple[int, ...]) -> None:
+    where = "(" + ", ".join(map(str, coord)) + ")"
+    if not places:
+        console.print(f"element {where} is in no lane of this layout", markup=False)
+        return
+    for p in places:
+        bit = f", bits from {p['bit']}" if p["bit"] else ""
+        console.print(f"element {where} is at lane {p['lane']}, column {p['column']}{bit} (block {p['block']})",
+                      markup=False)
 
 
 def bases_lines(bases: dict[str, list[list[int]]]) -> list[str]:
@@ -210,6 +268,8 @@ def render_kernel_layouts(reports: list[dict], console: Console, kernel: str, pa
             f = u.get("facts")
             if f is None:
                 console.print(f"    cannot derive the numbers: {u.get('error')}", markup=False)
+            elif f.get("tensor_memory"):
+                console.print("    " + tmem_summary(f), markup=False)
             elif f["shared"]:
                 console.print(
                     f"    shared: {f['contiguous_per_thread']} consecutive elements along dim "
@@ -240,6 +300,8 @@ def render_kernel_layouts(reports: list[dict], console: Console, kernel: str, pa
 
 def held_sentence(f: dict) -> str:
     """`16 elements/thread over 128 threads, each element held by 8 threads (replicated along dim 1)`."""
+    if f.get("tensor_memory"):
+        return tmem_summary(f)
     if f["shared"]:
         return f"in shared memory, {f['contiguous_per_thread']} consecutive elements along dim {f['fastest_dim']}"
     n, tpe = f["elements_per_thread"], f["threads_per_element"]

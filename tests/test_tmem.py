@@ -1,0 +1,160 @@
+"""Blackwell tensor memory layouts (`#ttng.tensor_memory_encoding`, `#ttng.tensor_memory_scales_encoding`).
+
+Their row/col bases are compared with each release's own `to_linear_layout` in tests/test_layout_releases.py
+(163 recorded cases, 3.7 to 3.9). Here: what the records cannot show (the block bases, which Triton's Python
+object drops; the `unpacked` spelling of releases without the binding), the facts `layout` derives from the
+bases, and the command's answers and refusals.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import run_cli
+
+from tritonscope.cli import main
+from tritonscope.errors import ParseError
+from tritonscope.layouts.attrs import parse_layout
+from tritonscope.layouts.tensor import to_linear
+from tritonscope.layouts.views import describe_tmem, tmem_places
+
+T = "#ttng.tensor_memory_encoding<"
+
+
+def _bases(text: str, shape, bits: int = 32) -> dict:
+    return to_linear(parse_layout(text), shape, bits).to_json()
+
+
+def test_cga_bases_count_whole_cta_tiles():
+    """3.8+: `tile * cgaLL`, so a CGA basis [1, 0] over 128-row CTAs is block basis [128, 0]."""
+    b = _bases(f"{T}blockM = 128, blockN = 128, colStride = 1, CGALayout = [[1, 0]]>", (256, 128))
+    assert b["block"] == [[128, 0]] and b["row"][-1] == [64, 0] and len(b["col"]) == 7
+    b = _bases(f"{T}blockM = 128, blockN = 64, colStride = 1, CGALayout = [[0, 1], [1, 0]]>", (256, 256))
+    assert b["block"] == [[0, 128], [128, 0]] and b["col"][-1] == [0, 64]
+    # 3.7's spelling of the same split has no block in-dim: the split is one more column basis
+    b = _bases(f"{T}blockM = 128, blockN = 128, colStride = 1, CTASplitM = 2>", (256, 128))
+    assert b["block"] == [] and b["col"][-1] == [128, 0]
+
+
+def test_unpacked_spelling_is_colstride_of_the_width():
+    """Up to 3.5 `unpacked = true`; 3.6 renamed it colStride = 32 / bitwidth (its Gluon docstring)."""
+    old = parse_layout(f"{T}blockM = 128, blockN = 64, unpacked = true>")
+    new = parse_layout(f"{T}blockM = 128, blockN = 64, colStride = 2>")
+    assert to_linear(old, (128, 64), 16).bases == to_linear(new, (128, 64), 16).bases
+    assert to_linear(parse_layout(f"{T}blockM = 128, blockN = 64, unpacked = false>"), (128, 64), 16).bases["col"][0] \
+        == [0, 1]
+    assert old.to_text() == f"{T}blockM = 128, blockN = 64, unpacked = true>"
+
+
+@pytest.mark.parametrize("text", [
+    f"{T}blockM = 128, blockN = 128, colStride = 1, CTASplitM = 2, CTASplitN = 1, twoCTAs = true>",
+    f"{T}blockM = 64, blockN = 128, colStride = 2, CGALayout = [[1, 0]], twoCTAs = true, fp4Padded = true>",
+    "#ttng.tensor_memory_scales_encoding<CGALayout = [[0, 1]], blockRepOrder = kThenMn>",
+    "#ttng.tensor_memory_scales_encoding<>",
+])
+def test_text_round_trips(text):
+    assert parse_layout(text).to_text() == text
+
+
+@pytest.mark.parametrize("text,says", [
+    (f"{T}blockM = 96, blockN = 128, colStride = 1>", "blockM: expected 64 or 128"),
+    (f"{T}blockM = 128, blockN = 96, colStride = 1>", "blockN: expected powers of two"),
+    (f"{T}blockM = 128, blockN = 128, colStride = 3>", "colStride: expected powers of two"),
+    (f"{T}blockM = 128, blockN = 128, colStride = 0>", "colStride: expected powers of two"),
+    (f"{T}blockM = 128, blockN = 128, colStride = 64>", "colStride: expected at most 32"),
+    (f"{T}blockM = 128, blockN = 128>", "missing field colStride"),
+    (f"{T}blockM = 128, blockN = 128, colStride = 1, unpacked = true>", "two releases' spellings"),
+    (f"{T}blockM = 128, blockN = 128, colStride = 1, CTASplitM = 2, CGALayout = [[1, 0]]>",
+     "two releases' spellings"),
+    (f"{T}blockM = 128, blockN = 128, colStride = 1, CGALayout = [[1, 0, 0]]>", "bases of 2 coordinates"),
+    (f"{T}blockM = 128, blockN = 128, colStride = 1, CTASplitN = 3>", "expected powers of two"),
+    (f"{T}blockM = 128, blockN = 128, colStride = 1, swizzle = 2>", "unknown field swizzle"),
+    ("#ttng.tensor_memory_scales_encoding<blockRepOrder = sideways>", "expected mnThenK or kThenMn"),
+])
+def test_bad_fields_are_named(text, says):
+    with pytest.raises(ParseError) as info:
+        parse_layout(text)
+    assert says in str(info.value) and "\n" not in str(info.value)
+
+
+def test_facts_of_packed_unpacked_and_half_blocks():
+    f = describe_tmem(parse_layout(f"{T}blockM = 128, blockN = 128, colStride = 1>"), (128, 256), 16)
+    assert (f.elements_per_column, f.columns_per_buffer, f.lanes_holding) == (2, 128, 128)
+    f = describe_tmem(parse_layout(f"{T}blockM = 128, blockN = 128, colStride = 2>"), (128, 256), 16)
+    assert (f.elements_per_column, f.element_units, f.columns_per_buffer) == (1, 2, 256)
+    # a 64-row block that fits: lanes 16-31 of each warp's quarter hold nothing
+    f = describe_tmem(parse_layout(f"{T}blockM = 64, blockN = 64, colStride = 1>"), (64, 64), 32)
+    assert (f.lanes, f.lanes_holding, f.columns) == (128, 64, 64)
+    # scales: lanes 0-31 repeated in every warp's quarter, four 8-bit scales to a column
+    f = describe_tmem(parse_layout("#ttng.tensor_memory_scales_encoding<>"), (128, 4), 8)
+    assert (f.repeated_lanes, f.elements_per_column, f.columns) == ([32, 64], 4, 4)
+    # buffers sit side by side along the columns
+    f = describe_tmem(parse_layout(f"{T}blockM = 128, blockN = 64, colStride = 1>"), (3, 128, 64), 32)
+    assert (f.buffers, f.columns_per_buffer, f.columns) == (3, 64, 192)
+
+
+def test_element_places():
+    layout = parse_layout(f"{T}blockM = 128, blockN = 128, colStride = 1>")
+    ll = to_linear(layout, (128, 128), 16)
+    facts = describe_tmem(layout, (128, 128), 16, ll=ll)
+    assert tmem_places(ll.owner((5, 7)), facts) == [{"block": 0, "lane": 5, "column": 3, "bit": 16}]
+    ll = to_linear(layout, (2, 128, 128), 32)
+    facts = describe_tmem(layout, (2, 128, 128), 32, ll=ll)
+    assert tmem_places(ll.owner((1, 0, 0)), facts) == [{"block": 0, "lane": 0, "column": 128, "bit": 0}]
+
+
+def _cli(*args: str):
+    return CliRunner().invoke(main, ["layout", *args])
+
+
+def test_command_answers_and_refuses():
+    text = f"{T}blockM = 128, blockN = 128, colStride = 1>"
+    r = _cli(text)
+    assert r.exit_code == 0, r.output
+    assert "128 columns, one element per 32-bit column" in r.output and "--shape not given" in r.output
+    assert "f32 assumed" in r.output
+    r = _cli(text, "--shape", "128x128", "--dtype", "bf16", "--element", "3,9", "--json")
+    doc = json.loads(r.output)
+    assert doc["places"] == [{"block": 0, "lane": 3, "column": 4, "bit": 16}] and doc["columns"] == 64
+    for flag in (["--thread", "3"], ["--svg", "x.svg"], ["--png", "x.png"]):
+        r = _cli(text, *flag)
+        assert r.exit_code == 2 and "--element I,J says where an element sits" in r.output
+    r = _cli(text, "--shape", "64x128")
+    assert r.exit_code == 1 and "smaller than the 128x128 block" in r.output
+
+
+TMEM_KERNEL = Path(__file__).parent / "data" / "kernels" / "tmem_alloc.py"
+
+
+@pytest.mark.parametrize("m,n,block_m,stride,bufs,dtype", [
+    (64, 64, 64, 1, 1, "float16"),  # packed halves, a 64-row block: 32 columns
+    (128, 256, 128, 1, 1, "float32"),
+    (64, 128, 64, 1, 2, "float32"),  # two buffers side by side
+    (128, 64, 128, 2, 1, "bfloat16"),  # unpacked: one bf16 per column
+    (128, 32, 128, 4, 1, "int8"),
+    (256, 64, 128, 1, 1, "float32"),  # two 128-row blocks: their repetition goes to the columns
+    (128, 128, 128, 2, 3, "float16"),  # 384 columns, allocated as 512
+])
+def test_columns_are_what_triton_allocated(tmp_path, m, n, block_m, stride, bufs, dtype):
+    """Triton's TMEM allocation pass (cross-compiled for cuda:100) records the columns it took in the
+    metadata, rounded up to a power of two of at least 32: the oracle for the columns derived here."""
+    import triton
+
+    if tuple(int(x) for x in triton.__version__.split(".")[:2]) < (3, 9):
+        pytest.skip("the kernel is written for Triton 3.9's Gluon (tensor memory load without a layout)")
+    cache = tmp_path / "cache"
+    r = run_cli("compile", f"{TMEM_KERNEL}::tmem_kernel", "--signature", "out_ptr=*fp32", "--constexpr", f"M={m}",
+                "--constexpr", f"N={n}", "--constexpr", f"BLOCK_M={block_m}", "--constexpr", f"STRIDE={stride}",
+                "--constexpr", f"BUFS={bufs}", "--constexpr", f"DTYPE=tl.{dtype}", "--target", "cuda:100",
+                "--cache-dir", str(cache))
+    assert r.returncode == 0, r.stderr
+    r = run_cli("layout", "tmem_kernel", "--cache-dir", str(cache), "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    (alloc,) = [u["facts"] for a in doc["layouts"] for u in a["uses"] if "ttng.tmem_alloc" in u["ops"]]
+    columns = alloc["columns"]
+    assert doc["tmem_columns"] == max(32, 1 << (columns - 1).bit_length())
+    assert alloc["buffers"] == bufs and alloc["lanes_holding"] == min(m, 128)
