@@ -158,3 +158,31 @@ def test_columns_are_what_triton_allocated(tmp_path, m, n, block_m, stride, bufs
     columns = alloc["columns"]
     assert doc["tmem_columns"] == max(32, 1 << (columns - 1).bit_length())
     assert alloc["buffers"] == bufs and alloc["lanes_holding"] == min(m, 128)
+
+
+def _compile_tmem(cache: Path, bufs: int) -> None:
+    r = run_cli("compile", f"{TMEM_KERNEL}::tmem_kernel", "--signature", "out_ptr=*fp32", "--constexpr", "M=128",
+                "--constexpr", "N=64", "--constexpr", "BLOCK_M=128", "--constexpr", "STRIDE=1", "--constexpr",
+                f"BUFS={bufs}", "--constexpr", "DTYPE=tl.float32", "--target", "cuda:100", "--cache-dir", str(cache))
+    assert r.returncode == 0, r.stderr
+
+
+def test_ls_and_diff_show_the_tensor_memory_columns(tmp_path):
+    """`ls` grows a tmem column where an entry has tensor memory, `diff` a `tmem` metric a rule can gate on."""
+    import triton
+
+    if tuple(int(x) for x in triton.__version__.split(".")[:2]) < (3, 9):
+        pytest.skip("the kernel is written for Triton 3.9's Gluon")
+    one, two = tmp_path / "one", tmp_path / "two"
+    _compile_tmem(one, 1)
+    _compile_tmem(two, 2)
+    r = run_cli("ls", "--cache-dir", str(two))
+    header, row = r.stdout.splitlines()[1:3]
+    assert header.split()[4:6] == ["smem", "tmem"] and "128 col" in row
+    r = run_cli("ls", "--cache-dir", str(one), "--json")
+    assert json.loads(r.stdout)["entries"][0]["tmem_columns"] == 64
+    r = run_cli("diff", str(one), str(two), "--format", "json", "--fail-on", "tmem>+0")
+    doc = json.loads(r.stdout)
+    assert r.returncode == 1 and [(f["rule"], f["detail"]) for f in doc["failed_rules"]] == [("tmem>+0", "64 -> 128")]
+    r = run_cli("diff", str(two), str(one), "--format", "json", "--fail-on", "tmem>+0")
+    assert r.returncode == 0, r.stdout[-2000:]

@@ -411,10 +411,11 @@ def _loads(model: ReportModel, entry: KernelEntry, options: ReportOptions) -> No
 def _metadata(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = [("target", str(entry.target) if entry.target else "unknown")]
     for key, label in (("num_warps", "warps"), ("num_stages", "stages"), ("num_ctas", "CTAs"),
-                       ("shared", "shared memory (bytes)"), ("maxnreg", "max registers"),
+                       ("shared", "shared memory (bytes)"), ("tmem_size", "tensor memory (columns)"),
+                       ("maxnreg", "max registers"),
                        ("cluster_dims", "cluster dims")):
         value = entry.meta(key)
-        if value is not None:
+        if value is not None and not (key == "tmem_size" and not value):  # 0 before Blackwell: nothing to say
             out.append((label, _plain(value)))
     out.extend(_resources(entry, texts))
     return out

@@ -268,6 +268,7 @@ class KernelEntry:
             "num_stages": self.meta("num_stages"),
             "num_ctas": self.meta("num_ctas"),
             "shared": self.meta("shared"),
+            "tmem_columns": self.meta("tmem_size") or None,
             "triton_version": self.triton_version,
             "language": self.language,
             "local_bytes": self.local_bytes,

@@ -1,7 +1,8 @@
 """Numbers per kernel and stage, for `diff` deltas and `--fail-on` rules.
 
 A kernel's metrics are one flat dict of name -> number, so that deltas and rules need no schema:
-- resources: `regs`, `spills`, `smem` (Triton's shared memory), `static_smem`, `stack`, `local`, `scratch`,
+- resources: `regs`, `spills`, `smem` (Triton's shared memory), `tmem` (the tensor memory columns Triton
+  allocated on Blackwell), `static_smem`, `stack`, `local`, `scratch`,
   `occupancy`, `vgprs`, `sgprs`, `agprs`, `lds`, `num_warps`, `num_stages` (None where unknown);
 - `ops:<class>`: op counts of the kernel's ISA text (PTX or AMDGCN), `ops:<class>@<stage>` for every
   text stage; memory classes by width (`ops:global_load.16B`) and cache hints (`ops:hint:L2::cache_hint`)
@@ -208,8 +209,8 @@ def metadata_metrics(meta: dict | None) -> dict[str, int]:
     if not meta:
         return {}
     out: dict[str, int] = {}
-    for key, name in (("shared", "smem"), ("num_warps", "num_warps"), ("num_stages", "num_stages"),
-                      ("n_regs", "regs"), ("n_spills", "spills")):
+    for key, name in (("shared", "smem"), ("tmem_size", "tmem"), ("num_warps", "num_warps"),
+                      ("num_stages", "num_stages"), ("n_regs", "regs"), ("n_spills", "spills")):
         v = meta.get(key)
         if isinstance(v, int) and not isinstance(v, bool):
             out[name] = v

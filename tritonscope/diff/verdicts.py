@@ -34,7 +34,7 @@ RULE = re.compile(r"^\s*(?P<metric>[A-Za-z][\w.:@-]*?)\s*(?P<cmp>>=|<=|==|!=|>|<
                   r"(?P<value>(?P<sign>[+-])?(?P<number>\d+(?:\.\d+)?)(?P<percent>%)?)?\s*$")
 COMPARATORS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "==": operator.eq,
                "!=": operator.ne}
-KNOWN_METRICS = ("regs", "spills", "smem", "static_smem", "stack", "local", "scratch", "occupancy", "vgprs",
+KNOWN_METRICS = ("regs", "spills", "smem", "tmem", "static_smem", "stack", "local", "scratch", "occupancy", "vgprs",
                  "sgprs", "agprs", "lds", "num_warps", "num_stages", "code_bytes", "vector-width")
 KNOWN_PREFIXES = ("ops:", "lines:", "loads:")
 

@@ -19,7 +19,7 @@ from tritonscope.errors import UsageError
 from tritonscope.render.terminal import string_console
 
 # Metrics shown in summary tables, in this order (all of them are in the JSON and per-kernel detail).
-HEADLINE_METRICS = ("regs", "spills", "smem", "occupancy", "stack", "scratch", "code_bytes", "vector-width",
+HEADLINE_METRICS = ("regs", "spills", "smem", "tmem", "occupancy", "stack", "scratch", "code_bytes", "vector-width",
                     "ops:global_load", "ops:global_store", "ops:buffer_load", "ops:shared_load",
                     "ops:shared_store", "ops:async_copy", "ops:mma", "ops:wgmma", "ops:mfma", "ops:barrier",
                     "ops:branch")

@@ -170,7 +170,8 @@ def render_report(model) -> str:
 
 # Metadata shown in the header, by their labels in the metadata panel -> (chip label, value unit).
 HEADER_CHIPS = {"target": ("target", ""), "warps": ("warps", ""), "stages": ("stages", ""),
-                "shared memory (bytes)": ("smem", "B"), "registers / thread": ("regs", ""),
+                "shared memory (bytes)": ("smem", "B"), "tensor memory (columns)": ("tmem", " col"),
+                "registers / thread": ("regs", ""),
                 "VGPRs": ("VGPRs", ""), "local memory (spills, bytes)": ("local", "B"), "spills": ("spills", "")}
 
 
@@ -186,7 +187,7 @@ def header(kernel: dict, metadata: list[tuple[str, str]]) -> str:
 
 def _with_unit(value: str, unit: str) -> str:
     if unit != "B" or not value.isdigit():
-        return value
+        return value + unit if unit and unit != "B" else value
     n = int(value)
     return f"{n} B" if n < 1024 else f"{n / 1024:.1f} KiB"
 

@@ -16,11 +16,19 @@ _KIND_STYLE = {"partial": "yellow", "launcher": "dim", "empty": "dim", "tmp": "d
 
 
 _COLUMNS = ("name", "hash", "target", "warps/stages", "smem", "stages", "triton", "age")
-_RIGHT = frozenset({"smem", "age"})
+_TMEM_COLUMNS = ("name", "hash", "target", "warps/stages", "smem", "tmem", "stages", "triton", "age")
+_RIGHT = frozenset({"smem", "tmem", "age"})
 
 
-def ls_rows(entries: list[KernelEntry], now: float) -> list[tuple[tuple[str, ...], str | None]]:
-    """One tuple of cell texts per entry, and the style of its stages cell (by entry kind)."""
+def tmem_columns(e: KernelEntry) -> int | None:
+    """The tensor memory columns Triton allocated (Blackwell; `tmem_size` in the metadata), else None."""
+    v = e.meta("tmem_size")
+    return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
+
+
+def ls_rows(entries: list[KernelEntry], now: float, tmem: bool = False) -> list[tuple[tuple[str, ...], str | None]]:
+    """One tuple of cell texts per entry, and the style of its stages cell (by entry kind); with `tmem`, a
+    cell of tensor memory columns after smem."""
     rows = []
     for e in entries:
         t = e.target
@@ -37,9 +45,11 @@ def ls_rows(entries: list[KernelEntry], now: float) -> list[tuple[tuple[str, ...
         local = e.local_bytes
         if local:  # register spills / stack: flagged where the eye lands
             name += f" spills:{local}B"
-        rows.append(((name, e.hash[:10], str(t) if t else "-", ws,
-                      human_size(smem) if isinstance(smem, int) else "-",
-                      stages, e.triton_version or "-", human_age(now - e.mtime)), style))
+        cells = [name, e.hash[:10], str(t) if t else "-", ws, human_size(smem) if isinstance(smem, int) else "-"]
+        if tmem:
+            cols = tmem_columns(e)
+            cells.append(f"{cols} col" if cols else "-")
+        rows.append(((*cells, stages, e.triton_version or "-", human_age(now - e.mtime)), style))
     return rows
 
 
@@ -49,37 +59,39 @@ def render_ls(entries: list[KernelEntry], console: Console, root: Path) -> None:
     if not entries:
         console.print(f"no kernel entries in {root}")
         return
-    rows = ls_rows(entries, time.time())
-    widths = [cell_len(c) for c in _COLUMNS]
+    tmem = any(tmem_columns(e) for e in entries)
+    columns = _TMEM_COLUMNS if tmem else _COLUMNS
+    rows = ls_rows(entries, time.time(), tmem)
+    widths = [cell_len(c) for c in columns]
     for cells, _ in rows:
         for i, c in enumerate(cells):
             n = cell_len(c)
             if n > widths[i]:
                 widths[i] = n
     out = Text(f"{root}  ({len(entries)} entries)\n", end="")
-    out.append(_line(_COLUMNS, widths) + "\n", style="bold")
-    stages_col = _COLUMNS.index("stages")
+    out.append(_line(columns, widths, names=columns) + "\n", style="bold")
+    stages_col = columns.index("stages")
     for cells, style in rows:
         if style is None:
-            out.append(_line(cells, widths) + "\n")
+            out.append(_line(cells, widths, names=columns) + "\n")
             continue
-        before = _line(cells[:stages_col], widths[:stages_col])
+        before = _line(cells[:stages_col], widths[:stages_col], names=columns)
         out.append(before + ("  " if before else ""))
         kind = cells[stages_col].split(" ", 1)
         out.append(kind[0], style=style)
         rest = cells[stages_col][len(kind[0]):]
         pad = " " * (widths[stages_col] - cell_len(cells[stages_col]))
-        after = _line(cells[stages_col + 1:], widths[stages_col + 1:], first_column=stages_col + 1)
+        after = _line(cells[stages_col + 1:], widths[stages_col + 1:], first_column=stages_col + 1, names=columns)
         out.append(rest + pad + "  " + after + "\n")
     console.print(out, soft_wrap=True, highlight=False)
 
 
-def _line(cells, widths, first_column: int = 0) -> str:
+def _line(cells, widths, first_column: int = 0, names: tuple[str, ...] = _COLUMNS) -> str:
     parts = []
     for i, (c, w) in enumerate(zip(cells, widths, strict=False)):
         pad = " " * (w - cell_len(c))
-        parts.append(pad + c if _COLUMNS[first_column + i] in _RIGHT else c + pad)
-    return "  ".join(parts).rstrip() if first_column + len(cells) == len(_COLUMNS) else "  ".join(parts)
+        parts.append(pad + c if names[first_column + i] in _RIGHT else c + pad)
+    return "  ".join(parts).rstrip() if first_column + len(cells) == len(names) else "  ".join(parts)
 
 
 def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console, root: Path) -> None:
