@@ -186,3 +186,52 @@ def test_ls_and_diff_show_the_tensor_memory_columns(tmp_path):
     assert r.returncode == 1 and [(f["rule"], f["detail"]) for f in doc["failed_rules"]] == [("tmem>+0", "64 -> 128")]
     r = run_cli("diff", str(two), str(one), "--format", "json", "--fail-on", "tmem>+0")
     assert r.returncode == 0, r.stdout[-2000:]
+
+
+@pytest.mark.parametrize("stage,text,kind,width", [
+    ("ptx", "tcgen05.ld.sync.aligned.32x32b.x128.b32 {%r1, %r2}, [%r3 + 0];", "tmem_load", 512),
+    ("ptx", "@%p1 tcgen05.st.sync.aligned.16x256b.x2.b32 [%r1 + 0], {%r2};", "tmem_store", 32),
+    ("ptx", "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd2, %rd3, %r4, %p5;", None, None),
+    ("ptx", "tcgen05.wait::ld.sync.aligned;", None, None),
+    ("llir", '%5 = tail call { i32, i32 } asm sideeffect "tcgen05.ld.sync.aligned.32x32b.x2.b32 {$0, $1}, '
+             '[$2 + 0];", "=r,=r,r"(i32 %4)', "tmem_load", 8),
+    ("llir", "%5 = call { i32 } @llvm.nvvm.tcgen05.ld.16x64b.x1(ptr addrspace(6) %4, i1 false)", "tmem_load", 4),
+    ("sass", "LDTM.x64 R4, tmem[UR4] ;", "tmem_load", 256),
+    ("sass", "STTM.16dp256bit.x4 tmem[UR4], R4 ;", "tmem_store", None),  # another shape: width not stated
+    ("ttgir", "%3 = ttng.tmem_load %2 : !ttg.memdesc<128x64xf32, #tmem, #ttng.tensor_memory, mutable> -> "
+              "tensor<128x64xf32, #linear>", "tmem_load", None),
+])
+def test_tensor_memory_instructions_are_classified(stage, text, kind, width):
+    from tritonscope.stages import memops
+    from tritonscope.stages.common import Op
+
+    # the op name as each stage's parser gives it (tests/test_memops.py does the same)
+    name = {"llir": "call", "ttgir": "ttng.tmem_load"}.get(stage) or text.split(" ", 1)[int(text[0] == "@")]
+    op = Op(1, name, text)
+    acc = memops.classify(stage, op)
+    assert (acc.kind, acc.width_bytes, acc.space) == (kind, width, "tensor_memory") if kind else acc is None
+    assert memops.classify_uncached(stage, op) == acc
+
+
+def test_loads_rows_of_tensor_memory(compile_kernel):
+    """The sample flash attention on cuda:100: S and O accumulate in TMEM (f32), P goes back as f16. Two
+    stores on one line tell apart by the bytes a thread moves (64 f32: one x64; 64 f16 packed: one x32)."""
+    import triton
+
+    from tritonscope.artifacts.cache import Cache
+    from tritonscope.loads.analyze import analyze_entry
+
+    if tuple(int(x) for x in triton.__version__.split(".")[:2]) < (3, 9):
+        pytest.skip("the counts below are Triton 3.9's lowering")
+    result = compile_kernel("flash_attention", "cuda:100")
+    assert result.ok, result.error
+    (entry,) = [e for e in Cache(Path(result.entry).parent).kernels()]
+    report = analyze_entry(entry, sass=False)
+    tmem = [r for r in report.rows if r.kind.startswith("tmem")]
+    assert {(r.kind, r.dtype) for r in tmem} >= {("tmem_load", "f32"), ("tmem_store", "f32"), ("tmem_store", "f16")}
+    for r in tmem:
+        assert r.verdict == "as-predicted" and not r.ambiguous, (r.kind, r.dtype, r.ambiguous)
+        forms = r.stages["ptx"]
+        expected = f"tcgen05.{'ld' if r.kind == 'tmem_load' else 'st'}.sync.aligned.32x32b.x" \
+                   f"{r.elements_per_thread * r.element_bits // 32}.b32"
+        assert set(forms) == {expected} and sum(forms.values()) == r.instances, (r.kind, forms)

@@ -219,6 +219,20 @@ def _predict(row: AccessRow) -> None:
         row.prediction_note = (f"{site.mma_operands or 'its operands'} read by the MMA straight from shared "
                                "memory (matrix descriptors): no register load")
         return
+    if row.kind in ("tmem_load", "tmem_store") and site.layout is not None:
+        try:
+            facts = describe(site.layout, row.shape, row.element_bits)
+        except (TritonscopeError, ValueError, KeyError, IndexError, ZeroDivisionError) as exc:
+            row.prediction_note = f"layout not modelled: {exc}"
+            return
+        row.elements_per_thread = facts.elements_per_thread
+        row.distinct_per_thread = facts.distinct_per_thread
+        row.threads = facts.warp_size * facts.num_warps * max(1, facts.num_ctas)
+        load = row.kind == "tmem_load"
+        row.prediction_note = (f"tensor memory {'to' if load else 'from'} registers: {facts.elements_per_thread} "
+                               f"elements per thread, moved by tcgen05.{'ld' if load else 'st'} in whole 32-bit "
+                               "registers (no vector width to predict)")
+        return
     if not row.shape:
         row.elements_per_thread = row.contiguous_per_thread = row.distinct_per_thread = 1
         row.predicted_vector_bytes = row.element_bytes

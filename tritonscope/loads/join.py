@@ -30,6 +30,8 @@ ACCEPTS: dict[str, tuple[str, ...]] = {
     "shared_load": ("shared_load",),
     "shared_store": ("shared_store",),
     "mma_shared": ("mma",),
+    "tmem_load": ("tmem_load",),
+    "tmem_store": ("tmem_store",),
 }
 # MMA instructions that read shared memory through descriptors (no load of their own), every stage's form.
 MMA_FROM_SHARED = re.compile(r"^(wgmma\.mma_async|tcgen05\.mma|HGMMA|UTC\w*MMA)")
@@ -145,10 +147,19 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
             if best > 0:
                 found = [r for score, r in scores if score == best]
         if len(found) > 1 and acc.width_bytes is not None:
-            same_width = [r for r in found if r.predicted_vector_bytes == acc.width_bytes]
+            same_width = [r for r in found if _expected_width(r) == acc.width_bytes]
             found = same_width if len(same_width) == 1 else found
         return found, level
     return [], ""
+
+
+def _expected_width(row: AccessRow) -> int | None:
+    """The bytes one instruction of this row should move per thread: the predicted vector; for a tensor
+    memory access, the whole tensor's share of a thread when one tcgen05.ld/st moves it (as Triton emits
+    for a tile of up to 128 registers)."""
+    if row.kind in ("tmem_load", "tmem_store"):
+        return row.elements_per_thread * row.element_bits // 8 if row.elements_per_thread else None
+    return row.predicted_vector_bytes
 
 
 # The stage whose attribution guides the next one's between rows of one position (SASS follows PTX by

@@ -597,6 +597,7 @@ _OPERANDS: dict[str, tuple[tuple[int, ...], int | None, int | None]] = {
     "buffer_atomic_rmw": ((1, 2), 3, None), "buffer_atomic_cas": ((2, 3), None, None),
     "buffer_load_to_local": ((0, 1), 2, 3),
     "local_store": ((1,), None, None),
+    "tmem_store": ((1,), None, None),  # `ttng.tmem_store %value, %tmem, %pred`
 }
 
 

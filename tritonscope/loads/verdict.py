@@ -26,6 +26,10 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
     if row.kind in ("tma_load", "tma_store", "mma_shared") and any(row.widths[stage].get(f) is None for f in forms):
         row.verdict = "as-predicted"
         return
+    if row.kind in ("tmem_load", "tmem_store"):  # whole registers per lane: joined is all there is to check
+        row.vector_bytes = max(widths) if widths else None
+        row.verdict = "as-predicted"
+        return
     if not widths:
         row.verdict = "unknown"
         row.reasons = [Reason("no-width", f"the {stage} forms {sorted(forms)} do not state a width")]

@@ -67,7 +67,7 @@ def render_loads(report: LoadsReport, console: Console) -> None:
                 cells.append(forms_text(_counts(r, isa)))
             if "sass" in report.stages:
                 cells.append(forms_text(_counts(r, "sass")))
-            cells += [f"{r.vector_bytes}/{r.predicted_vector_bytes}" if r.vector_bytes else "-",
+            cells += [f"{r.vector_bytes}/{r.predicted_vector_bytes or '-'}" if r.vector_bytes else "-",
                       Text(r.verdict, style=_VERDICT_STYLE.get(r.verdict, "")),
                       ", ".join(x.code for x in [*r.reasons, *r.count_changes]) or "-"]
             table.add_row(*cells)

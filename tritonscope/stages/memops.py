@@ -17,7 +17,7 @@ from tritonscope.lazyre import lazy_compile
 from tritonscope.stages.common import Op
 
 KINDS = ("global_load", "global_store", "shared_load", "shared_store", "atomic", "async_copy", "tma",
-         "buffer_load", "buffer_store", "other_mem")
+         "buffer_load", "buffer_store", "tmem_load", "tmem_store", "other_mem")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +34,7 @@ class MemAccess:
     form: str
     width_bytes: int | None = None
     elements: int | None = None
-    space: str = "global"  # global | shared | local | generic | constant | scalar | tensor
+    space: str = "global"  # global | shared | local | generic | constant | scalar | tensor | tensor_memory
     predicated: bool = False
     cache_hints: tuple[str, ...] = ()
 
@@ -135,6 +135,7 @@ _MLIR_KINDS: dict[str, str] = {
     "async_copy_local_to_global": "async_copy",
     "buffer_load": "buffer_load", "buffer_store": "buffer_store",
     "local_load": "shared_load", "local_store": "shared_store",
+    "tmem_load": "tmem_load", "tmem_store": "tmem_store",  # Blackwell tensor memory <-> registers
 }
 _MLIR_DIALECTS = ("tt", "ttg", "triton_gpu", "ttng", "triton_nvidia_gpu", "amdgpu", "amdg", "triton_amdgpu")
 _MLIR_EVICTION = lazy_compile(r"eviction_?[pP]olicy\s*=\s*(\w+)")
@@ -161,7 +162,8 @@ def _classify_mlir(op: Op) -> MemAccess | None:
             return None
     hints = tuple(f"{m.group(0).split('=')[0].strip()}={m.group(1)}" for rx in (_MLIR_EVICTION, _MLIR_CACHE)
                   for m in rx.finditer(op.text) if m.group(1) not in ("none", "normal", "NORMAL", "NONE"))
-    space = "shared" if kind.startswith("shared") else "tensor" if kind == "tma" else "global"
+    space = "shared" if kind.startswith("shared") else "tensor" if kind == "tma" else \
+        "tensor_memory" if kind.startswith("tmem") else "global"
     return MemAccess(kind, name, space=space, cache_hints=hints)
 
 
@@ -336,6 +338,8 @@ _NVVM_CP_ASYNC_SYNC = ("cp.async.commit", "cp.async.wait", "cp.async.mbarrier")
 
 
 def _classify_nvvm_intrinsic(short: str, args: str, ret: str) -> MemAccess | None:
+    if short.startswith(("tcgen05.ld.", "tcgen05.st.")):
+        return _tcgen05_access(short)
     if short.startswith("ldmatrix"):
         return MemAccess("shared_load", short, _ldmatrix_bytes(short), None, "shared")
     if short.startswith("stmatrix"):
@@ -356,6 +360,23 @@ def _classify_nvvm_intrinsic(short: str, args: str, ret: str) -> MemAccess | Non
     if short.startswith("prefetch"):
         return MemAccess("other_mem", short, None, None, "global")
     return None
+
+
+# tcgen05.ld/st shapes: 32-bit registers per thread for each repetition (`.x<N>`), after the PTX ISA's
+# tcgen05 data-movement shapes (16x32bx2 splits a 16x64b access in two halves).
+_TCGEN05_REGS = {"32x32b": 1, "16x64b": 1, "16x128b": 2, "16x256b": 4, "16x32bx2": 1}
+
+
+def _tcgen05_access(form: str, predicated: bool = False) -> MemAccess | None:
+    """`tcgen05.ld.sync.aligned.32x32b.x64.b32`: a tensor memory load of 64 registers per thread."""
+    tokens = form.split(".")
+    if len(tokens) < 2 or tokens[1] not in ("ld", "st"):
+        return None  # tcgen05.mma/cp/commit/wait/alloc: no register transfer of their own
+    per = next((_TCGEN05_REGS[t] for t in tokens if t in _TCGEN05_REGS), None)
+    reps = next((int(t[1:]) for t in tokens if re.fullmatch(r"x\d+", t)), 1)
+    width = 4 * per * reps if per is not None else None
+    kind = "tmem_load" if tokens[1] == "ld" else "tmem_store"
+    return MemAccess(kind, form, width, None, "tensor_memory", predicated)
 
 
 def _ldmatrix_bytes(form: str) -> int:
@@ -448,6 +469,8 @@ def _classify_ptx_mnemonic(mnemonic: str, operands: str = "", predicated: bool =
         # A src-size operand is how Triton masks cp.async (bytes beyond it are zero-filled).
         masked = predicated or bool(size and size.group("src"))
         return MemAccess("async_copy", mnemonic, width, None, "global", masked, hints)
+    if head == "tcgen05":
+        return _tcgen05_access(mnemonic, predicated)
     if head == "ldmatrix":
         return MemAccess("shared_load", mnemonic, _ldmatrix_bytes(mnemonic), None, "shared", predicated)
     if head == "stmatrix":
@@ -602,7 +625,12 @@ def _classify_sass(op: Op) -> MemAccess | None:
     if head in ("LDC", "ULDC", "LDGDEPBAR", "DEPBAR", "ARRIVES", "SYNCS", "MEMBAR", "CCTL", "ERRBAR", "UTMACCTL",
                 "UTMACMDFLUSH", "FENCE"):
         return None  # parameter/constant-bank reads, synchronisation, TMA descriptor-cache control
-    if head in ("LDTRAM", "SUST", "SULD", "TLD", "TEX", "CCTLL", "SUATOM", "SURED", "LDTM", "STTM"):
+    if head in ("LDTM", "STTM"):  # tensor memory <-> registers; `.x64`: 64 registers of the 32x32b shape
+        reps = next((int(t[1:]) for t in mods if re.fullmatch(r"x\d+", t)), None)
+        plain = all(re.fullmatch(r"x\d+", t) for t in mods)  # other shapes spell themselves: width not stated
+        kind = "tmem_load" if head == "LDTM" else "tmem_store"
+        return MemAccess(kind, mnemonic, 4 * reps if reps and plain else None, None, "tensor_memory", pred)
+    if head in ("LDTRAM", "SUST", "SULD", "TLD", "TEX", "CCTLL", "SUATOM", "SURED"):
         return MemAccess("other_mem", mnemonic, None, None, "global", pred)
     return None
 
@@ -618,7 +646,7 @@ _BY_STAGE = {
 # Memory-looking mnemonics `classify` does not know, for the `other` bucket of analyses: recognised by
 # prefix so that a new form is listed rather than lost.
 _OTHER_MEMORY_LOOKING = {
-    "ptx": lazy_compile(r"^(ld|st|atom|red|cp|ldu|ldmatrix|stmatrix|multimem)\b"),
+    "ptx": lazy_compile(r"^(ld|st|atom|red|cp|ldu|ldmatrix|stmatrix|multimem|tcgen05\.(ld|st))\b"),
     "amdgcn": lazy_compile(r"^(global|buffer|flat|scratch|tbuffer)_"),
     "sass": lazy_compile(r"^(LD|ST|ATOM|RED|UTMA|UBLK)"),
 }
