@@ -216,3 +216,16 @@ def test_tensor_memory_is_decoded_and_an_unknown_ttng_kind_listed():
     assert to_linear(tt.encoding, (128, 128), 32).bases["row"][-1] == [64, 0]
     with pytest.raises(TritonscopeError, match="no linear layout for ttng.tensor_memory_future_encoding"):
         to_linear(aliases["later"], (128, 128))
+
+
+def test_mlir_signedness_and_small_float_types():
+    """Triton prints a descriptor of uint8 as `ui8` (the nvfp4 operands of a block-scaled matmul) and the
+    e8m0 scales as `f8E8M0FNU`: their widths come from their names; an unknown name stays unknown."""
+    from tritonscope.layouts.attrs import dtype_bits
+
+    assert [dtype_bits(t) for t in ("ui8", "si32", "f8E8M0FNU", "f6E2M3FN", "f4E2M1FN", "xyz")] == \
+        [8, 32, 8, 6, 4, None]
+    tt = parse_tensor_type("!tt.tensordesc<128x128xui8, #shared>",
+                           parse_layout_aliases("#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, "
+                                                "transposed = false, elementBitWidth = 8}>"))
+    assert (tt.shape, tt.dtype, tt.element_bits) == ((128, 128), "ui8", 8)

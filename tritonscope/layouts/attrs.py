@@ -87,8 +87,9 @@ def dtype_bits(dtype: str) -> int | None:
         return DTYPE_BITS[dtype]
     if POINTER_TYPE.match(dtype):
         return 64
-    m = re.fullmatch(r"[iuf](\d+)", dtype)
-    return int(m.group(1)) if m else None
+    # MLIR spells signedness (`ui8`, `si32`) and small floats by their bits (`f8E8M0FNU`, `f6E2M3FN`)
+    m = re.fullmatch(r"(?:[iuf]|ui|si)(\d+)|f(\d+)E\d+M\d+[A-Z]*", dtype)
+    return int(m.group(1) or m.group(2)) if m else None
 
 
 def parse_layout(text: str, aliases: dict[str, Layout] | None = None) -> Layout:
