@@ -200,13 +200,20 @@ def test_ls_and_diff_show_the_tensor_memory_columns(tmp_path):
     ("sass", "STTM.16dp256bit.x4 tmem[UR4], R4 ;", "tmem_store", None),  # another shape: width not stated
     ("ttgir", "%3 = ttng.tmem_load %2 : !ttg.memdesc<128x64xf32, #tmem, #ttng.tensor_memory, mutable> -> "
               "tensor<128x64xf32, #linear>", "tmem_load", None),
+    ("ttgir", "%3 = ttng.tmem_alloc %2 : (tensor<128x4xi8, #linear1>) -> !ttg.memdesc<128x4xi8, #tmem_scales, "
+              "#ttng.tensor_memory>", "tmem_store", None),  # an allocation given its value writes it
+    ("ttgir", "%3 = ttng.tmem_alloc : () -> !ttg.memdesc<128x4xi8, #tmem_scales, #ttng.tensor_memory, mutable>",
+     None, None),
+    ("ptx", "tcgen05.cp.cta_group::1.warpx4.32x128b [%r1], %rd2;", "tmem_copy", None),
+    ("sass", "UTCCP.T.S.4x32dp128bit tmem[UR4], gdesc[UR6] ;", "tmem_copy", None),
 ])
 def test_tensor_memory_instructions_are_classified(stage, text, kind, width):
     from tritonscope.stages import memops
     from tritonscope.stages.common import Op
 
     # the op name as each stage's parser gives it (tests/test_memops.py does the same)
-    name = {"llir": "call", "ttgir": "ttng.tmem_load"}.get(stage) or text.split(" ", 1)[int(text[0] == "@")]
+    name = {"llir": "call"}.get(stage) or (text.split(" = ", 1)[-1].split(" ", 1)[0] if stage == "ttgir"
+                                            else text.split(" ", 1)[int(text[0] == "@")])
     op = Op(1, name, text)
     acc = memops.classify(stage, op)
     assert (acc.kind, acc.width_bytes, acc.space) == (kind, width, "tensor_memory") if kind else acc is None
@@ -235,3 +242,32 @@ def test_loads_rows_of_tensor_memory(compile_kernel):
         expected = f"tcgen05.{'ld' if r.kind == 'tmem_load' else 'st'}.sync.aligned.32x32b.x" \
                    f"{r.elements_per_thread * r.element_bits // 32}.b32"
         assert set(forms) == {expected} and sum(forms.values()) == r.instances, (r.kind, forms)
+
+
+SCALED = Path(__file__).parent / "data" / "kernels" / "scaled_dot.py"
+
+
+def test_block_scaled_dot_keeps_its_scales_in_tensor_memory(tmp_path):
+    """tl.dot_scaled (mxfp8) on cuda:100: the scales' TMEM layout decodes, their initialized allocations
+    are stores joined to tcgen05.st, and the accumulator's load and store to tcgen05.ld/st of one tile."""
+    import triton
+
+    if tuple(int(x) for x in triton.__version__.split(".")[:2]) < (3, 9):
+        pytest.skip("the counts below are Triton 3.9's lowering")
+    cache = tmp_path / "cache"
+    r = run_cli("compile", f"{SCALED}::scaled_dot_kernel", "--signature",
+                "a_ptr=*fp8e4nv,b_ptr=*fp8e4nv,a_scale_ptr=*u8,b_scale_ptr=*u8,c_ptr=*fp32,K=i32", "--constexpr",
+                "BLOCK_M=128", "--constexpr", "BLOCK_N=128", "--constexpr", "BLOCK_K=128", "--target", "cuda:100",
+                "--cache-dir", str(cache))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(run_cli("layout", "scaled_dot_kernel", "--cache-dir", str(cache), "--json").stdout)
+    (scales,) = [a for a in doc["layouts"] if a["kind"] == "tensor_memory_scales_encoding"]
+    (use,) = scales["uses"]
+    assert use["shape"] == [128, 4] and use["facts"]["columns"] == 4 and use["facts"]["repeated_lanes"] == [32, 64]
+    rows = json.loads(run_cli("loads", "scaled_dot_kernel", "--cache-dir", str(cache), "--json").stdout)["rows"]
+    tmem = {r["op"]: r for r in rows if r["kind"].startswith("tmem")}
+    assert set(tmem) == {"ttng.tmem_alloc", "ttng.tmem_load", "ttng.tmem_store"}
+    assert tmem["ttng.tmem_alloc"]["kind"] == "tmem_store" and tmem["ttng.tmem_alloc"]["instances"] == 2
+    assert tmem["ttng.tmem_alloc"]["stages"]["ptx"] == {"tcgen05.st.sync.aligned.32x32b.x4.b32": 2}
+    assert tmem["ttng.tmem_load"]["stages"]["ptx"] == {"tcgen05.ld.sync.aligned.32x32b.x128.b32": 1}
+    assert all(not r["ambiguous"] and r["verdict"] == "as-predicted" for r in tmem.values())

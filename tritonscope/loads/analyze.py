@@ -215,6 +215,9 @@ def _predict(row: AccessRow) -> None:
     if row.kind in ("tma_load", "tma_store"):
         row.prediction_note = "a bulk tensor copy: one thread issues it for the whole tile"
         return
+    if row.kind == "tmem_copy":
+        row.prediction_note = "a shared-to-tensor-memory copy (tcgen05.cp): one thread issues it for the whole tile"
+        return
     if row.kind == "mma_shared":
         row.prediction_note = (f"{site.mma_operands or 'its operands'} read by the MMA straight from shared "
                                "memory (matrix descriptors): no register load")

@@ -32,6 +32,7 @@ ACCEPTS: dict[str, tuple[str, ...]] = {
     "mma_shared": ("mma",),
     "tmem_load": ("tmem_load",),
     "tmem_store": ("tmem_store",),
+    "tmem_copy": ("tmem_copy",),
 }
 # MMA instructions that read shared memory through descriptors (no load of their own), every stage's form.
 MMA_FROM_SHARED = re.compile(r"^(wgmma\.mma_async|tcgen05\.mma|HGMMA|UTC\w*MMA)")
@@ -148,6 +149,10 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
                 found = [r for score, r in scores if score == best]
         if len(found) > 1 and acc.width_bytes is not None:
             same_width = [r for r in found if _expected_width(r) == acc.width_bytes]
+            if len(same_width) != 1 and acc.kind.startswith("tmem"):
+                # a tile too big for one tcgen05.ld/st is split in equal parts: a part fits only a tile it divides
+                same_width = [r for r in found if (_expected_width(r) or 0) >= acc.width_bytes
+                              and (_expected_width(r) or 0) % acc.width_bytes == 0]
             found = same_width if len(same_width) == 1 else found
         return found, level
     return [], ""

@@ -580,6 +580,8 @@ def access_sites(module: Module, aliases: dict[str, Layout]) -> list[AccessSite]
         kind = mlir_op_kind(op.op.strip('"'))
         if kind is None and op.op.endswith(".local_alloc") and re.search(r"local_alloc\s+%", op.text):
             kind = "shared_store"
+        if kind is None and op.op.endswith(".tmem_alloc") and re.search(r"tmem_alloc\s+%", op.text):
+            kind = "tmem_store"  # an allocation given its initial value writes it
         if kind is None and is_mma_from_shared(op):
             kind = "mma_shared"
         if kind is None:
@@ -598,6 +600,7 @@ _OPERANDS: dict[str, tuple[tuple[int, ...], int | None, int | None]] = {
     "buffer_load_to_local": ((0, 1), 2, 3),
     "local_store": ((1,), None, None),
     "tmem_store": ((1,), None, None),  # `ttng.tmem_store %value, %tmem, %pred`
+    "tmem_copy": ((1,), None, None),  # `ttng.tmem_copy %shared, %tmem`
 }
 
 

@@ -23,7 +23,8 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
     forms = row.stages.get(stage) or row.ambiguous.get(stage, {})
     widths = [row.widths[stage][f] for f in forms if row.widths.get(stage, {}).get(f) is not None]
     row.vector_stage = stage
-    if row.kind in ("tma_load", "tma_store", "mma_shared") and any(row.widths[stage].get(f) is None for f in forms):
+    if row.kind in ("tma_load", "tma_store", "mma_shared", "tmem_copy") and \
+            any(row.widths[stage].get(f) is None for f in forms):
         row.verdict = "as-predicted"
         return
     if row.kind in ("tmem_load", "tmem_store"):  # whole registers per lane: joined is all there is to check

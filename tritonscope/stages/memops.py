@@ -17,7 +17,7 @@ from tritonscope.lazyre import lazy_compile
 from tritonscope.stages.common import Op
 
 KINDS = ("global_load", "global_store", "shared_load", "shared_store", "atomic", "async_copy", "tma",
-         "buffer_load", "buffer_store", "tmem_load", "tmem_store", "other_mem")
+         "buffer_load", "buffer_store", "tmem_load", "tmem_store", "tmem_copy", "other_mem")
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +111,7 @@ def _never_by_name(stage: str, name: str) -> bool:
         return False
     if stage in ("ttir", "ttgir", "source"):
         bare = name.strip('"')
-        return mlir_op_kind(bare) is None and not bare.endswith(".local_alloc")
+        return mlir_op_kind(bare) is None and not bare.endswith((".local_alloc", ".tmem_alloc"))
     if stage == "ptx":
         return _classify_ptx_mnemonic(name) is None
     if stage in ("amdgcn", "hsaco-asm"):
@@ -136,11 +136,12 @@ _MLIR_KINDS: dict[str, str] = {
     "buffer_load": "buffer_load", "buffer_store": "buffer_store",
     "local_load": "shared_load", "local_store": "shared_store",
     "tmem_load": "tmem_load", "tmem_store": "tmem_store",  # Blackwell tensor memory <-> registers
+    "tmem_copy": "tmem_copy",  # shared -> tensor memory (tcgen05.cp: MMA scales)
 }
 _MLIR_DIALECTS = ("tt", "ttg", "triton_gpu", "ttng", "triton_nvidia_gpu", "amdgpu", "amdg", "triton_amdgpu")
 _MLIR_EVICTION = lazy_compile(r"eviction_?[pP]olicy\s*=\s*(\w+)")
 _MLIR_CACHE = lazy_compile(r"(?:cache_modifier|cache)\s*=\s*(\w+)")
-_MLIR_LOCAL_ALLOC_WITH_VALUE = lazy_compile(r"local_alloc\s+%")
+_MLIR_LOCAL_ALLOC_WITH_VALUE = lazy_compile(r"(?:local|tmem)_alloc\s+%")
 
 
 def mlir_op_kind(op_name: str) -> str | None:
@@ -155,9 +156,11 @@ def _classify_mlir(op: Op) -> MemAccess | None:
     name = op.op.strip('"')
     kind = mlir_op_kind(name)
     if kind is None:
-        # A local_alloc given a tensor writes it to shared memory.
+        # A local_alloc (tmem_alloc) given a tensor writes it to shared (tensor) memory.
         if name.endswith(".local_alloc") and _MLIR_LOCAL_ALLOC_WITH_VALUE.search(op.text):
             kind = "shared_store"
+        elif name.endswith(".tmem_alloc") and _MLIR_LOCAL_ALLOC_WITH_VALUE.search(op.text):
+            kind = "tmem_store"
         else:
             return None
     hints = tuple(f"{m.group(0).split('=')[0].strip()}={m.group(1)}" for rx in (_MLIR_EVICTION, _MLIR_CACHE)
@@ -338,7 +341,7 @@ _NVVM_CP_ASYNC_SYNC = ("cp.async.commit", "cp.async.wait", "cp.async.mbarrier")
 
 
 def _classify_nvvm_intrinsic(short: str, args: str, ret: str) -> MemAccess | None:
-    if short.startswith(("tcgen05.ld.", "tcgen05.st.")):
+    if short.startswith(("tcgen05.ld.", "tcgen05.st.", "tcgen05.cp.")):
         return _tcgen05_access(short)
     if short.startswith("ldmatrix"):
         return MemAccess("shared_load", short, _ldmatrix_bytes(short), None, "shared")
@@ -370,8 +373,10 @@ _TCGEN05_REGS = {"32x32b": 1, "16x64b": 1, "16x128b": 2, "16x256b": 4, "16x32bx2
 def _tcgen05_access(form: str, predicated: bool = False) -> MemAccess | None:
     """`tcgen05.ld.sync.aligned.32x32b.x64.b32`: a tensor memory load of 64 registers per thread."""
     tokens = form.split(".")
+    if len(tokens) >= 2 and tokens[1] == "cp":  # shared -> tensor memory, issued for the whole tile
+        return MemAccess("tmem_copy", form, None, None, "tensor_memory", predicated)
     if len(tokens) < 2 or tokens[1] not in ("ld", "st"):
-        return None  # tcgen05.mma/cp/commit/wait/alloc: no register transfer of their own
+        return None  # tcgen05.mma/commit/wait/alloc: no data movement of their own
     per = next((_TCGEN05_REGS[t] for t in tokens if t in _TCGEN05_REGS), None)
     reps = next((int(t[1:]) for t in tokens if re.fullmatch(r"x\d+", t)), 1)
     width = 4 * per * reps if per is not None else None
@@ -625,6 +630,8 @@ def _classify_sass(op: Op) -> MemAccess | None:
     if head in ("LDC", "ULDC", "LDGDEPBAR", "DEPBAR", "ARRIVES", "SYNCS", "MEMBAR", "CCTL", "ERRBAR", "UTMACCTL",
                 "UTMACMDFLUSH", "FENCE"):
         return None  # parameter/constant-bank reads, synchronisation, TMA descriptor-cache control
+    if head == "UTCCP":  # shared -> tensor memory copy (tcgen05.cp)
+        return MemAccess("tmem_copy", mnemonic, None, None, "tensor_memory", pred)
     if head in ("LDTM", "STTM"):  # tensor memory <-> registers; `.x64`: 64 registers of the 32x32b shape
         reps = next((int(t[1:]) for t in mods if re.fullmatch(r"x\d+", t)), None)
         plain = all(re.fullmatch(r"x\d+", t) for t in mods)  # other shapes spell themselves: width not stated
@@ -646,7 +653,7 @@ _BY_STAGE = {
 # Memory-looking mnemonics `classify` does not know, for the `other` bucket of analyses: recognised by
 # prefix so that a new form is listed rather than lost.
 _OTHER_MEMORY_LOOKING = {
-    "ptx": lazy_compile(r"^(ld|st|atom|red|cp|ldu|ldmatrix|stmatrix|multimem|tcgen05\.(ld|st))\b"),
+    "ptx": lazy_compile(r"^(ld|st|atom|red|cp|ldu|ldmatrix|stmatrix|multimem|tcgen05\.(ld|st|cp))\b"),
     "amdgcn": lazy_compile(r"^(global|buffer|flat|scratch|tbuffer)_"),
     "sass": lazy_compile(r"^(LD|ST|ATOM|RED|UTMA|UBLK)"),
 }
