@@ -154,6 +154,11 @@ def test_columns_are_what_triton_allocated(tmp_path, m, n, block_m, stride, bufs
     r = run_cli("layout", "tmem_kernel", "--cache-dir", str(cache), "--json")
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
+    # the Gluon source's TensorMemoryLayout, beside the encoding it became
+    (written,) = [w for w in doc["written"]["layouts"] if w["written"]["class"] == "TensorMemoryLayout"]
+    assert written["status"] == "filled in" and written["filled"] == {"block": f"[{block_m}, {n}]",
+                                                                     "col_stride": str(stride)}
+    assert written["resolved"][0]["facts"]["buffers"] == bufs
     (alloc,) = [u["facts"] for a in doc["layouts"] for u in a["uses"] if "ttng.tmem_alloc" in u["ops"]]
     columns = alloc["columns"]
     assert doc["tmem_columns"] == max(32, 1 << (columns - 1).bit_length())

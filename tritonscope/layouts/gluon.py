@@ -32,6 +32,8 @@ FIELDS: dict[str, dict[str, str]] = {
     "swizzled_shared": {"vec": "vec", "per_phase": "per_phase", "max_phase": "max_phase", "order": "order"},
     "nvmma_shared": {"swizzle_byte_width": "swizzling_byte_width", "element_bitwidth": "element_bit_width",
                      "transposed": "transposed"},
+    "tensor_memory_encoding": {"block": "block_shape", "col_stride": "col_stride", "two_ctas": "two_ctas",
+                               "fp4_padded": "fp4_padded"},
 }
 
 

@@ -29,6 +29,10 @@ GLUON_LAYOUTS: dict[str, tuple[str | None, tuple[str, ...]]] = {
     "SharedLinearLayout": ("shared_linear", ("offset_bases", "block_bases", "alignment")),
     "AMDMFMALayout": ("amd_mfma", ("version", "instr_shape", "transposed", "warps_per_cta")),
     "AMDWMMALayout": ("amd_wmma", ("version", "transposed", "warp_bases")),
+    # Blackwell tensor memory: after (block, col_stride) the positional fields differ by release
+    # (cta_split_num up to 3.7, cga_layout from 3.8): only keywords name them
+    "TensorMemoryLayout": ("tensor_memory_encoding", ("block", "col_stride")),
+    "TensorMemoryScalesLayout": ("tensor_memory_scales_encoding", ()),
 }
 
 
