@@ -105,6 +105,11 @@ def compile_cmd(
     kernels, Triton 3.4 and later), specialized exactly as a JIT launch with 16-byte-aligned torch
     tensors would be. Without KERNEL, the Gluon samples are built only for targets with the warp size
     their layouts are written for.
+
+    KERNEL may also be a cache entry (its directory, or its .ttir): its TTIR is compiled again by the
+    installed Triton for each --target, with the num_warps, num_stages, num_ctas, maxnreg and fp-fusion its
+    metadata records (--num-warps overrides): what an H100 kernel becomes on cuda:100 or gfx942. The entry
+    is only read; a TTIR another Triton release wrote may not parse, and the error says so.
     """
     from tritonscope.artifacts.cache import default_cache_dir
     from tritonscope.compile.driver import quiet_triton_warnings

@@ -125,6 +125,8 @@ def compile_one(request: CompileRequest, cache_dir: str) -> CompileResult:
     quiet_triton_warnings()
     if request.target.backend == "hip":
         _point_triton_at_lld()
+    if request.kernel.ir:
+        return _compile_ir(request, cache_dir)
     result = CompileResult(request)
     start = time.perf_counter()
     try:
@@ -177,6 +179,69 @@ def compile_one(request: CompileRequest, cache_dir: str) -> CompileResult:
     return result
 
 
+# The options a cache entry's metadata records that mean the same on every backend; the rest (arch,
+# backend_name, HIP's waves_per_eu, ...) belong to the target compiled for.
+RETARGET_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion")
+
+
+def _compile_ir(request: CompileRequest, cache_dir: str) -> CompileResult:
+    """A cache entry's TTIR compiled again by the installed Triton for `request.target`, with the options
+    its metadata records (--num-warps overrides): `triton.compile(path.ttir, target=...)`. The TTIR is
+    read, never written; a TTIR another release wrote may not parse here, and the failure says so."""
+    import json
+
+    result = CompileResult(request)
+    path = Path(request.kernel.ir)
+    try:
+        meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        meta = {}
+    meta = meta if isinstance(meta, dict) else {}
+    result.kernel_name = str(meta.get("name") or path.stem)
+    options = {k: meta[k] for k in RETARGET_OPTIONS if isinstance(meta.get(k), (int, bool)) and meta[k] is not None}
+    if request.num_warps:
+        options["num_warps"] = request.num_warps
+    release = meta.get("triton_version")
+    result.spec = {"from_ir": str(path), "ir_triton_version": release, "options": options}
+    start = time.perf_counter()
+    try:
+        import triton
+        from triton.compiler import make_backend
+
+        target = request.target.gpu_target()
+        parsed = make_backend(target).parse_options(dict(options))
+        result.options = {k: getattr(parsed, k) for k in ("num_warps", "num_stages", "num_ctas")}
+        before = time.time()
+        start = time.perf_counter()
+        with capture_stderr() as diagnostics:
+            compiled = triton.compile(str(path), target=target, options=dict(options))
+    except Exception as exc:  # noqa: BLE001 - one readable line below
+        text = diagnostics.text() if "diagnostics" in locals() else ""
+        errors = [ln.split("error:", 1)[1].strip() for ln in text.splitlines() if "error:" in ln]
+        message = errors[0] if errors else (str(exc).strip().splitlines() or [type(exc).__name__])[-1]
+        import triton
+
+        if release and str(release).split(".")[:2] != triton.__version__.split(".")[:2]:
+            message = f"Triton {triton.__version__} cannot compile Triton {release}'s TTIR: {message}"
+        result.error = CompileFailure("compile", message)
+        result.seconds = time.perf_counter() - start
+        return result
+    result.seconds = time.perf_counter() - start
+    entry = _entry_dir(Path(cache_dir), compiled, result.kernel_name)
+    result.hash = compiled.hash if entry is None else entry.name
+    if entry is not None:
+        from tritonscope.artifacts.cache import load_entry
+
+        result.entry = str(entry)
+        result.stages = load_entry(entry).stages
+        groups = sorted(entry.glob("__grp__*.json"))
+        try:
+            result.cached = bool(groups) and groups[0].stat().st_mtime < before
+        except OSError:
+            result.cached = False
+    return result
+
+
 def _pool_context():
     import multiprocessing
 
@@ -188,6 +253,11 @@ def _pool_context():
 
 def _estimated_cost(ref: KernelRef) -> int:
     """Bigger sources and more tl.dot compile longer; read as text, nothing imported."""
+    if ref.ir:
+        try:
+            return Path(ref.ir).stat().st_size
+        except OSError:
+            return 0
     if ref.sample:
         from tritonscope.compile.request import sample_package
 
@@ -244,6 +314,12 @@ def requests_for(kernels: list[str], targets: list[CompileTarget], **overrides: 
         pairs = [(KernelRef(sample=n), t) for n in sample_names() for t in targets
                  if sample_kernels.fits(n, t.warp_size, release)]
     refs = list(dict.fromkeys(ref for ref, _ in pairs))
+    if any(r.ir for r in refs):
+        given = [flag for flag, key in (("--signature", "signature"), ("--constexpr", "constexprs"),
+                                        ("--no-specialize", "no_specialize")) if overrides.get(key)]
+        if given:
+            raise UsageError(f"{given[0]}: a cache entry's TTIR is specialized already (only --num-warps and "
+                             "--target apply to it)")
     user = [r for r in refs if r.path]
     if overrides.get("signature") and not user:
         raise UsageError("--signature applies to user kernels (path/to/file.py::kernel)")

@@ -91,17 +91,21 @@ def sample_package() -> Any:
 
 @dataclass(frozen=True)
 class KernelRef:
-    """A sample (`gemv`), a sample variant (`gemv-kmask`) or a user kernel (`path.py::name`)."""
+    """A sample (`gemv`), a sample variant (`gemv-kmask`), a user kernel (`path.py::name`) or a compiled
+    kernel's TTIR (`ir`: a cache entry's `.ttir`, compiled again for another target)."""
 
     sample: str | None = None
     variant: str | None = None
     path: str | None = None
     name: str | None = None
+    ir: str | None = None
 
     @property
     def label(self) -> str:
         if self.sample:
             return self.sample + (f"-{self.variant}" if self.variant else "")
+        if self.ir:
+            return self.ir
         return f"{self.path}::{self.name}"
 
 
@@ -123,6 +127,8 @@ def parse_kernel_ref(text: str) -> KernelRef:
 
     if m := _USER_KERNEL.match(text):
         return KernelRef(path=m.group("path"), name=m.group("name"))
+    if text.endswith(".ttir") or os.path.isdir(text):
+        return KernelRef(ir=_ttir_of(text))
     names = sample_kernels.names()
     if text in names:
         return KernelRef(sample=text)
@@ -135,8 +141,23 @@ def parse_kernel_ref(text: str) -> KernelRef:
             )
         return KernelRef(sample=base, variant=variant)
     raise UsageError(
-        f"unknown kernel '{text}': a sample ({', '.join(names)}) or path/to/file.py::kernel_name"
+        f"unknown kernel '{text}': a sample ({', '.join(names)}), path/to/file.py::kernel_name, or a cache "
+        "entry (its directory or its .ttir) to compile again for --target"
     )
+
+
+def _ttir_of(text: str) -> str:
+    """The TTIR a cache entry keeps (its directory given), or the .ttir file given."""
+    path = Path(text)
+    if path.is_dir():
+        found = sorted(path.glob("*.ttir"))
+        if len(found) != 1:
+            raise UsageError(f"{text}: {'no' if not found else len(found)} .ttir files in this directory: give a "
+                             "cache entry (one kernel's directory) or its .ttir")
+        return str(found[0])
+    if not path.is_file():
+        raise UsageError(f"no such file: {text}")
+    return str(path)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,63 @@
+"""`compile ENTRY --target T`: a cache entry's TTIR compiled again for another target by the installed
+Triton (triton.compile(path.ttir, target=...)), with the options its metadata records. The entries are
+real: vLLM's TurboQuant decode recorded on an H100 with Triton 3.6 (tests/data/thirdparty-h100-triton3.6),
+whose TTIR Triton 3.9 reads; liger's SwiGLU of the same release, whose TTIR it does not."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+DATA = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6"
+VLLM = DATA / "vllm" / "BMENN4NH2U5WOVJ6QFVCUGYAI4Y6M553F7NZPWLUHNEP4NLFSPOQ"
+LIGER = DATA / "liger" / "MHPEY66NHTCPLJX6FR7LOHTN5N6R2JBMSN3NWFU3RGQXBSIJTH5Q"
+
+
+def _triton() -> tuple[int, int]:
+    import triton
+
+    return tuple(int(x) for x in triton.__version__.split(".")[:2])
+
+
+def _positions(cache: Path, target: str) -> set[tuple[int, int, str]]:
+    r = run_cli("loads", "_tq_decode_stage1", "--cache-dir", str(cache), "--target", target, "--json")
+    assert r.returncode == 0, r.stderr
+    return {(row["line"], row["col"], row["kind"]) for row in json.loads(r.stdout)["rows"]}
+
+
+def test_an_h100_entry_compiled_for_blackwell_and_mi300(tmp_path):
+    if _triton() < (3, 6):
+        pytest.skip("Triton 3.6's TTIR")
+    out = tmp_path / "out"
+    before = sorted(p.name for p in VLLM.iterdir())
+    r = run_cli("compile", str(VLLM), "--target", "cuda:100", "--target", "hip:gfx942", "--cache-dir", str(out),
+                "--json")
+    assert r.returncode == 0, r.stderr
+    results = json.loads(r.stdout)["results"]
+    assert [(x["target"], x["kernel_name"], x["error"]) for x in results] == [
+        ("cuda:100", "_tq_decode_stage1", None), ("hip:gfx942", "_tq_decode_stage1", None)]
+    assert all(x["options"]["num_warps"] == 1 and x["spec"]["ir_triton_version"] == "3.6.0" for x in results)
+    assert sorted(p.name for p in VLLM.iterdir()) == before  # the source entry is read, never written
+    # every global access of the H100 entry is there on both new targets, at the same source position (on
+    # gfx942 some are buffer loads and stores: AMD's backend turns pointer arithmetic into buffer offsets)
+    h100 = _positions(DATA / "vllm", "cuda:90")
+    assert h100 and h100 == _positions(out, "cuda:100")
+    assert {p[:2] for p in h100} == {p[:2] for p in _positions(out, "hip:gfx942")}
+    assert any(kind.startswith("buffer") for *_, kind in _positions(out, "hip:gfx942"))
+
+
+def test_what_cannot_be_compiled_again_says_why(tmp_path):
+    out = str(tmp_path / "out")
+    r = run_cli("compile", str(VLLM), "--constexpr", "BLOCK=4", "--cache-dir", out)
+    assert r.returncode == 2 and "--constexpr: a cache entry's TTIR is specialized already" in r.stderr
+    r = run_cli("compile", str(DATA / "vllm"), "--cache-dir", out)
+    assert r.returncode == 2 and ".ttir files in this directory" in r.stderr
+    if _triton() != (3, 9):
+        return  # which TTIR another release refuses is release-specific
+    r = run_cli("compile", str(LIGER), "--target", "cuda:100", "--cache-dir", out)
+    assert r.returncode == 1
+    (line,) = [ln for ln in r.stderr.splitlines() if ln.startswith("tritonscope: error:")]
+    assert "Triton 3.9.0 cannot compile Triton 3.6.0's TTIR: tensor descriptors must not wrap tensor types" in line
