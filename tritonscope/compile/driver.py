@@ -217,12 +217,12 @@ def _compile_ir(request: CompileRequest, cache_dir: str) -> CompileResult:
             compiled = triton.compile(str(path), target=target, options=dict(options))
     except Exception as exc:  # noqa: BLE001 - one readable line below
         text = diagnostics.text() if "diagnostics" in locals() else ""
-        errors = [ln.split("error:", 1)[1].strip() for ln in text.splitlines() if "error:" in ln]
-        message = errors[0] if errors else (str(exc).strip().splitlines() or [type(exc).__name__])[-1]
+        message = _ir_error(text, path) or (str(exc).strip().splitlines() or [type(exc).__name__])[-1]
         import triton
 
         if release and str(release).split(".")[:2] != triton.__version__.split(".")[:2]:
-            message = f"Triton {triton.__version__} cannot compile Triton {release}'s TTIR: {message}"
+            message = (f"Triton {triton.__version__} cannot compile Triton {release}'s TTIR: {message} "
+                       f"(Triton {release} installed can)")
         result.error = CompileFailure("compile", message)
         result.seconds = time.perf_counter() - start
         return result
@@ -240,6 +240,27 @@ def _compile_ir(request: CompileRequest, cache_dir: str) -> CompileResult:
         except OSError:
             result.cached = False
     return result
+
+
+def _ir_error(diagnostics: str, path: Path) -> str | None:
+    """The first MLIR error, with the TTIR line it points at when it points into the file compiled."""
+    import re
+
+    for line in diagnostics.splitlines():
+        if "error:" not in line:
+            continue
+        message = line.split("error:", 1)[1].strip()
+        where = re.search(r'"([^"]+)":(\d+):(\d+)', line)
+        if where and Path(where.group(1)).name == path.name:
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace").splitlines()[int(where.group(2)) - 1]
+            except (OSError, IndexError):
+                return f"line {where.group(2)}: {message}"
+            code = text.split(" loc(")[0].strip()
+            code = code if len(code) <= 100 else code[:97] + "..."
+            return f"line {where.group(2)}:{where.group(3)}: {message} in `{code}`"
+        return message
+    return None
 
 
 def _pool_context():
