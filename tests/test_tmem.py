@@ -162,6 +162,7 @@ def test_columns_are_what_triton_allocated(tmp_path, m, n, block_m, stride, bufs
     (alloc,) = [u["facts"] for a in doc["layouts"] for u in a["uses"] if "ttng.tmem_alloc" in u["ops"]]
     columns = alloc["columns"]
     assert doc["tmem_columns"] == max(32, 1 << (columns - 1).bit_length())
+    assert doc["tmem_allocations"] == {"count": 1, "columns": columns}
     assert alloc["buffers"] == bufs and alloc["lanes_holding"] == min(m, 128)
 
 

@@ -363,9 +363,13 @@ def _kernel_layouts_as(sel: Selection, entry, alias: str | None, semantics, q: L
     written = _written(entry, stage_text(entry, "ttgir"), str(path), sel.finder()) if gluon else None
     tmem = entry.meta("tmem_size")  # the columns Triton's TMEM allocation pass gave the kernel (Blackwell)
     tmem = tmem if isinstance(tmem, int) and not isinstance(tmem, bool) and tmem > 0 else None
+    allocs = [u["facts"]["columns"] for a in reports for u in a["uses"]
+              if u["facts"] and u["facts"].get("tensor_memory") for op in u["ops"] if op.endswith(".tmem_alloc")]
     if q.as_json:
         doc = {"kernel": entry.name, "hash": entry.hash, "ttgir": str(path), "language": entry.language,
-               "semantics": semantics.to_json(), "tmem_columns": tmem, "layouts": reports}
+               "semantics": semantics.to_json(), "tmem_columns": tmem,
+               "tmem_allocations": {"count": len(allocs), "columns": sum(allocs)} if allocs else None,
+               "layouts": reports}
         if written is not None:
             doc["written"] = written
         emit_json(doc, "layout-kernel")
@@ -377,9 +381,18 @@ def _kernel_layouts_as(sel: Selection, entry, alias: str | None, semantics, q: L
     if written is not None:
         render_written_layouts(written, console, entry.name)
     render_kernel_layouts(reports, console, entry.name, str(path))
-    if tmem is not None:
-        console.print(f"note: Triton allocated {tmem} of the SM's 512 tensor memory columns to this kernel "
-                      "(tmem_size in its metadata)", highlight=False, soft_wrap=True)
+    if tmem is not None or allocs:
+        text = (f"note: Triton allocated {tmem} of the SM's 512 tensor memory columns to this kernel (tmem_size "
+                "in its metadata)" if tmem is not None else "note: the metadata records no tensor memory size")
+        if allocs:
+            total = sum(allocs)
+            many = len(allocs) != 1
+            text += f"; its {len(allocs)} allocation{'s take' if many else ' takes'} {total} columns"
+            if tmem is not None and total > tmem:
+                text += ": allocations whose lifetimes do not overlap share columns"
+            elif tmem is not None and total < tmem:
+                text += ", rounded up to a power of two of at least 32"
+        console.print(text, highlight=False, soft_wrap=True)
     console.print(f"note: {semantics.sentence()}", highlight=False, soft_wrap=True)
 
 
