@@ -211,6 +211,8 @@ def test_ls_and_diff_show_the_tensor_memory_columns(tmp_path):
     ("ttgir", "%3 = ttng.tmem_alloc : () -> !ttg.memdesc<128x4xi8, #tmem_scales, #ttng.tensor_memory, mutable>",
      None, None),
     ("ptx", "tcgen05.cp.cta_group::1.warpx4.32x128b [%r1], %rd2;", "tmem_copy", None),
+    ("ptx", "tcgen05.ld.sync.aligned.16x32bx2.x32.b32 {%r1}, [%r2 + 0], 16;", "tmem_load", 128),
+    ("sass", "LDTM.16dp32bit_t0_t15.x32 R4, tmem[UR4] ;", "tmem_load", None),  # a half: width not stated
     ("sass", "UTCCP.T.S.4x32dp128bit tmem[UR4], gdesc[UR6] ;", "tmem_copy", None),
 ])
 def test_tensor_memory_instructions_are_classified(stage, text, kind, width):
@@ -277,3 +279,18 @@ def test_block_scaled_dot_keeps_its_scales_in_tensor_memory(tmp_path):
     assert tmem["ttng.tmem_alloc"]["stages"]["ptx"] == {"tcgen05.st.sync.aligned.32x32b.x4.b32": 2}
     assert tmem["ttng.tmem_load"]["stages"]["ptx"] == {"tcgen05.ld.sync.aligned.32x32b.x128.b32": 1}
     assert all(not r["ambiguous"] and r["verdict"] == "as-predicted" for r in tmem.values())
+
+
+def test_a_sass_form_without_width_takes_the_ptx_width():
+    """Triton 3.6's 64-row TMEM accesses: one PTX `tcgen05.ld.16x32bx2.x32` (32 registers) is two SASS
+    LDTM halves whose spelling states no width; the row's bytes come from the PTX form."""
+    from tritonscope.loads.model import AccessRow
+    from tritonscope.loads.verdict import decide
+
+    row = AccessRow("k.py", 117, 39, "k.py:117:39", "ttng.tmem_load", "tmem_load", 1, (64, 128), "f32", 32,
+                    "linear", None, False, False, None, None, elements_per_thread=32)
+    ptx, sass = "tcgen05.ld.sync.aligned.16x32bx2.x32.b32", ("LDTM.16dp32bit_t0_t15.x32", "LDTM.16dp32bit_t16_t31.x32")
+    row.stages = {"ptx": {ptx: 1}, "sass": dict.fromkeys(sass, 1)}
+    row.widths = {"ptx": {ptx: 128}, "sass": dict.fromkeys(sass)}
+    decide(row, "sass", None)
+    assert (row.verdict, row.vector_bytes, row.vector_stage) == ("as-predicted", 128, "ptx")

@@ -28,6 +28,10 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
         row.verdict = "as-predicted"
         return
     if row.kind in ("tmem_load", "tmem_store"):  # whole registers per lane: joined is all there is to check
+        if not widths and stage == "sass":  # `LDTM.16dp32bit_t0_t15.x32` states no width: PTX's form does
+            ptx = row.stages.get("ptx") or row.ambiguous.get("ptx", {})
+            widths = [row.widths["ptx"][f] for f in ptx if row.widths.get("ptx", {}).get(f) is not None]
+            row.vector_stage = "ptx" if widths else stage
         row.vector_bytes = max(widths) if widths else None
         row.verdict = "as-predicted"
         return
