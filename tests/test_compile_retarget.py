@@ -6,6 +6,7 @@ whose TTIR Triton 3.9 reads; liger's SwiGLU of the same release, whose TTIR it d
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,38 @@ def test_what_cannot_be_compiled_again_says_why(tmp_path):
     (line,) = [ln for ln in r.stderr.splitlines() if ln.startswith("tritonscope: error:")]
     assert "Triton 3.9.0 cannot compile Triton 3.6.0's TTIR: line 13:69: tensor descriptors must not wrap" in line
     assert "in `tt.func public @_swiglu_kernel_forward(" in line and line.endswith("(Triton 3.6.0 installed can)")
+
+
+XFORMERS = DATA / "xformers" / "YFDNCOBXAZ7ERO5EQOUCBL7F5RHPOJDJV2WYFFIKCUDA7CVT7UZA"
+
+
+def _reps(form: str) -> int:
+    (n,) = re.findall(r"\.x(\d+)(?:\.|$)", form)
+    return int(n)
+
+
+def test_lightning_attention_backward_on_blackwell(tmp_path):
+    """xformers' lightning-attention backward (an H100 entry) compiled for cuda:100 by Triton 3.9: its five
+    TMEM allocations take 224 columns, Triton allocates 128 (allocations that do not live at once share
+    columns); each TMEM access joins its tcgen05.ld/st, and SASS's halves of a 64-row access
+    (`LDTM.16dp32bit_t0_t15.x32`, no width in the spelling) follow PTX by their `.x` count."""
+    from tritonscope.artifacts import tools
+
+    if _triton() != (3, 9):
+        pytest.skip("Triton 3.9's lowering for cuda:100")
+    out = tmp_path / "out"
+    r = run_cli("compile", str(XFORMERS), "--target", "cuda:100", "--cache-dir", str(out))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(run_cli("layout", "_bwd_inter_kernel", "--cache-dir", str(out), "--json").stdout)
+    assert (doc["tmem_columns"], doc["tmem_allocations"]) == (128, {"count": 5, "columns": 224})
+    rows = json.loads(run_cli("loads", "_bwd_inter_kernel", "--cache-dir", str(out), "--json").stdout)["rows"]
+    tmem = [r for r in rows if r["kind"].startswith("tmem")]
+    assert len(tmem) == 8 and all(not r["ambiguous"] and r["verdict"] == "as-predicted" for r in tmem)
+    for r in tmem:  # a 16x32bx2 access moves one 32-bit register per repetition: its bytes come from PTX
+        (ptx_form,) = r["stages"]["ptx"]
+        assert ".16x32bx2." in ptx_form and r["vector_bytes"] == 4 * _reps(ptx_form)
+    if tools.find_nvidia_tool("nvdisasm") is not None:
+        for r in tmem:
+            (ptx_form,) = r["stages"]["ptx"]
+            assert all(f.endswith(f".x{_reps(ptx_form)}") for f in r["stages"]["sass"]), (r["line"], r["stages"])
+            assert sum(r["stages"]["sass"].values()) == 2 * r["stages"]["ptx"][ptx_form]  # two halves each

@@ -213,10 +213,16 @@ def split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
     for (_, form), members in groups.items():
         total = members[0].ambiguous[stage][form]
         width = members[0].widths.get(stage, {}).get(form)
-        if width is None:
+        if width is None and all(r.kind.startswith("tmem") for r in members) and _reps(form):
+            # `STTM.16dp32bit_t0_t15.x32` states no width, but its `.x32` is the PTX instruction's: each
+            # PTX tcgen05.st of that count became one SASS instruction of this form
+            share = {id(r): sum(n for f, n in r.stages.get(guide, {}).items() if _reps(f) == _reps(form))
+                     for r in members}
+        elif width is None:
             continue
-        share = {id(r): sum(n for f, n in r.stages.get(guide, {}).items() if r.widths.get(guide, {}).get(f) == width)
-                 for r in members}
+        else:
+            share = {id(r): sum(n for f, n in r.stages.get(guide, {}).items()
+                                if r.widths.get(guide, {}).get(f) == width) for r in members}
         if sum(share.values()) != total:
             continue
         for r in members:
@@ -227,6 +233,15 @@ def split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
                 r.stages.setdefault(stage, {})[form] = share[id(r)]
             if not r.ambiguous:
                 r.ambiguous_with = []
+
+
+_REPS = re.compile(r"\.x(\d+)(?:\.|$)")
+
+
+def _reps(form: str) -> int | None:
+    """The repetition count of a tcgen05.ld/st (`.x32`), spelled alike in PTX and SASS."""
+    m = _REPS.search(form)
+    return int(m.group(1)) if m else None
 
 
 def mark_branch_guarded(llir: Module, rows: list[AccessRow]) -> None:
