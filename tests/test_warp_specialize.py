@@ -79,6 +79,7 @@ def test_tensor_memory_layout_is_decoded(ws_cache):
     r = run_cli("layout", "matmul_ws_kernel", "--cache-dir", str(ws_cache))
     assert "tensor memory: 128 lanes x 128 32-bit columns x 2 buffers = 256 of the SM's 512 columns" in r.stdout
     assert "Triton allocated 256 of the SM's 512 tensor memory columns" in r.stdout
+    assert "at most 2 of its CTAs hold their tensor memory on an SM at once" in r.stdout
     r = run_cli("layout", "matmul_ws_kernel", "--cache-dir", str(ws_cache), "--alias", "tmem", "--element", "1,70,5")
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "element (1, 70, 5) is at lane 70, column 133 (block 0)"

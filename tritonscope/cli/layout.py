@@ -383,7 +383,8 @@ def _kernel_layouts_as(sel: Selection, entry, alias: str | None, semantics, q: L
     render_kernel_layouts(reports, console, entry.name, str(path))
     if tmem is not None or allocs:
         text = (f"note: Triton allocated {tmem} of the SM's 512 tensor memory columns to this kernel (tmem_size "
-                "in its metadata)" if tmem is not None else "note: the metadata records no tensor memory size")
+                f"in its metadata: at most {512 // tmem} of its CTAs hold their tensor memory on an SM at once)"
+                if tmem is not None else "note: the metadata records no tensor memory size")
         if allocs:
             total = sum(allocs)
             many = len(allocs) != 1
