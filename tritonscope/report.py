@@ -344,14 +344,14 @@ def _describe_layout(item: LayoutItem, layout, entry: KernelEntry) -> None:
         item.note = "not used with a tensor shape in this kernel: no numbers or picture"
         return
     bits = dtype_bits(item.dtype or "") or 32
-    if layout.tensor_memory:
-        _describe_tmem(item, layout, entry, bits)
-        return
     try:
         with releases.using(releases.for_version(entry.triton_version, "the entry's metadata")):
-            facts = views.describe(layout, item.shape, bits)
+            facts = views.facts_for(layout, item.shape, bits)
     except (TritonscopeError, NotImplementedError, ValueError, KeyError) as exc:
         item.note = f"cannot derive its numbers for shape {'x'.join(map(str, item.shape))}: {exc}"
+        return
+    if isinstance(facts, views.TensorMemoryFacts):
+        _tmem_facts(item, facts)
         return
     item.facts = [
         ("element", f"{item.dtype or '?'} ({facts.element_bits} bits)"),
@@ -372,16 +372,10 @@ def _describe_layout(item: LayoutItem, layout, entry: KernelEntry) -> None:
         item.note = f"no picture: {exc}"
 
 
-def _describe_tmem(item: LayoutItem, layout, entry: KernelEntry, bits: int) -> None:
+def _tmem_facts(item: LayoutItem, facts) -> None:
     """A tensor memory layout: its lanes and 32-bit columns (no picture: it is not held by threads)."""
     from tritonscope.render.layout import tmem_sentences
 
-    try:
-        with releases.using(releases.for_version(entry.triton_version, "the entry's metadata")):
-            facts = views.describe_tmem(layout, item.shape, bits)
-    except (TritonscopeError, NotImplementedError, ValueError, KeyError) as exc:
-        item.note = f"cannot derive its numbers for shape {'x'.join(map(str, item.shape))}: {exc}"
-        return
     _, lanes, columns, budget = tmem_sentences(facts, item.dtype or "?")
     item.facts = [("element", f"{item.dtype or '?'} ({facts.element_bits} bits)"), ("lanes", lanes),
                   ("columns", columns), ("tensor memory", budget)]

@@ -163,7 +163,12 @@ def compile_one(request: CompileRequest, cache_dir: str) -> CompileResult:
         result.seconds = time.perf_counter() - start
         return result
     result.seconds = time.perf_counter() - start
-    entry = _entry_dir(Path(cache_dir), compiled, fn.__name__)
+    return _record_entry(result, Path(cache_dir), compiled, fn.__name__, before)
+
+
+def _record_entry(result: CompileResult, cache_dir: Path, compiled: Any, name: str, before: float) -> CompileResult:
+    """Where the compile left its entry, its stages, and whether it was there already (a cache hit)."""
+    entry = _entry_dir(cache_dir, compiled, name)
     result.hash = compiled.hash if entry is None else entry.name
     if entry is not None:
         from tritonscope.artifacts.cache import load_entry
@@ -227,19 +232,7 @@ def _compile_ir(request: CompileRequest, cache_dir: str) -> CompileResult:
         result.seconds = time.perf_counter() - start
         return result
     result.seconds = time.perf_counter() - start
-    entry = _entry_dir(Path(cache_dir), compiled, result.kernel_name)
-    result.hash = compiled.hash if entry is None else entry.name
-    if entry is not None:
-        from tritonscope.artifacts.cache import load_entry
-
-        result.entry = str(entry)
-        result.stages = load_entry(entry).stages
-        groups = sorted(entry.glob("__grp__*.json"))
-        try:
-            result.cached = bool(groups) and groups[0].stat().st_mtime < before
-        except OSError:
-            result.cached = False
-    return result
+    return _record_entry(result, Path(cache_dir), compiled, result.kernel_name, before)
 
 
 def _ir_error(diagnostics: str, path: Path) -> str | None:

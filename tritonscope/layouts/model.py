@@ -330,6 +330,12 @@ class SharedLinearLayout(LayoutBase):
         )
 
 
+def _tmem_cta_fields(split: tuple[int, int] | None, cga: tuple[tuple[int, ...], ...] | None) -> list[str]:
+    """A tensor memory encoding's CTA fields as the text spelled them (3.6/3.7 split factors, 3.8 bases)."""
+    fields = [f"CTASplitM = {split[0]}", f"CTASplitN = {split[1]}"] if split is not None else []
+    return fields + ([f"CGALayout = {_bases(cga)}"] if cga else [])
+
+
 @dataclass(frozen=True)
 class TensorMemoryLayout(LayoutBase):
     """Blackwell tensor memory (`#ttng.tensor_memory_encoding`): where each element of an MMA accumulator or
@@ -364,11 +370,8 @@ class TensorMemoryLayout(LayoutBase):
     def to_text(self) -> str:
         width = f"unpacked = {str(self.unpacked).lower()}" if self.unpacked is not None else \
             f"colStride = {self.col_stride}"
-        fields = [f"blockM = {self.block_m}", f"blockN = {self.block_n}", width]
-        if self.cta_split is not None:
-            fields += [f"CTASplitM = {self.cta_split[0]}", f"CTASplitN = {self.cta_split[1]}"]
-        if self.cga_bases:
-            fields.append(f"CGALayout = {_bases(self.cga_bases)}")
+        fields = [f"blockM = {self.block_m}", f"blockN = {self.block_n}", width,
+                  *_tmem_cta_fields(self.cta_split, self.cga_bases)]
         if self.two_ctas:
             fields.append("twoCTAs = true")
         if self.fp4_padded:
@@ -394,11 +397,7 @@ class TensorMemoryScalesLayout(LayoutBase):
         return 2
 
     def to_text(self) -> str:
-        fields = []
-        if self.cta_split is not None:
-            fields += [f"CTASplitM = {self.cta_split[0]}", f"CTASplitN = {self.cta_split[1]}"]
-        if self.cga_bases:
-            fields.append(f"CGALayout = {_bases(self.cga_bases)}")
+        fields = _tmem_cta_fields(self.cta_split, self.cga_bases)
         if self.k_first:
             fields.append("blockRepOrder = kThenMn")
         return f"#ttng.tensor_memory_scales_encoding<{', '.join(fields)}>"

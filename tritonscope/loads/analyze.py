@@ -223,14 +223,9 @@ def _predict(row: AccessRow) -> None:
                                "memory (matrix descriptors): no register load")
         return
     if row.kind in ("tmem_load", "tmem_store") and site.layout is not None:
-        try:
-            facts = describe(site.layout, row.shape, row.element_bits)
-        except (TritonscopeError, ValueError, KeyError, IndexError, ZeroDivisionError) as exc:
-            row.prediction_note = f"layout not modelled: {exc}"
+        facts = _register_facts(row, site)
+        if facts is None:
             return
-        row.elements_per_thread = facts.elements_per_thread
-        row.distinct_per_thread = facts.distinct_per_thread
-        row.threads = facts.warp_size * facts.num_warps * max(1, facts.num_ctas)
         load = row.kind == "tmem_load"
         row.prediction_note = (f"tensor memory {'to' if load else 'from'} registers: {facts.elements_per_thread} "
                                f"elements per thread, moved by tcgen05.{'ld' if load else 'st'} in whole 32-bit "
@@ -245,22 +240,30 @@ def _predict(row: AccessRow) -> None:
     if site.layout is None:
         row.prediction_note = "no layout on the tensor type"
         return
-    try:
-        facts = describe(site.layout, row.shape, row.element_bits)
-    except (TritonscopeError, ValueError, KeyError, IndexError, ZeroDivisionError) as exc:
-        row.prediction_note = f"layout not modelled: {exc}"
+    facts = _register_facts(row, site)
+    if facts is None:
         return
-    row.elements_per_thread = facts.elements_per_thread
-    row.distinct_per_thread = facts.distinct_per_thread
     row.contiguous_per_thread = facts.contiguous_per_thread
     row.fastest_dim = facts.fastest_dim
     row.predicted_vector_bytes = facts.vector_bytes
     row.predicted_vectors_per_thread = facts.vectors_per_thread
-    row.threads = facts.warp_size * facts.num_warps * max(1, facts.num_ctas)
     limit = _shared_limit(row)
     if limit is not None and limit * row.element_bytes < facts.vector_bytes:
         row.predicted_vector_bytes = max(row.element_bytes, limit * row.element_bytes)
         row.predicted_vectors_per_thread = max(1, facts.elements_per_thread // max(1, limit))
+
+
+def _register_facts(row: AccessRow, site):
+    """The register layout's numbers for the row (elements, distinct ones, threads), or None with a note."""
+    try:
+        facts = describe(site.layout, row.shape, row.element_bits)
+    except (TritonscopeError, ValueError, KeyError, IndexError, ZeroDivisionError) as exc:
+        row.prediction_note = f"layout not modelled: {exc}"
+        return None
+    row.elements_per_thread = facts.elements_per_thread
+    row.distinct_per_thread = facts.distinct_per_thread
+    row.threads = facts.warp_size * facts.num_warps * max(1, facts.num_ctas)
+    return facts
 
 
 def _shared_limit(row: AccessRow) -> int | None:

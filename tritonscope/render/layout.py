@@ -97,15 +97,22 @@ def tmem_sentences(f: TensorMemoryFacts, dtype: str) -> list[str]:
     return lines
 
 
-def render_tmem_layout(f: TensorMemoryFacts, console: Console, title: str, dtype: str, notes: list[str]) -> None:
+def _numbers(console: Console, title: str, sentences: list[str], notes: list[str], bases: dict,
+             bases_title: str) -> None:
+    """The title, the facts in words, the notes, then the bases: the top of every `layout` answer."""
     console.print(Text(title, style="bold"))
-    for line in tmem_sentences(f, dtype):
+    for line in sentences:
         console.print("  " + line, markup=False)
     for n in notes:
         console.print("  note: " + n, markup=False)
-    console.print("linear layout bases (dim0 first; col in units of one element's width):", markup=False)
-    for line in bases_lines(f.bases):
+    console.print(bases_title, markup=False)
+    for line in bases_lines(bases):
         console.print(line, markup=False)
+
+
+def render_tmem_layout(f: TensorMemoryFacts, console: Console, title: str, dtype: str, notes: list[str]) -> None:
+    _numbers(console, title, tmem_sentences(f, dtype), notes, f.bases,
+             "linear layout bases (dim0 first; col in units of one element's width):")
 
 
 def render_tmem_places(places: list[dict], console: Console, coord: tuple[int, ...]) -> None:
@@ -169,14 +176,7 @@ def render_layout(
     colour: bool,
     notes: list[str],
 ) -> None:
-    console.print(Text(title, style="bold"))
-    for line in facts_sentences(facts, dtype):
-        console.print("  " + line, markup=False)
-    for n in notes:
-        console.print("  note: " + n, markup=False)
-    console.print("linear layout bases (dim0 first):", markup=False)
-    for line in bases_lines(facts.bases):
-        console.print(line, markup=False)
+    _numbers(console, title, facts_sentences(facts, dtype), notes, facts.bases, "linear layout bases (dim0 first):")
     if grid is not None:
         legend = (
             "cells: T<thread>:<register>, thread = warp*"
