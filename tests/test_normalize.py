@@ -209,3 +209,16 @@ def test_normalized_corpus_is_unchanged(corpus):
         DIGESTS.write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n")
     assert len(digests) >= 20
     assert digests == json.loads(DIGESTS.read_text())
+
+
+def test_llvm20_byte_geps_fold_with_scalar_ones():
+    """Triton 3.8 (LLVM 20) prints a scalar GEP over bytes: 3.7's `getelementptr half, ptr addrspace(1)
+    %0, i64 %39` is 3.8's `getelementptr [2 x i8], ...`, the same address. Folded; i8 and struct GEPs stay."""
+    old = ("define void @k(ptr addrspace(1) %0, i64 %1) {\n  %3 = getelementptr half, ptr addrspace(1) %0, i64 %1\n"
+           "  %4 = getelementptr inbounds float, ptr addrspace(1) %0, i64 %1\n"
+           "  %5 = getelementptr inbounds nuw i8, ptr addrspace(3) @global_smem, i32 128\n  ret void\n}\n")
+    new = old.replace("getelementptr half,", "getelementptr [2 x i8],").replace("inbounds float,",
+                                                                                   "inbounds [4 x i8],")
+    assert normalize("llir", old) == normalize("llir", new)
+    assert "getelementptr inbounds nuw i8," in normalize("llir", old)
+    assert _diff(normalize("llir", old, FOLD_OFF), normalize("llir", new, FOLD_OFF)) != []

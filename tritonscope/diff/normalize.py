@@ -4,7 +4,8 @@ Each stage drops its debug information (MLIR `loc(...)`, LLVM `!dbg` and `!DI*` 
 `.loc`/`.file` and debug sections), absolute paths, hashes and timestamps, and renames SSA values,
 block labels and registers by order of first appearance, so renumbering alone is no difference.
 Spellings that only changed name between Triton releases are folded behind `fold_renames` (on by
-default): dialect prefixes, and the named SSA values of Triton >= 3.5 (`%offs_k_4` vs `%12`).
+default): dialect prefixes, the named SSA values of Triton >= 3.5 (`%offs_k_4` vs `%12`), and LLVM 20's
+byte-typed GEPs (Triton 3.8: `getelementptr [2 x i8]` for 3.7's `getelementptr half`).
 
 Pure text in, text out; one function per stage, dispatched by `normalize(stage, text, options)`.
 """
@@ -287,6 +288,24 @@ def _may_be_llir_debug_line(line: str) -> bool:
     return "dbg" in line or "!DI" in line or "Version" in line
 
 
+# LLVM 20 (Triton 3.8) prints a GEP over a scalar as one over bytes: `getelementptr half, ptr %p, i64 %i`
+# became `getelementptr [2 x i8], ...`, the same address. Folded to the bytes spelling.
+_GEP_SCALAR = re.compile(r"\bgetelementptr((?: inbounds| nuw| nusw)*) (half|bfloat|i16|float|i32|double|i64),")
+_GEP_BYTES = {"half": 2, "bfloat": 2, "i16": 2, "float": 4, "i32": 4, "double": 8, "i64": 8}
+
+
+def _gep_as_bytes(m: re.Match) -> str:
+    return f"getelementptr{m.group(1)} [{_GEP_BYTES[m.group(2)]} x i8],"
+
+
+def refold(stage: str, normalized: str) -> str:
+    """Folds added since `normalized` may have been written (a committed snapshot): applied again, so an
+    older snapshot and a newer normalization of the same kernel still compare equal."""
+    if stage == "llir" and "getelementptr" in normalized:
+        return _GEP_SCALAR.sub(_gep_as_bytes, normalized)
+    return normalized
+
+
 def _normalize_llir(lines: list[str], options: NormalizeOptions) -> list[str]:
     kept: list[str] = []
     for line in lines:
@@ -297,6 +316,8 @@ def _normalize_llir(lines: list[str], options: NormalizeOptions) -> list[str]:
             line = LLIR_DBG_ATTACHMENT.sub("", line)
         if ";" in line:
             line = LLIR_PREDS_COMMENT.sub("", line)
+        if options.fold_renames and "getelementptr" in line:
+            line = _GEP_SCALAR.sub(_gep_as_bytes, line)
         kept.append(line)
     metadata = _Renamer("!")
     attr_groups = _Renamer("#")

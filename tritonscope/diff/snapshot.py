@@ -19,7 +19,7 @@ import shutil
 from collections import defaultdict
 from pathlib import Path
 
-from tritonscope.diff.normalize import NORMALIZED_STAGES, NormalizeOptions
+from tritonscope.diff.normalize import NORMALIZED_STAGES, NormalizeOptions, refold
 from tritonscope.diff.records import KernelRecord
 from tritonscope.errors import TritonscopeError, UsageError
 
@@ -176,10 +176,12 @@ def read_snapshot(root: Path) -> tuple[list[KernelRecord], dict]:
         except (OSError, ValueError) as e:
             raise TritonscopeError(f"cannot read {METRICS_FILE}: {e}", str(d)) from None
         stages = {}
+        fold = marker.get("options", {}).get("fold_renames", True)
         for stage in doc.get("stages", []):
             if stage not in NORMALIZED_STAGES:
                 continue
-            stages[stage] = (d / stage).read_text(encoding="utf-8")
+            text = (d / stage).read_text(encoding="utf-8")
+            stages[stage] = refold(stage, text) if fold else text
         records.append(KernelRecord(
             name=doc["kernel"], target=doc["target"], spec=doc.get("spec", {}), origin=rel.replace(os.sep, "/"),
             stages=stages, metrics=doc.get("metrics", {}), load_sites=doc.get("load_sites", {}),
