@@ -222,12 +222,14 @@ def _compile_ir(request: CompileRequest, cache_dir: str) -> CompileResult:
             compiled = triton.compile(str(path), target=target, options=dict(options))
     except Exception as exc:  # noqa: BLE001 - one readable line below
         text = diagnostics.text() if "diagnostics" in locals() else ""
-        message = _ir_error(text, path) or (str(exc).strip().splitlines() or [type(exc).__name__])[-1]
+        unread = _ir_error(text, path)  # the text itself refused: a spelling this release does not read
+        message = unread or (str(exc).strip().splitlines() or [type(exc).__name__])[-1]
         import triton
 
         if release and str(release).split(".")[:2] != triton.__version__.split(".")[:2]:
-            message = (f"Triton {triton.__version__} cannot compile Triton {release}'s TTIR: {message} "
-                       f"(Triton {release} installed can)")
+            message = (f"Triton {triton.__version__} cannot read Triton {release}'s TTIR: {message} (Triton "
+                       f"{release} installed reads it)" if unread else
+                       f"{message} (compiling Triton {release}'s TTIR with Triton {triton.__version__})")
         result.error = CompileFailure("compile", message)
         result.seconds = time.perf_counter() - start
         return result
@@ -236,7 +238,7 @@ def _compile_ir(request: CompileRequest, cache_dir: str) -> CompileResult:
 
 
 def _ir_error(diagnostics: str, path: Path) -> str | None:
-    """The first MLIR error, with the TTIR line it points at when it points into the file compiled."""
+    """The first MLIR error that points into the TTIR file itself (its text refused), with that line."""
     import re
 
     for line in diagnostics.splitlines():
@@ -252,7 +254,6 @@ def _ir_error(diagnostics: str, path: Path) -> str | None:
             code = text.split(" loc(")[0].strip()
             code = code if len(code) <= 100 else code[:97] + "..."
             return f"line {where.group(2)}:{where.group(3)}: {message} in `{code}`"
-        return message
     return None
 
 
