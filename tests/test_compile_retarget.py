@@ -98,3 +98,29 @@ def test_lightning_attention_backward_on_blackwell(tmp_path):
             (ptx_form,) = r["stages"]["ptx"]
             assert all(f.endswith(f".x{_reps(ptx_form)}") for f in r["stages"]["sass"]), (r["line"], r["stages"])
             assert sum(r["stages"]["sass"].values()) == 2 * r["stages"]["ptx"][ptx_form]  # two halves each
+
+
+VLLM_ATTN = DATA / "vllm" / "NZYWWBMS57LHP6LYOJ7AHNE73HR5ZAKWONQ3E6WHR4RLM4GTZIAQ"
+
+
+def test_uniform_loads_on_amd_are_scalar_loads_not_removed(tmp_path):
+    """vLLM's packed-int4 attention (an H100 entry) compiled for MI300: the sequence lookup its helper
+    does with one program's index (`find_seq_idx`, four scalar i32 loads at 402:73) is uniform across the
+    wave, and the AMDGPU backend reads it through the scalar cache (`s_load_dword`, `s_load_dwordx2`).
+    Those rows join their scalar loads; before, nothing of their kind was found and `removed` was claimed."""
+    if _triton() != (3, 9):
+        pytest.skip("Triton 3.9's lowering for gfx942")
+    out = tmp_path / "out"
+    r = run_cli("compile", str(VLLM_ATTN), "--target", "hip:gfx942", "--cache-dir", str(out))
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(run_cli("loads", "_attn_packed", "--cache-dir", str(out), "--json").stdout)["rows"]
+    lookup = [r for r in rows if r["line"] == 402 and r["col"] == 73]
+    assert len(lookup) == 4 and all(r["kind"] == "global_load" and r["dtype"] == "i32" for r in lookup)
+    for r in lookup:
+        forms = {**r["stages"].get("amdgcn", {}), **r["ambiguous"].get("amdgcn", {})}
+        assert forms and all(f.startswith("s_load_dword") for f in forms), forms
+        assert r["verdict"] != "unknown" and not any(c["code"] == "removed" for c in r["count_changes"])
+    # the kernel's own argument loads (column 0: its `def` line) are no access's
+    doc = json.loads(run_cli("loads", "_attn_packed", "--cache-dir", str(out), "--json").stdout)
+    arguments = [u for u in doc["unattributed"] if u["form"].startswith("s_load")]
+    assert arguments and all(u["col"] == 0 and u["kind"] == "other_mem" for u in arguments)

@@ -134,6 +134,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
                          "line" if r.line_matched else "exact")
     for stage in stages:
         loadreclaim.removed(stage, rows, unattributed)
+        loadreclaim.combined(stage, rows, unattributed)
     if "llir" in modules:
         mark_branch_guarded(modules["llir"], rows)
     final = "sass" if "sass" in modules else isa_stage
@@ -141,6 +142,12 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         decide(row, final, graph)
         explain_counts(row, stages, graph.loop_trips(row.sites[0].op) if row.sites else None)
         row.count_changes.extend(row.relocations)
+    for row in rows:  # an access combined into another's wider instruction has that one's verdict
+        partner = row.combined_with
+        if partner is not None and row.verdict == "unknown" and partner.verdict != "unknown":
+            row.verdict, row.vector_bytes, row.vector_stage = partner.verdict, partner.vector_bytes, \
+                partner.vector_stage
+            row.reasons = [r for r in row.reasons if r.code != "no-isa-match"]
     loadreclaim.common_subexpressions(rows)
     loadreclaim.merged_arms(rows, graph.lines,
                             lambda a, b, name: graph.at(a, [name]) == graph.at(b, [name]))

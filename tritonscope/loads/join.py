@@ -9,6 +9,7 @@ could tell accesses apart.
 from __future__ import annotations
 
 import collections
+import dataclasses
 import os
 import re
 
@@ -19,9 +20,9 @@ from tritonscope.stages.table import LINE_ONLY_STAGES
 
 # Which instruction kinds of lower stages can implement an access of a TTGIR kind (first: the usual one).
 ACCEPTS: dict[str, tuple[str, ...]] = {
-    "global_load": ("global_load", "buffer_load"),
+    "global_load": ("global_load", "buffer_load", "scalar_load"),
     "global_store": ("global_store", "buffer_store"),
-    "buffer_load": ("buffer_load", "global_load"),
+    "buffer_load": ("buffer_load", "global_load", "scalar_load"),
     "buffer_store": ("buffer_store", "global_store"),
     "atomic": ("atomic",),
     "async_copy": ("async_copy", "global_load", "buffer_load"),
@@ -66,6 +67,9 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
         outer = op.loc.outermost() if op.loc is not None else None
         line = outer.line if outer is not None else 0
         col = outer.col if outer is not None else 0
+        if acc.kind == "scalar_load" and col == 0:
+            # the prologue's scalar loads (column 0: the kernel's `def` line, or none) read its arguments
+            acc = dataclasses.replace(acc, kind="other_mem")
         candidates = by_line.get(line, [])
         if acc.kind == "other_mem":
             for r in candidates:

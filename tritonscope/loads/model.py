@@ -75,6 +75,8 @@ class AccessRow:
     # instructions found on another line than the access's (loadreclaim): `relocated`, `at-use` reasons
     relocations: list[Reason] = field(default_factory=list)
     moved_to: dict[str, int] = field(default_factory=dict, repr=False)  # stage -> line its instructions sit on
+    # the access whose wider instruction the backend merged this one into (loadreclaim.combined)
+    combined_with: AccessRow | None = field(default=None, repr=False)
     attribution: str = "exact"  # exact | line | ambiguous | moved | none
     line_matched: bool = False  # some instruction joined by line only, in a stage that has columns
     sites: list[AccessSite] = field(default_factory=list, repr=False)

@@ -18,6 +18,10 @@ here from counts and the TTGIR, and recorded on the row as a `count_changes` rea
   moves more bytes in S than the stage before (which a merge into its instructions would show): the
   assembler emitted nothing for them (vLLM's TurboQuant decode loads the high byte of a 16-bit code
   whose bits the mask then drops; ptxas removes the dead load).
+- `combined`: stage S holds none of the row's instructions, and exactly one other access of its kind moves
+  exactly the row's bytes more in S than in the stage before: the backend merged the two into one wider
+  instruction (AMDGPU on gfx950: vLLM's two adjacent `seq_lens` reads, one `global_load_dwordx2`). The row
+  takes that access's verdict.
 - `cse`: no stage holds any instruction, and another access reads the same operand (memdesc, or pointer
   and mask) and has them: LLVM's common-subexpression elimination kept one copy. The row takes the other
   access's verdict; its instruction counts stay empty (nothing is counted twice).
@@ -300,6 +304,45 @@ def removed(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> None
             "removed", f"{stage}: none of its {n} {before} instructions has a counterpart, and no {stage} "
                        f"instruction of its kind is unclaimed anywhere in the kernel while no other access "
                        f"gained bytes: {tool} emitted nothing for them{why}"))
+
+
+def combined(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
+    """`combined`: the rows of one kind that the stage has no instructions of, while exactly one other
+    access of that kind gained exactly their bytes together over the stage before: the backend merged
+    them into its wider instruction (AMDGPU: two adjacent 4-byte scalar loads, one `global_load_dwordx2`;
+    four 1-byte stores, one `global_store_dword`). Each takes that access's verdict; nothing is counted
+    twice. Any other gain, or an unclaimed instruction of the kind, and nothing is claimed."""
+    before = PREVIOUS.get(stage)
+    if before is None:
+        return
+    groups: dict[tuple[str, ...], list[AccessRow]] = collections.defaultdict(list)
+    for r in rows:
+        if r.stages.get(stage) or r.ambiguous.get(stage) or not r.stages.get(before) or r.kind not in ACCEPTS:
+            continue
+        if not any(c.code == "removed" for c in r.relocations):
+            groups[ACCEPTS[r.kind]].append(r)
+    for accepts, missing in groups.items():
+        kinds = set(accepts)
+        if any(u["stage"] == stage and u["kind"] in kinds and u["count"] > 0 for u in unattributed):
+            continue
+        need = [_bytes(r, before) for r in missing]
+        if any(not n for n in need):
+            continue
+        gained = [o for o in rows if o not in missing and kinds & set(ACCEPTS.get(o.kind, ()))
+                  and not o.ambiguous.get(stage) and _bytes(o, stage) is not None
+                  and _bytes(o, before) is not None and _bytes(o, stage) > _bytes(o, before)]
+        if len(gained) != 1 or _bytes(gained[0], stage) - _bytes(gained[0], before) != sum(need):
+            continue
+        p = gained[0]
+        forms = ", ".join(f"{n}x {f}" for f, n in p.stages[stage].items())
+        others = f" with {len(missing) - 1} other access{'es' if len(missing) > 2 else ''}" if len(missing) > 1 else ""
+        for r, n in zip(missing, need, strict=True):
+            r.combined_with = p
+            r.relocations.append(Reason(
+                "combined", f"{stage}: none of its {sum(r.stages[before].values())} {before} instructions has a "
+                            f"counterpart; {p.line}:{p.col} {p.op} moves {sum(need)} more bytes per thread than in "
+                            f"{before} ({forms}): the backend combined its {n} bytes{others} into that wider "
+                            "instruction"))
 
 
 def _bytes(row: AccessRow, stage: str) -> int | None:

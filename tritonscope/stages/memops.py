@@ -17,7 +17,7 @@ from tritonscope.lazyre import lazy_compile
 from tritonscope.stages.common import Op
 
 KINDS = ("global_load", "global_store", "shared_load", "shared_store", "atomic", "async_copy", "tma",
-         "buffer_load", "buffer_store", "tmem_load", "tmem_store", "tmem_copy", "other_mem")
+         "buffer_load", "buffer_store", "scalar_load", "tmem_load", "tmem_store", "tmem_copy", "other_mem")
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,7 +333,7 @@ def _classify_amdgcn_intrinsic(short: str, args: str, ret: str) -> MemAccess | N
     if short.startswith(("global.atomic", "flat.atomic", "ds.fadd", "ds.fmin", "ds.fmax", "ds.ordered")):
         return _ll_access("atomic", f"{short} {ret}", ret, "shared" if short.startswith("ds.") else "global")
     if short.startswith(("s.buffer.load", "s.load")):
-        return _ll_access("other_mem", f"{short} {ret}", ret, "scalar")
+        return _ll_access("scalar_load", f"{short} {ret}", ret, "scalar")
     return None
 
 
@@ -533,7 +533,11 @@ def _classify_amdgcn(op: Op) -> MemAccess | None:
     hints = tuple(_AMD_CACHE_BITS.findall(op.text.split(";")[0])) if unit != "ds" else ()
     width = _amd_width(rest)
     if unit == "s":
-        if rest.startswith(("load", "buffer_load", "scratch_load", "store", "buffer_store")):
+        # a load whose address is uniform across the wave goes through the scalar cache: `s_load_dword`
+        # for a global pointer (and for the kernel's arguments), `s_buffer_load_dword` for a buffer
+        if rest.startswith(("load", "buffer_load")):
+            return MemAccess("scalar_load", mnemonic, width, None, "scalar", False, hints)
+        if rest.startswith(("scratch_load", "store", "buffer_store")):
             return MemAccess("other_mem", mnemonic, width, None, "scalar", False, hints)
         return None
     if unit == "ds":

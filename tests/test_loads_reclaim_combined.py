@@ -1,0 +1,36 @@
+"""loadreclaim.combined on rows built by hand: the backend's merge of narrow accesses into one wider
+instruction is claimed only when exactly one access gained exactly the missing bytes."""
+
+from __future__ import annotations
+
+from tritonscope.loads.model import AccessRow
+from tritonscope.loads.reclaim import combined
+
+
+def _store(col: int, llir: int = 1, amdgcn: dict[str, tuple[int, int]] | None = None) -> AccessRow:
+    row = AccessRow("k.py", 203, col, f"k.py:203:{col}", "tt.store", "global_store", 1, (), "i8", 8, None, None,
+                    False, False, None, None)
+    row.stages = {"llir": {"store <1 x i8>": llir}}
+    row.widths = {"llir": {"store <1 x i8>": 1}}
+    for form, (n, width) in (amdgcn or {}).items():
+        row.stages.setdefault("amdgcn", {})[form] = n
+        row.widths.setdefault("amdgcn", {})[form] = width
+    return row
+
+
+def test_four_byte_stores_in_one_dword():
+    """vLLM's TurboQuant fp8 store on MI300: four 1-byte stores, one `global_store_dword` at the last."""
+    rows = [_store(8), _store(12), _store(59), _store(12 + 100, 1, {"global_store_dword": (1, 4)})]
+    combined("amdgcn", rows, [])
+    assert [r.combined_with is rows[3] for r in rows] == [True, True, True, False]
+    assert all(r.relocations[0].code == "combined" for r in rows[:3])
+
+
+def test_no_claim_when_the_bytes_do_not_add_up_or_are_unclaimed_elsewhere():
+    rows = [_store(8), _store(12), _store(99, 1, {"global_store_dword": (1, 4)})]  # 2 missing bytes, 3 gained
+    combined("amdgcn", rows, [])
+    assert all(r.combined_with is None for r in rows)
+    rows = [_store(8), _store(99, 1, {"global_store_short": (1, 2)})]
+    combined("amdgcn", rows, [{"stage": "amdgcn", "kind": "global_store", "count": 1, "line": 7, "col": 3,
+                               "form": "global_store_byte", "bytes": 1}])
+    assert rows[0].combined_with is None  # an unclaimed store of the kind: it may be the missing one's
