@@ -56,6 +56,12 @@ def test_what_cannot_be_compiled_again_says_why(tmp_path):
     assert r.returncode == 2 and "--constexpr: a cache entry's TTIR is specialized already" in r.stderr
     r = run_cli("compile", str(DATA / "vllm"), "--cache-dir", out)
     assert r.returncode == 2 and ".ttir files in this directory" in r.stderr
+    gluon = tmp_path / "gluon_entry"  # a Gluon entry's files: no TTIR to compile again
+    gluon.mkdir()
+    for name in ("k.source", "k.glir", "k.ttgir", "k.json"):
+        (gluon / name).write_text("")
+    r = run_cli("compile", str(gluon), "--cache-dir", out)
+    assert r.returncode == 2 and "a Gluon kernel keeps no TTIR" in r.stderr and len(r.stderr.splitlines()) == 1
     if _triton() != (3, 9):
         return  # which TTIR another release refuses is release-specific
     r = run_cli("compile", str(LIGER), "--target", "cuda:100", "--cache-dir", out)

@@ -151,6 +151,9 @@ def _ttir_of(text: str) -> str:
     path = Path(text)
     if path.is_dir():
         found = sorted(path.glob("*.ttir"))
+        if not found and any(path.glob("*.glir")):
+            raise UsageError(f"{text}: a Gluon kernel keeps no TTIR (its layouts are written for its target): "
+                             "compile its source (path/to/file.py::kernel) for another --target instead")
         if len(found) != 1:
             raise UsageError(f"{text}: {'no' if not found else len(found)} .ttir files in this directory: give a "
                              "cache entry (one kernel's directory) or its .ttir")
