@@ -382,9 +382,16 @@ def _kernel_layouts_as(sel: Selection, entry, alias: str | None, semantics, q: L
         render_written_layouts(written, console, entry.name)
     render_kernel_layouts(reports, console, entry.name, str(path))
     if tmem is not None or allocs:
-        text = (f"note: Triton allocated {tmem} of the SM's 512 tensor memory columns to this kernel (tmem_size "
-                f"in its metadata: at most {512 // tmem} of its CTAs hold their tensor memory on an SM at once)"
-                if tmem is not None else "note: the metadata records no tensor memory size")
+        from tritonscope.layouts.tmem import TMEM_COLUMNS
+
+        if tmem is None:
+            text = "note: the metadata records no tensor memory size"
+        elif tmem > TMEM_COLUMNS:
+            text = f"note: the metadata records {tmem} tensor memory columns, more than an SM's {TMEM_COLUMNS}"
+        else:
+            text = (f"note: Triton allocated {tmem} of the SM's {TMEM_COLUMNS} tensor memory columns to this kernel "
+                    f"(tmem_size in its metadata: at most {TMEM_COLUMNS // tmem} of its CTAs hold their tensor "
+                    "memory on an SM at once)")
         if allocs:
             total = sum(allocs)
             many = len(allocs) != 1

@@ -22,8 +22,7 @@ from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.linear import LinearMap, ensure_not_larger
 from tritonscope.layouts.model import TensorMemoryLayout, TensorMemoryScalesLayout
 
-TMEM_LANES = 128
-TMEM_COLUMNS = 512  # 32-bit columns per SM
+TMEM_COLUMNS = 512  # 32-bit columns of an SM's tensor memory (128 lanes each)
 _OUT = ("dim0", "dim1")
 
 Bases = list[tuple[int, int]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
+from tritonscope.layouts.tmem import TMEM_COLUMNS
 from tritonscope.layouts.views import LayoutFacts, LayoutGrid, TensorMemoryFacts
 
 # Background per warp (cycled), dark text on top: readable on light and dark terminals.
@@ -70,7 +71,7 @@ def tmem_summary(f: dict) -> str:
     text = f"tensor memory: {f['lanes_holding']} lanes x {f['columns_per_buffer']} 32-bit columns"
     if f["buffers"] > 1:
         text += f" x {f['buffers']} buffers"
-    return text + f" = {f['columns']} of the SM's 512 columns" + (
+    return text + f" = {f['columns']} of the SM's {TMEM_COLUMNS} columns" + (
         f" (in each of {f['num_ctas']} CTAs)" if f["num_ctas"] > 1 else "")
 
 
@@ -90,7 +91,7 @@ def tmem_sentences(f: TensorMemoryFacts, dtype: str) -> list[str]:
     else:
         packing = f"each element spans {slot // 32} columns"
     lines.append(f"columns run along {_dims(f.columns_carry)}: {f.columns_per_buffer} columns, {packing}")
-    budget = f"{f.columns} of the SM's 512 columns"
+    budget = f"{f.columns} of the SM's {TMEM_COLUMNS} columns"
     if f.buffers > 1:
         budget += f" ({f.buffers} buffers side by side)"
     lines.append(budget)
