@@ -83,3 +83,17 @@ def test_tensor_memory_layout_is_decoded(ws_cache):
     r = run_cli("layout", "matmul_ws_kernel", "--cache-dir", str(ws_cache), "--alias", "tmem", "--element", "1,70,5")
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "element (1, 70, 5) is at lane 70, column 133 (block 0)"
+
+
+def test_damaged_tmem_size_is_said_not_divided(ws_cache, tmp_path):
+    import shutil
+
+    cache = tmp_path / "cache"
+    shutil.copytree(ws_cache, cache)
+    (meta,) = [p for p in cache.rglob("matmul_ws_kernel.json")]
+    doc = json.loads(meta.read_text())
+    doc["tmem_size"] = 4096
+    meta.write_text(json.dumps(doc))
+    r = run_cli("layout", "matmul_ws_kernel", "--cache-dir", str(cache))
+    assert r.returncode == 0, r.stderr
+    assert "the metadata records 4096 tensor memory columns, more than an SM's 512" in r.stdout
