@@ -109,7 +109,10 @@ def compile_cmd(
     KERNEL may also be a cache entry (its directory, or its .ttir): its TTIR is compiled again by the
     installed Triton for each --target, with the num_warps, num_stages, num_ctas, maxnreg and fp-fusion its
     metadata records (--num-warps overrides): what an H100 kernel becomes on cuda:100 or gfx942. The entry
-    is only read; a TTIR another Triton release wrote may not parse, and the error says so.
+    is only read; a TTIR another Triton release wrote may not parse, and the error says so. Values the TTIR
+    text prints without a location (a loop's carried values) get the .ttir's own position from Triton's
+    parser, and LLVM's debug info keeps that line and column as the kernel file's: a few lower-stage ops
+    may sit on such a line.
     """
     from tritonscope.artifacts.cache import default_cache_dir
     from tritonscope.compile.driver import quiet_triton_warnings
