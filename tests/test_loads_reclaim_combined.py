@@ -34,3 +34,36 @@ def test_no_claim_when_the_bytes_do_not_add_up_or_are_unclaimed_elsewhere():
     combined("amdgcn", rows, [{"stage": "amdgcn", "kind": "global_store", "count": 1, "line": 7, "col": 3,
                                "form": "global_store_byte", "bytes": 1}])
     assert rows[0].combined_with is None  # an unclaimed store of the kind: it may be the missing one's
+
+
+def _tmem_store(op: str, layout: str, instances: int, elements: int, ptx: dict[str, tuple[int, int]]) -> AccessRow:
+    from tritonscope.loads.sites import AccessSite
+    from tritonscope.stages.common import Op
+
+    row = AccessRow("k.py", 360, 24, "k.py:360:24", op, "tmem_store", instances, (128, 128), "f32", 32, layout,
+                    f"#ttg.linear<{layout}>", False, False, None, None, elements_per_thread=elements)
+    text = (f"{op} %a, %b, %true : tensor<128x128xf32, #{layout}> -> !ttg.memdesc<128x128xf32, #tmem, "
+            "#ttng.tensor_memory, mutable>")
+    row.sites = [AccessSite(Op(1, op, text), "tmem_store", (128, 128), "f32", 32, None, layout, None, None, None,
+                            None, [])]
+    for form, (n, width) in ptx.items():
+        row.ambiguous.setdefault("ptx", {})[form] = n
+        row.widths.setdefault("ptx", {})[form] = width
+    return row
+
+
+def test_tensor_memory_instructions_shared_out_by_tiles():
+    """vLLM's attention on cuda:100: two stores of a 128x128 f32 tile (3 instances each, other register
+    layouts) share 6 `tcgen05.st.32x32b.x128` on one line: a tile is 512 bytes a thread, one x128 each."""
+    from tritonscope.loads.join import share_identical
+
+    form = "tcgen05.st.sync.aligned.32x32b.x128.b32"
+    a = _tmem_store("ttng.tmem_store", "linear", 3, 128, {form: (6, 512)})
+    b = _tmem_store("ttng.tmem_store", "linear2", 3, 128, {form: (6, 512)})
+    share_identical("ptx", [a, b])
+    assert (a.stages["ptx"], b.stages["ptx"], a.ambiguous, b.ambiguous) == ({form: 3}, {form: 3}, {}, {})
+    # shares that do not add up to the total leave the instructions ambiguous
+    a = _tmem_store("ttng.tmem_store", "linear", 3, 128, {form: (5, 512)})
+    b = _tmem_store("ttng.tmem_store", "linear2", 3, 128, {form: (5, 512)})
+    share_identical("ptx", [a, b])
+    assert a.ambiguous and b.ambiguous and not a.stages

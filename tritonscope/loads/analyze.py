@@ -23,6 +23,7 @@ from tritonscope.loads.join import (
     join_stage,
     loc_key,
     mark_branch_guarded,
+    share_identical,
     split_ambiguous,
 )
 from tritonscope.loads.model import VERDICTS, AccessRow, LoadsReport, Reason
@@ -123,6 +124,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     unattributed: list[dict] = []
     for stage in stages:
         join_stage(stage, modules[stage], rows, unattributed)
+        share_identical(stage, rows)
         if stage == "llir":
             loadreclaim.at_use(modules[stage], ttgir, rows, unattributed)
         else:

@@ -153,11 +153,15 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
                 found = [r for score, r in scores if score == best]
         if len(found) > 1 and acc.width_bytes is not None:
             same_width = [r for r in found if _expected_width(r) == acc.width_bytes]
-            if len(same_width) != 1 and acc.kind.startswith("tmem"):
-                # a tile too big for one tcgen05.ld/st is split in equal parts: a part fits only a tile it divides
-                same_width = [r for r in found if (_expected_width(r) or 0) >= acc.width_bytes
-                              and (_expected_width(r) or 0) % acc.width_bytes == 0]
-            found = same_width if len(same_width) == 1 else found
+            if acc.kind.startswith("tmem"):
+                if len(same_width) != 1:
+                    # a tile too big for one tcgen05.ld/st is split in equal parts: a part fits only a tile it
+                    # divides
+                    same_width = [r for r in found if (_expected_width(r) or 0) >= acc.width_bytes
+                                  and (_expected_width(r) or 0) % acc.width_bytes == 0]
+                found = same_width or found  # the rows it can be part of (share_identical may split them)
+            else:
+                found = same_width if len(same_width) == 1 else found
         return found, level
     return [], ""
 
@@ -235,6 +239,54 @@ def split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
                 del r.ambiguous[stage]
             if share[id(r)]:
                 r.stages.setdefault(stage, {})[form] = share[id(r)]
+            if not r.ambiguous:
+                r.ambiguous_with = []
+
+
+_MEMDESC = re.compile(r"!ttg\.memdesc<[^>]*>")
+
+
+def _lowering_key(row: AccessRow) -> tuple | None:
+    """What a tensor memory access's lowering depends on: its kind, the register tensor's type and layout
+    and the memdesc's type (tcgen05.ld/st are chosen from these alone, never from values)."""
+    if not row.kind.startswith("tmem") or not row.sites:
+        return None
+    memdesc = [m.replace(", mutable", "") for m in _MEMDESC.findall(row.sites[0].op.text.split(" loc(")[0])]
+    return (row.kind, row.shape, row.dtype, row.layout_text, tuple(memdesc[-1:]))
+
+
+def share_identical(stage: str, rows: list[AccessRow]) -> None:
+    """Tensor memory accesses of one position that share instructions get them shared out when the counts
+    leave one way to do it: each instance moves its whole tile (elements per thread times their bytes),
+    so a row takes instances x tile / width instructions when every tile is a multiple of the form's
+    width and the shares add up to the total; else, rows whose lowering is the same (same kind, types and
+    layouts: a `tmem_alloc %v` beside a `tmem_store` of one tile) take equal shares per instance when the
+    total divides evenly. Otherwise the instructions stay ambiguous."""
+    groups: dict[tuple[int, str], list[AccessRow]] = collections.defaultdict(list)
+    for r in rows:
+        for form in r.ambiguous.get(stage, {}):
+            groups[(r.line, form)].append(r)
+    for (_, form), members in groups.items():
+        if not all(r.kind.startswith("tmem") for r in members):
+            continue
+        total = members[0].ambiguous[stage][form]
+        width = members[0].widths.get(stage, {}).get(form)
+        tiles = [_expected_width(r) for r in members]
+        shares = None
+        if width and all(tiles) and all(t % width == 0 for t in tiles):
+            shares = [r.instances * t // width for r, t in zip(members, tiles, strict=True)]
+        if shares is None or sum(shares) != total:
+            keys = {_lowering_key(r) for r in members}
+            instances = sum(r.instances for r in members)
+            if len(keys) != 1 or None in keys or total % instances:
+                continue
+            shares = [r.instances * total // instances for r in members]
+        for r, n in zip(members, shares, strict=True):
+            del r.ambiguous[stage][form]
+            if not r.ambiguous[stage]:
+                del r.ambiguous[stage]
+            if n:
+                r.stages.setdefault(stage, {})[form] = n
             if not r.ambiguous:
                 r.ambiguous_with = []
 
