@@ -226,6 +226,12 @@ _ALL = [
     Snippet("compile-gluon-spt1", "tritonscope compile gluon_axpy-spt1 --target cuda:90 --cache-dir spt1-cache",
             (compile_without_seconds,)),
     Snippet("tut-gluon-loads", "tritonscope loads gluon_axpy_kernel --cache-dir spt1-cache --explain 21"),
+    Snippet("compile-blackwell", "tritonscope compile flash_attention --target cuda:100 --cache-dir blackwell-cache",
+            (compile_without_seconds,)),
+    Snippet("tut-tmem-layout", "tritonscope layout attention_fwd_kernel --cache-dir blackwell-cache",
+            (keep_lines(r"tensor_memory_encoding|tensor memory|in tensor_memory|allocated", header=1),)),
+    Snippet("tut-tmem-loads", "tritonscope loads attention_fwd_kernel --cache-dir blackwell-cache",
+            (keep_lines(r"tmem_|tc_gen5", header=2),)),
 
     # docs/json.md: one example per contract
     Snippet("json-ls", f"tritonscope ls {GEMV_HIP} --json", (json_trim(zero=("mtime", "sizes")),), json=True),
