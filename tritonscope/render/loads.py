@@ -167,8 +167,9 @@ def _summary(r: AccessRow, report: LoadsReport) -> str:
         parts.append(f"{r.threads} threads")
     if r.elements_per_thread is not None and r.shape:
         parts.append(f"{r.elements_per_thread} elements per thread")
-        parts.append(f"{r.contiguous_per_thread} contiguous per thread per round -> "
-                     f"{r.predicted_vector_bytes}-byte vectors")
+        if r.contiguous_per_thread is not None and r.predicted_vector_bytes is not None:
+            parts.append(f"{r.contiguous_per_thread} contiguous per thread per round -> "
+                         f"{r.predicted_vector_bytes}-byte vectors")
     final = r.vector_stage or report.isa_stage
     counts = r.stages.get(final or "", {})
     if counts:
