@@ -279,7 +279,8 @@ def test_block_scaled_dot_keeps_its_scales_in_tensor_memory(tmp_path):
     assert tmem["ttng.tmem_alloc"]["stages"]["ptx"] == {"tcgen05.st.sync.aligned.32x32b.x4.b32": 2}
     assert tmem["ttng.tmem_load"]["stages"]["ptx"] == {"tcgen05.ld.sync.aligned.32x32b.x128.b32": 1}
     assert all(not r["ambiguous"] and r["verdict"] == "as-predicted" for r in tmem.values())
-    r = run_cli("loads", "scaled_dot_kernel", "--cache-dir", str(cache), "--explain", str(tmem["ttng.tmem_load"]["line"]))
+    line = str(tmem["ttng.tmem_load"]["line"])
+    r = run_cli("loads", "scaled_dot_kernel", "--cache-dir", str(cache), "--explain", line)
     assert r.returncode == 0 and "tensor memory to registers: 128 elements per thread" in r.stdout
     assert "None" not in r.stdout  # no vector width is claimed for a TMEM move
 
