@@ -34,8 +34,20 @@ def _seed_files() -> list[tuple[str, bytes]]:
     return [(p.split("/")[-1], (CORPUS / p).read_bytes()) for p in LAYOUT_SEEDS]
 
 
+# Blackwell tensor memory in every spelling (the corpus has no cuda:100 entry): 3.8+, 3.6/3.7, <= 3.5, scales
+TMEM_LINES = [
+    "#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>",
+    "#tmem1 = #ttng.tensor_memory_encoding<blockM = 64, blockN = 64, colStride = 2, CGALayout = [[1, 0], [0, 1]], "
+    "twoCTAs = true>",
+    "#tmem2 = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1, CTASplitM = 2, CTASplitN = 2>",
+    "#tmem3 = #ttng.tensor_memory_encoding<blockM = 128, blockN = 32, unpacked = true>",
+    "#tmem4 = #ttng.tensor_memory_encoding<blockM = 128, blockN = 64, colStride = 1, fp4Padded = true>",
+    "#tmem_scales = #ttng.tensor_memory_scales_encoding<CGALayout = [[0, 1]], blockRepOrder = kThenMn>",
+]
+
+
 def _layout_lines() -> list[str]:
-    lines: set[str] = set()
+    lines: set[str] = set(TMEM_LINES)
     for _, data in _seed_files():
         lines.update(m.group(0).decode() for m in LAYOUT_LINE.finditer(data))
     return sorted(lines)
