@@ -93,6 +93,14 @@ def test_lightning_attention_backward_on_blackwell(tmp_path):
     assert r.returncode == 0, r.stderr
     doc = json.loads(run_cli("layout", "_bwd_inter_kernel", "--cache-dir", str(out), "--json").stdout)
     assert (doc["tmem_columns"], doc["tmem_allocations"]) == (128, {"count": 5, "columns": 224})
+    # `diff` of the two entries tells the port: Hopper's wgmma became tcgen05 MMAs over tensor memory
+    (entry,) = [p for p in out.iterdir() if p.is_dir()]
+    r = run_cli("diff", str(XFORMERS), str(entry), "--format", "json")
+    (changed,) = json.loads(r.stdout)["changed"]
+    deltas = {m["name"]: (m["a"], m["b"]) for m in changed["metrics"]}
+    assert deltas["ops:wgmma"] == (16, 0) and deltas["tmem"] == (0, 128)
+    assert deltas["ops:tcgen05_mma"][0] == 0 < deltas["ops:tcgen05_mma"][1]
+    assert deltas["ops:tmem_load"][0] == 0 < deltas["ops:tmem_load"][1]
     rows = json.loads(run_cli("loads", "_bwd_inter_kernel", "--cache-dir", str(out), "--json").stdout)["rows"]
     tmem = [r for r in rows if r["kind"].startswith("tmem")]
     assert len(tmem) == 8 and all(not r["ambiguous"] and r["verdict"] == "as-predicted" for r in tmem)

@@ -39,6 +39,7 @@ GCN_YAML_FIELD = re.compile(
 MLIR_CLASSES = (
     ("mma", re.compile(r"^tt\.dot(?:_scaled)?$")),
     ("wgmma", re.compile(r"^ttng\.warp_group_dot$")),
+    ("tcgen05_mma", re.compile(r"^ttng\.tc_gen5_mma(?:_scaled)?$")),
     ("async_copy", re.compile(r"^ttg\.async_copy_global_to_local$|^ttng\.async_tma_copy")),
     ("barrier", re.compile(r"^gpu\.barrier$|^ttng\.barrier|^ttg\.barrier")),
     ("branch", re.compile(r"^scf\.(?:for|while|if)$|^cf\.(?:br|cond_br)$")),
@@ -52,6 +53,7 @@ LLIR_CLASSES = (
 LLIR_TEXT_CLASSES = (
     ("mma", re.compile(r"mma\.sync|@llvm\.nvvm\.mma")),
     ("wgmma", re.compile(r"wgmma\.mma_async|@llvm\.nvvm\.wgmma")),
+    ("tcgen05_mma", re.compile(r"tcgen05\.mma\b|@llvm\.nvvm\.tcgen05\.mma")),
     ("mfma", re.compile(r"@llvm\.amdgcn\.mfma")),
     ("wmma", re.compile(r"@llvm\.amdgcn\.wmma")),
     ("barrier", re.compile(r"@llvm\.nvvm\.barrier|\bbar\.sync|barrier\.sync|@llvm\.amdgcn\.s\.barrier")),
@@ -66,6 +68,7 @@ def may_match_llir_text_class(text: str) -> bool:
 PTX_CLASSES = (
     ("mma", re.compile(r"^mma\.")),
     ("wgmma", re.compile(r"^wgmma\.mma_async")),
+    ("tcgen05_mma", re.compile(r"^tcgen05\.mma\b")),
     ("async_copy", re.compile(r"^cp\.async")),
     ("barrier", re.compile(r"^(?:bar|barrier)\.|^mbarrier\.")),
     ("branch", re.compile(r"^bra\b")),
