@@ -26,6 +26,23 @@ def test_four_byte_stores_in_one_dword():
     assert all(r.relocations[0].code == "combined" for r in rows[:3])
 
 
+def _store_at(line: int, col: int, amdgcn: dict[str, tuple[int, int]] | None = None) -> AccessRow:
+    row = _store(col, 1, amdgcn)
+    row.line = line
+    return row
+
+
+def test_two_wider_stores_each_take_their_own_lines():
+    """vLLM's TurboQuant MSE store on MI300: three 1-byte stores of line 334 merged into the dword store of
+    that line, and the one of line 322 into the short store of line 324, the only access left."""
+    dword = _store_at(334, 12, {"global_store_dword": (1, 4)})
+    short = _store_at(324, 52, {"global_store_short": (1, 2)})
+    rows = [_store_at(322, 53), short, _store_at(334, 55), _store_at(334, 12 + 100), _store_at(334, 59), dword]
+    combined("amdgcn", rows, [])
+    assert [r.combined_with for r in rows] == [short, None, dword, dword, dword, None]
+    assert rows[0].relocations[0].evidence.endswith("the backend combined its 1 byte into that wider instruction")
+
+
 def test_no_claim_when_the_bytes_do_not_add_up_or_are_unclaimed_elsewhere():
     rows = [_store(8), _store(12), _store(99, 1, {"global_store_dword": (1, 4)})]  # 2 missing bytes, 3 gained
     combined("amdgcn", rows, [])

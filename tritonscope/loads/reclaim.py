@@ -325,24 +325,47 @@ def combined(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
         kinds = set(accepts)
         if any(u["stage"] == stage and u["kind"] in kinds and u["count"] > 0 for u in unattributed):
             continue
-        need = [_bytes(r, before) for r in missing]
-        if any(not n for n in need):
+        if any(not _bytes(r, before) for r in missing):
             continue
         gained = [o for o in rows if o not in missing and kinds & set(ACCEPTS.get(o.kind, ()))
                   and not o.ambiguous.get(stage) and _bytes(o, stage) is not None
                   and _bytes(o, before) is not None and _bytes(o, stage) > _bytes(o, before)]
-        if len(gained) != 1 or _bytes(gained[0], stage) - _bytes(gained[0], before) != sum(need):
-            continue
-        p = gained[0]
-        forms = ", ".join(f"{n}x {f}" for f, n in p.stages[stage].items())
-        others = f" with {len(missing) - 1} other access{'es' if len(missing) > 2 else ''}" if len(missing) > 1 else ""
-        for r, n in zip(missing, need, strict=True):
-            r.combined_with = p
-            r.relocations.append(Reason(
-                "combined", f"{stage}: none of its {sum(r.stages[before].values())} {before} instructions has a "
-                            f"counterpart; {p.line}:{p.col} {p.op} moves {sum(need)} more bytes per thread than in "
-                            f"{before} ({forms}): the backend combined its {n} bytes{others} into that wider "
-                            "instruction"))
+        plan = _combination(missing, gained, stage, before)
+        for p, group in plan:
+            gain = _bytes(p, stage) - _bytes(p, before)
+            forms = ", ".join(f"{n}x {f}" for f, n in p.stages[stage].items())
+            others = f" with {len(group) - 1} other access{'es' if len(group) > 2 else ''}" if len(group) > 1 else ""
+            for r in group:
+                r.combined_with = p
+                r.relocations.append(Reason(
+                    "combined", f"{stage}: none of its {sum(r.stages[before].values())} {before} instructions has "
+                                f"a counterpart; {p.line}:{p.col} {p.op} moves {gain} more bytes per thread than in "
+                                f"{before} ({forms}): the backend combined its {_bytes(r, before)} "
+                                f"byte{'s' if _bytes(r, before) != 1 else ''}{others} into that wider instruction"))
+
+
+def _combination(missing: list[AccessRow], gained: list[AccessRow], stage: str, before: str):
+    """Which missing rows went into which gaining access, when the bytes leave one answer: one access
+    gaining them all; or each access gaining exactly the bytes of the missing rows on its own line, with
+    at most one access left to take the rest. Nothing unless every byte and every row is accounted for."""
+    gain = {id(p): _bytes(p, stage) - _bytes(p, before) for p in gained}
+    if sum(gain.values()) != sum(_bytes(r, before) for r in missing) or not gained:
+        return []
+    if len(gained) == 1:
+        return [(gained[0], missing)]
+    plan, left, open_ = [], list(missing), []
+    for p in gained:
+        own = [r for r in left if r.line == p.line]
+        if own and sum(_bytes(r, before) for r in own) == gain[id(p)]:
+            plan.append((p, own))
+            left = [r for r in left if r not in own]
+        else:
+            open_.append(p)
+    if not open_ and not left:
+        return plan
+    if len(open_) == 1 and left and sum(_bytes(r, before) for r in left) == gain[id(open_[0])]:
+        return [*plan, (open_[0], left)]
+    return []
 
 
 def _bytes(row: AccessRow, stage: str) -> int | None:
