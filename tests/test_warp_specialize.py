@@ -97,3 +97,9 @@ def test_damaged_tmem_size_is_said_not_divided(ws_cache, tmp_path):
     r = run_cli("layout", "matmul_ws_kernel", "--cache-dir", str(cache))
     assert r.returncode == 0, r.stderr
     assert "the metadata records 4096 tensor memory columns, more than an SM's 512" in r.stdout
+    doc["tmem_size"] = "256"  # not a number: no tensor memory size, in every command
+    meta.write_text(json.dumps(doc))
+    r = run_cli("ls", "--cache-dir", str(cache), "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["entries"][0]["tmem_columns"] is None
+    r = run_cli("layout", "matmul_ws_kernel", "--cache-dir", str(cache))
+    assert r.returncode == 0 and "note: the metadata records no tensor memory size" in r.stdout

@@ -229,6 +229,12 @@ class KernelEntry:
         return self.metadata.get(key, default) if self.metadata else default
 
     @property
+    def tmem_columns(self) -> int | None:
+        """The tensor memory columns Triton allocated (Blackwell; metadata `tmem_size`), else None."""
+        v = self.meta("tmem_size")
+        return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
+
+    @property
     def triton_version(self) -> str | None:
         v = self.meta("triton_version")
         return str(v) if v is not None else None
@@ -268,7 +274,7 @@ class KernelEntry:
             "num_stages": self.meta("num_stages"),
             "num_ctas": self.meta("num_ctas"),
             "shared": self.meta("shared"),
-            "tmem_columns": self.meta("tmem_size") or None,
+            "tmem_columns": self.tmem_columns,
             "triton_version": self.triton_version,
             "language": self.language,
             "local_bytes": self.local_bytes,

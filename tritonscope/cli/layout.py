@@ -361,8 +361,7 @@ def _kernel_layouts_as(sel: Selection, entry, alias: str | None, semantics, q: L
     reports = [_alias_json(a, q.warp_size) for a in table]
     gluon = entry.language == "gluon"
     written = _written(entry, stage_text(entry, "ttgir"), str(path), sel.finder()) if gluon else None
-    tmem = entry.meta("tmem_size")  # the columns Triton's TMEM allocation pass gave the kernel (Blackwell)
-    tmem = tmem if isinstance(tmem, int) and not isinstance(tmem, bool) and tmem > 0 else None
+    tmem = entry.tmem_columns  # the columns Triton's TMEM allocation pass gave the kernel (Blackwell)
     allocs = [u["facts"]["columns"] for a in reports for u in a["uses"]
               if u["facts"] and u["facts"].get("tensor_memory") for op in u["ops"] if op.endswith(".tmem_alloc")]
     if q.as_json:

@@ -20,12 +20,6 @@ _TMEM_COLUMNS = ("name", "hash", "target", "warps/stages", "smem", "tmem", "stag
 _RIGHT = frozenset({"smem", "tmem", "age"})
 
 
-def tmem_columns(e: KernelEntry) -> int | None:
-    """The tensor memory columns Triton allocated (Blackwell; `tmem_size` in the metadata), else None."""
-    v = e.meta("tmem_size")
-    return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
-
-
 def ls_rows(entries: list[KernelEntry], now: float, tmem: bool = False) -> list[tuple[tuple[str, ...], str | None]]:
     """One tuple of cell texts per entry, and the style of its stages cell (by entry kind); with `tmem`, a
     cell of tensor memory columns after smem."""
@@ -47,7 +41,7 @@ def ls_rows(entries: list[KernelEntry], now: float, tmem: bool = False) -> list[
             name += f" spills:{local}B"
         cells = [name, e.hash[:10], str(t) if t else "-", ws, human_size(smem) if isinstance(smem, int) else "-"]
         if tmem:
-            cols = tmem_columns(e)
+            cols = e.tmem_columns
             cells.append(f"{cols} col" if cols else "-")
         rows.append(((*cells, stages, e.triton_version or "-", human_age(now - e.mtime)), style))
     return rows
@@ -59,7 +53,7 @@ def render_ls(entries: list[KernelEntry], console: Console, root: Path) -> None:
     if not entries:
         console.print(f"no kernel entries in {root}")
         return
-    tmem = any(tmem_columns(e) for e in entries)
+    tmem = any(e.tmem_columns for e in entries)
     columns = _TMEM_COLUMNS if tmem else _COLUMNS
     rows = ls_rows(entries, time.time(), tmem)
     widths = [cell_len(c) for c in columns]
