@@ -33,6 +33,17 @@ def _is_attribute(text: str | None) -> bool:
     return bool(text) and (text.lstrip().startswith("#") or "<" in text)
 
 
+def _dtype_bits(dtype: str) -> int:
+    """The width of --dtype's element type, or a usage error naming it."""
+    from tritonscope.errors import UsageError
+    from tritonscope.layouts.attrs import dtype_bits
+
+    bits = dtype_bits(dtype)
+    if bits is None:
+        raise UsageError(f"--dtype {dtype}: unknown element type (f16, bf16, f32, f64, i8, i16, i32, i64, ...)")
+    return bits
+
+
 def _parse_ints(text: str, what: str, sep: str) -> tuple[int, ...]:
     from tritonscope.errors import UsageError
 
@@ -156,7 +167,7 @@ def layout_cmd(
 def _one_layout(text: str | None, title: str, uses: list | None, q: LayoutQuery, layout=None) -> None:
     from tritonscope.errors import UsageError
     from tritonscope.layouts import releases
-    from tritonscope.layouts.attrs import dtype_bits, parse_layout
+    from tritonscope.layouts.attrs import parse_layout
     from tritonscope.layouts.tensor import to_linear
     from tritonscope.layouts.views import cta_tile, describe, layout_grid
     from tritonscope.render.terminal import color_enabled, make_console
@@ -173,9 +184,7 @@ def _one_layout(text: str | None, title: str, uses: list | None, q: LayoutQuery,
     if dtype is None:
         dtype = "f16"
         notes.append("--dtype not given: f16 assumed for the vector widths")
-    bits = dtype_bits(dtype)
-    if bits is None:
-        raise UsageError(f"--dtype {dtype}: unknown element type (f16, bf16, f32, f64, i8, i16, i32, i64, ...)")
+    bits = _dtype_bits(dtype)
     if shape_text is not None:
         shape = _parse_ints(shape_text.lower(), "--shape", "x")
     elif layout.shared:
@@ -242,7 +251,6 @@ def _one_layout(text: str | None, title: str, uses: list | None, q: LayoutQuery,
 def _tensor_memory_layout(layout, title: str, uses: list | None, q: LayoutQuery, notes: list[str]) -> None:
     """A Blackwell tensor memory layout: lanes and 32-bit columns, not threads; no picture."""
     from tritonscope.errors import UsageError
-    from tritonscope.layouts.attrs import dtype_bits
     from tritonscope.layouts.tensor import to_linear
     from tritonscope.layouts.views import describe_tmem, tmem_places
     from tritonscope.render.terminal import make_console
@@ -255,9 +263,7 @@ def _tensor_memory_layout(layout, title: str, uses: list | None, q: LayoutQuery,
     if dtype is None:
         dtype = "i8" if layout.kind == "tensor_memory_scales_encoding" else "f32"
         notes.append(f"--dtype not given: {dtype} assumed for the column widths")
-    bits = dtype_bits(dtype)
-    if bits is None:
-        raise UsageError(f"--dtype {dtype}: unknown element type (f16, bf16, f32, f64, i8, i16, i32, i64, ...)")
+    bits = _dtype_bits(dtype)
     if q.shape_text is not None:
         shape = _parse_ints(q.shape_text.lower(), "--shape", "x")
     else:

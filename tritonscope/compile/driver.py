@@ -203,7 +203,7 @@ def _compile_ir(request: CompileRequest, cache_dir: str) -> CompileResult:
         meta = {}
     meta = meta if isinstance(meta, dict) else {}
     result.kernel_name = str(meta.get("name") or path.stem)
-    options = {k: meta[k] for k in RETARGET_OPTIONS if isinstance(meta.get(k), (int, bool)) and meta[k] is not None}
+    options = {k: meta[k] for k in RETARGET_OPTIONS if isinstance(meta.get(k), int)}  # (bools are ints)
     if request.num_warps:
         options["num_warps"] = request.num_warps
     release = meta.get("triton_version")

@@ -119,11 +119,14 @@ def _legacy_tmem(t: TensorMemoryLayout, s0: int, s1: int, shape) -> LinearMap:
     c0, c1 = max(1, s0 // split_m), max(1, s1 // split_n)
     cols, rows, out = _tmem_tile(t, c0, c1, m64_split=True)
     out = _repeat(cols, out, c0, c1, "tensor memory layout", (c0, c1))
+    return _map(cols, rows, [], _split_on_columns(cols, out, split_m, split_n))
+
+
+def _split_on_columns(cols: Bases, out: tuple[int, int], split_m: int, split_n: int) -> tuple[int, int]:
+    """3.6/3.7's CTA split: one more column basis per split, M's then N's ((tile * splitM) * splitN)."""
     cols += _identity(split_m, out[0], 0)
-    out = (out[0] * split_m, out[1])
     cols += _identity(split_n, out[1], 1)
-    out = (out[0], out[1] * split_n)
-    return _map(cols, rows, [], out)
+    return out[0] * split_m, out[1] * split_n
 
 
 def tmem_scales_to_linear(t: TensorMemoryScalesLayout, shape: Sequence[int], element_bits: int | None) -> LinearMap:
@@ -146,11 +149,8 @@ def tmem_scales_to_linear(t: TensorMemoryScalesLayout, shape: Sequence[int], ele
     fitted = ensure_not_larger(_map(cols, rows, [], out), {"dim0": s0, "dim1": s1})
     cols, rows = list(fitted.in_bases["col"]), list(fitted.in_bases["row"])
     out = (min(out[0], s0), min(out[1], s1))
-    if t.cga_bases is None and t.cta_split is not None:  # 3.7: the split on the columns, N innermost
-        cols += _identity(split_m, out[0], 0)
-        out = (out[0] * split_m, out[1])
-        cols += _identity(split_n, out[1], 1)
-        return _map(cols, rows, [], (out[0], out[1] * split_n))
+    if t.cga_bases is None and t.cta_split is not None:  # 3.7: the split on the columns
+        return _map(cols, rows, [], _split_on_columns(cols, out, split_m, split_n))
     return _map(cols, rows, _scaled(blocks, out), out)
 
 

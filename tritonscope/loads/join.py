@@ -214,17 +214,14 @@ def split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
     SASS has no columns: two 16-byte loads on one line are ambiguous there, but PTX (with columns) says
     which access each of its 16-byte loads belongs to; when the counts of that width agree, SASS follows.
     """
-    groups: dict[tuple[int, str], list[AccessRow]] = collections.defaultdict(list)
-    for r in rows:
-        for form in r.ambiguous.get(stage, {}):
-            groups[(r.line, form)].append(r)
-    for (_, form), members in groups.items():
+    for form, members in _ambiguous_groups(stage, rows):
         total = members[0].ambiguous[stage][form]
         width = members[0].widths.get(stage, {}).get(form)
-        if width is None and all(r.kind.startswith("tmem") for r in members) and _reps(form):
+        reps = memops.tcgen05_reps(form)
+        if width is None and all(r.kind.startswith("tmem") for r in members) and reps:
             # `STTM.16dp32bit_t0_t15.x32` states no width, but its `.x32` is the PTX instruction's: each
             # PTX tcgen05.st of that count became one SASS instruction of this form
-            share = {id(r): sum(n for f, n in r.stages.get(guide, {}).items() if _reps(f) == _reps(form))
+            share = {id(r): sum(n for f, n in r.stages.get(guide, {}).items() if memops.tcgen05_reps(f) == reps)
                      for r in members}
         elif width is None:
             continue
@@ -233,14 +230,28 @@ def split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
                                 if r.widths.get(guide, {}).get(f) == width) for r in members}
         if sum(share.values()) != total:
             continue
-        for r in members:
-            del r.ambiguous[stage][form]
-            if not r.ambiguous[stage]:
-                del r.ambiguous[stage]
-            if share[id(r)]:
-                r.stages.setdefault(stage, {})[form] = share[id(r)]
-            if not r.ambiguous:
-                r.ambiguous_with = []
+        _settle(stage, form, members, [share[id(r)] for r in members])
+
+
+def _ambiguous_groups(stage: str, rows: list[AccessRow]) -> list[tuple[str, list[AccessRow]]]:
+    """(form, the rows of one line holding instructions of that form in common), per line and form."""
+    groups: dict[tuple[int, str], list[AccessRow]] = collections.defaultdict(list)
+    for r in rows:
+        for form in r.ambiguous.get(stage, {}):
+            groups[(r.line, form)].append(r)
+    return [(form, members) for (_, form), members in groups.items()]
+
+
+def _settle(stage: str, form: str, members: list[AccessRow], shares: list[int]) -> None:
+    """Give each row its share of instructions of `form` the rows held in common: no longer ambiguous."""
+    for r, n in zip(members, shares, strict=True):
+        del r.ambiguous[stage][form]
+        if not r.ambiguous[stage]:
+            del r.ambiguous[stage]
+        if n:
+            r.stages.setdefault(stage, {})[form] = n
+        if not r.ambiguous:
+            r.ambiguous_with = []
 
 
 _MEMDESC = re.compile(r"!ttg\.memdesc<[^>]*>")
@@ -262,11 +273,7 @@ def share_identical(stage: str, rows: list[AccessRow]) -> None:
     width and the shares add up to the total; else, rows whose lowering is the same (same kind, types and
     layouts: a `tmem_alloc %v` beside a `tmem_store` of one tile) take equal shares per instance when the
     total divides evenly. Otherwise the instructions stay ambiguous."""
-    groups: dict[tuple[int, str], list[AccessRow]] = collections.defaultdict(list)
-    for r in rows:
-        for form in r.ambiguous.get(stage, {}):
-            groups[(r.line, form)].append(r)
-    for (_, form), members in groups.items():
+    for form, members in _ambiguous_groups(stage, rows):
         if not all(r.kind.startswith("tmem") for r in members):
             continue
         total = members[0].ambiguous[stage][form]
@@ -281,23 +288,7 @@ def share_identical(stage: str, rows: list[AccessRow]) -> None:
             if len(keys) != 1 or None in keys or total % instances:
                 continue
             shares = [r.instances * total // instances for r in members]
-        for r, n in zip(members, shares, strict=True):
-            del r.ambiguous[stage][form]
-            if not r.ambiguous[stage]:
-                del r.ambiguous[stage]
-            if n:
-                r.stages.setdefault(stage, {})[form] = n
-            if not r.ambiguous:
-                r.ambiguous_with = []
-
-
-_REPS = re.compile(r"\.x(\d+)(?:\.|$)")
-
-
-def _reps(form: str) -> int | None:
-    """The repetition count of a tcgen05.ld/st (`.x32`), spelled alike in PTX and SASS."""
-    m = _REPS.search(form)
-    return int(m.group(1)) if m else None
+        _settle(stage, form, members, shares)
 
 
 def mark_branch_guarded(llir: Module, rows: list[AccessRow]) -> None:

@@ -85,7 +85,7 @@ def relocate(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
     # (accepted kinds, width, family) -> [(row, count)]
     needs: dict[tuple, list[tuple[AccessRow, int]]] = collections.defaultdict(list)
     for r in rows:
-        if r.stages.get(stage) or r.ambiguous.get(stage) or not r.stages.get(before) or r.kind not in ACCEPTS:
+        if not _lacks(r, stage, before):
             continue
         per: collections.Counter = collections.Counter()
         for form, n in r.stages[before].items():
@@ -121,8 +121,7 @@ def _in_line(stage: str, before: str, rows: list[AccessRow], unattributed: list[
     the line missing instructions of those kinds. Stages without columns joined the line already."""
     if stage in LINE_ONLY_STAGES:
         return
-    missing = [r for r in rows if not r.stages.get(stage) and not r.ambiguous.get(stage) and r.stages.get(before)
-               and r.kind in ACCEPTS]
+    missing = [r for r in rows if _lacks(r, stage, before)]
     for r in missing:
         if any(o is not r and o.line == r.line and set(ACCEPTS[o.kind]) & set(ACCEPTS[r.kind]) for o in missing):
             continue
@@ -194,7 +193,7 @@ def _relocate_by_bytes(stage: str, before: str, rows: list[AccessRow], unattribu
     one other line holds exactly the row's bytes per thread in instructions of its kind and family."""
     needs: dict[tuple, list[tuple[AccessRow, int]]] = collections.defaultdict(list)
     for r in rows:
-        if r.stages.get(stage) or r.ambiguous.get(stage) or not r.stages.get(before) or r.kind not in ACCEPTS:
+        if not _lacks(r, stage, before):
             continue
         per: collections.Counter = collections.Counter()
         for form, n in r.stages[before].items():
@@ -286,10 +285,10 @@ def removed(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> None
     if before is None:
         return
     for r in rows:
-        if r.stages.get(stage) or r.ambiguous.get(stage) or not r.stages.get(before) or r.kind not in ACCEPTS:
+        if not _lacks(r, stage, before):
             continue
         kinds = set(ACCEPTS[r.kind])
-        if any(u["stage"] == stage and u["kind"] in kinds and u["count"] > 0 for u in unattributed):
+        if _unclaimed(stage, kinds, unattributed):
             continue
         others = [o for o in rows if o is not r and kinds & set(ACCEPTS.get(o.kind, ()))
                   and (o.stages.get(stage) or o.ambiguous.get(stage))]
@@ -317,13 +316,13 @@ def combined(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
         return
     groups: dict[tuple[str, ...], list[AccessRow]] = collections.defaultdict(list)
     for r in rows:
-        if r.stages.get(stage) or r.ambiguous.get(stage) or not r.stages.get(before) or r.kind not in ACCEPTS:
+        if not _lacks(r, stage, before):
             continue
         if not any(c.code == "removed" for c in r.relocations):
             groups[ACCEPTS[r.kind]].append(r)
     for accepts, missing in groups.items():
         kinds = set(accepts)
-        if any(u["stage"] == stage and u["kind"] in kinds and u["count"] > 0 for u in unattributed):
+        if _unclaimed(stage, kinds, unattributed):
             continue
         if any(not _bytes(r, before) for r in missing):
             continue
@@ -366,6 +365,16 @@ def _combination(missing: list[AccessRow], gained: list[AccessRow], stage: str, 
     if len(open_) == 1 and left and sum(_bytes(r, before) for r in left) == gain[id(open_[0])]:
         return [*plan, (open_[0], left)]
     return []
+
+
+def _lacks(r: AccessRow, stage: str, before: str) -> bool:
+    """Whether `stage` holds none of the row's instructions (not even shared) while `before` held some."""
+    return not (r.stages.get(stage) or r.ambiguous.get(stage)) and bool(r.stages.get(before)) and r.kind in ACCEPTS
+
+
+def _unclaimed(stage: str, kinds: set[str], unattributed: list[dict]) -> bool:
+    """Whether `stage` has an instruction of one of `kinds` that no access claimed."""
+    return any(u["stage"] == stage and u["kind"] in kinds and u["count"] > 0 for u in unattributed)
 
 
 def _bytes(row: AccessRow, stage: str) -> int | None:

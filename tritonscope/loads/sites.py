@@ -16,7 +16,7 @@ from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.attrs import dtype_bits, iter_shaped_types, parse_tensor_type
 from tritonscope.layouts.model import Layout
 from tritonscope.stages.common import Module, Op
-from tritonscope.stages.memops import mlir_op_kind
+from tritonscope.stages.memops import initialized_alloc_kind, mlir_op_kind
 
 # `%a, %b = ` / `%acc:9 = ` at the start of an op: the values it defines.
 RESULTS = re.compile(r"^\s*(?P<names>%[\w.$-]+(?::\d+)?(?:\s*,\s*%[\w.$-]+(?::\d+)?)*)\s*=")
@@ -577,11 +577,7 @@ def access_sites(module: Module, aliases: dict[str, Layout]) -> list[AccessSite]
     """Every memory access op of a parsed TTGIR (or TTIR) module, in text order."""
     sites = []
     for op in module.ops:
-        kind = mlir_op_kind(op.op.strip('"'))
-        if kind is None and op.op.endswith(".local_alloc") and re.search(r"local_alloc\s+%", op.text):
-            kind = "shared_store"
-        if kind is None and op.op.endswith(".tmem_alloc") and re.search(r"tmem_alloc\s+%", op.text):
-            kind = "tmem_store"  # an allocation given its initial value writes it
+        kind = mlir_op_kind(op.op.strip('"')) or initialized_alloc_kind(op)
         if kind is None and is_mma_from_shared(op):
             kind = "mma_shared"
         if kind is None:

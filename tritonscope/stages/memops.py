@@ -144,6 +144,15 @@ _MLIR_CACHE = lazy_compile(r"(?:cache_modifier|cache)\s*=\s*(\w+)")
 _MLIR_LOCAL_ALLOC_WITH_VALUE = lazy_compile(r"(?:local|tmem)_alloc\s+%")
 
 
+def initialized_alloc_kind(op: Op) -> str | None:
+    """`ttg.local_alloc %v` / `ttng.tmem_alloc %v`: an allocation given a tensor writes it (to shared or
+    tensor memory): `shared_store` / `tmem_store`; None for an empty allocation or any other op."""
+    name = op.op.strip('"')
+    if not name.endswith((".local_alloc", ".tmem_alloc")) or not _MLIR_LOCAL_ALLOC_WITH_VALUE.search(op.text):
+        return None
+    return "shared_store" if name.endswith(".local_alloc") else "tmem_store"
+
+
 def mlir_op_kind(op_name: str) -> str | None:
     """`tt.load` -> 'global_load', `ttg.local_load` -> 'shared_load'; None for other ops."""
     dialect, _, name = op_name.partition(".")
@@ -154,15 +163,9 @@ def mlir_op_kind(op_name: str) -> str | None:
 
 def _classify_mlir(op: Op) -> MemAccess | None:
     name = op.op.strip('"')
-    kind = mlir_op_kind(name)
+    kind = mlir_op_kind(name) or initialized_alloc_kind(op)
     if kind is None:
-        # A local_alloc (tmem_alloc) given a tensor writes it to shared (tensor) memory.
-        if name.endswith(".local_alloc") and _MLIR_LOCAL_ALLOC_WITH_VALUE.search(op.text):
-            kind = "shared_store"
-        elif name.endswith(".tmem_alloc") and _MLIR_LOCAL_ALLOC_WITH_VALUE.search(op.text):
-            kind = "tmem_store"
-        else:
-            return None
+        return None
     hints = tuple(f"{m.group(0).split('=')[0].strip()}={m.group(1)}" for rx in (_MLIR_EVICTION, _MLIR_CACHE)
                   for m in rx.finditer(op.text) if m.group(1) not in ("none", "normal", "NORMAL", "NONE"))
     space = "shared" if kind.startswith("shared") else "tensor" if kind == "tma" else \
@@ -370,6 +373,16 @@ def _classify_nvvm_intrinsic(short: str, args: str, ret: str) -> MemAccess | Non
 _TCGEN05_REGS = {"32x32b": 1, "16x64b": 1, "16x128b": 2, "16x256b": 4, "16x32bx2": 1}
 
 
+_TCGEN05_REPS = lazy_compile(r"\.x(\d+)(?:\.|$)")
+
+
+def tcgen05_reps(form: str) -> int | None:
+    """The repetition count of a tensor memory move (`.x32`), spelled alike in PTX (`tcgen05.ld...x32.b32`)
+    and SASS (`LDTM.16dp32bit_t0_t15.x32`); None where the form has none."""
+    m = _TCGEN05_REPS.search(form)
+    return int(m.group(1)) if m else None
+
+
 def _tcgen05_access(form: str, predicated: bool = False) -> MemAccess | None:
     """`tcgen05.ld.sync.aligned.32x32b.x64.b32`: a tensor memory load of 64 registers per thread."""
     tokens = form.split(".")
@@ -378,8 +391,7 @@ def _tcgen05_access(form: str, predicated: bool = False) -> MemAccess | None:
     if len(tokens) < 2 or tokens[1] not in ("ld", "st"):
         return None  # tcgen05.mma/commit/wait/alloc: no data movement of their own
     per = next((_TCGEN05_REGS[t] for t in tokens if t in _TCGEN05_REGS), None)
-    reps = next((int(t[1:]) for t in tokens if re.fullmatch(r"x\d+", t)), 1)
-    width = 4 * per * reps if per is not None else None
+    width = 4 * per * (tcgen05_reps(form) or 1) if per is not None else None
     kind = "tmem_load" if tokens[1] == "ld" else "tmem_store"
     return MemAccess(kind, form, width, None, "tensor_memory", predicated)
 
@@ -637,7 +649,7 @@ def _classify_sass(op: Op) -> MemAccess | None:
     if head == "UTCCP":  # shared -> tensor memory copy (tcgen05.cp)
         return MemAccess("tmem_copy", mnemonic, None, None, "tensor_memory", pred)
     if head in ("LDTM", "STTM"):  # tensor memory <-> registers; `.x64`: 64 registers of the 32x32b shape
-        reps = next((int(t[1:]) for t in mods if re.fullmatch(r"x\d+", t)), None)
+        reps = tcgen05_reps(mnemonic)
         plain = all(re.fullmatch(r"x\d+", t) for t in mods)  # other shapes spell themselves: width not stated
         kind = "tmem_load" if head == "LDTM" else "tmem_store"
         return MemAccess(kind, mnemonic, 4 * reps if reps and plain else None, None, "tensor_memory", pred)
