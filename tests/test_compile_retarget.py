@@ -102,6 +102,19 @@ def test_lightning_attention_backward_on_blackwell(tmp_path):
     assert deltas["ops:tcgen05_mma"][0] == 0 < deltas["ops:tcgen05_mma"][1]
     assert deltas["ops:tmem_load"][0] == 0 < deltas["ops:tmem_load"][1]
     rows = json.loads(run_cli("loads", "_bwd_inter_kernel", "--cache-dir", str(out), "--json").stdout)["rows"]
+    # Triton's parser gives the loop-carried values (iter_args print no location) the .ttir's own
+    # positions (77:298, 173:383); LLVM's debug info writes them as lines of lightning_attn2.py, which
+    # the kernel's text never holds there: their ops are the .ttir's again, in every lower stage
+    at_ttir = {(r["line"], r["col"], r["op"]) for r in rows if r["file"].endswith(".ttir")}
+    assert at_ttir == {(77, 298, "ttg.local_load"), (77, 298, "ttg.local_alloc"), (173, 383, "ttg.local_load"),
+                       (173, 383, "ttg.local_alloc")}
+    kernel_77, ttir_77 = (json.loads(run_cli("map", "_bwd_inter_kernel", "--cache-dir", str(out), "--line", "77",
+                                             *more, "--json").stdout)["stages"]
+                          for more in ((), ("--file", "_bwd_inter_kernel.ttir")))
+    assert {s["stage"]: s["count"] for s in kernel_77} == {s["stage"]: 0 for s in kernel_77}
+    counts = {s["stage"]: s["count"] for s in ttir_77}
+    assert counts["ttgir"] == 2 and counts["llir"] > 0 and counts["ptx"] > 0
+    assert counts.get("sass", 1) > 0
     tmem = [r for r in rows if r["kind"].startswith("tmem")]
     assert len(tmem) == 8 and all(not r["ambiguous"] and r["verdict"] == "as-predicted" for r in tmem)
     for r in tmem:  # a 16x32bx2 access moves one 32-bit register per repetition: its bytes come from PTX

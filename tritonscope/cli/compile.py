@@ -111,8 +111,8 @@ def compile_cmd(
     metadata records (--num-warps overrides): what an H100 kernel becomes on cuda:100 or gfx942. The entry
     is only read; a TTIR another Triton release wrote may not parse, and the error says so. Values the TTIR
     text prints without a location (a loop's carried values) get the .ttir's own position from Triton's
-    parser, and LLVM's debug info keeps that line and column as the kernel file's: a few lower-stage ops
-    may sit on such a line.
+    parser; LLVM's debug info writes that line and column as the kernel file's, and the inspection
+    commands give those ops back to the .ttir (`map --file NAME.ttir --line N` shows them).
     """
     from tritonscope.artifacts.cache import default_cache_dir
     from tritonscope.compile.driver import quiet_triton_warnings

@@ -7,13 +7,15 @@ from dataclasses import dataclass, field
 
 from tritonscope.loads.sites import AccessSite
 from tritonscope.stages.common import same_file
+from tritonscope.stages.ir_positions import is_ir_file
 
 VERDICTS = ("as-predicted", "narrower", "scalar", "unknown")
 
 
 def where_label(file: str, line: int, col: int, written: tuple[str, int, int] | None) -> str:
-    """`173:9`; a helper's access: `290:35 @ 340:12` (the kernel's file), `utils.py:93:17 @ 436:110`."""
-    own = f"{line}:{col}"
+    """`173:9`; a helper's access: `290:35 @ 340:12` (the kernel's file), `utils.py:93:17 @ 436:110`; a
+    position of an IR file (stages/ir_positions.py): `kernel.ttir:77:298`."""
+    own = f"{os.path.basename(file)}:{line}:{col}" if is_ir_file(file) else f"{line}:{col}"
     if written is None:
         return own
     prefix = "" if same_file(written[0], file) else os.path.basename(written[0]) + ":"

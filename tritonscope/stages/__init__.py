@@ -18,6 +18,7 @@ from tritonscope.stages.table import MAPPED_STAGES, PARSERS
 
 if TYPE_CHECKING:
     from tritonscope.artifacts.cache import KernelEntry
+    from tritonscope.stages.ir_positions import IRPositions
 
 # Where the lines the parsers left unparsed go, (stage, path) -> [(line, text)], while a caller collects
 # them (`collecting_unparsed`): the CLI reports them after each command ("unparsed lines: N", examples
@@ -82,6 +83,7 @@ class ParsedEntry:
         self.entry = entry
         self._texts: dict[str, str] = {}
         self._modules: dict[str, Module] = {}
+        self._ir_positions: IRPositions | None = None
 
     def text(self, stage: str) -> str:
         """The text of a stage (read-only); `sass`/`hsaco-asm` run the disassembler over the binary."""
@@ -96,6 +98,19 @@ class ParsedEntry:
         return self._modules[stage]
 
     __getitem__ = module
+
+    def ir_positions(self) -> IRPositions:
+        """Positions of an IR file in the last MLIR stage's locations (stages/ir_positions.py), once."""
+        if self._ir_positions is None:
+            from tritonscope.stages import ir_positions
+
+            files = self.entry.files
+            stage = "ttgir" if "ttgir" in files else "ttir" if "ttir" in files else None
+            try:
+                self._ir_positions = ir_positions.scan(self.text(stage)) if stage else ir_positions.NONE
+            except TritonscopeError:  # an unreadable MLIR stage: its own command says so
+                self._ir_positions = ir_positions.NONE
+        return self._ir_positions
 
     def has_module(self, stage: str) -> bool:
         return stage in self._modules
@@ -157,18 +172,39 @@ def _parse_entry_stage(parsed: ParsedEntry, stage: str) -> Module:
         path = str(entry.stage_path("hsaco"))
         text = parsed.text(stage)
         # llvm-objdump prints innermost lines only; the DWARF says where inlined code was called
-        return _noted(hsaco.parse(text, path, stage=stage, dwarf=tools.dwarfdump_hsaco(path)))
+        module = _noted(hsaco.parse(text, path, stage=stage, dwarf=tools.dwarfdump_hsaco(path)))
+        _relabel(parsed, module)
+        return module
     else:
         path = str(entry.stage_path(stage))
     module = parse(stage, parsed.text(stage), path)
     if stage == "sass":
         correct_entry_sass(entry, module)
+    elif stage in _BELOW_MLIR:
+        _relabel(parsed, module)
     return module
+
+
+# Stages whose locations are LLVM's debug info: an IR file's position reads as the kernel file's there.
+_BELOW_MLIR = ("llir", "ptx", "amdgcn", "sass", "hsaco-asm")
+
+
+def _relabel(parsed: ParsedEntry, module: Module) -> None:
+    from tritonscope.stages import ir_positions
+
+    ir_positions.relabel(module, parsed.ir_positions())
 
 
 def correct_entry_sass(entry: KernelEntry, sass: Module, ptx: Module | None = None) -> int:
     """Correct `sass` (parsed from `entry`'s cubin) from the entry's PTX, once; how many moved. Every
-    consumer of an entry's SASS comes through here (stages/sass_lines.py holds the corrections)."""
+    consumer of an entry's SASS comes through here (stages/sass_lines.py holds the corrections), and
+    the positions of an IR file go back to it (stages/ir_positions.py)."""
+    moved = _correct_entry_sass(entry, sass, ptx)
+    _relabel(entry_stages(entry), sass)
+    return moved
+
+
+def _correct_entry_sass(entry: KernelEntry, sass: Module, ptx: Module | None) -> int:
     from tritonscope.stages import ptx as ptx_parser
     from tritonscope.stages import sass_lines
 
