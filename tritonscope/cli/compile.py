@@ -53,8 +53,9 @@ def _parse_constexprs(items: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
 )
 @click.option(
     "--constexpr", "constexprs", multiple=True, metavar="NAME=V",
-    help="A constexpr value (repeatable): a number, True/False, None (an argument passed as None), a dtype "
-    "as tl.bfloat16, or a Gluon layout as Gluon code: 'layout=gl.BlockedLayout([4], [32], [4], [0])'.",
+    help="A constexpr value (repeatable): a number, True/False, None (an argument passed as None), a tuple "
+    "or list of those ('CGA_LAYOUT=((1, 0),)'), a dtype as tl.bfloat16, or a Gluon layout as Gluon code: "
+    "'layout=gl.BlockedLayout([4], [32], [4], [0])'.",
 )
 @click.option(
     "--no-specialize",
@@ -100,7 +101,8 @@ def compile_cmd(
     config is compiled, as a first launch would, unless --constexpr gives the tuned values; under
     @triton.heuristics give the values it would compute; a file inside a package is imported as the
     package's module, and code asking the driver for the current target at import gets the target
-    compiled for). Without a GPU, kernels are
+    compiled for; so does torch.cuda.get_device_capability() where torch has no GPU to ask). Without a
+    GPU, kernels are
     cross-compiled with triton.compile(ASTSource(...), target=GPUTarget(...)) (GluonASTSource for Gluon
     kernels, Triton 3.4 and later), specialized exactly as a JIT launch with 16-byte-aligned torch
     tensors would be. Without KERNEL, the Gluon samples are built only for targets with the warp size

@@ -144,6 +144,47 @@ def driver_answering(target: Any) -> Iterator[None]:
         yield
 
 
+# What torch says when asked about a GPU it cannot see: built without CUDA, no driver, no device.
+_TORCH_NO_GPU = ("Torch not compiled with CUDA enabled", "Found no NVIDIA driver", "No CUDA GPUs are available",
+                 "no ROCm-capable device", "No HIP GPUs are available")
+
+
+def torch_without_gpu(exc: BaseException) -> bool:
+    """Whether `exc` is torch refusing a question about the GPU because there is none (the import of a
+    module that tests `torch.cuda.get_device_capability()` at its top, on a machine without a GPU)."""
+    import sys
+
+    if "torch" not in sys.modules or not isinstance(exc, (AssertionError, RuntimeError)):
+        return False
+    return any(text in str(exc) for text in _TORCH_NO_GPU)
+
+
+def target_capability(target: Any) -> tuple[int, int]:
+    """What `torch.cuda.get_device_capability()` returns on a GPU of `target`: (10, 0) for cuda:100; on
+    ROCm the gcnArch's major and minor, (9, 4) for gfx942, (11, 0) for gfx1100."""
+    arch = str(target.arch)
+    if target.backend == "cuda":
+        return int(arch) // 10, int(arch) % 10
+    digits = arch.removeprefix("gfx").split(":")[0]
+    return int(digits[:-2]), int(digits[-2], 16)
+
+
+@contextlib.contextmanager
+def torch_answering(target: Any) -> Iterator[None]:
+    """While a user module is imported again after torch refused to name a GPU it has not got:
+    `torch.cuda.get_device_capability()` answers `target`'s capability, as on the GPU the kernel will run
+    on. Only that question: every other one (`get_device_properties`, `is_available`) is torch's own."""
+    import torch.cuda
+
+    saved = torch.cuda.get_device_capability
+    capability = target_capability(target)
+    torch.cuda.get_device_capability = lambda device=None: capability
+    try:
+        yield
+    finally:
+        torch.cuda.get_device_capability = saved
+
+
 @contextlib.contextmanager
 def _driver_says(target: Any) -> Iterator[None]:
     """The active driver answers `target` (only that) until the block ends; then the driver that was

@@ -186,7 +186,8 @@ class CompileRequest:
 
 def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) -> Any:
     """Import `path` as a module and return its @triton.jit (or @gluon.jit) function `name`; with a
-    `target`, the driver answers code that asks it at import with that target (gluon.driver_answering)."""
+    `target`, the driver answers code that asks it at import with that target (gluon.driver_answering),
+    and so does `torch.cuda.get_device_capability()` where torch has no GPU to ask (gluon.torch_answering)."""
     file = Path(path).resolve()
     if not file.is_file():
         raise UsageError(f"no such file: {path}")
@@ -200,23 +201,17 @@ def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) 
     root = folder if package else file.parent
     sys.path.insert(0, str(root))
     try:
-        context = contextlib.nullcontext()
-        if target is not None:
-            from tritonscope.compile.gluon import driver_answering
+        try:
+            module = _import_user_module(file, package, target)
+        except Exception as exc:
+            from tritonscope.compile.gluon import torch_answering, torch_without_gpu
 
-            context = driver_answering(target.gpu_target())
-        with context:
-            if package:
-                # imported afresh: a module may configure itself for the target it is imported for
-                for loaded in [m for m in sys.modules if m == package[0] or m.startswith(package[0] + ".")]:
-                    del sys.modules[loaded]
-                module = importlib.import_module(".".join([*package, file.stem]))
-            else:
-                module_name = "tritonscope_user_" + re.sub(r"\W", "_", file.stem)
-                spec = importlib.util.spec_from_file_location(module_name, file)
-                module = importlib.util.module_from_spec(spec)
-                sys.modules[module_name] = module
-                spec.loader.exec_module(module)
+            if target is None or not torch_without_gpu(exc):
+                raise
+            # the module asked torch.cuda what GPU this is (a capability test at import) and torch, built
+            # or run without one, refused: imported again with torch answering the target's capability
+            with torch_answering(target.gpu_target()):
+                module = _import_user_module(file, package, target)
     finally:
         sys.path.remove(str(root))
     fn = getattr(module, name, None)
@@ -226,6 +221,30 @@ def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) 
     if not hasattr(fn, "arg_names"):
         raise UsageError(f"{path}: '{name}' is not a @triton.jit or @gluon.jit function")
     return unwrap(fn)
+
+
+def _import_user_module(file: Path, package: list[str], target: CompileTarget | None) -> Any:
+    context = contextlib.nullcontext()
+    if target is not None:
+        from tritonscope.compile.gluon import driver_answering
+
+        context = driver_answering(target.gpu_target())
+    with context:
+        if package:
+            # imported afresh: a module may configure itself for the target it is imported for
+            for loaded in [m for m in sys.modules if m == package[0] or m.startswith(package[0] + ".")]:
+                del sys.modules[loaded]
+            return importlib.import_module(".".join([*package, file.stem]))
+        module_name = "tritonscope_user_" + re.sub(r"\W", "_", file.stem)
+        spec = importlib.util.spec_from_file_location(module_name, file)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            sys.modules.pop(module_name, None)
+            raise
+        return module
 
 
 def unwrap(fn: Any) -> Any:

@@ -42,13 +42,22 @@ def _descriptor_arg(name: str, ty: str) -> ArgSpec:
 
 
 def parse_constant(text: str) -> Any:
-    """`1024`, `0.5`, `True`, `None` (an argument a launch passes as None: a constexpr None), `fp16` (a
-    dtype name stays a string)."""
+    """`1024`, `0.5`, `True`, `None` (an argument a launch passes as None: a constexpr None), a tuple or
+    list of such (`((1, 0),)`: a Gluon CGA layout), `fp16` (a dtype name stays a string)."""
     text = text.strip()
     if text in ("True", "False", "true", "false"):
         return text.lower() == "true"
     if text == "None":
         return None
+    if text[:1] in "([" and text:
+        import ast
+
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            value = text  # not a literal (Gluon code, `[gl.BlockedLayout(...)]`): read as the code it is
+        if isinstance(value, (tuple, list)):
+            return value
     try:
         return int(text, 0)
     except ValueError:

@@ -1,0 +1,78 @@
+"""A user module that asks torch what GPU this is when it is imported, and constexprs that are tuples.
+
+Kernel libraries test the device at import (Triton's Gluon attention example evaluates
+`torch.cuda.get_device_capability()` in a decorator; others pick block sizes from it). Without a GPU
+torch refuses ("Torch not compiled with CUDA enabled"); `compile` then imports the module again with
+that one question answered by the target compiled for, as on that GPU."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+import pytest
+from conftest import run_cli
+
+from tritonscope.compile.gluon import target_capability
+from tritonscope.compile.signatures import parse_constant
+
+MODULE = textwrap.dedent('''
+    import torch
+    import triton
+    import triton.language as tl
+
+    MAJOR = torch.cuda.get_device_capability()[0]
+    BLOCK = tl.constexpr(256 if MAJOR >= 10 else 128)
+
+
+    @triton.jit
+    def scale_kernel(x_ptr, SHAPE: tl.constexpr):
+        offs = tl.arange(0, BLOCK * SHAPE[0] // SHAPE[1])
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 2)
+''')
+
+
+def _torch_has_a_gpu() -> bool:
+    import torch
+
+    try:
+        torch.cuda.get_device_capability()
+    except (AssertionError, RuntimeError):
+        return False
+    return True
+
+
+def test_the_module_is_imported_for_the_target_torch_cannot_name(tmp_path):
+    if _torch_has_a_gpu():
+        pytest.skip("torch answers with this machine's GPU")
+    (tmp_path / "lib_kernels.py").write_text(MODULE)
+    sizes = {}
+    for target in ("cuda:100", "cuda:90"):
+        out = tmp_path / target.replace(":", "")
+        r = run_cli("compile", f"{tmp_path / 'lib_kernels.py'}::scale_kernel", "--signature", "x_ptr=*fp32",
+                    "--constexpr", "SHAPE=(4, 4)", "--target", target, "--cache-dir", str(out))
+        assert r.returncode == 0, r.stderr
+        (ttir,) = out.glob("*/*.ttir")
+        (size,) = set(re.findall(r"tt\.make_range \{end = (\d+) : i32", ttir.read_text()))
+        sizes[target] = int(size)
+    assert sizes == {"cuda:100": 256, "cuda:90": 128}
+
+
+def test_capability_of_each_target_kind():
+    from triton.backends.compiler import GPUTarget
+
+    assert target_capability(GPUTarget("cuda", 100, 32)) == (10, 0)
+    assert target_capability(GPUTarget("cuda", 90, 32)) == (9, 0)
+    assert target_capability(GPUTarget("cuda", 120, 32)) == (12, 0)
+    assert target_capability(GPUTarget("hip", "gfx942", 64)) == (9, 4)
+    assert target_capability(GPUTarget("hip", "gfx90a", 64)) == (9, 0)
+    assert target_capability(GPUTarget("hip", "gfx1100", 32)) == (11, 0)
+
+
+def test_tuple_and_list_constexprs():
+    assert parse_constant("()") == ()
+    assert parse_constant("((1, 0),)") == ((1, 0),)
+    assert parse_constant("[1, 2]") == [1, 2]
+    # Gluon code in brackets stays the code it is (read later as a Gluon value)
+    assert parse_constant("[gl.BlockedLayout([1], [32], [4], [0])]") == "[gl.BlockedLayout([1], [32], [4], [0])]"
+    assert parse_constant("(1,") == "(1,"
