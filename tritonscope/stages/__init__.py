@@ -84,6 +84,7 @@ class ParsedEntry:
         self._texts: dict[str, str] = {}
         self._modules: dict[str, Module] = {}
         self._ir_positions: IRPositions | None = None
+        self._partition_sites: frozenset | None = None
 
     def text(self, stage: str) -> str:
         """The text of a stage (read-only); `sass`/`hsaco-asm` run the disassembler over the binary."""
@@ -111,6 +112,19 @@ class ParsedEntry:
             except TritonscopeError:  # an unreadable MLIR stage: its own command says so
                 self._ir_positions = ir_positions.NONE
         return self._ir_positions
+
+    def partition_sites(self) -> frozenset:
+        """Where Triton places warp-specialized partitions' calls (stages/partitions.py), once: set when
+        the TTGIR is parsed; the TTGIR is parsed for it only where its text has a ttg.warp_specialize."""
+        if self._partition_sites is None:
+            self._partition_sites = frozenset()
+            if "ttgir" in self.entry.files:
+                try:
+                    if "ttg.warp_specialize" in self.text("ttgir"):
+                        self.module("ttgir")  # sets them
+                except TritonscopeError:  # an unreadable TTGIR: its own command says so
+                    pass
+        return self._partition_sites
 
     def has_module(self, stage: str) -> bool:
         return stage in self._modules
@@ -173,20 +187,39 @@ def _parse_entry_stage(parsed: ParsedEntry, stage: str) -> Module:
         text = parsed.text(stage)
         # llvm-objdump prints innermost lines only; the DWARF says where inlined code was called
         module = _noted(hsaco.parse(text, path, stage=stage, dwarf=tools.dwarfdump_hsaco(path)))
+        _relocate(parsed, module)
         _relabel(parsed, module)
         return module
     else:
         path = str(entry.stage_path(stage))
-    module = parse(stage, parsed.text(stage), path)
+    text = parsed.text(stage)
+    module = parse(stage, text, path)
+    if stage == "ttgir":
+        from tritonscope.stages import partitions
+
+        parsed._partition_sites = partitions.sites(module, text)
     if stage == "sass":
         correct_entry_sass(entry, module)
-    elif stage in _BELOW_MLIR:
-        _relabel(parsed, module)
+    else:
+        _relocate(parsed, module)
+        if stage in _BELOW_MLIR:
+            _relabel(parsed, module)
     return module
 
 
 # Stages whose locations are LLVM's debug info: an IR file's position reads as the kernel file's there.
 _BELOW_MLIR = ("llir", "ptx", "amdgcn", "sass", "hsaco-asm")
+
+
+def _relocate(parsed: ParsedEntry, module: Module) -> None:
+    if module.stage in _LOCATED_STAGES:
+        from tritonscope.stages import partitions
+
+        partitions.relocate(module, parsed.partition_sites())
+
+
+# Stages whose ops carry source chains (the source file itself and the binaries' listings do not).
+_LOCATED_STAGES = ("source", "ttir", "ttgir", "glir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm")
 
 
 def _relabel(parsed: ParsedEntry, module: Module) -> None:
@@ -200,7 +233,9 @@ def correct_entry_sass(entry: KernelEntry, sass: Module, ptx: Module | None = No
     consumer of an entry's SASS comes through here (stages/sass_lines.py holds the corrections), and
     the positions of an IR file go back to it (stages/ir_positions.py)."""
     moved = _correct_entry_sass(entry, sass, ptx)
-    _relabel(entry_stages(entry), sass)
+    parsed = entry_stages(entry)
+    _relocate(parsed, sass)  # what -gp placed has the PTX's chains, relocated already; the rest by line
+    _relabel(parsed, sass)
     return moved
 
 

@@ -148,6 +148,8 @@ class Module:
     # region headers and closing line (`}) : (tensor<...>) -> ...` of a tt.reduce), a switch's cases,
     # a PTX call's operand lines
     continued: dict[int, Op] = field(default_factory=dict)
+    # MLIR: each function's own location (printed after its closing brace), name -> loc
+    function_locs: dict[str, SourceLoc] = field(default_factory=dict)
     # memops.accesses: (stage, the memory access of each op), computed on first use
     memory_accesses: tuple[str, list] | None = field(default=None, repr=False, compare=False)
 

@@ -47,6 +47,7 @@ def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
     last_at_depth: dict[int, Op] = {}  # the last op line at each brace depth
     continued = module.continued
     ops_append = module.ops.append
+    function_locs: list[tuple[str, str]] = []  # a function's name, its closing line's loc text
 
     for lineno, raw in enumerate(iter_lines(text), 1):
         line = raw.strip()
@@ -72,6 +73,9 @@ def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
                     if loc_text is not None:
                         pending.append((owner, loc_text))
             if function is not None and depth <= function_depth:
+                loc_text = _trailing_loc(line)
+                if loc_text is not None:
+                    function_locs.append((function, loc_text))
                 function = None
             continue
         if first == "^":  # block label with its arguments (their locs are not ops)
@@ -121,6 +125,10 @@ def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
         op.loc = resolver.resolve_text(loc_text)
         if op.loc is None:
             module.unparsed.append((op.lineno, f"unreadable location: loc({loc_text})"))
+    for name, loc_text in function_locs:
+        loc = resolver.resolve_text(loc_text)
+        if loc is not None:
+            module.function_locs[name] = loc
     module.files = {str(i): f for i, f in enumerate(sorted(resolver.files))}
     return module
 
