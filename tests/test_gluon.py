@@ -61,6 +61,20 @@ def test_written_layouts_keep_symbols_and_module_constants():
     assert (auto.line, auto.cls, auto.kind, auto.args) == (7, "AutoLayout", None, {})
 
 
+def test_a_list_with_some_symbols_keeps_its_literals():
+    from tritonscope.layouts.gluon import matches
+    from tritonscope.layouts.model import BlockedLayout
+
+    (w,) = written_layouts("lay = gl.BlockedLayout([1, 2], [1, 32], [1, gl.num_warps()], [1, 0])\n")
+    assert w.args["warps_per_cta"] == [1, Symbol("gl.num_warps()")] and w.symbolic == ["warps_per_cta"]
+
+    def blocked(warps):
+        return BlockedLayout(size_per_thread=(1, 2), threads_per_warp=(1, 32), warps_per_cta=warps, order=(1, 0))
+
+    assert matches(w, blocked((1, 4))) and matches(w, blocked((1, 8)))
+    assert not matches(w, blocked((2, 2)))  # the literal 1 must hold
+
+
 # ---- compile -------------------------------------------------------------------------------------------
 
 

@@ -55,8 +55,9 @@ def test_map_puts_worker_ops_on_the_worker_lines_not_the_def(cache):
         assert r.returncode == 0, r.stderr
         return {s["stage"]: s["count"] for s in json.loads(r.stdout)["stages"]}
 
-    for call in (26, 33):
-        assert KERNEL.read_text().splitlines()[call - 1].strip() == "_copy(src, dst, offs)"
+    calls = [n for n, text in enumerate(KERNEL.read_text().splitlines(), 1) if text.strip() == "_copy(src, dst, offs)"]
+    assert len(calls) == 2
+    for call in calls:
         got = counts(call)
         assert got["ttgir"] > 0 and got["llir"] > 0 and got["ptx"] > 0 and got.get("sass", 1) > 0, got
     # what stays on the def line is the kernel's own prologue: no global access of a worker
@@ -87,3 +88,20 @@ def test_only_chains_that_end_at_a_function_position_move():
     sass = Module("sass", None, [_op(SourceLoc("/k.py", 26, 0, SourceLoc("/k.py", 37, 0)))])
     assert partitions.relocate(sass, at) == 1 and sass.ops[0].loc == SourceLoc("/k.py", 26, 0)
     assert partitions.sites(Module("ttgir", None), "tt.func @k() {}") == frozenset()
+
+
+def test_layouts_written_in_the_partitions_resolve(cache):
+    """The layouts are written in the partition functions, not in the kernel: each is found, the workers'
+    carried by the worker lines (not the def), and `parent`, used only inside the default partition's
+    `gl.SliceLayout(0, parent)`, resolves through that slice with `gl.num_warps()` filled in."""
+    r = run_cli("layout", "ws_copy_kernel", "--cache-dir", str(cache), "--json")
+    assert r.returncode == 0, r.stderr
+    written = json.loads(r.stdout)["written"]["layouts"]
+    got = {(w["written"]["line"], w["written"]["class"]): (w["status"], w["filled"]) for w in written}
+    parent = _line("parent: gl.constexpr")
+    assert got == {(parent, "BlockedLayout"): ("filled in", {"warps_per_cta": "[1, 4]"}),
+                   (parent + 1, "SliceLayout"): ("as written", {}),
+                   (_line("def _worker_a") + 1, "BlockedLayout"): ("as written", {}),
+                   (_line("def _worker_b") + 1, "BlockedLayout"): ("as written", {})}
+    assert written[0]["written"]["args"]["warps_per_cta"] == [1, {"symbol": "gl.num_warps()"}]
+    assert all(_line("def ws_copy_kernel") not in w["on_lines"] for w in written)

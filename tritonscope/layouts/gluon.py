@@ -19,7 +19,7 @@ from tritonscope.layouts.attrs import iter_shaped_types, parse_layout_aliases, p
 from tritonscope.layouts.model import Layout
 from tritonscope.layouts.views import facts_for
 from tritonscope.layouts.written import Symbol, WrittenLayout, written_layouts
-from tritonscope.stages import parse
+from tritonscope.stages import parse_ttgir
 
 # written field -> attribute of the tritonscope.layouts.model class of that kind
 FIELDS: dict[str, dict[str, str]] = {
@@ -75,15 +75,20 @@ def matches(written: WrittenLayout, layout: Layout | None) -> bool:
         return False
     for key, attr in FIELDS.get(written.kind, {}).items():
         value = written.args.get(key)
-        if value is None or isinstance(value, Symbol):
-            continue
-        got = getattr(layout, attr, None)
-        if isinstance(value, WrittenLayout):
-            if not matches(value, got):
-                return False
-        elif _norm(value) != _norm(got):
+        if value is not None and not _agrees(value, getattr(layout, attr, None)):
             return False
     return True
+
+
+def _agrees(value: Any, got: Any) -> bool:
+    """A written field against the layout's: symbols agree with anything, lists element by element."""
+    if isinstance(value, Symbol):
+        return True
+    if isinstance(value, WrittenLayout):
+        return matches(value, got)
+    if isinstance(value, list) and any(isinstance(x, (Symbol, WrittenLayout, list)) for x in value):
+        return isinstance(got, (list, tuple)) and len(got) == len(value) and all(map(_agrees, value, got))
+    return _norm(value) == _norm(got)
 
 
 def _with_parents(name: str, layout: Layout | None, names: dict[Layout, str]) -> list[tuple[str, Layout]]:
@@ -103,13 +108,14 @@ class KernelTensors:
 
     by_line: dict[int, list[TensorOnLine]]
     names: dict[Layout, str]
+    reached: frozenset[int] = frozenset()  # every line of the source file some op's chain names
 
 
 def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None) -> KernelTensors:
     """Source line (of `source_file`, any frame of an op's location) -> the tensor types of its ops."""
     aliases = parse_layout_aliases(ttgir)
     names = {layout: name for name, layout in aliases.items()}
-    module = parse("ttgir", ttgir, path)
+    module = parse_ttgir(ttgir, path)
     frames: dict[int, set[int]] = {}
     base = os.path.basename(source_file)
     for op in module.ops:
@@ -132,7 +138,7 @@ def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None
         t = TensorOnLine(name, tt.encoding, tt.shape, tt.pointee_dtype or tt.dtype, tt.access_bits, tt.memory)
         for line in frames[lineno]:
             out.setdefault(line, []).append(t)
-    return KernelTensors(out, names)
+    return KernelTensors(out, names, frozenset().union(*frames.values()))
 
 
 def _rank(t: TensorOnLine) -> tuple[int, bool, bool]:
@@ -173,9 +179,46 @@ def resolve(written: WrittenLayout, kernel: KernelTensors) -> Resolution:
         attrs = FIELDS.get(written.kind, {})
         for key in written.symbolic:
             if key in attrs:
-                filled[key] = _text(getattr(resolved[0].layout, attrs[key], None))
+                filled[key] = _text(getattr(resolved[0].layout, attrs[key], None), kernel.names)
     status = "chosen by the compiler" if direct else "filled in" if written.symbolic else "as written"
     return Resolution(written, status, resolved, filled, sorted(on_lines))
+
+
+def _through_children(out: list[Resolution], kernel: KernelTensors) -> None:
+    """A layout only ever used inside another written one (`parent` in `gl.SliceLayout(0, parent)`) has no
+    line of its own with ops: it resolves to the field of what that one resolved to, where it matches."""
+    for r in out:
+        if r.status != "not in TTGIR":
+            continue
+        found: dict[str, Layout] = {}
+        for child in out:
+            if not child.resolved:
+                continue
+            for key, value in child.written.args.items():
+                attr = FIELDS.get(child.written.kind or "", {}).get(key)
+                if value is not r.written or attr is None:
+                    continue
+                for t in child.resolved:
+                    inner = getattr(t.layout, attr, None)
+                    if isinstance(inner, Layout) and matches(r.written, inner):
+                        found.setdefault(_text(inner, kernel.names).lstrip("#"), inner)
+        if found:
+            resolved = [TensorOnLine(n, lay, (), "", 0, "registers") for n, lay in found.items()]
+            filled = {}
+            if len(resolved) == 1 and r.written.kind is not None:
+                attrs = FIELDS.get(r.written.kind, {})
+                filled = {k: _text(getattr(resolved[0].layout, attrs[k], None), kernel.names)
+                          for k in r.written.symbolic if k in attrs}
+            r.status = "filled in" if r.written.symbolic else "as written"
+            r.resolved, r.filled, r.seen = resolved, filled, []
+
+
+def _reached(written: WrittenLayout, kernel: KernelTensors) -> bool:
+    """Whether the function `written` is in has a line some op of the kernel came from."""
+    if written.function_lines is None:
+        return False
+    first, last = written.function_lines
+    return any(first <= line <= last for line in kernel.reached)
 
 
 def _numel(shape: tuple[int, ...]) -> int:
@@ -185,9 +228,12 @@ def _numel(shape: tuple[int, ...]) -> int:
     return n
 
 
-def _text(v: Any) -> str:
+def _text(v: Any, names: dict[Layout, str] | None = None) -> str:
     if isinstance(v, tuple):
         return "[" + ", ".join(map(str, v)) + "]"
+    if isinstance(v, Layout):  # a parent layout: its alias, as the TTGIR names it
+        name = (names or {}).get(v)
+        return f"#{name.lstrip('#')}" if name else v.to_text()
     return str(v)
 
 
@@ -196,7 +242,7 @@ def kernel_file(ttgir: str, path: str | None = None) -> str | None:
     from collections import Counter
 
     counts: Counter[str] = Counter()
-    for op in parse("ttgir", ttgir, path).ops:
+    for op in parse_ttgir(ttgir, path).ops:
         if op.loc is not None:
             outer = op.loc.outermost()
             if outer.known and outer.file:
@@ -206,10 +252,14 @@ def kernel_file(ttgir: str, path: str | None = None) -> str | None:
 
 def written_vs_resolved(source: str, source_file: str, ttgir: str, ttgir_path: str | None = None,
                         function: str | None = None) -> list[Resolution]:
-    """Every layout written in `source` (in `function` and at module level when given) against the TTGIR."""
+    """Every layout written in `source` against the TTGIR: with `function` given, those written in it, in
+    the functions the kernel reached (helpers, warp-specialized partitions: a line of theirs is in some op's
+    chain) and at module level."""
     kernel = tensors_by_source_line(ttgir, source_file, ttgir_path)
-    written = [w for w in written_layouts(source) if function is None or w.function in (function, None)]
+    written = [w for w in written_layouts(source) if function is None or w.function in (function, None)
+               or _reached(w, kernel)]
     out = [resolve(w, kernel) for w in written]
+    _through_children(out, kernel)
     # module-level layouts this kernel does not use belong to other kernels of the file
     return [r for r in out if r.written.function is not None or r.status != "not in TTGIR"]
 

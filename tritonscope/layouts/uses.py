@@ -85,11 +85,11 @@ def _definition_lines(text: str) -> dict[str, int]:
 def _ops_by_line(text: str, path: str | None) -> dict[int, tuple[str, tuple[str, int] | None]]:
     """TTGIR line -> (op name, the user's (file, line)) from the stage parser, when it is available."""
     try:
-        from tritonscope.stages import parse
+        from tritonscope.stages import parse_ttgir
         from tritonscope.stages.mlir import FUNC_PREFIXES
     except ImportError:
         return {}
-    module = parse("ttgir", text, path)
+    module = parse_ttgir(text, path)
     out: dict[int, tuple[str, tuple[str, int] | None]] = {}
     # an op's first line, and the lines it continues on (the types of a tt.reduce follow its region)
     for lineno, op in [*module.continued.items(), *((op.lineno, op) for op in module.ops)]:

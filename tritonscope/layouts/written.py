@@ -57,6 +57,7 @@ class WrittenLayout:
     name: str | None = None  # the variable the call is bound to (`layout: gl.constexpr = ...`)
     uses: list[int] = field(default_factory=list)  # lines that read `name`
     function: str | None = None  # the function it is written in (None: module level)
+    function_lines: tuple[int, int] | None = None  # that function's first and last line
 
     @property
     def chosen_by_compiler(self) -> bool:
@@ -65,7 +66,7 @@ class WrittenLayout:
     @property
     def symbolic(self) -> list[str]:
         """Fields whose value the source does not spell out."""
-        return [k for k, v in self.args.items() if isinstance(v, Symbol)]
+        return [k for k, v in self.args.items() if _has_symbol(v)]
 
     def lines(self) -> list[int]:
         """Its own line and the lines that use it through its name."""
@@ -80,9 +81,15 @@ class WrittenLayout:
                 "args": {k: _value_json(v) for k, v in self.args.items()}}
 
 
+def _has_symbol(v: Any) -> bool:
+    return isinstance(v, Symbol) or (isinstance(v, list) and any(_has_symbol(x) for x in v))
+
+
 def _value_text(v: Any) -> str:
     if isinstance(v, WrittenLayout):
         return v.name or v.text
+    if isinstance(v, list):
+        return "[" + ", ".join(_value_text(x) for x in v) + "]"
     return str(v).replace("True", "true").replace("False", "false") if isinstance(v, bool) else str(v)
 
 
@@ -91,6 +98,8 @@ def _value_json(v: Any) -> Any:
         return {"layout_at_line": v.line, "name": v.name, "text": v.text}
     if isinstance(v, Symbol):
         return {"symbol": v.text}
+    if isinstance(v, list):
+        return [_value_json(x) for x in v]
     return v
 
 
@@ -117,12 +126,14 @@ class _Scanner(ast.NodeVisitor):
         self.bound: dict[tuple[str | None, str], WrittenLayout] = {}  # (function, name) -> layout
         self.reads: list[tuple[str | None, str, int]] = []  # (function, name, line)
         self.function: str | None = None
+        self.function_lines: tuple[int, int] | None = None
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
-        outer, self.function = self.function, node.name
+        outer = self.function, self.function_lines
+        self.function, self.function_lines = node.name, (node.lineno, node.end_lineno or node.lineno)
         for stmt in node.body:
             self.visit(stmt)
-        self.function = outer
+        self.function, self.function_lines = outer
 
     visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
 
@@ -159,7 +170,7 @@ class _Scanner(ast.NodeVisitor):
         kind, fields = GLUON_LAYOUTS[cls]
         segment = ast.get_source_segment(self.source, node) or cls
         written = WrittenLayout(node.lineno, node.col_offset + 1, cls, kind, " ".join(segment.split()),
-                                function=self.function)
+                                function=self.function, function_lines=self.function_lines)
         named = list(zip(fields, node.args, strict=False)) + [(k.arg, k.value) for k in node.keywords if k.arg]
         for key, value in named:
             written.args[key] = self.value(value)
@@ -177,8 +188,15 @@ class _Scanner(ast.NodeVisitor):
         try:
             return ast.literal_eval(node)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            self.visit(node)
+            pass
+        if isinstance(node, (ast.List, ast.Tuple)) and not any(isinstance(e, ast.Starred) for e in node.elts):
+            # `[config.SPLIT_M, 1]`: the literal elements still say something; the others are symbols
+            items = [self.value(e) for e in node.elts]
+            if not all(isinstance(x, Symbol) for x in items):
+                return items
             return Symbol(ast.get_source_segment(self.source, node) or "?")
+        self.visit(node)
+        return Symbol(ast.get_source_segment(self.source, node) or "?")
 
 
 def written_layouts(source: str) -> list[WrittenLayout]:

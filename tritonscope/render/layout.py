@@ -363,4 +363,6 @@ def render_written_layouts(doc: dict, console: Console, kernel: str) -> None:
 def _arg(v) -> str:
     if isinstance(v, dict):
         return v.get("name") or v.get("symbol") or v.get("text") or "?"
+    if isinstance(v, list):
+        return "[" + ", ".join(map(_arg, v)) + "]"
     return str(v).replace("True", "true").replace("False", "false") if isinstance(v, bool) else str(v)

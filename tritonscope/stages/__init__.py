@@ -31,7 +31,7 @@ BUSY_CHARS = 32 << 20
 PARSED_STAGES = MAPPED_STAGES
 
 __all__ = ["PARSED_STAGES", "PARSERS", "Module", "ParsedEntry", "collecting_unparsed", "entry_stages", "note_unparsed",
-           "parse", "parse_entry_stage", "release", "stage_text"]
+           "parse", "parse_entry_stage", "parse_ttgir", "release", "stage_text"]
 
 
 def parse(stage: str, text: str, path: str | None = None) -> Module:
@@ -48,6 +48,16 @@ def parse(stage: str, text: str, path: str | None = None) -> Module:
 
     with busy(f"parsing {stage} ({len(text) >> 20} MB{', ' + path if path else ''})"), gc_paused():
         return _noted(parser.parse(text, path, stage=stage))
+
+
+def parse_ttgir(text: str, path: str | None = None) -> Module:
+    """A TTGIR text parsed alone (no entry around it), its warp-specialized partitions on their own lines
+    as an entry's are (stages/partitions.py)."""
+    from tritonscope.stages import partitions
+
+    module = parse("ttgir", text, path)
+    partitions.relocate(module, partitions.sites(module, text))
+    return module
 
 
 @contextlib.contextmanager
