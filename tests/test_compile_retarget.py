@@ -151,3 +151,17 @@ def test_uniform_loads_on_amd_are_scalar_loads_not_removed(tmp_path):
     doc = json.loads(run_cli("loads", "_attn_packed", "--cache-dir", str(out), "--json").stdout)
     arguments = [u for u in doc["unattributed"] if u["form"].startswith("s_load")]
     assert arguments and all(u["col"] == 0 and u["kind"] == "other_mem" for u in arguments)
+
+
+def test_an_entry_compiled_again_with_other_options(tmp_path):
+    if _triton() < (3, 6):
+        pytest.skip("Triton 3.6's TTIR")
+    out = tmp_path / "out"
+    r = run_cli("compile", str(VLLM), "--target", "cuda:90", "--option", "num_stages=2", "--option", "maxnreg=64",
+                "--cache-dir", str(out), "--json")
+    assert r.returncode == 0, r.stderr
+    (result,) = json.loads(r.stdout)["results"]
+    assert result["spec"]["options"]["num_stages"] == 2 and result["options"]["num_stages"] == 2
+    (meta,) = [p for p in out.glob("*/*.json") if not p.name.startswith("__grp__")]
+    doc = json.loads(meta.read_text())
+    assert (doc["num_stages"], doc["maxnreg"], doc["num_warps"]) == (2, 64, 1)  # num_warps still the entry's

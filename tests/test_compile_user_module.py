@@ -76,3 +76,37 @@ def test_tuple_and_list_constexprs():
     # Gluon code in brackets stays the code it is (read later as a Gluon value)
     assert parse_constant("[gl.BlockedLayout([1], [32], [4], [0])]") == "[gl.BlockedLayout([1], [32], [4], [0])]"
     assert parse_constant("(1,") == "(1,"
+
+
+KERNEL = textwrap.dedent('''
+    import triton
+    import triton.language as tl
+
+
+    @triton.jit
+    def add_kernel(x_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs) + 1)
+''')
+
+
+def test_launch_options_reach_the_compile_and_a_misspelt_one_is_refused(tmp_path):
+    import json
+
+    (tmp_path / "k.py").write_text(KERNEL)
+    kernel = f"{tmp_path / 'k.py'}::add_kernel"
+    common = ("--signature", "x_ptr=*fp32", "--constexpr", "BLOCK=256", "--target", "cuda:90")
+    r = run_cli("compile", kernel, *common, "--option", "maxnreg=96", "--option", "num_stages=2",
+                "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    (meta,) = (tmp_path / "c").glob("*/add_kernel.json")
+    doc = json.loads(meta.read_text())
+    assert (doc["maxnreg"], doc["num_stages"]) == (96, 2)
+    # Triton's parse_options drops a name it does not know: here it is one line, before any compile
+    r = run_cli("compile", kernel, *common, "--option", "num_cta=2", "--cache-dir", str(tmp_path / "d"))
+    (line,) = [ln for ln in r.stderr.splitlines() if ln.startswith("tritonscope: error:")]
+    assert r.returncode != 0 and "--option num_cta: the cuda backend of Triton has no such option" in line
+    assert "num_ctas" in line and not (tmp_path / "d").exists() or not any((tmp_path / "d").glob("*/*.json"))
+    for bad in ("num_ctas", "2=num_ctas", "num_warps=4"):
+        r = run_cli("compile", kernel, *common, "--option", bad, "--cache-dir", str(tmp_path / "e"))
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, (bad, r.stderr)

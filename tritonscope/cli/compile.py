@@ -11,6 +11,21 @@ from tritonscope.cli.outcome import outcome
 from tritonscope.errors import TritonscopeError, UsageError
 
 
+def _parse_options(items: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
+    from tritonscope.compile.signatures import parse_constant
+
+    out = []
+    for item in items:
+        name, eq, value = item.partition("=")
+        name = name.strip()
+        if not eq or not name.isidentifier() or not value.strip():
+            raise UsageError(f"--option: expected NAME=VALUE as a launch keyword (num_ctas=2), got '{item}'")
+        if name == "num_warps":
+            raise UsageError("--option num_warps: use --num-warps")
+        out.append((name, parse_constant(value)))
+    return tuple(out)
+
+
 def _parse_constexprs(items: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
     from tritonscope.compile.signatures import parse_constant
 
@@ -42,6 +57,12 @@ def _parse_constexprs(items: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
     "$TRITON_HOME/.triton/cache, ~/.triton/cache).",
 )
 @click.option("--num-warps", type=click.IntRange(1, 64), default=None, help="Override num_warps.")
+@click.option(
+    "--option", "launch_options", multiple=True, metavar="NAME=V",
+    help="A compile option as a launch passes it (repeatable): num_stages=3, num_ctas=2, maxnreg=128, "
+    "enable_fp_fusion=False, AMD's waves_per_eu=2. Over an autotune config's and, for a cache entry, over "
+    "its metadata's; a name the target's backend does not have is refused.",
+)
 @click.option(
     "--signature",
     default=None,
@@ -84,6 +105,7 @@ def compile_cmd(
     targets: tuple[str, ...],
     cache_dir: str | None,
     num_warps: int | None,
+    launch_options: tuple[str, ...],
     signature: str | None,
     constexprs: tuple[str, ...],
     no_specialize: tuple[str, ...],
@@ -108,13 +130,13 @@ def compile_cmd(
     tensors would be. Without KERNEL, the Gluon samples are built only for targets with the warp size
     their layouts are written for.
 
-    KERNEL may also be a cache entry (its directory, or its .ttir): its TTIR is compiled again by the
-    installed Triton for each --target, with the num_warps, num_stages, num_ctas, maxnreg and fp-fusion its
-    metadata records (--num-warps overrides): what an H100 kernel becomes on cuda:100 or gfx942. The entry
-    is only read; a TTIR another Triton release wrote may not parse, and the error says so. Values the TTIR
-    text prints without a location (a loop's carried values) get the .ttir's own position from Triton's
-    parser; LLVM's debug info writes that line and column as the kernel file's, and the inspection
-    commands give those ops back to the .ttir (`map --file NAME.ttir --line N` shows them).
+    KERNEL may also be a cache entry (its directory, or its .ttir): its TTIR is compiled again by the installed
+    Triton for each --target, with the num_warps, num_stages, num_ctas, maxnreg and fp-fusion its metadata
+    records (--num-warps and --option override): what an H100 kernel becomes on cuda:100 or gfx942. The entry is
+    only read; a TTIR another Triton release wrote may not parse, and the error says so. Values the TTIR text
+    prints without a location (a loop's carried values) get the .ttir's own position from Triton's parser;
+    LLVM's debug info writes that line and column as the kernel file's, and the inspection commands give those
+    ops back to the .ttir (`map --file NAME.ttir --line N` shows them).
     """
     from tritonscope.artifacts.cache import default_cache_dir
     from tritonscope.compile.driver import quiet_triton_warnings
@@ -139,6 +161,7 @@ def compile_cmd(
         list(kernels),
         target_list,
         num_warps=num_warps,
+        launch_options=_parse_options(launch_options),
         signature=signature,
         constexprs=_parse_constexprs(constexprs),
         no_specialize=tuple(no_specialize),

@@ -148,6 +148,10 @@ def compile_one(request: CompileRequest, cache_dir: str) -> CompileResult:
 
         target = request.target.gpu_target()
         backend = make_backend(target)
+        unknown = unknown_options(request, backend)
+        if unknown:
+            result.error = CompileFailure("usage", unknown)
+            return result
         src = make_ast_source(fn, spec, backend, installed_rules(), source_class(fn))
         result.options = {
             k: getattr(backend.parse_options(dict(spec.options)), k)
@@ -164,6 +168,20 @@ def compile_one(request: CompileRequest, cache_dir: str) -> CompileResult:
         return result
     result.seconds = time.perf_counter() - start
     return _record_entry(result, Path(cache_dir), compiled, fn.__name__, before)
+
+
+def unknown_options(request: CompileRequest, backend: Any) -> str | None:
+    """One line for the --option names the target's backend has no option of (Triton's parse_options drops
+    such names without a word: a misspelt `num_cta=2` would compile one CTA), else None."""
+    import dataclasses
+
+    known = {f.name for f in dataclasses.fields(backend.parse_options({}))}
+    bad = [k for k, _ in request.launch_options if k not in known]
+    if not bad:
+        return None
+    name = request.target.backend
+    return (f"--option {bad[0]}: the {name} backend of Triton has no such option (its options: "
+            f"{', '.join(sorted(k for k in known if not k.startswith('_')))})")
 
 
 def _record_entry(result: CompileResult, cache_dir: Path, compiled: Any, name: str, before: float) -> CompileResult:
@@ -204,6 +222,7 @@ def _compile_ir(request: CompileRequest, cache_dir: str) -> CompileResult:
     meta = meta if isinstance(meta, dict) else {}
     result.kernel_name = str(meta.get("name") or path.stem)
     options = {k: meta[k] for k in RETARGET_OPTIONS if isinstance(meta.get(k), int)}  # (bools are ints)
+    options.update(request.launch_options)
     if request.num_warps:
         options["num_warps"] = request.num_warps
     release = meta.get("triton_version")
@@ -214,7 +233,12 @@ def _compile_ir(request: CompileRequest, cache_dir: str) -> CompileResult:
         from triton.compiler import make_backend
 
         target = request.target.gpu_target()
-        parsed = make_backend(target).parse_options(dict(options))
+        backend = make_backend(target)
+        unknown = unknown_options(request, backend)
+        if unknown:
+            result.error = CompileFailure("usage", unknown)
+            return result
+        parsed = backend.parse_options(dict(options))
         result.options = {k: getattr(parsed, k) for k in ("num_warps", "num_stages", "num_ctas")}
         before = time.time()
         start = time.perf_counter()
@@ -333,8 +357,8 @@ def requests_for(kernels: list[str], targets: list[CompileTarget], **overrides: 
         given = [flag for flag, key in (("--signature", "signature"), ("--constexpr", "constexprs"),
                                         ("--no-specialize", "no_specialize")) if overrides.get(key)]
         if given:
-            raise UsageError(f"{given[0]}: a cache entry's TTIR is specialized already (only --num-warps and "
-                             "--target apply to it)")
+            raise UsageError(f"{given[0]}: a cache entry's TTIR is specialized already (only --num-warps, "
+                             "--option and --target apply to it)")
     user = [r for r in refs if r.path]
     if overrides.get("signature") and not user:
         raise UsageError("--signature applies to user kernels (path/to/file.py::kernel)")

@@ -174,6 +174,7 @@ class CompileRequest:
     constexprs: tuple[tuple[str, Any], ...] = ()
     no_specialize: tuple[str, ...] = ()
     options: tuple[tuple[str, Any], ...] = ()  # num_stages, num_ctas, maxnreg of an autotune config
+    launch_options: tuple[tuple[str, Any], ...] = ()  # --option NAME=V: over the config's and the metadata's
     config: tuple[int, int] | None = None  # (i, n): the autotuner's config i of n
 
     @property
@@ -381,8 +382,8 @@ def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
             raise UsageError(f"tensor descriptor arguments exist from Triton 3.4 on (installed: {triton.__version__})")
         spec = sp.KernelSpec(tuple(args), {})
         spec = sp.without_specialization(spec, request.no_specialize)
-    if request.options:
-        spec = sp.KernelSpec(spec.args, {**spec.options, **dict(request.options)})
+    if request.options or request.launch_options:
+        spec = sp.KernelSpec(spec.args, {**spec.options, **dict(request.options), **dict(request.launch_options)})
     if request.num_warps is not None:
         spec = sp.KernelSpec(spec.args, {**spec.options, "num_warps": request.num_warps})
     return fn, spec
