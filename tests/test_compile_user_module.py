@@ -110,3 +110,50 @@ def test_launch_options_reach_the_compile_and_a_misspelt_one_is_refused(tmp_path
     for bad in ("num_ctas", "2=num_ctas", "num_warps=4"):
         r = run_cli("compile", kernel, *common, "--option", bad, "--cache-dir", str(tmp_path / "e"))
         assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, (bad, r.stderr)
+
+
+PACKAGED = textwrap.dedent('''
+    import triton
+    import triton.language as tl
+
+
+    @triton.jit
+    def scaled_copy(x_ptr, y_ptr, n, scale=2.0, stride=128, GROUPS: tl.constexpr = 4, FLAG: tl.constexpr = None):
+        offs = tl.arange(0, 64 * GROUPS)
+        x = tl.load(x_ptr + offs * stride, mask=offs < n)
+        if FLAG is not None:
+            x = x + 1
+        tl.store(y_ptr + offs, x * scale, mask=offs < n)
+''')
+
+
+def test_a_file_whose_package_does_not_import_compiles_without_its_init_and_with_its_defaults(tmp_path):
+    """SGLang's Gluon kernels live in a package whose __init__ needs what a compile machine lacks: the file
+    compiles with the packages' __init__ files left out (its relative imports of siblings still work),
+    with a note. Arguments a launch leaves out take their defaults, specialized as the JIT specializes
+    those values."""
+    import json
+
+    pkg = tmp_path / "biglib" / "ops"
+    pkg.mkdir(parents=True)
+    (tmp_path / "biglib" / "__init__.py").write_text("import a_dependency_not_installed_here\n")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "consts.py").write_text("SHIFT = 1\n")
+    (pkg / "copy.py").write_text("from .consts import SHIFT  # noqa: F401\n" + PACKAGED)
+    r = run_cli("compile", f"{pkg / 'copy.py'}::scaled_copy", "--signature", "x_ptr=*fp32,y_ptr=*fp32,n=i32",
+                "--target", "cuda:90", "--cache-dir", str(tmp_path / "c"), "--json")
+    assert r.returncode == 0, r.stderr
+    (result,) = json.loads(r.stdout)["results"]
+    assert result["notes"] == ["copy.py imported without the __init__.py of its package biglib, which does not "
+                               "import here (ModuleNotFoundError: No module named 'a_dependency_not_installed_here')"]
+    args = {a["name"]: a for a in result["spec"]["args"]}
+    assert args["GROUPS"]["value"] == 4 and args["FLAG"]["value"] is None
+    assert args["scale"]["type"] == "fp32" and args["stride"]["type"] == "i32"
+    (ttir,) = (tmp_path / "c").glob("*/*.ttir")
+    assert "tt.make_range {end = 256 : i32" in ttir.read_text()
+    assert re.search(r"%stride: i32 \{tt\.divisibility = 16 : i32\}", ttir.read_text())
+    # a file that fails on its own is reported as itself, its package notwithstanding
+    (pkg / "broken.py").write_text("import another_missing_module\n" + PACKAGED)
+    r = run_cli("compile", f"{pkg / 'broken.py'}::scaled_copy", "--signature", "x_ptr=*fp32,y_ptr=*fp32,n=i32",
+                "--target", "cuda:90", "--cache-dir", str(tmp_path / "d"))
+    assert r.returncode == 1 and "No module named 'a_dependency_not_installed_here'" in r.stderr

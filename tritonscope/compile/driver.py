@@ -75,6 +75,7 @@ class CompileResult:
     spec: dict | None = None  # KernelSpec.to_json() of what was compiled
     options: dict = field(default_factory=dict)  # num_warps/num_stages/num_ctas in effect
     error: CompileFailure | None = None
+    notes: list[str] = field(default_factory=list)  # what the compile did differently from a launch, in words
 
     @property
     def ok(self) -> bool:
@@ -139,6 +140,8 @@ def compile_one(request: CompileRequest, cache_dir: str) -> CompileResult:
         return result
     result.kernel_name = fn.__name__
     result.spec = spec.to_json()
+    if getattr(fn, "tritonscope_import_note", None):
+        result.notes.append(fn.tritonscope_import_note)
     try:
         import triton
         from triton.compiler import make_backend

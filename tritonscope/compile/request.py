@@ -201,18 +201,22 @@ def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) 
         folder = folder.parent
     root = folder if package else file.parent
     sys.path.insert(0, str(root))
+    note = None
     try:
         try:
-            module = _import_user_module(file, package, target)
-        except Exception as exc:
-            from tritonscope.compile.gluon import torch_answering, torch_without_gpu
-
-            if target is None or not torch_without_gpu(exc):
+            module = _import_answering_torch(file, package, target)
+        except ImportError as exc:
+            # the package around the file would not import here (its __init__ needs what this machine lacks:
+            # vLLM's, SGLang's): imported again with the packages' __init__ files left out, so the file and
+            # the siblings it imports relatively run, and nothing else of the package
+            if not package or _reached_file(exc, file):
                 raise
-            # the module asked torch.cuda what GPU this is (a capability test at import) and torch, built
-            # or run without one, refused: imported again with torch answering the target's capability
-            with torch_answering(target.gpu_target()):
-                module = _import_user_module(file, package, target)
+            try:
+                module = _import_answering_torch(file, package, target, skip_inits=True)
+            except Exception:  # noqa: BLE001 - the package's own failure is the one to report
+                raise exc from None
+            note = (f"{file.name} imported without the __init__.py of its package {package[0]}, which does not "
+                    f"import here ({type(exc).__name__}: {exc})")
     finally:
         sys.path.remove(str(root))
     fn = getattr(module, name, None)
@@ -221,10 +225,53 @@ def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) 
         raise UsageError(f"{path}: no kernel '{name}' (kernels there: {', '.join(found) or 'none'})")
     if not hasattr(fn, "arg_names"):
         raise UsageError(f"{path}: '{name}' is not a @triton.jit or @gluon.jit function")
-    return unwrap(fn)
+    fn = unwrap(fn)
+    if note:
+        fn.tritonscope_import_note = note
+    return fn
 
 
-def _import_user_module(file: Path, package: list[str], target: CompileTarget | None) -> Any:
+def _import_answering_torch(file: Path, package: list[str], target: CompileTarget | None,
+                            skip_inits: bool = False) -> Any:
+    try:
+        return _import_user_module(file, package, target, skip_inits)
+    except Exception as exc:
+        from tritonscope.compile.gluon import torch_answering, torch_without_gpu
+
+        if target is None or not torch_without_gpu(exc):
+            raise
+        # the module asked torch.cuda what GPU this is (a capability test at import) and torch, built or
+        # run without one, refused: imported again with torch answering the target's capability
+        with torch_answering(target.gpu_target()):
+            return _import_user_module(file, package, target, skip_inits)
+
+
+def _bare_packages(folder: Path, package: list[str]) -> None:
+    """Each package around a file as a module whose __init__.py did not run (its folder as its path):
+    relative imports of the file's siblings work, the package's own set-up does not happen."""
+    import types
+
+    for depth in range(len(package), 0, -1):
+        name = ".".join(package[:depth])
+        module = types.ModuleType(name)
+        module.__path__ = [str(folder)]
+        module.__package__ = name
+        sys.modules[name] = module
+        folder = folder.parent
+
+
+def _reached_file(exc: BaseException, file: Path) -> bool:
+    """Whether the failure happened while `file` itself ran (then it is the file's own)."""
+    tb = exc.__traceback__
+    while tb is not None:
+        if Path(tb.tb_frame.f_code.co_filename) == file:
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def _import_user_module(file: Path, package: list[str], target: CompileTarget | None,
+                        skip_inits: bool = False) -> Any:
     context = contextlib.nullcontext()
     if target is not None:
         from tritonscope.compile.gluon import driver_answering
@@ -235,6 +282,8 @@ def _import_user_module(file: Path, package: list[str], target: CompileTarget | 
             # imported afresh: a module may configure itself for the target it is imported for
             for loaded in [m for m in sys.modules if m == package[0] or m.startswith(package[0] + ".")]:
                 del sys.modules[loaded]
+            if skip_inits:
+                _bare_packages(file.parent, package)
             return importlib.import_module(".".join([*package, file.stem]))
         module_name = "tritonscope_user_" + re.sub(r"\W", "_", file.stem)
         spec = importlib.util.spec_from_file_location(module_name, file)
@@ -362,6 +411,7 @@ def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
         names = list(fn.arg_names)
         sig = request.signature or ""
         if "=" in sig or not sig:
+            sig = _with_defaults(fn, sig, constexprs)
             declared = [p.name for p in fn.params if p.is_constexpr]
             missing = [n for n in declared if n not in constexprs and f"{n}=" not in sig.replace(" ", "")]
             if missing:
@@ -387,6 +437,38 @@ def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
     if request.num_warps is not None:
         spec = sp.KernelSpec(spec.args, {**spec.options, "num_warps": request.num_warps})
     return fn, spec
+
+
+def _param_default(p: Any) -> tuple[bool, Any]:
+    """(whether the parameter has a default, the default), from Triton's KernelParam."""
+    import inspect
+
+    param = getattr(p, "_param", None)
+    default = getattr(param, "default", inspect.Parameter.empty)
+    return default is not inspect.Parameter.empty, default
+
+
+def _with_defaults(fn: Any, sig: str, constexprs: dict[str, Any]) -> str:
+    """A launch that leaves out an argument with a default passes the default, and the JIT specializes it
+    as the value it is: a constexpr (or None) takes its value into `constexprs`; an int, float or bool
+    argument not in the named signature gets the type and hint that value gets (`i32:16` for 128). The
+    signature with those added."""
+    given = {part.split("=", 1)[0].strip() for part in signatures.split_entries(sig) if "=" in part}
+    extra = []
+    for p in fn.params:
+        has, value = _param_default(p)
+        if not has or p.name in constexprs or p.name in given:
+            continue
+        if p.is_constexpr or value is None:
+            constexprs[p.name] = value
+        elif isinstance(value, bool):
+            extra.append(f"{p.name}=i1")
+        elif isinstance(value, int):
+            ty = "i32" if -2**31 <= value < 2**31 else "i64"
+            extra.append(f"{p.name}={ty}" + (":1" if value == 1 else ":16" if value % 16 == 0 else ""))
+        elif isinstance(value, float):
+            extra.append(f"{p.name}=fp32")
+    return ",".join(filter(None, [sig, *extra]))
 
 
 def autotune_requests(request: CompileRequest) -> list[CompileRequest]:
