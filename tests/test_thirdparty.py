@@ -466,3 +466,48 @@ def test_amd_flash_attention_cross_compiled_for_gfx942():
     for r in report.rows:
         if r.verdict == "scalar" and r.kind.startswith("shared"):
             assert [x.code for x in r.reasons] == ["shared-layout"], (r.where, r.reasons)
+
+
+@needs_nvdisasm
+def test_sglang_gluon_decode_attention_arms_merged_by_ptxas():
+    """SGLang's Blackwell Gluon decode attention (tests/data/thirdparty-cuda100-triton3.9): its helper
+    `_load_v4` is called in both arms of `if t < KT` with another cache pointer. PTX keeps both copies,
+    ptxas merges them into one set of LDGs placed on the first call: the second arm's five accesses are
+    `merged-arms` naming their twin (not `removed`: their loads do run), with its verdict."""
+    cache = Path(__file__).parent / "data" / "thirdparty-cuda100-triton3.9" / "sglang"
+    (entry,) = Cache(cache).kernels()
+    report = analyze_entry(entry)
+    assert entry.language == "gluon" and report.stages == ["llir", "ptx", "sass"]
+    assert all(r.verdict != "unknown" for r in report.rows)
+    merged = [r for r in report.rows if any(c.code == "merged-arms" for c in r.count_changes)]
+    assert sorted(r.where for r in merged) == ["127:18", "128:15", "50:12 @ 130:14", "52:16 @ 130:14",
+                                               "63:12 @ 130:14"]
+    for r in merged:
+        twin = r.combined_with
+        assert twin is not None and twin.line in (111, 112, 114) and twin.written == r.written
+        assert sum(twin.counts("sass").values()) > 0 and not r.counts("sass")
+        assert r.counts("ptx") == twin.counts("ptx") and r.verdict == twin.verdict
+        (reason,) = [c for c in r.count_changes if c.code == "merged-arms"]
+        assert f"at {twin.where} with the same ptx instructions" in reason.evidence
+    assert not any(c.code == "removed" for r in report.rows for c in r.count_changes)
+    tmem = [r for r in report.rows if r.kind == "tmem_load"]
+    assert len(tmem) == 2 and all(r.verdict == "as-predicted" for r in tmem)
+
+
+def test_sglang_gluon_on_gfx950_scalar_loads_are_no_lane_copies():
+    """The gfx950 twin (tests/data/thirdparty-gfx950-triton3.9): the gathered bf16 RoPE tail of the second
+    `_load_v4` call is 64 two-byte `global_load_ushort`s per lane, all of its LLIR bytes; the
+    `s_load_dwordx4` on the same line reads that arm's kernel arguments. The access is scalar (2 of 16
+    bytes), as in the first arm, and the scalar load is listed as no access's."""
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx950-triton3.9" / "sglang"
+    (entry,) = Cache(cache).kernels()
+    report = analyze_entry(entry)
+    assert entry.language == "gluon" and report.isa_stage == "amdgcn"
+    tails = [r for r in report.rows if r.written is not None and r.written[1:] == (63, 12)]
+    assert [r.line for r in tails] == [58, 74]
+    for r in tails:
+        assert r.counts("amdgcn") == {"global_load_ushort": 64} and r.verdict == "scalar", (r.where, r.stages)
+    assert {(u["line"], u["form"]) for u in report.unattributed if u["kind"] == "scalar_load"} >= {
+        (74, "s_load_dwordx4")}
+    # the scalar (0-d) loads of `length` keep their s_load_dword: one address for the wavefront is theirs
+    assert [r.counts("amdgcn") for r in report.rows if r.shape == ()] == [{"s_load_dword": 1}] * 2

@@ -177,6 +177,8 @@ def compile_cmd(
     else:
         from tritonscope.render.compile import failure_lines, render_results
 
+        for note in dict.fromkeys(f"{r.request.label}: {n}" for r in results for n in r.notes):
+            click.echo(f"tritonscope: note: {note}", err=True)
         for r in kernel_failures:
             for line in failure_lines(f"{r.request.label} ({r.request.target})", r.error):
                 click.echo(line, err=True)
@@ -247,6 +249,7 @@ def _result_json(r) -> dict:
         "options": r.options,
         "spec": r.spec,
         "error": None if r.ok else {"kind": r.error.kind, "message": r.error.headline()},
+        "notes": r.notes,
     }
 
 

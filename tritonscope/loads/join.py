@@ -57,6 +57,7 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
         by_line[r.line].append(r)
     leftovers: collections.Counter = collections.Counter()
     widths: dict[str, int | None] = {}
+    scalar_claims: dict[int, collections.Counter] = collections.defaultdict(collections.Counter)
     for op, acc in zip(module.ops, memops.accesses(stage, module), strict=True):
         if acc is None:
             form = _mma_form(stage, op)
@@ -86,6 +87,8 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
             r = chosen[0]
             r.stages.setdefault(stage, {}).setdefault(acc.form, 0)
             r.stages[stage][acc.form] += 1
+            if acc.kind == "scalar_load":
+                scalar_claims[id(r)][(line, col, acc.form)] += 1
             r.widths.setdefault(stage, {})[acc.form] = acc.width_bytes
             address = PTX_ADDRESS.search(op.text) if stage == "ptx" else None
             if address:
@@ -106,9 +109,45 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
     for r in rows:
         if stage in r.other_forms:
             r.other_forms[stage] = dict(r.other_forms[stage])
+        claims = scalar_claims.get(id(r))
+        if claims and _lanes_cover_llir(r, stage, {form for _, _, form in claims}):
+            for (line, col, form), n in claims.items():
+                widths[form] = r.widths.get(stage, {}).get(form)
+                r.stages[stage][form] -= n
+                if not r.stages[stage][form]:
+                    del r.stages[stage][form]
+                    r.widths.get(stage, {}).pop(form, None)
+                leftovers[(line, col, "scalar_load", form)] += n
+            if not r.stages[stage]:
+                del r.stages[stage]
     for (line, col, kind, form), n in sorted(leftovers.items()):
         unattributed.append({"stage": stage, "line": line, "col": col, "kind": kind, "form": form, "count": n,
                              "bytes": widths.get(form)})
+
+
+def _lanes_cover_llir(r: AccessRow, stage: str, scalar_forms: set[str]) -> bool:
+    """Whether a tensor access's per-lane instructions in `stage` move every byte its LLIR loads do, so
+    the AMD scalar loads (`s_load_*`, one address for the wavefront) on its line are not its copy: SGLang's
+    gfx950 decode attention loads an `if` arm's arguments (`s_load_dwordx4`) on the line of a gathered
+    64x512 load. A uniform tensor load whose LLIR became scalar loads only (gemlite's group scales) keeps
+    them: its lanes move nothing."""
+    if not r.shape or all(d == 1 for d in r.shape):
+        return False
+    widths = r.widths.get(stage, {})
+    lanes = 0
+    for form, n in r.stages.get(stage, {}).items():
+        if form in scalar_forms:
+            continue
+        if widths.get(form) is None:
+            return False
+        lanes += n * widths[form]
+    llir = 0
+    for form, n in r.stages.get("llir", {}).items():
+        width = r.widths.get("llir", {}).get(form)
+        if width is None:
+            return False
+        llir += n * width
+    return llir > 0 and lanes >= llir
 
 
 def _mma_form(stage: str, op) -> str | None:

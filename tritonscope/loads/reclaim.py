@@ -28,7 +28,10 @@ here from counts and the TTGIR, and recorded on the row as a `count_changes` rea
 - `merged-arms`: a store with no instruction anywhere, in one arm of an `scf.if` whose other arm stores
   the same value with the same mask, and that store has them: LLVM sank the two into one store to an
   address the condition selects (mamba's `if c < nchunks - 1: store(out) else: store(final_states)`).
-  The same bookkeeping as `cse`.
+  The same bookkeeping as `cse`. In a lower stage (`arms_merged`): an access with no instruction there
+  whose twin in the other arm (same op, type, layout, written position and instructions the stage before)
+  has them, no instruction of its kind unclaimed: the backend merged the arms' copies (ptxas, SGLang's
+  Blackwell decode attention: `_load_v4` of the main and of the extra KV cache, one set of LDGs).
 
 Nothing is guessed: a match must be unique and exact, else the row stays as the join left it.
 """
@@ -279,13 +282,44 @@ def at_use(module: Module, ttgir: Module, rows: list[AccessRow], unattributed: l
         r.attribution = "moved"
 
 
+def arms_merged(stage: str, rows: list[AccessRow], ttgir_lines: list[str], unattributed: list[dict]) -> None:
+    """`merged-arms` in a lower stage: the row has no instruction in `stage`, and exactly one access in the
+    other arm of its `scf.if` is its twin (the same op, kind, type, layout and written position, the same
+    instructions in the stage before) and has them: the backend merged the two arms' copies into one
+    (ptxas on SGLang's decode attention: one helper's loads, called in both arms with another cache
+    pointer, become one set of LDGs). The row takes the twin's verdict; nothing is counted twice. Not
+    where the stage has an unclaimed instruction of the row's kinds (its copy may be elsewhere)."""
+    before = PREVIOUS.get(stage)
+    if before is None:
+        return
+    for r in rows:
+        if not _lacks(r, stage, before) or not r.sites or _unclaimed(stage, set(ACCEPTS[r.kind]), unattributed):
+            continue
+        twins = [p for p in rows if p is not r and p.sites and p.stages.get(stage) and not p.ambiguous.get(stage)
+                 and (p.op, p.kind, p.shape, p.dtype, p.layout, p.written) == (r.op, r.kind, r.shape, r.dtype,
+                                                                              r.layout, r.written)
+                 and p.stages.get(before) == r.stages.get(before)
+                 and _other_arms(ttgir_lines, r.sites[0].op.lineno, p.sites[0].op.lineno)]
+        if len(twins) != 1:
+            continue
+        (p,) = twins
+        n = sum(r.stages[before].values())
+        tool = {"sass": "ptxas", "ptx": "LLVM's NVPTX backend", "amdgcn": "LLVM's AMDGPU backend"}[stage]
+        forms = ", ".join(f"{k}x {f}" for f, k in p.stages[stage].items())
+        r.combined_with = p
+        r.relocations.append(Reason(
+            "merged-arms", f"{stage}: none of its {n} {before} instructions has a counterpart; the other arm of "
+                           f"its scf.if has the same access at {p.where} with the same {before} instructions, "
+                           f"and {tool} merged the two arms' copies into one ({forms} serve both)"))
+
+
 def removed(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
     """`removed`: rows whose instructions the stage dropped, proven by the whole kernel's counts."""
     before = PREVIOUS.get(stage)
     if before is None:
         return
     for r in rows:
-        if not _lacks(r, stage, before):
+        if not _lacks(r, stage, before) or any(c.code == "merged-arms" for c in r.relocations):
             continue
         kinds = set(ACCEPTS[r.kind])
         if _unclaimed(stage, kinds, unattributed):
@@ -318,7 +352,7 @@ def combined(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
     for r in rows:
         if not _lacks(r, stage, before):
             continue
-        if not any(c.code == "removed" for c in r.relocations):
+        if not any(c.code in ("removed", "merged-arms") for c in r.relocations):
             groups[ACCEPTS[r.kind]].append(r)
     for accepts, missing in groups.items():
         kinds = set(accepts)
