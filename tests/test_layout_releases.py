@@ -153,3 +153,28 @@ def test_loads_predicts_with_the_entrys_release(inductor_cache):
     rows = [r for r in report.rows if r.line == 37 and r.shape == (2, 1)]
     assert rows and all(r.predicted_vectors_per_thread * r.instances == sum(r.counts("llir").values()) == 8
                         for r in rows)
+
+
+def test_35_puts_every_element_on_the_thread_we_say():
+    """Triton 3.5 has no `to_linear_layout` in Python; its Gluon `convert_layout(..., assert_trivial=True)`
+    check (`is_convert_layout_trivial`: no element changes lane, warp or block) judged a conversion from
+    each case's layout to a `#ttg.linear` of our bases under 3.5's semantics (tests/layout_equivalence_record.py).
+    The record keeps the bases it judged: ours must still be those, and every judged case trivial."""
+    rec = json.loads((RECORDS / "equivalence-3.5.json").read_text())
+    assert rec["triton"].startswith("3.5.")
+    semantics = releases.for_version(rec["triton"], "record")
+    assert semantics.basis == (3, 5) and (3, 5) in releases.EQUIVALENCE_RECORDED
+    stats: collections.Counter = collections.Counter()
+    for case in rec["cases"]:
+        if "error" in case:
+            stats["refused by 3.5"] += 1  # 3.8's CGALayout and 3.7's WMMA spellings
+            continue
+        ours = to_linear(parse_layout(case["text"]), case["shape"], case["bits"], semantics=semantics).to_json()
+        assert ours == case["bases"], case["text"]
+        stats["trivial" if case["trivial"] else "moves elements"] += 1
+    assert dict(stats) == {"trivial": 576, "refused by 3.5": 78}
+    # the 48 operands of MFMA parents with tiles per warp are where 3.5 differs from 3.6 on
+    tiles = [c for c in rec["cases"] if c["kind"] == "dot_op(amd_mfma) tiles"]
+    differ = [c for c in tiles if to_linear(parse_layout(c["text"]), c["shape"], c["bits"],
+                                            semantics=releases.from_option("3.6")).to_json() != c["bases"]]
+    assert len(tiles) == 48 and len(differ) == 24

@@ -197,7 +197,9 @@ def mfma_dot_to_linear(dot: DotOperandLayout, mfma: AmdMfmaLayout, shape: Sequen
         k_tile *= 16
     if k_size > k_tile:
         tile = tile * ID(k_size // k_tile, "register", dim_k)
-    tile = tile * ID(tpw[non_k_index], "register", dim_non_k)
+    # up to 3.5 the tiles along the non-K dim were counted by the other dim's tilesPerWarp
+    tiles_index = non_k_index if releases.active().has("mfma-operand-tiles-per-warp") else k_index
+    tile = tile * ID(tpw[tiles_index], "register", dim_non_k)
     tile = tile.transpose_outs([dim_k, dim_non_k])
     if batch:
         tile = tile * ID(1, "register", names[order[2]])

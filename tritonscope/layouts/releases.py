@@ -2,8 +2,10 @@
 
 Each change was found by recording every release's own `to_linear_layout` on the same cases
 (tests/layout_oracle_record.py; tests/data/layout-oracle/triton-X.Y.json) and diffing the records, not
-assumed. Triton exposes that conversion to Python from 3.6: older releases are decoded with the oldest
-recorded semantics (3.6's), which is also how their `getElemsPerThread` counted a tensor smaller than
+assumed. Triton exposes that conversion to Python from 3.6; 3.5 answers whether two layouts put every
+element on the same thread (Gluon's `convert_layout(..., assert_trivial=True)`), which checks the
+threads a decoding gives (tests/layout_equivalence.py). Older releases are decoded with the oldest
+checked semantics (3.5's), which is also how their `getElemsPerThread` counted a tensor smaller than
 its tile (every register of the tile, repeats included). A conversion asks `active()`, which `using()`
 sets for the duration of one call (a ContextVar: no parameter threaded through every converter).
 """
@@ -18,8 +20,12 @@ from dataclasses import dataclass
 from tritonscope.errors import UsageError
 
 NEWEST = (3, 9)
-OLDEST_RECORDED = (3, 6)
+OLDEST_RECORDED = (3, 5)  # the oldest release checked against its own conversion (3.5: its equivalence check)
 RECORDED = ((3, 6), (3, 7), (3, 8), (3, 9))  # releases with an oracle record in tests/data/layout-oracle
+# releases whose own `to_linear_layout` is not exposed, checked through Gluon's `convert_layout(...,
+# assert_trivial=True)` (tests/layout_equivalence.py; tests/data/layout-oracle/equivalence-X.Y.json):
+# which lane, warp and block hold each element, not the order of a thread's registers
+EQUIVALENCE_RECORDED = ((3, 5),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +38,10 @@ class Change:
 
 
 CHANGES: tuple[Change, ...] = (
+    Change("mfma-operand-tiles-per-warp", (3, 6), "dot_op(amd_mfma)",
+           "an MFMA operand repeats its tiles along its non-K dim by the parent's tilesPerWarp of that dim; 3.5 "
+           "reads them transposed (tilesPerWarp[1] along M for operand A): which lanes and warps hold which "
+           "elements is checked against 3.5's own conversion check, the order of a thread's registers is not"),
     Change("blocked-drops-broadcast-registers", (3, 9), "blocked",
            "registers that would only repeat an element (a tensor smaller than the layout's tile) are dropped; "
            "up to 3.8 they stay as zero register bases (a 2x64 tensor under an 8x64 tile: 32 registers per "
@@ -75,7 +85,7 @@ class Semantics:
         if self.basis != self.release:
             s += f", with the semantics of {self.basis[0]}.{self.basis[1]}"
             if self.release < OLDEST_RECORDED:
-                s += " (the oldest release whose conversion could be recorded)"
+                s += " (the oldest release whose conversion could be checked)"
         return s
 
     def unmodelled(self, kind: str) -> list[Change]:

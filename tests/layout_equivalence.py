@@ -1,0 +1,108 @@
+"""Triton 3.4 and 3.5 as a layout oracle: no `to_linear_layout` in Python, but Gluon's
+`convert_layout(..., assert_trivial=True)` check, `GluonOpBuilder.is_convert_layout_trivial`.
+
+That check asks the release's own C++ (`minimalCvtLayout(src, dst)`) whether converting a tensor from one
+layout to another moves no data between threads: true exactly when both layouts map every element to the
+same (block, warp, lane), registers possibly in another order. So a case's layout converted to a
+`#ttg.linear` built from tritonscope's bases is trivial iff tritonscope decodes which thread holds which
+element as that release does (register order aside; tests/test_layout_releases.py says which cases).
+
+Run as a script in a subprocess with the release's folder first on PYTHONPATH (as tests/layout_oracle.py):
+reads a JSON list of cases (`text`, `shape`, `bits`, `warps`, `lanes`, `ctas`, `linear`: the `#ttg.linear`
+text of tritonscope's bases) on stdin, writes one TTGIR module per (warps, lanes, CTAs) group with an
+`arith.constant` in the case's layout and a `ttg.convert_layout` of it to `linear`, lets MLIR parse it
+and prints a JSON list of `{"trivial": bool}` or `{"error": "..."}`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ELEM_OF_BITS = {8: "i8", 16: "f16", 32: "f32", 64: "f64"}
+
+
+def linear_text(bases: dict) -> str:
+    """`#ttg.linear<{register = [[0, 1]], lane = [...], warp = [...], block = []}>` of a bases dict."""
+    def dim(name: str) -> str:
+        return "[" + ", ".join("[" + ", ".join(map(str, b)) + "]" for b in bases.get(name, [])) + "]"
+
+    return "#ttg.linear<{" + ", ".join(f"{k} = {dim(k)}" for k in ("register", "lane", "warp", "block")) + "}>"
+
+
+def _lines(i: int, case: dict) -> str:
+    ty = "x".join(str(s) for s in case["shape"]) + "x" + ELEM_OF_BITS.get(case.get("bits") or 16, "f16")
+    zero = "0" if ty.endswith(("i8",)) else "0.000000e+00"
+    return (f"    %v{i} = arith.constant dense<{zero}> : tensor<{ty}, {case['text']}>\n"
+            f"    %w{i} = ttg.convert_layout %v{i} : tensor<{ty}, {case['text']}> -> tensor<{ty}, {case['linear']}>")
+
+
+def _module(cases: list[tuple[int, dict]], warps: int, lanes: int, ctas: int) -> str:
+    body = "\n".join(_lines(i, c) for i, c in cases)
+    return (f'module attributes {{"ttg.num-ctas" = {ctas} : i32, "ttg.num-warps" = {warps} : i32, '
+            f'"ttg.threads-per-warp" = {lanes} : i32}} {{\n  tt.func public @k() {{\n{body}\n'
+            f"    tt.return\n  }}\n}}\n")
+
+
+def main() -> None:
+    import triton._C.libtriton as lib
+
+    cases = json.load(sys.stdin)
+    ir = lib.ir
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    builder = lib.gluon_ir.GluonOpBuilder(ctx)
+    results: list[dict] = [{"error": "not run"} for _ in cases]
+    groups: dict[tuple[int, int, int], list[tuple[int, dict]]] = {}
+    for i, c in enumerate(cases):
+        groups.setdefault((c.get("warps", 4), c.get("lanes", 32), c.get("ctas", 1)), []).append((i, c))
+    with tempfile.TemporaryDirectory() as tmp:
+        for (warps, lanes, ctas), group in groups.items():
+            parts = [group]
+            path = os.path.join(tmp, f"m{warps}_{lanes}_{ctas}.ttgir")
+            for part in parts:
+                with open(path, "w") as f:
+                    f.write(_module(part, warps, lanes, ctas))
+                try:
+                    module = ir.parse_mlir_module(path, ctx)
+                except Exception as exc:  # noqa: BLE001 - one bad case fails the module: then one by one
+                    if len(part) > 1:
+                        parts.extend([[x] for x in part])
+                    else:
+                        results[part[0][0]] = {"error": f"Triton's parser refused it: {str(exc)[:300]}"}
+                    continue
+                ops: list = []
+                module.walk(ops.append)
+                converts = [op for op in ops if op.get_name() == "ttg.convert_layout"]
+                for (i, _), op in zip(part, converts, strict=False):
+                    try:
+                        results[i] = {"trivial": bool(builder.is_convert_layout_trivial(
+                            op.get_result(0).get_type(), op.get_operand(0)))}
+                    except Exception as exc:  # noqa: BLE001
+                        results[i] = {"error": f"{type(exc).__name__}: {exc}"}
+    sys.stdout.write(json.dumps(results))
+    sys.stdout.flush()
+    os._exit(0)
+
+
+def run(cases: list[dict], folder: str) -> list[dict]:
+    """The release in `folder` judges each case; a batch that crashes libtriton is split until it stands alone."""
+    if not cases:
+        return []
+    env = {**os.environ, "PYTHONPATH": folder + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.run([sys.executable, __file__], input=json.dumps(cases), capture_output=True, text=True,
+                          timeout=900, check=False, env=env)
+    if proc.returncode == 0:
+        return json.loads(proc.stdout)
+    if len(cases) == 1:
+        tail = (proc.stderr.strip().splitlines() or ["?"])[-1]
+        return [{"error": f"crashed (rc {proc.returncode}): {tail[:200]}"}]
+    mid = len(cases) // 2
+    return run(cases[:mid], folder) + run(cases[mid:], folder)
+
+
+if __name__ == "__main__":
+    main()
