@@ -157,3 +157,43 @@ def test_a_file_whose_package_does_not_import_compiles_without_its_init_and_with
     r = run_cli("compile", f"{pkg / 'broken.py'}::scaled_copy", "--signature", "x_ptr=*fp32,y_ptr=*fp32,n=i32",
                 "--target", "cuda:90", "--cache-dir", str(tmp_path / "d"))
     assert r.returncode == 1 and "No module named 'a_dependency_not_installed_here'" in r.stderr
+
+
+ACTIVE_CHECK = textwrap.dedent('''
+    import triton
+    import triton.language as tl
+    from triton.backends import backends
+
+    # vLLM's triton_utils: Triton is swapped for placeholders unless exactly one backend's driver is active
+    ACTIVE = [name for name, b in backends.items() if b.driver.is_active()]
+    if len(ACTIVE) != 1:
+        raise RuntimeError(f"{len(ACTIVE)} active drivers")
+    WIDTH = tl.constexpr(64 if ACTIVE[0] == "amd" else 32)
+
+
+    @triton.jit
+    def fill(x_ptr):
+        offs = tl.arange(0, WIDTH)
+        tl.store(x_ptr + offs, offs)
+''')
+
+
+def test_the_backend_of_the_target_is_the_active_one_at_import(tmp_path):
+    import json
+
+    from triton.backends import backends
+
+    before = {name: b.driver.__dict__.get("is_active") for name, b in backends.items()}
+    (tmp_path / "active.py").write_text(ACTIVE_CHECK)
+    sizes = {}
+    for target in ("cuda:90", "hip:gfx942"):
+        r = run_cli("compile", f"{tmp_path / 'active.py'}::fill", "--signature", "x_ptr=*i32", "--target", target,
+                    "--cache-dir", str(tmp_path / target.replace(":", "")), "--json")
+        assert r.returncode == 0, r.stderr
+        (result,) = json.loads(r.stdout)["results"]
+        (ttir,) = (tmp_path / target.replace(":", "")).glob("*/*.ttir")
+        sizes[target] = int(re.search(r"tt\.make_range \{end = (\d+) : i32", ttir.read_text())[1])
+        assert result["error"] is None
+    assert sizes == {"cuda:90": 32, "hip:gfx942": 64}
+    # in this process nothing changed (the compile ran in its own)
+    assert before == {name: b.driver.__dict__.get("is_active") for name, b in backends.items()}

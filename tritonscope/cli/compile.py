@@ -122,8 +122,9 @@ def compile_cmd(
     path/to/file.py::kernel_name (a @triton.jit or a @gluon.jit function; under @triton.autotune each
     config is compiled, as a first launch would, unless --constexpr gives the tuned values; under
     @triton.heuristics give the values it would compute; a file inside a package is imported as the
-    package's module, and code asking the driver for the current target at import gets the target
-    compiled for; so does torch.cuda.get_device_capability() where torch has no GPU to ask). Without a
+    package's module, and code asking the driver for the current target or which backend is active at
+    import gets the target compiled for; so does torch.cuda.get_device_capability() where torch has no
+    GPU to ask; a package whose __init__.py does not import here is left out, with a note). Without a
     GPU, kernels are
     cross-compiled with triton.compile(ASTSource(...), target=GPUTarget(...)) (GluonASTSource for Gluon
     kernels, Triton 3.4 and later), specialized exactly as a JIT launch with 16-byte-aligned torch

@@ -126,8 +126,9 @@ class _RequestedTarget:
 def driver_answering(target: Any) -> Iterator[None]:
     """While a user module is imported to compile it for `target`: code that asks the active driver for
     the current target (flash-attn's AMD kernels pick their autotune configs by `get_current_target().arch`
-    at import) gets `target`, as on the GPU the kernel will run on. A driver that already answers with
-    `target` (a GPU of that kind) is left alone; a release whose driver holder differs, too."""
+    at import) gets `target`, as on the GPU the kernel will run on, and so does code asking which backend's
+    driver is active. A driver that already answers with `target` (a GPU of that kind) is left alone; a
+    release whose driver holder differs, too."""
     from triton.runtime import driver
 
     if not hasattr(driver, "set_active"):
@@ -140,8 +141,36 @@ def driver_answering(target: Any) -> Iterator[None]:
     if native is not None and (native.backend, native.arch) == (target.backend, target.arch):
         yield
         return
-    with _driver_says(target):
+    with _driver_says(target), _backend_active(target):
         yield
+
+
+@contextlib.contextmanager
+def _backend_active(target: Any) -> Iterator[None]:
+    """Each backend's driver says it is active exactly when its compiler builds for `target`: code that
+    counts the active drivers at import (vLLM's `triton_utils` swaps Triton for placeholders unless one
+    is) sees the GPU the kernel is compiled for. The drivers' own `is_active` come back afterwards."""
+    try:
+        from triton.backends import backends
+    except ImportError:
+        yield
+        return
+    saved = {}
+    for name, backend in backends.items():
+        drv, compiler = getattr(backend, "driver", None), getattr(backend, "compiler", None)
+        if drv is None or compiler is None or "is_active" not in vars(drv):
+            continue
+        try:
+            answer = bool(compiler.supports_target(target))
+        except Exception:  # noqa: BLE001 - a backend that cannot say: left as it is
+            continue
+        saved[name] = vars(drv)["is_active"]
+        drv.is_active = staticmethod(lambda answer=answer: answer)
+    try:
+        yield
+    finally:
+        for name, original in saved.items():
+            backends[name].driver.is_active = original
 
 
 # What torch says when asked about a GPU it cannot see: built without CUDA, no driver, no device.
