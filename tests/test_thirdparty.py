@@ -511,3 +511,24 @@ def test_sglang_gluon_on_gfx950_scalar_loads_are_no_lane_copies():
         (74, "s_load_dwordx4")}
     # the scalar (0-d) loads of `length` keep their s_load_dword: one address for the wavefront is theirs
     assert [r.counts("amdgcn") for r in report.rows if r.shape == ()] == [{"s_load_dword": 1}] * 2
+
+
+def test_vllm_gluon_decode_on_gfx950_async_lds_copies_and_transposed_reads():
+    """vLLM's relative-position decode attention in Gluon for gfx950 (tests/data/thirdparty-gfx950-triton3.9):
+    every access is written in a method of its `@gluon.aggregate` program, labelled by the method's line
+    at the kernel's call; the async copies into LDS, the transposed LDS reads and the buffer accesses each
+    join AMDGCN; the kernel arguments' scalar loads on an access's line are no access's."""
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx950-triton3.9" / "vllm"
+    (entry,) = Cache(cache).kernels()
+    report = analyze_entry(entry)
+    assert entry.language == "gluon" and report.isa_stage == "amdgcn"
+    assert all(r.written is not None and r.verdict != "unknown" for r in report.rows)
+    by_kind = collections.defaultdict(list)
+    for r in report.rows:
+        by_kind[r.kind].append(r.counts("amdgcn"))
+    assert by_kind["async_copy"] == [{"global_load_lds_dwordx4": 16}] * 2
+    assert {"ds_read_b64_tr_b16": 32} in by_kind["shared_load"]
+    assert by_kind["buffer_store"] == [{"buffer_store_dwordx4": 8}, {"buffer_store_dword": 4}]
+    (q,) = [r for r in report.rows if r.kind == "buffer_load" and r.verdict == "as-predicted"]
+    assert q.counts("amdgcn") == {"buffer_load_dwordx4": 4} and not q.count_changes
+    assert any(u["kind"] == "scalar_load" and u["line"] == q.line for u in report.unattributed)
