@@ -500,7 +500,7 @@ def test_sglang_gluon_on_gfx950_scalar_loads_are_no_lane_copies():
     `s_load_dwordx4` on the same line reads that arm's kernel arguments. The access is scalar (2 of 16
     bytes), as in the first arm, and the scalar load is listed as no access's."""
     cache = Path(__file__).parent / "data" / "thirdparty-gfx950-triton3.9" / "sglang"
-    (entry,) = Cache(cache).kernels()
+    (entry,) = [e for e in Cache(cache).kernels() if e.name == "partial_gluon"]
     report = analyze_entry(entry)
     assert entry.language == "gluon" and report.isa_stage == "amdgcn"
     tails = [r for r in report.rows if r.written is not None and r.written[1:] == (63, 12)]
@@ -532,3 +532,24 @@ def test_vllm_gluon_decode_on_gfx950_async_lds_copies_and_transposed_reads():
     (q,) = [r for r in report.rows if r.kind == "buffer_load" and r.verdict == "as-predicted"]
     assert q.counts("amdgcn") == {"buffer_load_dwordx4": 4} and not q.count_changes
     assert any(u["kind"] == "scalar_load" and u["line"] == q.line for u in report.unattributed)
+
+
+def test_sglang_gluon_helper_kept_as_a_function_in_ttgir_runs_once_per_call():
+    """SGLang's gfx950 compact attention (tests/data/thirdparty-gfx950-triton3.9/sglang): its TTGIR keeps
+    `_load_compact` as private functions (`tt.call`, one variant per operand shape) that LLVM inlines. Each
+    buffer load in it is one access per call, its chain the call's: the main and the extra KV cache's
+    data bytes (16-byte loads) and scale bytes (1-byte loads), labelled by every call in between. The
+    256-wide variant no call reaches has no access; before, its three loads stood unjoined and the four
+    calls' instructions were given to the index load on the calls' lines."""
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx950-triton3.9" / "sglang"
+    (entry,) = [e for e in Cache(cache).kernels() if e.name == "_compact_attention_kernel"]
+    report = analyze_entry(entry)
+    assert all(r.verdict != "unknown" for r in report.rows) and len(report.rows) == 17
+    helper = [r for r in report.rows if r.op == "amdg.buffer_load"]
+    assert sorted(r.where for r in helper) == ["24:16 @ 72:13 @ 221:10 @ 297:29", "24:16 @ 72:13 @ 221:10 @ 313:43",
+                                               "24:16 @ 81:15 @ 221:10 @ 297:29", "24:16 @ 81:15 @ 221:10 @ 313:43"]
+    assert sorted(str(r.counts("amdgcn")) for r in helper) == [str({"buffer_load_dwordx4": 8})] * 2 + \
+        [str({"buffer_load_ubyte": 8})] * 2
+    assert all(r.attribution == "exact" for r in helper)
+    index = [r for r in report.rows if r.written is not None and r.written[1:] == (219, 12)]
+    assert [r.counts("amdgcn") for r in index] == [{"global_load_dword": 8}] * 2

@@ -26,7 +26,7 @@ from tritonscope.loads.join import (
     share_identical,
     split_ambiguous,
 )
-from tritonscope.loads.model import VERDICTS, AccessRow, LoadsReport, Reason
+from tritonscope.loads.model import VERDICTS, AccessRow, LoadsReport, Reason, disambiguate
 from tritonscope.loads.sites import AccessSite, ValueGraph, access_sites
 from tritonscope.loads.verdict import decide, explain_counts
 from tritonscope.srcmap.paths import SourceFinder
@@ -108,7 +108,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         aliases = {}
         notes.append(f"layouts not read ({exc}): no predictions")
     graph = ValueGraph(ttgir, ttgir_text)
-    sites = access_sites(ttgir, aliases)
+    sites = access_sites(ttgir, aliases, graph.lines)
     for site in sites:  # the values an access uses, as the graph's keys (a name may be defined twice)
         site.address = graph.at(site.op, site.address)
         site.mask = graph.at(site.op, [site.mask])[0] if site.mask else site.mask
@@ -154,6 +154,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     loadreclaim.common_subexpressions(rows)
     loadreclaim.merged_arms(rows, graph.lines,
                             lambda a, b, name: graph.at(a, [name]) == graph.at(b, [name]))
+    disambiguate(rows)
     spills = spill_sites(modules)
     if written is not None:
         from tritonscope.loads.gluon import written_layout_reasons

@@ -31,6 +31,27 @@ class Reason:
         return {"code": self.code, "evidence": self.evidence}
 
 
+def disambiguate(rows: list[AccessRow]) -> None:
+    """Rows whose short labels are alike but whose chains differ (one helper's access reached through two
+    calls inside one call of the kernel's line: SGLang's `_load_compact` for a row's data and for its
+    scales) are labelled with every call from where the access was written to the kernel's line."""
+    groups: dict[str, list[AccessRow]] = {}
+    for r in rows:
+        groups.setdefault(r.where, []).append(r)
+    for group in groups.values():
+        if len(group) < 2 or len({r.chain for r in group}) < 2:
+            continue
+        for r in group:
+            loc = r.sites[0].op.loc if r.sites else None
+            if loc is None:
+                continue
+            frames = loc.chain()
+            start = next((i for i, f in enumerate(frames) if r.written is not None
+                          and (f.file, f.line, f.col) == r.written), 0)
+            r.label = " @ ".join(f"{f.line}:{f.col}" if same_file(f.file, r.file) and not is_ir_file(f.file)
+                                 else f"{os.path.basename(f.file)}:{f.line}:{f.col}" for f in frames[start:])
+
+
 @dataclass
 class AccessRow:
     file: str
@@ -84,10 +105,13 @@ class AccessRow:
     sites: list[AccessSite] = field(default_factory=list, repr=False)
     # where a helper inlined at `line` wrote the access (SourceLoc.written): (file, line, col), else None
     written: tuple[str, int, int] | None = None
+    # the label with the calls between where it was written and the kernel's line, where another row has
+    # the same short one (`disambiguate`)
+    label: str | None = None
 
     @property
     def where(self) -> str:
-        return where_label(self.file, self.line, self.col, self.written)
+        return self.label or where_label(self.file, self.line, self.col, self.written)
 
     def at_line(self, line: int, file: str | None = None) -> bool:
         """The access is on `line` of `file` (default: the kernel's file; a basename or a path's tail is
@@ -107,7 +131,7 @@ class AccessRow:
 
     def to_json(self, isa_stage: str | None) -> dict:
         return {
-            "line": self.line, "col": self.col, "file": self.file, "chain": self.chain,
+            "line": self.line, "col": self.col, "file": self.file, "chain": self.chain, "where": self.where,
             "written_at": None if self.written is None else
             {"file": self.written[0], "line": self.written[1], "col": self.written[2]},
             "op": self.op,

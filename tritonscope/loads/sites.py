@@ -9,13 +9,14 @@ locations and layouts come from the stage parser and `layouts.attrs`, not from h
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.attrs import dtype_bits, iter_shaped_types, parse_tensor_type
 from tritonscope.layouts.model import Layout
-from tritonscope.stages.common import Module, Op
+from tritonscope.stages.common import Module, Op, SourceLoc
 from tritonscope.stages.memops import initialized_alloc_kind, mlir_op_kind
 
 # `%a, %b = ` / `%acc:9 = ` at the start of an op: the values it defines.
@@ -573,8 +574,9 @@ def _shaped_types(text: str) -> list[tuple[tuple[int, ...], str]]:
     return out
 
 
-def access_sites(module: Module, aliases: dict[str, Layout]) -> list[AccessSite]:
-    """Every memory access op of a parsed TTGIR (or TTIR) module, in text order."""
+def access_sites(module: Module, aliases: dict[str, Layout], lines: list[str] | None = None) -> list[AccessSite]:
+    """Every memory access op of a parsed TTGIR (or TTIR) module, in text order; with the module's text
+    `lines`, an access in a function the kernel calls (`tt.call`) once per call, as LLVM inlines it."""
     sites = []
     for op in module.ops:
         kind = mlir_op_kind(op.op.strip('"')) or initialized_alloc_kind(op)
@@ -583,7 +585,70 @@ def access_sites(module: Module, aliases: dict[str, Layout]) -> list[AccessSite]
         if kind is None:
             continue
         sites.append(_site(op, kind, aliases))
-    return sites
+    return sites if lines is None else expand_calls(sites, module, lines)
+
+
+_CALLEE = re.compile(r"\btt\.call\s+@([\w.$-]+|\"[^\"]+\")")
+_FUNC_DEF = re.compile(r"^\s*tt\.func\s+(?:(public|private|nested)\s+)?@([\w.$-]+|\"[^\"]+\")")
+
+
+def expand_calls(sites: list[AccessSite], module: Module, lines: list[str]) -> list[AccessSite]:
+    """An access in a function that is called (`tt.call`: a Gluon kernel's helper the TTGIR keeps as a
+    function, SGLang's `_load_compact`) runs once per call: LLVM inlines the function, and each copy's
+    instructions carry the call's position as their caller. Each such access becomes one site per call,
+    its location chained onto the call's (through callers that are themselves called). A function no call
+    reaches (a variant of the helper no branch took) has no access that runs; one marked `noinline` stays
+    one function in LLVM too, and keeps its one site per access."""
+    defs: dict[str, tuple[str | None, bool]] = {}  # function -> (visibility, noinline)
+    for line in lines:
+        m = _FUNC_DEF.match(line)
+        if m:
+            defs[m.group(2).strip('"')] = (m.group(1), "noinline = true" in line)
+    calls: dict[str, list[Op]] = {}
+    for op in module.ops:
+        if op.op == "tt.call":
+            m = _CALLEE.search(op.text)
+            if m:
+                calls.setdefault(m.group(1).strip('"'), []).append(op)
+    if not calls or len(defs) < 2:
+        return sites
+    chains: dict[str, list[SourceLoc | None]] = {}
+
+    def call_chains(fn: str | None, depth: int = 0) -> list[SourceLoc | None]:
+        """The full callers' positions a function runs at: [None] for a kernel (or an unknown function)."""
+        if fn is None or fn not in defs or depth > 16:
+            return [None]
+        if fn in chains:
+            return chains[fn]
+        visibility, noinline = defs[fn]
+        if noinline or (fn not in calls and visibility == "public"):
+            chains[fn] = [None]
+            return chains[fn]
+        out: list[SourceLoc | None] = []
+        for call in calls.get(fn, []):
+            for outer in call_chains(call.function, depth + 1):
+                out.append(_chained(call.loc, outer) if call.loc is not None else outer)
+        chains[fn] = out
+        return out
+
+    expanded: list[AccessSite] = []
+    for site in sites:
+        for outer in call_chains(site.op.function):
+            if outer is None:
+                expanded.append(site)
+            else:
+                op = dataclasses.replace(site.op, loc=_chained(site.op.loc, outer) if site.op.loc else outer)
+                expanded.append(dataclasses.replace(site, op=op))
+    return expanded
+
+
+def _chained(loc: SourceLoc, outer: SourceLoc | None) -> SourceLoc:
+    """`loc`'s chain with `outer` as the caller of its outermost position."""
+    out = outer
+    for p in reversed(loc.chain()):
+        out = SourceLoc(p.file, p.line, p.col, out, p.name)
+    assert out is not None
+    return out
 
 
 # Positional operands per op (keyword operands such as `mask %m` aside): which are the address

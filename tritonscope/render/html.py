@@ -371,8 +371,9 @@ def loads_panel(model) -> str:
     for row in model.loads:
         layout = row.get("layout")
         written = row.get("written_at")
-        where = where_label(row.get("file") or "", row.get("line"), row.get("col"),
-                            (written["file"], written["line"], written["col"]) if written else None)
+        where = row.get("where") or where_label(row.get("file") or "", row.get("line"), row.get("col"),
+                                                (written["file"], written["line"], written["col"]) if written
+                                                else None)
         cells = [
             where, row.get("op"), row.get("kind"),
             f"{'×'.join(map(str, row.get('shape') or []))} {row.get('dtype') or ''}",
