@@ -53,3 +53,15 @@ def test_an_access_in_a_called_function_is_one_site_per_call():
         "k.py:10:12",  # noinline: one function in LLVM too
     ]  # @unused: no call reaches it
     assert sites[0].op.lineno == sites[1].op.lineno  # the same TTGIR op, two calls
+
+
+def test_calls_in_a_cycle_do_not_multiply():
+    """Triton never emits recursion; a damaged module that does stays finite (each site at most once per
+    distinct chain, no hang)."""
+    text = TTGIR.replace("tt.return %v : tensor<512xf32, #blocked> loc(#loc5)",
+                         "%w = tt.call @helper(%p) : (!tt.ptr<f32>) -> tensor<512xf32, #blocked> loc(#loc5)\n"
+                         "    %z = tt.call @helper(%p) : (!tt.ptr<f32>) -> tensor<512xf32, #blocked> loc(#loc5)\n"
+                         "    tt.return %v : tensor<512xf32, #blocked> loc(#loc5)")
+    module = parse("ttgir", text, "/c/k.ttgir")
+    sites = access_sites(module, parse_layout_aliases(text), text.splitlines())
+    assert 3 <= len(sites) <= 16

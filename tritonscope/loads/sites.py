@@ -613,10 +613,12 @@ def expand_calls(sites: list[AccessSite], module: Module, lines: list[str]) -> l
     if not calls or len(defs) < 2:
         return sites
     chains: dict[str, list[SourceLoc | None]] = {}
+    visiting: set[str] = set()
 
-    def call_chains(fn: str | None, depth: int = 0) -> list[SourceLoc | None]:
-        """The full callers' positions a function runs at: [None] for a kernel (or an unknown function)."""
-        if fn is None or fn not in defs or depth > 16:
+    def call_chains(fn: str | None) -> list[SourceLoc | None]:
+        """The full callers' positions a function runs at: [None] for a kernel (or an unknown function, or
+        a cycle of calls, which Triton never emits: no expansion then)."""
+        if fn is None or fn not in defs or fn in visiting:
             return [None]
         if fn in chains:
             return chains[fn]
@@ -624,12 +626,16 @@ def expand_calls(sites: list[AccessSite], module: Module, lines: list[str]) -> l
         if noinline or (fn not in calls and visibility == "public"):
             chains[fn] = [None]
             return chains[fn]
+        visiting.add(fn)
         out: list[SourceLoc | None] = []
         for call in calls.get(fn, []):
-            for outer in call_chains(call.function, depth + 1):
+            for outer in call_chains(call.function):
                 out.append(_chained(call.loc, outer) if call.loc is not None else outer)
-        chains[fn] = out
-        return out
+                if len(out) > 4096:  # a damaged module's call graph: stop multiplying
+                    break
+        visiting.discard(fn)
+        chains[fn] = out[:4096]
+        return chains[fn]
 
     expanded: list[AccessSite] = []
     for site in sites:
