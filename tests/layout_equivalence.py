@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -48,17 +47,12 @@ def _module(cases: list[tuple[int, dict]], warps: int, lanes: int, ctas: int) ->
 
 
 def main() -> None:
-    import triton._C.libtriton as lib
+    from layout_oracle import grouped, triton_builder
 
     cases = json.load(sys.stdin)
-    ir = lib.ir
-    ctx = ir.context()
-    ir.load_dialects(ctx)
-    builder = lib.gluon_ir.GluonOpBuilder(ctx)
+    ir, ctx, builder = triton_builder()
     results: list[dict] = [{"error": "not run"} for _ in cases]
-    groups: dict[tuple[int, int, int], list[tuple[int, dict]]] = {}
-    for i, c in enumerate(cases):
-        groups.setdefault((c.get("warps", 4), c.get("lanes", 32), c.get("ctas", 1)), []).append((i, c))
+    groups = grouped(cases)
     with tempfile.TemporaryDirectory() as tmp:
         for (warps, lanes, ctas), group in groups.items():
             parts = [group]
@@ -90,18 +84,10 @@ def main() -> None:
 
 def run(cases: list[dict], folder: str) -> list[dict]:
     """The release in `folder` judges each case; a batch that crashes libtriton is split until it stands alone."""
-    if not cases:
-        return []
+    from layout_oracle import run_script
+
     env = {**os.environ, "PYTHONPATH": folder + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    proc = subprocess.run([sys.executable, __file__], input=json.dumps(cases), capture_output=True, text=True,
-                          timeout=900, check=False, env=env)
-    if proc.returncode == 0:
-        return json.loads(proc.stdout)
-    if len(cases) == 1:
-        tail = (proc.stderr.strip().splitlines() or ["?"])[-1]
-        return [{"error": f"crashed (rc {proc.returncode}): {tail[:200]}"}]
-    mid = len(cases) // 2
-    return run(cases[:mid], folder) + run(cases[mid:], folder)
+    return run_script(__file__, cases, env)
 
 
 if __name__ == "__main__":

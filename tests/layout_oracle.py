@@ -52,18 +52,29 @@ def _bases_of(ll) -> dict:
     return {"offset": ll.offset_bases, "block": ll.block_bases}
 
 
-def oracle_main() -> None:
+def triton_builder():
+    """(ir, context, GluonOpBuilder) of the Triton on sys.path, its dialects loaded."""
     import triton._C.libtriton as lib
 
-    cases = json.load(sys.stdin)
     ir = lib.ir
     ctx = ir.context()
     ir.load_dialects(ctx)
-    builder = lib.gluon_ir.GluonOpBuilder(ctx)
-    results: list[dict] = [{"error": "not run"} for _ in cases]
+    return ir, ctx, lib.gluon_ir.GluonOpBuilder(ctx)
+
+
+def grouped(cases: list[dict]) -> dict[tuple[int, int, int], list[tuple[int, dict]]]:
+    """Cases by the module they need: (warps, lanes, CTAs), each with its index."""
     groups: dict[tuple[int, int, int], list[tuple[int, dict]]] = {}
     for i, c in enumerate(cases):
         groups.setdefault((c.get("warps", 4), c.get("lanes", 32), c.get(CTAS_OF, 1)), []).append((i, c))
+    return groups
+
+
+def oracle_main() -> None:
+    cases = json.load(sys.stdin)
+    ir, ctx, builder = triton_builder()
+    results: list[dict] = [{"error": "not run"} for _ in cases]
+    groups = grouped(cases)
     with tempfile.TemporaryDirectory() as tmp:
         for (warps, lanes, ctas), group in groups.items():
             path = os.path.join(tmp, f"m{warps}_{lanes}_{ctas}.ttgir")
@@ -108,18 +119,23 @@ def _read_back(builder, group: list[tuple[int, dict]], module, results: list[dic
 
 def run_oracle(cases: list[dict]) -> list[dict]:
     """Triton's bases for each case; a batch that crashes libtriton is split until the culprit stands alone."""
+    return run_script(__file__, cases)
+
+
+def run_script(script: str, cases: list[dict], env: dict | None = None) -> list[dict]:
+    """`script`'s JSON answer for the cases, run in a subprocess (a bad layout can abort libtriton): a
+    batch that crashes is split until the culprit stands alone and is recorded as crashed."""
     if not cases:
         return []
-    proc = subprocess.run(
-        [sys.executable, __file__], input=json.dumps(cases), capture_output=True, text=True, timeout=900, check=False
-    )
+    proc = subprocess.run([sys.executable, script], input=json.dumps(cases), capture_output=True, text=True,
+                          timeout=900, check=False, env=env)
     if proc.returncode == 0:
         return json.loads(proc.stdout)
     if len(cases) == 1:
         tail = (proc.stderr.strip().splitlines() or ["?"])[-1]
         return [{"error": f"crashed (rc {proc.returncode}): {tail[:200]}"}]
     mid = len(cases) // 2
-    return run_oracle(cases[:mid]) + run_oracle(cases[mid:])
+    return run_script(script, cases[:mid], env) + run_script(script, cases[mid:], env)
 
 
 def triton_has_oracle() -> bool:
