@@ -40,10 +40,9 @@ def _lines(i: int, case: dict) -> str:
 
 
 def _module(cases: list[tuple[int, dict]], warps: int, lanes: int, ctas: int) -> str:
-    body = "\n".join(_lines(i, c) for i, c in cases)
-    return (f'module attributes {{"ttg.num-ctas" = {ctas} : i32, "ttg.num-warps" = {warps} : i32, '
-            f'"ttg.threads-per-warp" = {lanes} : i32}} {{\n  tt.func public @k() {{\n{body}\n'
-            f"    tt.return\n  }}\n}}\n")
+    from layout_oracle import module_text
+
+    return module_text("\n".join(_lines(i, c) for i, c in cases), warps, lanes, ctas)
 
 
 def main() -> None:

@@ -35,9 +35,13 @@ def _value_line(i: int, case: dict) -> str:
 
 
 def _module(cases: list[tuple[int, dict]], warps: int, lanes: int, ctas: int = 1) -> str:
-    body = "\n".join(_value_line(i, c) for i, c in cases)
+    return "#smem = #ttg.shared_memory\n" + module_text("\n".join(_value_line(i, c) for i, c in cases),
+                                                       warps, lanes, ctas)
+
+
+def module_text(body: str, warps: int, lanes: int, ctas: int) -> str:
+    """A TTGIR module of one function `@k` holding `body`, for that many warps, lanes and CTAs."""
     return (
-        f"#smem = #ttg.shared_memory\n"
         f'module attributes {{"ttg.num-ctas" = {ctas} : i32, "ttg.num-warps" = {warps} : i32, '
         f'"ttg.threads-per-warp" = {lanes} : i32}} {{\n  tt.func public @k() {{\n{body}\n'
         f"    tt.return\n  }}\n}}\n"
