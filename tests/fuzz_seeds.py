@@ -40,7 +40,10 @@ SEEDS: dict[str, list[str]] = {
     "ttgir": ["corpus:triton-3.9.0/TWWPLXS2UOETQNB37UVKIJKEJSGQVY6IHVAXHM37QTBLWHZ7HVBA/softmax_kernel.ttgir",
               "corpus:triton-3.2.0/YggLLav5s053cqeBrXL-kOCDM8B3b1VPeCYxsGAG2aw/add_kernel.ttgir",
               "corpus:inductor-h200-triton3.6/triton_cache/ZW2VSHEADG6ADYVUDWSPKQWKYSLHLCIEPTSTG46JKXLXNJAHMOXQ/"
-              "triton_poi_fused__unsafe_view_add_clone_select_squeeze_transpose_unsqueeze_view_5.ttgir"],
+              "triton_poi_fused__unsafe_view_add_clone_select_squeeze_transpose_unsqueeze_view_5.ttgir",
+              # a Gluon kernel whose TTGIR keeps helpers as functions (tt.call), one never called
+              "data:thirdparty-gfx950-triton3.9/sglang/DUELNOYX4WPDNXI7DJYSF2JFESR3OND7M2TGJJRFTK5YN7EVNU5A/"
+              "_compact_attention_kernel.ttgir"],
     "llir": ["corpus:triton-3.9.0/7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ/add_kernel.llir",
              "corpus:triton-3.9.0/DSGZWRL6F75J7DKUJWNCQUBGNNHCHP5D6VCKUMARQG3WTYEXZQ6A/add_kernel.llir"],
     "ptx": ["corpus:triton-3.9.0/7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ/add_kernel.ptx",
