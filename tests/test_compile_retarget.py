@@ -48,6 +48,12 @@ def test_an_h100_entry_compiled_for_blackwell_and_mi300(tmp_path):
     assert h100 and h100 == _positions(out, "cuda:100")
     assert {p[:2] for p in h100} == {p[:2] for p in _positions(out, "hip:gfx942")}
     assert any(kind.startswith("buffer") for *_, kind in _positions(out, "hip:gfx942"))
+    # the high byte of a 16-bit code that a mask then drops: ptxas removes its load on the H100 (`removed`
+    # in SASS); on gfx942 LLVM already emits nothing for it, which `loads` proves (`not-emitted`)
+    r = run_cli("loads", "_tq_decode_stage1", "--cache-dir", str(out), "--target", "hip:gfx942", "--json")
+    (row,) = [x for x in json.loads(r.stdout)["rows"] if (x["line"], x["col"]) == (185, 16)]
+    assert row["verdict"] == "unknown" and row["reasons"] == ["not-emitted"]
+    assert not any(row[s] for s in ("llir", "isa"))
 
 
 def test_what_cannot_be_compiled_again_says_why(tmp_path):

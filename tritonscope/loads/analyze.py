@@ -154,6 +154,8 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     loadreclaim.common_subexpressions(rows)
     loadreclaim.merged_arms(rows, graph.lines,
                             lambda a, b, name: graph.at(a, [name]) == graph.at(b, [name]))
+    if "llir" in modules:
+        loadreclaim.not_emitted(rows, unattributed)
     disambiguate(rows)
     spills = spill_sites(modules)
     if written is not None:

@@ -480,6 +480,29 @@ def merged_arms(rows: list[AccessRow], ttgir_lines: list[str], same_value) -> No
             break
 
 
+def not_emitted(rows: list[AccessRow], unattributed: list[dict]) -> None:
+    """`not-emitted`: an access no stage has an instruction of (after `cse` and `merged-arms` found no
+    partner), while LLIR has no unclaimed instruction of its kinds anywhere and no other access of those
+    kinds moves more LLIR bytes than its own elements: LLVM emitted nothing for it (code that never runs,
+    a branch it proved dead; or a value never used). The verdict stays unknown; the reason is proven."""
+    for r in rows:
+        if r.stages or r.ambiguous or r.verdict != "unknown" or r.kind not in ACCEPTS \
+                or any(x.code in ("cse", "merged-arms") for x in r.reasons):
+            continue
+        kinds = set(ACCEPTS[r.kind])
+        if _unclaimed("llir", kinds, unattributed):
+            continue
+        others = [o for o in rows if o is not r and kinds & set(ACCEPTS.get(o.kind, ())) and o.stages.get("llir")]
+        if any(o.ambiguous.get("llir") or _bytes(o, "llir") is None or o.elements_per_thread is None
+               or _bytes(o, "llir") > o.elements_per_thread * o.element_bytes for o in others):
+            continue
+        r.reasons = [Reason("not-emitted", "no stage has an instruction of it: LLVM emitted nothing for this access, "
+                                           "no LLIR instruction of its kind is unclaimed anywhere in the kernel, and "
+                                           "no other access moves more than its own elements' bytes (code that "
+                                           "never runs, behind a condition LLVM proved false, or a value never "
+                                           "used)")]
+
+
 def _store_operands(row: AccessRow) -> list[str]:
     """`tt.store %ptr, %value[, %mask]` as written."""
     return operands(row.sites[0].op.text)
