@@ -151,8 +151,15 @@ def test_uniform_loads_on_amd_are_scalar_loads_not_removed(tmp_path):
     assert len(lookup) == 4 and all(r["kind"] == "global_load" and r["dtype"] == "i32" for r in lookup)
     for r in lookup:
         forms = {**r["stages"].get("amdgcn", {}), **r["ambiguous"].get("amdgcn", {})}
-        assert forms and all(f.startswith("s_load_dword") for f in forms), forms
+        assert all(f.startswith("s_load_dword") for f in forms), forms
         assert r["verdict"] != "unknown" and not any(c["code"] == "removed" for c in r["count_changes"])
+        # 73:54's `s_load_dword s60, s[0:1], 0x48` reads a kernel argument (the segment's pointer is
+        # s[0:1]): no row's, listed beside them
+        assert r["other_forms"]["amdgcn"] == {"s_load_dword": 1}
+    # two adjacent i32 (73:32, 76:23) are one `s_load_dwordx2`: the second is `combined` into the first
+    joined = {r["written_at"]["line"]: r for r in lookup}
+    assert joined[73]["stages"]["amdgcn"] == {"s_load_dwordx2": 1}
+    assert not joined[76]["stages"].get("amdgcn") and [c["code"] for c in joined[76]["count_changes"]] == ["combined"]
     # the kernel's own argument loads (column 0: its `def` line) are no access's
     doc = json.loads(run_cli("loads", "_attn_packed", "--cache-dir", str(out), "--json").stdout)
     arguments = [u for u in doc["unattributed"] if u["form"].startswith("s_load")]

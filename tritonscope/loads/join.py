@@ -58,6 +58,10 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
     leftovers: collections.Counter = collections.Counter()
     widths: dict[str, int | None] = {}
     scalar_claims: dict[int, collections.Counter] = collections.defaultdict(collections.Counter)
+    # which AMD scalar loads read kernel arguments: from the kernel descriptor where the stage has one, else
+    # those of column 0 (the prologue's, on the kernel's `def` line or none)
+    described = stage in ("amdgcn", "hsaco-asm") and module.user_sgprs.get("kernarg_segment_ptr") == 1
+    arguments = memops.kernel_argument_loads(module) if described else set()
     for op, acc in zip(module.ops, memops.accesses(stage, module), strict=True):
         if acc is None:
             form = _mma_form(stage, op)
@@ -68,9 +72,8 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
         outer = op.loc.outermost() if op.loc is not None else None
         line = outer.line if outer is not None else 0
         col = outer.col if outer is not None else 0
-        if acc.kind == "scalar_load" and col == 0:
-            # the prologue's scalar loads (column 0: the kernel's `def` line, or none) read its arguments
-            acc = dataclasses.replace(acc, kind="other_mem")
+        if acc.kind == "scalar_load" and (op.lineno in arguments if described else col == 0):
+            acc = dataclasses.replace(acc, kind="other_mem")  # a kernel argument, no access's data
         candidates = by_line.get(line, [])
         if acc.kind == "other_mem":
             for r in candidates:

@@ -87,6 +87,11 @@ def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
             if line.startswith(".amdgpu_metadata"):
                 in_metadata = True
                 continue
+            if line.startswith(".amdhsa_user_sgpr_"):
+                parts = line[len(".amdhsa_user_sgpr_"):].split(None, 1)
+                if len(parts) == 2 and parts[1].strip().isdigit() and len(parts[1].strip()) < 10:
+                    module.user_sgprs[parts[0]] = int(parts[1])
+                continue
             m = FUNCTION_TYPE.match(line)
             if m:
                 function_names.add(m.group(1))

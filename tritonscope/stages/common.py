@@ -150,6 +150,9 @@ class Module:
     continued: dict[int, Op] = field(default_factory=dict)
     # MLIR: each function's own location (printed after its closing brace), name -> loc
     function_locs: dict[str, SourceLoc] = field(default_factory=dict)
+    # AMDGCN: the kernel descriptor's `.amdhsa_user_sgpr_*` directives (name without prefix -> value):
+    # which SGPRs the ABI fills, the kernel-argument segment's pointer among them
+    user_sgprs: dict[str, int] = field(default_factory=dict)
     # memops.accesses: (stage, the memory access of each op), computed on first use
     memory_accesses: tuple[str, list] | None = field(default=None, repr=False, compare=False)
 

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from tritonscope.lazyre import lazy_compile
-from tritonscope.stages.common import Op
+from tritonscope.stages.common import Module, Op
 
 KINDS = ("global_load", "global_store", "shared_load", "shared_store", "atomic", "async_copy", "tma",
          "buffer_load", "buffer_store", "scalar_load", "tmem_load", "tmem_store", "tmem_copy", "other_mem")
@@ -681,3 +681,54 @@ def _is_known_non_memory(stage: str, mnemonic: str) -> bool:
     if stage == "sass":
         return mnemonic.split(".")[0] in ("LDC", "ULDC", "LDGDEPBAR", "DEPBAR", "UTMACCTL", "UTMACMDFLUSH")
     return False
+
+
+# The order the AMDGPU ABI fills user SGPRs in, with each one's size, up to the kernel-argument pointer.
+_USER_SGPRS_BEFORE_KERNARGS = (("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 2))
+_SGPR = lazy_compile(r"^s(?:(\d{1,4})|\[(\d{1,4}):(\d{1,4})\])$")  # (106 SGPRs at most; no 5000-digit number)
+
+
+def _sgprs(operand: str) -> frozenset[int]:
+    m = _SGPR.match(operand.strip())
+    if m is None:
+        return frozenset()
+    if m.group(1) is not None:
+        return frozenset((int(m.group(1)),))
+    return frozenset(range(int(m.group(2)), int(m.group(3)) + 1))
+
+
+def _operands(op: Op) -> list[str]:
+    text = op.text.split(";", 1)[0].split("//", 1)[0].strip()
+    parts = text.split(None, 1)
+    return [o.strip() for o in parts[1].split(",")] if len(parts) == 2 else []
+
+
+def kernel_argument_loads(module: Module) -> set[int]:
+    """The lines of the AMD scalar loads that read the kernel-argument segment: based on the SGPR pair the
+    ABI loads its address into (`s[0:1]` when the kernel descriptor's `.amdhsa_user_sgpr_*` put nothing
+    before it), or on a copy of it (`s_mov_b64 s[34:35], s[0:1]`), until an instruction writes over that
+    pair (the scheduler reuses s[0:1] for data pointers once the arguments are read). One pass in text
+    order per function; any instruction whose first operand overlaps a pair ends that pair's holding it
+    (a store's or compare's too: only ever fewer loads are called arguments)."""
+    sgprs = module.user_sgprs
+    if sgprs.get("kernarg_segment_ptr") != 1:
+        return set()
+    first = sum(size for name, size in _USER_SGPRS_BEFORE_KERNARGS if sgprs.get(name) == 1)
+    entry = frozenset((first, first + 1))
+    out: set[int] = set()
+    function = object()
+    holders: set[frozenset[int]] = set()
+    for op in module.ops:
+        if op.function != function:
+            function, holders = op.function, {entry}
+        operands = _operands(op)
+        if not operands:
+            continue
+        if op.op.startswith("s_load") and len(operands) >= 2 and _sgprs(operands[1]) in holders:
+            out.add(op.lineno)
+        dst = _sgprs(operands[0])
+        if op.op == "s_mov_b64" and len(operands) >= 2 and _sgprs(operands[1]) in holders:
+            holders = {h for h in holders if not (h & dst)} | {dst}
+        elif dst:
+            holders = {h for h in holders if not (h & dst)}
+    return out
