@@ -178,3 +178,25 @@ def test_an_entry_compiled_again_with_other_options(tmp_path):
     (meta,) = [p for p in out.glob("*/*.json") if not p.name.startswith("__grp__")]
     doc = json.loads(meta.read_text())
     assert (doc["num_stages"], doc["maxnreg"], doc["num_warps"]) == (2, 64, 1)  # num_warps still the entry's
+
+
+FLAGGEMS_WHERE = DATA / "flaggems" / "2QEBBLSYPKC4UQJ6VTSOJOJNFZRYDPWZM7MJYDG62DB766SSHIKQ"
+
+
+def test_a_select_between_two_loads_becomes_one_load_on_amd(tmp_path):
+    """FlagGems' generated `where` (an H100 entry) on gfx942: its two bf16 operand loads (106:22, 108:22)
+    are one `global_load_ushort` at the `arith.select` (111:37): AMDGPU loads from the address the
+    condition selects. Both rows say so (`selected`), the first holds the instruction, the second takes
+    its verdict; neither is `removed` or unknown."""
+    if _triton() != (3, 9):
+        pytest.skip("Triton 3.9's lowering for gfx942")
+    out = tmp_path / "out"
+    r = run_cli("compile", str(FLAGGEMS_WHERE), "--target", "hip:gfx942", "--cache-dir", str(out))
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(run_cli("loads", "where_inner_kernel_rank_2", "--cache-dir", str(out), "--json").stdout)["rows"]
+    a, b = ([x for x in rows if (x["line"], x["col"]) == pos] for pos in ((106, 22), (108, 22)))
+    (a,), (b,) = a, b
+    assert a["isa"] == {"global_load_ushort": 1} and not b["isa"]
+    for x in (a, b):
+        assert [c["code"] for c in x["count_changes"]] == ["selected"] and x["verdict"] == a["verdict"] != "unknown"
+        assert "1x global_load_ushort at 111:37, the arith.select" in x["count_changes"][0]["evidence"]

@@ -135,6 +135,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         r.attribution = ("ambiguous" if r.ambiguous else "moved" if r.relocations else
                          "line" if r.line_matched else "exact")
     for stage in stages:
+        loadreclaim.selected(stage, ttgir, rows, unattributed)
         loadreclaim.arms_merged(stage, rows, graph.lines, unattributed)
         loadreclaim.removed(stage, rows, unattributed)
         loadreclaim.combined(stage, rows, unattributed)

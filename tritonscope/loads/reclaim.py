@@ -25,6 +25,10 @@ here from counts and the TTGIR, and recorded on the row as a `count_changes` rea
 - `cse`: no stage holds any instruction, and another access reads the same operand (memdesc, or pointer
   and mask) and has them: LLVM's common-subexpression elimination kept one copy. The row takes the other
   access's verdict; its instruction counts stay empty (nothing is counted twice).
+- `selected`: two loads with no instruction in a stage whose values only an `arith.select` chooses between,
+  the select's position holding, unclaimed, exactly one load's instructions of the stage before: the
+  backend loads from the address the condition selects (AMDGPU on FlagGems' generated `where`). The true
+  value's row takes them, the other is combined with it.
 - `merged-arms`: a store with no instruction anywhere, in one arm of an `scf.if` whose other arm stores
   the same value with the same mask, and that store has them: LLVM sank the two into one store to an
   address the condition selects (mamba's `if c < nchunks - 1: store(out) else: store(final_states)`).
@@ -282,6 +286,52 @@ def at_use(module: Module, ttgir: Module, rows: list[AccessRow], unattributed: l
         r.attribution = "moved"
 
 
+def selected(stage: str, ttgir: Module, rows: list[AccessRow], unattributed: list[dict]) -> None:
+    """`selected`: two loads that `stage` has no instruction of, whose values only an `arith.select` chooses
+    between, while the select's position holds, unclaimed, exactly the instructions one of them had in the
+    stage before: the backend loads from the address the condition selects (`select(c, load a, load b)`
+    became `load(select(c, a, b))`: AMDGPU on FlagGems' generated `where` of two scalar operands). The
+    true value's row takes the instructions; the other is combined with it (nothing is counted twice)."""
+    before = PREVIOUS.get(stage)
+    if before is None:
+        return
+    by_result: dict[str, AccessRow] = {}
+    for r in rows:
+        if r.kind.endswith("load") and r.sites and _lacks(r, stage, before):
+            m = _RESULT.match(r.sites[0].op.text)
+            if m:
+                by_result[m.group(1)] = r
+    if len(by_result) < 2:
+        return
+    for op in ttgir.ops:
+        if op.op != "arith.select" or op.loc is None:
+            continue
+        names = operands(op.text)
+        if len(names) < 3 or names[1] not in by_result or names[2] not in by_result or names[1] == names[2]:
+            continue
+        a, b = by_result[names[1]], by_result[names[2]]
+        if a.stages.get(stage) or b.stages.get(stage) or a.stages[before] != b.stages[before] \
+                or a.kind != b.kind or a.sites[0].op.function != op.function:
+            continue
+        outer = op.loc.outermost()
+        items = [u for u in unattributed if u["stage"] == stage and (u["line"], u["col"]) == (outer.line, outer.col)
+                 and u["kind"] in ACCEPTS.get(a.kind, ()) and u["count"] > 0]
+        n = sum(a.stages[before].values())
+        want = _bytes(a, before)
+        if not items or sum(u["count"] for u in items) != n or want is None \
+                or sum(u["count"] * (u.get("bytes") or 0) for u in items) != want:
+            continue
+        _take(stage, a, items, n, unattributed)
+        b.combined_with = a
+        forms = ", ".join(f"{k}x {f}" for f, k in a.stages[stage].items())
+        for r, other in ((a, b), (b, a)):
+            r.relocations.append(Reason(
+                "selected", f"{stage}: {before}'s loads of {a.line}:{a.col} and {b.line}:{b.col} are one in "
+                            f"{stage}, {forms} at {outer.line}:{outer.col}, the arith.select between their values: "
+                            f"the backend loads from the address the condition selects (the other: "
+                            f"{other.line}:{other.col})"))
+
+
 def arms_merged(stage: str, rows: list[AccessRow], ttgir_lines: list[str], unattributed: list[dict]) -> None:
     """`merged-arms` in a lower stage: the row has no instruction in `stage`, and exactly one access in the
     other arm of its `scf.if` is its twin (the same op, kind, type, layout and written position, the same
@@ -319,7 +369,7 @@ def removed(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> None
     if before is None:
         return
     for r in rows:
-        if not _lacks(r, stage, before) or any(c.code == "merged-arms" for c in r.relocations):
+        if not _lacks(r, stage, before) or any(c.code in ("merged-arms", "selected") for c in r.relocations):
             continue
         kinds = set(ACCEPTS[r.kind])
         if _unclaimed(stage, kinds, unattributed):
@@ -352,7 +402,7 @@ def combined(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
     for r in rows:
         if not _lacks(r, stage, before):
             continue
-        if not any(c.code in ("removed", "merged-arms") for c in r.relocations):
+        if not any(c.code in ("removed", "merged-arms", "selected") for c in r.relocations):
             groups[ACCEPTS[r.kind]].append(r)
     for accepts, missing in groups.items():
         kinds = set(accepts)
