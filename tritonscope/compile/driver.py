@@ -144,22 +144,15 @@ def compile_one(request: CompileRequest, cache_dir: str) -> CompileResult:
         result.notes.append(fn.tritonscope_import_note)
     try:
         import triton
-        from triton.compiler import make_backend
 
         from tritonscope.compile.gluon import gluon_target, source_class
         from tritonscope.compile.specialize import make_ast_source
 
         target = request.target.gpu_target()
-        backend = make_backend(target)
-        unknown = unknown_options(request, backend)
-        if unknown:
-            result.error = CompileFailure("usage", unknown)
+        backend = _backend(request, result, spec.options)
+        if backend is None:
             return result
         src = make_ast_source(fn, spec, backend, installed_rules(), source_class(fn))
-        result.options = {
-            k: getattr(backend.parse_options(dict(spec.options)), k)
-            for k in ("num_warps", "num_stages", "num_ctas")
-        }
         before = time.time()  # a metadata json older than this was there already: a cache hit
         start = time.perf_counter()  # the compile itself, not importing triton and the kernel's module
         with capture_stderr() as diagnostics, gluon_target(fn, target, triton.__version__):
@@ -171,6 +164,21 @@ def compile_one(request: CompileRequest, cache_dir: str) -> CompileResult:
         return result
     result.seconds = time.perf_counter() - start
     return _record_entry(result, Path(cache_dir), compiled, fn.__name__, before)
+
+
+def _backend(request: CompileRequest, result: CompileResult, options: dict) -> Any:
+    """The target's backend, the options in effect noted on `result`; None (the error on `result`) where an
+    --option names one the backend lacks."""
+    from triton.compiler import make_backend
+
+    backend = make_backend(request.target.gpu_target())
+    unknown = unknown_options(request, backend)
+    if unknown:
+        result.error = CompileFailure("usage", unknown)
+        return None
+    parsed = backend.parse_options(dict(options))
+    result.options = {k: getattr(parsed, k) for k in ("num_warps", "num_stages", "num_ctas")}
+    return backend
 
 
 def unknown_options(request: CompileRequest, backend: Any) -> str | None:
@@ -233,16 +241,10 @@ def _compile_ir(request: CompileRequest, cache_dir: str) -> CompileResult:
     start = time.perf_counter()
     try:
         import triton
-        from triton.compiler import make_backend
 
         target = request.target.gpu_target()
-        backend = make_backend(target)
-        unknown = unknown_options(request, backend)
-        if unknown:
-            result.error = CompileFailure("usage", unknown)
+        if _backend(request, result, options) is None:
             return result
-        parsed = backend.parse_options(dict(options))
-        result.options = {k: getattr(parsed, k) for k in ("num_warps", "num_stages", "num_ctas")}
         before = time.time()
         start = time.perf_counter()
         with capture_stderr() as diagnostics:

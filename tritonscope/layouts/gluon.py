@@ -174,14 +174,16 @@ def resolve(written: WrittenLayout, kernel: KernelTensors) -> Resolution:
                     best[name] = t
     # a layout only ever seen as a parent has no tensor of its own: no shape to describe it with
     resolved = [best.get(n) or TensorOnLine(n, lay, (), "", 0, "registers") for n, lay in matched.items()]
-    filled: dict[str, str] = {}
-    if len(resolved) == 1 and written.kind is not None:
-        attrs = FIELDS.get(written.kind, {})
-        for key in written.symbolic:
-            if key in attrs:
-                filled[key] = _text(getattr(resolved[0].layout, attrs[key], None), kernel.names)
     status = "chosen by the compiler" if direct else "filled in" if written.symbolic else "as written"
-    return Resolution(written, status, resolved, filled, sorted(on_lines))
+    return Resolution(written, status, resolved, _filled(written, resolved, kernel), sorted(on_lines))
+
+
+def _filled(written: WrittenLayout, resolved: list[TensorOnLine], kernel: KernelTensors) -> dict[str, str]:
+    """The TTGIR's values of the fields the source left symbolic, where it resolved to one layout."""
+    if len(resolved) != 1 or written.kind is None:
+        return {}
+    attrs = FIELDS.get(written.kind, {})
+    return {k: _text(getattr(resolved[0].layout, attrs[k], None), kernel.names) for k in written.symbolic if k in attrs}
 
 
 def _through_children(out: list[Resolution], kernel: KernelTensors) -> None:
@@ -203,14 +205,9 @@ def _through_children(out: list[Resolution], kernel: KernelTensors) -> None:
                     if isinstance(inner, Layout) and matches(r.written, inner):
                         found.setdefault(_text(inner, kernel.names).lstrip("#"), inner)
         if found:
-            resolved = [TensorOnLine(n, lay, (), "", 0, "registers") for n, lay in found.items()]
-            filled = {}
-            if len(resolved) == 1 and r.written.kind is not None:
-                attrs = FIELDS.get(r.written.kind, {})
-                filled = {k: _text(getattr(resolved[0].layout, attrs[k], None), kernel.names)
-                          for k in r.written.symbolic if k in attrs}
+            r.resolved = [TensorOnLine(n, lay, (), "", 0, "registers") for n, lay in found.items()]
             r.status = "filled in" if r.written.symbolic else "as written"
-            r.resolved, r.filled, r.seen = resolved, filled, []
+            r.filled, r.seen = _filled(r.written, r.resolved, kernel), []
 
 
 def _reached(written: WrittenLayout, kernel: KernelTensors) -> bool:

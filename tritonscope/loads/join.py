@@ -136,21 +136,8 @@ def _lanes_cover_llir(r: AccessRow, stage: str, scalar_forms: set[str]) -> bool:
     them: its lanes move nothing."""
     if not r.shape or all(d == 1 for d in r.shape):
         return False
-    widths = r.widths.get(stage, {})
-    lanes = 0
-    for form, n in r.stages.get(stage, {}).items():
-        if form in scalar_forms:
-            continue
-        if widths.get(form) is None:
-            return False
-        lanes += n * widths[form]
-    llir = 0
-    for form, n in r.stages.get("llir", {}).items():
-        width = r.widths.get("llir", {}).get(form)
-        if width is None:
-            return False
-        llir += n * width
-    return llir > 0 and lanes >= llir
+    lanes, llir = r.stage_bytes(stage, scalar_forms), r.stage_bytes("llir")
+    return lanes is not None and llir is not None and llir > 0 and lanes >= llir
 
 
 def _mma_form(stage: str, op) -> str | None:

@@ -113,6 +113,19 @@ class AccessRow:
     def where(self) -> str:
         return self.label or where_label(self.file, self.line, self.col, self.written)
 
+    def stage_bytes(self, stage: str, without: frozenset[str] | set[str] = frozenset()) -> int | None:
+        """Bytes per thread the row's instructions in `stage` move (forms in `without` left out); None where
+        a width is unknown."""
+        widths = self.widths.get(stage, {})
+        total = 0
+        for form, n in self.stages.get(stage, {}).items():
+            if form in without:
+                continue
+            if widths.get(form) is None:
+                return None
+            total += n * widths[form]
+        return total
+
     def at_line(self, line: int, file: str | None = None) -> bool:
         """The access is on `line` of `file` (default: the kernel's file; a basename or a path's tail is
         enough): the line that holds it or calls the helper that does, or a helper's line it was written on."""

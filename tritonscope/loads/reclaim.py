@@ -463,13 +463,7 @@ def _unclaimed(stage: str, kinds: set[str], unattributed: list[dict]) -> bool:
 
 def _bytes(row: AccessRow, stage: str) -> int | None:
     """Bytes per thread the row's instructions in `stage` move; None where a width is unknown."""
-    total = 0
-    for form, n in row.stages.get(stage, {}).items():
-        width = row.widths.get(stage, {}).get(form)
-        if width is None:
-            return None
-        total += n * width
-    return total
+    return row.stage_bytes(stage)
 
 
 def _source(row: AccessRow) -> tuple | None:

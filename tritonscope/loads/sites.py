@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.attrs import dtype_bits, iter_shaped_types, parse_tensor_type
 from tritonscope.layouts.model import Layout
-from tritonscope.stages.common import Module, Op, SourceLoc
+from tritonscope.stages.common import Module, Op, SourceLoc, chained
 from tritonscope.stages.memops import initialized_alloc_kind, mlir_op_kind
 
 # `%a, %b = ` / `%acc:9 = ` at the start of an op: the values it defines.
@@ -630,7 +630,7 @@ def expand_calls(sites: list[AccessSite], module: Module, lines: list[str]) -> l
         out: list[SourceLoc | None] = []
         for call in calls.get(fn, []):
             for outer in call_chains(call.function):
-                out.append(_chained(call.loc, outer) if call.loc is not None else outer)
+                out.append(chained(call.loc.chain(), outer) if call.loc is not None else outer)
                 if len(out) > 4096:  # a damaged module's call graph: stop multiplying
                     break
         visiting.discard(fn)
@@ -643,18 +643,10 @@ def expand_calls(sites: list[AccessSite], module: Module, lines: list[str]) -> l
             if outer is None:
                 expanded.append(site)
             else:
-                op = dataclasses.replace(site.op, loc=_chained(site.op.loc, outer) if site.op.loc else outer)
+                op = dataclasses.replace(site.op, loc=chained(site.op.loc.chain(), outer) if site.op.loc else outer)
                 expanded.append(dataclasses.replace(site, op=op))
     return expanded
 
-
-def _chained(loc: SourceLoc, outer: SourceLoc | None) -> SourceLoc:
-    """`loc`'s chain with `outer` as the caller of its outermost position."""
-    out = outer
-    for p in reversed(loc.chain()):
-        out = SourceLoc(p.file, p.line, p.col, out, p.name)
-    assert out is not None
-    return out
 
 
 # Positional operands per op (keyword operands such as `mask %m` aside): which are the address

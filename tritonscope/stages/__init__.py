@@ -197,8 +197,7 @@ def _parse_entry_stage(parsed: ParsedEntry, stage: str) -> Module:
         text = parsed.text(stage)
         # llvm-objdump prints innermost lines only; the DWARF says where inlined code was called
         module = _noted(hsaco.parse(text, path, stage=stage, dwarf=tools.dwarfdump_hsaco(path)))
-        _relocate(parsed, module)
-        _relabel(parsed, module)
+        _locate(parsed, module)
         return module
     else:
         path = str(entry.stage_path(stage))
@@ -211,9 +210,7 @@ def _parse_entry_stage(parsed: ParsedEntry, stage: str) -> Module:
     if stage == "sass":
         correct_entry_sass(entry, module)
     else:
-        _relocate(parsed, module)
-        if stage in _BELOW_MLIR:
-            _relabel(parsed, module)
+        _locate(parsed, module)
     return module
 
 
@@ -221,21 +218,21 @@ def _parse_entry_stage(parsed: ParsedEntry, stage: str) -> Module:
 _BELOW_MLIR = ("llir", "ptx", "amdgcn", "sass", "hsaco-asm")
 
 
-def _relocate(parsed: ParsedEntry, module: Module) -> None:
+# Stages whose ops carry source chains (the source file itself and the binaries' listings do not).
+_LOCATED_STAGES = ("source", "ttir", "ttgir", "glir", *_BELOW_MLIR)
+
+
+def _locate(parsed: ParsedEntry, module: Module) -> None:
+    """The entry-wide location corrections, once per parsed stage: warp-specialized partitions on their own
+    lines (stages/partitions.py), below MLIR an IR file's positions back to it (stages/ir_positions.py)."""
     if module.stage in _LOCATED_STAGES:
         from tritonscope.stages import partitions
 
         partitions.relocate(module, parsed.partition_sites())
+    if module.stage in _BELOW_MLIR:
+        from tritonscope.stages import ir_positions
 
-
-# Stages whose ops carry source chains (the source file itself and the binaries' listings do not).
-_LOCATED_STAGES = ("source", "ttir", "ttgir", "glir", "llir", "ptx", "amdgcn", "sass", "hsaco-asm")
-
-
-def _relabel(parsed: ParsedEntry, module: Module) -> None:
-    from tritonscope.stages import ir_positions
-
-    ir_positions.relabel(module, parsed.ir_positions())
+        ir_positions.relabel(module, parsed.ir_positions())
 
 
 def correct_entry_sass(entry: KernelEntry, sass: Module, ptx: Module | None = None) -> int:
@@ -243,9 +240,7 @@ def correct_entry_sass(entry: KernelEntry, sass: Module, ptx: Module | None = No
     consumer of an entry's SASS comes through here (stages/sass_lines.py holds the corrections), and
     the positions of an IR file go back to it (stages/ir_positions.py)."""
     moved = _correct_entry_sass(entry, sass, ptx)
-    parsed = entry_stages(entry)
-    _relocate(parsed, sass)  # what -gp placed has the PTX's chains, relocated already; the rest by line
-    _relabel(parsed, sass)
+    _locate(entry_stages(entry), sass)  # what -gp placed has the PTX's chains, located already; the rest by line
     return moved
 
 

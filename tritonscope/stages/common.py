@@ -107,6 +107,14 @@ class SourceLoc:
         return d
 
 
+def chained(frames: list[SourceLoc], caller: SourceLoc | None) -> SourceLoc | None:
+    """The chain of `frames` (innermost first), without the callers they had, `caller` calling the last."""
+    out = caller
+    for p in reversed(frames):
+        out = SourceLoc(p.file, p.line, p.col, out, p.name)
+    return out
+
+
 @dataclass(slots=True)
 class Op:
     """One operation (MLIR op, LLVM instruction, PTX/AMDGCN/SASS instruction) of a stage."""

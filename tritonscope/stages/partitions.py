@@ -16,7 +16,7 @@ ends at a function's own location, in a kernel whose TTGIR has a `ttg.warp_speci
 
 from __future__ import annotations
 
-from tritonscope.stages.common import Module, SourceLoc, same_file
+from tritonscope.stages.common import Module, SourceLoc, chained, same_file
 
 NOTE = "{} ops of warp-specialized partitions: Triton gives each worker function's call the kernel's own " \
        "position ({}); shown at the worker's lines instead"
@@ -51,7 +51,7 @@ def relocate(module: Module, at: frozenset[Site]) -> int:
             continue
         memo = dropped.get(id(loc))
         if memo is None:
-            memo = dropped[id(loc)] = (loc, _without_outermost(loc))
+            memo = dropped[id(loc)] = (loc, chained(loc.chain()[:-1], None))
         op.loc = memo[1]
         moved += 1
         where.add(f"{outer.basename}:{outer.line}")
@@ -64,11 +64,3 @@ def _is_site(outer: SourceLoc, at: frozenset[Site]) -> bool:
     return any(outer.line == line and (outer.col in (col, 0)) and same_file(outer.file, file)
                for file, line, col in at)
 
-
-def _without_outermost(loc: SourceLoc) -> SourceLoc:
-    chain = loc.chain()[:-1]
-    out: SourceLoc | None = None
-    for p in reversed(chain):
-        out = SourceLoc(p.file, p.line, p.col, out, p.name)
-    assert out is not None
-    return out
