@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 
 ELEM_OF_BITS = {8: "i8", 16: "f16", 32: "f32", 64: "f64"}
 
@@ -46,36 +45,21 @@ def _module(cases: list[tuple[int, dict]], warps: int, lanes: int, ctas: int) ->
 
 
 def main() -> None:
-    from layout_oracle import grouped, triton_builder
+    from layout_oracle import parsed_parts, triton_builder
 
     cases = json.load(sys.stdin)
     ir, ctx, builder = triton_builder()
     results: list[dict] = [{"error": "not run"} for _ in cases]
-    groups = grouped(cases)
-    with tempfile.TemporaryDirectory() as tmp:
-        for (warps, lanes, ctas), group in groups.items():
-            parts = [group]
-            path = os.path.join(tmp, f"m{warps}_{lanes}_{ctas}.ttgir")
-            for part in parts:
-                with open(path, "w") as f:
-                    f.write(_module(part, warps, lanes, ctas))
-                try:
-                    module = ir.parse_mlir_module(path, ctx)
-                except Exception as exc:  # noqa: BLE001 - one bad case fails the module: then one by one
-                    if len(part) > 1:
-                        parts.extend([[x] for x in part])
-                    else:
-                        results[part[0][0]] = {"error": f"Triton's parser refused it: {str(exc)[:300]}"}
-                    continue
-                ops: list = []
-                module.walk(ops.append)
-                converts = [op for op in ops if op.get_name() == "ttg.convert_layout"]
-                for (i, _), op in zip(part, converts, strict=False):
-                    try:
-                        results[i] = {"trivial": bool(builder.is_convert_layout_trivial(
-                            op.get_result(0).get_type(), op.get_operand(0)))}
-                    except Exception as exc:  # noqa: BLE001
-                        results[i] = {"error": f"{type(exc).__name__}: {exc}"}
+    for part, module in parsed_parts(ir, ctx, cases, _module, results, error_chars=300):
+        ops: list = []
+        module.walk(ops.append)
+        converts = [op for op in ops if op.get_name() == "ttg.convert_layout"]
+        for (i, _), op in zip(part, converts, strict=False):
+            try:
+                results[i] = {"trivial": bool(builder.is_convert_layout_trivial(
+                    op.get_result(0).get_type(), op.get_operand(0)))}
+            except Exception as exc:  # noqa: BLE001
+                results[i] = {"error": f"{type(exc).__name__}: {exc}"}
     sys.stdout.write(json.dumps(results))
     sys.stdout.flush()
     os._exit(0)

@@ -74,29 +74,34 @@ def grouped(cases: list[dict]) -> dict[tuple[int, int, int], list[tuple[int, dic
     return groups
 
 
+def parsed_parts(ir, ctx, cases: list[dict], module_of, results: list[dict], error_chars: int | None = None):
+    """Each (warps, lanes, CTAs) group of cases as one module (`module_of(part, warps, lanes, ctas)`) that
+    Triton's parser reads: yields (part, module). One bad case fails its module: then the group's cases
+    are parsed one by one, and a case the parser refuses gets that error in `results`."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for (warps, lanes, ctas), group in grouped(cases).items():
+            path = os.path.join(tmp, f"m{warps}_{lanes}_{ctas}.ttgir")
+            parts = [group]
+            for part in parts:
+                with open(path, "w") as f:
+                    f.write(module_of(part, warps, lanes, ctas))
+                try:
+                    module = ir.parse_mlir_module(path, ctx)
+                except Exception as exc:  # noqa: BLE001 - reported per case
+                    if len(part) > 1:
+                        parts.extend([x] for x in part)
+                    else:
+                        results[part[0][0]] = {"error": f"Triton's parser refused it: {str(exc)[:error_chars]}"}
+                    continue
+                yield part, module
+
+
 def oracle_main() -> None:
     cases = json.load(sys.stdin)
     ir, ctx, builder = triton_builder()
     results: list[dict] = [{"error": "not run"} for _ in cases]
-    groups = grouped(cases)
-    with tempfile.TemporaryDirectory() as tmp:
-        for (warps, lanes, ctas), group in groups.items():
-            path = os.path.join(tmp, f"m{warps}_{lanes}_{ctas}.ttgir")
-            with open(path, "w") as f:
-                f.write(_module(group, warps, lanes, ctas))
-            try:
-                modules = [(group, ir.parse_mlir_module(path, ctx))]
-            except Exception:  # noqa: BLE001 - one bad case fails the module: parse the cases one by one
-                modules = []
-                for i, c in group:
-                    with open(path, "w") as f:
-                        f.write(_module([(i, c)], warps, lanes, ctas))
-                    try:
-                        modules.append(([(i, c)], ir.parse_mlir_module(path, ctx)))
-                    except Exception as exc:  # noqa: BLE001 - reported per case
-                        results[i] = {"error": f"Triton's parser refused it: {exc}"}
-            for part, module in modules:
-                _read_back(builder, part, module, results)
+    for part, module in parsed_parts(ir, ctx, cases, _module, results):
+        _read_back(builder, part, module, results)
     sys.stdout.write(json.dumps(results))
     sys.stdout.flush()
     os._exit(0)  # skip nanobind's leak report at interpreter exit

@@ -80,6 +80,14 @@ def test_what_cannot_be_compiled_again_says_why(tmp_path):
 XFORMERS = DATA / "xformers" / "YFDNCOBXAZ7ERO5EQOUCBL7F5RHPOJDJV2WYFFIKCUDA7CVT7UZA"
 
 
+def _retargeted_loads(entry: Path, target: str, kernel: str, tmp_path: Path) -> dict:
+    """`loads --json` of an entry compiled again for `target` into a fresh cache."""
+    out = tmp_path / "out"
+    r = run_cli("compile", str(entry), "--target", target, "--cache-dir", str(out))
+    assert r.returncode == 0, r.stderr
+    return json.loads(run_cli("loads", kernel, "--cache-dir", str(out), "--json").stdout)
+
+
 def _reps(form: str) -> int:
     (n,) = re.findall(r"\.x(\d+)(?:\.|$)", form)
     return int(n)
@@ -143,10 +151,8 @@ def test_uniform_loads_on_amd_are_scalar_loads_not_removed(tmp_path):
     Those rows join their scalar loads; before, nothing of their kind was found and `removed` was claimed."""
     if _triton() != (3, 9):
         pytest.skip("Triton 3.9's lowering for gfx942")
-    out = tmp_path / "out"
-    r = run_cli("compile", str(VLLM_ATTN), "--target", "hip:gfx942", "--cache-dir", str(out))
-    assert r.returncode == 0, r.stderr
-    rows = json.loads(run_cli("loads", "_attn_packed", "--cache-dir", str(out), "--json").stdout)["rows"]
+    doc = _retargeted_loads(VLLM_ATTN, "hip:gfx942", "_attn_packed", tmp_path)
+    rows = doc["rows"]
     lookup = [r for r in rows if r["line"] == 402 and r["col"] == 73]
     assert len(lookup) == 4 and all(r["kind"] == "global_load" and r["dtype"] == "i32" for r in lookup)
     for r in lookup:
@@ -161,7 +167,6 @@ def test_uniform_loads_on_amd_are_scalar_loads_not_removed(tmp_path):
     assert joined[73]["stages"]["amdgcn"] == {"s_load_dwordx2": 1}
     assert not joined[76]["stages"].get("amdgcn") and [c["code"] for c in joined[76]["count_changes"]] == ["combined"]
     # the kernel's own argument loads (column 0: its `def` line) are no access's
-    doc = json.loads(run_cli("loads", "_attn_packed", "--cache-dir", str(out), "--json").stdout)
     arguments = [u for u in doc["unattributed"] if u["form"].startswith("s_load")]
     assert arguments and all(u["col"] == 0 and u["kind"] == "other_mem" for u in arguments)
 
@@ -190,10 +195,7 @@ def test_a_select_between_two_loads_becomes_one_load_on_amd(tmp_path):
     its verdict; neither is `removed` or unknown."""
     if _triton() != (3, 9):
         pytest.skip("Triton 3.9's lowering for gfx942")
-    out = tmp_path / "out"
-    r = run_cli("compile", str(FLAGGEMS_WHERE), "--target", "hip:gfx942", "--cache-dir", str(out))
-    assert r.returncode == 0, r.stderr
-    rows = json.loads(run_cli("loads", "where_inner_kernel_rank_2", "--cache-dir", str(out), "--json").stdout)["rows"]
+    rows = _retargeted_loads(FLAGGEMS_WHERE, "hip:gfx942", "where_inner_kernel_rank_2", tmp_path)["rows"]
     a, b = ([x for x in rows if (x["line"], x["col"]) == pos] for pos in ((106, 22), (108, 22)))
     (a,), (b,) = a, b
     assert a["isa"] == {"global_load_ushort": 1} and not b["isa"]
