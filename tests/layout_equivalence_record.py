@@ -14,8 +14,6 @@ tests/test_layout_releases.py checks that tritonscope still gives those bases an
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -61,21 +59,18 @@ def mfma_tile_cases() -> list[dict]:
 def record(folder: str) -> Path:
     sys.path.insert(0, str(HERE))
     from layout_equivalence import run
+    from layout_oracle import release_of, write_record
 
-    code = "import triton; print(triton.__version__)"
-    version = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                             env={"PYTHONPATH": folder}).stdout.strip()
+    version = release_of(folder)
     major_minor = tuple(int(x) for x in version.split(".")[:2])
     cases = distributed_cases(major_minor)
     results = run(cases, folder)
     rows = [{**{k: v for k, v in c.items() if k != "linear"}, **r} for c, r in zip(cases, results, strict=True)]
     path = OUT / f"equivalence-{major_minor[0]}.{major_minor[1]}.json"
-    payload = {"triton": version,
-               "how": "tests/layout_equivalence_record.py: GluonOpBuilder.is_convert_layout_trivial (the check of "
-                      "Gluon's convert_layout(assert_trivial=True)) from each case's layout to a #ttg.linear of "
-                      "tritonscope's bases, in a TTGIR module parsed by this release's ir.parse_mlir_module",
-               "cases": rows}
-    path.write_text(json.dumps(payload, indent=0) + "\n")
+    write_record(path, version, "tests/layout_equivalence_record.py: GluonOpBuilder.is_convert_layout_trivial (the "
+                 "check of Gluon's convert_layout(assert_trivial=True)) from each case's layout to a #ttg.linear of "
+                 "tritonscope's bases, in a TTGIR module parsed by this release's ir.parse_mlir_module", rows,
+                 indent=0)
     return path
 
 

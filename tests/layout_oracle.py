@@ -147,6 +147,20 @@ def run_script(script: str, cases: list[dict], env: dict | None = None) -> list[
     return run_script(script, cases[:mid], env) + run_script(script, cases[mid:], env)
 
 
+def release_of(folder: str | None) -> str:
+    """The version of the Triton in `folder` (None: the installed one), asked in a subprocess."""
+    env = {**os.environ, "PYTHONPATH": folder} if folder else None
+    code = "import triton; print(triton.__version__)"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env=env).stdout.strip()
+
+
+def write_record(path, version: str, how: str, rows: list[dict], **dumps) -> None:
+    """A release's record: `{"triton": version, "how": ..., "cases": rows}` (json.dumps keywords as given)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"triton": version, "how": how, "cases": rows}, **dumps) + "\n")
+
+
 def triton_has_oracle() -> bool:
     try:
         import triton._C.libtriton as lib

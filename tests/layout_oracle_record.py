@@ -19,9 +19,7 @@ record committed here.
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -29,17 +27,10 @@ HERE = Path(__file__).resolve().parent
 OUT = HERE / "data" / "layout-oracle"
 
 
-def release_of(folder: str | None) -> str:
-    env = {**os.environ, "PYTHONPATH": folder} if folder else None
-    code = "import triton; print(triton.__version__)"
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          env=env).stdout.strip()
-
-
 def record(folder: str | None) -> Path:
     sys.path.insert(0, str(HERE))
     from layout_cases import oracle_cases
-    from layout_oracle import run_oracle
+    from layout_oracle import release_of, run_oracle, write_record
 
     version = release_of(folder)
     cases = oracle_cases()
@@ -52,16 +43,10 @@ def record(folder: str | None) -> Path:
                if k in case}
         row.update(result)
         rows.append(row)
-    OUT.mkdir(parents=True, exist_ok=True)
     major_minor = ".".join(version.split(".")[:2])
     path = OUT / f"triton-{major_minor}.json"
-    payload = {
-        "triton": version,
-        "how": "tests/layout_oracle_record.py: GluonOpBuilder.to_linear_layout on a TTGIR module parsed by "
-               "this release's ir.parse_mlir_module, one value per case",
-        "cases": rows,
-    }
-    path.write_text(json.dumps(payload, separators=(",", ":")) + "\n")
+    write_record(path, version, "tests/layout_oracle_record.py: GluonOpBuilder.to_linear_layout on a TTGIR module "
+                 "parsed by this release's ir.parse_mlir_module, one value per case", rows, separators=(",", ":"))
     refused = sum(1 for r in rows if "error" in r)
     print(f"triton {version}: {len(rows)} cases, {refused} refused -> {path.relative_to(HERE.parent)}")
     return path
