@@ -64,7 +64,16 @@ def slice_to_linear(s: SliceLayout, shape: Sequence[int], element_bits: int | No
     parent = parent_ll.transpose_outs(std_names(len(parent_shape)))
     keep = [i for i in range(len(parent_shape)) if i != s.dim]
     bases = {k: [tuple(b[i] for i in keep) for b in v] for k, v in parent.in_bases.items()}
-    bases["register"] = [b for b in bases.get("register", []) if any(b)]
+    if releases.active().has("slice-drops-broadcast-registers") or tile is None:
+        bases["register"] = [b for b in bases.get("register", []) if any(b)]
+    else:
+        # Up to 3.2 a slice drops only the registers that held other elements of the sliced dim: those
+        # that repeat an element along a kept dim stay. The parent over one tile along the sliced dim tells
+        # them apart (registers along it are not zero there).
+        parent_shape[s.dim] = tile[s.dim]
+        full = layout_to_linear(s.parent, parent_shape, element_bits).transpose_outs(std_names(len(parent_shape)))
+        kept = [tuple(b[i] for i in keep) for b in full.in_bases.get("register", []) if not any(b)]
+        bases["register"] = [b for b in bases.get("register", []) if any(b)] + kept
     ret = LinearMap(bases, std_names(len(shape)))
     if tile is not None:
         ret.natural_tile = tuple(t for i, t in enumerate(tile) if i != s.dim)
@@ -171,7 +180,13 @@ def mfma_to_linear(mfma: AmdMfmaLayout, shape: Sequence[int]) -> LinearMap:
         tile = tile * ID(1, "register", names[order[2]])
         tile = tile * ID(1, "lane", names[order[2]])
         tile = tile * ID(wpc[0], "warp", names[order[2]])
-    return combine_cta_cga_with_shape(tile, mfma.cta, shape)
+    ret = combine_cta_cga_with_shape(tile, mfma.cta, shape)
+    if mfma.is_transposed and m_dim == n_dim == 16 and not releases.active().has("mfma-16x16-transposed-warp-order"):
+        # up to 3.1: that layout numbers its warps along M first
+        kn, km = wpc[n_index].bit_length() - 1, wpc[m_index].bit_length() - 1
+        warps = ret.in_bases.get("warp", [])
+        ret.in_bases["warp"] = warps[kn:kn + km] + warps[:kn] + warps[kn + km:]
+    return ret
 
 
 def mfma_dot_to_linear(dot: DotOperandLayout, mfma: AmdMfmaLayout, shape: Sequence[int]) -> LinearMap:

@@ -1,13 +1,13 @@
 """Layout semantics per Triton release: which release changed how a layout becomes a linear layout.
 
-Each change was found by recording every release's own `to_linear_layout` on the same cases
-(tests/layout_oracle_record.py; tests/data/layout-oracle/triton-X.Y.json) and diffing the records, not
-assumed. Triton exposes that conversion to Python from 3.6; 3.5 answers whether two layouts put every
-element on the same thread (Gluon's `convert_layout(..., assert_trivial=True)`), which checks the
-threads a decoding gives (tests/layout_equivalence.py). Older releases are decoded with the oldest
-checked semantics (3.5's), which is also how their `getElemsPerThread` counted a tensor smaller than
-its tile (every register of the tile, repeats included). A conversion asks `active()`, which `using()`
-sets for the duration of one call (a ContextVar: no parameter threaded through every converter).
+Each change was found by recording every release's own answer on the same cases and diffing the records,
+not assumed: its `to_linear_layout` from 3.6 (tests/layout_oracle_record.py;
+tests/data/layout-oracle/triton-X.Y.json), for 3.5 its Gluon `convert_layout(..., assert_trivial=True)`
+check (tests/layout_equivalence.py), and for every release from 3.0 its code generator: a TTGIR kernel
+that hands each register of an element-index tensor in the layout to an inline asm, compiled by that
+release, its LLVM IR evaluated per thread (tests/layout_codegen.py; codegen-X.Y.json). Releases before
+3.0 are decoded with 3.0's semantics. A conversion asks `active()`, which `using()` sets for the duration
+of one call (a ContextVar: no parameter threaded through every converter).
 """
 
 from __future__ import annotations
@@ -20,12 +20,15 @@ from dataclasses import dataclass
 from tritonscope.errors import UsageError
 
 NEWEST = (3, 9)
-OLDEST_RECORDED = (3, 5)  # the oldest release checked against its own conversion (3.5: its equivalence check)
+OLDEST_RECORDED = (3, 0)  # the oldest release checked (its code generator: tests/layout_codegen.py)
 RECORDED = ((3, 6), (3, 7), (3, 8), (3, 9))  # releases with an oracle record in tests/data/layout-oracle
 # releases whose own `to_linear_layout` is not exposed, checked through Gluon's `convert_layout(...,
 # assert_trivial=True)` (tests/layout_equivalence.py; tests/data/layout-oracle/equivalence-X.Y.json):
 # which lane, warp and block hold each element, not the order of a thread's registers
 EQUIVALENCE_RECORDED = ((3, 5),)
+# releases whose code generator placed each case's elements (tests/layout_codegen.py;
+# tests/data/layout-oracle/codegen-X.Y.json): lanes, warps and the order of a thread's registers
+CODEGEN_RECORDED = ((3, 0), (3, 1), (3, 2), (3, 3), (3, 4), (3, 5), (3, 6), (3, 7), (3, 8), (3, 9))
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +45,18 @@ CHANGES: tuple[Change, ...] = (
            "an MFMA operand repeats its tiles along its non-K dim by the parent's tilesPerWarp of that dim; 3.5 "
            "reads them transposed (tilesPerWarp[1] along M for operand A): which lanes and warps hold which "
            "elements is checked against 3.5's own conversion check, the order of a thread's registers is not"),
+    Change("mfma-16x16-transposed-warp-order", (3, 2), "amd_mfma",
+           "a transposed 16x16 MFMA layout numbers its warps along N first (warpsPerCTA = [2, 2]: warp 1 holds "
+           "the next 16 columns); up to 3.1 along M first (warp 1: the next 16 rows)"),
+    Change("mma-smaller-than-tile", (3, 2), "nvidia_mma",
+           "a tensor smaller than the MMA tile along a dim (an 8-row slice of a 16-row mma tile, an N smaller "
+           "than wgmma's instrShape N) wraps its elements onto other lanes and registers up to 3.1. Not "
+           "modelled: 3.2's placement is shown (tensors at least one tile large are the same)",
+           modelled=False),
+    Change("slice-drops-broadcast-registers", (3, 3), "slice",
+           "a slice drops the parent's registers that only repeat an element once the sliced dim is gone (a "
+           "[1] slice of a [1, 8]-per-thread parent: 1 register per thread); up to 3.2 they stay as zero "
+           "register bases (8 registers, each holding element 0)"),
     Change("blocked-drops-broadcast-registers", (3, 9), "blocked",
            "registers that would only repeat an element (a tensor smaller than the layout's tile) are dropped; "
            "up to 3.8 they stay as zero register bases (a 2x64 tensor under an 8x64 tile: 32 registers per "
@@ -85,7 +100,7 @@ class Semantics:
         if self.basis != self.release:
             s += f", with the semantics of {self.basis[0]}.{self.basis[1]}"
             if self.release < OLDEST_RECORDED:
-                s += " (the oldest release whose conversion could be checked)"
+                s += " (the oldest release checked)"
         return s
 
     def unmodelled(self, kind: str) -> list[Change]:
