@@ -178,3 +178,53 @@ def test_35_puts_every_element_on_the_thread_we_say():
     differ = [c for c in tiles if to_linear(parse_layout(c["text"]), c["shape"], c["bits"],
                                             semantics=releases.from_option("3.6")).to_json() != c["bases"]]
     assert len(tiles) == 48 and len(differ) == 24
+
+
+# metadata keys as each release wrote them (cuda entries; 3.3 added `triton_version`)
+META_31 = {"allow_fp8e4b15": True, "allow_fp8e4nv": True, "backend_name": "cuda", "hash": "h", "name": "k",
+           "num_warps": 4, "ptx_version": None, "target": {"backend": "cuda", "arch": 90, "warp_size": 32}}
+META_32 = {"backend_name": "cuda", "deprecated_fp8_dtypes": [], "sanitize_overflow": True, "name": "k",
+           "supported_fp8_dtypes": ["fp8e5"], "target": {"backend": "cuda", "arch": 90, "warp_size": 32}}
+META_23 = {"ids_of_folded_args": [], "name": "k", "num_warps": 4, "target": ["cuda", 90]}
+
+
+def test_an_entry_without_triton_version_is_decoded_as_its_fields_show():
+    assert releases.infer_release(META_31)[0] == (3, 1)
+    assert releases.infer_release(META_32)[0] == (3, 2)
+    assert releases.infer_release(META_23)[0] == (2, 3)
+    assert releases.infer_release({**META_32, "triton_version": "3.3.1"}) is None
+    assert releases.infer_release({"name": "k"}) is None and releases.infer_release(None) is None
+
+    class Entry:
+        def __init__(self, meta):
+            self.metadata, self.triton_version = meta, meta.get("triton_version")
+
+    assert releases.for_entry(Entry({**META_32, "triton_version": "3.6.0"})).release == (3, 6)
+    assert releases.for_entry(Entry(META_32)).to_json() == {
+        "triton_version": "3.2", "semantics_of": "3.2",
+        "from": "inferred: metadata without triton_version, with 3.2's sanitize_overflow"}
+    assert releases.for_entry(Entry({"name": "k"})) == releases.DEFAULT
+    # 2.x is decoded with the oldest checked release's semantics, and says so
+    old = releases.for_entry(Entry(META_23))
+    assert old.basis == (3, 0) and "the oldest release checked" in old.sentence()
+
+
+def test_layout_of_a_23_entry_uses_its_inferred_release(cache23):
+    from tritonscope.artifacts.cache import Cache
+
+    entry = Cache(cache23).kernels()[0]
+    r = CliRunner().invoke(main, ["layout", str(entry.path), "--json", "--no-picture"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["semantics"] == {"triton_version": "2.3", "semantics_of": "3.0",
+                                                 "from": "inferred: 2.x metadata (ids_of_folded_args)"}
+
+
+def test_a_32_slice_keeps_the_registers_that_repeat_an_element():
+    """3.2's code generator (tests/data/layout-oracle/codegen-3.2.json) keeps a small slice's repeated
+    registers along its kept dim and drops those of the sliced dim; 3.3 drops both."""
+    text = ("#triton_gpu.slice<{dim = 0, parent = #triton_gpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = "
+            "[8, 4], warpsPerCTA = [8, 1], order = [0, 1]}>}>")
+    layout = parse_layout(text)
+    in32 = to_linear(layout, (1,), 16, semantics=releases.from_option("3.2")).to_json()
+    in33 = to_linear(layout, (1,), 16, semantics=releases.from_option("3.3")).to_json()
+    assert in32["register"] == [[0], [0], [0]] and in33["register"] == []

@@ -345,7 +345,7 @@ def _describe_layout(item: LayoutItem, layout, entry: KernelEntry) -> None:
         return
     bits = dtype_bits(item.dtype or "") or 32
     try:
-        with releases.using(releases.for_version(entry.triton_version, "the entry's metadata")):
+        with releases.using(releases.for_entry(entry)):
             facts = views.facts_for(layout, item.shape, bits)
     except (TritonscopeError, NotImplementedError, ValueError, KeyError) as exc:
         item.note = f"cannot derive its numbers for shape {'x'.join(map(str, item.shape))}: {exc}"

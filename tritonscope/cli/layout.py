@@ -328,7 +328,7 @@ def _kernel_layouts(sel: Selection, alias: str | None, asked, q: LayoutQuery) ->
     from tritonscope.layouts import releases
 
     entry = sel.one()
-    semantics = asked or releases.for_version(entry.triton_version, "the entry's metadata")
+    semantics = asked or releases.for_entry(entry)
     with releases.using(semantics):
         _kernel_layouts_as(sel, entry, alias, semantics, q)
 

@@ -69,7 +69,7 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
             notes.append(f"SASS not joined: {exc}")
     target = entry.target
     written = _gluon_written(entry, ttgir_text, notes, finder) if entry.language == "gluon" else None
-    semantics = releases.for_version(entry.triton_version, "the entry's metadata")
+    semantics = releases.for_entry(entry)
     return analyze_modules(modules, target=str(target) if target else None, kernel=entry.name, hash=entry.hash,
                            ttgir_text=ttgir_text, line=line, notes=notes, written=written, semantics=semantics,
                            file=file)
