@@ -33,6 +33,10 @@ CACHES = {
     "triton-3.9.0": ("corpus", "triton-3.9.0"),
     "inductor-3.6": ("corpus", "inductor-h200-triton3.6/triton_cache"),
     "triton-2.3.1": ("cache23", ""),
+    "triton-3.0.0": ("releases_cache", "3.0"),
+    "triton-3.1.0": ("releases_cache", "3.1"),
+    "triton-3.3.1": ("releases_cache", "3.3"),
+    "triton-3.4.0": ("releases_cache", "3.4"),
     "compiled": ("compiled_cache", ""),
 }
 # stderr lines a user is meant to see on these caches, and why.
