@@ -128,8 +128,10 @@ def target_of(layout, lanes: int) -> str:
 
 
 def probe_module(text: str, shape: list[int], bits: int, warps: int, lanes: int, release: tuple[int, int],
-                 target: str) -> str:
-    """The probe kernel `@k` for one layout (text in the release's spelling) and shape."""
+                 target: str, store: bool = False) -> str:
+    """The probe kernel `@k` for one layout (text in the release's spelling) and shape. `store`: instead of
+    the asm calls, each thread stores its `%tid.x` at `out + element index` (`@k(%out)`, NVIDIA: the
+    hardware check of tests/test_gpu_layout_probe.py; one holder of each element writes it)."""
     p = prefix(release)
     rank = len(shape)
     full = "x".join(map(str, shape))
@@ -183,7 +185,15 @@ def probe_module(text: str, shape: list[int], bits: int, warps: int, lanes: int,
     for i, t in enumerate(terms[1:]):
         lines.append(f"    %a{i} = arith.addi {acc}, {t} : tensor<{full}xi32, #L>")
         acc = f"%a{i}"
-    parts = [acc] if bits >= 16 else [acc, None]  # 8 bits: the low byte, then the high byte
+    if store:
+        i32 = f"tensor<{full}xi32, #L>"
+        ptrs = f"tensor<{full}x!tt.ptr<i32>, #L>"
+        lines += [f'    %tid = tt.elementwise_inline_asm "mov.u32 $0, %tid.x;" {{constraints = "=r,r", '
+                  f"packed_element = 1 : i32, pure = false}} {acc} : {i32} -> {i32}",
+                  f"    %sp = tt.splat %out : !tt.ptr<i32> -> {ptrs}",
+                  f"    %ptr = tt.addptr %sp, {acc} : {ptrs}, {i32}",
+                  f"    tt.store %ptr, %tid : {ptrs}"]
+    parts = [] if store else [acc] if bits >= 16 else [acc, None]  # 8 bits: the low byte, then the high byte
     for i, part in enumerate(parts):
         src = part
         if part is None:
@@ -204,7 +214,8 @@ def probe_module(text: str, shape: list[int], bits: int, warps: int, lanes: int,
     return (f"#L = {text}\n"
             f'module attributes {{"{p}.num-ctas" = 1 : i32, "{p}.num-warps" = {warps} : i32, '
             f'{p}.target = "{target}", "{p}.threads-per-warp" = {lanes} : i32}} {{\n'
-            f"  tt.func public @k() {{\n{body}\n    tt.return\n  }}\n}}\n")
+            f"  tt.func public @k({'%out: !tt.ptr<i32> {tt.divisibility = 16 : i32}' if store else ''}) {{\n"
+            f"{body}\n    tt.return\n  }}\n}}\n")
 
 
 def main() -> None:
