@@ -11,8 +11,8 @@ from tritonscope.cli.common import Selection, emit_json, json_option, selection_
 @selection_options()
 @click.option("--line", "-l", "line", type=int, default=None, metavar="L", help="Only the accesses of source line L.")
 @click.option("--file", "file", default=None, metavar="F",
-              help="Source file of --line/--explain (default: the kernel's own file; a basename is enough): "
-                   "a helper module's line.")
+              help="Source file of --line/--explain (default: the kernel's own file; a basename or the path's "
+                   "last folders are enough): a helper module's line.")
 @click.option("--explain", "explain", type=int, default=None, metavar="L",
               help="Walk the accesses of source line L through every stage, in words.")
 @click.option("--sass/--no-sass", "sass", default=True, show_default=True,

@@ -12,7 +12,8 @@ from tritonscope.cli.common import Selection, emit_json, json_option, selection_
 @click.option("--line", "-l", "line", type=int, default=None, metavar="L",
               help="Show what source line L became in every stage.")
 @click.option("--file", "file", default=None, metavar="F",
-              help="Source file of --line (default: the kernel's own file; a basename is enough).")
+              help="Source file of --line (default: the kernel's own file; a basename or the path's last folders are "
+                   "enough: two files of that name need more of the path).")
 @click.option("--col", "col", type=int, default=None, metavar="C",
               help="Narrow --line to the expression at column C (columns as the IR writes them).")
 @click.option("--stages", "stages", default=None, metavar="LIST",

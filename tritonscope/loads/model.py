@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from tritonscope.loads.sites import AccessSite
 from tritonscope.stages.common import same_file
@@ -12,13 +13,23 @@ from tritonscope.stages.ir_positions import is_ir_file
 VERDICTS = ("as-predicted", "narrower", "scalar", "unknown")
 
 
+def file_label(path: str, kernel_file: str) -> str:
+    """A helper file as a label names it: its basename, with as many parent folders as set it apart from
+    the kernel's file of the same name (`b/utils.py` beside the kernel's `a/utils.py`)."""
+    parts, own = Path(path).parts, Path(kernel_file).parts
+    n = 1
+    while n < len(parts) and parts[-n:] == own[-n:]:
+        n += 1
+    return "/".join(parts[-n:])
+
+
 def where_label(file: str, line: int, col: int, written: tuple[str, int, int] | None) -> str:
     """`173:9`; a helper's access: `290:35 @ 340:12` (the kernel's file), `utils.py:93:17 @ 436:110`; a
     position of an IR file (stages/ir_positions.py): `kernel.ttir:77:298`."""
     own = f"{os.path.basename(file)}:{line}:{col}" if is_ir_file(file) else f"{line}:{col}"
     if written is None:
         return own
-    prefix = "" if same_file(written[0], file) else os.path.basename(written[0]) + ":"
+    prefix = "" if same_file(written[0], file) else file_label(written[0], file) + ":"
     return f"{prefix}{written[1]}:{written[2]} @ {own}"
 
 
@@ -49,7 +60,7 @@ def disambiguate(rows: list[AccessRow]) -> None:
             start = next((i for i, f in enumerate(frames) if r.written is not None
                           and (f.file, f.line, f.col) == r.written), 0)
             r.label = " @ ".join(f"{f.line}:{f.col}" if same_file(f.file, r.file) and not is_ir_file(f.file)
-                                 else f"{os.path.basename(f.file)}:{f.line}:{f.col}" for f in frames[start:])
+                                 else f"{file_label(f.file, r.file)}:{f.line}:{f.col}" for f in frames[start:])
 
 
 @dataclass

@@ -17,6 +17,7 @@ import re
 from importlib import resources
 
 from tritonscope.render.lexers import lexer_for_stage
+from tritonscope.stages.common import same_file
 
 # Characters of a line that get syntax colours; the rest of a longer line is plain (escaped) text.
 HIGHLIGHT_CHARS = 400
@@ -147,11 +148,11 @@ def page(title: str, body: str, data: object) -> str:
 def render_report(model) -> str:
     """The page for one kernel (model: report.ReportModel)."""
     k = model.kernel
-    shown = os.path.basename(model.source.ir_path) if model.source.ir_path else None
+    shown = model.source.ir_path
     stages = [p.stage for p in model.stages]
     data = {
         "files": model.files, "chains": model.chains, "stages": stages,
-        "srcFiles": [i for i, f in enumerate(model.files) if shown and os.path.basename(f) == shown],
+        "srcFiles": [i for i, f in enumerate(model.files) if shown and same_file(f, shown)],
     }
     body = "\n".join([
         header(k, model.metadata),

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
-
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from tritonscope.loads.model import file_label
 from tritonscope.render.terminal import color_enabled
 
 _MAX_OP_TEXT = 110
@@ -199,7 +198,8 @@ def render_listing(result: dict, console: Console) -> None:
         console.print(Text("source text missing: line numbers only", style="yellow"))
     helpers = result.get("helper_files") or []
     if helpers:
-        names = ", ".join(f"{os.path.basename(h['file'])} ({h['lines']} line{'s' if h['lines'] != 1 else ''})"
+        own = result["kernel"].get("source_file") or ""
+        names = ", ".join(f"{file_label(h['file'], own)} ({h['lines']} line{'s' if h['lines'] != 1 else ''})"
                           for h in helpers)
         console.print(Text(f"also written in: {names}; `map KERNEL --file F` lists one", style="dim"))
     _skipped(console, result["skipped"])

@@ -24,7 +24,7 @@ from tritonscope.srcmap.kernelmap import (
 )
 from tritonscope.srcmap.paths import SourceFinder, SourceText, columns_are_one_based, expression_span
 from tritonscope.stages import release
-from tritonscope.stages.common import Op, same_file
+from tritonscope.stages.common import Op, resolve_file, same_file
 
 DEFAULT_CONTEXT = 2
 # Uncounted source lines shown between two counted ones in the listing, at most.
@@ -68,13 +68,7 @@ def _resolve_file_arg(kmap: KernelMap, file: str | None) -> str | None:
     """`--file kernels.py` or a full path: the path as the IR spells it, when some op names it."""
     if file is None:
         return kmap.source_file
-    for module in kmap.stages.values():
-        for op in module.ops:
-            if op.loc is not None:
-                for p in op.loc.chain():
-                    if p.file == file or p.file.endswith("/" + file.lstrip("/")):
-                        return p.file
-    return file
+    return resolve_file(file, kmap.named_files(), prefer=kmap.source_file)
 
 
 def line_result(kmap: KernelMap, finder: SourceFinder, line: int, file: str | None = None,

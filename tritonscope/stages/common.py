@@ -25,9 +25,52 @@ TRITON_LIBRARY = lazy_compile(r"/triton/(?:experimental/gluon/)?language/")
 
 
 def same_file(a: str, b: str | None) -> bool:
-    """Whether two paths name one source file: equal, or the same basename (the IR spells a file as the
-    compiling machine saw it; `--file utils.py` names it by its basename). `b` None: any file."""
-    return b is None or a == b or os.path.basename(a) == os.path.basename(b)
+    """Whether two paths name one source file. `b` None: any file. Two absolute paths (as the IR records
+    them) are one file only if they are equal once normalized: a helper's `utils.py` in another package
+    is not the kernel's `utils.py`. A name or a relative path (`--file utils.py`, `ops/utils.py`, a
+    script run by a relative name) matches by its trailing components."""
+    if b is None or a == b:
+        return True
+    if os.path.basename(a) != os.path.basename(b):
+        return False
+    if os.path.isabs(a) and os.path.isabs(b):
+        return os.path.normpath(a) == os.path.normpath(b)
+    pa, pb = Path(a).parts, Path(b).parts
+    short, long = (pa, pb) if len(pa) <= len(pb) else (pb, pa)
+    return long[len(long) - len(short):] == short
+
+
+def resolve_file(asked: str, recorded, prefer: str | None = None) -> str:
+    """The recorded path (as the IR spells it) that a user's `--file` names: itself; else those ending with
+    its trailing components (`utils.py`, `ops/utils.py`); else, for an absolute path elsewhere (the user's
+    own checkout of the file), those sharing the most trailing components with it (its basename at
+    least). Several: `prefer` (the kernel's file) if among them, else a usage error naming them. None:
+    `asked` unchanged (no location names it)."""
+    recorded = set(recorded)
+    if asked in recorded:
+        return asked
+    found = sorted(f for f in recorded if same_file(f, asked))
+    if not found and os.path.isabs(asked):
+        def shared(f: str) -> int:
+            n = 0
+            for x, y in zip(reversed(Path(f).parts), reversed(Path(asked).parts), strict=False):
+                if x != y:
+                    break
+                n += 1
+            return n
+
+        best = max((shared(f) for f in recorded), default=0)
+        found = sorted(f for f in recorded if best and shared(f) == best)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        return asked
+    if prefer in found:
+        return prefer
+    from tritonscope.errors import UsageError
+
+    raise UsageError(f"--file {asked} names {len(found)} files of this kernel: {', '.join(found)} "
+                     "(give more of the path)")
 
 
 @dataclass(frozen=True, slots=True)
