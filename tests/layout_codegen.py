@@ -55,27 +55,24 @@ def spell(layout, release: tuple[int, int]) -> str:
     """The case's layout in `release`'s spelling (3.9's cases carry 3.9's); Unspellable where the release has
     no way to say it (a CGA of several CTAs, a WMMA layout built from bases, a linear layout before 3.3)."""
     p = prefix(release)
-    node = layout
-    while node is not None:
-        cta = getattr(node, "cta", None)
-        if cta is not None and (any(x != 1 for x in cta.ctas_per_cga) or cta.cga_bases):
-            raise Unspellable("a CGA of several CTAs")
-        node = getattr(node, "parent", None)
     if release >= (3, 6) and layout.text:
         return layout.text  # the cases are written in 3.9's spelling; its parser says what it reads
     kind = layout.kind
+    cga = _legacy_cga(getattr(layout, "cta", None), getattr(layout, "rank", None) or 2)
     if kind == "blocked":
         return (f"#{p}.blocked<{{sizePerThread = {_ints(layout.size_per_thread)}, threadsPerWarp = "
                 f"{_ints(layout.threads_per_warp)}, warpsPerCTA = {_ints(layout.warps_per_cta)}, "
-                f"order = {_ints(layout.order)}}}>")
+                f"order = {_ints(layout.order)}{cga}}}>")
     if kind == "slice":
         return f"#{p}.slice<{{dim = {layout.dim}, parent = {spell(layout.parent, release)}}}>"
     if kind == "nvidia_mma":
         return (f"#{p}.nvidia_mma<{{versionMajor = {layout.version_major}, versionMinor = {layout.version_minor}, "
-                f"warpsPerCTA = {_ints(layout.warps_per_cta)}, instrShape = {_ints(layout.instr_shape)}}}>")
+                f"warpsPerCTA = {_ints(layout.warps_per_cta)}{cga}, instrShape = {_ints(layout.instr_shape)}}}>")
     if kind == "dot_op":
         k = f", kWidth = {layout.k_width}" if layout.k_width else ""
         return f"#{p}.dot_op<{{opIdx = {layout.op_idx}, parent = {spell(layout.parent, release)}{k}}}>"
+    if cga:
+        raise Unspellable(f"a CGA of several CTAs on {kind}")
     if kind == "amd_mfma":
         version = (f"version = {layout.version}" if release >= (3, 5)
                    else f"versionMajor = {layout.version}, versionMinor = 0")
@@ -115,6 +112,58 @@ def _old_wmma(layout, p: str, release: tuple[int, int]) -> str:
     return text
 
 
+def _legacy_cga(cta, rank: int) -> str:
+    """3.9's `CGALayout = [[...]]` as the `CTAsPerCGA`/`CTASplitNum`/`CTAOrder` fields releases before 3.8
+    spell (checked by converting them back); "" for one CTA; Unspellable where the fields cannot say it."""
+    if cta is None or not cta.cga_bases and all(x == 1 for x in cta.ctas_per_cga):
+        return ""
+    if not cta.cga_bases:
+        return (f", CTAsPerCGA = {_ints(cta.ctas_per_cga)}, CTASplitNum = {_ints(cta.cta_split_num)}, "
+                f"CTAOrder = {_ints(cta.cta_order)}")
+    from tritonscope.layouts.combine import make_cga_layout
+    from tritonscope.layouts.model import CTALayout
+
+    order: list[int] = []
+    split, ctas = [1] * rank, [1] * rank
+    for b in cta.cga_bases:
+        dims = [d for d, v in enumerate(b) if v]
+        if len(dims) > 1:
+            raise Unspellable("a CGA basis along two dims")
+        if dims:
+            d = dims[0]
+            if order and order[-1] != d and d in order or ctas[d] != split[d]:
+                raise Unspellable("a CGA the legacy fields cannot order")
+            if not order or order[-1] != d:
+                order.append(d)
+            split[d] *= 2
+            ctas[d] *= 2
+        else:
+            if not order:
+                raise Unspellable("a CGA that starts broadcast")
+            ctas[order[-1]] *= 2
+    order += [d for d in range(rank) if d not in order]
+    legacy = CTALayout(tuple(ctas), tuple(split), tuple(order))
+    if make_cga_layout(legacy, rank).in_bases.get("block") != [tuple(b) for b in cta.cga_bases]:
+        raise Unspellable("a CGA the legacy fields cannot say")
+    return f", CTAsPerCGA = {_ints(ctas)}, CTASplitNum = {_ints(split)}, CTAOrder = {_ints(order)}"
+
+
+def ctas_of(layout) -> int:
+    """CTAs per CGA of a layout (its root's CTA layout)."""
+    node = layout
+    while getattr(node, "parent", None) is not None:
+        node = node.parent
+    cta = getattr(node, "cta", None)
+    if cta is None:
+        return 1
+    if cta.cga_bases:
+        return 1 << len(cta.cga_bases)
+    n = 1
+    for x in cta.ctas_per_cga:
+        n *= x
+    return n
+
+
 def target_of(layout, lanes: int) -> str:
     """A target whose backend lowers the layout: an MFMA version's GPU, else cuda:90 (warp 32) or gfx942."""
     node = layout
@@ -128,7 +177,7 @@ def target_of(layout, lanes: int) -> str:
 
 
 def probe_module(text: str, shape: list[int], bits: int, warps: int, lanes: int, release: tuple[int, int],
-                 target: str, store: bool = False) -> str:
+                 target: str, store: bool = False, ctas: int = 1) -> str:
     """The probe kernel `@k` for one layout (text in the release's spelling) and shape. `store`: instead of
     the asm calls, each thread stores its `%tid.x` at `out + element index` (`@k(%out)`, NVIDIA: the
     hardware check of tests/test_gpu_layout_probe.py; one holder of each element writes it)."""
@@ -212,7 +261,7 @@ def probe_module(text: str, shape: list[int], bits: int, warps: int, lanes: int,
                      f'tensor<{full}x{elem}, #L>')
     body = "\n".join(lines)
     return (f"#L = {text}\n"
-            f'module attributes {{"{p}.num-ctas" = 1 : i32, "{p}.num-warps" = {warps} : i32, '
+            f'module attributes {{"{p}.num-ctas" = {ctas} : i32, "{p}.num-warps" = {warps} : i32, '
             f'{p}.target = "{target}", "{p}.threads-per-warp" = {lanes} : i32}} {{\n'
             f"  tt.func public @k({'%out: !tt.ptr<i32> {tt.divisibility = 16 : i32}' if store else ''}) {{\n"
             f"{body}\n    tt.return\n  }}\n}}\n")
@@ -257,7 +306,7 @@ def main() -> None:
                 _done(done, out[-1])
                 continue
             try:
-                k = triton.compile(path, target=target)
+                k = triton.compile(path, target=target, options={"num_ctas": job.get("ctas", 1)})
                 out.append({"llir": k.asm["llir"], "ttgir": printed})
             except Exception as exc:  # noqa: BLE001 - a later stage may fail: the LLVM IR is what we read
                 llir = glob.glob(os.path.join(cache, "*", "*.llir"))
@@ -322,14 +371,16 @@ def coords(flat: int, shape: list[int]) -> list[int]:
     return out[::-1]
 
 
-def fit(per_thread: list[list[int]], shape: list[int], warps: int, lanes: int) -> dict:
+def fit(per_thread: list[list[int]], shape: list[int], warps: int, lanes: int, ctas: int = 1) -> dict:
     """The linear layout bases a (thread -> elements by register) map is, or an error naming the first
-    (thread, register) no linear layout explains."""
+    (thread, register) no linear layout explains. With several CTAs, `per_thread` runs over every CTA's
+    threads in turn (CTA c's thread t at c * warps * lanes + t)."""
     regs = len(per_thread[0])
     if any(len(r) != regs for r in per_thread):
         return {"error": "threads hold different numbers of registers"}
-    if regs & (regs - 1) or lanes & (lanes - 1) or warps & (warps - 1):
+    if regs & (regs - 1) or lanes & (lanes - 1) or warps & (warps - 1) or ctas & (ctas - 1):
         return {"error": f"not a power of two: {regs} registers"}
+    per_cta = warps * lanes
 
     def c(t, k):
         return coords(per_thread[t][k], shape)
@@ -340,11 +391,14 @@ def fit(per_thread: list[list[int]], shape: list[int], warps: int, lanes: int) -
         "register": [c(0, 1 << i) for i in range(regs.bit_length() - 1)],
         "lane": [c(1 << i, 0) for i in range(lanes.bit_length() - 1)],
         "warp": [c(lanes << i, 0) for i in range(warps.bit_length() - 1)],
-        "block": [],
+        "block": [c(per_cta << i, 0) for i in range(ctas.bit_length() - 1)],
     }
-    for t in range(warps * lanes):
-        lane, warp = t % lanes, t // lanes
+    for t in range(ctas * per_cta):
+        lane, warp, block = t % lanes, t % per_cta // lanes, t // per_cta
         base = [0] * len(shape)
+        for i, b in enumerate(bases["block"]):
+            if block >> i & 1:
+                base = [x ^ y for x, y in zip(base, b, strict=True)]
         for i, b in enumerate(bases["lane"]):
             if lane >> i & 1:
                 base = [x ^ y for x, y in zip(base, b, strict=True)]

@@ -26,7 +26,7 @@ def jobs_for(release: tuple[int, int]) -> tuple[list[dict], list[dict]]:
     """(rows, jobs): a row per case (skipped ones carry `skipped`), a compile job per probed row."""
     sys.path.insert(0, str(HERE))
     from layout_cases import oracle_cases
-    from layout_codegen import Unspellable, probe_module, spell, target_of
+    from layout_codegen import Unspellable, ctas_of, probe_module, spell, target_of
     from layout_equivalence_record import mfma_tile_cases
 
     from tritonscope.layouts import releases
@@ -52,10 +52,16 @@ def jobs_for(release: tuple[int, int]) -> tuple[list[dict], list[dict]]:
             row["skipped"] = f"{ll.size('register')} registers per thread"
             continue
         target = target_of(layout, c["lanes"])
+        ctas = ctas_of(layout)
+        if ctas > 1 and not target.startswith("cuda"):
+            row["skipped"] = "a CGA of several CTAs on a 64-lane target"
+            continue
         row["target"] = target
+        if ctas > 1:
+            row["ctas"] = ctas
         row["job"] = len(jobs)
-        jobs.append({"module": probe_module(text, c["shape"], bits, c["warps"], c["lanes"], release, target),
-                     "target": target})
+        jobs.append({"module": probe_module(text, c["shape"], bits, c["warps"], c["lanes"], release, target,
+                                            ctas=ctas), "target": target, "ctas": ctas})
     return rows, jobs
 
 
@@ -69,14 +75,16 @@ def verdict(row: dict, result: dict) -> dict:
     if printed is None:
         return {"error": "the release printed no layout back"}
     threads = row["warps"] * row["lanes"]
-    try:
-        per_thread = asm_operands(result["llir"], threads, row["lanes"])
+    ctas = row.get("ctas", 1)
+    try:  # every CTA of the CGA in turn: its threads read their cluster CTA id as `block`
+        per_thread = [r for block in range(ctas)
+                      for r in asm_operands(result["llir"], threads, row["lanes"], block, ctas)]
     except Unsupported as exc:
         return {"text": printed, "error": f"LLVM IR not evaluated: {exc}"}
     if (row["bits"] or 16) == 8:  # the low bytes' asm calls, then the high bytes'
         half = len(per_thread[0]) // 2
         per_thread = [[lo | hi << 8 for lo, hi in zip(r[:half], r[half:], strict=True)] for r in per_thread]
-    return {"text": printed, **fit(per_thread, row["shape"], row["warps"], row["lanes"])}
+    return {"text": printed, **fit(per_thread, row["shape"], row["warps"], row["lanes"], ctas)}
 
 
 def record(folder: str, limit: int | None = None) -> Path:

@@ -24,8 +24,8 @@ class Unsupported(Exception):
 _DEF = re.compile(r"^\s*(%[\w.]+)\s*=\s*(.*)$")
 _TYPE_INT = re.compile(r"^i(\d+)$")
 _VEC = re.compile(r"^<(\d+)\s*x\s*i(\d+)>$")
-_ASM = re.compile(r'asm\s+(?:sideeffect\s+)?(?:alignstack\s+)?(?:inteldialect\s+)?"((?:[^"\\]|\\.)*)",\s*'
-                  r'"((?:[^"\\]|\\.)*)"\s*\((.*)\)')
+_ASM = re.compile(r'asm\s+(?P<effects>sideeffect\s+)?(?:alignstack\s+)?(?:inteldialect\s+)?"((?:[^"\\]|\\.)*)",'
+                  r'\s*"((?:[^"\\]|\\.)*)"\s*\((.*)\)')
 _CALL = re.compile(r"@([\w.$]+)\s*\((.*)\)")
 _FLAGS = {"nuw", "nsw", "exact", "disjoint", "tail", "notail", "musttail", "nneg", "samesign", "range"}
 _SREG = {
@@ -34,7 +34,11 @@ _SREG = {
     "llvm.amdgcn.wave.id": "wave",
     "llvm.nvvm.read.ptx.sreg.tid.y": "zero", "llvm.nvvm.read.ptx.sreg.tid.z": "zero",
     "llvm.amdgcn.workitem.id.y": "zero", "llvm.amdgcn.workitem.id.z": "zero",
+    # a CGA is launched as a cluster of (CTAs, 1, 1): its CTA id is ctaid.x, its size nctaid.x
     "llvm.nvvm.read.ptx.sreg.cluster.ctarank": "block", "llvm.nvvm.read.ptx.sreg.cluster.ctaid.x": "block",
+    "llvm.nvvm.read.ptx.sreg.cluster.ctaid.y": "zero", "llvm.nvvm.read.ptx.sreg.cluster.ctaid.z": "zero",
+    "llvm.nvvm.read.ptx.sreg.cluster.nctaid.x": "ctas", "llvm.nvvm.read.ptx.sreg.cluster.nctaid.y": "one",
+    "llvm.nvvm.read.ptx.sreg.cluster.nctaid.z": "one", "llvm.nvvm.read.ptx.sreg.cluster.nctarank": "ctas",
     "llvm.nvvm.read.ptx.sreg.ctaid.x": "zero", "llvm.nvvm.read.ptx.sreg.ctaid.y": "zero",
     "llvm.nvvm.read.ptx.sreg.ctaid.z": "zero",
     "llvm.amdgcn.workgroup.id.x": "zero", "llvm.amdgcn.workgroup.id.y": "zero", "llvm.amdgcn.workgroup.id.z": "zero",
@@ -68,8 +72,8 @@ def _strip_meta(line: str) -> str:
 class Lockstep:
     """Values of one CTA's threads: `threads` lanes per warp `lanes`, block id `block`."""
 
-    def __init__(self, threads: int, lanes: int, block: int = 0):
-        self.n, self.lanes, self.block = threads, lanes, block
+    def __init__(self, threads: int, lanes: int, block: int = 0, ctas: int = 1):
+        self.n, self.lanes, self.block, self.ctas = threads, lanes, block, ctas
         self.values: dict[str, tuple[str, list]] = {}
         self.calls: list[list] = []  # per asm call: the per-thread list of its operands' integers
 
@@ -206,8 +210,14 @@ class Lockstep:
     def _call(self, rest: str):
         asm = _ASM.search(rest)
         ret_ty = rest.split()[0] if not rest.startswith("asm") else "void"
+        if asm and not asm["effects"]:
+            # Triton's own pure asm: a special register (a CGA's linear CTA id from %cluster_ctaid.x/y/z and
+            # %cluster_nctaid, or %cluster_ctarank) is this CTA's `block`; anything else is not known here
+            if "%cluster_ctarank" in asm[2] or "%cluster_ctaid" in asm[2]:
+                return "i32", [self.block] * self.n
+            raise Unsupported(f"asm {asm[2][:60]!r}")
         if asm:
-            args = [self.typed(a) for a in _split_top(asm[3])]
+            args = [self.typed(a) for a in _split_top(asm[4])]
             per_thread = []
             for t in range(self.n):
                 row = []
@@ -219,7 +229,7 @@ class Lockstep:
                         row.append(x)
                 per_thread.append(row)
             self.calls.append(per_thread)
-            if ret_ty == "void":
+            if ret_ty == "void":  # (the probe's calls: side effects, one per register, in order)
                 return None
             vec = _VEC.match(ret_ty)
             return ret_ty, ([[0] * int(vec[1]) for _ in range(self.n)] if vec else [0] * self.n)
@@ -228,6 +238,8 @@ class Lockstep:
             raise Unsupported(f"call {rest[:80]!r}")
         fn, args = m[1], [self.typed(a) for a in _split_top(m[2])] if m[2].strip() else []
         ret_ty = rest.split()[0]
+        if ret_ty == "void" and (fn.startswith("llvm.nvvm.barrier") or fn.startswith("llvm.amdgcn.s.barrier")):
+            return None  # a barrier (3.9 fences a CGA's CTAs): no value, the same for every thread
         kind = _SREG.get(fn)
         if kind == "tid":
             return "i32", list(range(self.n))
@@ -239,6 +251,8 @@ class Lockstep:
             return "i32", [0] * self.n
         if kind == "block":
             return "i32", [self.block] * self.n
+        if kind in ("ctas", "one"):
+            return "i32", [self.ctas if kind == "ctas" else 1] * self.n
         if fn.startswith("llvm.nvvm.shfl.sync.idx"):
             (_, _mask), (_, v), (_, src), (_, clamp) = args
             return ret_ty, [v[(t // self.lanes) * self.lanes + (src[t] & 31)] for t in range(self.n)]
@@ -357,8 +371,9 @@ def kernel_body(llir: str, name: str = "k") -> list[str]:
     return body
 
 
-def asm_operands(llir: str, threads: int, lanes: int, block: int = 0) -> list[list[int]]:
-    """Per thread, the integers handed to the kernel's inline asm calls, in program order."""
-    state = Lockstep(threads, lanes, block)
+def asm_operands(llir: str, threads: int, lanes: int, block: int = 0, ctas: int = 1) -> list[list[int]]:
+    """Per thread of CTA `block` (of `ctas`), the integers handed to the kernel's side-effecting inline asm
+    calls, in program order."""
+    state = Lockstep(threads, lanes, block, ctas)
     state.run(kernel_body(llir))
     return [[x for call in state.calls for x in call[t]] for t in range(threads)]
