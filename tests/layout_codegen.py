@@ -115,7 +115,7 @@ def _old_wmma(layout, p: str, release: tuple[int, int]) -> str:
 def _legacy_cga(cta, rank: int) -> str:
     """3.9's `CGALayout = [[...]]` as the `CTAsPerCGA`/`CTASplitNum`/`CTAOrder` fields releases before 3.8
     spell (checked by converting them back); "" for one CTA; Unspellable where the fields cannot say it."""
-    if cta is None or not cta.cga_bases and all(x == 1 for x in cta.ctas_per_cga):
+    if cta is None or cta.trivial:
         return ""
     if not cta.cga_bases:
         return (f", CTAsPerCGA = {_ints(cta.ctas_per_cga)}, CTASplitNum = {_ints(cta.cta_split_num)}, "
@@ -154,14 +154,7 @@ def ctas_of(layout) -> int:
     while getattr(node, "parent", None) is not None:
         node = node.parent
     cta = getattr(node, "cta", None)
-    if cta is None:
-        return 1
-    if cta.cga_bases:
-        return 1 << len(cta.cga_bases)
-    n = 1
-    for x in cta.ctas_per_cga:
-        n *= x
-    return n
+    return 1 if cta is None else cta.num_ctas
 
 
 def target_of(layout, lanes: int) -> str:
