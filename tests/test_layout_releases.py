@@ -228,3 +228,18 @@ def test_a_32_slice_keeps_the_registers_that_repeat_an_element():
     in32 = to_linear(layout, (1,), 16, semantics=releases.from_option("3.2")).to_json()
     in33 = to_linear(layout, (1,), 16, semantics=releases.from_option("3.3")).to_json()
     assert in32["register"] == [[0], [0], [0]] and in33["register"] == []
+
+
+def test_the_small_mma_note_only_for_a_tensor_smaller_than_the_tile():
+    """3.0/3.1 place an MMA tensor smaller than the tile differently (not modelled): said for such a
+    tensor only, not for every MMA layout of a 3.0/3.1 cache."""
+    text = "#triton_gpu.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 8]}>"
+
+    def notes(shape: str, version: str) -> list[str]:
+        r = CliRunner().invoke(main, ["layout", text, "--shape", shape, "--json", "--no-picture",
+                                      "--triton-version", version])
+        return json.loads(r.output)["notes"]
+
+    assert any("smaller than the MMA tile" in n for n in notes("8x8", "3.1"))
+    assert not any("smaller than the MMA tile" in n for n in notes("256x128", "3.1"))
+    assert not any("smaller than the MMA tile" in n for n in notes("8x8", "3.2"))

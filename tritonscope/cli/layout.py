@@ -177,9 +177,9 @@ def _one_layout(text: str | None, title: str, uses: list | None, q: LayoutQuery,
     element, thread, warp, block = q.element, q.thread, q.warp, q.block
     svg_path, png_path, max_rows, max_cols, no_picture = q.svg_path, q.png_path, q.max_rows, q.max_cols, q.no_picture
     semantics = releases.active()
-    notes: list[str] = [semantics.sentence()] + releases.notes_for(layout, semantics)
+    notes: list[str] = [semantics.sentence()]
     if layout.tensor_memory:
-        _tensor_memory_layout(layout, title, uses, q, notes)
+        _tensor_memory_layout(layout, title, uses, q, notes + releases.notes_for(layout, semantics))
         return
     if dtype is None:
         dtype = "f16"
@@ -193,6 +193,7 @@ def _one_layout(text: str | None, title: str, uses: list | None, q: LayoutQuery,
         shape = tuple(cta_tile(layout, to_linear(layout, (1,) * (layout.rank or 2), bits)))
         notes.append(f"--shape not given: the layout's CTA tile {'x'.join(map(str, shape))} is used")
     ll = to_linear(layout, shape, bits)
+    notes[1:1] = releases.notes_for(layout, semantics, shape, None if layout.shared else cta_tile(layout, ll))
     facts = describe(layout, shape, bits, warp_size, ll=ll)
     if num_warps is not None and not facts.shared and num_warps != facts.num_warps:
         raise UsageError(f"--num-warps {num_warps}: this layout spreads over {facts.num_warps} warp(s)")

@@ -38,6 +38,7 @@ class Change:
     kind: str
     what: str
     modelled: bool = True
+    smaller_than_tile: bool = False  # only a tensor smaller than the layout's tile along some dim differs
 
 
 CHANGES: tuple[Change, ...] = (
@@ -52,7 +53,7 @@ CHANGES: tuple[Change, ...] = (
            "a tensor smaller than the MMA tile along a dim (an 8-row slice of a 16-row mma tile, an N smaller "
            "than wgmma's instrShape N) wraps its elements onto other lanes and registers up to 3.1. Not "
            "modelled: 3.2's placement is shown (tensors at least one tile large are the same)",
-           modelled=False),
+           modelled=False, smaller_than_tile=True),
     Change("slice-drops-broadcast-registers", (3, 3), "slice",
            "a slice drops the parent's registers that only repeat an element once the sliced dim is gone (a "
            "[1] slice of a [1, 8]-per-thread parent: 1 register per thread); up to 3.2 they stay as zero "
@@ -163,9 +164,14 @@ def layout_kind(layout) -> str:
     return f"{layout.kind}({parent.kind})" if parent is not None and layout.kind == "dot_op" else layout.kind
 
 
-def notes_for(layout, semantics: Semantics) -> list[str]:
-    """Sentences for the changes this release predates that are not modelled for this layout's kind."""
-    return [f"Triton {semantics.label}: {c.what}" for c in semantics.unmodelled(layout_kind(layout))]
+def notes_for(layout, semantics: Semantics, shape=None, tile=None) -> list[str]:
+    """Sentences for the changes this release predates that are not modelled for this layout's kind (one that
+    only tensors smaller than the tile show: unless `shape` covers the layout's `tile`)."""
+    def shown(c: Change) -> bool:
+        return not (c.smaller_than_tile and shape is not None and tile is not None
+                    and all(s >= t for s, t in zip(shape, tile, strict=False)))
+
+    return [f"Triton {semantics.label}: {c.what}" for c in semantics.unmodelled(layout_kind(layout)) if shown(c)]
 
 
 def active() -> Semantics:
