@@ -155,6 +155,12 @@ def to_linear(layout, shape: Sequence[int], element_bits: int | None = None, sem
     shape = tuple(int(s) for s in shape)
     if layout.rank == 0:
         raise TritonscopeError(f"the {layout.kind} layout names no dimension: it has rank 0")
+    root = layout
+    while getattr(root, "parent", None) is not None and root.kind == "dot_op":
+        root = root.parent
+    if root.kind in ("nvidia_mma", "amd_mfma", "amd_wmma") and root.rank is not None and root.rank < 2:
+        raise TritonscopeError(f"a rank-{root.rank} {root.kind} layout: an MMA layout has rank 2 or 3 (M, N and "
+                               "an optional batch dim)")
     memory = layout.shared or layout.tensor_memory
     buffered = memory and layout.rank is not None and len(shape) > layout.rank  # NxMxK memdesc
     if layout.rank is not None and len(shape) != layout.rank and not buffered:
