@@ -82,11 +82,13 @@ def test_errors_are_one_line(cli):
     for text in ("#ttg.amd_mfma<{version = 3, warpsPerCTA = [2], instrShape = [32, 32, 8], isTransposed = true}>",
                  "#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
                  "warpsPerCTA = [4], instrShape = [16, 8]}>, kWidth = 2}>",
-                 "#ttg.amd_wmma<{version = 1, isTranspose = false, warpsPerCTA = [2]}>"):
+                 "#ttg.amd_wmma<{version = 1, isTranspose = false, warpsPerCTA = [2]}>",
+                 "#ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 1, 2, 2], instrShape = [32, 32, 8], "
+                 "isTransposed = true}>"):
         for shape in (("--shape", "1024"), ()):
             r = cli("layout", text, *shape, "--no-picture")
             assert r.returncode == 1 and len(r.stderr.splitlines()) == 1, r.stderr
-            assert "layout: an MMA layout has rank 2 or 3" in r.stderr
+            assert "layout: an MMA layout has rank 2 or 3" in r.stderr, r.stderr
 
 
 def test_kernel_mode_lists_every_alias_with_uses(cli, cache39):

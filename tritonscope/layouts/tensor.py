@@ -158,7 +158,7 @@ def to_linear(layout, shape: Sequence[int], element_bits: int | None = None, sem
     root = layout
     while getattr(root, "parent", None) is not None and root.kind == "dot_op":
         root = root.parent
-    if root.kind in ("nvidia_mma", "amd_mfma", "amd_wmma") and root.rank is not None and root.rank < 2:
+    if root.kind in ("nvidia_mma", "amd_mfma", "amd_wmma") and root.rank is not None and not 2 <= root.rank <= 3:
         raise TritonscopeError(f"a rank-{root.rank} {root.kind} layout: an MMA layout has rank 2 or 3 (M, N and "
                                "an optional batch dim)")
     memory = layout.shared or layout.tensor_memory
