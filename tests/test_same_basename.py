@@ -14,8 +14,7 @@ from conftest import run_cli
 from tritonscope.artifacts.cache import Cache
 from tritonscope.cli import main
 from tritonscope.errors import UsageError
-from tritonscope.loads.model import file_label
-from tritonscope.stages.common import resolve_file, same_file
+from tritonscope.stages.common import file_label, resolve_file, same_file
 
 KERNEL = Path(__file__).parent / "data" / "kernels" / "samebase" / "a" / "utils.py"
 HELPER = KERNEL.parent.parent / "b" / "utils.py"

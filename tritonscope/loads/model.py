@@ -4,23 +4,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from tritonscope.loads.sites import AccessSite
-from tritonscope.stages.common import same_file
+from tritonscope.stages.common import file_label, same_file
 from tritonscope.stages.ir_positions import is_ir_file
 
 VERDICTS = ("as-predicted", "narrower", "scalar", "unknown")
-
-
-def file_label(path: str, kernel_file: str) -> str:
-    """A helper file as a label names it: its basename, with as many parent folders as set it apart from
-    the kernel's file of the same name (`b/utils.py` beside the kernel's `a/utils.py`)."""
-    parts, own = Path(path).parts, Path(kernel_file).parts
-    n = 1
-    while n < len(parts) and parts[-n:] == own[-n:]:
-        n += 1
-    return "/".join(parts[-n:])
 
 
 def where_label(file: str, line: int, col: int, written: tuple[str, int, int] | None) -> str:

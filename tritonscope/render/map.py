@@ -6,8 +6,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from tritonscope.loads.model import file_label
 from tritonscope.render.terminal import color_enabled
+from tritonscope.stages.common import file_label
 
 _MAX_OP_TEXT = 110
 

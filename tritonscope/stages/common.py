@@ -40,6 +40,16 @@ def same_file(a: str, b: str | None) -> bool:
     return long[len(long) - len(short):] == short
 
 
+def file_label(path: str, kernel_file: str) -> str:
+    """A helper file as a label names it: its basename, with as many parent folders as set it apart from
+    the kernel's file of the same name (`b/utils.py` beside the kernel's `a/utils.py`)."""
+    parts, own = Path(path).parts, Path(kernel_file).parts
+    n = 1
+    while n < len(parts) and parts[-n:] == own[-n:]:
+        n += 1
+    return "/".join(parts[-n:])
+
+
 def resolve_file(asked: str, recorded, prefer: str | None = None) -> str:
     """The recorded path (as the IR spells it) that a user's `--file` names: itself; else those ending with
     its trailing components (`utils.py`, `ops/utils.py`); else, for an absolute path elsewhere (the user's
