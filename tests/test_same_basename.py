@@ -81,3 +81,12 @@ def test_report_shows_only_the_kernels_file_as_source(entry, tmp_path):
     r = CliRunner().invoke(main, ["report", str(entry.path), "-o", str(out)])
     assert r.exit_code == 0, r.output
     assert '"srcFiles":[0]' in out.read_text().replace(" ", "")
+
+
+def test_gluon_written_layouts_see_only_the_kernels_file(entry):
+    """layouts.gluon reads which TTGIR tensors a source line's ops use: line 22 of the kernel's file is the
+    store's (4 types), not also the helper's load written on line 22 of b/utils.py (9 with the old rule)."""
+    from tritonscope.layouts.gluon import tensors_by_source_line
+
+    kernel = tensors_by_source_line(entry.files["ttgir"].read_text(), str(KERNEL))
+    assert {line: len(ts) for line, ts in kernel.by_line.items()} == {19: 3, 20: 2, 21: 5, 22: 4}

@@ -7,7 +7,6 @@ becomes a `note` on its pane or panel, so a partial cache still gives a page tha
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 
@@ -19,7 +18,7 @@ from tritonscope.loads import analyze as loads
 from tritonscope.srcmap import kernelmap as srcmap
 from tritonscope.srcmap.paths import SourceFinder, name_refusal
 from tritonscope.stages import entry_stages, parse_entry_stage, release, stage_text
-from tritonscope.stages.common import DERIVED_STAGES, Module
+from tritonscope.stages.common import DERIVED_STAGES, Module, same_file
 from tritonscope.stages.table import MAPPED_STAGES, default_view
 
 # Stages a report shows by default: the TTGIR, the LLVM IR and the ISA text of the target.
@@ -263,7 +262,8 @@ def _source_statuses(pane: SourcePane, helpers: list[SourcePane], named: set[str
 def _map_lines(model: ReportModel, kmap) -> None:
     """Per stage line: the user's source line and the inline chain; per source line: op counts per stage
     (srcmap.line_counts, the numbers `tritonscope map` prints)."""
-    shown = os.path.basename(kmap.source_file) if kmap.source_file else None
+    shown = kmap.source_file
+    in_shown: dict[str, bool] = {}  # per file an op names: whether it is the kernel's own (same_file)
     file_index: dict[str, int] = {}
     chain_index: dict[Chain, int] = {}
     per_stage, _ = srcmap.line_counts(kmap)
@@ -285,8 +285,12 @@ def _map_lines(model: ReportModel, kmap) -> None:
                           for loc in op.loc.chain())
             pane.chain[lineno] = chain_index.setdefault(chain, len(chain_index))
             outer = op.loc.outermost()
-            if outer.known and shown is not None and os.path.basename(outer.file) == shown:
-                pane.source_line[lineno] = outer.line
+            if outer.known and shown is not None:
+                own = in_shown.get(outer.file)
+                if own is None:
+                    own = in_shown[outer.file] = same_file(outer.file, shown)
+                if own:
+                    pane.source_line[lineno] = outer.line
         if pane.stage == "ttgir" and pane.text:
             for lineno, line in enumerate(pane.text.splitlines(), 1):
                 refs = [m.group(1) for m in LAYOUT_REF.finditer(line) if not m.group(1).startswith("loc")]

@@ -10,7 +10,6 @@ lines produced no op). Pure: texts in, dataclasses out.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +19,7 @@ from tritonscope.layouts.model import Layout
 from tritonscope.layouts.views import facts_for
 from tritonscope.layouts.written import Symbol, WrittenLayout, written_layouts
 from tritonscope.stages import parse_ttgir
+from tritonscope.stages.common import same_file
 
 # written field -> attribute of the tritonscope.layouts.model class of that kind
 FIELDS: dict[str, dict[str, str]] = {
@@ -117,11 +117,10 @@ def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None
     names = {layout: name for name, layout in aliases.items()}
     module = parse_ttgir(ttgir, path)
     frames: dict[int, set[int]] = {}
-    base = os.path.basename(source_file)
     for op in module.ops:
         if op.loc is None:
             continue
-        lines = {p.line for p in op.loc.chain() if p.line and p.file and os.path.basename(p.file) == base}
+        lines = {p.line for p in op.loc.chain() if p.line and p.file and same_file(p.file, source_file)}
         if lines:
             frames.setdefault(op.lineno, set()).update(lines)
     out: dict[int, list[TensorOnLine]] = {}

@@ -218,13 +218,13 @@ class Module:
     memory_accesses: tuple[str, list] | None = field(default=None, repr=False, compare=False)
 
     def ops_for_line(self, line: int, file: str | None = None) -> list[Op]:
-        """Ops whose user-level (outermost) position is `line` (in `file`'s basename, if given)."""
+        """Ops whose user-level (outermost) position is `line` (of `file`, if given: stages.common.same_file)."""
         out = []
         for op in self.ops:
             if op.loc is None:
                 continue
             outer = op.loc.outermost()
-            if outer.line == line and (file is None or os.path.basename(outer.file) == os.path.basename(file)):
+            if outer.line == line and same_file(outer.file, file):
                 out.append(op)
         return out
 
