@@ -19,7 +19,7 @@ from tritonscope.layouts.model import Layout
 from tritonscope.layouts.views import facts_for
 from tritonscope.layouts.written import Symbol, WrittenLayout, written_layouts
 from tritonscope.stages import parse_ttgir
-from tritonscope.stages.common import same_file
+from tritonscope.stages.common import kernel_source_file, same_file
 
 # written field -> attribute of the tritonscope.layouts.model class of that kind
 FIELDS: dict[str, dict[str, str]] = {
@@ -235,15 +235,7 @@ def _text(v: Any, names: dict[Layout, str] | None = None) -> str:
 
 def kernel_file(ttgir: str, path: str | None = None) -> str | None:
     """The file most TTGIR ops trace back to (outermost frame): the kernel's own source."""
-    from collections import Counter
-
-    counts: Counter[str] = Counter()
-    for op in parse_ttgir(ttgir, path).ops:
-        if op.loc is not None:
-            outer = op.loc.outermost()
-            if outer.known and outer.file:
-                counts[outer.file] += 1
-    return counts.most_common(1)[0][0] if counts else None
+    return kernel_source_file([parse_ttgir(ttgir, path)])
 
 
 def written_vs_resolved(source: str, source_file: str, ttgir: str, ttgir_path: str | None = None,

@@ -165,14 +165,10 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         written_layout_reasons(rows, written[1], written[0])
     if line is not None:
         if file is not None:
-            from collections import Counter
-
             from tritonscope.srcmap.kernelmap import named_files
-            from tritonscope.stages.common import resolve_file
+            from tritonscope.stages.common import kernel_source_file, resolve_file
 
-            outer = Counter(op.loc.outermost().file for m in modules.values() for op in m.ops
-                            if op.loc is not None and op.loc.outermost().known)
-            own = outer.most_common(1)[0][0] if outer else None  # the kernel's file: most ops end there
+            own = kernel_source_file(modules.values())  # (ttgir first: the order analyze_entry parses them)
             file = resolve_file(file, named_files(modules.values()), prefer=own)
         rows = [r for r in rows if r.at_line(line, file)]
         if file is None:  # (the lines of these are the kernel's own)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from tritonscope.artifacts import tools
 from tritonscope.errors import ToolMissing, TritonscopeError, UsageError
 from tritonscope.stages import memops, parse, parse_entry_stage
-from tritonscope.stages.common import Module, Op, SourceLoc, same_file
+from tritonscope.stages.common import Module, Op, SourceLoc, kernel_source_file, same_file
 from tritonscope.stages.table import MAPPED_STAGES
 
 if TYPE_CHECKING:
@@ -181,19 +181,11 @@ def _finish_sass(entry: KernelEntry, sass: RunningTool | TritonscopeError) -> Mo
 
 def user_file(kmap: KernelMap) -> str | None:
     """The file most ops of the first stages trace back to: the kernel's own source."""
-    counts: Counter[str] = Counter()
-    for stage in ("ttir", "ttgir", "source", "llir", "ptx", "amdgcn", "sass", "hsaco-asm"):
-        module = kmap.stages.get(stage)
-        if module is None:
-            continue
-        for op in module.ops:
-            if op.loc is not None:
-                outer = op.loc.outermost()
-                if outer.known and outer.file:
-                    counts[outer.file] += 1
-        if counts:
-            break
-    return counts.most_common(1)[0][0] if counts else None
+    return kernel_source_file(kmap.stages[s] for s in _SOURCE_ORDER if s in kmap.stages)
+
+
+# The stages whose locations say best which file is the kernel's, first first.
+_SOURCE_ORDER = ("ttir", "ttgir", "source", "llir", "ptx", "amdgcn", "sass", "hsaco-asm")
 
 
 def _attributed_to(op: Op, file: str | None, line: int, col: int | None) -> bool:

@@ -160,6 +160,23 @@ class SourceLoc:
         return d
 
 
+def kernel_source_file(modules) -> str | None:
+    """The file most ops of the first module (in the order given) that has located ops trace back to
+    (their outermost frame): the kernel's own source, as the IR spells it."""
+    from collections import Counter
+
+    for module in modules:
+        counts: Counter[str] = Counter()
+        for op in module.ops:
+            if op.loc is not None:
+                outer = op.loc.outermost()
+                if outer.known and outer.file:
+                    counts[outer.file] += 1
+        if counts:
+            return counts.most_common(1)[0][0]
+    return None
+
+
 def chained(frames: list[SourceLoc], caller: SourceLoc | None) -> SourceLoc | None:
     """The chain of `frames` (innermost first), without the callers they had, `caller` calling the last."""
     out = caller
