@@ -78,13 +78,16 @@ def test_errors_are_one_line(cli):
     r = cli("layout", "#ttg.swizzled_shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>")
     assert r.returncode == 2 and "needs --shape" in r.stderr
     assert "Traceback" not in r.stderr
-    # a rank-1 MMA-family layout (found by the layout fuzzer: an IndexError inside the MFMA conversion)
+    # MMA-family layouts of rank 1 (found by the layout fuzzer: an IndexError in the MFMA conversion) or 4,
+    # as themselves, as a dot operand's or a slice's parent
     for text in ("#ttg.amd_mfma<{version = 3, warpsPerCTA = [2], instrShape = [32, 32, 8], isTransposed = true}>",
                  "#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
                  "warpsPerCTA = [4], instrShape = [16, 8]}>, kWidth = 2}>",
                  "#ttg.amd_wmma<{version = 1, isTranspose = false, warpsPerCTA = [2]}>",
                  "#ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 1, 2, 2], instrShape = [32, 32, 8], "
-                 "isTransposed = true}>"):
+                 "isTransposed = true}>",
+                 "#ttg.slice<{dim = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 1, 2, 2], "
+                 "instrShape = [32, 32, 8], isTransposed = true}>}>"):
         for shape in (("--shape", "1024"), ()):
             r = cli("layout", text, *shape, "--no-picture")
             assert r.returncode == 1 and len(r.stderr.splitlines()) == 1, r.stderr

@@ -155,8 +155,8 @@ def to_linear(layout, shape: Sequence[int], element_bits: int | None = None, sem
     shape = tuple(int(s) for s in shape)
     if layout.rank == 0:
         raise TritonscopeError(f"the {layout.kind} layout names no dimension: it has rank 0")
-    root = layout
-    while getattr(root, "parent", None) is not None and root.kind == "dot_op":
+    root = layout  # a slice's or dot operand's parent is converted too (convert.slice_to_linear, ...)
+    while getattr(root, "parent", None) is not None:
         root = root.parent
     if root.kind in ("nvidia_mma", "amd_mfma", "amd_wmma") and root.rank is not None and not 2 <= root.rank <= 3:
         raise TritonscopeError(f"a rank-{root.rank} {root.kind} layout: an MMA layout has rank 2 or 3 (M, N and "
