@@ -149,7 +149,7 @@ def _take_matching(stage: str, before: str, r: AccessRow, line: int, unattribute
     items = [u for u in unattributed if u["stage"] == stage and u["line"] == line and u["count"] > 0
              and (other_col is None or u["col"] != other_col)
              and u["kind"] in ACCEPTS[r.kind] and u.get("bytes") and family(u["form"]) in fams]
-    count, nbytes = sum(forms.values()), _bytes(r, before)
+    count, nbytes = sum(forms.values()), r.stage_bytes(before)
     if not items:
         return
     if sum(u["count"] for u in items) == count and {u["bytes"] for u in items} == set(widths.values()):
@@ -317,7 +317,7 @@ def selected(stage: str, ttgir: Module, rows: list[AccessRow], unattributed: lis
         items = [u for u in unattributed if u["stage"] == stage and (u["line"], u["col"]) == (outer.line, outer.col)
                  and u["kind"] in ACCEPTS.get(a.kind, ()) and u["count"] > 0]
         n = sum(a.stages[before].values())
-        want = _bytes(a, before)
+        want = a.stage_bytes(before)
         if not items or sum(u["count"] for u in items) != n or want is None \
                 or sum(u["count"] * (u.get("bytes") or 0) for u in items) != want:
             continue
@@ -376,8 +376,8 @@ def removed(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> None
             continue
         others = [o for o in rows if o is not r and kinds & set(ACCEPTS.get(o.kind, ()))
                   and (o.stages.get(stage) or o.ambiguous.get(stage))]
-        if any(o.ambiguous.get(stage) or _bytes(o, stage) is None or _bytes(o, before) is None
-               or _bytes(o, stage) > _bytes(o, before) for o in others):
+        if any(o.ambiguous.get(stage) or o.stage_bytes(stage) is None or o.stage_bytes(before) is None
+               or o.stage_bytes(stage) > o.stage_bytes(before) for o in others):
             continue
         n = sum(r.stages[before].values())
         tool = {"sass": "ptxas", "ptx": "LLVM's NVPTX backend", "amdgcn": "LLVM's AMDGPU backend"}[stage]
@@ -408,14 +408,14 @@ def combined(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
         kinds = set(accepts)
         if _unclaimed(stage, kinds, unattributed):
             continue
-        if any(not _bytes(r, before) for r in missing):
+        if any(not r.stage_bytes(before) for r in missing):
             continue
         gained = [o for o in rows if o not in missing and kinds & set(ACCEPTS.get(o.kind, ()))
-                  and not o.ambiguous.get(stage) and _bytes(o, stage) is not None
-                  and _bytes(o, before) is not None and _bytes(o, stage) > _bytes(o, before)]
+                  and not o.ambiguous.get(stage) and o.stage_bytes(stage) is not None
+                  and o.stage_bytes(before) is not None and o.stage_bytes(stage) > o.stage_bytes(before)]
         plan = _combination(missing, gained, stage, before)
         for p, group in plan:
-            gain = _bytes(p, stage) - _bytes(p, before)
+            gain = p.stage_bytes(stage) - p.stage_bytes(before)
             forms = ", ".join(f"{n}x {f}" for f, n in p.stages[stage].items())
             others = f" with {len(group) - 1} other access{'es' if len(group) > 2 else ''}" if len(group) > 1 else ""
             for r in group:
@@ -423,30 +423,30 @@ def combined(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
                 r.relocations.append(Reason(
                     "combined", f"{stage}: none of its {sum(r.stages[before].values())} {before} instructions has "
                                 f"a counterpart; {p.line}:{p.col} {p.op} moves {gain} more bytes per thread than in "
-                                f"{before} ({forms}): the backend combined its {_bytes(r, before)} "
-                                f"byte{'s' if _bytes(r, before) != 1 else ''}{others} into that wider instruction"))
+                                f"{before} ({forms}): the backend combined its {r.stage_bytes(before)} "
+                                f"byte{'s' if r.stage_bytes(before) != 1 else ''}{others} into that wider instruction"))
 
 
 def _combination(missing: list[AccessRow], gained: list[AccessRow], stage: str, before: str):
     """Which missing rows went into which gaining access, when the bytes leave one answer: one access
     gaining them all; or each access gaining exactly the bytes of the missing rows on its own line, with
     at most one access left to take the rest. Nothing unless every byte and every row is accounted for."""
-    gain = {id(p): _bytes(p, stage) - _bytes(p, before) for p in gained}
-    if sum(gain.values()) != sum(_bytes(r, before) for r in missing) or not gained:
+    gain = {id(p): p.stage_bytes(stage) - p.stage_bytes(before) for p in gained}
+    if sum(gain.values()) != sum(r.stage_bytes(before) for r in missing) or not gained:
         return []
     if len(gained) == 1:
         return [(gained[0], missing)]
     plan, left, open_ = [], list(missing), []
     for p in gained:
         own = [r for r in left if r.line == p.line]
-        if own and sum(_bytes(r, before) for r in own) == gain[id(p)]:
+        if own and sum(r.stage_bytes(before) for r in own) == gain[id(p)]:
             plan.append((p, own))
             left = [r for r in left if r not in own]
         else:
             open_.append(p)
     if not open_ and not left:
         return plan
-    if len(open_) == 1 and left and sum(_bytes(r, before) for r in left) == gain[id(open_[0])]:
+    if len(open_) == 1 and left and sum(r.stage_bytes(before) for r in left) == gain[id(open_[0])]:
         return [*plan, (open_[0], left)]
     return []
 
@@ -459,11 +459,6 @@ def _lacks(r: AccessRow, stage: str, before: str) -> bool:
 def _unclaimed(stage: str, kinds: set[str], unattributed: list[dict]) -> bool:
     """Whether `stage` has an instruction of one of `kinds` that no access claimed."""
     return any(u["stage"] == stage and u["kind"] in kinds and u["count"] > 0 for u in unattributed)
-
-
-def _bytes(row: AccessRow, stage: str) -> int | None:
-    """Bytes per thread the row's instructions in `stage` move; None where a width is unknown."""
-    return row.stage_bytes(stage)
 
 
 def _source(row: AccessRow) -> tuple | None:
@@ -537,8 +532,8 @@ def not_emitted(rows: list[AccessRow], unattributed: list[dict]) -> None:
         if _unclaimed("llir", kinds, unattributed):
             continue
         others = [o for o in rows if o is not r and kinds & set(ACCEPTS.get(o.kind, ())) and o.stages.get("llir")]
-        if any(o.ambiguous.get("llir") or _bytes(o, "llir") is None or o.elements_per_thread is None
-               or _bytes(o, "llir") > o.elements_per_thread * o.element_bytes for o in others):
+        if any(o.ambiguous.get("llir") or o.stage_bytes("llir") is None or o.elements_per_thread is None
+               or o.stage_bytes("llir") > o.elements_per_thread * o.element_bytes for o in others):
             continue
         r.reasons = [Reason("not-emitted", "no stage has an instruction of it: LLVM emitted nothing for this access, "
                                            "no LLIR instruction of its kind is unclaimed anywhere in the kernel, and "
