@@ -283,3 +283,19 @@ def test_requested_target_driver_answers_only_what_compiling_needs():
     with pytest.raises(RuntimeError, match=r"cross-compiling for hip:gfx942, the code asked the GPU driver for "
                                            r"`get_device_interface`"):
         proxy.get_device_interface()
+
+
+def test_name_value_flags_are_checked_before_any_compile():
+    from click.testing import CliRunner
+
+    from tritonscope.cli import main
+
+    for args, says in (
+        (["--constexpr", "X"], "--constexpr: expected NAME=VALUE, got 'X'"),
+        (["--option", "x"], "--option: expected NAME=VALUE as a launch keyword (num_ctas=2), got 'x'"),
+        (["--option", "1a=2"], "--option: expected NAME=VALUE as a launch keyword (num_ctas=2), got '1a=2'"),
+        (["--option", "a="], "--option: expected NAME=VALUE as a launch keyword (num_ctas=2), got 'a='"),
+        (["--option", "num_warps=4"], "--option num_warps: use --num-warps"),
+    ):
+        r = CliRunner().invoke(main, ["compile", "vector_add", *args])
+        assert r.exit_code == 2 and says in r.output, r.output

@@ -11,30 +11,21 @@ from tritonscope.cli.outcome import outcome
 from tritonscope.errors import TritonscopeError, UsageError
 
 
-def _parse_options(items: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
+def _name_values(items: tuple[str, ...], flag: str, keyword: bool = False) -> tuple[tuple[str, object], ...]:
+    """`NAME=VALUE` items, values as Python constants; `keyword`: NAME must be a launch keyword and VALUE
+    not empty (--option)."""
     from tritonscope.compile.signatures import parse_constant
 
     out = []
     for item in items:
         name, eq, value = item.partition("=")
         name = name.strip()
-        if not eq or not name.isidentifier() or not value.strip():
-            raise UsageError(f"--option: expected NAME=VALUE as a launch keyword (num_ctas=2), got '{item}'")
-        if name == "num_warps":
+        if not eq or keyword and (not name.isidentifier() or not value.strip()):
+            hint = " as a launch keyword (num_ctas=2)" if keyword else ""
+            raise UsageError(f"{flag}: expected NAME=VALUE{hint}, got '{item}'")
+        if keyword and name == "num_warps":
             raise UsageError("--option num_warps: use --num-warps")
         out.append((name, parse_constant(value)))
-    return tuple(out)
-
-
-def _parse_constexprs(items: tuple[str, ...]) -> tuple[tuple[str, object], ...]:
-    from tritonscope.compile.signatures import parse_constant
-
-    out = []
-    for item in items:
-        if "=" not in item:
-            raise UsageError(f"--constexpr: expected NAME=VALUE, got '{item}'")
-        name, value = item.split("=", 1)
-        out.append((name.strip(), parse_constant(value)))
     return tuple(out)
 
 
@@ -162,9 +153,9 @@ def compile_cmd(
         list(kernels),
         target_list,
         num_warps=num_warps,
-        launch_options=_parse_options(launch_options),
+        launch_options=_name_values(launch_options, "--option", keyword=True),
         signature=signature,
-        constexprs=_parse_constexprs(constexprs),
+        constexprs=_name_values(constexprs, "--constexpr"),
         no_specialize=tuple(no_specialize),
     )
     if explain_spec:
