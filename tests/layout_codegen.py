@@ -252,12 +252,10 @@ def probe_module(text: str, shape: list[int], bits: int, warps: int, lanes: int,
         lines.append(f'    %x{i} = tt.elementwise_inline_asm "{asm}" {{constraints = "{constraints}", '
                      f'packed_element = 1 : i32, pure = false}} {val} : tensor<{full}x{elem}, #L> -> '
                      f'tensor<{full}x{elem}, #L>')
-    body = "\n".join(lines)
-    return (f"#L = {text}\n"
-            f'module attributes {{"{p}.num-ctas" = {ctas} : i32, "{p}.num-warps" = {warps} : i32, '
-            f'{p}.target = "{target}", "{p}.threads-per-warp" = {lanes} : i32}} {{\n'
-            f"  tt.func public @k({'%out: !tt.ptr<i32> {tt.divisibility = 16 : i32}' if store else ''}) {{\n"
-            f"{body}\n    tt.return\n  }}\n}}\n")
+    from layout_oracle import module_text
+
+    args = "%out: !tt.ptr<i32> {tt.divisibility = 16 : i32}" if store else ""
+    return f"#L = {text}\n" + module_text("\n".join(lines), warps, lanes, ctas, p, target, args)
 
 
 def main() -> None:

@@ -39,11 +39,14 @@ def _module(cases: list[tuple[int, dict]], warps: int, lanes: int, ctas: int = 1
                                                        warps, lanes, ctas)
 
 
-def module_text(body: str, warps: int, lanes: int, ctas: int) -> str:
-    """A TTGIR module of one function `@k` holding `body`, for that many warps, lanes and CTAs."""
+def module_text(body: str, warps: int, lanes: int, ctas: int, prefix: str = "ttg", target: str | None = None,
+                args: str = "") -> str:
+    """A TTGIR module of one function `@k(args)` holding `body`, for that many warps, lanes and CTAs; its
+    attributes spelled with `prefix` (`triton_gpu` up to 3.2), naming `target` when given."""
+    named = f'{prefix}.target = "{target}", ' if target else ""
     return (
-        f'module attributes {{"ttg.num-ctas" = {ctas} : i32, "ttg.num-warps" = {warps} : i32, '
-        f'"ttg.threads-per-warp" = {lanes} : i32}} {{\n  tt.func public @k() {{\n{body}\n'
+        f'module attributes {{"{prefix}.num-ctas" = {ctas} : i32, "{prefix}.num-warps" = {warps} : i32, '
+        f'{named}"{prefix}.threads-per-warp" = {lanes} : i32}} {{\n  tt.func public @k({args}) {{\n{body}\n'
         f"    tt.return\n  }}\n}}\n"
     )
 
