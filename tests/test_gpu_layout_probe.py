@@ -28,21 +28,15 @@ pytestmark = pytest.mark.gpu
 MAX_REGISTERS = 128
 
 
-def _holders(bases: dict, shape: list[int], lanes: int, warps: int) -> dict[int, set[int]]:
-    """Flat element index -> the threads (warp * lanes + lane) that hold it, from linear-layout bases."""
+def _holders(ll, lanes: int, warps: int) -> dict[int, set[int]]:
+    """Flat element index -> the threads (warp * lanes + lane) that hold it in a tritonscope LinearLayout
+    (its `elements`, what `layout --thread` prints)."""
     out: dict[int, set[int]] = {}
-    strides = [1] * len(shape)
-    for d in range(len(shape) - 2, -1, -1):
-        strides[d] = strides[d + 1] * shape[d + 1]
-    regs = 1 << len(bases["register"])
+    strides = [1] * len(ll.shape)
+    for d in range(len(ll.shape) - 2, -1, -1):
+        strides[d] = strides[d + 1] * ll.shape[d + 1]
     for t in range(lanes * warps):
-        lane, warp = t % lanes, t // lanes
-        for r in range(regs):
-            coord = [0] * len(shape)
-            for name, index in (("register", r), ("lane", lane), ("warp", warp)):
-                for i, b in enumerate(bases[name]):
-                    if index >> i & 1:
-                        coord = [x ^ y for x, y in zip(coord, b, strict=True)]
+        for _, coord in ll.elements(warp=t // lanes, lane=t % lanes):
             out.setdefault(sum(c * s for c, s in zip(coord, strides, strict=True)), set()).add(t)
     return out
 
@@ -66,8 +60,8 @@ def test_probe_and_decoding_agree_with_the_hardware(tmp_path):
             continue
         if "amd_" in case["text"] or (getattr(layout, "version_major", 0) == 3 and cap[0] != 9):
             continue
-        ll = to_linear(layout, case["shape"], case["bits"], semantics=semantics).to_json()
-        if (1 << len(ll["register"])) > MAX_REGISTERS:
+        ll = to_linear(layout, case["shape"], case["bits"], semantics=semantics)
+        if ll.size("register") > MAX_REGISTERS:
             continue
         shape, warps, lanes = case["shape"], case["warps"], case["lanes"]
         total = 1
@@ -84,7 +78,7 @@ def test_probe_and_decoding_agree_with_the_hardware(tmp_path):
         kernel[(1, 1, 1)](out)
         torch.cuda.synchronize()
         writer = out.cpu().tolist()
-        ours = _holders(ll, shape, lanes, warps)
+        ours = _holders(ll, lanes, warps)
         # the asm probe's LLVM IR, evaluated per thread, for the same case
         asm = tmp_path / f"a{checked}.ttgir"
         asm.write_text(probe_module(case["text"], shape, case["bits"], warps, lanes, release, target))
@@ -117,6 +111,8 @@ def test_probe_and_decoding_agree_with_the_hardware(tmp_path):
 
 def test_holders_of_a_small_layout():
     """The helper itself: a 4x8 blocked tile of one warp, 1 register, no repeats."""
-    bases = {"register": [], "lane": [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0]], "warp": [], "block": []}
-    held = _holders(bases, [4, 8], 32, 1)
+    text = "#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>"
+    ll = to_linear(parse_layout(text), (4, 8), 16)
+    assert ll.to_json()["lane"] == [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0]]
+    held = _holders(ll, 32, 1)
     assert held[0] == {0} and held[1] == {1} and held[8] == {8} and len(held) == 32
