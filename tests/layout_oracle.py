@@ -150,6 +150,16 @@ def run_script(script: str, cases: list[dict], env: dict | None = None) -> list[
     return run_script(script, cases[:mid], env) + run_script(script, cases[mid:], env)
 
 
+def same_threads(a: dict, b: dict) -> bool:
+    """Two bases dicts put every element on the same lane, warp and block (registers aside)."""
+    return {k: v for k, v in a.items() if k != "register"} == {k: v for k, v in b.items() if k != "register"}
+
+
+def register_permutation(a: dict, b: dict) -> bool:
+    """The same registers in another order, every other basis the same."""
+    return sorted(map(tuple, a["register"])) == sorted(map(tuple, b["register"])) and same_threads(a, b)
+
+
 def release_of(folder: str | None) -> str:
     """The version of the Triton in `folder` (None: the installed one), asked in a subprocess."""
     env = {**os.environ, "PYTHONPATH": folder} if folder else None

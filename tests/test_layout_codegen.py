@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from layout_codegen import fit, printed_layout, probe_module
+from layout_oracle import register_permutation, same_threads
 from llvm_eval import Unsupported, asm_operands
 
 from tritonscope.layouts import releases
@@ -37,10 +38,9 @@ def compare(case: dict, semantics) -> str:
     theirs = case["bases"]
     if ours == theirs:
         return "match"
-    same_threads = ours["lane"] == theirs["lane"] and ours["warp"] == theirs["warp"]
-    if same_threads and sorted(map(tuple, ours["register"])) == sorted(map(tuple, theirs["register"])):
+    if register_permutation(ours, theirs):
         return "register order"  # the same registers, in another order
-    if same_threads and _nonzero_registers(ours) == _nonzero_registers(theirs):
+    if same_threads(ours, theirs) and _nonzero_registers(ours) == _nonzero_registers(theirs):
         return "broadcast registers"  # the same elements in the same order, one side repeating some
     return "differs"
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from layout_oracle import register_permutation
 
 from tritonscope.cli import main
 from tritonscope.layouts import releases
@@ -30,11 +31,6 @@ def _kind(case: dict) -> str:
     if case["kind"] == "small":
         return releases.layout_kind(parse_layout(case["text"]))
     return case["kind"]
-
-
-def _register_permutation(a: dict, b: dict) -> bool:
-    return sorted(map(tuple, a["register"])) == sorted(map(tuple, b["register"])) and \
-        {k: v for k, v in a.items() if k != "register"} == {k: v for k, v in b.items() if k != "register"}
 
 
 def test_every_recorded_release_has_a_record():
@@ -62,7 +58,7 @@ def test_decoding_matches_the_release(version):
             ours = {k: ours[k] for k in ("row", "col")}
         if ours == case["bases"]:
             stats["match"] += 1
-        elif semantics.unmodelled(releases.layout_kind(layout)) and _register_permutation(ours, case["bases"]):
+        elif semantics.unmodelled(releases.layout_kind(layout)) and register_permutation(ours, case["bases"]):
             stats["register order not modelled"] += 1  # releases.CHANGES says so, and `layout` notes it
         else:
             problems.append(f"{case['text']} {case['shape']}:\n  ours   {ours}\n  triton {case['bases']}")
