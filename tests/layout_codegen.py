@@ -58,7 +58,11 @@ def spell(layout, release: tuple[int, int]) -> str:
     if release >= (3, 6) and layout.text:
         return layout.text  # the cases are written in 3.9's spelling; its parser says what it reads
     kind = layout.kind
-    cga = _legacy_cga(getattr(layout, "cta", None), getattr(layout, "rank", None) or 2)
+    rank = getattr(layout, "rank", None) or 2
+    cga = _legacy_cga(getattr(layout, "cta", None), rank)
+    if release < (3, 0) and kind in ("blocked", "nvidia_mma") and not cga:  # 2.x requires the fields
+        cga = f", CTAsPerCGA = {_ints([1] * rank)}, CTASplitNum = {_ints([1] * rank)}, " \
+              f"CTAOrder = {_ints(range(rank - 1, -1, -1))}"
     if kind == "blocked":
         return (f"#{p}.blocked<{{sizePerThread = {_ints(layout.size_per_thread)}, threadsPerWarp = "
                 f"{_ints(layout.threads_per_warp)}, warpsPerCTA = {_ints(layout.warps_per_cta)}, "
@@ -66,11 +70,14 @@ def spell(layout, release: tuple[int, int]) -> str:
     if kind == "slice":
         return f"#{p}.slice<{{dim = {layout.dim}, parent = {spell(layout.parent, release)}}}>"
     if kind == "nvidia_mma":
-        return (f"#{p}.nvidia_mma<{{versionMajor = {layout.version_major}, versionMinor = {layout.version_minor}, "
+        name = "mma" if release < (3, 0) else "nvidia_mma"  # 2.x: `#triton_gpu.mma`
+        return (f"#{p}.{name}<{{versionMajor = {layout.version_major}, versionMinor = {layout.version_minor}, "
                 f"warpsPerCTA = {_ints(layout.warps_per_cta)}{cga}, instrShape = {_ints(layout.instr_shape)}}}>")
     if kind == "dot_op":
         k = f", kWidth = {layout.k_width}" if layout.k_width else ""
         return f"#{p}.dot_op<{{opIdx = {layout.op_idx}, parent = {spell(layout.parent, release)}{k}}}>"
+    if release < (3, 0) and kind.startswith("amd_"):
+        raise Unspellable(f"{kind}: 2.x wheels have no AMD backend")
     if cga:
         raise Unspellable(f"a CGA of several CTAs on {kind}")
     if kind == "amd_mfma":
@@ -179,6 +186,10 @@ def probe_module(text: str, shape: list[int], bits: int, warps: int, lanes: int,
     full = "x".join(map(str, shape))
     lines = []
 
+    def fn(ty: str) -> str:
+        """An op's source type: up to 2.3 written as a function type's argument, `(tensor<...>) -> ...`."""
+        return f"({ty})" if release < (3, 0) else ty
+
     def sliced(keep: int) -> str:
         """L with every dim but `keep` sliced away, highest first: a 1-D layout along `keep`."""
         out = "#L"
@@ -209,11 +220,11 @@ def probe_module(text: str, shape: list[int], bits: int, warps: int, lanes: int,
             src_ty = f"tensor<{'x'.join(map(str, cur_shape))}xi32, {src_lay}>"
             dst_ty = f"tensor<{'x'.join(map(str, new_shape))}xi32, {lay}>"
             nxt = f"%e{d}_{e}"
-            lines.append(f"    {nxt} = tt.expand_dims {cur} {{axis = {pos} : i32}} : {src_ty} -> {dst_ty}")
+            lines.append(f"    {nxt} = tt.expand_dims {cur} {{axis = {pos} : i32}} : {fn(src_ty)} -> {dst_ty}")
             cur, cur_shape = nxt, new_shape
         if rank > 1:
             ty = f"tensor<{'x'.join(map(str, cur_shape))}xi32, #L>"
-            lines.append(f"    %b{d} = tt.broadcast {cur} : {ty} -> tensor<{full}xi32, #L>")
+            lines.append(f"    %b{d} = tt.broadcast {cur} : {fn(ty)} -> tensor<{full}xi32, #L>")
             cur = f"%b{d}"
         stride = 1
         for x in shape[d + 1:]:
@@ -232,7 +243,7 @@ def probe_module(text: str, shape: list[int], bits: int, warps: int, lanes: int,
         ptrs = f"tensor<{full}x!tt.ptr<i32>, #L>"
         lines += [f'    %tid = tt.elementwise_inline_asm "mov.u32 $0, %tid.x;" {{constraints = "=r,r", '
                   f"packed_element = 1 : i32, pure = false}} {acc} : {i32} -> {i32}",
-                  f"    %sp = tt.splat %out : !tt.ptr<i32> -> {ptrs}",
+                  f"    %sp = tt.splat %out : {fn('!tt.ptr<i32>')} -> {ptrs}",
                   f"    %ptr = tt.addptr %sp, {acc} : {ptrs}, {i32}",
                   f"    tt.store %ptr, %tid : {ptrs}"]
     parts = [] if store else [acc] if bits >= 16 else [acc, None]  # 8 bits: the low byte, then the high byte
@@ -255,7 +266,20 @@ def probe_module(text: str, shape: list[int], bits: int, warps: int, lanes: int,
     from layout_oracle import module_text
 
     args = "%out: !tt.ptr<i32> {tt.divisibility = 16 : i32}" if store else ""
-    return f"#L = {text}\n" + module_text("\n".join(lines), warps, lanes, ctas, p, target, args)
+    return f"#L = {text}\n" + module_text("\n".join(lines), warps, lanes, ctas, p, target, args,
+                                          legacy=release < (3, 0))
+
+
+def _compile_2x(triton, path: str, target: str):
+    """2.2 and 2.3 compile a TTGIR file with their own calls (no GPUTarget); a 2.2 compile then builds its
+    launcher, which needs CUDA's driver library: the stages are in the cache by then, so it is skipped."""
+    arch = int(target.split(":")[1])
+    if tuple(int(x) for x in triton.__version__.split(".")[:2]) >= (2, 3):
+        return triton.compile(path, target=("cuda", arch))
+    import triton.compiler.compiler as compiler
+
+    compiler.make_stub = lambda *a, **k: "/nonexistent/launcher.so"
+    return triton.compile(path, cc=arch)
 
 
 def main() -> None:
@@ -263,11 +287,17 @@ def main() -> None:
 
     import triton
     import triton._C.libtriton as lib
-    from triton.backends.compiler import GPUTarget
 
-    ir = lib.ir
-    ctx = ir.context()
-    ir.load_dialects(ctx)
+    legacy = triton.__version__.startswith("2.")
+    if legacy:
+        ir = lib.triton.ir
+        ctx = ir.context()
+    else:
+        from triton.backends.compiler import GPUTarget
+
+        ir = lib.ir
+        ctx = ir.context()
+        ir.load_dialects(ctx)
     for extra in ("nvidia", "amd"):
         try:
             getattr(lib, extra).load_dialects(ctx)
@@ -283,8 +313,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for i, job in enumerate(jobs):
             backend, arch = job["target"].split(":")
-            target = GPUTarget(backend, int(arch) if backend == "cuda" else arch, 32 if backend == "cuda" else
-                               (32 if arch.startswith("gfx11") or arch.startswith("gfx12") else 64))
+            if not legacy:
+                target = GPUTarget(backend, int(arch) if backend == "cuda" else arch, 32 if backend == "cuda"
+                                   else (32 if arch.startswith("gfx11") or arch.startswith("gfx12") else 64))
             path = os.path.join(tmp, f"p{i}.ttgir")
             with open(path, "w") as f:
                 f.write(job["module"])
@@ -297,7 +328,10 @@ def main() -> None:
                 _done(done, out[-1])
                 continue
             try:
-                k = triton.compile(path, target=target, options={"num_ctas": job.get("ctas", 1)})
+                if legacy:
+                    k = _compile_2x(triton, path, job["target"])
+                else:
+                    k = triton.compile(path, target=target, options={"num_ctas": job.get("ctas", 1)})
                 out.append({"llir": k.asm["llir"], "ttgir": printed})
             except Exception as exc:  # noqa: BLE001 - a later stage may fail: the LLVM IR is what we read
                 llir = glob.glob(os.path.join(cache, "*", "*.llir"))

@@ -6,6 +6,10 @@ tests/test_layout_releases.py compares tritonscope against.
     chmod -R +x /tmp/triton-3.2.0/triton/backends/*/bin
     python tests/layout_codegen_record.py /tmp/triton-3.2.0     # writes tests/data/layout-oracle/codegen-3.2.json
 
+2.2 and 2.3 the same way (their `triton/third_party/cuda/bin` made executable; 2.2 imports torch and
+numpy, which this environment has): NVIDIA cases only, their wheels have no AMD backend. 2.0 and 2.1 have
+no `tt.elementwise_inline_asm` to probe with.
+
 The cases are the distributed ones of `layout_cases.oracle_cases()` (the to_linear_layout records' cases)
 and the MFMA tile cases of the 3.5 equivalence record, each spelled as the release spells it (or skipped,
 with the reason, where it cannot say it). Each case records the layout text the release printed back and
@@ -52,6 +56,9 @@ def jobs_for(release: tuple[int, int]) -> tuple[list[dict], list[dict]]:
             row["skipped"] = f"{ll.size('register')} registers per thread"
             continue
         target = target_of(layout, c["lanes"])
+        if release < (3, 0) and not target.startswith("cuda"):
+            row["skipped"] = "2.x wheels have no AMD backend"
+            continue
         ctas = ctas_of(layout)
         if ctas > 1 and not target.startswith("cuda"):
             row["skipped"] = "a CGA of several CTAs on a 64-lane target"

@@ -40,10 +40,13 @@ def _module(cases: list[tuple[int, dict]], warps: int, lanes: int, ctas: int = 1
 
 
 def module_text(body: str, warps: int, lanes: int, ctas: int, prefix: str = "ttg", target: str | None = None,
-                args: str = "") -> str:
+                args: str = "", legacy: bool = False) -> str:
     """A TTGIR module of one function `@k(args)` holding `body`, for that many warps, lanes and CTAs; its
-    attributes spelled with `prefix` (`triton_gpu` up to 3.2), naming `target` when given."""
+    attributes spelled with `prefix` (`triton_gpu` up to 3.2), naming `target` when given (`legacy`: as 2.x
+    does, `"triton_gpu.compute-capability" = 90`)."""
     named = f'{prefix}.target = "{target}", ' if target else ""
+    if legacy and target:
+        named = f'"{prefix}.compute-capability" = {target.split(":")[1]} : i32, '
     return (
         f'module attributes {{"{prefix}.num-ctas" = {ctas} : i32, "{prefix}.num-warps" = {warps} : i32, '
         f'{named}"{prefix}.threads-per-warp" = {lanes} : i32}} {{\n  tt.func public @k({args}) {{\n{body}\n'

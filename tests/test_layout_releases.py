@@ -200,9 +200,9 @@ def test_an_entry_without_triton_version_is_decoded_as_its_fields_show():
         "triton_version": "3.2", "semantics_of": "3.2",
         "from": "inferred: metadata without triton_version, with 3.2's sanitize_overflow"}
     assert releases.for_entry(Entry({"name": "k"})) == releases.DEFAULT
-    # 2.x is decoded with the oldest checked release's semantics, and says so
+    # 2.3 is a checked release (its code generator): decoded with its own semantics
     old = releases.for_entry(Entry(META_23))
-    assert old.basis == (3, 0) and "the oldest release checked" in old.sentence()
+    assert old.basis == (2, 3) and "the oldest release checked" not in old.sentence()
 
 
 def test_layout_of_a_23_entry_uses_its_inferred_release(cache23):
@@ -211,7 +211,7 @@ def test_layout_of_a_23_entry_uses_its_inferred_release(cache23):
     entry = Cache(cache23).kernels()[0]
     r = CliRunner().invoke(main, ["layout", str(entry.path), "--json", "--no-picture"])
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output)["semantics"] == {"triton_version": "2.3", "semantics_of": "3.0",
+    assert json.loads(r.output)["semantics"] == {"triton_version": "2.3", "semantics_of": "2.3",
                                                  "from": "inferred: 2.x metadata (ids_of_folded_args)"}
 
 

@@ -89,9 +89,9 @@ def _parse_ints(text: str, what: str, sep: str) -> tuple[int, ...]:
 @click.option("--no-picture", is_flag=True, help="Numbers and bases only.")
 @click.option("--triton-version", "triton_version", default=None, metavar="X.Y",
               help="Decode as this Triton release does (default: the release recorded in KERNEL's metadata, "
-              "or for 3.0-3.2 metadata, which names none, the release its fields show; for an attribute, the "
+              "or for 2.0-3.2 metadata, which names none, the release its fields show; for an attribute, the "
               "newest known). Releases differ, e.g. up to 3.8 a blocked layout keeps the registers that repeat "
-              "an element of a tensor smaller than its tile; every release from 3.0 is checked against its own "
+              "an element of a tensor smaller than its tile; every release from 2.2 is checked against its own "
               "code generator.")
 @json_option
 def layout_cmd(

@@ -72,8 +72,12 @@ def slice_to_linear(s: SliceLayout, shape: Sequence[int], element_bits: int | No
         # them apart (registers along it are not zero there).
         parent_shape[s.dim] = tile[s.dim]
         full = layout_to_linear(s.parent, parent_shape, element_bits).transpose_outs(std_names(len(parent_shape)))
-        kept = [tuple(b[i] for i in keep) for b in full.in_bases.get("register", []) if not any(b)]
-        bases["register"] = [b for b in bases.get("register", []) if any(b)] + kept
+        if releases.active().has("slice-broadcast-registers-last"):
+            kept = [tuple(b[i] for i in keep) for b in full.in_bases.get("register", []) if not any(b)]
+            bases["register"] = [b for b in bases.get("register", []) if any(b)] + kept
+        else:  # up to 2.3 they keep their place in the parent's register order
+            bases["register"] = [tuple(b[i] for i in keep) for b in full.in_bases.get("register", [])
+                                 if not b[s.dim]]
     ret = LinearMap(bases, std_names(len(shape)))
     if tile is not None:
         ret.natural_tile = tuple(t for i, t in enumerate(tile) if i != s.dim)

@@ -3,11 +3,11 @@
 Each change was found by recording every release's own answer on the same cases and diffing the records,
 not assumed: its `to_linear_layout` from 3.6 (tests/layout_oracle_record.py;
 tests/data/layout-oracle/triton-X.Y.json), for 3.5 its Gluon `convert_layout(..., assert_trivial=True)`
-check (tests/layout_equivalence.py), and for every release from 3.0 its code generator: a TTGIR kernel
+check (tests/layout_equivalence.py), and for every release from 2.2 its code generator: a TTGIR kernel
 that hands each register of an element-index tensor in the layout to an inline asm, compiled by that
-release, its LLVM IR evaluated per thread (tests/layout_codegen.py; codegen-X.Y.json). Releases before
-3.0 are decoded with 3.0's semantics. A conversion asks `active()`, which `using()` sets for the duration
-of one call (a ContextVar: no parameter threaded through every converter).
+release, its LLVM IR evaluated per thread (tests/layout_codegen.py; codegen-X.Y.json). 2.0 and 2.1 (no
+inline asm op to probe with) are decoded with 2.2's semantics. A conversion asks `active()`, which
+`using()` sets for the duration of one call (a ContextVar: no parameter threaded through every converter).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from tritonscope.errors import UsageError
 
 NEWEST = (3, 9)
-OLDEST_RECORDED = (3, 0)  # the oldest release checked (its code generator: tests/layout_codegen.py)
+OLDEST_RECORDED = (2, 2)  # the oldest release checked (its code generator: tests/layout_codegen.py)
 RECORDED = ((3, 6), (3, 7), (3, 8), (3, 9))  # releases with an oracle record in tests/data/layout-oracle
 # releases whose own `to_linear_layout` is not exposed, checked through Gluon's `convert_layout(...,
 # assert_trivial=True)` (tests/layout_equivalence.py; tests/data/layout-oracle/equivalence-X.Y.json):
@@ -28,7 +28,8 @@ RECORDED = ((3, 6), (3, 7), (3, 8), (3, 9))  # releases with an oracle record in
 EQUIVALENCE_RECORDED = ((3, 5),)
 # releases whose code generator placed each case's elements (tests/layout_codegen.py;
 # tests/data/layout-oracle/codegen-X.Y.json): lanes, warps and the order of a thread's registers
-CODEGEN_RECORDED = ((3, 0), (3, 1), (3, 2), (3, 3), (3, 4), (3, 5), (3, 6), (3, 7), (3, 8), (3, 9))
+CODEGEN_RECORDED = ((2, 2), (2, 3), (3, 0), (3, 1), (3, 2), (3, 3), (3, 4), (3, 5), (3, 6), (3, 7), (3, 8),
+                    (3, 9))
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +52,15 @@ CHANGES: tuple[Change, ...] = (
            "the next 16 columns); up to 3.1 along M first (warp 1: the next 16 rows)"),
     Change("mma-smaller-than-tile", (3, 2), "nvidia_mma",
            "a tensor smaller than the MMA tile along a dim (an 8-row slice of a 16-row mma tile, an N smaller "
-           "than wgmma's instrShape N) wraps its elements onto other lanes and registers up to 3.1. Not "
-           "modelled: 3.2's placement is shown (tensors at least one tile large are the same)",
+           "than wgmma's instrShape N) wraps its elements onto other lanes and registers up to 3.1 (2.2 and 2.3 "
+           "leave some of its elements in no register at all). Not modelled: 3.2's placement is shown (tensors "
+           "at least one tile large are the same)",
            modelled=False, smaller_than_tile=True),
+    Change("slice-broadcast-registers-last", (3, 0), "slice",
+           "the registers a slice keeps that only repeat an element along a kept dim (kept up to 3.2) come after "
+           "the others; up to 2.3 they keep their place in the parent's register order (a [1, 128] slice of a "
+           "sizePerThread = [2, 8, 4], order = [0, 1, 2] parent: the repeat is register bit 0 in 2.3, the last "
+           "bit in 3.0)"),
     Change("slice-drops-broadcast-registers", (3, 3), "slice",
            "a slice drops the parent's registers that only repeat an element once the sliced dim is gone (a "
            "[1] slice of a [1, 8]-per-thread parent: 1 register per thread); up to 3.2 they stay as zero "
