@@ -95,6 +95,36 @@ def test_list_form_target_and_mangled_names():
     assert demangle("add_kernel_0d1d2d3de") == "add_kernel"
     assert demangle("matmul_kernel_0d1d2d3d4d5d6d7c8d9c10d11c") == "matmul_kernel"
     assert demangle("triton_poi_fused_add_0") == "triton_poi_fused_add_0"
+    # 2.x's suffix is every argument's index in order: bare indices only where the entry is known to be 2.x
+    assert demangle("dot_kernel_0123456", legacy=True) == "dot_kernel"
+    assert demangle("dot_kernel_0123456") == "dot_kernel_0123456"
+    assert demangle("triton_poi_fused_add_0_0d1d2", legacy=True) == "triton_poi_fused_add_0"
+    assert demangle("k_0123456789101112", legacy=True) == "k"
+    assert demangle("conv_2d", legacy=True) == "conv_2d"  # not 0, 1, ...: a name
+    assert demangle("k_0d2d", legacy=True) == "k_0d2d" and demangle("k_7", legacy=True) == "k_7"
+    # 2.2's target object, and 2.1's `arch`
+    assert parse_target({"capability": 90, "num_warps": 4, "enable_fp_fusion": True}) == Target("cuda", "90", 32)
+
+
+def test_target_of_an_entry_without_one_in_its_metadata(tmp_path):
+    """2.1 names `arch`; 2.0 nothing (the PTX's `.target`); a partial entry its TTGIR (2.x: compute-capability)."""
+    cache = tmp_path / "cache"
+    for name, meta, files in (
+            ("A21", {"arch": 80, "device_type": "cuda", "name": "k_01", "num_warps": 4}, {}),
+            ("B20", {"num_warps": 4, "num_stages": 3, "ctime": {}, "name": "k_01"},
+             {"k.ptx": "//\n.version 7.5\n.target sm_80\n.address_size 64\n"}),
+            ("C23", None, {"k.ttgir": 'module attributes {"triton_gpu.compute-capability" = 90 : i32, '
+                                      '"triton_gpu.num-warps" = 4 : i32} {\n}\n'}),
+            ("D39", None, {"k.ttgir": 'module attributes {"ttg.num-warps" = 4 : i32, ttg.target = "hip:gfx942", '
+                                      '"ttg.threads-per-warp" = 64 : i32} {\n}\n'})):
+        (cache / name).mkdir(parents=True)
+        if meta is not None:
+            (cache / name / "k.json").write_text(json.dumps(meta))
+        for f, text in files.items():
+            (cache / name / f).write_text(text)
+    got = {e.hash: (str(e.target), e.name) for e in Cache(cache).kernels(include_all=True)}
+    assert got == {"A21": ("cuda:80", "k"), "B20": ("cuda:80", "k"), "C23": ("cuda:90", "k"),
+                   "D39": ("hip:gfx942", "k")}
 
 
 def test_target_matching():

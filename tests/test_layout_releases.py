@@ -182,27 +182,40 @@ META_31 = {"allow_fp8e4b15": True, "allow_fp8e4nv": True, "backend_name": "cuda"
 META_32 = {"backend_name": "cuda", "deprecated_fp8_dtypes": [], "sanitize_overflow": True, "name": "k",
            "supported_fp8_dtypes": ["fp8e5"], "target": {"backend": "cuda", "arch": 90, "warp_size": 32}}
 META_23 = {"ids_of_folded_args": [], "name": "k", "num_warps": 4, "target": ["cuda", 90]}
+# as 2.2, 2.1 and 2.0 wrote them (cross-compiled with each release's wheel, tests/test_releases_2x.py)
+META_22 = {"num_warps": 4, "num_ctas": 1, "num_stages": 3, "enable_warp_specialization": False, "debug": False,
+           "target": {"capability": 80, "num_warps": 4, "enable_fp_fusion": True}, "device_type": "cuda",
+           "shared": 0, "name": "k_0123", "clusterDims": [1, 1, 1]}
+META_21 = {"num_warps": 4, "num_stages": 3, "constants": {}, "debug": False, "arch": 80, "device_type": "cuda",
+           "shared": 0, "name": "k_0123"}
+META_20 = {"num_warps": 4, "num_stages": 3, "ctime": {"ttir": 1.0}, "shared": 0, "name": "k_0123"}
 
 
 def test_an_entry_without_triton_version_is_decoded_as_its_fields_show():
-    assert releases.infer_release(META_31)[0] == (3, 1)
-    assert releases.infer_release(META_32)[0] == (3, 2)
-    assert releases.infer_release(META_23)[0] == (2, 3)
-    assert releases.infer_release({**META_32, "triton_version": "3.3.1"}) is None
-    assert releases.infer_release({"name": "k"}) is None and releases.infer_release(None) is None
+    from tritonscope.artifacts.cache import infer_release
+
+    found = {k: infer_release(m)[:2] for k, m in
+             {"3.1": META_31, "3.2": META_32, "2.3": META_23, "2.2": META_22, "2.1": META_21, "2.0": META_20}.items()}
+    assert found == {"3.1": ((3, 1), "3.0-3.1"), "3.2": ((3, 2), "3.2"), "2.3": ((2, 3), "2.3"),
+                     "2.2": ((2, 2), "2.2"), "2.1": ((2, 1), "2.1"), "2.0": ((2, 0), "2.0")}
+    assert infer_release({**META_32, "triton_version": "3.3.1"}) is None
+    assert infer_release({"name": "k"}) is None and infer_release(None) is None
 
     class Entry:
         def __init__(self, meta):
             self.metadata, self.triton_version = meta, meta.get("triton_version")
+            self.inferred_release = infer_release(meta)
 
     assert releases.for_entry(Entry({**META_32, "triton_version": "3.6.0"})).release == (3, 6)
     assert releases.for_entry(Entry(META_32)).to_json() == {
         "triton_version": "3.2", "semantics_of": "3.2",
         "from": "inferred: metadata without triton_version, with 3.2's sanitize_overflow"}
     assert releases.for_entry(Entry({"name": "k"})) == releases.DEFAULT
-    # 2.3 is a checked release (its code generator): decoded with its own semantics
-    old = releases.for_entry(Entry(META_23))
-    assert old.basis == (2, 3) and "the oldest release checked" not in old.sentence()
+    # 2.2 and 2.3 are checked releases; 2.0 and 2.1 are decoded with the oldest one's semantics, and say so
+    for meta, basis in ((META_23, (2, 3)), (META_22, (2, 2)), (META_21, (2, 2)), (META_20, (2, 2))):
+        old = releases.for_entry(Entry(meta))
+        assert old.basis == basis
+        assert ("the oldest release checked" in old.sentence()) == (old.release < (2, 2))
 
 
 def test_layout_of_a_23_entry_uses_its_inferred_release(cache23):
@@ -211,8 +224,9 @@ def test_layout_of_a_23_entry_uses_its_inferred_release(cache23):
     entry = Cache(cache23).kernels()[0]
     r = CliRunner().invoke(main, ["layout", str(entry.path), "--json", "--no-picture"])
     assert r.exit_code == 0, r.output
-    assert json.loads(r.output)["semantics"] == {"triton_version": "2.3", "semantics_of": "2.3",
-                                                 "from": "inferred: 2.x metadata (ids_of_folded_args)"}
+    assert json.loads(r.output)["semantics"] == {
+        "triton_version": "2.3", "semantics_of": "2.3",
+        "from": "inferred: 2.3 metadata (ids_of_folded_args, the target as a list)"}
 
 
 def test_a_32_slice_keeps_the_registers_that_repeat_an_element():

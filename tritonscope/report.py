@@ -130,9 +130,11 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
     stages = options.stages or default_stages(entry)
     kernel = {
         "name": entry.name, "hash": entry.hash, "target": str(entry.target) if entry.target else "unknown",
-        "triton": entry.triton_version or "unknown", "entry": str(entry.path),
+        "triton": entry.triton_version or (f"{entry.release_label}?" if entry.release_label else "unknown"),
+        "entry": str(entry.path),
     }
-    kmap = srcmap.KernelMap(entry.name, entry.hash, kernel["target"], entry.triton_version)
+    kmap = srcmap.KernelMap(entry.name, entry.hash, kernel["target"], entry.triton_version,
+                            triton_version_inferred=None if entry.triton_version else entry.release_label)
     panes: list[StagePane] = []
     for stage in stages:
         pane, module = _load_stage(entry, stage)

@@ -81,10 +81,13 @@ def parse_target_spec(text: str) -> str:
 
 
 def parse_target(raw: object) -> Target | None:
-    """Metadata `target` in every release's form: dict (3.0+), list/tuple (2.3), or 'cuda:90'."""
+    """Metadata `target` in every release's form: dict (3.0+; 2.2's `{"capability": 80, ...}` names an
+    NVIDIA GPU), list/tuple (2.3), or 'cuda:90'."""
     if isinstance(raw, dict):
         backend = raw.get("backend")
         arch = raw.get("arch")
+        if backend is None and arch is None and _is_int(raw.get("capability")):
+            return Target("cuda", str(raw["capability"]), 32)
         if backend is None or arch is None:
             return None
         warp = raw.get("warp_size")
@@ -98,10 +101,57 @@ def parse_target(raw: object) -> Target | None:
     return None
 
 
-def demangle(name: str) -> str:
-    """Triton 2.3's `add_kernel_0d1d2d3de` -> `add_kernel`; other names unchanged."""
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def demangle(name: str, legacy: bool = False) -> str:
+    """Triton 2.x's `add_kernel_0d1d2d3de` -> `add_kernel`; other names unchanged. Triton up to 2.3 appends
+    every non-constexpr argument's index in order, each followed by its specialization (`c` equal to 1, `d`
+    divisible by 16, `e` by 8). A suffix of bare indices (`_0123`: no argument specialized) is taken off only
+    for an entry known to be 2.x (`legacy`): a 3.x kernel may well be named `triton_poi_fused_add_0`."""
     m = _MANGLED_23.match(name)
-    return m.group("base") if m and any(c in m.group("sig") for c in "cde") else name
+    if m is None or not _signature_suffix(m.group("sig")):
+        return name
+    return m.group("base") if legacy or any(c in m.group("sig") for c in "cde") else name
+
+
+def _signature_suffix(sig: str) -> bool:
+    """`0d1d2c3` and `0123`: the indices 0, 1, 2, ... in order, each with its markers; `7` or `02` are not."""
+    index = pos = 0
+    while pos < len(sig):
+        digits = str(index)
+        if not sig.startswith(digits, pos):
+            return False
+        pos += len(digits)
+        while pos < len(sig) and sig[pos] in "cde":
+            pos += 1
+        index += 1
+    return index > 0
+
+
+def infer_release(meta: object) -> tuple[tuple[int, int], str, str] | None:
+    """(release, its label, how it shows) for metadata that names no `triton_version` (the field came in
+    3.3), from the fields each release wrote: 3.2 `sanitize_overflow`; 3.0 and 3.1 (alike in every layout)
+    `allow_fp8e4b15` beside a `{"backend", "arch"}` target; 2.3 the target as a list and
+    `ids_of_folded_args`; 2.2 the target as `{"capability", ...}` and `enable_warp_specialization`; 2.1 an
+    `arch` number beside `device_type`; 2.0 the stages' `ctime`."""
+    if not isinstance(meta, dict) or "triton_version" in meta:
+        return None
+    target = meta.get("target")
+    if "sanitize_overflow" in meta or "supported_fp8_dtypes" in meta:
+        return (3, 2), "3.2", "inferred: metadata without triton_version, with 3.2's sanitize_overflow"
+    if "allow_fp8e4b15" in meta and isinstance(target, dict) and "backend" in target:
+        return (3, 1), "3.0-3.1", "inferred: 3.0/3.1 metadata (allow_fp8e4b15, no triton_version; they decode alike)"
+    if "ids_of_folded_args" in meta or isinstance(target, list) or _is_int(target):
+        return (2, 3), "2.3", "inferred: 2.3 metadata (ids_of_folded_args, the target as a list)"
+    if (isinstance(target, dict) and "capability" in target) or "enable_warp_specialization" in meta:
+        return (2, 2), "2.2", "inferred: 2.2 metadata (the target as {capability}, enable_warp_specialization)"
+    if "arch" in meta and "device_type" in meta:
+        return (2, 1), "2.1", "inferred: 2.1 metadata (arch and device_type)"
+    if isinstance(meta.get("ctime"), dict) and "num_warps" in meta:
+        return (2, 0), "2.0", "inferred: 2.0 metadata (the stages' ctime)"
+    return None
 
 
 @dataclass
@@ -158,7 +208,12 @@ class KernelEntry:
     def name(self) -> str:
         name = self._name
         if name is None:  # asked for many times per entry by every listing: demangled once
-            name = self._name = demangle(self.mangled_name) if self.mangled_name else self.hash
+            if self.mangled_name:
+                inferred = infer_release(self.metadata)
+                name = demangle(self.mangled_name, legacy=inferred is not None and inferred[0] < (3, 0))
+            else:
+                name = self.hash
+            self._name = name
         return name
 
     @property
@@ -169,6 +224,8 @@ class KernelEntry:
     def target(self) -> Target | None:
         if self.metadata:
             t = parse_target(self.metadata.get("target"))
+            if t is None and _is_int(self.metadata.get("arch")) and self.metadata.get("device_type") == "cuda":
+                t = Target("cuda", str(self.metadata["arch"]), 32)  # 2.1: `"arch": 80`
             if t is not None:
                 if t.warp_size is None and isinstance(self.metadata.get("warp_size"), int):
                     return Target(t.backend, t.arch, self.metadata["warp_size"])
@@ -176,20 +233,16 @@ class KernelEntry:
         return self._target_from_ir()
 
     def _target_from_ir(self) -> Target | None:
-        # Partial entries have no json; the TTGIR module header names the target.
-        ttgir = self.files.get("ttgir")
-        if ttgir is None:
-            return None
-        try:
-            with open(ttgir, "rb") as fh:
-                head = fh.read(16384).decode("utf-8", "replace")
-        except OSError:
-            return None
-        m = re.search(r'(?:triton_gpu|ttg)\.target\s*=\s*"(\w+):(\w+)"', head)
-        if not m:
-            return None
-        w = re.search(r'"(?:triton_gpu|ttg)\.threads-per-warp"\s*=\s*(\d+)', head)
-        return Target(m.group(1), m.group(2), int(w.group(1)) if w else None)
+        """Partial entries have no json, 2.0's names no target: the TTGIR module header names it (up to 2.3
+        as `triton_gpu.compute-capability`), else the PTX's `.target sm_80`."""
+        head = _head(self.files.get("ttgir"))
+        m = _TTGIR_TARGET.search(head)
+        if m:
+            w = _TTGIR_WARP.search(head)
+            backend, arch = (m.group(1), m.group(2)) if m.group(1) else ("cuda", m.group(3))
+            return Target(backend, arch, int(w.group(1)) if w else None)
+        m = _PTX_TARGET.search(_head(self.files.get("ptx")))
+        return Target("cuda", m.group(1), 32) if m else None
 
     @property
     def language(self) -> str | None:
@@ -240,6 +293,19 @@ class KernelEntry:
         return str(v) if v is not None else None
 
     @property
+    def inferred_release(self) -> tuple[tuple[int, int], str, str] | None:
+        """For metadata without `triton_version`: the release its fields show (`infer_release`)."""
+        return infer_release(self.metadata)
+
+    @property
+    def release_label(self) -> str | None:
+        """`3.6.0` as the metadata names it, else the inferred release's label (`3.2`, `3.0-3.1`, `2.2`)."""
+        if self.triton_version:
+            return self.triton_version
+        inferred = self.inferred_release
+        return inferred[1] if inferred else None
+
+    @property
     def stages(self) -> list[str]:
         return [s for s in STAGE_ORDER if s in self.file_paths]
 
@@ -276,6 +342,7 @@ class KernelEntry:
             "shared": self.meta("shared"),
             "tmem_columns": self.tmem_columns,
             "triton_version": self.triton_version,
+            "triton_version_inferred": self.release_label if not self.triton_version else None,
             "language": self.language,
             "local_bytes": self.local_bytes,
             "stages": self.stages,
@@ -284,6 +351,22 @@ class KernelEntry:
             "mtime": self.mtime,
             "metadata_error": self.metadata_error,
         }
+
+
+_TTGIR_TARGET = lazy_compile(r'(?:triton_gpu|ttg)\.target"?\s*=\s*"(\w+):(\w+)"'
+                             r'|"triton_gpu\.compute-capability"\s*=\s*(\d+)')
+_TTGIR_WARP = lazy_compile(r'"(?:triton_gpu|ttg)\.threads-per-warp"\s*=\s*(\d+)')
+_PTX_TARGET = lazy_compile(r"^\.target\s+sm_(\d+)a?\b", re.MULTILINE)
+
+
+def _head(path: Path | None, size: int = 16384) -> str:
+    if path is None:
+        return ""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(size).decode("utf-8", "replace")
+    except OSError:
+        return ""
 
 
 def format_size(n: int) -> str:

@@ -134,26 +134,11 @@ def for_version(text: str | None, said: str) -> Semantics:
 
 def for_entry(entry) -> Semantics:
     """The semantics of a cache entry's release: its metadata's `triton_version` (3.3 and later), else the
-    release its metadata's fields show (`infer_release`), else the default."""
+    release its metadata's fields show (`KernelEntry.inferred_release`), else the default."""
     if entry.triton_version:
         return for_version(entry.triton_version, "the entry's metadata")
-    inferred = infer_release(entry.metadata)
-    return Semantics(*inferred) if inferred else DEFAULT
-
-
-def infer_release(meta) -> tuple[tuple[int, int], str] | None:
-    """(release, how it shows) for metadata that names no `triton_version` (the field came in 3.3): 3.2 wrote
-    `sanitize_overflow` and `supported_fp8_dtypes`, 3.0 and 3.1 (alike in every layout) `allow_fp8e4b15`
-    with the target as an object, 2.x the target as a list or number beside `ids_of_folded_args`."""
-    if not isinstance(meta, dict) or "triton_version" in meta:
-        return None
-    if "sanitize_overflow" in meta or "supported_fp8_dtypes" in meta:
-        return (3, 2), "inferred: metadata without triton_version, with 3.2's sanitize_overflow"
-    if "allow_fp8e4b15" in meta and isinstance(meta.get("target"), dict):
-        return (3, 1), "inferred: 3.0/3.1 metadata (allow_fp8e4b15, no triton_version; they decode alike)"
-    if "ids_of_folded_args" in meta or isinstance(meta.get("target"), list | int):
-        return (2, 3), "inferred: 2.x metadata (ids_of_folded_args)"
-    return None
+    inferred = entry.inferred_release
+    return Semantics(inferred[0], inferred[2]) if inferred else DEFAULT
 
 
 def from_option(text: str) -> Semantics:

@@ -43,7 +43,8 @@ def ls_rows(entries: list[KernelEntry], now: float, tmem: bool = False) -> list[
         if tmem:
             cols = e.tmem_columns
             cells.append(f"{cols} col" if cols else "-")
-        rows.append(((*cells, stages, e.triton_version or "-", human_age(now - e.mtime)), style))
+        release = e.triton_version or (f"{e.release_label}?" if e.release_label else "-")  # ?: from its fields
+        rows.append(((*cells, stages, release, human_age(now - e.mtime)), style))
     return rows
 
 

@@ -15,7 +15,8 @@ _MAX_OP_TEXT = 110
 def _header(console: Console, result: dict) -> None:
     k = result["kernel"]
     head = Text(k["name"], style="bold")
-    head.append(f"  {k['hash'][:12]}  {k['target'] or '?'}  triton {k['triton_version'] or '?'}", style="dim")
+    release = k["triton_version"] or (f"{k['triton_version_inferred']}?" if k.get("triton_version_inferred") else "?")
+    head.append(f"  {k['hash'][:12]}  {k['target'] or '?'}  triton {release}", style="dim")
     console.print(head)
     src = result.get("source")
     if src is not None:

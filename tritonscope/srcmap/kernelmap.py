@@ -41,6 +41,8 @@ class KernelMap:
     target: str | None
     triton_version: str | None
     stages: dict[str, Module] = field(default_factory=dict)
+    # the release the metadata's fields show where it names none (KernelEntry.release_label): `3.2`, `2.2`
+    triton_version_inferred: str | None = None
     skipped: dict[str, str] = field(default_factory=dict)
     source_file: str | None = None  # the user's file, as the IR names it
 
@@ -126,11 +128,17 @@ def parse_stage_list(text: str | None, entry: KernelEntry) -> tuple[list[str], b
     return out, True
 
 
+def kernel_map_of(entry: KernelEntry) -> KernelMap:
+    """An entry's KernelMap with no stage parsed yet."""
+    target = entry.target
+    return KernelMap(entry.name, entry.hash, str(target) if target else None, entry.triton_version,
+                     triton_version_inferred=None if entry.triton_version else entry.release_label)
+
+
 def load_kernel_map(entry: KernelEntry, stages: list[str], explicit: bool = False) -> KernelMap:
     """Parse each stage. A stage whose disassembler is missing is skipped with the reason, unless the
     user named it (`explicit`), in which case the error propagates."""
-    target = entry.target
-    kmap = KernelMap(entry.name, entry.hash, str(target) if target else None, entry.triton_version)
+    kmap = kernel_map_of(entry)
     # nvdisasm takes longer than parsing every text stage of the largest kernel: start it first and
     # parse the others while it runs (its errors surface at the sass stage, as before).
     sass = _start_sass(entry) if "sass" in stages and "cubin" in entry.files else None

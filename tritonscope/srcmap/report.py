@@ -15,6 +15,7 @@ from tritonscope.srcmap.kernelmap import (
     find_ops,
     helper_places,
     inlined_line_counts,
+    kernel_map_of,
     line_counts,
     load_kernel_map,
     memory_flow,
@@ -33,7 +34,7 @@ LISTING_MAX_GAP = 8
 
 def kernel_json(kmap: KernelMap) -> dict:
     return {"name": kmap.name, "hash": kmap.hash, "target": kmap.target, "triton_version": kmap.triton_version,
-            "source_file": kmap.source_file}
+            "triton_version_inferred": kmap.triton_version_inferred, "source_file": kmap.source_file}
 
 
 def op_json(op: Op, source: SourceText | None = None) -> dict:
@@ -221,8 +222,7 @@ def entry_stats(job: tuple) -> dict:
     except TritonscopeError as exc:
         if strict:
             raise
-        target = entry.target
-        kmap = KernelMap(entry.name, entry.hash, str(target) if target else None, entry.triton_version)
+        kmap = kernel_map_of(entry)
         kmap.skipped["entry"] = str(exc)
         return kernel_stats(kmap)
     finally:
