@@ -62,6 +62,12 @@ def cache23(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def releases2_cache(tmp_path_factory) -> Path:
+    """Caches of Triton 2.0, 2.1 and 2.2 (one folder each) committed under tests/data (see its README)."""
+    return _copy_tree(REPO / "tests" / "data" / "releases-2.0-2.2", tmp_path_factory.mktemp("crel2") / "releases")
+
+
+@pytest.fixture(scope="session")
 def releases_cache(tmp_path_factory) -> Path:
     """Caches of Triton 3.0, 3.1, 3.3 and 3.4 (one folder each) committed under tests/data (see its README)."""
     return _copy_tree(REPO / "tests" / "data" / "releases-3.0-3.4", tmp_path_factory.mktemp("crel") / "releases")

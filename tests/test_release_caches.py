@@ -73,3 +73,70 @@ def test_each_command_on_the_release_cache(key):
     stats = _json("map", "--stats", str(entry.path), "--json", "--stages", ",".join(present))
     got = {s["stage"]: (s["ops"], s["attributed"]) for s in stats["kernels"][0]["stages"]}
     assert got == stages
+
+
+# -- Triton 2.0, 2.1 and 2.2 (tests/data/releases-2.0-2.2) ---------------------------------------------------
+
+DATA_2X = Path(__file__).parent / "data" / "releases-2.0-2.2"
+
+# (release folder, kernel, target): (mangled name, accesses, layouts, {stage: (ops, attributed)})
+EXPECTED_2X = {
+    ("2.0", "add_kernel", "cuda:80"): ("add_kernel_0123", 3, 1, {
+        "ttir": (23, 0), "ttgir": (23, 0), "llir": (133, 0), "ptx": (114, 0)}),
+    ("2.0", "dot_kernel", "cuda:80"): ("dot_kernel_0123456", 3, 11, {
+        "ttir": (46, 0), "ttgir": (55, 0), "llir": (1096, 0), "ptx": (700, 0)}),
+    ("2.0", "softmax_kernel", "cuda:80"): ("softmax_kernel_0123", 2, 1, {
+        "ttir": (23, 0), "ttgir": (23, 0), "llir": (185, 0), "ptx": (216, 0)}),
+    ("2.1", "add_kernel", "cuda:90"): ("add_kernel_0123", 3, 1, {
+        "ttir": (21, 0), "ttgir": (21, 0), "llir": (117, 117), "ptx": (123, 123)}),
+    ("2.1", "dot_kernel", "cuda:80"): ("dot_kernel_0123456", 3, 11, {
+        "ttir": (43, 0), "ttgir": (52, 0), "llir": (1016, 868), "ptx": (728, 719)}),
+    ("2.2", "dot_kernel", "cuda:80"): ("dot_kernel_0123456", 3, 11, {
+        "ttir": (43, 0), "ttgir": (52, 0), "llir": (1002, 774), "ptx": (751, 742)}),
+    ("2.2", "dot_kernel", "cuda:90"): ("dot_kernel_0123456", 3, 9, {
+        "ttir": (43, 0), "ttgir": (51, 0), "llir": (1126, 853), "ptx": (860, 840)}),
+    ("2.2", "softmax_kernel", "cuda:80"): ("softmax_kernel_0123", 2, 1, {
+        "ttir": (26, 0), "ttgir": (26, 0), "llir": (206, 206), "ptx": (224, 224)}),
+}
+HOW_2X = {"2.0": "inferred: 2.0 metadata (the stages' ctime)",
+          "2.1": "inferred: 2.1 metadata (arch and device_type)",
+          "2.2": "inferred: 2.2 metadata (the target as {capability}, enable_warp_specialization)"}
+
+
+def _entries_2x():
+    for rel in sorted(p.name for p in DATA_2X.iterdir() if p.is_dir()):
+        for e in sorted(Cache(DATA_2X / rel).kernels(), key=lambda e: (e.name, str(e.target))):
+            yield rel, e
+
+
+def test_2x_entries_are_listed_with_target_name_and_inferred_release():
+    """Each release's metadata names its target its own way (2.0 not at all: the PTX's `.target`), mangles
+    the kernel name with bare argument indices, and names no release: `ls` shows what the fields show."""
+    found = {(rel, e.name, str(e.target)): e.mangled_name for rel, e in _entries_2x()}
+    assert found == {k: v[0] for k, v in EXPECTED_2X.items()}
+    for rel in HOW_2X:
+        listed = _json("ls", "--cache-dir", str(DATA_2X / rel), "--json", "--all")
+        assert {(x["triton_version"], x["triton_version_inferred"]) for x in listed["entries"]} == {(None, rel)}
+        assert all(x["target"]["backend"] == "cuda" for x in listed["entries"])
+        table = CliRunner().invoke(main, ["ls", "--cache-dir", str(DATA_2X / rel)]).output
+        assert f" {rel}? " in table and "_0123" not in table
+
+
+@pytest.mark.parametrize("key", sorted(EXPECTED_2X), ids=lambda k: "-".join(k))
+def test_each_command_on_a_2x_cache(key):
+    rel, name, target = key
+    (entry,) = [e for r, e in _entries_2x() if (r, e.name, str(e.target)) == key]
+    _, accesses, layouts, stages = EXPECTED_2X[key]
+    loads = _json("loads", str(entry.path), "--json")
+    # TTGIR without locations: every access listed by its TTGIR line, joined to nothing, and said so
+    assert len(loads["rows"]) == accesses
+    for row in loads["rows"]:
+        assert row["where"].startswith("ttgir:") and row["where"].endswith(" (no loc)")
+        assert (row["verdict"], row["reasons"], row["stages"]) == ("unknown", ["no-location"], {})
+    assert any(n.startswith("TTGIR: no access carries a source location") for n in loads["notes"])
+    layout = _json("layout", str(entry.path), "--json", "--no-picture")
+    assert layout["semantics"]["triton_version"] == rel and layout["semantics"]["from"] == HOW_2X[rel]
+    assert len(layout["layouts"]) == layouts
+    present = [s for s in TEXT if s in entry.stages]
+    stats = _json("map", "--stats", str(entry.path), "--json", "--stages", ",".join(present))
+    assert {s["stage"]: (s["ops"], s["attributed"]) for s in stats["kernels"][0]["stages"]} == stages

@@ -122,25 +122,29 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     isa_stage = "amdgcn" if "amdgcn" in modules else "ptx" if "ptx" in modules else None
     stages = [s for s in ("llir", "ptx", "sass", "amdgcn") if s in modules]
     unattributed: list[dict] = []
+    # an access whose op names no source line (TTGIR up to 2.2) is joined to no instruction: by line 0 it
+    # would claim every instruction LLVM left without a line
+    unlocated = [r for r in rows if r.line == 0 and r.sites and r.sites[0].op.loc is None]
+    located = [r for r in rows if not (r.line == 0 and r.sites and r.sites[0].op.loc is None)]
     for stage in stages:
-        join_stage(stage, modules[stage], rows, unattributed)
-        share_identical(stage, rows)
+        join_stage(stage, modules[stage], located, unattributed)
+        share_identical(stage, located)
         if stage == "llir":
-            loadreclaim.at_use(modules[stage], ttgir, rows, unattributed)
+            loadreclaim.at_use(modules[stage], ttgir, located, unattributed)
         else:
-            loadreclaim.relocate(stage, rows, unattributed)
+            loadreclaim.relocate(stage, located, unattributed)
     if "sass" in modules and "ptx" in modules:
-        split_ambiguous("sass", "ptx", rows)
-    for r in rows:
+        split_ambiguous("sass", "ptx", located)
+    for r in located:
         r.attribution = ("ambiguous" if r.ambiguous else "moved" if r.relocations else
                          "line" if r.line_matched else "exact")
     for stage in stages:
-        loadreclaim.selected(stage, ttgir, rows, unattributed)
-        loadreclaim.arms_merged(stage, rows, graph.lines, unattributed)
-        loadreclaim.removed(stage, rows, unattributed)
-        loadreclaim.combined(stage, rows, unattributed)
+        loadreclaim.selected(stage, ttgir, located, unattributed)
+        loadreclaim.arms_merged(stage, located, graph.lines, unattributed)
+        loadreclaim.removed(stage, located, unattributed)
+        loadreclaim.combined(stage, located, unattributed)
     if "llir" in modules:
-        mark_branch_guarded(modules["llir"], rows)
+        mark_branch_guarded(modules["llir"], located)
     final = "sass" if "sass" in modules else isa_stage
     for row in rows:
         decide(row, final, graph)
@@ -152,11 +156,12 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
             row.verdict, row.vector_bytes, row.vector_stage = partner.verdict, partner.vector_bytes, \
                 partner.vector_stage
             row.reasons = [r for r in row.reasons if r.code != "no-isa-match"]
-    loadreclaim.common_subexpressions(rows)
-    loadreclaim.merged_arms(rows, graph.lines,
+    _unlocated(unlocated, len(rows), notes)
+    loadreclaim.common_subexpressions(located)
+    loadreclaim.merged_arms(located, graph.lines,
                             lambda a, b, name: graph.at(a, [name]) == graph.at(b, [name]))
     if "llir" in modules:
-        loadreclaim.not_emitted(rows, unattributed)
+        loadreclaim.not_emitted(located, unattributed)
     disambiguate(rows)
     spills = spill_sites(modules)
     if written is not None:
@@ -210,7 +215,9 @@ def _rows(sites: list[AccessSite]) -> list[AccessRow]:
         if kind == "tma":
             kind = "tma_store" if TMA_WRITES.search(s.op.op) else "tma_load"
         outer = s.op.loc.outermost() if s.op.loc else SourceLoc("?", 0, 0)
-        key = (loc_key(s.op.loc), kind, s.op.op, s.shape, s.dtype, s.layout_name)
+        # an op without a location (TTGIR before 2.3 has none) is its own access, not one with every other
+        where = loc_key(s.op.loc) if s.op.loc is not None else (("", s.op.lineno, -1),)
+        key = (where, kind, s.op.op, s.shape, s.dtype, s.layout_name)
         row = groups.get(key)
         if row is None:
             layout_text = s.layout.to_text() if s.layout is not None and hasattr(s.layout, "to_text") else None
@@ -228,6 +235,22 @@ def _rows(sites: list[AccessSite]) -> list[AccessRow]:
         row.sites.append(s)
     order = {k: i for i, k in enumerate(ACCEPTS)}
     return sorted(groups.values(), key=lambda r: (r.line, r.col, order.get(r.kind, 99), r.op))
+
+
+def _unlocated(unlocated: list[AccessRow], of: int, notes: list[str]) -> None:
+    """Accesses whose TTGIR op names no source line (Triton up to 2.2 prints no locations into TTIR/TTGIR, only
+    into LLIR and PTX): no instruction can be joined to them by line; say so instead of 'no instruction
+    attributed to 0:0'. Each is labelled with its TTGIR line."""
+    for row in unlocated:
+        lineno = row.sites[0].op.lineno
+        row.label = f"ttgir:{lineno} (no loc)"
+        if row.verdict == "unknown" and any(r.code == "no-isa-match" for r in row.reasons):
+            row.reasons = [Reason("no-location", f"the TTGIR op (line {lineno}) carries no source location: "
+                                                 "its instructions cannot be found by line")]
+    if unlocated and len(unlocated) == of:
+        notes.append("TTGIR: no access carries a source location (Triton before 2.3 prints none into TTIR and "
+                     "TTGIR): each row is labelled with its TTGIR line and joined to no instruction (the later stages' "
+                     "memory instructions are listed below as they are located)")
 
 
 def _predict(row: AccessRow) -> None:
