@@ -414,21 +414,13 @@ def _kernel_layouts_as(sel: Selection, entry, alias: str | None, semantics, q: L
 
 def _written(entry, ttgir: str, path: str, finder) -> dict:
     """A Gluon kernel: the layouts its source writes against those of its TTGIR."""
-    from tritonscope.layouts.gluon import kernel_file, resolution_json, written_vs_resolved
+    from tritonscope.layouts.gluon import resolution_json, written_in_source
 
-    requested = kernel_file(ttgir, path)
-    if requested is None:
-        return {"source": None, "error": "the TTGIR names no source file", "layouts": []}
-    source = finder.read(requested, {requested})
-    doc = {"source": source.to_json(), "error": source.error, "layouts": []}
-    if not source.found:
-        return doc
-    try:
-        resolutions = written_vs_resolved("\n".join(source.lines), requested, ttgir, path, entry.name)
-    except SyntaxError as exc:
-        doc["error"] = f"{source.path}:{exc.lineno}: not Python ({exc.msg})"
-        return doc
-    doc["layouts"] = [resolution_json(r, (source.line(r.written.line) or "").strip()) for r in resolutions]
+    found = written_in_source(ttgir, path, entry.name, finder)
+    source = found.source
+    doc = {"source": source.to_json() if source is not None else None, "error": found.error, "layouts": []}
+    if found.resolutions is not None:
+        doc["layouts"] = [resolution_json(r, (source.line(r.written.line) or "").strip()) for r in found.resolutions]
     return doc
 
 

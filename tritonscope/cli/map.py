@@ -160,22 +160,15 @@ def _model_line(sel: Selection, spec: str, as_json: bool) -> None:
 def _written_layouts(entry, finder) -> tuple[dict[int, list[dict]], list[str]] | None:
     """A Gluon kernel: source line -> the layouts written there and the TTGIR layouts they became,
     and the source's lines."""
-    from tritonscope.layouts.gluon import kernel_file, written_by_line, written_vs_resolved
+    from tritonscope.layouts.gluon import written_by_line, written_in_source
     from tritonscope.stages import stage_text
 
     if "ttgir" not in entry.files:
         return None
-    path = str(entry.stage_path("ttgir"))
-    ttgir = stage_text(entry, "ttgir")
-    requested = kernel_file(ttgir, path)
-    source = finder.read(requested, {requested}) if requested else None
-    if source is None or not source.found:
+    found = written_in_source(stage_text(entry, "ttgir"), str(entry.stage_path("ttgir")), entry.name, finder)
+    if found.resolutions is None:
         return None
-    try:
-        resolved = written_vs_resolved("\n".join(source.lines), requested, ttgir, path, entry.name)
-        return written_by_line(resolved), source.lines
-    except SyntaxError:
-        return None
+    return written_by_line(found.resolutions), found.source.lines
 
 
 def _add_written(result: dict, written: dict[int, list[dict]], lines: list[str]) -> None:

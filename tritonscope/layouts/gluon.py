@@ -252,6 +252,33 @@ def written_vs_resolved(source: str, source_file: str, ttgir: str, ttgir_path: s
     return [r for r in out if r.written.function is not None or r.status != "not in TTGIR"]
 
 
+@dataclass
+class WrittenSource:
+    """A Gluon kernel's source as its TTGIR names it, and its written layouts against the TTGIR's: `error`
+    (the TTGIR names no file, the file is not found, it is not Python) where there are none."""
+
+    requested: str | None  # the file the TTGIR's locations name
+    source: Any = None  # srcmap.paths.SourceText, when looked for
+    resolutions: list[Resolution] | None = None
+    error: str | None = None
+
+
+def written_in_source(ttgir: str, ttgir_path: str, function: str | None, finder) -> WrittenSource:
+    """Find the kernel's source with `finder` (a srcmap.paths.SourceFinder; read-only) and resolve the layouts
+    `function` writes there against the TTGIR: what `layout`, `map` and `loads` show of a Gluon kernel."""
+    requested = kernel_file(ttgir, ttgir_path)
+    if requested is None:
+        return WrittenSource(None, error="the TTGIR names no source file")
+    source = finder.read(requested, {requested})
+    if not source.found:
+        return WrittenSource(requested, source, error=source.error)
+    try:
+        resolved = written_vs_resolved("\n".join(source.lines), requested, ttgir, ttgir_path, function)
+    except SyntaxError as exc:
+        return WrittenSource(requested, source, error=f"{source.path}:{exc.lineno}: not Python ({exc.msg})")
+    return WrittenSource(requested, source, resolved)
+
+
 def resolution_json(r: Resolution, source_line: str | None) -> dict:
     """One written layout, what it became, and the numbers of its largest tensor."""
     resolved = []

@@ -15,7 +15,7 @@ import re
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts import releases
 from tritonscope.layouts.attrs import parse_layout_aliases
-from tritonscope.layouts.gluon import kernel_file, written_vs_resolved
+from tritonscope.layouts.gluon import written_in_source
 from tritonscope.layouts.views import describe
 from tritonscope.loads import reclaim as loadreclaim
 from tritonscope.loads.join import (
@@ -77,18 +77,15 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
 
 def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None):
     """A Gluon kernel's written layouts against its TTGIR, from the source file the IR names (read-only)."""
-    path = str(entry.stage_path("ttgir"))
-    requested = kernel_file(ttgir_text, path)
-    source = (finder or SourceFinder()).read(requested, {requested}) if requested else None
-    if source is None or not source.found:
-        notes.append(f"Gluon: {requested or 'the kernel source'}: {source.error if source else 'not named'}; "
-                     "the layouts written there are not shown")
+    found = written_in_source(ttgir_text, str(entry.stage_path("ttgir")), entry.name, finder or SourceFinder())
+    if found.resolutions is None:
+        if found.source is not None and found.source.found:  # read, but not Python: the error names the file
+            notes.append(f"Gluon: {found.error}; written layouts not shown")
+        else:
+            notes.append(f"Gluon: {found.requested or 'the kernel source'}: {found.error}; the layouts written "
+                         "there are not shown")
         return None
-    try:
-        return requested, written_vs_resolved("\n".join(source.lines), requested, ttgir_text, path, entry.name)
-    except SyntaxError as exc:
-        notes.append(f"Gluon: {source.path}:{exc.lineno}: not Python ({exc.msg}); written layouts not shown")
-        return None
+    return found.requested, found.resolutions
 
 
 def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: str, hash: str = "",
