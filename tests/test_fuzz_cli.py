@@ -17,24 +17,29 @@ from fuzz_seeds import LONG, MUTATIONS, STATS, mutate
 
 from tritonscope.cli import main
 
+# backend -> (cache fixture, entry folder in it, kernel file stem)
 ENTRIES = {
-    "cuda": "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ",  # add_kernel cuda:90
-    "hip": "DSGZWRL6F75J7DKUJWNCQUBGNNHCHP5D6VCKUMARQG3WTYEXZQ6A",  # add_kernel gfx942
+    "cuda": ("cache39", "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ", "add_kernel"),  # cuda:90
+    "hip": ("cache39", "DSGZWRL6F75J7DKUJWNCQUBGNNHCHP5D6VCKUMARQG3WTYEXZQ6A", "add_kernel"),  # gfx942
+    # Triton 2.2, cuda:90 (no locations in TTIR/TTGIR, the target an object): its metadata is mutated too
+    "cuda-2.2": ("releases2_cache", "2.2/3dbbcb64a3a69d9cbe9549de183d98ea", "dot_kernel"),
 }
 COMMANDS = (["map", "{e}", "--stages", "ttir,ttgir,llir,{isa}"], ["layout", "{e}"], ["loads", "{e}", "--no-sass"],
-            ["show", "{e}", "--stage", "{stage}"], ["snapshot", "--cache-dir", "{c}", "--out", "{tmp}/snap"])
+            ["show", "{e}", "--stage", "{stage}"], ["snapshot", "--cache-dir", "{c}", "--out", "{tmp}/snap"],
+            ["ls", "--cache-dir", "{c}", "--json"])
 ROUNDS = 100 if LONG else 10
 
 
 @pytest.mark.parametrize("backend", sorted(ENTRIES))
 @pytest.mark.parametrize("round_", range(ROUNDS))
-def test_commands_on_mutated_files(backend, round_, cache39, tmp_path):
+def test_commands_on_mutated_files(backend, round_, request, tmp_path):
     rnd = random.Random(None if LONG else 1000 * round_ + len(backend))
-    isa = "ptx" if backend == "cuda" else "amdgcn"
+    isa = "amdgcn" if backend == "hip" else "ptx"
+    fixture, folder, stem = ENTRIES[backend]
     cache = tmp_path / "cache"
-    entry = shutil.copytree(cache39 / ENTRIES[backend], cache / ENTRIES[backend])
-    stage = rnd.choice(["ttir", "ttgir", "llir", isa])
-    p = entry / f"add_kernel.{stage}"
+    entry = shutil.copytree(request.getfixturevalue(fixture) / folder, cache / folder.split("/")[-1])
+    stage = rnd.choice(["ttir", "ttgir", "llir", isa] + (["json"] if backend == "cuda-2.2" else []))
+    p = entry / f"{stem}.{stage}"
     kinds = [rnd.choice(MUTATIONS) for _ in range(rnd.randint(1, 3))]
     data = p.read_bytes()
     for kind in kinds:
