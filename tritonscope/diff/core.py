@@ -205,6 +205,8 @@ def _metric_value(rec: KernelRecord, name: str) -> float | None:
             stage = name.split(":", 1)[1]
         present = stage in rec.stages if stage else bool({"ptx", "amdgcn"} & set(rec.stages))
         return 0 if present else None
+    if name.startswith("loads:") and any(k.startswith("loads:") for k in rec.metrics):
+        return 0  # the kernel's loads have verdicts, none of them this one
     return None
 
 
