@@ -171,3 +171,15 @@ def test_html_hook_is_clean(cli, cache39):
         assert proc.stderr.strip().count("\n") == 0 and "html" in proc.stderr
     else:
         assert proc.returncode == 0, proc.stderr
+
+
+def test_a_missing_loads_verdict_is_zero_where_the_kernel_has_judged_loads():
+    from tritonscope.diff.core import compare_pair
+    from tritonscope.diff.records import KernelRecord
+
+    a = KernelRecord("k", "cuda:80", {}, "A", {"ptx": ""}, {"loads:unknown": 1})
+    b = KernelRecord("k", "cuda:80", {}, "B", {"ptx": ""}, {"loads:scalar": 1})
+    none = KernelRecord("k", "cuda:80", {}, "C", {"ptx": ""}, {})  # no load judged: unknown, not 0
+    deltas = {d.name: (d.a, d.b) for d in compare_pair(a, b, None, 3).deltas}
+    assert deltas == {"loads:unknown": (1, 0), "loads:scalar": (0, 1)}
+    assert {d.name: (d.a, d.b) for d in compare_pair(a, none, None, 3).deltas} == {"loads:unknown": (1, None)}
