@@ -102,6 +102,9 @@ def test_list_form_target_and_mangled_names():
     assert demangle("k_0123456789101112", legacy=True) == "k"
     assert demangle("conv_2d", legacy=True) == "conv_2d"  # not 0, 1, ...: a name
     assert demangle("k_0d2d", legacy=True) == "k_0d2d" and demangle("k_7", legacy=True) == "k_7"
+    # Intel's XPU backend: `arch` is the device's properties (the TTGIR's `ttg.target` names it instead)
+    assert parse_target({"backend": "xpu", "arch": {"name": "Intel(R) Arc(TM) B580", "architecture": 1},
+                         "warp_size": 32}) is None
     # 2.2's target object, and 2.1's `arch`
     assert parse_target({"capability": 90, "num_warps": 4, "enable_fp_fusion": True}) == Target("cuda", "90", 32)
 

@@ -88,8 +88,8 @@ def parse_target(raw: object) -> Target | None:
         arch = raw.get("arch")
         if backend is None and arch is None and _is_int(raw.get("capability")):
             return Target("cuda", str(raw["capability"]), 32)
-        if backend is None or arch is None:
-            return None
+        if backend is None or not isinstance(arch, str | int):
+            return None  # Intel's XPU backend writes its device's properties as `arch`: its TTGIR names it
         warp = raw.get("warp_size")
         return Target(str(backend), str(arch), int(warp) if isinstance(warp, int) else None)
     if isinstance(raw, (list, tuple)) and len(raw) >= 2:
