@@ -1,6 +1,8 @@
 """Every command on caches of Triton 3.0, 3.1, 3.3 and 3.4 (tests/data/releases-3.0-3.4: this project's
 samples cross-compiled by each release's wheel): the release each is decoded as (3.0/3.1 name none in their
-metadata), every access of `loads` with a verdict, and how many ops of each text stage are mapped."""
+metadata), every access of `loads` with a verdict, and how many ops of each text stage are mapped. And on
+caches of Triton 2.0, 2.1 and 2.2 (tests/data/releases-2.0-2.2): target, name and release as each one's
+metadata shows them, and `loads` saying that their TTGIR has no locations."""
 
 from __future__ import annotations
 
@@ -38,10 +40,17 @@ EXPECTED = {
 }
 
 
-def _entries():
-    for rel in sorted(p.name for p in DATA.iterdir() if p.is_dir()):
-        for e in sorted(Cache(DATA / rel).kernels(), key=lambda e: e.name):
+def _entries(data: Path = DATA):
+    for rel in sorted(p.name for p in data.iterdir() if p.is_dir()):
+        for e in sorted(Cache(data / rel).kernels(), key=lambda e: (e.name, str(e.target))):
             yield rel, e
+
+
+def _mapped(entry) -> dict:
+    """stage -> (ops, ops with a source line) of every text stage the entry has (`map --stats`)."""
+    present = [s for s in TEXT if s in entry.stages]
+    stats = _json("map", "--stats", str(entry.path), "--json", "--stages", ",".join(present))
+    return {s["stage"]: (s["ops"], s["attributed"]) for s in stats["kernels"][0]["stages"]}
 
 
 def _json(*args: str) -> dict:
@@ -69,10 +78,7 @@ def test_each_command_on_the_release_cache(key):
     assert layout["semantics"]["triton_version"] == decoded_as and len(layout["layouts"]) == layouts
     if rel in ("3.0", "3.1"):  # no triton_version in the metadata: inferred, and said so
         assert layout["semantics"]["from"].startswith("inferred: 3.0/3.1 metadata")
-    present = [s for s in TEXT if s in entry.stages]
-    stats = _json("map", "--stats", str(entry.path), "--json", "--stages", ",".join(present))
-    got = {s["stage"]: (s["ops"], s["attributed"]) for s in stats["kernels"][0]["stages"]}
-    assert got == stages
+    assert _mapped(entry) == stages
 
 
 # -- Triton 2.0, 2.1 and 2.2 (tests/data/releases-2.0-2.2) ---------------------------------------------------
@@ -103,16 +109,10 @@ HOW_2X = {"2.0": "inferred: 2.0 metadata (the stages' ctime)",
           "2.2": "inferred: 2.2 metadata (the target as {capability}, enable_warp_specialization)"}
 
 
-def _entries_2x():
-    for rel in sorted(p.name for p in DATA_2X.iterdir() if p.is_dir()):
-        for e in sorted(Cache(DATA_2X / rel).kernels(), key=lambda e: (e.name, str(e.target))):
-            yield rel, e
-
-
 def test_2x_entries_are_listed_with_target_name_and_inferred_release():
     """Each release's metadata names its target its own way (2.0 not at all: the PTX's `.target`), mangles
     the kernel name with bare argument indices, and names no release: `ls` shows what the fields show."""
-    found = {(rel, e.name, str(e.target)): e.mangled_name for rel, e in _entries_2x()}
+    found = {(rel, e.name, str(e.target)): e.mangled_name for rel, e in _entries(DATA_2X)}
     assert found == {k: v[0] for k, v in EXPECTED_2X.items()}
     for rel in HOW_2X:
         listed = _json("ls", "--cache-dir", str(DATA_2X / rel), "--json", "--all")
@@ -125,7 +125,7 @@ def test_2x_entries_are_listed_with_target_name_and_inferred_release():
 @pytest.mark.parametrize("key", sorted(EXPECTED_2X), ids=lambda k: "-".join(k))
 def test_each_command_on_a_2x_cache(key):
     rel, name, target = key
-    (entry,) = [e for r, e in _entries_2x() if (r, e.name, str(e.target)) == key]
+    (entry,) = [e for r, e in _entries(DATA_2X) if (r, e.name, str(e.target)) == key]
     _, accesses, layouts, stages = EXPECTED_2X[key]
     loads = _json("loads", str(entry.path), "--json")
     # TTGIR without locations: every access listed by its TTGIR line, joined to nothing, and said so
@@ -137,6 +137,4 @@ def test_each_command_on_a_2x_cache(key):
     layout = _json("layout", str(entry.path), "--json", "--no-picture")
     assert layout["semantics"]["triton_version"] == rel and layout["semantics"]["from"] == HOW_2X[rel]
     assert len(layout["layouts"]) == layouts
-    present = [s for s in TEXT if s in entry.stages]
-    stats = _json("map", "--stats", str(entry.path), "--json", "--stages", ",".join(present))
-    assert {s["stage"]: (s["ops"], s["attributed"]) for s in stats["kernels"][0]["stages"]} == stages
+    assert _mapped(entry) == stages
