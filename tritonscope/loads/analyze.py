@@ -119,10 +119,12 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     isa_stage = "amdgcn" if "amdgcn" in modules else "ptx" if "ptx" in modules else None
     stages = [s for s in ("llir", "ptx", "sass", "amdgcn") if s in modules]
     unattributed: list[dict] = []
-    # an access whose op names no source line (TTGIR up to 2.2) is joined to no instruction: by line 0 it
-    # would claim every instruction LLVM left without a line
-    unlocated = [r for r in rows if r.line == 0 and r.sites and r.sites[0].op.loc is None]
-    located = [r for r in rows if not (r.line == 0 and r.sites and r.sites[0].op.loc is None)]
+    # an access whose op names no source line (TTGIR up to 2.2; every op under TRITON_DISABLE_LINE_INFO=1) is
+    # joined by line 0 only where the later stages have no lines either: where they have, line 0 holds just
+    # the instructions LLVM left without one
+    unlocated = [r for r in rows if _unlocated_row(r)]
+    lined = bool(unlocated) and len(unlocated) == len(rows) and any(_has_lines(modules[s]) for s in stages)
+    located = [r for r in rows if not _unlocated_row(r)] if lined else rows
     for stage in stages:
         join_stage(stage, modules[stage], located, unattributed)
         share_identical(stage, located)
@@ -153,7 +155,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
             row.verdict, row.vector_bytes, row.vector_stage = partner.verdict, partner.vector_bytes, \
                 partner.vector_stage
             row.reasons = [r for r in row.reasons if r.code != "no-isa-match"]
-    _unlocated(unlocated, len(rows), notes)
+    _unlocated(unlocated, len(rows), lined, notes)
     loadreclaim.common_subexpressions(located)
     loadreclaim.merged_arms(located, graph.lines,
                             lambda a, b, name: graph.at(a, [name]) == graph.at(b, [name]))
@@ -212,8 +214,9 @@ def _rows(sites: list[AccessSite]) -> list[AccessRow]:
         if kind == "tma":
             kind = "tma_store" if TMA_WRITES.search(s.op.op) else "tma_load"
         outer = s.op.loc.outermost() if s.op.loc else SourceLoc("?", 0, 0)
-        # an op without a location (TTGIR before 2.3 has none) is its own access, not one with every other
-        where = loc_key(s.op.loc) if s.op.loc is not None else (("", s.op.lineno, -1),)
+        # an op without a source line (TTGIR before 2.3, TRITON_DISABLE_LINE_INFO=1) is its own access, not
+        # one with every other
+        where = loc_key(s.op.loc) if outer.line else (("", s.op.lineno, -1),)
         key = (where, kind, s.op.op, s.shape, s.dtype, s.layout_name)
         row = groups.get(key)
         if row is None:
@@ -227,6 +230,8 @@ def _rows(sites: list[AccessSite]) -> list[AccessRow]:
             written = s.op.loc.written() if s.op.loc else None
             if written is not None:
                 row.written = (written.file, written.line, written.col)
+            if not outer.line:
+                row.label = f"ttgir:{s.op.lineno} (no loc)"
             groups[key] = row
         row.instances += 1
         row.sites.append(s)
@@ -234,20 +239,36 @@ def _rows(sites: list[AccessSite]) -> list[AccessRow]:
     return sorted(groups.values(), key=lambda r: (r.line, r.col, order.get(r.kind, 99), r.op))
 
 
-def _unlocated(unlocated: list[AccessRow], of: int, notes: list[str]) -> None:
-    """Accesses whose TTGIR op names no source line (Triton up to 2.2 prints no locations into TTIR/TTGIR, only
-    into LLIR and PTX): no instruction can be joined to them by line; say so instead of 'no instruction
-    attributed to 0:0'. Each is labelled with its TTGIR line."""
+def _unlocated_row(row: AccessRow) -> bool:
+    """The access's op names no source line: no location (TTGIR before 2.3) or `loc(unknown)`."""
+    return row.line == 0 and bool(row.sites)
+
+
+def _has_lines(module: Module) -> bool:
+    """Some op of the stage has a source line."""
+    return any(op.loc is not None and op.loc.outermost().line for op in module.ops)
+
+
+def _unlocated(unlocated: list[AccessRow], of: int, lined: bool, notes: list[str]) -> None:
+    """Accesses whose TTGIR op names no source line (labelled with their TTGIR line by `_rows`). Where every
+    access is so and the later stages have lines (Triton 2.1/2.2 print none into TTIR/TTGIR, only into LLIR and PTX),
+    none was joined: say so instead of 'no instruction attributed to 0:0'. Where nothing has a line
+    (TRITON_DISABLE_LINE_INFO=1, Triton 2.0) each access shares the kernel's instructions of its kind."""
     for row in unlocated:
         lineno = row.sites[0].op.lineno
-        row.label = f"ttgir:{lineno} (no loc)"
-        if row.verdict == "unknown" and any(r.code == "no-isa-match" for r in row.reasons):
+        if lined and row.verdict == "unknown" and any(r.code == "no-isa-match" for r in row.reasons):
             row.reasons = [Reason("no-location", f"the TTGIR op (line {lineno}) carries no source location: "
                                                  "its instructions cannot be found by line")]
-    if unlocated and len(unlocated) == of:
+    if not unlocated or len(unlocated) != of:
+        return
+    if lined:
         notes.append("TTGIR: no access carries a source location (Triton before 2.3 prints none into TTIR and "
-                     "TTGIR): each row is labelled with its TTGIR line and joined to no instruction (the later stages' "
-                     "memory instructions are listed below as they are located)")
+                     "TTGIR): each row is labelled with its TTGIR line and joined to no instruction (the later "
+                     "stages' memory instructions are listed below as they are located)")
+    else:
+        notes.append("no access and no instruction carries a source location (TRITON_DISABLE_LINE_INFO=1, or "
+                     "Triton 2.0): each row is labelled with its TTGIR line and shares all the kernel's "
+                     "instructions of its kind with the other rows of that kind")
 
 
 def _predict(row: AccessRow) -> None:

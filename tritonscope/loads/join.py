@@ -106,7 +106,7 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
                 r.ambiguous[stage][acc.form] += 1
                 r.widths.setdefault(stage, {})[acc.form] = acc.width_bytes
                 for o in chosen:
-                    label = f"{o.line}:{o.col} {o.op}"
+                    label = f"{o.label or f'{o.line}:{o.col}'} {o.op}"  # (an unlocated access: its TTGIR line)
                     if o is not r and label not in r.ambiguous_with:
                         r.ambiguous_with.append(label)
     for r in rows:

@@ -1,0 +1,36 @@
+"""`loads` on IR without source lines: Triton 3.x under TRITON_DISABLE_LINE_INFO=1 writes `loc(unknown)` for
+every op of every stage (TTIR and TTGIR included); each access stays its own row, labelled with its TTGIR
+line, and shares the kernel's instructions of its kind with the other rows of that kind. (Triton 2.0-2.2,
+whose TTGIR has no locations at all, are covered by tests/test_release_caches.py.)"""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from tritonscope.cli import main
+
+
+def test_every_access_stays_its_own_row_without_source_lines(tmp_path):
+    r = CliRunner().invoke(main, ["compile", "layer_norm", "--target", "cuda:90", "--cache-dir", str(tmp_path)],
+                           env={"TRITON_DISABLE_LINE_INFO": "1"})
+    assert r.exit_code == 0, r.output
+    (entry,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    ttgir = next(entry.glob("*.ttgir")).read_text()
+    assert "#loc = loc(unknown)" in ttgir and 'loc("/' not in ttgir  # no op names a file: nothing to join by
+    r = CliRunner().invoke(main, ["loads", str(entry), "--json", "--no-sass"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    rows = doc["rows"]
+    # the five loads and three stores of layer_norm, not one row of 5 "instances" and one of 3
+    assert [(row["op"], row["instances"]) for row in rows].count(("tt.load", 1)) == 5
+    assert len(rows) == 8 and len({row["where"] for row in rows}) == 8
+    lines = ttgir.splitlines()
+    for row in rows:
+        n = int(row["where"].removeprefix("ttgir:").removesuffix(" (no loc)"))
+        assert row["op"] in lines[n - 1] and row["line"] == 0
+    loads = [row for row in rows if row["op"] == "tt.load"]
+    assert {row["attribution"] for row in loads} == {"ambiguous"}
+    assert all(row["verdict"] == "as-predicted" and row["vector_bytes"] == 8 for row in loads)
+    assert any(n.startswith("no access and no instruction carries a source location") for n in doc["notes"])
