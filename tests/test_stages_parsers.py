@@ -11,6 +11,7 @@ import pytest
 from tritonscope.artifacts import tools
 from tritonscope.stages import parse
 from tritonscope.stages.common import read_text
+from tritonscope.stages.memops import accesses
 
 GEMV_TILE_GFX942_39 = "P5FBTXR7YPPEX6SO3CE2G6VTD2NUMM4LUJDTFFAAVCRPGGXEVR7A/gemv_tile_kernel"
 SOFTMAX_SM80_39 = "SDT4GEZUZXPDOIAKMFIAGGVMNGGDN7MFRWXNJHJCXBZAIBR55PIA/softmax_kernel"
@@ -144,6 +145,28 @@ def test_hsaco_objdump_lines(cache39):
     module = parse("hsaco-asm", text)
     assert module.functions == ["gemv_tile_kernel"] and module.unparsed == []
     assert op_counts(module, 173)["global_load_dwordx4"] == 16
+
+
+def test_hsaco_words_llvm_objdump_cannot_decode_are_ops():
+    """llvm-objdump 19 prints gfx1100's `v_pk_add_f16` (Triton 3.9's add_kernel) as `.long` data words: each
+    is an instruction of the kernel, at the current line, of no memory kind, and a note says so."""
+    text = ("\nk.hsaco:\tfile format elf64-amdgpu\n\nDisassembly of section .text:\n\n"
+            "0000000000001700 <add_kernel>:\n; /tmp/k.py:9\n"
+            "\tbuffer_load_b128 v[4:7], v8, s[4:7], 0 offen             // 000000001798: E05C0000 80410408\n"
+            "; /tmp/k.py:11\n"
+            "\t.long 0xcc0f4000                                           // 0000000017A8: CC0F4000\n"
+            "\t.long 0x1a020900                                           // 0000000017AC: 1A020900\n"
+            "\ts_endpgm                                                   // 0000000017D0: BFB00000\n"
+            "\t.long 0x12345678\n")
+    module = parse("hsaco-asm", text)
+    assert module.unparsed == []
+    assert [(op.op, op.loc.line) for op in module.ops] == [
+        ("buffer_load_b128", 9), ("(undecoded)", 11), ("(undecoded)", 11), ("s_endpgm", 11), ("(undecoded)", 11)]
+    assert module.notes == ["llvm-objdump printed 3 instruction word(s) as `.long`: instructions its LLVM cannot "
+                            "decode (the AMDGCN stage Triton wrote names them); counted as `(undecoded)` ops, of no "
+                            "memory kind"]
+    kinds = [a.kind if a is not None else None for a in accesses("hsaco-asm", module)]
+    assert kinds == ["buffer_load", None, None, None, None]
 
 
 def test_unparseable_lines_are_kept_not_dropped():

@@ -22,6 +22,9 @@ FUNCTION_NAME_COMMENT = lazy_compile(r"^; .*\(\):$")
 INSTRUCTION = lazy_compile(r"^([a-z_][\w]*)")
 # `s_waitcnt lgkmcnt(0)    // 000000001718: BF8CC07F`: the instruction's address
 ADDRESS = lazy_compile(r"//\s*([0-9A-Fa-f]+):")
+# `.long 0xcc0f4000    // 0000000017A8: CC0F4000`: a word llvm-objdump could not decode as an instruction
+UNDECODED = lazy_compile(r"^\.long\s+0x[0-9a-fA-F]+\b")
+UNDECODED_OP = "(undecoded)"
 # llvm-dwarfdump: `0x00000041:     DW_TAG_inlined_subroutine`, attributes, and `[lo, hi)` range lines
 DIE = lazy_compile(r"^0x[0-9a-fA-F]+:(\s+)(DW_TAG_\w+|NULL)")
 DIE_ATTRIBUTE = lazy_compile(r"^\s+(DW_AT_\w+)\s+\((.*)$")
@@ -49,6 +52,7 @@ def parse(text: str, path: str | None = None, stage: str = "hsaco-asm", dwarf: s
     cache: dict[tuple[str, int, int], SourceLoc] = {}
     files: dict[str, str] = {}
     addresses: list[tuple[int, int]] = []  # (instruction address, index into module.ops)
+    undecoded = 0
     for lineno, raw in enumerate(iter_lines(text), 1):
         line = raw.strip()
         if not line or line == "...":
@@ -72,14 +76,22 @@ def parse(text: str, path: str | None = None, stage: str = "hsaco-asm", dwarf: s
         if any(marker in line for marker in _HEADER_MARKERS):
             continue
         m = INSTRUCTION.match(line)
-        if m is None or function is None:
+        if function is None or (m is None and not UNDECODED.match(line)):
             module.unparsed.append((lineno, line))
             continue
-        module.ops.append(Op(lineno=lineno, op=intern(m.group(1)), text=line, loc=current, function=function))
+        if m is None:  # an instruction this llvm-objdump cannot decode, printed as a data word
+            name, undecoded = UNDECODED_OP, undecoded + 1
+        else:
+            name = intern(m.group(1))
+        module.ops.append(Op(lineno=lineno, op=name, text=line, loc=current, function=function))
         a = ADDRESS.search(line)
         if a:
             addresses.append((int(a.group(1), 16), len(module.ops) - 1))
     module.files = {str(i): f for i, f in enumerate(files, 1)}
+    if undecoded:
+        module.notes.append(f"llvm-objdump printed {undecoded} instruction word(s) as `.long`: instructions its "
+                            "LLVM cannot decode (the AMDGCN stage Triton wrote names them); counted as "
+                            f"`{UNDECODED_OP}` ops, of no memory kind")
     if dwarf:
         _add_call_sites(module, addresses, read_inlined_calls(dwarf))
     _drop_padding(module)
