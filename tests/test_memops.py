@@ -166,6 +166,16 @@ CASES = [
      ("atomic", "global_atomic_pk_add_bf16", 4, "global", False)),
     ("amdgcn", "buffer_atomic_pk_add_f16", "buffer_atomic_pk_add_f16 v0, v1, s[0:3], 0 offen",
      ("atomic", "buffer_atomic_pk_add_f16", 4, "global", False)),
+    # GCN's untyped atomics move a dword, `_x2` two: gfx90a's CAS loop for an f32 atomic_add (Triton 3.9)
+    ("amdgcn", "global_atomic_cmpswap", "global_atomic_cmpswap v2, v[0:1], v[2:3], off glc",
+     ("atomic", "global_atomic_cmpswap", 4, "global", False)),
+    ("amdgcn", "global_atomic_cmpswap_x2", "global_atomic_cmpswap_x2 v[2:3], v[0:1], v[2:5], off glc",
+     ("atomic", "global_atomic_cmpswap_x2", 8, "global", False)),
+    ("amdgcn", "buffer_atomic_umax", "buffer_atomic_umax v0, v1, s[0:3], 0 offen",
+     ("atomic", "buffer_atomic_umax", 4, "global", False)),
+    ("amdgcn", "ds_add_u32", "ds_add_u32 v0, v1", ("atomic", "ds_add_u32", 4, "shared", False)),
+    ("amdgcn", "ds_max_rtn_u64", "ds_max_rtn_u64 v[0:1], v2, v[4:5]",
+     ("atomic", "ds_max_rtn_u64", 8, "shared", False)),
 ]
 
 

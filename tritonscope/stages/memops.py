@@ -513,7 +513,8 @@ _AMD_SIZE_SUFFIX = {"dwordx4": 16, "dwordx3": 12, "dwordx2": 8, "dword": 4, "b12
                     "byte": 1, "ubyte": 1, "sbyte": 1, "u8": 1, "i8": 1, "b8": 1, "short_d16": 2,
                     "short_d16_hi": 2, "ubyte_d16": 1, "sbyte_d16": 1, "ubyte_d16_hi": 1, "sbyte_d16_hi": 1,
                     "d16_b16": 2, "d16_hi_b16": 2, "d16_u8": 1, "d16_i8": 1, "d16_hi_u8": 1, "d16_hi_i8": 1,
-                    "dwordx8": 32, "dwordx16": 64, "b256": 32, "b512": 64, "f32": 4, "f64": 8, "f16": 2}
+                    "dwordx8": 32, "dwordx16": 64, "b256": 32, "b512": 64, "f32": 4, "f64": 8, "f16": 2,
+                    "u32": 4, "i32": 4, "u64": 8, "i64": 8}
 _AMD_MNEMONIC = lazy_compile(r"^(?P<unit>global|buffer|flat|scratch|ds|s|tbuffer)_(?P<rest>\w+)$")
 _AMD_DS_NON_MEMORY = ("swizzle", "bpermute", "permute", "nop", "gws_", "consume", "append")
 _AMD_CACHE_BITS = lazy_compile(r"\b(glc|slc|dlc|nt|sc0|sc1|lds|th:\w+|scope:\w+)\b")
@@ -533,6 +534,10 @@ def _amd_width(rest: str) -> int | None:
         width = next((_AMD_SIZE_SUFFIX[p] for p in operand.split("_") if p in _AMD_SIZE_SUFFIX), None)
     if width is not None and re.match(r"(read|write|load|store)2(st64)?_", rest):
         width *= 2
+    if width is None and rest.startswith("atomic_"):
+        # GCN names no type on most atomics (`global_atomic_cmpswap`, `buffer_atomic_add`, `_umax`): a dword,
+        # `_x2` two (`global_atomic_cmpswap_x2`); the compare-and-swap's data operand pairs the two values
+        width = 8 if rest.endswith("_x2") else 4
     return width
 
 
