@@ -70,7 +70,7 @@ def test_commands_on_numbers_of_5000_digits(stage, cache39, tmp_path):
     rnd = random.Random(None if LONG else stage)
     for round_ in range(8 if LONG else 2):
         cache = tmp_path / f"cache{round_}"
-        entry = shutil.copytree(cache39 / ENTRIES[backend], cache / ENTRIES[backend])
+        entry = shutil.copytree(cache39 / ENTRIES[backend][1], cache / ENTRIES[backend][1])
         p = entry / f"add_kernel.{stage}"
         text = p.read_text()
         for m in sorted(rnd.sample(list(NUMBER.finditer(text)), 12), key=lambda m: -m.start()):
@@ -84,7 +84,7 @@ def test_commands_on_numbers_of_5000_digits(stage, cache39, tmp_path):
             STATS.record("cli 5000 digits", f"exit {r.exit_code}")
     if stage == "ttgir":  # every constant and axis the loads analysis reads (a sample may miss them all)
         cache = tmp_path / "constants"
-        entry = shutil.copytree(cache39 / ENTRIES[backend], cache / ENTRIES[backend])
+        entry = shutil.copytree(cache39 / ENTRIES[backend][1], cache / ENTRIES[backend][1])
         p = entry / "add_kernel.ttgir"
         text = re.sub(r"(arith\.constant (?:dense<)?)-?\d+", lambda m: m.group(1) + "9" * 5000, p.read_text())
         p.write_text(re.sub(r"(axis = )\d+", lambda m: m.group(1) + "9" * 5000, text))
