@@ -75,6 +75,12 @@ def test_what_cannot_be_compiled_again_says_why(tmp_path):
     (line,) = [ln for ln in r.stderr.splitlines() if ln.startswith("tritonscope: error:")]
     assert "Triton 3.9.0 cannot read Triton 3.6.0's TTIR: line 13:69: tensor descriptors must not wrap" in line
     assert "in `tt.func public @_swiglu_kernel_forward(" in line and line.endswith("(Triton 3.6.0 installed reads it)")
+    # a 2.2 entry names no release: the one its metadata's fields show
+    old = Path(__file__).parent / "data" / "releases-2.0-2.2" / "2.2" / "1cdc060ec20b9218d416fa4524f65cc6"
+    r = run_cli("compile", str(old), "--target", "cuda:90", "--cache-dir", out)
+    (line,) = [ln for ln in r.stderr.splitlines() if ln.startswith("tritonscope: error:")]
+    assert r.returncode == 1 and "Triton 3.9.0 cannot read Triton 2.2's TTIR (the release its metadata shows): " \
+        "line 2:58: expected string in `tt.func public @dot_kernel_0123456(%arg0: !tt.ptr<f16, 1>" in line
 
 
 XFORMERS = DATA / "xformers" / "YFDNCOBXAZ7ERO5EQOUCBL7F5RHPOJDJV2WYFFIKCUDA7CVT7UZA"

@@ -255,15 +255,29 @@ def _compile_ir(request: CompileRequest, cache_dir: str) -> CompileResult:
         message = unread or (str(exc).strip().splitlines() or [type(exc).__name__])[-1]
         import triton
 
-        if release and str(release).split(".")[:2] != triton.__version__.split(".")[:2]:
-            message = (f"Triton {triton.__version__} cannot read Triton {release}'s TTIR: {message} (Triton "
+        wrote = _writer(meta)
+        if wrote and wrote[0] != tuple(int(x) for x in triton.__version__.split(".")[:2] if x.isdigit()):
+            release, how = wrote[1], " (the release its metadata shows)" if wrote[2] else ""
+            message = (f"Triton {triton.__version__} cannot read Triton {release}'s TTIR{how}: {message} (Triton "
                        f"{release} installed reads it)" if unread else
-                       f"{message} (compiling Triton {release}'s TTIR with Triton {triton.__version__})")
+                       f"{message} (compiling Triton {release}'s TTIR{how} with Triton {triton.__version__})")
         result.error = CompileFailure("compile", message)
         result.seconds = time.perf_counter() - start
         return result
     result.seconds = time.perf_counter() - start
     return _record_entry(result, Path(cache_dir), compiled, result.kernel_name, before)
+
+
+def _writer(meta: dict) -> tuple[tuple[int, ...], str, bool] | None:
+    """(release, its name, inferred?) of the Triton that wrote an entry: its metadata's `triton_version`
+    (3.3+), else the release the metadata's fields show (`infer_release`)."""
+    from tritonscope.artifacts.cache import infer_release
+
+    release = meta.get("triton_version")
+    if release:
+        return tuple(int(x) for x in str(release).split(".")[:2] if x.isdigit()), str(release), False
+    inferred = infer_release(meta)
+    return (inferred[0], inferred[1], True) if inferred else None
 
 
 def _ir_error(diagnostics: str, path: Path) -> str | None:
