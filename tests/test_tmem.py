@@ -119,11 +119,41 @@ def test_command_answers_and_refuses():
     r = _cli(text, "--shape", "128x128", "--dtype", "bf16", "--element", "3,9", "--json")
     doc = json.loads(r.output)
     assert doc["places"] == [{"block": 0, "lane": 3, "column": 4, "bit": 16}] and doc["columns"] == 64
-    for flag in (["--thread", "3"], ["--svg", "x.svg"], ["--png", "x.png"]):
-        r = _cli(text, *flag)
-        assert r.exit_code == 2 and "--element I,J says where an element sits" in r.output
+    r = _cli(text, "--thread", "3")
+    assert r.exit_code == 2 and "--element I,J says where an element sits" in r.output
     r = _cli(text, "--shape", "64x128")
     assert r.exit_code == 1 and "smaller than the 128x128 block" in r.output
+
+
+def test_picture_shows_each_elements_lane_and_column(tmp_path):
+    """The text picture: every cell is the element's first place (`tmem_places`); a 64-row block puts rows
+    16-31 in lanes 32-47 (the second warp's quarter) and packs two f16 in a column."""
+    from tritonscope.layouts.views import tmem_grid
+
+    text = f"{T}blockM = 64, blockN = 64, colStride = 1>"
+    layout = parse_layout(text)
+    ll = to_linear(layout, (64, 128), 16)
+    facts = describe_tmem(layout, (64, 128), 16, ll=ll)
+    grid = tmem_grid(ll, facts, 40, 6)
+    assert (len(grid.rows), len(grid.cols), grid.note) == (40, 6, "cut to the first 40x6 of 64x128")
+    for r in grid.rows:
+        for c in grid.cols:
+            first = tmem_places(ll.owner((r, c)), facts)[0]
+            assert grid.cells[r][c].owners[0] == (first["block"], first["lane"], first["column"], first["bit"])
+    r = _cli(text, "--shape", "64x128", "--dtype", "f16", "--max-rows", "40", "--max-cols", "6")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert "cells: L<lane>:<column>, the tensor memory lane and 32-bit column holding the element; packed " \
+        "elements share a column; +n: n more places" in lines
+    assert lines[lines.index("dim0     0     1     2     3     4     5  <- dim1") + 17].split() == [
+        "16", "L32:0", "L32:0", "L32:1", "L32:1", "L32:2", "L32:2"]
+    assert "L" not in _cli(text, "--shape", "64x128", "--no-picture").output.split("block    = []")[1]
+    svg, png = tmp_path / "t.svg", tmp_path / "t.png"  # the same cells, as SVG (title: lane, column) and PNG
+    r = _cli(text, "--shape", "64x128", "--dtype", "f16", "--svg", str(svg), "--png", str(png), "--no-picture")
+    assert r.exit_code == 0, r.output
+    assert "<title>(16, 2): lane 32 column 1</title>" in svg.read_text()
+    assert "<title>(16, 3): lane 32 column 1 from bit 16</title>" in svg.read_text()
+    assert png.read_bytes().startswith(b"\x89PNG")
 
 
 TMEM_KERNEL = Path(__file__).parent / "data" / "kernels" / "tmem_alloc.py"

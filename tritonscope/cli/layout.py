@@ -252,16 +252,16 @@ def _one_layout(text: str | None, title: str, uses: list | None, q: LayoutQuery,
 
 
 def _tensor_memory_layout(layout, title: str, uses: list | None, q: LayoutQuery, notes: list[str]) -> None:
-    """A Blackwell tensor memory layout: lanes and 32-bit columns, not threads; no picture."""
+    """A Blackwell tensor memory layout: lanes and 32-bit columns, not threads; its picture shows each
+    element's lane and column."""
     from tritonscope.errors import UsageError
     from tritonscope.layouts.tensor import to_linear
-    from tritonscope.layouts.views import describe_tmem, tmem_places
-    from tritonscope.render.terminal import make_console
+    from tritonscope.layouts.views import describe_tmem, tmem_grid, tmem_places
+    from tritonscope.render.terminal import color_enabled, make_console
 
-    for flag, given in (("--thread", q.thread), ("--svg", q.svg_path), ("--png", q.png_path)):
-        if given is not None:
-            raise UsageError(f"{flag}: a {layout.kind} is held by tensor memory lanes and columns, not threads, "
-                             f"and has no picture here; --element I,J says where an element sits")
+    if q.thread is not None:
+        raise UsageError(f"--thread: a {layout.kind} is held by tensor memory lanes and columns, not threads; "
+                         "--element I,J says where an element sits")
     dtype = q.dtype
     if dtype is None:
         dtype = "i8" if layout.kind == "tensor_memory_scales_encoding" else "f32"
@@ -278,6 +278,9 @@ def _tensor_memory_layout(layout, title: str, uses: list | None, q: LayoutQuery,
     if q.element is not None:
         coord = _parse_ints(q.element, "--element", ",")
         places = tmem_places(ll.owner(coord), facts)
+    pictures = q.svg_path or q.png_path
+    grid = tmem_grid(ll, facts, q.max_rows, q.max_cols) if pictures or not q.no_picture else None
+    _write_pictures(grid if pictures else None, facts, title, q.svg_path, q.png_path)
     if q.as_json:
         facts_json = facts.to_json()
         facts_json.pop("kind")
@@ -297,7 +300,7 @@ def _tensor_memory_layout(layout, title: str, uses: list | None, q: LayoutQuery,
     if places is not None:
         render.render_tmem_places(places, console, coord)
         return
-    render.render_tmem_layout(facts, console, title, dtype, notes)
+    render.render_tmem_layout(facts, console, title, dtype, notes, None if q.no_picture else grid, color_enabled())
 
 
 def _semantics_json() -> dict:

@@ -270,6 +270,7 @@ class LayoutGrid:
     note: str  # how the tensor was folded, in words; empty when the whole tensor is shown
     warp_size: int
     shared: bool
+    tensor_memory: bool = False  # cells' owners are (block, lane, column, bit) of Blackwell tensor memory
 
 
 def layout_grid(ll: LinearLayout, facts: LayoutFacts, max_rows: int = 64, max_cols: int = 32) -> LayoutGrid:
@@ -313,3 +314,21 @@ def layout_grid(ll: LinearLayout, facts: LayoutFacts, max_rows: int = 64, max_co
     return LayoutGrid(
         rows, cols, cells, f"dim{rank - 2}", f"dim{rank - 1}", "; ".join(notes), facts.warp_size, facts.shared
     )
+
+
+def tmem_grid(ll: LinearLayout, f: TensorMemoryFacts, max_rows: int = 64, max_cols: int = 32) -> LayoutGrid:
+    """A 2-D view of a tensor memory layout: dim0 x dim1 of the first buffer (leading dims fixed at 0), cut to
+    max_rows x max_cols; each cell's owners are the (block, lane, 32-bit column, bit) it occupies."""
+    shape = ll.shape
+    lead = (0,) * (len(shape) - 2)
+    notes = [f"dims 0..{len(lead) - 1} fixed at 0 (the first buffer)"] if lead else []
+    n_rows, n_cols = shape[-2], shape[-1]
+    show_rows, show_cols = min(n_rows, max_rows), min(n_cols, max_cols)
+    if (show_rows, show_cols) != (n_rows, n_cols):
+        notes.append(f"cut to the first {show_rows}x{show_cols} of {n_rows}x{n_cols}")
+    rows, cols = list(range(show_rows)), list(range(show_cols))
+    cells = [[GridCell((*lead, r, c), [(p["block"], p["lane"], p["column"], p["bit"])
+                                       for p in tmem_places(ll.owner((*lead, r, c)), f)]) for c in cols]
+             for r in rows]
+    return LayoutGrid(rows, cols, cells, f"dim{len(shape) - 2}", f"dim{len(shape) - 1}", "; ".join(notes), 32,
+                      False, tensor_memory=True)

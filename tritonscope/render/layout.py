@@ -111,9 +111,18 @@ def _numbers(console: Console, title: str, sentences: list[str], notes: list[str
         console.print(line, markup=False)
 
 
-def render_tmem_layout(f: TensorMemoryFacts, console: Console, title: str, dtype: str, notes: list[str]) -> None:
+def render_tmem_layout(f: TensorMemoryFacts, console: Console, title: str, dtype: str, notes: list[str],
+                       grid: LayoutGrid | None = None, colour: bool = False) -> None:
     _numbers(console, title, tmem_sentences(f, dtype), notes, f.bases,
              "linear layout bases (dim0 first; col in units of one element's width):")
+    if grid is not None:
+        packed = "; packed elements share a column" if f.elements_per_column > 1 else ""
+        console.print("cells: L<lane>:<column>, the tensor memory lane and 32-bit column holding the element"
+                      + (", coloured by lane quarter (the warp of a warpgroup that reaches those 32 lanes)"
+                         if colour else "") + packed + "; +n: n more places", markup=False)
+        if grid.note:
+            console.print("folded: " + grid.note, markup=False)
+        console.print(grid_text(grid, colour), end="")
 
 
 def render_tmem_places(places: list[dict], console: Console, coord: tuple[int, ...]) -> None:
@@ -131,10 +140,13 @@ def bases_lines(bases: dict[str, list[list[int]]]) -> list[str]:
     return [f"  {k:<8} = [{', '.join('[' + ', '.join(map(str, b)) + ']' for b in v)}]" for k, v in bases.items()]
 
 
-def cell_label(owner: tuple[int, ...] | None, extra: int, warp_size: int, shared: bool) -> str:
+def cell_label(owner: tuple[int, ...] | None, extra: int, warp_size: int, shared: bool,
+               tensor_memory: bool = False) -> str:
     if owner is None:
         return "-"
-    if shared:
+    if tensor_memory:
+        label = f"L{owner[1]}:{owner[2]}" if not owner[0] else f"b{owner[0]}L{owner[1]}:{owner[2]}"
+    elif shared:
         label = f"@{owner[1]}"
     else:
         block, warp, lane, reg = owner
@@ -144,9 +156,17 @@ def cell_label(owner: tuple[int, ...] | None, extra: int, warp_size: int, shared
     return label + (f"+{extra}" if extra else "")
 
 
+def cell_colour(grid: LayoutGrid, owner: tuple[int, ...]) -> str:
+    """A cell's colour: its warp (registers), its group of 8 offsets (shared memory), its lane quarter (tensor
+    memory: the warp of a warpgroup that reaches those 32 lanes)."""
+    key = owner[1] // 32 if grid.tensor_memory else owner[1] // 8 if grid.shared else owner[1]
+    return WARP_COLOURS[key % len(WARP_COLOURS)]
+
+
 def grid_text(grid: LayoutGrid, colour: bool) -> Text:
     """The grid as rich Text: one cell per element, `T<thread>:<register>` on the warp's colour."""
-    labels = [[cell_label(c.first, len(c.owners) - 1, grid.warp_size, grid.shared) for c in row] for row in grid.cells]
+    labels = [[cell_label(c.first, len(c.owners) - 1, grid.warp_size, grid.shared, grid.tensor_memory) for c in row]
+              for row in grid.cells]
     width = max([len(lbl) for row in labels for lbl in row] + [len(str(grid.cols[-1])) if grid.cols else 1])
     row_w = max(len(grid.row_label), len(str(grid.rows[-1])) if grid.rows else 1)
     out = Text()
@@ -159,8 +179,7 @@ def grid_text(grid: LayoutGrid, colour: bool) -> Text:
         for i, (lbl, cell) in enumerate(zip(row, cells, strict=True)):
             style = None
             if colour and cell.first is not None:
-                key = cell.first[1] if not grid.shared else (cell.first[1] // 8)
-                style = f"black on {WARP_COLOURS[key % len(WARP_COLOURS)]}"
+                style = f"black on {cell_colour(grid, cell.first)}"
             out.append(f"{lbl:>{width}}", style=style)
             if i + 1 < len(row):
                 out.append(" ")

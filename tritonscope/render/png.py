@@ -10,7 +10,7 @@ import struct
 import zlib
 
 from tritonscope.layouts.views import LayoutGrid
-from tritonscope.render.layout import WARP_COLOURS, cell_label
+from tritonscope.render.layout import cell_colour, cell_label
 
 # 3x5 glyphs, rows top to bottom, 3 bits each (MSB = left column).
 GLYPHS = {
@@ -30,6 +30,8 @@ GLYPHS = {
     "+": (0, 2, 7, 2, 0),
     "-": (0, 0, 7, 0, 0),
     "b": (4, 4, 7, 5, 7),
+    "L": (4, 4, 4, 4, 7),
+    "c": (0, 0, 7, 4, 7),
 }
 SCALE = 2
 CELL_W, CELL_H = 4 * 7 * SCALE, 14 * SCALE  # room for 7 glyphs per line, 2 lines
@@ -67,15 +69,14 @@ def grid_png(grid: LayoutGrid) -> bytes:
             if owner is None:
                 rgb = (238, 238, 238)
             else:
-                key = owner[1] // 8 if grid.shared else owner[1]
-                rgb = _hex(WARP_COLOURS[key % len(WARP_COLOURS)])
+                rgb = _hex(cell_colour(grid, owner))
             x0, y0 = j * CELL_W, i * CELL_H
             fill(x0, y0, CELL_W - 1, CELL_H - 1, rgb)
-            label = cell_label(owner, len(cell.owners) - 1, grid.warp_size, grid.shared)
+            label = cell_label(owner, len(cell.owners) - 1, grid.warp_size, grid.shared, grid.tensor_memory)
             top, _, bottom = label.partition(":")
             text(x0 + SCALE, y0 + SCALE, top[:7])
             if bottom:
-                text(x0 + SCALE, y0 + 7 * SCALE, ("r" + bottom)[:7])
+                text(x0 + SCALE, y0 + 7 * SCALE, (("c" if grid.tensor_memory else "r") + bottom)[:7])
     raw = b"".join(b"\x00" + bytes(line) for line in pixels)
     return _png(width, height, raw)
 

@@ -8,22 +8,24 @@ from __future__ import annotations
 from html import escape
 
 from tritonscope.layouts.tensor import to_linear
-from tritonscope.layouts.views import LayoutFacts, LayoutGrid, layout_grid
-from tritonscope.render.layout import WARP_COLOURS, cell_label, x
+from tritonscope.layouts.views import LayoutFacts, LayoutGrid, TensorMemoryFacts, layout_grid, tmem_grid
+from tritonscope.render.layout import WARP_COLOURS, cell_colour, cell_label, x
 
 CELL_W, CELL_H = 46, 30
 MARGIN_LEFT, MARGIN_TOP = 44, 86
 
 
-def layout_svg(layout, facts: LayoutFacts, max_rows: int = 32, max_cols: int = 32, title: str | None = None) -> str:
+def layout_svg(layout, facts: LayoutFacts | TensorMemoryFacts, max_rows: int = 32, max_cols: int = 32,
+               title: str | None = None) -> str:
     """The picture of `layout` for facts.shape (the HTML report and `layout --svg` call this)."""
     ll = to_linear(layout, facts.shape, facts.element_bits)
-    grid = layout_grid(ll, facts, max_rows=max_rows, max_cols=max_cols)
+    make = tmem_grid if isinstance(facts, TensorMemoryFacts) else layout_grid
+    grid = make(ll, facts, max_rows=max_rows, max_cols=max_cols)
     text = title or (getattr(layout, "text", None) or layout.to_text())
     return grid_svg(grid, facts, text)
 
 
-def grid_svg(grid: LayoutGrid, facts: LayoutFacts, title: str) -> str:
+def grid_svg(grid: LayoutGrid, facts: LayoutFacts | TensorMemoryFacts, title: str) -> str:
     n_rows, n_cols = len(grid.rows), len(grid.cols)
     width = MARGIN_LEFT + n_cols * CELL_W + 10
     legend_h = 24 if not grid.shared else 0
@@ -38,6 +40,9 @@ def grid_svg(grid: LayoutGrid, facts: LayoutFacts, title: str) -> str:
     sub = (
         f"{x(facts.shape)}, {facts.element_bits}-bit: CTA tile {x(facts.cta_tile)}, {facts.rounds} round(s), "
         f"{facts.elements_per_thread} elements/thread, {facts.vectors_per_thread} x {facts.vector_bytes} B vectors"
+    ) if not grid.tensor_memory else (
+        f"{x(facts.shape)}, {facts.element_bits}-bit, tensor memory: {facts.lanes_holding} lanes, "
+        f"{facts.columns} 32-bit columns; cells show each element's lane and column"
     )
     if grid.shared:
         sub = f"{x(facts.shape)}, {facts.element_bits}-bit, shared memory: cells show the offset of each element"
@@ -58,22 +63,9 @@ def grid_svg(grid: LayoutGrid, facts: LayoutFacts, title: str) -> str:
         for j, cell in enumerate(row):
             cx = MARGIN_LEFT + j * CELL_W
             owner = cell.first
-            if owner is None:
-                fill = "#eeeeee"
-            elif grid.shared:
-                fill = WARP_COLOURS[(owner[1] // 8) % len(WARP_COLOURS)]
-            else:
-                fill = WARP_COLOURS[owner[1] % len(WARP_COLOURS)]
-            label = cell_label(owner, len(cell.owners) - 1, grid.warp_size, grid.shared)
-            tip = escape(
-                f"({', '.join(map(str, cell.coord))}): "
-                + "; ".join(
-                    f"offset {o[1]}"
-                    if grid.shared
-                    else f"warp {o[1]} lane {o[2]} reg {o[3]}" + (f" block {o[0]}" if o[0] else "")
-                    for o in cell.owners
-                )
-            )
+            fill = "#eeeeee" if owner is None else cell_colour(grid, owner)
+            label = cell_label(owner, len(cell.owners) - 1, grid.warp_size, grid.shared, grid.tensor_memory)
+            tip = escape(f"({', '.join(map(str, cell.coord))}): " + "; ".join(_where(grid, o) for o in cell.owners))
             out.append(
                 f'<g><title>{tip}</title><rect x="{cx}" y="{y}" width="{CELL_W - 1}" height="{CELL_H - 1}" '
                 f'fill="{fill}" stroke="#ffffff"/>'
@@ -84,16 +76,26 @@ def grid_svg(grid: LayoutGrid, facts: LayoutFacts, title: str) -> str:
                     f'text-anchor="middle">{escape(label)}</text></g>'
                 )
             else:
-                thread, reg = label.split(":", 1)
+                thread, reg = label.split(":", 1)  # (tensor memory: the lane and the column)
                 out.append(
                     f'<text x="{cx + CELL_W / 2:g}" y="{y + 13}" font-size="10" text-anchor="middle" '
                     f'font-weight="bold">{escape(thread)}</text>'
                 )
                 out.append(
                     f'<text x="{cx + CELL_W / 2:g}" y="{y + 25}" font-size="9" text-anchor="middle" '
-                    f'fill="#333">r{escape(reg)}</text></g>'
+                    f'fill="#333">{"c" if grid.tensor_memory else "r"}{escape(reg)}</text></g>'
                 )
-    if not grid.shared:
+    if grid.tensor_memory:
+        y = MARGIN_TOP + n_rows * CELL_H + 14
+        out.append(f'<text x="8" y="{y}" font-size="10" fill="#333">L&lt;lane&gt;, c&lt;32-bit column&gt;; '
+                   f"colour = lane quarter (the warp of a warpgroup that reaches it):</text>")
+        for q in range(4):
+            lx = 8 + q * 64
+            out.append(
+                f'<rect x="{lx}" y="{y + 6}" width="60" height="12" fill="{WARP_COLOURS[q]}"/>'
+                f'<text x="{lx + 30}" y="{y + 16}" font-size="9" text-anchor="middle">{32 * q}-{32 * q + 31}</text>'
+            )
+    elif not grid.shared:
         y = MARGIN_TOP + n_rows * CELL_H + 14
         out.append(
             f'<text x="8" y="{y}" font-size="10" fill="#333">T&lt;thread&gt; (warp*{grid.warp_size}+lane), '
@@ -107,6 +109,16 @@ def grid_svg(grid: LayoutGrid, facts: LayoutFacts, title: str) -> str:
             )
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _where(grid: LayoutGrid, o: tuple[int, ...]) -> str:
+    """One place of a cell, in words (its tooltip)."""
+    if grid.tensor_memory:
+        bit = f" from bit {o[3]}" if o[3] else ""
+        return f"lane {o[1]} column {o[2]}{bit}" + (f" block {o[0]}" if o[0] else "")
+    if grid.shared:
+        return f"offset {o[1]}"
+    return f"warp {o[1]} lane {o[2]} reg {o[3]}" + (f" block {o[0]}" if o[0] else "")
 
 
 def _clip(s: str, n: int) -> str:
