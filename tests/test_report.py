@@ -381,3 +381,29 @@ def test_loads_table_names_count_changes_with_evidence(tmp_path):
     evidence = cell.attrs["title"].split("\n")
     assert [e.split(":")[0] for e in evidence] == ["gather", "unknown-alignment", "layout-contiguity-1", "removed"]
     assert "ptxas emitted nothing" in evidence[-1]
+
+
+def test_layout_picture_is_decoded_as_the_entrys_release():
+    """The report's picture follows the entry's release like its numbers: a 2x64 tensor under an 8x64
+    blocked tile keeps 32 registers per thread up to 3.8 (cells list the repeats), 8 from 3.9."""
+    from types import SimpleNamespace
+
+    from tritonscope.layouts import releases
+    from tritonscope.layouts.attrs import parse_layout
+    from tritonscope.layouts.views import facts_for
+    from tritonscope.render import svg
+    from tritonscope.report import PICTURE_COLS, PICTURE_ROWS, LayoutItem, _describe_layout
+
+    text = ("#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 16], warpsPerCTA = [2, 1], "
+            "order = [1, 0]}>")
+    layout = parse_layout(text)
+    pictures = {}
+    for version in ("3.8.0", "3.9.0"):
+        entry = SimpleNamespace(triton_version=version, inferred_release=None, metadata={})
+        item = LayoutItem("blocked", "blocked", text, shape=(2, 64), dtype="f16")
+        _describe_layout(item, layout, entry)
+        with releases.using(releases.for_version(version, "test")):
+            own = svg.layout_svg(layout, facts_for(layout, (2, 64), 16), PICTURE_ROWS, PICTURE_COLS)
+        assert item.svg == own and ("32" if version == "3.8.0" else "8") in dict(item.facts)["elements / thread"]
+        pictures[version] = item.svg
+    assert pictures["3.8.0"] != pictures["3.9.0"]

@@ -350,15 +350,28 @@ def _describe_layout(item: LayoutItem, layout, entry: KernelEntry) -> None:
         item.note = "not used with a tensor shape in this kernel: no numbers or picture"
         return
     bits = dtype_bits(item.dtype or "") or 32
+    semantics = releases.for_entry(entry)
     try:
-        with releases.using(releases.for_entry(entry)):
+        with releases.using(semantics):
             facts = views.facts_for(layout, item.shape, bits)
     except (TritonscopeError, NotImplementedError, ValueError, KeyError) as exc:
         item.note = f"cannot derive its numbers for shape {'x'.join(map(str, item.shape))}: {exc}"
         return
     if isinstance(facts, views.TensorMemoryFacts):
         _tmem_facts(item, facts)
-        return
+    else:
+        _register_facts(item, facts)
+    from tritonscope.render import svg
+
+    try:  # (decoded as the entry's release, as the numbers are)
+        with releases.using(semantics):
+            item.svg = svg.layout_svg(layout, facts, max_rows=PICTURE_ROWS, max_cols=PICTURE_COLS)
+    except (TritonscopeError, NotImplementedError, ValueError, KeyError) as exc:
+        item.note = f"no picture: {exc}"
+
+
+def _register_facts(item: LayoutItem, facts) -> None:
+    """A layout held by threads (or shared memory): its tile, rounds and vectors."""
     item.facts = [
         ("element", f"{item.dtype or '?'} ({facts.element_bits} bits)"),
         ("CTA tile", "×".join(map(str, facts.cta_tile))),
@@ -370,22 +383,15 @@ def _describe_layout(item: LayoutItem, layout, entry: KernelEntry) -> None:
                           f"{facts.vectors_per_thread} per thread"),
         ("replicated slots", str(facts.replicated)),
     ]
-    from tritonscope.render import svg
-
-    try:
-        item.svg = svg.layout_svg(layout, facts, max_rows=PICTURE_ROWS, max_cols=PICTURE_COLS)
-    except (TritonscopeError, NotImplementedError, ValueError, KeyError) as exc:
-        item.note = f"no picture: {exc}"
 
 
 def _tmem_facts(item: LayoutItem, facts) -> None:
-    """A tensor memory layout: its lanes and 32-bit columns (no picture: it is not held by threads)."""
+    """A tensor memory layout: its lanes and 32-bit columns (its picture: each element's lane and column)."""
     from tritonscope.render.layout import tmem_sentences
 
     _, lanes, columns, budget = tmem_sentences(facts, item.dtype or "?")
     item.facts = [("element", f"{item.dtype or '?'} ({facts.element_bits} bits)"), ("lanes", lanes),
                   ("columns", columns), ("tensor memory", budget)]
-    item.note = "tensor memory is not held by threads: no picture"
 
 
 def _loads(model: ReportModel, entry: KernelEntry, options: ReportOptions) -> None:
