@@ -36,7 +36,7 @@ ACCEPTS: dict[str, tuple[str, ...]] = {
     "tmem_copy": ("tmem_copy",),
 }
 # MMA instructions that read shared memory through descriptors (no load of their own), every stage's form.
-MMA_FROM_SHARED = re.compile(r"^(wgmma\.mma_async|tcgen05\.mma|HGMMA|UTC\w*MMA)")
+MMA_FROM_SHARED = re.compile(r"^(wgmma\.mma_async|tcgen05\.mma|[HQIB]GMMA|UTC\w*MMA)")  # Hopper SASS: f16/tf32, fp8, int8, b1
 # Stages without source columns: joined by line only.
 # The address operand of a PTX memory instruction: `[ %rd1 + 0 ]`, `[%rd5+16]`.
 PTX_ADDRESS = re.compile(r"\[\s*([^\]]+?)\s*\]")
