@@ -14,7 +14,8 @@ bf16, fp8 and packed-int4 KV caches, decode and prefix-prefill attention, the sa
 small ops) and bitsandbytes (its Triton backend's 4-bit NF4/FP4 and 8-bit blockwise quantization, the
 4-bit GEMV's dequantization, 8-bit and 32-bit optimizer updates) and xformers with lightning-attn
 (split-K decoding attention over bf16 and int4 K/V, RMSNorm, padded RoPE, tiled matmul, lightning
-attention 2). Each library gets its own cache, OUT/<lib>/, and a log of what ran.
+attention 2) and fbgemm-gpu-genai (fp8 row/block-scaled GEMMs with TMA, the grouped fp8 GEMM for MoE, MX4
+packed-fp4 quantization, jagged flash attention). Each library gets its own cache, OUT/<lib>/, and a log of what ran.
 
 The machine is offline: carry the wheels (liger-kernel, flash-linear-attention, fla-core, torchao;
 gemlite is an sdist: `pip wheel --no-deps` it here; flag_gems needs PyYAML and SQLAlchemy (with greenlet)
@@ -23,7 +24,8 @@ wheels too; mamba-ssm is an sdist that builds CUDA extensions: carry its `mamba_
 PYTHONPATH; flash-attn likewise: its `flash_attn/ops/triton`, `utils`, `layers/rotary.py` and
 `flash_attn_triton_amd`, with einops; vLLM: the `vllm` folder of its sdist, Python and JSON files, with
 psutil and nvidia-ml-py; bitsandbytes: its `bitsandbytes/backends/triton` as released, with empty package
-`__init__` files above it; xformers and lightning-attn: their wheels) and install them with --no-deps
+`__init__` files above it; xformers and lightning-attn: their wheels; fbgemm-gpu-genai: the Python files of
+its Triton folders, with empty package `__init__` files above them) and install them with --no-deps
 into a --target directory on PYTHONPATH before running
 
     python benchmarks/record_thirdparty.py OUT [lib ...]
@@ -786,10 +788,60 @@ def _ops_xformers(torch):
             lightning_attention]
 
 
+def _ops_fbgemm(torch):
+    """fbgemm-gpu-genai 1.9.0's Triton kernels (the Python files of its wheel's `fbgemm_gpu/experimental/gemm/
+    triton_gemm`, `fbgemm_gpu/triton` and `fbgemm_gpu/sll/triton`, with empty package `__init__` files above
+    them; the CUDA extension is not needed for them): fp8 row-wise quantization and the row-wise scaled fp8
+    GEMM (autotuned; TMA persistent on Hopper, and without TMA), block-wise quantization and GEMM, the grouped
+    fp8 GEMM for MoE (TMA loads), MX4 (fp4 codes packed two a byte, a shared exponent per 32) quantize and
+    dequantize, and the jagged (variable-length, offsets-indexed) flash attention forward and backward."""
+    from fbgemm_gpu.experimental.gemm.triton_gemm import fp8_gemm, grouped_gemm
+    from fbgemm_gpu.sll.triton.triton_jagged_flash_attention_basic import jagged_flash_attention_basic
+    from fbgemm_gpu.triton import quantize as mx4
+
+    dev, bf = "cuda", torch.bfloat16
+
+    def fp8_row(tma_persistent: bool):
+        a, b = torch.randn(512, 1024, device=dev, dtype=bf), torch.randn(768, 1024, device=dev, dtype=bf)
+        (aq, a_s), (bq, b_s) = fp8_gemm.quantize_fp8_row(a), fp8_gemm.quantize_fp8_row(b)
+        fp8_gemm.matmul_fp8_row(aq, bq, a_s, b_s, tma_persistent=tma_persistent)
+
+    def fp8_row_tma():
+        fp8_row(True)
+
+    def fp8_row_no_tma():
+        fp8_row(False)
+
+    def fp8_block():
+        a, b = torch.randn(512, 1024, device=dev, dtype=bf), torch.randn(768, 1024, device=dev, dtype=bf)
+        (aq, a_s), (bq, b_s) = fp8_gemm.quantize_fp8_block(a, 128, 128), fp8_gemm.quantize_fp8_block(b, 128, 128)
+        fp8_gemm.matmul_fp8_block(aq, bq, a_s, b_s, 128, 128, 128)
+
+    def grouped_fp8():
+        g, m, n, k = 4, 512, 256, 512
+        x, w = torch.randn(m, k, device=dev, dtype=bf), torch.randn(g * n, k, device=dev, dtype=bf)
+        (xq, x_s), (wq, w_s) = fp8_gemm.quantize_fp8_row(x), fp8_gemm.quantize_fp8_row(w)
+        m_sizes = torch.tensor([128, 64, 192, 128], device=dev, dtype=torch.int32)
+        grouped_gemm.grouped_gemm_fp8_rowwise(xq, wq, m_sizes, x_s, w_s)
+
+    def mx4_round_trip():
+        q = mx4.triton_quantize_mx4(torch.randn(64, 4096, device=dev), group_size=32)
+        mx4.triton_dequantize_mx4(q, group_size=32)
+
+    def jagged_attention():
+        lengths = [37, 128, 5, 90]
+        offsets = torch.tensor([0, *torch.tensor(lengths).cumsum(0).tolist()], device=dev, dtype=torch.int64)
+        total, d = sum(lengths), 64
+        q, k, v = (torch.randn(total, d, device=dev, requires_grad=True) for _ in range(3))  # (K is transposed inside)
+        jagged_flash_attention_basic(q, k, v, offsets, max(lengths), use_mask=False).sum().backward()
+
+    return [fp8_row_tma, fp8_row_no_tma, fp8_block, grouped_fp8, mx4_round_trip, jagged_attention]
+
+
 LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite,
              "mamba": _ops_mamba, "flaggems": _ops_flaggems,
              "flashattn": _ops_flashattn, "vllm": _ops_vllm,
-             "bitsandbytes": _ops_bitsandbytes, "xformers": _ops_xformers}
+             "bitsandbytes": _ops_bitsandbytes, "xformers": _ops_xformers, "fbgemm": _ops_fbgemm}
 
 
 def record(out: str, libs: list[str]) -> None:

@@ -1,6 +1,7 @@
-"""`loads` on real kernels of nine libraries this project did not write (liger-kernel, flash-linear-
+"""`loads` on real kernels of ten libraries this project did not write (liger-kernel, flash-linear-
 attention, torchao, gemlite, mamba-ssm, FlagGems, vLLM, bitsandbytes, lightning-attn via xformers'
-recording), recorded on an H100 with Triton 3.6 (tests/data/thirdparty-h100-triton3.6): every access gets
+recording), recorded on an H100 with Triton 3.6 (tests/data/thirdparty-h100-triton3.6), and fbgemm-gpu-genai
+on an H200 (tests/data/thirdparty-h200-triton3.6): every access gets
 a verdict, every global access joins SASS, instructions that LLVM moved to another line or merged are
 found and say so, ptxas' `@!PT` padding is no access, spills are listed and flagged in `ls`."""
 
@@ -21,6 +22,7 @@ from tritonscope.stages import memops
 from tritonscope.stages.common import Op
 
 DATA = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6"
+FBGEMM = Path(__file__).parent / "data" / "thirdparty-h200-triton3.6" / "fbgemm"
 LIBS = ("liger", "fla", "torchao", "gemlite", "mamba", "flaggems", "vllm", "bitsandbytes", "xformers")
 GLOBAL = ("global_load", "global_store", "atomic", "async_copy", "tma_load", "tma_store")
 needs_nvdisasm = pytest.mark.skipif(tools.find_nvidia_tool("nvdisasm") is None, reason="no nvdisasm")
@@ -39,8 +41,8 @@ def _rows(report, line: int, op: str) -> list:
 def test_sweep_every_access_answered_and_joined():
     verdicts: collections.Counter = collections.Counter()
     joined = total = 0
-    for lib in LIBS:
-        for entry in Cache(DATA / lib).kernels():
+    for root in [DATA / lib for lib in LIBS] + [FBGEMM]:
+        for entry in Cache(root).kernels():
             report = analyze_entry(entry)
             assert "sass" in report.stages, (entry.name, report.notes)
             for row in report.rows:
@@ -553,3 +555,36 @@ def test_sglang_gluon_helper_kept_as_a_function_in_ttgir_runs_once_per_call():
     assert all(r.attribution == "exact" for r in helper)
     index = [r for r in report.rows if r.written is not None and r.written[1:] == (219, 12)]
     assert [r.counts("amdgcn") for r in index] == [{"global_load_dword": 8}] * 2
+
+
+def _fbgemm(prefix: str):
+    (entry,) = [e for e in Cache(FBGEMM).kernels() if e.hash.startswith(prefix)]
+    return analyze_entry(entry)
+
+
+@needs_nvdisasm
+def test_fbgemm_grouped_fp8_gemm_its_qgmma_found():
+    """fp8 wgmma is `QGMMA` in Hopper SASS (HGMMA is f16/bf16): the dot's two MMA instructions are found on
+    the TMA loads' lines where the line table put them, not called removed by ptxas."""
+    report = _fbgemm("4TR667TP")
+    (dot,) = _rows(report, 710, "ttng.warp_group_dot")
+    assert dot.counts("sass") == {"QGMMA.64x64x32.F32.E4M3.E4M3": 2}
+    assert [c.code for c in dot.count_changes] == ["relocated"] and dot.verdict == "as-predicted"
+    tma = [r for r in report.rows if r.kind == "tma_load"]
+    assert [(r.line, r.instances, r.counts("sass")) for r in tma] == [
+        (706, 3, {"UTMALDG.2D": 3}), (708, 3, {"UTMALDG.2D": 3})]
+    (scales,) = _rows(report, 737, "tt.load")  # the row scales, gathered through the loaded group sizes
+    assert scales.verdict == "scalar" and [r.code for r in scales.reasons][:1] == ["gather"]
+    assert {r.verdict for r in report.rows} <= {"as-predicted", "scalar"}
+
+
+@needs_nvdisasm
+def test_fbgemm_mx4_packed_output_is_strided_bytes():
+    """MX4 writes each group's 16 packed bytes and its exponent 17 bytes apart: byte stores, for reasons."""
+    report = _fbgemm("LX3JTBUJ")
+    (load,) = _rows(report, 192, "tt.load")
+    assert (load.verdict, load.vector_bytes, load.counts("sass")) == ("as-predicted", 16, {"LDG.E.128": 4})
+    (exponents,) = _rows(report, 248, "tt.store")
+    assert exponents.verdict == "scalar"
+    assert [r.code for r in exponents.reasons] == ["strided", "one-per-thread", "layout-contiguity-1"]
+    assert "17 elements (17 bytes) apart" in exponents.reasons[0].evidence
