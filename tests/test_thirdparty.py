@@ -1,7 +1,7 @@
-"""`loads` on real kernels of ten libraries this project did not write (liger-kernel, flash-linear-
+"""`loads` on real kernels of eleven libraries this project did not write (liger-kernel, flash-linear-
 attention, torchao, gemlite, mamba-ssm, FlagGems, vLLM, bitsandbytes, lightning-attn via xformers'
 recording), recorded on an H100 with Triton 3.6 (tests/data/thirdparty-h100-triton3.6), and fbgemm-gpu-genai
-on an H200 (tests/data/thirdparty-h200-triton3.6): every access gets
+and lmdeploy (a Gluon GEMM among them) on an H200 (tests/data/thirdparty-h200-triton3.6): every access gets
 a verdict, every global access joins SASS, instructions that LLVM moved to another line or merged are
 found and say so, ptxas' `@!PT` padding is no access, spills are listed and flagged in `ls`."""
 
@@ -23,6 +23,7 @@ from tritonscope.stages.common import Op
 
 DATA = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6"
 FBGEMM = Path(__file__).parent / "data" / "thirdparty-h200-triton3.6" / "fbgemm"
+LMDEPLOY = FBGEMM.parent / "lmdeploy"
 LIBS = ("liger", "fla", "torchao", "gemlite", "mamba", "flaggems", "vllm", "bitsandbytes", "xformers")
 GLOBAL = ("global_load", "global_store", "atomic", "async_copy", "tma_load", "tma_store")
 needs_nvdisasm = pytest.mark.skipif(tools.find_nvidia_tool("nvdisasm") is None, reason="no nvdisasm")
@@ -41,7 +42,7 @@ def _rows(report, line: int, op: str) -> list:
 def test_sweep_every_access_answered_and_joined():
     verdicts: collections.Counter = collections.Counter()
     joined = total = 0
-    for root in [DATA / lib for lib in LIBS] + [FBGEMM]:
+    for root in [DATA / lib for lib in LIBS] + [FBGEMM, LMDEPLOY]:
         for entry in Cache(root).kernels():
             report = analyze_entry(entry)
             assert "sass" in report.stages, (entry.name, report.notes)
@@ -49,7 +50,7 @@ def test_sweep_every_access_answered_and_joined():
                 verdicts[row.verdict] += 1
                 if row.kind in GLOBAL:
                     total += 1  # (one whose instructions serve another access's too has none of its own)
-                    joined += bool(sum(row.counts("sass").values())) or \
+                    joined += bool(sum(row.counts("sass").values())) or bool(row.ambiguous.get("sass")) or \
                         any(r.code in ("cse", "merged-arms") for r in row.reasons) or \
                         any(c.code == "removed" for c in row.count_changes)  # (none left anywhere)
     assert sum(verdicts.values()) > 80
@@ -588,3 +589,56 @@ def test_fbgemm_mx4_packed_output_is_strided_bytes():
     assert exponents.verdict == "scalar"
     assert [r.code for r in exponents.reasons] == ["strided", "one-per-thread", "layout-contiguity-1"]
     assert "17 elements (17 bytes) apart" in exponents.reasons[0].evidence
+
+
+def _lmdeploy(prefix: str):
+    (entry,) = [e for e in Cache(LMDEPLOY).kernels() if e.hash.startswith(prefix)]
+    return analyze_entry(entry)
+
+
+@needs_nvdisasm
+def test_lmdeploy_load_rematerialized_in_two_layouts_shares_its_instructions():
+    """lmdeploy's `_reduce_split_kernel`: Triton keeps `m_k = tl.load(...)` (612:18) as two TTGIR loads, in a
+    slice layout (8 per thread, predicted 16-byte vectors, but the address steps by a runtime stride) and in
+    a blocked one (1 per thread). The 9 four-byte loads fit either: shared, not all given to the blocked row
+    as its predicted width matched (a 1-element row with 9 loads)."""
+    rows = _rows(_lmdeploy("EQICVRLR"), 612, "tt.load")
+    assert [(r.layout, r.attribution, r.ambiguous.get("sass")) for r in rows] == [
+        ("slice", "ambiguous", {"LDG.E": 9}), ("blocked2", "ambiguous", {"LDG.E": 9})]
+    assert all(r.verdict == "scalar" and "runtime-stride" in [x.code for x in r.reasons] for r in rows)
+
+
+def test_a_global_instruction_narrower_than_two_predictions_is_shared():
+    """Rows of one position told apart by width: an instruction goes to the row predicting exactly its width
+    only where no other row could issue it too (a wider prediction can always narrow)."""
+    from tritonscope.loads.join import _choose
+    from tritonscope.loads.sites import AccessSite
+    from tritonscope.stages.common import SourceLoc
+    from tritonscope.stages.memops import MemAccess
+
+    wide, narrow = _row(612, {}, {}), _row(612, {}, {})
+    wide.predicted_vector_bytes, narrow.predicted_vector_bytes = 16, 4
+    key = (("k.py", 612, 18),)
+    for n, r in enumerate((wide, narrow)):
+        r.col, r.kind, r.op = 18, "global_load", "tt.load"
+        op = Op(n, "tt.load", "%x = tt.load %p", SourceLoc("k.py", 612, 18), "k")
+        r.sites = [AccessSite(op=op, kind="global_load", shape=(8,), dtype="f32", element_bits=32, layout=None,
+                              layout_name=None, mask=None, other=None, eviction=None, cache=None, address=[])]
+    for width, want in ((4, [wide, narrow]), (16, [wide])):
+        found, _ = _choose("ptx", MemAccess("global_load", f"ld.global.b{width * 8}", width), key, 612, 18,
+                           [wide, narrow])
+        assert found == want, width
+
+
+@needs_nvdisasm
+def test_lmdeploy_gluon_fp8_gemm_for_hopper():
+    """A library's hand-written Gluon GEMM: TMA loads and store, fp8 wgmma found as QGMMA, its scale helper's
+    loads labelled by each of the three calls."""
+    report = _lmdeploy("E7BARQYA")
+    assert {r.verdict for r in report.rows} == {"as-predicted", "scalar"}
+    dots = [r for r in report.rows if r.op == "ttng.warp_group_dot"]
+    assert [(r.line, sum(r.counts("sass").values())) for r in dots] == [(306, 16), (332, 6)]
+    assert [r.where for r in report.rows if r.op == "tt.load" and r.shape == (64,)] == [
+        "94:22 @ 200:8", "94:22 @ 315:16", "94:22 @ 341:12"]
+    kinds = collections.Counter(r.kind for r in report.rows)
+    assert (kinds["tma_load"], kinds["tma_store"]) == (4, 1)

@@ -36,7 +36,8 @@ ACCEPTS: dict[str, tuple[str, ...]] = {
     "tmem_copy": ("tmem_copy",),
 }
 # MMA instructions that read shared memory through descriptors (no load of their own), every stage's form.
-MMA_FROM_SHARED = re.compile(r"^(wgmma\.mma_async|tcgen05\.mma|[HQIB]GMMA|UTC\w*MMA)")  # Hopper SASS: f16/tf32, fp8, int8, b1
+# (Hopper SASS spells wgmma by its type: HGMMA f16/bf16/tf32, QGMMA fp8, IGMMA int8, BGMMA b1)
+MMA_FROM_SHARED = re.compile(r"^(wgmma\.mma_async|tcgen05\.mma|[HQIB]GMMA|UTC\w*MMA)")
 # Stages without source columns: joined by line only.
 # The address operand of a PTX memory instruction: `[ %rd1 + 0 ]`, `[%rd5+16]`.
 PTX_ADDRESS = re.compile(r"\[\s*([^\]]+?)\s*\]")
@@ -190,7 +191,12 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
                                   and (_expected_width(r) or 0) % acc.width_bytes == 0]
                 found = same_width or found  # the rows it can be part of (share_identical may split them)
             else:
-                found = same_width if len(same_width) == 1 else found
+                # a global access narrower than a row's predicted vector may be that row's (the prediction is
+                # what the layout allows; a runtime stride or unproven alignment narrows it: lmdeploy's load
+                # rematerialized in two layouts). Shared-memory widths are the compiler's own choice.
+                able = [r for r in found if (_expected_width(r) or 0) >= acc.width_bytes]
+                unique = len(same_width) == 1 and (acc.space == "shared" or len(able) == 1)
+                found = same_width if unique else found
         return found, level
     return [], ""
 
