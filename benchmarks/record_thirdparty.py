@@ -838,10 +838,103 @@ def _ops_fbgemm(torch):
     return [fp8_row_tma, fp8_row_no_tma, fp8_block, grouped_fp8, mx4_round_trip, jagged_attention]
 
 
+def _ops_lmdeploy(torch):
+    """lmdeploy 0.18.0's PyTorch-engine Triton kernels (its wheel's `lmdeploy/pytorch/kernels/cuda` and
+    `default` as released; the package `__init__` files above them empty, `lmdeploy/utils.py` a stand-in
+    with `get_logger` and `lmdeploy/messages.py` one with `QuantPolicy` as released, the originals importing
+    transformers and pydantic): the fused MoE, AWQ's int4 GEMM (8 codes packed in an int32, grouped scales
+    and zeros), the w8a8 RMSNorm-quantize and dynamically quantized int8 GEMM, block-wise fp8 quantization
+    and GEMM, its Gluon fp8 GEMM for Hopper (wgmma and TMA written by hand), RMSNorm, rotary embedding,
+    SiLU-and-mul, and decoding attention over a paged KV cache in bf16, int8 and packed int4."""
+    from lmdeploy.messages import QuantPolicy
+    from lmdeploy.pytorch.kernels.cuda import (
+        activation,
+        apply_rotary_pos_emb,
+        awq_kernels,
+        blocked_gemm_fp8,
+        pagedattention,
+        rms_norm,
+        w8a8_triton_kernels,
+    )
+    from lmdeploy.pytorch.kernels.cuda.moe import fused_moe
+
+    dev, bf, f16 = "cuda", torch.bfloat16, torch.float16
+
+    def moe():
+        m, k, n, e, top = 64, 1024, 512, 8, 2
+        x = torch.randn(m, k, device=dev, dtype=bf)
+        w1, w2 = torch.randn(e, 2 * n, k, device=dev, dtype=bf), torch.randn(e, k, n, device=dev, dtype=bf)
+        weights, ids = torch.randn(m, e, device=dev).softmax(-1).topk(top)
+        fused_moe.fused_moe(x, w1, w2, weights, ids.to(torch.int32), top)
+
+    def awq():
+        m, k, n, group = 32, 2048, 1024, 128
+        x = torch.randn(m, k, device=dev, dtype=f16)
+        qweight = torch.randint(-2**31, 2**31 - 1, (k, n // 8), device=dev, dtype=torch.int32)
+        qzeros = torch.randint(-2**31, 2**31 - 1, (k // group, n // 8), device=dev, dtype=torch.int32)
+        awq_kernels.awq_linear(x, qweight, torch.rand(k // group, n, device=dev, dtype=f16), qzeros)
+
+    def w8a8():
+        m, k, n = 64, 2048, 1024
+        x, w = torch.randn(m, k, device=dev, dtype=f16), torch.randn(k, device=dev, dtype=f16)
+        q, scale = w8a8_triton_kernels.rms_norm_dynamic_quant(x, w, 1e-5)
+        b = torch.randint(-127, 127, (n, k), device=dev, dtype=torch.int8)
+        w8a8_triton_kernels.matmul_kernel_dynamic_quant(q, b, scale, torch.rand(n, 1, device=dev))
+
+    def fp8_block():
+        m, k, n = 128, 1024, 512
+        a, a_s = blocked_gemm_fp8.quant_fp8(torch.randn(m, k, device=dev, dtype=bf), 128)
+        b = torch.randn(n, k, device=dev, dtype=bf).to(torch.float8_e4m3fn)
+        blocked_gemm_fp8.blocked_gemm_fp8(a, a_s, b.t(), torch.rand(k // 128, n // 128, device=dev), out_dtype=bf)
+
+    def fp8_gluon():
+        from lmdeploy.pytorch.kernels.cuda import blocked_fp8_gemm_gluon as gluon_gemm
+
+        m, k, n = 256, 1024, 512
+        a = torch.randn(m, k, device=dev).to(torch.float8_e4m3fn)
+        a_s = torch.rand(k // 128, m, device=dev).t()  # stride 1 along M
+        b = torch.randn(n, k, device=dev).to(torch.float8_e4m3fn)
+        b_s = torch.rand(n // 128, k // 128, device=dev)
+        gluon_gemm.fp8_gemm_nt((a, a_s), (b, b_s), torch.empty(m, n, device=dev, dtype=bf), None)
+
+    def norms_and_rope():
+        x, w = torch.randn(64, 4096, device=dev, dtype=bf), torch.randn(4096, device=dev, dtype=bf)
+        rms_norm.rms_norm(x, w, 1e-6)
+        rms_norm.rms_norm(x, w, 1e-6, residual=torch.randn_like(x))
+        q, k = torch.randn(64, 32, 128, device=dev, dtype=bf), torch.randn(64, 8, 128, device=dev, dtype=bf)
+        cos, sin = torch.randn(64, 128, device=dev, dtype=bf), torch.randn(64, 128, device=dev, dtype=bf)
+        apply_rotary_pos_emb.apply_rotary_pos_emb(q, k, cos, sin)
+        activation.silu_and_mul(torch.randn(64, 2 * 4096, device=dev, dtype=bf))
+
+    def paged(policy, dim_div=1, dtype=bf):
+        batch, hq, hkv, d, block, blocks = 4, 32, 8, 128, 64, 64
+        q = torch.randn(batch, hq, d, device=dev, dtype=bf)
+        k_cache = torch.randn(blocks, block, hkv, d, device=dev).to(dtype) if dtype.is_floating_point else \
+            torch.randint(0, 255, (blocks, block, hkv, d // dim_div), device=dev, dtype=dtype)
+        v_cache = k_cache.clone()
+        seqlens = torch.tensor([100, 1000, 37, 512], device=dev, dtype=torch.int32)
+        table = torch.arange(batch * 16, device=dev, dtype=torch.int32).view(batch, 16)
+        scales = None if policy == QuantPolicy.NONE else torch.rand(blocks, block, hkv, 2, device=dev, dtype=bf)
+        pagedattention.flash_attn_with_kvcache(q, k_cache, v_cache, seqlens, table, max_seqlen_q=1,
+                                               k_scales_zeros=scales, v_scales_zeros=scales, quant_policy=policy)
+
+    def paged_bf16():
+        paged(QuantPolicy.NONE)
+
+    def paged_int8():
+        paged(QuantPolicy.INT8, 1, torch.uint8)
+
+    def paged_int4():
+        paged(QuantPolicy.INT4, 2, torch.uint8)
+
+    return [moe, awq, w8a8, fp8_block, fp8_gluon, norms_and_rope, paged_bf16, paged_int8, paged_int4]
+
+
 LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite,
              "mamba": _ops_mamba, "flaggems": _ops_flaggems,
              "flashattn": _ops_flashattn, "vllm": _ops_vllm,
-             "bitsandbytes": _ops_bitsandbytes, "xformers": _ops_xformers, "fbgemm": _ops_fbgemm}
+             "bitsandbytes": _ops_bitsandbytes, "xformers": _ops_xformers, "fbgemm": _ops_fbgemm,
+             "lmdeploy": _ops_lmdeploy}
 
 
 def record(out: str, libs: list[str]) -> None:
