@@ -930,11 +930,62 @@ def _ops_lmdeploy(torch):
     return [moe, awq, w8a8, fp8_block, fp8_gluon, norms_and_rope, paged_bf16, paged_int8, paged_int4]
 
 
+def _ops_flashinfer(torch):
+    """flashinfer-python 0.7.2.post1's Triton kernels (its wheel's `flashinfer/triton`, as released, with an
+    empty `flashinfer/__init__.py` above it and a `flashinfer/utils.py` stand-in with the two names they
+    import; the original holds its CUDA JIT): the SM-constrained persistent GEMM (pointer and on-device TMA
+    descriptor variants), attention-state merging (pairwise, in place, over index sets and variable-length
+    ones), RMSNorm with and without the residual add and fp8 output scaling, SiLU-and-mul, Mamba-2's chunk
+    cumsum."""
+    from flashinfer.triton import activation, cascade, norm, sm_constraint_gemm
+    from flashinfer.triton.kernels import ssd_chunk_state
+
+    dev, bf = "cuda", torch.bfloat16
+
+    def gemms():  # (b is K x N here, N x K for the descriptor variant)
+        a, b = torch.randn(512, 1024, device=dev, dtype=bf), torch.randn(1024, 768, device=dev, dtype=bf)
+        sm_constraint_gemm.gemm_persistent(a, b, num_sms=64)
+        sm_constraint_gemm.gemm(a, b)
+
+    def gemm_tma_descriptor():
+        import triton
+
+        triton.set_allocator(lambda size, alignment, stream: torch.empty(size, device=dev, dtype=torch.int8))
+        a, b = torch.randn(512, 1024, device=dev, dtype=bf), torch.randn(768, 1024, device=dev, dtype=bf)
+        sm_constraint_gemm.gemm_descriptor_persistent(a, b, num_sms=64)
+
+    def merge():
+        seq, heads, d = 256, 16, 128
+        v = [torch.randn(seq, heads, d, device=dev, dtype=bf) for _ in range(2)]
+        s = [torch.randn(seq, heads, device=dev, dtype=torch.float32) for _ in range(2)]
+        cascade.merge_state(v[0], s[0], v[1], s[1])
+        cascade.merge_state_in_place(v[0], s[0], v[1], s[1])
+        cascade.merge_states(torch.randn(seq, 3, heads, d, device=dev, dtype=bf),
+                             torch.randn(seq, 3, heads, device=dev, dtype=torch.float32))
+        indptr = torch.tensor([0, 3, 4, 9, 12], device=dev, dtype=torch.int32)
+        cascade.variable_length_merge_states(torch.randn(12, heads, d, device=dev, dtype=bf),
+                                             torch.randn(12, heads, device=dev, dtype=torch.float32), indptr)
+
+    def norms_and_activation():
+        x, w = torch.randn(64, 4096, device=dev, dtype=bf), torch.randn(4096, device=dev, dtype=bf)
+        norm.rms_norm(x, w, torch.empty_like(x), 1e-6)
+        norm.rms_norm(x, w, torch.empty_like(x, dtype=torch.float8_e4m3fn), 1e-6,
+                      out_scale=torch.tensor([0.5], device=dev))
+        norm.rms_norm_add_residual(x.clone(), torch.randn_like(x), w, 1e-6)
+        activation.silu_and_mul(torch.randn(64, 2 * 4096, device=dev, dtype=bf))
+
+    def chunk_cumsum():
+        dt, a = torch.randn(2, 1024, 16, device=dev), -torch.rand(16, device=dev)
+        ssd_chunk_state.chunk_cumsum_fwd(dt, a, 256, dt_softplus=True)
+
+    return [gemms, gemm_tma_descriptor, merge, norms_and_activation, chunk_cumsum]
+
+
 LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite,
              "mamba": _ops_mamba, "flaggems": _ops_flaggems,
              "flashattn": _ops_flashattn, "vllm": _ops_vllm,
              "bitsandbytes": _ops_bitsandbytes, "xformers": _ops_xformers, "fbgemm": _ops_fbgemm,
-             "lmdeploy": _ops_lmdeploy}
+             "lmdeploy": _ops_lmdeploy, "flashinfer": _ops_flashinfer}
 
 
 def record(out: str, libs: list[str]) -> None:

@@ -1,7 +1,7 @@
-"""`loads` on real kernels of eleven libraries this project did not write (liger-kernel, flash-linear-
+"""`loads` on real kernels of twelve libraries this project did not write (liger-kernel, flash-linear-
 attention, torchao, gemlite, mamba-ssm, FlagGems, vLLM, bitsandbytes, lightning-attn via xformers'
 recording), recorded on an H100 with Triton 3.6 (tests/data/thirdparty-h100-triton3.6), and fbgemm-gpu-genai
-and lmdeploy (a Gluon GEMM among them) on an H200 (tests/data/thirdparty-h200-triton3.6): every access gets
+lmdeploy (a Gluon GEMM among them) and flashinfer on an H200 (tests/data/thirdparty-h200-triton3.6): every access gets
 a verdict, every global access joins SASS, instructions that LLVM moved to another line or merged are
 found and say so, ptxas' `@!PT` padding is no access, spills are listed and flagged in `ls`."""
 
@@ -24,6 +24,7 @@ from tritonscope.stages.common import Op
 DATA = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6"
 FBGEMM = Path(__file__).parent / "data" / "thirdparty-h200-triton3.6" / "fbgemm"
 LMDEPLOY = FBGEMM.parent / "lmdeploy"
+FLASHINFER = FBGEMM.parent / "flashinfer"
 LIBS = ("liger", "fla", "torchao", "gemlite", "mamba", "flaggems", "vllm", "bitsandbytes", "xformers")
 GLOBAL = ("global_load", "global_store", "atomic", "async_copy", "tma_load", "tma_store")
 needs_nvdisasm = pytest.mark.skipif(tools.find_nvidia_tool("nvdisasm") is None, reason="no nvdisasm")
@@ -42,7 +43,7 @@ def _rows(report, line: int, op: str) -> list:
 def test_sweep_every_access_answered_and_joined():
     verdicts: collections.Counter = collections.Counter()
     joined = total = 0
-    for root in [DATA / lib for lib in LIBS] + [FBGEMM, LMDEPLOY]:
+    for root in [DATA / lib for lib in LIBS] + [FBGEMM, LMDEPLOY, FLASHINFER]:
         for entry in Cache(root).kernels():
             report = analyze_entry(entry)
             assert "sass" in report.stages, (entry.name, report.notes)
@@ -642,3 +643,17 @@ def test_lmdeploy_gluon_fp8_gemm_for_hopper():
         "94:22 @ 200:8", "94:22 @ 315:16", "94:22 @ 341:12"]
     kinds = collections.Counter(r.kind for r in report.rows)
     assert (kinds["tma_load"], kinds["tma_store"]) == (4, 1)
+
+
+@needs_nvdisasm
+def test_flashinfer_gemm_with_descriptors_made_on_the_device():
+    """flashinfer's persistent GEMM creates its TMA descriptors in the kernel: the copies through them join
+    their UTMALDG/UTMASTG exactly, the descriptor writes are no access, the wgmma is found as HGMMA."""
+    (entry,) = Cache(FLASHINFER).kernels()
+    report = analyze_entry(entry)
+    assert [(r.line, r.kind, r.instances, r.counts("sass")) for r in report.rows if r.kind.startswith("tma")] == [
+        (193, "tma_load", 3, {"UTMALDG.2D": 3}), (194, "tma_load", 3, {"UTMALDG.2D": 3}),
+        (218, "tma_load", 2, {"UTMALDG.2D": 2}), (221, "tma_store", 2, {"UTMASTG.2D": 2})]
+    (dot,) = [r for r in report.rows if r.kind == "mma_shared"]
+    assert dot.counts("sass") == {"HGMMA.64x128x16.F32.BF16": 4} and dot.verdict == "as-predicted"
+    assert {r.verdict for r in report.rows} == {"as-predicted"}
