@@ -1,8 +1,8 @@
 """`loads` on real kernels of twelve libraries this project did not write (liger-kernel, flash-linear-
 attention, torchao, gemlite, mamba-ssm, FlagGems, vLLM, bitsandbytes, lightning-attn via xformers'
-recording), recorded on an H100 with Triton 3.6 (tests/data/thirdparty-h100-triton3.6), and fbgemm-gpu-genai
-lmdeploy (a Gluon GEMM among them) and flashinfer on an H200 (tests/data/thirdparty-h200-triton3.6): every access gets
-a verdict, every global access joins SASS, instructions that LLVM moved to another line or merged are
+recording), recorded on an H100 with Triton 3.6 (tests/data/thirdparty-h100-triton3.6), and fbgemm-gpu-genai,
+lmdeploy (a Gluon GEMM among them) and flashinfer on an H200 (tests/data/thirdparty-h200-triton3.6): every
+access gets a verdict, every global access joins SASS, instructions that LLVM moved to another line or merged are
 found and say so, ptxas' `@!PT` padding is no access, spills are listed and flagged in `ls`."""
 
 from __future__ import annotations
