@@ -15,7 +15,10 @@ small ops) and bitsandbytes (its Triton backend's 4-bit NF4/FP4 and 8-bit blockw
 4-bit GEMV's dequantization, 8-bit and 32-bit optimizer updates) and xformers with lightning-attn
 (split-K decoding attention over bf16 and int4 K/V, RMSNorm, padded RoPE, tiled matmul, lightning
 attention 2) and fbgemm-gpu-genai (fp8 row/block-scaled GEMMs with TMA, the grouped fp8 GEMM for MoE, MX4
-packed-fp4 quantization, jagged flash attention). Each library gets its own cache, OUT/<lib>/, and a log of what ran.
+packed-fp4 quantization, jagged flash attention) and lmdeploy (fused MoE, AWQ int4, w8a8, fp8 GEMMs, a Gluon
+fp8 GEMM, paged decoding attention over int8/int4 KV) and flashinfer (persistent GEMMs with on-device TMA
+descriptors, attention-state merging, norms) and cut-cross-entropy (the output layer's linear-cross-entropy
+without logits). Each library gets its own cache, OUT/<lib>/, and a log of what ran.
 
 The machine is offline: carry the wheels (liger-kernel, flash-linear-attention, fla-core, torchao;
 gemlite is an sdist: `pip wheel --no-deps` it here; flag_gems needs PyYAML and SQLAlchemy (with greenlet)
@@ -25,8 +28,11 @@ PYTHONPATH; flash-attn likewise: its `flash_attn/ops/triton`, `utils`, `layers/r
 `flash_attn_triton_amd`, with einops; vLLM: the `vllm` folder of its sdist, Python and JSON files, with
 psutil and nvidia-ml-py; bitsandbytes: its `bitsandbytes/backends/triton` as released, with empty package
 `__init__` files above it; xformers and lightning-attn: their wheels; fbgemm-gpu-genai: the Python files of
-its Triton folders, with empty package `__init__` files above them) and install them with --no-deps
-into a --target directory on PYTHONPATH before running
+its Triton folders, with empty package `__init__` files above them; lmdeploy: its
+`lmdeploy/pytorch/kernels/cuda` and `default` with empty package `__init__` files and stand-ins for
+`lmdeploy/utils.py` and `lmdeploy/messages.py` (see `_ops_lmdeploy`); flashinfer: its `flashinfer/triton`
+with an empty `__init__` and a `flashinfer/utils.py` stand-in; cut-cross-entropy: its wheel) and install
+them with --no-deps into a --target directory on PYTHONPATH before running
 
     python benchmarks/record_thirdparty.py OUT [lib ...]
 
@@ -981,11 +987,36 @@ def _ops_flashinfer(torch):
     return [gemms, gemm_tma_descriptor, merge, norms_and_activation, chunk_cumsum]
 
 
+def _ops_cce(torch):
+    """cut-cross-entropy 25.1.1 (Apple's Cut Cross-Entropy, its wheel): the linear-plus-cross-entropy of an
+    LLM's output layer without materializing the logits: the log-sum-exp forward over vocabulary blocks, the
+    indexed dot of the targets, and the backward that skips blocks whose softmax is negligible (filter_eps),
+    with and without a logit softcap, on shifted targets; autotuned."""
+    from cut_cross_entropy import linear_cross_entropy
+
+    dev, bf = "cuda", torch.bfloat16
+
+    def run(**kw):
+        e = torch.randn(512, 1024, device=dev, dtype=bf, requires_grad=True)
+        c = torch.randn(32000, 1024, device=dev, dtype=bf, requires_grad=True)
+        targets = torch.randint(0, 32000, (512,), device=dev)
+        linear_cross_entropy(e, c, targets, **kw).backward()
+
+    def cce():
+        run()
+
+    def cce_softcap_shift():
+        run(softcap=30.0, shift=True)
+
+    return [cce, cce_softcap_shift]
+
+
 LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite,
              "mamba": _ops_mamba, "flaggems": _ops_flaggems,
              "flashattn": _ops_flashattn, "vllm": _ops_vllm,
              "bitsandbytes": _ops_bitsandbytes, "xformers": _ops_xformers, "fbgemm": _ops_fbgemm,
-             "lmdeploy": _ops_lmdeploy, "flashinfer": _ops_flashinfer}
+             "lmdeploy": _ops_lmdeploy, "flashinfer": _ops_flashinfer,
+             "cce": _ops_cce}
 
 
 def record(out: str, libs: list[str]) -> None:
