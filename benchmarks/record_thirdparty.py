@@ -18,7 +18,8 @@ attention 2) and fbgemm-gpu-genai (fp8 row/block-scaled GEMMs with TMA, the grou
 packed-fp4 quantization, jagged flash attention) and lmdeploy (fused MoE, AWQ int4, w8a8, fp8 GEMMs, a Gluon
 fp8 GEMM, paged decoding attention over int8/int4 KV) and flashinfer (persistent GEMMs with on-device TMA
 descriptors, attention-state merging, norms) and cut-cross-entropy (the output layer's linear-cross-entropy
-without logits). Each library gets its own cache, OUT/<lib>/, and a log of what ran.
+without logits) and torch's own FlexAttention templates (compiled by Inductor: block-sparse masks, score
+mods, forward, backward and decoding). Each library gets its own cache, OUT/<lib>/, and a log of what ran.
 
 The machine is offline: carry the wheels (liger-kernel, flash-linear-attention, fla-core, torchao;
 gemlite is an sdist: `pip wheel --no-deps` it here; flag_gems needs PyYAML and SQLAlchemy (with greenlet)
@@ -1011,12 +1012,51 @@ def _ops_cce(torch):
     return [cce, cce_softcap_shift]
 
 
+def _ops_flex(torch):
+    """torch's FlexAttention (`torch.nn.attention.flex_attention`, compiled): Inductor's Triton templates for
+    attention with a score_mod and a block-sparse mask, forward and backward (causal, sliding window with
+    ALiBi-like bias, document masking) and flex decoding (a handful of queries over a long KV)."""
+    from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+
+    dev, bf = "cuda", torch.bfloat16
+    flex = torch.compile(flex_attention, dynamic=False)
+
+    def qkv(b, h, q_len, kv_len, d=64, grad=False):
+        return (torch.randn(b, h, q_len, d, device=dev, dtype=bf, requires_grad=grad),
+                torch.randn(b, h, kv_len, d, device=dev, dtype=bf, requires_grad=grad),
+                torch.randn(b, h, kv_len, d, device=dev, dtype=bf, requires_grad=grad))
+
+    def causal():
+        q, k, v = qkv(2, 8, 1024, 1024, grad=True)
+        mask = create_block_mask(lambda b, h, qi, ki: qi >= ki, None, None, 1024, 1024, device=dev)
+        flex(q, k, v, block_mask=mask).sum().backward()
+
+    def sliding_window_bias():
+        q, k, v = qkv(2, 8, 1024, 1024, grad=True)
+        mask = create_block_mask(lambda b, h, qi, ki: (qi >= ki) & (qi - ki < 256), None, None, 1024, 1024,
+                                 device=dev)
+        flex(q, k, v, score_mod=lambda s, b, h, qi, ki: s - (h + 1) * 0.01 * (qi - ki),
+             block_mask=mask).sum().backward()
+
+    def document_mask():
+        docs = torch.repeat_interleave(torch.arange(4, device=dev), torch.tensor([300, 200, 400, 124], device=dev))
+        q, k, v = qkv(1, 8, 1024, 1024)
+        mask = create_block_mask(lambda b, h, qi, ki: docs[qi] == docs[ki], None, None, 1024, 1024, device=dev)
+        flex(q, k, v, block_mask=mask)
+
+    def decoding():
+        q, k, v = qkv(4, 8, 1, 4096)
+        flex(q, k, v)
+
+    return [causal, sliding_window_bias, document_mask, decoding]
+
+
 LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite,
              "mamba": _ops_mamba, "flaggems": _ops_flaggems,
              "flashattn": _ops_flashattn, "vllm": _ops_vllm,
              "bitsandbytes": _ops_bitsandbytes, "xformers": _ops_xformers, "fbgemm": _ops_fbgemm,
              "lmdeploy": _ops_lmdeploy, "flashinfer": _ops_flashinfer,
-             "cce": _ops_cce}
+             "cce": _ops_cce, "flex": _ops_flex}
 
 
 def record(out: str, libs: list[str]) -> None:
