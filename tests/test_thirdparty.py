@@ -247,6 +247,15 @@ def test_helper_accesses_labelled_where_they_were_written(cli):
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "nope.py" in bad.stderr
 
 
+def test_a_value_loaded_once_and_scaled_by_whole_vectors_is_no_gather():
+    """vLLM's packed attention offsets its query tile by `query_start * query_stride_0`, the start loaded once
+    for the whole tile and the stride divisible by 16: the base moves by whole vectors, the layout alone
+    limits the width (before: `gather`, "no contiguity or alignment can be proven")."""
+    report = analyze_entry(_entry("vllm", "NZYWWBMS57"))
+    (row,) = _rows(report, 442, "tt.load")
+    assert [x.code for x in row.reasons] == ["layout-contiguity-1"] and not row.gather
+
+
 def test_no_alignment_blame_through_a_comparison():
     """FlagGems' radix sort scatters to `out_ptr + pid_m * N + pos`, pos a cumsum of `digit == bin` plus a
     loaded count: a gather. `bit_offset` reaches the address only through that comparison, so no

@@ -375,6 +375,11 @@ def _shared_limit(row: AccessRow) -> int | None:
     return None
 
 
+def _uniform(op) -> bool:
+    """A load of one value for the whole tensor (its result is no tensor)."""
+    return "tensor<" not in op.text.split(" loc(")[0].rpartition(" : ")[2]
+
+
 def _alignment(row: AccessRow, graph: ValueGraph) -> None:
     site = row.sites[0]
     facts: list[dict] = []
@@ -389,6 +394,10 @@ def _alignment(row: AccessRow, graph: ValueGraph) -> None:
             if a.name in multiples:  # (an argument reached only through a loaded value has no entry)
                 entry["multiple"] = multiples[a.name]
             facts.append(entry)
+        # a value loaded once for the whole tensor (a row's index, a group's offset) whose terms all carry a
+        # factor of 16 bytes shifts the base by whole vectors: no gather (megablocks' `index * NUM_COLUMNS`)
+        loads = [op for op in loads if not (_uniform(op) and
+                                            graph.load_factors.get(op.lineno, 1) * row.element_bytes % 16 == 0)]
         row.gather = [(op.loc.outermost().line if op.loc and op.loc.known else None, op.op) for op in loads]
         for op in ops:
             for m in re.finditer(r"\b(tt\.divisibility|tt\.contiguity|tt\.constancy)\s*=\s*dense<\[?(\d+)", op.text):

@@ -325,11 +325,13 @@ class ValueGraph:
         multiplied: a term under `arith.muli x, 64` counts 64 times whatever x is, so no value of x can
         change the address modulo 64 elements; under `arith.muli x, y`, `divisor(y)` times. Several
         paths: their gcd; 1 when nothing is known. And the loads whose results the values are computed
-        from (a gather: the loaded data is not followed, what it holds is unknowable from the IR)."""
+        from (a gather: the loaded data is not followed, what it holds is unknowable from the IR); the
+        factor each load's terms carry is kept in `load_factors` (op line -> factor), the same way."""
         from math import gcd
 
         out: dict[str, int] = {}
         loads: list[Op] = []
+        self.load_factors: dict[int, int] = {}
         seen: set[tuple[str, int, bool]] = set()
         # (value, factor, frozen): below a division, remainder, shift right or bitwise op the value's own
         # terms no longer scale the address (`(rn * stride) // 128`: 32 * stride is divided), so the
@@ -351,6 +353,8 @@ class ValueGraph:
             if op is not None and (mlir_op_kind(op.op.strip('"')) or "").endswith("load"):
                 if op not in loads:
                     loads.append(op)
+                factor = mult if mult > 0 else 1  # (below a condition or a pointer cast: no factor known)
+                self.load_factors[op.lineno] = gcd(self.load_factors.get(op.lineno, 0), factor)
                 continue
             srcs = self.sources(v)
             if mult == _NO_TERM or (op is not None and op.op in _NO_TERM_OPS):
