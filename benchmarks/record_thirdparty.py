@@ -19,7 +19,8 @@ packed-fp4 quantization, jagged flash attention) and lmdeploy (fused MoE, AWQ in
 fp8 GEMM, paged decoding attention over int8/int4 KV) and flashinfer (persistent GEMMs with on-device TMA
 descriptors, attention-state merging, norms) and cut-cross-entropy (the output layer's linear-cross-entropy
 without logits) and torch's own FlexAttention templates (compiled by Inductor: block-sparse masks, score
-mods, forward, backward and decoding). Each library gets its own cache, OUT/<lib>/, and a log of what ran.
+mods, forward, backward and decoding) and megablocks with stanford-stk (MoE token gathers/scatters,
+block-sparse matmuls). Each library gets its own cache, OUT/<lib>/, and a log of what ran.
 
 The machine is offline: carry the wheels (liger-kernel, flash-linear-attention, fla-core, torchao;
 gemlite is an sdist: `pip wheel --no-deps` it here; flag_gems needs PyYAML and SQLAlchemy (with greenlet)
@@ -32,7 +33,8 @@ psutil and nvidia-ml-py; bitsandbytes: its `bitsandbytes/backends/triton` as rel
 its Triton folders, with empty package `__init__` files above them; lmdeploy: its
 `lmdeploy/pytorch/kernels/cuda` and `default` with empty package `__init__` files and stand-ins for
 `lmdeploy/utils.py` and `lmdeploy/messages.py` (see `_ops_lmdeploy`); flashinfer: its `flashinfer/triton`
-with an empty `__init__` and a `flashinfer/utils.py` stand-in; cut-cross-entropy: its wheel) and install
+with an empty `__init__` and a `flashinfer/utils.py` stand-in; cut-cross-entropy: its wheel; megablocks
+and stanford-stk: their sdists' `megablocks` (its `__init__` emptied) and `stk` folders) and install
 them with --no-deps into a --target directory on PYTHONPATH before running
 
     python benchmarks/record_thirdparty.py OUT [lib ...]
@@ -1051,12 +1053,52 @@ def _ops_flex(torch):
     return [causal, sliding_window_bias, document_mask, decoding]
 
 
+def _ops_megablocks(torch):
+    """megablocks 0.10.0's Triton backend (MoE token permutation: gathers and scatters of rows through sorted
+    expert assignments, padded per expert and binned by capacity, weighted) and stanford-stk 0.7.1's
+    block-sparse matmuls (sparse = dense x dense over a block topology, dense = sparse x dense, dense =
+    dense x sparse), both sdists carried as released (megablocks' package `__init__` empty: it imports its
+    layers)."""
+    import stk
+    from megablocks.backend import kernels as mb
+
+    dev, bf, f16 = "cuda", torch.bfloat16, torch.float16
+
+    def permute():
+        tokens, hidden, experts, top_k = 512, 1024, 8, 2
+        x = torch.randn(tokens, hidden, device=dev, dtype=bf)
+        expert = torch.randint(0, experts, (tokens * top_k,), device=dev, dtype=torch.int32)
+        bin_ids, indices = torch.sort(expert)
+        indices, bin_ids = indices.int(), bin_ids.int()
+        counts = torch.bincount(expert, minlength=experts)
+        bins = torch.cumsum(counts, 0).int()
+        padded = torch.cumsum((counts + 127) // 128 * 128, 0).int()
+        weights = torch.rand(tokens * top_k, device=dev, dtype=bf)
+        out = mb.padded_gather(x, indices, bin_ids, weights, bins, padded, top_k)
+        mb.padded_scatter(out, indices, bin_ids, weights, bins, padded, top_k)
+        rows = mb.gather(x, indices, bin_ids, weights, bins, top_k)
+        mb.scatter(rows, indices, bin_ids, weights, bins, top_k)
+        binned = mb.binned_gather(x, indices, weights, bins, 256, top_k)
+        mb.binned_scatter(binned, indices, weights, bins, top_k)
+
+    def block_sparse():
+        m, k, n, block = 1024, 512, 1024, 128
+        keep = (torch.rand(m // block, n // block, device=dev) > 0.5).repeat_interleave(block, 0)
+        dense = keep.repeat_interleave(block, 1) * torch.randn(m, n, device=dev)
+        topo = stk.ops.to_sparse(dense.to(f16), blocking=block)
+        s = stk.ops.sdd(torch.randn(m, k, device=dev, dtype=f16), torch.randn(k, n, device=dev, dtype=f16), topo)
+        stk.ops.dsd(s, torch.randn(n, k, device=dev, dtype=f16))
+        stk.ops.dds(torch.randn(k, m, device=dev, dtype=f16), s)
+
+    return [permute, block_sparse]
+
+
 LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite,
              "mamba": _ops_mamba, "flaggems": _ops_flaggems,
              "flashattn": _ops_flashattn, "vllm": _ops_vllm,
              "bitsandbytes": _ops_bitsandbytes, "xformers": _ops_xformers, "fbgemm": _ops_fbgemm,
              "lmdeploy": _ops_lmdeploy, "flashinfer": _ops_flashinfer,
-             "cce": _ops_cce, "flex": _ops_flex}
+             "cce": _ops_cce, "flex": _ops_flex, "megablocks": _ops_megablocks}
 
 
 def record(out: str, libs: list[str]) -> None:
