@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from tritonscope.artifacts.cache import KernelEntry
+from tritonscope.artifacts.cache import KernelEntry, release_text
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts import releases, views
 from tritonscope.layouts.attrs import dtype_bits, parse_layout_aliases
@@ -130,11 +130,11 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
     stages = options.stages or default_stages(entry)
     kernel = {
         "name": entry.name, "hash": entry.hash, "target": str(entry.target) if entry.target else "unknown",
-        "triton": entry.triton_version or (f"{entry.release_label}?" if entry.release_label else "unknown"),
+        "triton": release_text(entry.triton_version, entry.triton_version_inferred, "unknown"),
         "entry": str(entry.path),
     }
     kmap = srcmap.KernelMap(entry.name, entry.hash, kernel["target"], entry.triton_version,
-                            triton_version_inferred=None if entry.triton_version else entry.release_label)
+                            triton_version_inferred=entry.triton_version_inferred)
     panes: list[StagePane] = []
     for stage in stages:
         pane, module = _load_stage(entry, stage)

@@ -38,6 +38,7 @@ _TEXT_STAGES = frozenset(TEXT_STAGES)
 # without them. Read up to the module line (after the layout and loc aliases), at most this much.
 _GLUON_MODULE_ATTR = lazy_compile(rb'^module attributes \{[^\n]*"ttg\.num-warps"', re.MULTILINE)
 _SOURCE_HEAD_BYTES = 1 << 16
+_IR_HEAD_BYTES = 16384  # where a TTGIR's module attributes or a PTX's `.target` line stand
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +210,7 @@ class KernelEntry:
         name = self._name
         if name is None:  # asked for many times per entry by every listing: demangled once
             if self.mangled_name:
-                inferred = infer_release(self.metadata)
+                inferred = self.inferred_release
                 name = demangle(self.mangled_name, legacy=inferred is not None and inferred[0] < (3, 0))
             else:
                 name = self.hash
@@ -235,13 +236,13 @@ class KernelEntry:
     def _target_from_ir(self) -> Target | None:
         """Partial entries have no json, 2.0's names no target: the TTGIR module header names it (up to 2.3
         as `triton_gpu.compute-capability`), else the PTX's `.target sm_80`."""
-        head = _head(self.files.get("ttgir"))
+        head = (_head(self.file_paths.get("ttgir"), _IR_HEAD_BYTES) or b"").decode("utf-8", "replace")
         m = _TTGIR_TARGET.search(head)
         if m:
             w = _TTGIR_WARP.search(head)
             backend, arch = (m.group(1), m.group(2)) if m.group(1) else ("cuda", m.group(3))
             return Target(backend, arch, int(w.group(1)) if w else None)
-        m = _PTX_TARGET.search(_head(self.files.get("ptx")))
+        m = _PTX_TARGET.search((_head(self.file_paths.get("ptx"), _IR_HEAD_BYTES) or b"").decode("utf-8", "replace"))
         return Target("cuda", m.group(1), 32) if m else None
 
     @property
@@ -257,10 +258,8 @@ class KernelEntry:
             return "triton"
         if "source" not in files:
             return None
-        try:
-            with open(files["source"], "rb") as fh:
-                head = fh.read(_SOURCE_HEAD_BYTES)
-        except OSError:
+        head = _head(files["source"], _SOURCE_HEAD_BYTES)
+        if head is None:
             return None
         return "gluon" if _GLUON_MODULE_ATTR.search(head) else "triton"
 
@@ -285,7 +284,7 @@ class KernelEntry:
     def tmem_columns(self) -> int | None:
         """The tensor memory columns Triton allocated (Blackwell; metadata `tmem_size`), else None."""
         v = self.meta("tmem_size")
-        return v if isinstance(v, int) and not isinstance(v, bool) and v > 0 else None
+        return v if _is_int(v) and v > 0 else None
 
     @property
     def triton_version(self) -> str | None:
@@ -298,11 +297,9 @@ class KernelEntry:
         return infer_release(self.metadata)
 
     @property
-    def release_label(self) -> str | None:
-        """`3.6.0` as the metadata names it, else the inferred release's label (`3.2`, `3.0-3.1`, `2.2`)."""
-        if self.triton_version:
-            return self.triton_version
-        inferred = self.inferred_release
+    def triton_version_inferred(self) -> str | None:
+        """Where the metadata names no release: the label of the one its fields show (`3.2`, `3.0-3.1`, `2.2`)."""
+        inferred = None if self.triton_version else self.inferred_release
         return inferred[1] if inferred else None
 
     @property
@@ -342,7 +339,7 @@ class KernelEntry:
             "shared": self.meta("shared"),
             "tmem_columns": self.tmem_columns,
             "triton_version": self.triton_version,
-            "triton_version_inferred": self.release_label if not self.triton_version else None,
+            "triton_version_inferred": self.triton_version_inferred,
             "language": self.language,
             "local_bytes": self.local_bytes,
             "stages": self.stages,
@@ -359,14 +356,20 @@ _TTGIR_WARP = lazy_compile(r'"(?:triton_gpu|ttg)\.threads-per-warp"\s*=\s*(\d+)'
 _PTX_TARGET = lazy_compile(r"^\.target\s+sm_(\d+)a?\b", re.MULTILINE)
 
 
-def _head(path: Path | None, size: int = 16384) -> str:
+def _head(path: str | os.PathLike | None, size: int) -> bytes | None:
+    """The first `size` bytes of a file, None where there is none or it cannot be read."""
     if path is None:
-        return ""
+        return None
     try:
         with open(path, "rb") as fh:
-            return fh.read(size).decode("utf-8", "replace")
+            return fh.read(size)
     except OSError:
-        return ""
+        return None
+
+
+def release_text(version: str | None, inferred: str | None, missing: str) -> str:
+    """A release as listings print it: `3.6.0` as the metadata names it, `2.2?` as its fields show it."""
+    return version or (f"{inferred}?" if inferred else missing)
 
 
 def format_size(n: int) -> str:

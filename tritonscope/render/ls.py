@@ -9,7 +9,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
-from tritonscope.artifacts.cache import KernelEntry
+from tritonscope.artifacts.cache import KernelEntry, release_text
 from tritonscope.render.terminal import human_age, human_size
 
 _KIND_STYLE = {"partial": "yellow", "launcher": "dim", "empty": "dim", "tmp": "dim", "binary-only": "cyan"}
@@ -43,7 +43,7 @@ def ls_rows(entries: list[KernelEntry], now: float, tmem: bool = False) -> list[
         if tmem:
             cols = e.tmem_columns
             cells.append(f"{cols} col" if cols else "-")
-        release = e.triton_version or (f"{e.release_label}?" if e.release_label else "-")  # ?: from its fields
+        release = release_text(e.triton_version, e.triton_version_inferred, "-")
         rows.append(((*cells, stages, release, human_age(now - e.mtime)), style))
     return rows
 

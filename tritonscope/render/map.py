@@ -6,6 +6,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from tritonscope.artifacts.cache import release_text
 from tritonscope.render.terminal import color_enabled
 from tritonscope.stages.common import file_label
 
@@ -15,7 +16,7 @@ _MAX_OP_TEXT = 110
 def _header(console: Console, result: dict) -> None:
     k = result["kernel"]
     head = Text(k["name"], style="bold")
-    release = k["triton_version"] or (f"{k['triton_version_inferred']}?" if k.get("triton_version_inferred") else "?")
+    release = release_text(k["triton_version"], k.get("triton_version_inferred"), "?")
     head.append(f"  {k['hash'][:12]}  {k['target'] or '?'}  triton {release}", style="dim")
     console.print(head)
     src = result.get("source")

@@ -41,7 +41,7 @@ class KernelMap:
     target: str | None
     triton_version: str | None
     stages: dict[str, Module] = field(default_factory=dict)
-    # the release the metadata's fields show where it names none (KernelEntry.release_label): `3.2`, `2.2`
+    # the release the metadata's fields show where it names none (KernelEntry.triton_version_inferred): `3.2`, `2.2`
     triton_version_inferred: str | None = None
     skipped: dict[str, str] = field(default_factory=dict)
     source_file: str | None = None  # the user's file, as the IR names it
@@ -132,7 +132,7 @@ def kernel_map_of(entry: KernelEntry) -> KernelMap:
     """An entry's KernelMap with no stage parsed yet."""
     target = entry.target
     return KernelMap(entry.name, entry.hash, str(target) if target else None, entry.triton_version,
-                     triton_version_inferred=None if entry.triton_version else entry.release_label)
+                     triton_version_inferred=entry.triton_version_inferred)
 
 
 def load_kernel_map(entry: KernelEntry, stages: list[str], explicit: bool = False) -> KernelMap:
