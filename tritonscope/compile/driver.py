@@ -36,6 +36,7 @@ from tritonscope.compile.request import (  # noqa: F401 - the compile API, re-ex
     sample_names,
 )
 from tritonscope.errors import UsageError
+from tritonscope.layouts.releases import parse_version
 from tritonscope.parallel import usable_cores
 
 _GPU_DEVICE_NODES = ("/dev/nvidiactl", "/dev/nvidia0", "/dev/kfd", "/dev/dxg")
@@ -256,7 +257,7 @@ def _compile_ir(request: CompileRequest, cache_dir: str) -> CompileResult:
         import triton
 
         wrote = _writer(meta)
-        if wrote and wrote[0] != tuple(int(x) for x in triton.__version__.split(".")[:2] if x.isdigit()):
+        if wrote and wrote[0] != parse_version(triton.__version__):
             release, how = wrote[1], " (the release its metadata shows)" if wrote[2] else ""
             message = (f"Triton {triton.__version__} cannot read Triton {release}'s TTIR{how}: {message} (Triton "
                        f"{release} installed reads it)" if unread else
@@ -268,14 +269,14 @@ def _compile_ir(request: CompileRequest, cache_dir: str) -> CompileResult:
     return _record_entry(result, Path(cache_dir), compiled, result.kernel_name, before)
 
 
-def _writer(meta: dict) -> tuple[tuple[int, ...], str, bool] | None:
+def _writer(meta: dict) -> tuple[tuple[int, int] | None, str, bool] | None:
     """(release, its name, inferred?) of the Triton that wrote an entry: its metadata's `triton_version`
     (3.3+), else the release the metadata's fields show (`infer_release`)."""
     from tritonscope.artifacts.cache import infer_release
 
     release = meta.get("triton_version")
     if release:
-        return tuple(int(x) for x in str(release).split(".")[:2] if x.isdigit()), str(release), False
+        return parse_version(str(release)), str(release), False
     inferred = infer_release(meta)
     return (inferred[0], inferred[1], True) if inferred else None
 
