@@ -387,7 +387,8 @@ def _alignment(row: AccessRow, graph: ValueGraph) -> None:
         facts.append({"value": site.op.op, "attr": name, "n": value})
     if site.address:
         ops, args = graph.slice(site.address)
-        multiples, loads = graph.multiples(site.address)
+        load_factors: dict[int, int] = {}
+        multiples, loads = graph.multiples(site.address, load_factors=load_factors)
         for a in sorted(args, key=lambda a: a.name):
             entry: dict = {"value": a.name, "type": a.type}
             entry.update({k: v for k, v in a.attrs.items()})
@@ -397,7 +398,7 @@ def _alignment(row: AccessRow, graph: ValueGraph) -> None:
         # a value loaded once for the whole tensor (a row's index, a group's offset) whose terms all carry a
         # factor of 16 bytes shifts the base by whole vectors: no gather (megablocks' `index * NUM_COLUMNS`)
         loads = [op for op in loads if not (_uniform(op) and
-                                            graph.load_factors.get(op.lineno, 1) * row.element_bytes % 16 == 0)]
+                                            load_factors.get(op.lineno, 1) * row.element_bytes % 16 == 0)]
         row.gather = [(op.loc.outermost().line if op.loc and op.loc.known else None, op.op) for op in loads]
         for op in ops:
             for m in re.finditer(r"\b(tt\.divisibility|tt\.contiguity|tt\.constancy)\s*=\s*dense<\[?(\d+)", op.text):

@@ -320,18 +320,20 @@ class ValueGraph:
             out = gcd(out, self.divisor(v, assume=16))
         return out != 1
 
-    def multiples(self, values: list[str], limit: int = 4000) -> tuple[dict[str, int], list[Op]]:
+    def multiples(self, values: list[str], limit: int = 4000,
+                  load_factors: dict[int, int] | None = None) -> tuple[dict[str, int], list[Op]]:
         """Kernel argument -> the factor (in elements) by which every term it contributes to `values` is
         multiplied: a term under `arith.muli x, 64` counts 64 times whatever x is, so no value of x can
         change the address modulo 64 elements; under `arith.muli x, y`, `divisor(y)` times. Several
         paths: their gcd; 1 when nothing is known. And the loads whose results the values are computed
-        from (a gather: the loaded data is not followed, what it holds is unknowable from the IR); the
-        factor each load's terms carry is kept in `load_factors` (op line -> factor), the same way."""
+        from (a gather: the loaded data is not followed, what it holds is unknowable from the IR); into
+        `load_factors`, where given, the factor each load's terms carry, the same way (its TTGIR line ->
+        factor)."""
         from math import gcd
 
         out: dict[str, int] = {}
         loads: list[Op] = []
-        self.load_factors: dict[int, int] = {}
+        load_factors = {} if load_factors is None else load_factors
         seen: set[tuple[str, int, bool]] = set()
         # (value, factor, frozen): below a division, remainder, shift right or bitwise op the value's own
         # terms no longer scale the address (`(rn * stride) // 128`: 32 * stride is divided), so the
@@ -354,7 +356,7 @@ class ValueGraph:
                 if op not in loads:
                     loads.append(op)
                 factor = mult if mult > 0 else 1  # (below a condition or a pointer cast: no factor known)
-                self.load_factors[op.lineno] = gcd(self.load_factors.get(op.lineno, 0), factor)
+                load_factors[op.lineno] = gcd(load_factors.get(op.lineno, 0), factor)
                 continue
             srcs = self.sources(v)
             if mult == _NO_TERM or (op is not None and op.op in _NO_TERM_OPS):
