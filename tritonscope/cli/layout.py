@@ -278,9 +278,8 @@ def _tensor_memory_layout(layout, title: str, uses: list | None, q: LayoutQuery,
     if q.element is not None:
         coord = _parse_ints(q.element, "--element", ",")
         places = tmem_places(ll.owner(coord), facts)
-    pictures = q.svg_path or q.png_path
-    grid = tmem_grid(ll, facts, q.max_rows, q.max_cols) if pictures or not q.no_picture else None
-    _write_pictures(grid if pictures else None, facts, title, q.svg_path, q.png_path)
+    grid = None if q.no_picture and not (q.svg_path or q.png_path) else tmem_grid(ll, facts, q.max_rows, q.max_cols)
+    _write_pictures(grid, facts, title, q.svg_path, q.png_path)
     if q.as_json:
         facts_json = facts.to_json()
         facts_json.pop("kind")

@@ -117,12 +117,17 @@ def render_tmem_layout(f: TensorMemoryFacts, console: Console, title: str, dtype
              "linear layout bases (dim0 first; col in units of one element's width):")
     if grid is not None:
         packed = "; packed elements share a column" if f.elements_per_column > 1 else ""
-        console.print("cells: L<lane>:<column>, the tensor memory lane and 32-bit column holding the element"
-                      + (", coloured by lane quarter (the warp of a warpgroup that reaches those 32 lanes)"
-                         if colour else "") + packed + "; +n: n more places", markup=False)
-        if grid.note:
-            console.print("folded: " + grid.note, markup=False)
-        console.print(grid_text(grid, colour), end="")
+        _picture(console, grid, colour, "cells: L<lane>:<column>, the tensor memory lane and 32-bit column holding "
+                 "the element" + (", coloured by lane quarter (the warp of a warpgroup that reaches those 32 lanes)"
+                                  if colour else "") + packed + "; +n: n more places")
+
+
+def _picture(console: Console, grid: LayoutGrid, colour: bool, legend: str) -> None:
+    """The legend, how the tensor was folded, and the grid: the bottom of a `layout` answer with a picture."""
+    console.print(legend, markup=False)
+    if grid.note:
+        console.print("folded: " + grid.note, markup=False)
+    console.print(grid_text(grid, colour), end="")
 
 
 def render_tmem_places(places: list[dict], console: Console, coord: tuple[int, ...]) -> None:
@@ -156,6 +161,21 @@ def cell_label(owner: tuple[int, ...] | None, extra: int, warp_size: int, shared
     return label + (f"+{extra}" if extra else "")
 
 
+def grid_cell_label(grid: LayoutGrid, cell) -> str:
+    """`cell_label` of a grid's cell: its first owner, and how many more it has."""
+    return cell_label(cell.first, len(cell.owners) - 1, grid.warp_size, grid.shared, grid.tensor_memory)
+
+
+def cell_lines(grid: LayoutGrid, cell) -> tuple[str, str]:
+    """A cell's label on two lines for the SVG and PNG pictures: `T5` over `r3` (a thread and its register),
+    `L32` over `c1` (a tensor memory lane and column); a shared offset or an empty cell on one."""
+    label = grid_cell_label(grid, cell)
+    if grid.shared or cell.first is None:
+        return label, ""
+    top, _, bottom = label.partition(":")
+    return top, ("c" if grid.tensor_memory else "r") + bottom
+
+
 def cell_colour(grid: LayoutGrid, owner: tuple[int, ...]) -> str:
     """A cell's colour: its warp (registers), its group of 8 offsets (shared memory), its lane quarter (tensor
     memory: the warp of a warpgroup that reaches those 32 lanes)."""
@@ -165,8 +185,7 @@ def cell_colour(grid: LayoutGrid, owner: tuple[int, ...]) -> str:
 
 def grid_text(grid: LayoutGrid, colour: bool) -> Text:
     """The grid as rich Text: one cell per element, `T<thread>:<register>` on the warp's colour."""
-    labels = [[cell_label(c.first, len(c.owners) - 1, grid.warp_size, grid.shared, grid.tensor_memory) for c in row]
-              for row in grid.cells]
+    labels = [[grid_cell_label(grid, c) for c in row] for row in grid.cells]
     width = max([len(lbl) for row in labels for lbl in row] + [len(str(grid.cols[-1])) if grid.cols else 1])
     row_w = max(len(grid.row_label), len(str(grid.rows[-1])) if grid.rows else 1)
     out = Text()
@@ -207,10 +226,7 @@ def render_layout(
             if not grid.shared
             else "cells: @<offset> within the CTA's shared buffer"
         )
-        console.print(legend, markup=False)
-        if grid.note:
-            console.print("folded: " + grid.note, markup=False)
-        console.print(grid_text(grid, colour), end="")
+        _picture(console, grid, colour, legend)
 
 
 def render_owners(

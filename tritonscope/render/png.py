@@ -10,7 +10,7 @@ import struct
 import zlib
 
 from tritonscope.layouts.views import LayoutGrid
-from tritonscope.render.layout import cell_colour, cell_label
+from tritonscope.render.layout import cell_colour, cell_lines
 
 # 3x5 glyphs, rows top to bottom, 3 bits each (MSB = left column).
 GLYPHS = {
@@ -72,11 +72,10 @@ def grid_png(grid: LayoutGrid) -> bytes:
                 rgb = _hex(cell_colour(grid, owner))
             x0, y0 = j * CELL_W, i * CELL_H
             fill(x0, y0, CELL_W - 1, CELL_H - 1, rgb)
-            label = cell_label(owner, len(cell.owners) - 1, grid.warp_size, grid.shared, grid.tensor_memory)
-            top, _, bottom = label.partition(":")
+            top, bottom = cell_lines(grid, cell)
             text(x0 + SCALE, y0 + SCALE, top[:7])
             if bottom:
-                text(x0 + SCALE, y0 + 7 * SCALE, (("c" if grid.tensor_memory else "r") + bottom)[:7])
+                text(x0 + SCALE, y0 + 7 * SCALE, bottom[:7])
     raw = b"".join(b"\x00" + bytes(line) for line in pixels)
     return _png(width, height, raw)
 

@@ -9,7 +9,7 @@ from html import escape
 
 from tritonscope.layouts.tensor import to_linear
 from tritonscope.layouts.views import LayoutFacts, LayoutGrid, TensorMemoryFacts, layout_grid, tmem_grid
-from tritonscope.render.layout import WARP_COLOURS, cell_colour, cell_label, x
+from tritonscope.render.layout import WARP_COLOURS, cell_colour, cell_lines, x
 
 CELL_W, CELL_H = 46, 30
 MARGIN_LEFT, MARGIN_TOP = 44, 86
@@ -64,26 +64,25 @@ def grid_svg(grid: LayoutGrid, facts: LayoutFacts | TensorMemoryFacts, title: st
             cx = MARGIN_LEFT + j * CELL_W
             owner = cell.first
             fill = "#eeeeee" if owner is None else cell_colour(grid, owner)
-            label = cell_label(owner, len(cell.owners) - 1, grid.warp_size, grid.shared, grid.tensor_memory)
+            top, bottom = cell_lines(grid, cell)
             tip = escape(f"({', '.join(map(str, cell.coord))}): " + "; ".join(_where(grid, o) for o in cell.owners))
             out.append(
                 f'<g><title>{tip}</title><rect x="{cx}" y="{y}" width="{CELL_W - 1}" height="{CELL_H - 1}" '
                 f'fill="{fill}" stroke="#ffffff"/>'
             )
-            if grid.shared or owner is None:
+            if not bottom:
                 out.append(
                     f'<text x="{cx + CELL_W / 2:g}" y="{y + 18}" font-size="10" '
-                    f'text-anchor="middle">{escape(label)}</text></g>'
+                    f'text-anchor="middle">{escape(top)}</text></g>'
                 )
             else:
-                thread, reg = label.split(":", 1)  # (tensor memory: the lane and the column)
                 out.append(
                     f'<text x="{cx + CELL_W / 2:g}" y="{y + 13}" font-size="10" text-anchor="middle" '
-                    f'font-weight="bold">{escape(thread)}</text>'
+                    f'font-weight="bold">{escape(top)}</text>'
                 )
                 out.append(
                     f'<text x="{cx + CELL_W / 2:g}" y="{y + 25}" font-size="9" text-anchor="middle" '
-                    f'fill="#333">{"c" if grid.tensor_memory else "r"}{escape(reg)}</text></g>'
+                    f'fill="#333">{escape(bottom)}</text></g>'
                 )
     if grid.tensor_memory:
         y = MARGIN_TOP + n_rows * CELL_H + 14

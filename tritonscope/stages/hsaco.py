@@ -52,7 +52,6 @@ def parse(text: str, path: str | None = None, stage: str = "hsaco-asm", dwarf: s
     cache: dict[tuple[str, int, int], SourceLoc] = {}
     files: dict[str, str] = {}
     addresses: list[tuple[int, int]] = []  # (instruction address, index into module.ops)
-    undecoded = 0
     for lineno, raw in enumerate(iter_lines(text), 1):
         line = raw.strip()
         if not line or line == "...":
@@ -79,15 +78,14 @@ def parse(text: str, path: str | None = None, stage: str = "hsaco-asm", dwarf: s
         if function is None or (m is None and not UNDECODED.match(line)):
             module.unparsed.append((lineno, line))
             continue
-        if m is None:  # an instruction this llvm-objdump cannot decode, printed as a data word
-            name, undecoded = UNDECODED_OP, undecoded + 1
-        else:
-            name = intern(m.group(1))
+        # (no instruction matched: one this llvm-objdump cannot decode, printed as a data word)
+        name = intern(m.group(1)) if m is not None else UNDECODED_OP
         module.ops.append(Op(lineno=lineno, op=name, text=line, loc=current, function=function))
         a = ADDRESS.search(line)
         if a:
             addresses.append((int(a.group(1), 16), len(module.ops) - 1))
     module.files = {str(i): f for i, f in enumerate(files, 1)}
+    undecoded = sum(op.op == UNDECODED_OP for op in module.ops)
     if undecoded:
         module.notes.append(f"llvm-objdump printed {undecoded} instruction word(s) as `.long`: instructions its "
                             "LLVM cannot decode (the AMDGCN stage Triton wrote names them); counted as "
