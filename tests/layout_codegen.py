@@ -360,6 +360,7 @@ def run(jobs: list[dict], folder: str) -> list[dict]:
     env = {**os.environ, "PYTHONPATH": folder + os.pathsep + os.environ.get("PYTHONPATH", "")}
     results: list[dict] = []
     with tempfile.TemporaryDirectory() as tmp:
+        env["TMPDIR"] = tmp  # the script's temp folders inside ours: a process libtriton aborts leaves them
         while len(results) < len(jobs):
             lines = os.path.join(tmp, "done.jsonl")
             open(lines, "w").close()

@@ -142,8 +142,10 @@ def run_script(script: str, cases: list[dict], env: dict | None = None) -> list[
     batch that crashes is split until the culprit stands alone and is recorded as crashed."""
     if not cases:
         return []
-    proc = subprocess.run([sys.executable, script], input=json.dumps(cases), capture_output=True, text=True,
-                          timeout=900, check=False, env=env)
+    # the script's temp folder inside one of ours: a process libtriton aborts cannot remove its own
+    with tempfile.TemporaryDirectory() as scratch:
+        proc = subprocess.run([sys.executable, script], input=json.dumps(cases), capture_output=True, text=True,
+                              timeout=900, check=False, env={**(env or os.environ), "TMPDIR": scratch})
     if proc.returncode == 0:
         return json.loads(proc.stdout)
     if len(cases) == 1:

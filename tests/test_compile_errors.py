@@ -205,6 +205,44 @@ def test_unsupported_target_is_one_warning_and_the_others_go_on(cli, tmp_path):
         "Value 'sm_20' is not defined for option 'gpu-name'"]
 
 
+def test_a_compiler_crash_fails_its_kernel_and_the_others_go_on(cli, tmp_path):
+    # Triton 3.9's LLVM aborts the process (SIGABRT) selecting softmax's warp shuffles for sm_20: the crash
+    # is that kernel's one error line, the other compiles finish, and no compile leaves a file in the
+    # temp folder (Triton's NVIDIA backend leaves ptxas's input there when ptxas fails).
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    proc = cli("compile", "vector_add", "softmax", "--target", "cuda:20", "--target", "cuda:90", "--cache-dir",
+               str(tmp_path / "cache"), env={"TMPDIR": str(temp)})
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.strip().endswith(f"2 of 4 compiled into {tmp_path / 'cache'}")
+    assert proc.stderr.splitlines() == [
+        f"tritonscope: warning: cuda:20: Triton {TRITON} cannot compile for this target: "
+        "Value 'sm_20' is not defined for option 'gpu-name'",
+        "tritonscope: error: softmax (cuda:20): Triton's compiler crashed: LLVM ERROR: Cannot select: intrinsic "
+        "%llvm.nvvm.shfl.sync.bfly.i32 (the process was killed by SIGABRT)"]
+    assert list(temp.iterdir()) == []
+
+
+def test_a_process_that_dies_compiling_is_named_with_its_signal(cli, tmp_path):
+    # Any death of the compiling process, here a kernel module that kills the worker that imports it for
+    # AMD: one line for that request, and the NVIDIA request compiles (one job: the dead worker's request
+    # is found by compiling each request it was running again, alone).
+    path = _write(tmp_path, USER_KERNEL + textwrap.dedent("""
+        import multiprocessing, os, signal
+        from triton.runtime import driver
+        if multiprocessing.parent_process() and driver.active.get_current_target().backend == "hip":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        """))
+    proc = cli("compile", f"{path}::copy_kernel", "--target", "hip:gfx942", "--target", "cuda:90",
+               "--signature", "*fp16, *fp16, i32, 128", "--cache-dir", str(tmp_path / "cache"),
+               "--jobs", "1")
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stdout.strip().endswith(f"1 of 2 compiled into {tmp_path / 'cache'}")
+    assert proc.stderr.splitlines() == [
+        f"tritonscope: error: {path}::copy_kernel (hip:gfx942): Triton's compiler crashed: the process was "
+        "killed by SIGSEGV"]
+
+
 def test_mlir_diagnostic_in_the_kernel_file_is_a_source_error(tmp_path):
     from types import SimpleNamespace
 

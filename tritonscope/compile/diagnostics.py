@@ -84,9 +84,10 @@ def _display_path(path: str) -> str:
 
 
 class _Captured:
-    def __init__(self) -> None:
+    def __init__(self, keep: str | None = None) -> None:
         self.text_cache = ""
-        self.file = tempfile.TemporaryFile(mode="w+b")  # noqa: SIM115 - closed by capture_stderr
+        # `keep`: a named file, read by the parent process if a crash in native code ends this one
+        self.file = open(keep, "w+b") if keep else tempfile.TemporaryFile(mode="w+b")  # noqa: SIM115 - closed by capture_stderr
 
     def text(self) -> str:
         if self.file.closed:
@@ -96,10 +97,10 @@ class _Captured:
 
 
 @contextlib.contextmanager
-def capture_stderr():
+def capture_stderr(keep: str | None = None):
     """MLIR prints its diagnostics straight to file descriptor 2, and a failing ptxas run prints its
-    reproducer to stdout: catch both (stdout carries our table or JSON)."""
-    captured = _Captured()
+    reproducer to stdout: catch both (stdout carries our table or JSON), into the file `keep` if given."""
+    captured = _Captured(keep)
     sys.stdout.flush()
     sys.stderr.flush()
     saved = {fd: os.dup(fd) for fd in (1, 2)}
@@ -115,6 +116,27 @@ def capture_stderr():
             os.close(copy)
         captured.text_cache = captured.text()
         captured.file.close()
+
+
+@contextlib.contextmanager
+def scratch_tempdir():
+    """Run a compile with the temp folder (Python's `tempfile` and the TMPDIR its tools read) pointed at a
+    fresh folder of ours, removed after: Triton's NVIDIA backend leaves ptxas's input (`tmpXXXX.ptx`) in the
+    temp folder when ptxas fails, and a failed compile must leave nothing behind."""
+    import shutil
+
+    scratch = tempfile.mkdtemp(prefix="tritonscope-compile-")
+    saved = tempfile.tempdir, os.environ.get("TMPDIR")
+    tempfile.tempdir = os.environ["TMPDIR"] = scratch
+    try:
+        yield scratch
+    finally:
+        tempfile.tempdir = saved[0]
+        if saved[1] is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = saved[1]
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def import_failure(exc: BaseException, path: str | None) -> CompileFailure:

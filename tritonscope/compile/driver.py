@@ -9,7 +9,9 @@ requests out over processes. This module and `specialize.py` are the only ones t
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import sys
 import time
 import warnings
@@ -19,7 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tritonscope.compile.diagnostics import CompileFailure, capture_stderr, classify_failure, import_failure
+from tritonscope.compile.diagnostics import (
+    CompileFailure,
+    capture_stderr,
+    classify_failure,
+    import_failure,
+    scratch_tempdir,
+)
 from tritonscope.compile.request import (  # noqa: F401 - the compile API, re-exported in one place
     DEFAULT_TARGETS,
     CompileRequest,
@@ -41,6 +49,7 @@ from tritonscope.parallel import usable_cores
 
 _GPU_DEVICE_NODES = ("/dev/nvidiactl", "/dev/nvidia0", "/dev/kfd", "/dev/dxg")
 _GPU_TOOLS = ("nvidia-smi", "rocm-smi", "amd-smi")
+_ASKED_THE_DEVICE = False
 
 
 def native_target() -> CompileTarget | None:
@@ -50,6 +59,25 @@ def native_target() -> CompileTarget | None:
 
     if not any(os.path.exists(p) for p in _GPU_DEVICE_NODES) and not any(map(shutil.which, _GPU_TOOLS)):
         return None
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods() or _holds_gpu_context():
+        return _ask_the_device(mark=True)
+    # Asked in a child: the driver's answer leaves a GPU context in the process that asks, and a process
+    # holding one cannot fork its compile workers (they would be spawned, importing everything again).
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as pool:
+            return pool.submit(_ask_the_device).result()
+    except BrokenProcessPool:  # the driver crashed the child: no GPU this tool can use
+        return None
+
+
+def _ask_the_device(mark: bool = False) -> CompileTarget | None:
+    if mark:
+        global _ASKED_THE_DEVICE
+        _ASKED_THE_DEVICE = True  # the driver may hold a GPU context from here on: see _pool_context
     try:
         from triton.runtime import driver
 
@@ -121,14 +149,15 @@ def _point_triton_at_lld() -> None:
             return
 
 
-def compile_one(request: CompileRequest, cache_dir: str) -> CompileResult:
-    """Compile one request into `cache_dir`. Errors come back in the result, never as exceptions."""
+def compile_one(request: CompileRequest, cache_dir: str, log: str | None = None) -> CompileResult:
+    """Compile one request into `cache_dir`. Errors come back in the result, never as exceptions.
+    `log`: a file to capture the compiler's stderr in (what is left to read if native code aborts)."""
     os.environ["TRITON_CACHE_DIR"] = str(cache_dir)
     quiet_triton_warnings()
     if request.target.backend == "hip":
         _point_triton_at_lld()
     if request.kernel.ir:
-        return _compile_ir(request, cache_dir)
+        return _compile_ir(request, cache_dir, log)
     result = CompileResult(request)
     start = time.perf_counter()
     try:
@@ -156,7 +185,7 @@ def compile_one(request: CompileRequest, cache_dir: str) -> CompileResult:
         src = make_ast_source(fn, spec, backend, installed_rules(), source_class(fn))
         before = time.time()  # a metadata json older than this was there already: a cache hit
         start = time.perf_counter()  # the compile itself, not importing triton and the kernel's module
-        with capture_stderr() as diagnostics, gluon_target(fn, target, triton.__version__):
+        with capture_stderr(log) as diagnostics, scratch_tempdir(), gluon_target(fn, target, triton.__version__):
             compiled = triton.compile(src, target=target, options=dict(spec.options))
     except Exception as exc:  # noqa: BLE001 - classified into one readable line below
         text = diagnostics.text() if "diagnostics" in locals() else ""
@@ -219,7 +248,7 @@ def _record_entry(result: CompileResult, cache_dir: Path, compiled: Any, name: s
 RETARGET_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion")
 
 
-def _compile_ir(request: CompileRequest, cache_dir: str) -> CompileResult:
+def _compile_ir(request: CompileRequest, cache_dir: str, log: str | None = None) -> CompileResult:
     """A cache entry's TTIR compiled again by the installed Triton for `request.target`, with the options
     its metadata records (--num-warps overrides): `triton.compile(path.ttir, target=...)`. The TTIR is
     read, never written; a TTIR another release wrote may not parse here, and the failure says so."""
@@ -248,7 +277,7 @@ def _compile_ir(request: CompileRequest, cache_dir: str) -> CompileResult:
             return result
         before = time.time()
         start = time.perf_counter()
-        with capture_stderr() as diagnostics:
+        with capture_stderr(log) as diagnostics, scratch_tempdir():
             compiled = triton.compile(str(path), target=target, options=dict(options))
     except Exception as exc:  # noqa: BLE001 - one readable line below
         text = diagnostics.text() if "diagnostics" in locals() else ""
@@ -302,12 +331,26 @@ def _ir_error(diagnostics: str, path: Path) -> str | None:
 
 
 def _pool_context():
+    """fork where this process holds no GPU context (a forked child cannot use the parent's): workers then
+    share what the parent imported (triton, a user kernel's module and torch, imported to expand its
+    autotune configs) instead of importing it again (spawn: ~1.5 s more for a kernel that imports torch).
+    Neither importing triton nor compiling with it leaves a thread behind; torch's one idle thread is
+    what its DataLoader forks with."""
     import multiprocessing
 
-    # fork is cheap and safe while this process has not loaded triton's native library yet.
-    if "triton" not in sys.modules and "fork" in multiprocessing.get_all_start_methods():
+    if "fork" in multiprocessing.get_all_start_methods() and not _holds_gpu_context():
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context("spawn")
+
+
+def _holds_gpu_context() -> bool:
+    if _ASKED_THE_DEVICE:
+        return True
+    torch = sys.modules.get("torch")
+    try:
+        return bool(torch is not None and torch.cuda.is_initialized())
+    except Exception:  # noqa: BLE001 - a torch without its cuda module: assume the worst
+        return True
 
 
 def _estimated_cost(ref: KernelRef) -> int:
@@ -338,28 +381,138 @@ def compile_many(
     jobs: int | None = None,
     on_done: Callable[[CompileResult], None] | None = None,
 ) -> list[CompileResult]:
-    """Compile every request; in `jobs` processes (default: one per core) when there is more than one."""
+    """Compile every request in worker processes (`jobs`, default one per core). Triton's native code can
+    abort the process it runs in (an LLVM or MLIR fatal error): such a request fails with what the
+    compiler printed and the signal, and the others are compiled all the same."""
+    import tempfile
+
     requests = list(requests)
     cache_dir = str(Path(cache_dir).expanduser().resolve())
     Path(cache_dir).mkdir(parents=True, exist_ok=True)
     jobs = min(jobs or usable_cores(), len(requests)) or 1
     results: dict[int, CompileResult] = {}
+
+    def finish(i: int, result: CompileResult) -> None:
+        results[i] = result
+        if on_done:
+            on_done(result)
+
     # Longest first (a static estimate), so that no worker starts a long compile when the others are done.
-    order = sorted(range(len(requests)), key=lambda i: -_estimated_cost(requests[i].kernel))
-    if jobs == 1:
-        for i, req in enumerate(requests):
-            results[i] = compile_one(req, cache_dir)
-            if on_done:
-                on_done(results[i])
-    else:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context()) as pool:
-            futures = {pool.submit(compile_one, requests[i], cache_dir): i for i in order}
-            for fut in as_completed(futures):
-                i = futures[fut]
-                results[i] = fut.result()
-                if on_done:
-                    on_done(results[i])
+    queue = sorted(range(len(requests)), key=lambda i: -_estimated_cost(requests[i].kernel))
+    with tempfile.TemporaryDirectory(prefix="tritonscope-running-") as running:
+        while queue:
+            in_flight = _pool_pass(requests, queue, cache_dir, min(jobs, len(queue)), running, finish)
+            # A worker died: the pool stopped every worker; which request killed it is not said. Each
+            # request that was running is compiled again in a process of its own.
+            for i, result in _each_alone(requests, in_flight, cache_dir, running):
+                finish(i, result)
+            left = [i for i in queue if i not in results]
+            if len(left) == len(queue):  # no progress: a worker that dies before it compiles anything
+                for i in left:
+                    finish(i, _crashed(requests[i], None, "a compile worker died before it started"))
+                left = []
+            queue = left
     return [results[i] for i in range(len(requests))]
+
+
+def _compile_marked(i: int, request: CompileRequest, cache_dir: str, running: str) -> CompileResult:
+    """In a worker: `compile_one`, with a file named after the request while it runs (left behind if the
+    process is killed) and the compiler's stderr in a file beside it."""
+    import tempfile
+
+    marker = os.path.join(running, str(i))
+    open(marker, "w").close()
+    tempfile.tempdir = running  # compile_one's scratch folder too: the parent removes it if this process dies
+    try:
+        return compile_one(request, cache_dir, log=marker + ".log")
+    finally:
+        for path in (marker, marker + ".log"):
+            with contextlib.suppress(OSError):
+                os.remove(path)
+
+
+def _pool_pass(requests, queue: list[int], cache_dir: str, jobs: int, running: str, finish) -> list[int]:
+    """Run `queue` in a pool of `jobs` workers until done or a worker dies; the requests that were running
+    when it died (their marker files) are returned."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context()) as pool:
+        futures = {pool.submit(_compile_marked, i, requests[i], cache_dir, running): i for i in queue}
+        try:
+            for fut in as_completed(futures):
+                finish(futures[fut], fut.result())
+        except BrokenProcessPool:
+            pass
+    in_flight = sorted(int(name) for name in os.listdir(running) if name.isdigit())
+    _clear(running)
+    return in_flight
+
+
+def _clear(folder: str) -> None:
+    import shutil
+
+    for name in os.listdir(folder):
+        path = os.path.join(folder, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                os.remove(path)
+
+
+def _alone(i: int, request: CompileRequest, cache_dir: str, running: str, conn) -> None:
+    conn.send(_compile_marked(i, request, cache_dir, running))
+    conn.close()
+
+
+def _each_alone(requests, indices: list[int], cache_dir: str, running: str):
+    """Each request in a process of its own, all at once: (index, result) pairs; a process that dies
+    names its request's crash."""
+    ctx = _pool_context()
+    started = []
+    for i in indices:
+        parent, child = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_alone, args=(i, requests[i], cache_dir, running, child))
+        proc.start()
+        child.close()
+        started.append((i, proc, parent))
+    for i, proc, parent in started:
+        try:
+            result = parent.recv()
+        except EOFError:  # it died before it sent its result
+            result = None
+        proc.join()
+        if result is None:
+            log = os.path.join(running, f"{i}.log")
+            try:
+                with open(log, "rb") as f:
+                    printed = f.read().decode("utf-8", "replace")
+            except OSError:
+                printed = ""
+            result = _crashed(requests[i], proc.exitcode, printed)
+        yield i, result
+    _clear(running)
+
+
+def _crashed(request: CompileRequest, exitcode: int | None, printed: str) -> CompileResult:
+    """The result of a compile whose process died: the compiler's last words and the signal."""
+    import signal
+
+    how = "ended"
+    if exitcode is not None and exitcode < 0:
+        try:
+            how = f"was killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            how = f"was killed by signal {-exitcode}"
+    elif exitcode:
+        how = f"exited with status {exitcode}"
+    lines = [" ".join(line.split()) for line in printed.splitlines() if line.strip()]
+    said = next((line for line in reversed(lines) if re.search(r"\b(?:error|fatal|assert)", line, re.I)),
+                lines[-1] if lines else "")
+    result = CompileResult(request, kernel_name=request.kernel.label)
+    result.error = CompileFailure("compile", f"Triton's compiler crashed: {said[:300] + ' (' if said else ''}"
+                                             f"the process {how}{')' if said else ''}")
+    return result
 
 
 def requests_for(kernels: list[str], targets: list[CompileTarget], **overrides: Any) -> list[CompileRequest]:

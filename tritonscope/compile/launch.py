@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tritonscope.compile.diagnostics import scratch_tempdir
 from tritonscope.compile.driver import KernelRef, sample_launch
 from tritonscope.errors import TritonscopeError
 
@@ -84,7 +85,8 @@ def run_sample(
     start = time.perf_counter()
     try:
         sample, launch = sample_launch(ref, torch_factory(device), sizes)
-        sample.kernel[launch.grid](**launch.args, **launch.options())
+        with scratch_tempdir():  # the JIT's compile, like `compile`'s, leaves no file behind
+            sample.kernel[launch.grid](**launch.args, **launch.options())
         expected = sample.reference(launch.args)
         if device != "cpu":
             torch.cuda.synchronize()
