@@ -20,7 +20,10 @@ fp8 GEMM, paged decoding attention over int8/int4 KV) and flashinfer (persistent
 descriptors, attention-state merging, norms) and cut-cross-entropy (the output layer's linear-cross-entropy
 without logits) and torch's own FlexAttention templates (compiled by Inductor: block-sparse masks, score
 mods, forward, backward and decoding) and megablocks with stanford-stk (MoE token gathers/scatters,
-block-sparse matmuls). Each library gets its own cache, OUT/<lib>/, and a log of what ran.
+block-sparse matmuls) and unsloth (NF4 and packed-int4 dequantization and decode GEMVs, attention for
+heads wider than 256, fp8 weights, the MoE grouped GEMM with TMA) and DeepSpeed (its Triton ops: MoE
+grouped GEMM, SwiGLU, RMSNorm, RoPE, AutoEP token ops, an fp8 GEMM). Each library gets its own cache,
+OUT/<lib>/, and a log of what ran.
 
 The machine is offline: carry the wheels (liger-kernel, flash-linear-attention, fla-core, torchao;
 gemlite is an sdist: `pip wheel --no-deps` it here; flag_gems needs PyYAML and SQLAlchemy (with greenlet)
@@ -34,7 +37,9 @@ its Triton folders, with empty package `__init__` files above them; lmdeploy: it
 `lmdeploy/pytorch/kernels/cuda` and `default` with empty package `__init__` files and stand-ins for
 `lmdeploy/utils.py` and `lmdeploy/messages.py` (see `_ops_lmdeploy`); flashinfer: its `flashinfer/triton`
 with an empty `__init__` and a `flashinfer/utils.py` stand-in; cut-cross-entropy: its wheel; megablocks
-and stanford-stk: their sdists' `megablocks` (its `__init__` emptied) and `stk` folders) and install
+and stanford-stk: their sdists' `megablocks` (its `__init__` emptied) and `stk` folders; unsloth: its wheel's
+`unsloth/kernels`, `device_type.py` and `bnb_availability.py` (see `_unsloth_packages`); DeepSpeed: its
+sdist's `deepspeed/ops/triton_ops` and `deepspeed/ops/fp_quantizer/fp8_gemm_triton.py`) and install
 them with --no-deps into a --target directory on PYTHONPATH before running
 
     python benchmarks/record_thirdparty.py OUT [lib ...]
@@ -1093,12 +1098,224 @@ def _ops_megablocks(torch):
     return [permute, block_sparse]
 
 
+def _unsloth_packages() -> None:
+    """unsloth 2026.10.9's kernels without its package set-up: `unsloth`, `unsloth.kernels` and the MoE
+    packages as modules whose `__init__` did not run (they patch transformers and need unsloth_zoo), and a
+    stand-in `unsloth_zoo` (`utils.Version`, release strings compared by their numbers, `log.logger` and
+    `temporary_patches.common.torch_compile`, here no compile: all the kernel files use of it)."""
+    import functools
+    import logging
+    import re
+    import types
+
+    root = next(os.path.join(p, "unsloth") for p in sys.path if os.path.isfile(os.path.join(p, "unsloth", "kernels",
+                                                                                              "nf4.py")))
+
+    @functools.total_ordering
+    class Version:
+        def __init__(self, text):
+            self.key = tuple(int(x) for x in re.findall(r"\d+", str(text).split("+")[0])[:3])
+
+        def __eq__(self, other):
+            return self.key == Version(other).key if not isinstance(other, Version) else self.key == other.key
+
+        def __lt__(self, other):
+            return self.key < (other.key if isinstance(other, Version) else Version(other).key)
+
+    zoo, zoo_utils, zoo_log = (types.ModuleType(n) for n in ("unsloth_zoo", "unsloth_zoo.utils", "unsloth_zoo.log"))
+    zoo.__path__, zoo_utils.Version, zoo.utils = [], Version, zoo_utils
+    zoo_log.logger = zoo.log = logging.getLogger("unsloth")
+    patches = types.ModuleType("unsloth_zoo.temporary_patches.common")
+    patches.torch_compile = lambda fn=None, *args, **kwargs: fn if fn is not None else (lambda f: f)
+    sys.modules.update({"unsloth_zoo": zoo, "unsloth_zoo.utils": zoo_utils, "unsloth_zoo.log": zoo_log,
+                        "unsloth_zoo.temporary_patches": types.ModuleType("unsloth_zoo.temporary_patches"),
+                        "unsloth_zoo.temporary_patches.common": patches})
+    for name in ("unsloth", "unsloth.kernels", "unsloth.kernels.moe", "unsloth.kernels.moe.grouped_gemm"):
+        module = types.ModuleType(name)
+        module.__path__ = [os.path.join(root, *name.split(".")[1:])]
+        sys.modules[name] = module
+    sys.modules["unsloth"].DEVICE_TYPE = "cuda"
+    try:
+        import pandas  # noqa: F401 - the MoE tuning module imports it; only its benchmark tables use it
+    except ImportError:
+        import importlib.machinery
+
+        stub = sys.modules["pandas"] = types.ModuleType("pandas")
+        stub.__spec__ = importlib.machinery.ModuleSpec("pandas", None)  # torch.compile's trace rules ask
+
+
+def _ops_unsloth(torch):
+    """unsloth 2026.10.9's Triton kernels (its wheel's `unsloth/kernels`, `device_type.py` and
+    `bnb_availability.py` as released, imported without the packages' `__init__`: `_unsloth_packages`):
+    bitsandbytes-exact NF4 dequantization (a 16-entry codebook gathered with `tl.gather`, double-quantized
+    absmax, libdevice `mul_rn`), the NF4 GEMV for decoding (byte and word variants, helpers imported from
+    the dequantization module), packed int4 weights (GPTQ-style words with group scales, zero points and
+    act-order `g_idx`: dequantization and the split-K decode GEMV with fp32 atomics), attention for heads
+    larger than 256 over per-query key intervals (forward and backward), fp8 weights (128x128-block
+    dequantization, activation quantization, row- and block-scaled decode GEMVs) and the MoE grouped GEMM (forward
+    with the token permutation fused into the load, TMA loads of the weights on Hopper, dX and dW)."""
+    _unsloth_packages()
+    from unsloth.kernels import int4_packed, large_head_attention, nf4
+    from unsloth.kernels import nf4_gemv as gemv
+
+    dev, bf, f16 = "cuda", torch.bfloat16, torch.float16
+
+    def nf4_quant_state(out_features, in_features, blocksize=64, blocksize2=256):
+        n = out_features * in_features
+        W = torch.randint(0, 256, (n // 2, 1), device=dev, dtype=torch.uint8)
+        code = torch.linspace(-1, 1, 16, device=dev, dtype=torch.float32)
+        absmax = torch.randint(0, 256, (n // blocksize,), device=dev, dtype=torch.uint8)
+        code2 = torch.linspace(-1, 1, 256, device=dev, dtype=torch.float32)
+        absmax2 = torch.rand(n // blocksize // blocksize2, device=dev, dtype=torch.float32)
+        offset = torch.tensor(0.02, device=dev, dtype=torch.float32)
+        return W, absmax, code2, absmax2, offset, code, blocksize, blocksize2
+
+    def nf4_dequant():
+        W, absmax, code2, absmax2, offset, code, bs, bs2 = nf4_quant_state(4096, 4096)
+        for dtype in (bf, f16):
+            nf4.dequantize_nf4(W, absmax, code2, absmax2, offset, code, bs, bs2, (4096, 4096), dtype)
+        plain = torch.rand(4096 * 4096 // 64, device=dev, dtype=torch.float32)  # no double quantization
+        nf4.dequantize_nf4(W, plain, None, None, None, code, 64, 0, (4096, 4096), bf)
+
+    def nf4_decode_gemv():
+        W, absmax, code2, absmax2, offset, code, bs, bs2 = nf4_quant_state(4096, 2048)
+        for dtype in (bf, f16):
+            x = torch.randn(1, 1, 2048, device=dev, dtype=dtype)
+            gemv.gemv_nf4(x, W, absmax, code2, absmax2, offset, code, bs, bs2, (4096, 2048), dtype)
+
+    def int4_packed_ops():
+        N, K, group = 4096, 4096, 128
+        packed = torch.randint(-2**31, 2**31 - 1, (N, K // 8), device=dev, dtype=torch.int32)
+        scale = torch.rand(N, K // group, device=dev, dtype=bf)
+        zeros = torch.randint(-2**31, 2**31 - 1, (N, K // group // 8), device=dev, dtype=torch.int32)
+        for zp, g_idx in ((None, None), (zeros, None),
+                          (zeros, torch.randperm(K, device=dev).int() // group)):
+            qs = int4_packed.Int4QuantState(scale, zp, g_idx, (N, K), 4, group, bf)
+            int4_packed.int4_dequantize(packed, qs)
+            for rows in (1, 4):  # the decode GEMV, split over K with fp32 atomics when rows are few
+                int4_packed.int4_matmul(torch.randn(rows, K, device=dev, dtype=bf), packed, qs)
+
+    def large_heads():
+        B, H, S, D = 1, 4, 512, 512
+        q, k, v = (torch.randn(B, H, S, D, device=dev, dtype=bf, requires_grad=True) for _ in range(3))
+        pos = torch.arange(S, device=dev, dtype=torch.int32)
+        lo = torch.clamp(pos - 128, min=0).expand(B, S).contiguous()  # a sliding window, causal
+        hi = pos.expand(B, S).contiguous()
+        large_head_attention.large_head_attention(q, k, v, lo, hi).float().sum().backward()
+
+    def fp8_weights():
+        from unsloth.kernels import fp8
+
+        N, K = 2048, 1024
+        weight = torch.randn(N, K, device=dev).to(torch.float8_e4m3fn)
+        block_scale = torch.rand(N // 128, K // 128, device=dev, dtype=torch.float32)
+        fp8.weight_dequant(weight, block_scale)  # 128x128 blocks
+        fp8.act_quant(torch.randn(64, K, device=dev, dtype=bf))
+        row_scale = torch.rand(N, 1, device=dev, dtype=torch.float32)
+        x = torch.randn(1, 1, K, device=dev, dtype=bf)
+        if fp8.can_use_fp8_rowwise_gemv(x, weight, row_scale):
+            fp8.fp8_rowwise_gemv(x, weight, row_scale)
+        if fp8.can_use_fp8_block_gemv(x, weight, block_scale):
+            fp8.fp8_block_gemv(x, weight, block_scale)
+
+    def moe_grouped_gemm():
+        from unsloth.kernels.moe.grouped_gemm import interface as gg
+
+        tokens, topk, experts, hidden, inter = 256, 2, 8, 1024, 512
+        X = torch.randn(tokens, hidden, device=dev, dtype=bf)
+        W = torch.randn(experts, inter, hidden, device=dev, dtype=bf)
+        choice = torch.randint(0, experts, (tokens * topk,), device=dev)
+        gather = torch.argsort(choice).int() // topk
+        m_sizes = torch.bincount(choice, minlength=experts).int()
+        tiles = dict(BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, BLOCK_SIZE_K=64, num_warps=4, num_stages=3)
+        y = gg.grouped_gemm_forward(X, W, topk, m_sizes, gather, permute_x=True, use_tma_load_w=True, **tiles)
+        dY = torch.randn_like(y)
+        gg.grouped_gemm_dX(dY, W, gather, m_sizes, topk, permute_x=True, use_tma_load_w=True, **tiles)
+        gg.grouped_gemm_dW(X, dY, m_sizes, gather, topk, permute_x=True, **tiles)
+
+    return [nf4_dequant, nf4_decode_gemv, int4_packed_ops, large_heads, fp8_weights, moe_grouped_gemm]
+
+
+def _ops_deepspeed(torch):
+    """DeepSpeed 0.19.8's Triton ops (its sdist's `deepspeed/ops/triton_ops` and
+    `deepspeed/ops/fp_quantizer/fp8_gemm_triton.py` as released, under packages whose `__init__` did not
+    run, and a `deepspeed.utils` stand-in for the one logger they use): the grouped GEMM for MoE (2D x 3D
+    over cumulative expert offsets, forward and backward, `trans_b` both ways), SwiGLU (split and packed),
+    RMSNorm and Hugging Face's split-half RoPE (forward and backward, rounded as eager rounds), the
+    AutoEP token ops (weighted restore of expert rows to tokens, row weighting) and the fp8 weight GEMM
+    with group scales (bf16 and fp16 activations, small and large M)."""
+    import logging
+    import types
+
+    root = next(p for p in sys.path if os.path.isfile(os.path.join(p, "deepspeed", "ops", "triton_ops",
+                                                                   "_triton.py")))
+    for name in ("deepspeed", "deepspeed.ops", "deepspeed.ops.fp_quantizer"):
+        module = types.ModuleType(name)
+        module.__path__ = [os.path.join(root, *name.split("."))]
+        sys.modules[name] = module
+    utils = sys.modules["deepspeed.utils"] = types.ModuleType("deepspeed.utils")
+    utils.logger = logging.getLogger("deepspeed")
+    from deepspeed.ops import triton_ops
+    from deepspeed.ops.fp_quantizer import fp8_gemm_triton
+    from deepspeed.ops.triton_ops import autoep_fused_token_ops, fused_rms_norm, fused_rotary_pos_emb
+
+    dev, bf, f16 = "cuda", torch.bfloat16, torch.float16
+
+    def group_gemm():
+        experts, M, K, N = 8, 1024, 512, 768
+        offs = torch.cumsum(torch.full((experts,), M // experts, device=dev), 0).int()
+        a = torch.randn(M, K, device=dev, dtype=bf, requires_grad=True)
+        for trans_b, shape in ((False, (experts, K, N)), (True, (experts, N, K))):
+            b = torch.randn(*shape, device=dev, dtype=bf, requires_grad=True)
+            triton_ops.group_gemm_triton(a, b, offs, trans_b=trans_b).float().sum().backward()
+
+    def swiglu():
+        gate, up = (torch.randn(512, 2048, device=dev, dtype=bf, requires_grad=True) for _ in range(2))
+        triton_ops.swiglu(gate, up).float().sum().backward()
+        from deepspeed.ops.triton_ops.swiglu_triton import swiglu_packed
+
+        packed = torch.randn(512, 4096, device=dev, dtype=bf, requires_grad=True)
+        swiglu_packed(packed).float().sum().backward()
+
+    def rms_norm():
+        x = torch.randn(4, 256, 2048, device=dev, dtype=bf, requires_grad=True)
+        w = torch.randn(2048, device=dev, dtype=bf, requires_grad=True)
+        fused_rms_norm.fused_rms_norm(x, w, 1e-6).float().sum().backward()
+
+    def rope():
+        q = torch.randn(2, 16, 256, 128, device=dev, dtype=bf, requires_grad=True)
+        k = torch.randn(2, 4, 256, 128, device=dev, dtype=bf, requires_grad=True)
+        cos, sin = (torch.randn(2, 256, 128, device=dev, dtype=bf) for _ in range(2))
+        qo, ko = fused_rotary_pos_emb.fused_apply_rotary_pos_emb(q, k, cos, sin)
+        (qo.float().sum() + ko.float().sum()).backward()
+
+    def token_ops():
+        bsz, seqlen, hidden, top_k = 2, 128, 1024, 2
+        rows = torch.randn(bsz * seqlen * top_k, hidden, device=dev, dtype=bf, requires_grad=True)
+        scores = torch.rand(bsz * seqlen, top_k, device=dev, dtype=bf, requires_grad=True)
+        order = torch.randperm(bsz * seqlen * top_k, device=dev)
+        autoep_fused_token_ops.fused_weighted_restore(rows, scores, order, top_k, (bsz, seqlen, hidden)
+                                                      ).float().sum().backward()
+        weights = torch.rand(bsz * seqlen * top_k, 1, device=dev, dtype=torch.float32, requires_grad=True)
+        autoep_fused_token_ops.fused_row_weighting(rows, weights).float().sum().backward()
+
+    def fp8_gemm():
+        K, N, group = 2048, 1024, 128
+        weight = torch.randn(K, N, device=dev).to(torch.float8_e4m3fn)
+        scale = torch.rand(K * N // group, device=dev, dtype=torch.float32)
+        for M, dtype in ((16, bf), (512, bf), (64, f16)):
+            fp8_gemm_triton.matmul_fp8_triton(torch.randn(M, K, device=dev, dtype=dtype), weight, scale, group)
+
+    return [group_gemm, swiglu, rms_norm, rope, token_ops, fp8_gemm]
+
+
 LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite,
              "mamba": _ops_mamba, "flaggems": _ops_flaggems,
              "flashattn": _ops_flashattn, "vllm": _ops_vllm,
              "bitsandbytes": _ops_bitsandbytes, "xformers": _ops_xformers, "fbgemm": _ops_fbgemm,
              "lmdeploy": _ops_lmdeploy, "flashinfer": _ops_flashinfer,
-             "cce": _ops_cce, "flex": _ops_flex, "megablocks": _ops_megablocks}
+             "cce": _ops_cce, "flex": _ops_flex, "megablocks": _ops_megablocks, "unsloth": _ops_unsloth,
+             "deepspeed": _ops_deepspeed}
 
 
 def record(out: str, libs: list[str]) -> None:

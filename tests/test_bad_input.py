@@ -94,3 +94,16 @@ def test_unknown_command_and_option_are_usage_errors(cli):
 def test_debug_shows_traceback(cli, tmp_path):
     r = cli("--debug", "ls", "--cache-dir", str(tmp_path / "missing"))
     assert r.returncode == 1 and "Traceback" in r.stderr
+
+
+def test_a_launcher_entry_named_as_kernel_says_what_it_holds(cli, tmp_path):
+    """An entry directory that holds only Triton's compiled launcher (every JIT cache has some), named as
+    KERNEL: one line saying so, not 'nothing matches any kernel'."""
+    entry = tmp_path / "2LFHMSTJ34JS2PG267B5IA66PPU4FSR7VX3VRU4BYNFLAHLBRNUQ"
+    entry.mkdir()
+    (entry / "__triton_launcher.cpython-312-x86_64-linux-gnu.so").write_bytes(b"\x7fELF")
+    for command in ("loads", "map", "layout"):
+        proc = cli(command, str(entry))
+        assert proc.returncode == 1
+        assert proc.stderr.splitlines() == [
+            f"tritonscope: error: {entry}: this cache entry holds Triton's compiled launcher only, no kernel stages"]

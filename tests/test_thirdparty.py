@@ -1,7 +1,8 @@
 """`loads` on real kernels of twelve libraries this project did not write (liger-kernel, flash-linear-
 attention, torchao, gemlite, mamba-ssm, FlagGems, vLLM, bitsandbytes, lightning-attn via xformers'
 recording), recorded on an H100 with Triton 3.6 (tests/data/thirdparty-h100-triton3.6), and fbgemm-gpu-genai,
-lmdeploy (a Gluon GEMM among them) and flashinfer on an H200 (tests/data/thirdparty-h200-triton3.6): every
+lmdeploy (a Gluon GEMM among them), flashinfer, unsloth and DeepSpeed on an H200
+(tests/data/thirdparty-h200-triton3.6): every
 access gets a verdict, every global access joins SASS, instructions that LLVM moved to another line or merged are
 found and say so, ptxas' `@!PT` padding is no access, spills are listed and flagged in `ls`."""
 
@@ -666,3 +667,63 @@ def test_flashinfer_gemm_with_descriptors_made_on_the_device():
     (dot,) = [r for r in report.rows if r.kind == "mma_shared"]
     assert dot.counts("sass") == {"HGMMA.64x128x16.F32.BF16": 4} and dot.verdict == "as-predicted"
     assert {r.verdict for r in report.rows} == {"as-predicted"}
+
+
+UNSLOTH = FBGEMM.parent / "unsloth"
+DEEPSPEED = FBGEMM.parent / "deepspeed"
+
+
+def _report(folder: Path, prefix: str):
+    (entry,) = [e for e in Cache(folder).kernels() if e.hash.startswith(prefix)]
+    return analyze_entry(entry)
+
+
+@needs_nvdisasm
+def test_unsloth_nf4_codebook_gathered_in_a_helper_per_call():
+    """unsloth's bitsandbytes-exact NF4 dequantization: the 16-entry codebook is read by a helper
+    (`_nf4_lut`, line 63) at the two nibbles' calls, through indices loaded from the packed bytes: one row per
+    call, each a gather of `evict_last` scalars (`LDG.E.EL`); the packed bytes in 16-byte vectors."""
+    report = _report(UNSLOTH, "M22W7AVX")
+    lut = [r for r in report.rows if r.line in (155, 158) and r.written and r.written[1] == 63]
+    assert [(r.line, r.verdict, r.counts("sass")) for r in lut] == [
+        (155, "scalar", {"LDG.E.EL": 16}), (158, "scalar", {"LDG.E.EL": 16})]
+    assert all([x.code for x in r.reasons] == ["gather", "layout-contiguity-1"] for r in lut)
+    (packed,) = _rows(report, 154, "tt.load")
+    assert (packed.verdict, packed.vector_bytes, packed.counts("sass")) == ("as-predicted", 16, {"LDG.E.128": 1})
+
+
+@needs_nvdisasm
+def test_unsloth_int4_gemv_act_order_scales_and_zeros_gathered():
+    """unsloth's packed-int4 decode GEMV (GPTQ words, act-order `g_idx`, packed zero points) unpacks through a
+    helper of the same module: the words in 16-byte vectors, the scales and zero words gathered through the
+    loaded group indices; the zero words' address also steps by a stride not known to be aligned."""
+    report = _report(UNSLOTH, "BINQF67W")
+    helper = {r.written[1]: r for r in report.rows if r.written}
+    assert (helper[108].verdict, helper[108].counts("sass")) == ("as-predicted", {"LDG.E.128": 1})
+    assert (helper[120].verdict, [x.code for x in helper[120].reasons]) == (
+        "scalar", ["gather", "layout-contiguity-1"])
+    assert [x.code for x in helper[123].reasons] == ["gather", "unknown-alignment", "layout-contiguity-1"]
+    assert {r.verdict for r in report.rows} == {"as-predicted", "scalar"}
+
+
+@needs_nvdisasm
+def test_deepspeed_static_range_copies_are_unrolled_not_pipelined(cli):
+    """DeepSpeed's expert-row restore reads a token's top-k slots in a `tl.static_range`: each load is written
+    out twice in the same loop body. Those copies are `unrolled`, not a pipeline prologue (the explanation
+    said so of every access with copies); the pipeliner's copies (gemlite's GEMM) are `pipelined-prologue`,
+    a loop Triton compiled in two versions (flashinfer's) `copied`."""
+    report = _report(DEEPSPEED, "J5EIEBDF")
+    (slot,) = _rows(report, 68, "tt.load")
+    assert (slot.instances, slot.copies, slot.counts("sass")) == (2, "unrolled", {"LDG.E": 2})
+    (entry,) = [e for e in Cache(DEEPSPEED).kernels()]
+    proc = cli("loads", str(entry.path), "--explain", "68")
+    assert proc.returncode == 0, proc.stderr
+    assert "(2 copies in TTGIR: written out in one block, as an unrolled tl.static_range or a Python loop does)" \
+        in proc.stdout.splitlines()[1]
+    pipelined = analyze_entry(_entry("gemlite", "2LVMWLFP"))
+    (copy,) = [r for r in pipelined.rows if r.line == 420 and r.kind == "async_copy"]
+    assert (copy.instances, copy.copies) == (5, "pipelined-prologue")
+    (versions,) = [r for r in analyze_entry(Cache(FLASHINFER).kernels()[0]).rows
+                   if r.kind == "tma_store"]
+    assert (versions.instances, versions.copies) == (2, "copied")
+    assert [r.copies for r in report.rows if r.instances == 1] == [None] * sum(r.instances == 1 for r in report.rows)

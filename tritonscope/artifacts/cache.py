@@ -629,6 +629,11 @@ def resolve_one(cache: Cache, spec: str | None, target: str | None = None) -> Ke
         return entry_for_file(cache.root)
     kernels = cache.kernels()
     found = select(kernels, spec, target)
+    if not found and not spec and cache.root.is_dir() and _looks_like_entry(cache.root):
+        # the directory named is one entry, and not a kernel's: say what it holds instead
+        held = {"launcher": "Triton's compiled launcher only, no kernel stages",
+                "tmp": "an unfinished compile's files only"}.get(cache.entries()[0].kind, "no kernel stages")
+        raise TritonscopeError(f"this cache entry holds {held}", str(cache.root))
     if not found:
         what = f"'{spec}'" if spec else "any kernel"
         t = f" for target {target}" if target else ""

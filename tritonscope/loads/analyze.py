@@ -110,6 +110,9 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         site.address = graph.at(site.op, site.address)
         site.mask = graph.at(site.op, [site.mask])[0] if site.mask else site.mask
     rows = _rows(sites)
+    for row in rows:
+        if row.instances > 1:
+            row.copies = copies_cause([s.op for s in row.sites], ttgir.parents)
     with releases.using(semantics):
         for row in rows:
             _predict(row)
@@ -237,6 +240,35 @@ def _rows(sites: list[AccessSite]) -> list[AccessRow]:
         row.sites.append(s)
     order = {k: i for i, k in enumerate(ACCEPTS)}
     return sorted(groups.values(), key=lambda r: (r.line, r.col, order.get(r.kind, 99), r.op))
+
+
+_LOOPS = ("scf.for", "scf.while")
+
+
+def copies_cause(ops: list, parents: dict) -> str:
+    """Why one access is several TTGIR ops, from the loops that hold each copy: copies outside the loop
+    that holds the others are the pipeliner's (prologue before it, epilogue after it); copies that share
+    their loop (or straight-line code) were written out several times: an unrolled `tl.static_range`, a
+    Python loop or a helper at this position called again."""
+    def loops(op) -> tuple[int, ...]:
+        out, parent = [], parents.get(op.lineno)
+        while parent is not None:
+            if parent.op in _LOOPS:
+                out.append(parent.lineno)
+            parent = parents.get(parent.lineno)
+        return tuple(out)
+
+    held = [loops(op) for op in ops]
+    if len(set(held)) == 1:
+        return "unrolled"
+    deepest = max(held, key=len)
+    outside = [op for op, h in zip(ops, held, strict=True) if len(h) < len(deepest)]
+    if not outside:
+        return "copied"  # in loops of the same depth
+    loop_line = deepest[0]
+    before = any(op.lineno < loop_line for op in outside)
+    after = any(op.lineno > loop_line for op in outside)
+    return "pipelined" + ("-prologue" if before else "") + ("-epilogue" if after else "")
 
 
 def _unlocated_row(row: AccessRow) -> bool:

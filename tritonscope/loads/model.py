@@ -108,6 +108,9 @@ class AccessRow:
     # the label with the calls between where it was written and the kernel's line, where another row has
     # the same short one (`disambiguate`)
     label: str | None = None
+    # why `instances` > 1 (analyze.copies_cause): 'unrolled' (the copies share their loop or straight-line
+    # code), 'pipelined-prologue', 'pipelined-epilogue', 'pipelined-prologue-epilogue'
+    copies: str | None = None
 
     @property
     def where(self) -> str:
@@ -148,7 +151,8 @@ class AccessRow:
             "written_at": None if self.written is None else
             {"file": self.written[0], "line": self.written[1], "col": self.written[2]},
             "op": self.op,
-            "kind": self.kind, "instances": self.instances, "shape": list(self.shape), "dtype": self.dtype,
+            "kind": self.kind, "instances": self.instances, "copies": self.copies, "shape": list(self.shape),
+            "dtype": self.dtype,
             "layout": self.layout, "layout_text": self.layout_text, "mask": self.mask, "other": self.other,
             "eviction_policy": self.eviction, "cache_modifier": self.cache,
             "threads": self.threads, "elements_per_thread": self.elements_per_thread,

@@ -99,6 +99,15 @@ def render_loads(report: LoadsReport, console: Console) -> None:
         console.print(f"note: {note}", markup=False)
 
 
+_COPIES = {
+    "unrolled": "written out in one block, as an unrolled tl.static_range or a Python loop does",
+    "pipelined-prologue": "pipeline prologue and loop",
+    "pipelined-epilogue": "loop and its peeled last iteration",
+    "pipelined-prologue-epilogue": "pipeline prologue, loop and peeled last iteration",
+    "copied": "in different loops",
+}
+
+
 def _counts(row: AccessRow, stage: str) -> dict[str, int]:
     return row.stages.get(stage) or {f"{k} (ambiguous)": v for k, v in row.ambiguous.get(stage, {}).items()}
 
@@ -114,7 +123,7 @@ def explain_lines(report: LoadsReport) -> list[str]:
         head = f"{r.where}: one {op_words(r.op)} of a {_shape(r)}"
         head += " tile" if len(r.shape) > 1 else " vector" if r.shape else ""
         if r.instances > 1:
-            head += f" ({r.instances} copies in TTGIR: pipeline prologue and loop)"
+            head += f" ({r.instances} copies in TTGIR: {_COPIES.get(r.copies, 'copied')})"
         out.append(head + _summary(r, report))
         out.append(f"  TTGIR: {r.op}, layout #{r.layout}" + (f" = {r.layout_text}" if r.layout_text else "")
                    + f"; mask: {'yes' if r.mask else 'no'}" + (", other: yes" if r.other else "")

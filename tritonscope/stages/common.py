@@ -228,6 +228,8 @@ class Module:
     continued: dict[int, Op] = field(default_factory=dict)
     # MLIR: each function's own location (printed after its closing brace), name -> loc
     function_locs: dict[str, SourceLoc] = field(default_factory=dict)
+    # MLIR: an op's line -> the op whose region holds it (scf.for, scf.if, ...), for ops inside one
+    parents: dict[int, Op] = field(default_factory=dict)
     # AMDGCN: the kernel descriptor's `.amdhsa_user_sgpr_*` directives (name without prefix -> value):
     # which SGPRs the ABI fills, the kernel-argument segment's pointer among them
     user_sgprs: dict[str, int] = field(default_factory=dict)

@@ -46,6 +46,7 @@ def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
     op_line = OP_LINE.match  # looked up once: the loop runs once per line
     last_at_depth: dict[int, Op] = {}  # the last op line at each brace depth
     continued = module.continued
+    parents = module.parents
     ops_append = module.ops.append
     function_locs: list[tuple[str, str]] = []  # a function's name, its closing line's loc text
 
@@ -112,6 +113,8 @@ def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
                 continue
         op = Op(lineno, intern(name.strip('"')), line, None, function)
         ops_append(op)
+        if regions and regions[-1][0] is not None:
+            parents[lineno] = regions[-1][0]
         last_at_depth[depth] = op
         loc_text = _trailing_loc(line)
         if loc_text is not None:

@@ -1,0 +1,54 @@
+"""Why one access is several TTGIR ops (`AccessRow.copies`), from the loops that hold each copy."""
+
+from __future__ import annotations
+
+from tritonscope.loads.analyze import copies_cause
+from tritonscope.stages import mlir
+
+TTGIR = """\
+module {
+  tt.func public @k(%p: !tt.ptr<f32>, %n: i32) {
+    %a = tt.load %p : !tt.ptr<f32> loc(#loc1)
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %a) -> (f32) : i32 {
+      %b = tt.load %p : !tt.ptr<f32> loc(#loc1)
+      %c = scf.if %t -> (f32) {
+        %d = tt.load %p : !tt.ptr<f32> loc(#loc2)
+        scf.yield %d : f32
+      } else {
+        %e = tt.load %p : !tt.ptr<f32> loc(#loc2)
+        scf.yield %e : f32
+      }
+      scf.yield %c : f32
+    }
+    %f = tt.load %p : !tt.ptr<f32> loc(#loc1)
+    %g = scf.for %j = %c0 to %n step %c1 iter_args(%y = %a) -> (f32) : i32 {
+      %h = tt.load %p : !tt.ptr<f32> loc(#loc3)
+      scf.yield %h : f32
+    }
+    %u = scf.for %j = %c0 to %n step %c1 iter_args(%y = %a) -> (f32) : i32 {
+      %v = tt.load %p : !tt.ptr<f32> loc(#loc3)
+      scf.yield %v : f32
+    }
+    tt.return
+  }
+}
+#loc1 = loc("k.py":3:9)
+#loc2 = loc("k.py":5:13)
+#loc3 = loc("k.py":7:9)
+"""
+
+
+def test_copies_by_the_loops_that_hold_them():
+    module = mlir.parse(TTGIR)
+    loads = [op for op in module.ops if op.op == "tt.load"]
+    by_line = {line: [op for op in loads if op.loc.line == line] for line in (3, 5, 7)}
+    # before the loop, in it, after it: the pipeliner's prologue and the peeled last iteration
+    assert copies_cause(by_line[3][:2], module.parents) == "pipelined-prologue"
+    assert copies_cause(by_line[3][1:], module.parents) == "pipelined-epilogue"
+    assert copies_cause(by_line[3], module.parents) == "pipelined-prologue-epilogue"
+    # both arms of an `scf.if` in one loop body: the same loop holds them, an `if` is no loop
+    assert copies_cause(by_line[5], module.parents) == "unrolled"
+    # two loops of one depth (a loop compiled in two versions)
+    assert copies_cause(by_line[7], module.parents) == "copied"
+    assert module.parents[by_line[5][0].lineno].op == "scf.if"
+    assert module.parents[module.parents[by_line[5][0].lineno].lineno].op == "scf.for"
