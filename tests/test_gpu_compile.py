@@ -200,3 +200,26 @@ def test_autotuned_kernel_every_config_equals_cross_compile(tmp_path: Path) -> N
 
     jit = {e.hash for e in Cache(jit_cache).kernels() if e.name == "scale_kernel"}
     assert {r.hash for r in results} == jit
+
+
+def test_the_native_target_is_the_one_tritons_driver_names(cli, tmp_path: Path) -> None:
+    """`compile` without --target asks the device in a child process (the CUDA driver directly on NVIDIA, no
+    triton import), so that its compile workers can be forked: the answer is Triton's driver's, and the
+    command's own process is left holding no GPU context."""
+    _require_gpu()
+    probe = ("import json, sys\n"
+             "from tritonscope.compile import driver\n"
+             "native = driver.native_target()\n"
+             "held = driver._holds_gpu_context() or 'triton' in sys.modules\n"
+             "from triton.runtime import driver as d\n"
+             "t = d.active.get_current_target()\n"
+             "print(json.dumps([str(native), f'{t.backend}:{t.arch}', native.warp_size, t.warp_size, held]))\n")
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    native, theirs, warp, their_warp, held = json.loads(out.stdout.splitlines()[-1])
+    assert (native, warp) == (theirs, their_warp) and held is False
+    proc = cli("compile", "vector_add", "--cache-dir", str(tmp_path), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert [r["target"] for r in json.loads(proc.stdout)["results"]] == [theirs]

@@ -78,6 +78,9 @@ def _ask_the_device(mark: bool = False) -> CompileTarget | None:
     if mark:
         global _ASKED_THE_DEVICE
         _ASKED_THE_DEVICE = True  # the driver may hold a GPU context from here on: see _pool_context
+    capability = _nvidia_capability() if os.path.exists("/dev/nvidiactl") else None
+    if capability is not None:
+        return CompileTarget("cuda", str(capability), 32)
     try:
         from triton.runtime import driver
 
@@ -85,6 +88,24 @@ def _ask_the_device(mark: bool = False) -> CompileTarget | None:
     except Exception:  # noqa: BLE001 - no driver, no device: both mean "no GPU here"
         return None
     return CompileTarget(str(t.backend), str(t.arch), int(t.warp_size))
+
+
+def _nvidia_capability() -> int | None:
+    """Device 0's compute capability from the CUDA driver itself (what Triton's CUDA driver answers, major *
+    10 + minor, for the device a fresh process uses), without importing triton: ~0.5 s less per command."""
+    import ctypes
+
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+        device, major, minor = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+        if (cuda.cuInit(0) or cuda.cuDeviceGet(ctypes.byref(device), 0)
+                # CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75, _MINOR = 76
+                or cuda.cuDeviceGetAttribute(ctypes.byref(major), 75, device)
+                or cuda.cuDeviceGetAttribute(ctypes.byref(minor), 76, device)):
+            return None
+    except (OSError, AttributeError):
+        return None
+    return major.value * 10 + minor.value
 
 
 def default_targets() -> list[CompileTarget]:
@@ -520,8 +541,9 @@ def requests_for(kernels: list[str], targets: list[CompileTarget], **overrides: 
     if kernels:
         pairs = [(ref, t) for ref in map(parse_kernel_ref, kernels) for t in targets]
     else:
-        from tritonscope import sample_kernels
+        from tritonscope.compile.request import sample_package
 
+        sample_kernels = sample_package()
         release = installed_release()
         pairs = [(KernelRef(sample=n), t) for n in sample_names() for t in targets
                  if sample_kernels.fits(n, t.warp_size, release)]
