@@ -727,3 +727,21 @@ def test_deepspeed_static_range_copies_are_unrolled_not_pipelined(cli):
                    if r.kind == "tma_store"]
     assert (versions.instances, versions.copies) == (2, "copied")
     assert [r.copies for r in report.rows if r.instances == 1] == [None] * sum(r.instances == 1 for r in report.rows)
+
+
+@needs_nvdisasm
+def test_a_load_rematerialized_in_two_inline_layouts_is_two_rows():
+    """FLA's `b_gn` load (chunk.py:516) is two TTGIR loads in two inline layouts: a slice of a dot operand
+    (one f32 a thread) and a slice of a blocked layout (four contiguous f32). Both layouts are `#ttg.slice<...>`:
+    rows were told apart by the layout's name only, so they were one row predicting 4 bytes that 'got' a 16-byte
+    load. Now two rows, and the 4-byte load goes to the row still lacking its vector (the other row's 16-byte
+    load is its whole prediction); rows of one position name each other by TTGIR line where they are ambiguous."""
+    report = analyze_entry(_entry("fla", "45KWYMF4"))
+    rows = _rows(report, 516, "tt.load")
+    assert [(r.predicted_vector_bytes, r.counts("sass"), r.verdict, r.attribution) for r in rows] == [
+        (4, {"LDG.E": 1}, "scalar", "exact"), (16, {"LDG.E.128": 1}, "as-predicted", "exact")]
+    assert [r.layout_text.split(", parent = #ttg.")[1].split("<")[0] for r in rows] == ["dot_op", "blocked"]
+    shared = _rows(report, 528, "ttg.local_load")  # two dot-operand reads sharing their LDS
+    assert len(shared) == 2 and all(r.attribution == "ambiguous" for r in shared)
+    for r, other in zip(shared, reversed(shared), strict=True):
+        assert r.ambiguous_with == [f"528:25 ttg.local_load (ttgir:{other.sites[0].op.lineno})"]

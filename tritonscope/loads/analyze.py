@@ -23,6 +23,7 @@ from tritonscope.loads.join import (
     join_stage,
     loc_key,
     mark_branch_guarded,
+    settle_by_counts,
     share_identical,
     split_ambiguous,
 )
@@ -131,6 +132,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     for stage in stages:
         join_stage(stage, modules[stage], located, unattributed)
         share_identical(stage, located)
+        settle_by_counts(stage, located)
         if stage == "llir":
             loadreclaim.at_use(modules[stage], ttgir, located, unattributed)
         else:
@@ -220,10 +222,12 @@ def _rows(sites: list[AccessSite]) -> list[AccessRow]:
         # an op without a source line (TTGIR before 2.3, TRITON_DISABLE_LINE_INFO=1) is its own access, not
         # one with every other
         where = loc_key(s.op.loc) if outer.line else (("", s.op.lineno, -1),)
-        key = (where, kind, s.op.op, s.shape, s.dtype, s.layout_name)
+        layout_text = s.layout.to_text() if s.layout is not None and hasattr(s.layout, "to_text") else None
+        # by the layout itself: two inline layouts of one kind (`#ttg.slice<...>` of a dot operand and of a
+        # blocked layout, a load Triton rematerialized) share their name
+        key = (where, kind, s.op.op, s.shape, s.dtype, s.layout_name, layout_text)
         row = groups.get(key)
         if row is None:
-            layout_text = s.layout.to_text() if s.layout is not None and hasattr(s.layout, "to_text") else None
             row = AccessRow(
                 file=outer.file, line=outer.line, col=outer.col,
                 chain=s.op.loc.describe() if s.op.loc else "?", op=s.op.op, kind=kind, instances=0,

@@ -108,6 +108,8 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
                 r.widths.setdefault(stage, {})[acc.form] = acc.width_bytes
                 for o in chosen:
                     label = f"{o.label or f'{o.line}:{o.col}'} {o.op}"  # (an unlocated access: its TTGIR line)
+                    if o is not r and o.op == r.op and o.where == r.where and o.sites:
+                        label += f" (ttgir:{o.sites[0].op.lineno})"  # one position, another layout
                     if o is not r and label not in r.ambiguous_with:
                         r.ambiguous_with.append(label)
     for r in rows:
@@ -266,6 +268,52 @@ def split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
         if sum(share.values()) != total:
             continue
         _settle(stage, form, members, [share[id(r)] for r in members])
+
+
+def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
+    """Global instructions that rows of one position hold in common, given to the one row that still lacks
+    instructions: a row whose own instructions of its predicted width already number its predicted
+    vectors has every element it moves (FLA's load rematerialized as a dot operand's slice, one 4-byte
+    element a thread, and as a blocked slice, one 16-byte vector: the 4-byte load is the first's)."""
+    for form, members in _ambiguous_groups(stage, rows):
+        width = members[0].widths.get(stage, {}).get(form)
+        # only copies of one access (one position, line known): rows of other columns or without a source
+        # line share instructions for other reasons
+        if width is None or not all(r.kind in _COUNTED_KINDS and r.line and r.where == members[0].where
+                                    for r in members):
+            continue
+        total = members[0].ambiguous[stage][form]
+        open_rows = [r for r in members if not _has_every_vector(r, stage)]
+        if len(open_rows) == 1 and len(members) > 1 and (_expected_width(open_rows[0]) or 0) >= width \
+                and all(r.kind in _GLOBAL_KINDS for r in members):
+            # (shared-memory traffic at a position is also the compiler's layout conversions: not for it)
+            _settle(stage, form, members, [total if r is open_rows[0] else 0 for r in members])
+            continue
+        # a load rematerialized in several layouts of one vector width (vLLM's slices of one tile along
+        # either dimension): when the vectors each row's layout needs add up to the instructions, each row
+        # takes its own number
+        if open_rows and all(_expected_width(r) == width for r in open_rows) and \
+                all(_has_every_vector(r, stage) for r in members if r not in open_rows):
+            need = [(r.predicted_vectors_per_thread or 0) * r.instances - _own_vectors(r, stage)
+                    if r in open_rows else 0 for r in members]
+            if all(n > 0 for n, r in zip(need, members, strict=True) if r in open_rows) and sum(need) == total:
+                _settle(stage, form, members, need)
+
+
+_GLOBAL_KINDS = ("global_load", "global_store", "async_copy")
+_COUNTED_KINDS = (*_GLOBAL_KINDS, "shared_load", "shared_store")
+
+
+def _has_every_vector(row: AccessRow, stage: str) -> bool:
+    """The row's own instructions of its predicted width number its predicted vectors (all instances)."""
+    vectors = row.predicted_vectors_per_thread
+    return bool(row.predicted_vector_bytes and vectors) and _own_vectors(row, stage) == vectors * row.instances
+
+
+def _own_vectors(row: AccessRow, stage: str) -> int:
+    """The row's own (not shared) instructions of its predicted width."""
+    width = row.predicted_vector_bytes
+    return sum(n for f, n in row.stages.get(stage, {}).items() if row.widths.get(stage, {}).get(f) == width)
 
 
 def _ambiguous_groups(stage: str, rows: list[AccessRow]) -> list[tuple[str, list[AccessRow]]]:
