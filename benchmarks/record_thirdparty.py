@@ -22,7 +22,9 @@ without logits) and torch's own FlexAttention templates (compiled by Inductor: b
 mods, forward, backward and decoding) and megablocks with stanford-stk (MoE token gathers/scatters,
 block-sparse matmuls) and unsloth (NF4 and packed-int4 dequantization and decode GEMVs, attention for
 heads wider than 256, fp8 weights, the MoE grouped GEMM with TMA) and DeepSpeed (its Triton ops: MoE
-grouped GEMM, SwiGLU, RMSNorm, RoPE, AutoEP token ops, an fp8 GEMM). Each library gets its own cache,
+grouped GEMM, SwiGLU, RMSNorm, RoPE, AutoEP token ops, an fp8 GEMM) and SGLang's standalone kernel files
+(AWQ dequantization, sparse-MLA prefill, state merging, sampling, MoE gate top-k, MXFP8). Each library gets
+its own cache,
 OUT/<lib>/, and a log of what ran.
 
 The machine is offline: carry the wheels (liger-kernel, flash-linear-attention, fla-core, torchao;
@@ -39,7 +41,8 @@ its Triton folders, with empty package `__init__` files above them; lmdeploy: it
 with an empty `__init__` and a `flashinfer/utils.py` stand-in; cut-cross-entropy: its wheel; megablocks
 and stanford-stk: their sdists' `megablocks` (its `__init__` emptied) and `stk` folders; unsloth: its wheel's
 `unsloth/kernels`, `device_type.py` and `bnb_availability.py` (see `_unsloth_packages`); DeepSpeed: its
-sdist's `deepspeed/ops/triton_ops` and `deepspeed/ops/fp_quantizer/fp8_gemm_triton.py`) and install
+sdist's `deepspeed/ops/triton_ops` and `deepspeed/ops/fp_quantizer/fp8_gemm_triton.py`; SGLang: the six
+files of its wheel's `sglang/kernels/ops` that `_ops_sglang` loads) and install
 them with --no-deps into a --target directory on PYTHONPATH before running
 
     python benchmarks/record_thirdparty.py OUT [lib ...]
@@ -1309,13 +1312,79 @@ def _ops_deepspeed(torch):
     return [group_gemm, swiglu, rms_norm, rope, token_ops, fp8_gemm]
 
 
+def _ops_sglang(torch):
+    """SGLang 0.5.23's standalone Triton kernels (files of its wheel's `sglang/kernels/ops` that import only
+    torch and triton, each loaded as a module of its own: the package imports its whole runtime): AWQ
+    int4 dequantization (packed words, packed zero points, group scales), DeepSeek sparse-MLA prefill
+    (queries attending a gathered top-k of latent KV rows, with and without the shared union of indices
+    across adjacent tokens), attention-state merging, temperature softmax split across CTAs, the MoE gate's
+    stable top-k (keys packed from values and indices) and MXFP8 quantization (E4M3 values, E8M0 scale
+    bytes)."""
+    import importlib.util
+
+    root = next(os.path.join(p, "sglang", "kernels", "ops") for p in sys.path
+                if os.path.isdir(os.path.join(p, "sglang", "kernels", "ops")))
+
+    def load(rel: str):
+        name = "sglang_" + rel.replace("/", "_").removesuffix(".py")
+        spec = importlib.util.spec_from_file_location(name, os.path.join(root, rel))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+
+    dev, bf = "cuda", torch.bfloat16
+
+    def awq():
+        mod = load("quantization/awq_triton.py")
+        K, N, group = 4096, 4096, 128
+        qweight = torch.randint(-2**31, 2**31 - 1, (K, N // 8), device=dev, dtype=torch.int32)
+        scales = torch.rand(K // group, N, device=dev, dtype=torch.float16)
+        zeros = torch.randint(-2**31, 2**31 - 1, (K // group, N // 8), device=dev, dtype=torch.int32)
+        mod.awq_dequantize_triton(qweight, scales, zeros)
+
+    def sparse_mla():
+        mod = load("attention/dsa/triton_sparse_mla_prefill.py")
+        T, H, d_v, rope, S, topk = 64, 16, 512, 64, 8192, 512
+        q = torch.randn(T, H, d_v + rope, device=dev, dtype=bf)
+        kv = torch.randn(S, d_v + rope, device=dev, dtype=bf)
+        indices = torch.stack([torch.randperm(S, device=dev)[:topk] for _ in range(T)]).int()
+        indices[:, -7:] = -1  # invalid slots are skipped
+        for union in (0, 2):
+            mod.sparse_mla_prefill(q, kv, indices, (d_v + rope) ** -0.5, d_v, union=union)
+
+    def merge_state():
+        mod = load("attention/merge_state.py")
+        tokens, heads, dim = 512, 32, 128
+        out = [torch.randn(tokens, heads, dim, device=dev, dtype=bf) for _ in range(2)]
+        lse = [torch.randn(tokens, heads, device=dev, dtype=torch.float32) for _ in range(2)]
+        mod.merge_state_triton(out[0], lse[0], out[1], lse[1])
+
+    def sampling():
+        mod = load("sampling/temperature_softmax.py")
+        for rows in (4, 64):
+            logits = torch.randn(rows, 151936, device=dev, dtype=torch.float32)
+            mod.temperature_softmax(logits, torch.rand(rows, 1, device=dev) + 0.5)
+
+    def gate_topk():
+        mod = load("moe/gate_topk.py")
+        for experts, k in ((256, 8), (128, 4)):
+            mod.gate_topk(torch.randn(1024, experts, device=dev, dtype=bf), k)
+
+    def mxfp8():
+        mod = load("quantization/mxfp8_quant.py")
+        mod.to_mxfp8(torch.randn(512, 4096, device=dev, dtype=bf))
+
+    return [awq, sparse_mla, merge_state, sampling, gate_topk, mxfp8]
+
+
 LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite,
              "mamba": _ops_mamba, "flaggems": _ops_flaggems,
              "flashattn": _ops_flashattn, "vllm": _ops_vllm,
              "bitsandbytes": _ops_bitsandbytes, "xformers": _ops_xformers, "fbgemm": _ops_fbgemm,
              "lmdeploy": _ops_lmdeploy, "flashinfer": _ops_flashinfer,
              "cce": _ops_cce, "flex": _ops_flex, "megablocks": _ops_megablocks, "unsloth": _ops_unsloth,
-             "deepspeed": _ops_deepspeed}
+             "deepspeed": _ops_deepspeed, "sglang": _ops_sglang}
 
 
 def record(out: str, libs: list[str]) -> None:

@@ -1,7 +1,7 @@
-"""`loads` on real kernels of twelve libraries this project did not write (liger-kernel, flash-linear-
+"""`loads` on real kernels of fifteen libraries this project did not write (liger-kernel, flash-linear-
 attention, torchao, gemlite, mamba-ssm, FlagGems, vLLM, bitsandbytes, lightning-attn via xformers'
 recording), recorded on an H100 with Triton 3.6 (tests/data/thirdparty-h100-triton3.6), and fbgemm-gpu-genai,
-lmdeploy (a Gluon GEMM among them), flashinfer, unsloth and DeepSpeed on an H200
+lmdeploy (a Gluon GEMM among them), flashinfer, unsloth and DeepSpeed on an H200, SGLang on an H100
 (tests/data/thirdparty-h200-triton3.6): every
 access gets a verdict, every global access joins SASS, instructions that LLVM moved to another line or merged are
 found and say so, ptxas' `@!PT` padding is no access, spills are listed and flagged in `ls`."""
@@ -745,3 +745,18 @@ def test_a_load_rematerialized_in_two_inline_layouts_is_two_rows():
     assert len(shared) == 2 and all(r.attribution == "ambiguous" for r in shared)
     for r, other in zip(shared, reversed(shared), strict=True):
         assert r.ambiguous_with == [f"528:25 ttg.local_load (ttgir:{other.sites[0].op.lineno})"]
+
+
+@needs_nvdisasm
+def test_sglang_sparse_mla_index_loads_in_two_layouts_each_pipelined():
+    """SGLang's DeepSeek sparse-MLA prefill loads each tile's top-k indices (line 93) in two
+    layouts, slices of two blocked parents, each cloned by the pipeliner: two rows of two copies, each
+    with its own loads (they were one row of four copies predicting 64 loads for 36); the KV rows those
+    indices select are gathered with 16-byte async copies (a gathered row is still contiguous)."""
+    report = _report(FBGEMM.parent / "sglang", "SVUJ66FW")
+    rows = _rows(report, 93, "tt.load")
+    assert [(r.instances, r.copies, r.elements_per_thread, r.counts("sass"), r.attribution) for r in rows] == [
+        (2, "pipelined-prologue", 16, {"LDG.E": 32}, "exact"), (2, "pipelined-prologue", 2, {"LDG.E": 4}, "exact")]
+    (kv,) = [r for r in report.rows if r.line == 100 and r.kind == "async_copy"]
+    assert (kv.verdict, kv.counts("sass")) == ("as-predicted", {"LDGSTS.E.BYPASS.128": 32})
+    assert {r.attribution for r in report.rows} == {"exact"}
