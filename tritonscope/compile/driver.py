@@ -459,11 +459,15 @@ def _pool_pass(requests, queue: list[int], cache_dir: str, jobs: int, running: s
 
     with ProcessPoolExecutor(max_workers=jobs, mp_context=_pool_context()) as pool:
         futures = {pool.submit(_compile_marked, i, requests[i], cache_dir, running): i for i in queue}
+        done: set[int] = set()
         try:
             for fut in as_completed(futures):
                 finish(futures[fut], fut.result())
-        except BrokenProcessPool:
-            pass
+                done.add(futures[fut])
+        except BrokenProcessPool:  # the results that came back before the pool broke still count
+            for fut, i in futures.items():
+                if i not in done and fut.done() and not fut.cancelled() and fut.exception() is None:
+                    finish(i, fut.result())
     in_flight = sorted(int(name) for name in os.listdir(running) if name.isdigit())
     _clear(running)
     return in_flight
