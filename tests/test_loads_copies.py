@@ -52,3 +52,21 @@ def test_copies_by_the_loops_that_hold_them():
     assert copies_cause(by_line[7], module.parents) == "copied"
     assert module.parents[by_line[5][0].lineno].op == "scf.if"
     assert module.parents[module.parents[by_line[5][0].lineno].lineno].op == "scf.for"
+
+
+def test_a_constant_loop_llvm_unrolled_explains_the_llir_count():
+    """An Inductor reduction loads its 16x32 tile in a loop of 4 constant iterations: the layout gives one
+    8-byte vector per run, LLVM unrolled the loop into 4 (the explanation said nothing of the 4x)."""
+    from conftest import CORPUS
+
+    from tritonscope.artifacts.cache import Cache
+    from tritonscope.loads.analyze import analyze_entry
+
+    (entry,) = [e for e in Cache(CORPUS / "inductor-h200-triton3.6" / "triton_cache").kernels()
+                if e.hash.startswith("YK6H6B5O")]
+    (row,) = [r for r in analyze_entry(entry).rows if r.line == 38 and r.op == "tt.load"]
+    assert (row.predicted_vectors_per_thread, row.counts("llir")) == (
+        1, {"ld.global.L1::evict_first.L2::cache_hint.v2.b32": 4})
+    assert [(c.code, c.evidence) for c in row.count_changes] == [(
+        "unrolled", "the layout gives 1 vector(s) per run, 4 in llir: the access runs 4 times per launch (the "
+        "constant-bound scf.for loops around it) and LLVM unrolled the loop (4 x 1 = 4 at most)")]

@@ -180,7 +180,8 @@ def _step(graph: ValueGraph, address: list[str], rank: int, dim: int) -> tuple[i
 
 
 def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None) -> None:
-    """Why consecutive stages hold different numbers of the row's instructions (per thread, static).
+    """Why consecutive stages hold different numbers of the row's instructions (per thread, static), and
+    why LLIR holds more than the layout's vectors (`unrolled`: a constant-bound loop LLVM unrolled).
 
     Fewer: `merged-identical-address` when the PTX instructions read fewer distinct addresses than
     they are (ptxas issues one load per address: the rows of a packed-int4 tile read the same word),
@@ -191,6 +192,17 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None) 
     the assembler)."""
     row.count_changes = []
     totals = [(s, sum(row.stages[s].values())) for s in stages if row.stages.get(s)]
+    expected = (row.predicted_vectors_per_thread or 0) * row.instances
+    width = row.predicted_vector_bytes
+    if totals and totals[0][0] == "llir" and expected and width and trips and trips > 1:
+        m = totals[0][1]
+        widths = [row.widths.get("llir", {}).get(f) for f in row.stages["llir"]]
+        if expected < m <= expected * trips and m % expected == 0 and all(w == width for w in widths):
+            # a loop of constant trip count that LLVM unrolled: the layout's vectors, once per iteration
+            row.count_changes.append(Reason(
+                "unrolled", f"the layout gives {expected} vector(s) per run, {m} in llir: the access runs {trips} "
+                f"times per launch (the constant-bound scf.for loops around it) and LLVM unrolled the loop "
+                f"({trips} x {expected} = {trips * expected} at most)"))
     for (before, n), (after, m) in zip(totals, totals[1:], strict=False):
         if m < n:
             addresses = row.addresses.get(before, {})
