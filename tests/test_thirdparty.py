@@ -760,3 +760,16 @@ def test_sglang_sparse_mla_index_loads_in_two_layouts_each_pipelined():
     (kv,) = [r for r in report.rows if r.line == 100 and r.kind == "async_copy"]
     assert (kv.verdict, kv.counts("sass")) == ("as-predicted", {"LDGSTS.E.BYPASS.128": 32})
     assert {r.attribution for r in report.rows} == {"exact"}
+
+
+@needs_nvdisasm
+def test_an_i64_load_whose_high_half_no_use_reads():
+    """Inductor's `to_copy` of cut-cross-entropy's int64 targets to int32 (`arith.trunci` on the loaded value):
+    PTX loads 8 bytes an element, ptxas only the low 4 (SASS `LDG.E`). The row is scalar and says that SASS
+    reads part of each element and why, before the reason the vector is not wider."""
+    report = _report(FBGEMM.parent / "cce", "I7PYBENG")
+    (row,) = _rows(report, 23, "tt.load")
+    assert (row.dtype, row.counts("ptx"), row.counts("sass"), row.vector_bytes) == (
+        "i64", {"ld.global.b64": 2}, {"LDG.E": 2}, 4)
+    assert [r.code for r in row.reasons] == ["partial-element", "mask-on-contiguous-dim"]
+    assert row.reasons[0].evidence.startswith("sass reads 4 of each i64 element's 8 bytes (ptx read 8)")

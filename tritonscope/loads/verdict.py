@@ -50,6 +50,15 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
         row.verdict = "as-predicted"
     if row.verdict != "as-predicted":
         row.reasons = _reasons(row, graph)
+    before = {"sass": "ptx", "ptx": "llir", "amdgcn": "llir"}.get(stage)
+    if row.vector_bytes < row.element_bytes and before and row.kind.endswith("load"):
+        held = row.stages.get(before) or row.ambiguous.get(before, {})
+        was = [w for f, w in row.widths.get(before, {}).items() if w and f in held]
+        if was and max(was) >= row.element_bytes:
+            row.reasons.insert(0, Reason(
+                "partial-element", f"{stage} reads {row.vector_bytes} of each {row.dtype} element's "
+                f"{row.element_bytes} bytes ({before} read {max(was)}): the backend dropped the bytes no use of "
+                f"the value needs (e.g. the high half of an i64 converted to i32)"))
 
 
 def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
