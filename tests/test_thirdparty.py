@@ -738,6 +738,7 @@ def test_a_load_rematerialized_in_two_inline_layouts_is_two_rows():
     load is its whole prediction); rows of one position name each other by TTGIR line where they are ambiguous."""
     report = analyze_entry(_entry("fla", "45KWYMF4"))
     rows = _rows(report, 516, "tt.load")
+    assert [r.where for r in rows] == ["516:23 (ttgir:133)", "516:23 (ttgir:134)"]
     assert [(r.predicted_vector_bytes, r.counts("sass"), r.verdict, r.attribution) for r in rows] == [
         (4, {"LDG.E": 1}, "scalar", "exact"), (16, {"LDG.E.128": 1}, "as-predicted", "exact")]
     assert [r.layout_text.split(", parent = #ttg.")[1].split("<")[0] for r in rows] == ["dot_op", "blocked"]

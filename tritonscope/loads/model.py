@@ -34,7 +34,8 @@ class Reason:
 def disambiguate(rows: list[AccessRow]) -> None:
     """Rows whose short labels are alike but whose chains differ (one helper's access reached through two
     calls inside one call of the kernel's line: SGLang's `_load_compact` for a row's data and for its
-    scales) are labelled with every call from where the access was written to the kernel's line."""
+    scales) are labelled with every call from where the access was written to the kernel's line; rows
+    still alike with the same op get their TTGIR line (`516:23 (ttgir:133)`)."""
     groups: dict[str, list[AccessRow]] = {}
     for r in rows:
         groups.setdefault(r.where, []).append(r)
@@ -50,6 +51,15 @@ def disambiguate(rows: list[AccessRow]) -> None:
                           and (f.file, f.line, f.col) == r.written), 0)
             r.label = " @ ".join(f"{f.line}:{f.col}" if same_file(f.file, r.file) and not is_ir_file(f.file)
                                  else f"{file_label(f.file, r.file)}:{f.line}:{f.col}" for f in frames[start:])
+    # rows of one position and op in different layouts or types (a load Triton rematerialized in two
+    # layouts): told apart by their TTGIR lines
+    same: dict[tuple[str, str], list[AccessRow]] = {}
+    for r in rows:
+        same.setdefault((r.where, r.op), []).append(r)
+    for (where, _), group in same.items():
+        if len(group) > 1 and all(r.sites for r in group):
+            for r in group:
+                r.label = f"{where} (ttgir:{r.sites[0].op.lineno})"
 
 
 @dataclass
