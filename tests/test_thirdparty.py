@@ -774,3 +774,20 @@ def test_an_i64_load_whose_high_half_no_use_reads():
         "i64", {"ld.global.b64": 2}, {"LDG.E": 2}, 4)
     assert [r.code for r in row.reasons] == ["partial-element", "mask-on-contiguous-dim"]
     assert row.reasons[0].evidence.startswith("sass reads 4 of each i64 element's 8 bytes (ptx read 8)")
+
+
+@needs_nvdisasm
+def test_lmdeploy_dot_operands_at_one_position_told_apart_by_transposition():
+    """lmdeploy's int8-KV decoding reads two dot operands at one position (pagedattention.py:464):
+    LLIR holds the one's `ldmatrix.x1.trans` as its own and four `ldmatrix.x4` (not transposed) shared
+    between both. An operand is read by ldmatrix of one transposition, so the x4s are the other's; they were
+    given to the row with the `.trans` (a spurious split) and the other row had no instruction at all (the
+    one `unknown` of the 2,383 third-party accesses)."""
+    report = _lmdeploy("ZTN324TL")
+    rows = _rows(report, 464, "ttg.local_load")
+    assert [(r.where, r.counts("llir"), r.counts("sass"), r.verdict, r.attribution, r.count_changes) for r in rows] == [
+        ("464:35 (ttgir:231)", {"ldmatrix.sync.aligned.m8n8.x1.trans.b16.p3": 2}, {"LDSM.16.MT88": 2},
+         "as-predicted", "exact", []),
+        ("464:35 (ttgir:237)", {"ldmatrix.sync.aligned.m8n8.x4.b16.p3": 4}, {"LDSM.16.M88.4": 4},
+         "as-predicted", "exact", [])]
+    assert "unknown" not in {r.verdict for r in report.rows}

@@ -283,6 +283,13 @@ def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
                                     for r in members):
             continue
         total = members[0].ambiguous[stage][form]
+        if family(form) == "matrix":
+            # an operand is read by ldmatrix of one transposition: a row whose own matrix instructions are all
+            # of the other is not this one's (lmdeploy's two dot operands at one position, one `.trans`)
+            able = [r for r in members if not _other_transposition(r, stage, form)]
+            if len(able) == 1:
+                _settle(stage, form, members, [total if r is able[0] else 0 for r in members])
+            continue
         open_rows = [r for r in members if not _has_every_vector(r, stage)]
         if len(open_rows) == 1 and len(members) > 1 and (_expected_width(open_rows[0]) or 0) >= width \
                 and all(r.kind in _GLOBAL_KINDS for r in members):
@@ -298,6 +305,16 @@ def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
                     if r in open_rows else 0 for r in members]
             if all(n > 0 for n, r in zip(need, members, strict=True) if r in open_rows) and sum(need) == total:
                 _settle(stage, form, members, need)
+
+
+def _transposed(form: str) -> bool:
+    return ".trans" in form or ".MT" in form  # ldmatrix/stmatrix `.trans`; SASS `LDSM.16.MT88`
+
+
+def _other_transposition(row: AccessRow, stage: str, form: str) -> bool:
+    """The row's own matrix instructions in `stage` are all of the other transposition than `form`."""
+    own = [f for f in row.stages.get(stage, {}) if family(f) == "matrix"]
+    return bool(own) and all(_transposed(f) != _transposed(form) for f in own)
 
 
 _GLOBAL_KINDS = ("global_load", "global_store", "async_copy")
