@@ -27,6 +27,7 @@ FBGEMM = Path(__file__).parent / "data" / "thirdparty-h200-triton3.6" / "fbgemm"
 LMDEPLOY = FBGEMM.parent / "lmdeploy"
 FLASHINFER = FBGEMM.parent / "flashinfer"
 LIBS = ("liger", "fla", "torchao", "gemlite", "mamba", "flaggems", "vllm", "bitsandbytes", "xformers")
+H200_LIBS = ("fbgemm", "lmdeploy", "flashinfer", "unsloth", "deepspeed", "sglang", "cce")
 GLOBAL = ("global_load", "global_store", "atomic", "async_copy", "tma_load", "tma_store")
 needs_nvdisasm = pytest.mark.skipif(tools.find_nvidia_tool("nvdisasm") is None, reason="no nvdisasm")
 
@@ -44,7 +45,7 @@ def _rows(report, line: int, op: str) -> list:
 def test_sweep_every_access_answered_and_joined():
     verdicts: collections.Counter = collections.Counter()
     joined = total = 0
-    for root in [DATA / lib for lib in LIBS] + [FBGEMM, LMDEPLOY, FLASHINFER]:
+    for root in [DATA / lib for lib in LIBS] + [FBGEMM.parent / lib for lib in H200_LIBS]:
         for entry in Cache(root).kernels():
             report = analyze_entry(entry)
             assert "sass" in report.stages, (entry.name, report.notes)
@@ -791,3 +792,31 @@ def test_lmdeploy_dot_operands_at_one_position_told_apart_by_transposition():
         ("464:35 (ttgir:237)", {"ldmatrix.sync.aligned.m8n8.x4.b16.p3": 4}, {"LDSM.16.M88.4": 4},
          "as-predicted", "exact", [])]
     assert "unknown" not in {r.verdict for r in report.rows}
+
+
+def test_dot_operands_sharing_their_ldmatrix_take_their_registers_worth():
+    """Both operands of a dot read at its position by ldmatrix alone, the LLIR instructions shared between
+    them (fbgemm's block-scaled fp8 GEMM: 4 `ldmatrix.x4`, each operand 32 fp8 registers a thread, 2 each):
+    when their registers, in instructions of that width, add up to the shared ones, each takes its own;
+    a row that also reads some registers otherwise, or counts that do not add up (copies LLVM merged),
+    stay shared."""
+    from tritonscope.loads.join import settle_by_counts
+
+    def operands(total: int, own: dict | None = None):
+        rows = []
+        for lineno in (146, 148):
+            r = _row(1842, {}, {})
+            r.col, r.elements_per_thread, r.predicted_vector_bytes, r.predicted_vectors_per_thread = 27, 32, 4, 8
+            r.stages = {"llir": dict(own)} if own and lineno == 148 else {}
+            r.widths = {"llir": {"ldmatrix.sync.aligned.m8n8.x4.b16.p3": 16, **{f: 4 for f in own or {}}}}
+            r.ambiguous = {"llir": {"ldmatrix.sync.aligned.m8n8.x4.b16.p3": total}}
+            rows.append(r)
+        return rows
+
+    rows = operands(4)
+    settle_by_counts("llir", rows)
+    assert [(r.stages, r.ambiguous) for r in rows] == [
+        ({"llir": {"ldmatrix.sync.aligned.m8n8.x4.b16.p3": 2}}, {})] * 2
+    for rows in (operands(2), operands(4, own={"load i32": 2})):
+        settle_by_counts("llir", rows)
+        assert all(r.ambiguous for r in rows)

@@ -289,6 +289,12 @@ def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
             able = [r for r in members if not _other_transposition(r, stage, form)]
             if len(able) == 1:
                 _settle(stage, form, members, [total if r is able[0] else 0 for r in members])
+            elif len(able) == len(members) and width:
+                # the operands of one dot read at its position: each thread loads its registers of each
+                # operand once; when those bytes, in instructions of this width, add up, each takes its own
+                need = [_matrix_need(r, stage, width) for r in members]
+                if all(n and n > 0 for n in need) and sum(need) == total:
+                    _settle(stage, form, members, need)
             continue
         open_rows = [r for r in members if not _has_every_vector(r, stage)]
         if len(open_rows) == 1 and len(members) > 1 and (_expected_width(open_rows[0]) or 0) >= width \
@@ -305,6 +311,15 @@ def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
                     if r in open_rows else 0 for r in members]
             if all(n > 0 for n, r in zip(need, members, strict=True) if r in open_rows) and sum(need) == total:
                 _settle(stage, form, members, need)
+
+
+def _matrix_need(row: AccessRow, stage: str, width: int) -> int | None:
+    """How many matrix instructions of `width` bytes the row's registers take (all instances), for a row
+    with no instruction of its own in `stage`: None otherwise or where that is not a whole number."""
+    if not row.elements_per_thread or not row.element_bits or row.element_bits % 8 or row.stages.get(stage):
+        return None  # (a row with instructions of its own here reads part of its registers otherwise)
+    need = row.elements_per_thread * row.element_bits // 8 * row.instances
+    return need // width if need % width == 0 else None
 
 
 def _transposed(form: str) -> bool:
