@@ -271,10 +271,14 @@ def split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
 
 
 def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
-    """Global instructions that rows of one position hold in common, given to the one row that still lacks
-    instructions: a row whose own instructions of its predicted width already number its predicted
-    vectors has every element it moves (FLA's load rematerialized as a dot operand's slice, one 4-byte
-    element a thread, and as a blocked slice, one 16-byte vector: the 4-byte load is the first's)."""
+    """Instructions that rows of one position (copies of one access in other layouts, a dot's operands)
+    hold in common, shared out where the rows' own needs decide it:
+    - matrix loads/stores: not to a row whose own ones are all of the other transposition; to operands
+      read by them alone, each its registers' worth, when those add up;
+    - global: to the one row still lacking instructions, when every other row's own instructions of its
+      predicted width number its predicted vectors (FLA's load kept as a dot operand's slice, one 4-byte
+      element a thread, and as a blocked slice, one 16-byte vector: the 4-byte load is the first's);
+    - global and shared: each open row its predicted vectors, when they add up to the shared ones."""
     for form, members in _ambiguous_groups(stage, rows):
         width = members[0].widths.get(stage, {}).get(form)
         # only copies of one access (one position, line known): rows of other columns or without a source

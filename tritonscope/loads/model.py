@@ -119,7 +119,8 @@ class AccessRow:
     # the same short one (`disambiguate`)
     label: str | None = None
     # why `instances` > 1 (analyze.copies_cause): 'unrolled' (the copies share their loop or straight-line
-    # code), 'pipelined-prologue', 'pipelined-epilogue', 'pipelined-prologue-epilogue'
+    # code), 'pipelined-prologue', 'pipelined-epilogue', 'pipelined-prologue-epilogue', 'copied' (in
+    # different loops of one depth: a loop compiled in two versions)
     copies: str | None = None
 
     @property
