@@ -167,6 +167,10 @@ def path_replacements(scratch: Path, samples_cache: Path) -> list[tuple[str, str
             pairs.append((str(Path(location).resolve()), "sample_kernels"))
             pairs.append((str(Path(location)), "sample_kernels"))  # as imported, when it is a symlink
     pairs.append((str(REPO / "sample_kernels"), "sample_kernels"))
+    # the build digest a diff reports (a digest of the tool's own source): any change of the code changes it
+    from tritonscope.diff.snapshot import tool_build
+
+    pairs.append((f'"build": "{tool_build()["build"]}"', '"build": "<digest of the source>"'))
     triton_spec = importlib.util.find_spec("triton")
     if triton_spec and triton_spec.submodule_search_locations:
         for location in triton_spec.submodule_search_locations:

@@ -132,3 +132,37 @@ def test_a_snapshot_written_before_a_fold_still_matches(cli, tmp_path, cache32):
     same = cli("diff", str(out), str(cache32), "--format", "json", "--fail-on", "any")
     assert same.returncode == 0, same.stdout[-2000:]
     assert json.loads(same.stdout)["summary"]["changed"] == 0
+
+
+def test_a_diff_says_when_its_sides_came_from_different_builds(cli, tmp_path, cache39):
+    """A snapshot records the tritonscope that computed it (version and a digest of its source): a diff of
+    it against a cache read now says nothing while the build is the same, and says, on stderr and in the
+    JSON, when it is not (a committed baseline from an older tritonscope: its metrics may differ for the
+    tool's sake) or unknown (a snapshot from before builds were recorded)."""
+    import re
+
+    out = tmp_path / "snap"
+    assert cli("snapshot", "add_kernel", "--cache-dir", str(cache39), "--out", str(out)).returncode == 0
+    marker_path = out / "snapshot.json"
+    marker = json.loads(marker_path.read_text())
+    build = marker["tool"]["build"]
+    assert re.fullmatch(r"[0-9a-f]{12}", build) and marker["tool"]["version"]
+    args = ("diff", str(out), str(cache39), "--kernel", "add_kernel", "--format", "json")
+    same = cli(*args)
+    assert same.returncode == 0 and "note:" not in same.stderr, same.stderr
+    doc = json.loads(same.stdout)
+    assert doc["a"]["tool"] == doc["b"]["tool"] == marker["tool"]
+    for tool, said in (({"version": "0.0.9", "build": "0123456789ab"}, "build 0123456789ab (0.0.9)"),
+                       (None, "a tritonscope from before snapshots recorded their build")):
+        marker.pop("tool", None)
+        if tool:
+            marker["tool"] = tool
+        marker_path.write_text(json.dumps(marker))
+        other = cli(*args)
+        assert other.returncode == 0
+        assert other.stderr.splitlines() == [
+            f"tritonscope: note: A's records were computed by {said}, B's by build {build} "
+            f"({doc['b']['tool']['version']}): metric differences may "
+            "come from the tool as well as from the kernels (snapshot both with one build to compare the kernels "
+            "alone)"]
+        assert json.loads(other.stdout)["a"]["tool"] == tool

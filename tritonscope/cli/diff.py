@@ -68,6 +68,13 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
     if side_b.kind == "snapshot" and side_b.fold_renames is not None and side_b.fold_renames != options.fold_renames:
         click.echo(f"tritonscope: note: {b} was written with fold_renames={side_b.fold_renames}, A with "
                    f"{options.fold_renames}: renamed spellings will show as differences", err=True)
+    builds = [side.tool.get("build") if side.tool else None for side in (side_a, side_b)]
+    if len(set(builds)) > 1:
+        said = [f"build {s.tool.get('build')} ({s.tool.get('version')})" if s.tool else
+                "a tritonscope from before snapshots recorded their build" for s in (side_a, side_b)]
+        click.echo(f"tritonscope: note: A's records were computed by {said[0]}, B's by {said[1]}: metric "
+                   "differences may come from the tool as well as from the kernels (snapshot both with one "
+                   "build to compare the kernels alone)", err=True)
     result = diff_sides(side_a, side_b, stages or None, context,
                         pair_singletons=side_a.kind == "entry" and side_b.kind == "entry")
     verdict = Verdict(rules).evaluate(result)

@@ -17,7 +17,7 @@ from pathlib import Path
 from tritonscope.artifacts.cache import Cache, parse_target, select
 from tritonscope.diff.normalize import NormalizeOptions
 from tritonscope.diff.records import KernelRecord, records_for_entries
-from tritonscope.diff.snapshot import is_snapshot, read_snapshot
+from tritonscope.diff.snapshot import is_snapshot, read_snapshot, tool_build
 from tritonscope.stages.table import DIFFED_STAGES
 
 
@@ -29,6 +29,7 @@ class Side:
     kind: str  # 'cache' | 'snapshot' | 'entry'
     records: list[KernelRecord]
     fold_renames: bool | None = None  # as recorded by a snapshot
+    tool: dict | None = None  # the tritonscope build that computed the records (snapshot.tool_build)
 
 
 @dataclass(slots=True)
@@ -255,7 +256,8 @@ def load_side(path: str, options: NormalizeOptions, kernel: str | None = None, t
     if p.is_dir() and is_snapshot(p):
         records, opts = read_snapshot(p)
         records = [r for r in records if _selected(r, kernel, target)]
-        return Side(path=path, kind="snapshot", records=records, fold_renames=opts.get("fold_renames"))
+        return Side(path=path, kind="snapshot", records=records, fold_renames=opts.get("fold_renames"),
+                    tool=opts.get("tool"))
     cache = Cache(p)
     entries = select(cache.kernels(), kernel, target) if (kernel or target) else cache.kernels()
     if max_stage_bytes != -1:
@@ -268,7 +270,7 @@ def load_side(path: str, options: NormalizeOptions, kernel: str | None = None, t
     else:
         records = records_for_entries(entries, options)
     return Side(path=path, kind="entry" if single else "cache", records=records,
-                fold_renames=options.fold_renames)
+                fold_renames=options.fold_renames, tool=tool_build())
 
 
 def _selected(r: KernelRecord, kernel: str | None, target: str | None) -> bool:

@@ -2,7 +2,7 @@
 
 Layout (deterministic byte for byte: sorted keys, no timestamps, no absolute paths):
 
-    DIR/snapshot.json                       format marker, options, the kernel directories
+    DIR/snapshot.json                       format marker, the tritonscope build, options, the kernel directories
     DIR/<kernel>/<target>/<stage>           normalized text of each stage (ttir, ttgir, llir, ptx, ...)
     DIR/<kernel>/<target>/metrics.json      kernel, target, specialization, metrics, load sites
 
@@ -28,6 +28,26 @@ FORMAT = "tritonscope-snapshot"
 FORMAT_VERSION = 1
 METRICS_FILE = "metrics.json"
 _UNSAFE_PATH_CHARS = re.compile(r"[^\w.+-]")
+
+
+def tool_build() -> dict:
+    """Which tritonscope computes records: its version and a digest of its own source (the version alone
+    stays while the analysis changes), so that a diff can say when its two sides came from different
+    builds (their metrics may differ for the tool's sake, not the kernels')."""
+    from tritonscope import __version__
+    from tritonscope.artifacts.disasm_cache import sha256
+
+    root = Path(__file__).resolve().parent.parent
+    digest = sha256()
+    for path in sorted(root.rglob("*.py")):
+        if path.relative_to(root).parts[0] == "sample_kernels":  # (installed there, beside it in a checkout)
+            continue
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            continue
+    return {"version": __version__, "build": digest.hexdigest()[:12]}
 
 
 def target_dirname(target: str) -> str:
@@ -124,7 +144,7 @@ class SnapshotWriter:
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(self.written.pop(id(r)), target)
         self.pending.rmdir()
-        marker = {"format": FORMAT, "version": FORMAT_VERSION,
+        marker = {"format": FORMAT, "version": FORMAT_VERSION, "tool": tool_build(),
                   "options": {"fold_renames": self.options.fold_renames}, "kernels": [rel for rel, _ in paths]}
         (self.tmp / MARKER).write_text(_dumps(marker), encoding="utf-8", newline="\n")
         out = self.out
@@ -161,7 +181,8 @@ def is_snapshot(path: Path) -> bool:
 
 
 def read_snapshot(root: Path) -> tuple[list[KernelRecord], dict]:
-    """Records of a snapshot directory, and its options."""
+    """Records of a snapshot directory, and its options (with `tool`: the build that wrote it, None for a
+    snapshot from before builds were recorded)."""
     try:
         marker = json.loads((root / MARKER).read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
@@ -186,4 +207,5 @@ def read_snapshot(root: Path) -> tuple[list[KernelRecord], dict]:
             name=doc["kernel"], target=doc["target"], spec=doc.get("spec", {}), origin=rel.replace(os.sep, "/"),
             stages=stages, metrics=doc.get("metrics", {}), load_sites=doc.get("load_sites", {}),
             triton_version=doc.get("triton_version")))
-    return records, marker.get("options", {})
+    tool = marker.get("tool")
+    return records, {**marker.get("options", {}), "tool": tool if isinstance(tool, dict) else None}

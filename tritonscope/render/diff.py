@@ -91,8 +91,8 @@ def diff_payload(result: DiffResult, report: Verdict | None = None) -> dict:
             "metrics": [d.to_json() for d in p.deltas],
         })
     return {
-        "a": {"path": result.a.path, "kind": result.a.kind, "kernels": len(result.a.records)},
-        "b": {"path": result.b.path, "kind": result.b.kind, "kernels": len(result.b.records)},
+        "a": {"path": result.a.path, "kind": result.a.kind, "kernels": len(result.a.records), "tool": result.a.tool},
+        "b": {"path": result.b.path, "kind": result.b.kind, "kernels": len(result.b.records), "tool": result.b.tool},
         "options": {"stages": list(result.stages) if result.stages else None, "context": result.context,
                     "fold_renames": result.b.fold_renames},
         "summary": {"matched": len(result.pairs), "changed": len(result.changed),
