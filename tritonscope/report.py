@@ -133,8 +133,7 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
         "triton": release_text(entry.triton_version, entry.triton_version_inferred, "unknown"),
         "entry": str(entry.path),
     }
-    kmap = srcmap.KernelMap(entry.name, entry.hash, kernel["target"], entry.triton_version,
-                            triton_version_inferred=entry.triton_version_inferred)
+    kmap = srcmap.kernel_map_of(entry)
     panes: list[StagePane] = []
     for stage in stages:
         pane, module = _load_stage(entry, stage)

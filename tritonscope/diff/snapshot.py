@@ -12,6 +12,7 @@ target, every one of them gets `<target>-<spec digest>` so each path depends onl
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -34,6 +35,11 @@ def tool_build() -> dict:
     """Which tritonscope computes records: its version and a digest of its own source (the version alone
     stays while the analysis changes), so that a diff can say when its two sides came from different
     builds (their metrics may differ for the tool's sake, not the kernels')."""
+    return dict(_tool_build())
+
+
+@functools.cache
+def _tool_build() -> dict:  # (the source read and digested once per process: a diff of two caches asks twice)
     from tritonscope import __version__
     from tritonscope.artifacts.disasm_cache import sha256
 
