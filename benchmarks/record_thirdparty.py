@@ -634,7 +634,6 @@ def _ops_vllm(torch):
         norm.silu_and_mul(torch.randn(64, 2 * 4096, device=dev, dtype=bf))
 
     def turboquant():  # Hadamard-rotated Lloyd-Max codes, K and V packed per slot: store, then decode attention
-        import importlib.util
         import math
 
         import vllm
@@ -642,13 +641,8 @@ def _ops_vllm(torch):
         from vllm.v1.attention.ops.triton_turboquant_store import triton_turboquant_store
 
         def load(name):  # its config and centroids modules import no more than torch; the package does
-            path = os.path.join(os.path.dirname(vllm.__file__), "model_executor", "layers", "quantization",
-                                "turboquant", name + ".py")
-            spec = importlib.util.spec_from_file_location("turboquant_" + name, path)
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[spec.name] = module
-            spec.loader.exec_module(module)
-            return module
+            return _load_file("turboquant_" + name, os.path.join(
+                os.path.dirname(vllm.__file__), "model_executor", "layers", "quantization", "turboquant", name + ".py"))
 
         config, centroids_mod = load("config"), load("centroids")
         d, hk, hq, block, blocks, b, length = 128, 4, 16, 16, 64, 4, 300
@@ -1101,6 +1095,28 @@ def _ops_megablocks(torch):
     return [permute, block_sparse]
 
 
+def _bare_packages(site: str, names: tuple[str, ...]) -> None:
+    """Each package as a module whose `__init__` did not run (its folder under `site` as its path): the
+    files below import, the package's own set-up (which needs what the machine lacks) does not happen."""
+    import types
+
+    for name in names:
+        module = types.ModuleType(name)
+        module.__path__ = [os.path.join(site, *name.split("."))]
+        sys.modules[name] = module
+
+
+def _load_file(name: str, path: str):
+    """One source file as a module of its own, `name`, outside its package."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def _unsloth_packages() -> None:
     """unsloth 2026.10.9's kernels without its package set-up: `unsloth`, `unsloth.kernels` and the MoE
     packages as modules whose `__init__` did not run (they patch transformers and need unsloth_zoo), and a
@@ -1111,8 +1127,7 @@ def _unsloth_packages() -> None:
     import re
     import types
 
-    root = next(os.path.join(p, "unsloth") for p in sys.path if os.path.isfile(os.path.join(p, "unsloth", "kernels",
-                                                                                              "nf4.py")))
+    site = next(p for p in sys.path if os.path.isfile(os.path.join(p, "unsloth", "kernels", "nf4.py")))
 
     @functools.total_ordering
     class Version:
@@ -1133,10 +1148,7 @@ def _unsloth_packages() -> None:
     sys.modules.update({"unsloth_zoo": zoo, "unsloth_zoo.utils": zoo_utils, "unsloth_zoo.log": zoo_log,
                         "unsloth_zoo.temporary_patches": types.ModuleType("unsloth_zoo.temporary_patches"),
                         "unsloth_zoo.temporary_patches.common": patches})
-    for name in ("unsloth", "unsloth.kernels", "unsloth.kernels.moe", "unsloth.kernels.moe.grouped_gemm"):
-        module = types.ModuleType(name)
-        module.__path__ = [os.path.join(root, *name.split(".")[1:])]
-        sys.modules[name] = module
+    _bare_packages(site, ("unsloth", "unsloth.kernels", "unsloth.kernels.moe", "unsloth.kernels.moe.grouped_gemm"))
     sys.modules["unsloth"].DEVICE_TYPE = "cuda"
     try:
         import pandas  # noqa: F401 - the MoE tuning module imports it; only its benchmark tables use it
@@ -1252,10 +1264,7 @@ def _ops_deepspeed(torch):
 
     root = next(p for p in sys.path if os.path.isfile(os.path.join(p, "deepspeed", "ops", "triton_ops",
                                                                    "_triton.py")))
-    for name in ("deepspeed", "deepspeed.ops", "deepspeed.ops.fp_quantizer"):
-        module = types.ModuleType(name)
-        module.__path__ = [os.path.join(root, *name.split("."))]
-        sys.modules[name] = module
+    _bare_packages(root, ("deepspeed", "deepspeed.ops", "deepspeed.ops.fp_quantizer"))
     utils = sys.modules["deepspeed.utils"] = types.ModuleType("deepspeed.utils")
     utils.logger = logging.getLogger("deepspeed")
     from deepspeed.ops import triton_ops
@@ -1320,18 +1329,11 @@ def _ops_sglang(torch):
     across adjacent tokens), attention-state merging, temperature softmax split across CTAs, the MoE gate's
     stable top-k (keys packed from values and indices) and MXFP8 quantization (E4M3 values, E8M0 scale
     bytes)."""
-    import importlib.util
-
     root = next(os.path.join(p, "sglang", "kernels", "ops") for p in sys.path
                 if os.path.isdir(os.path.join(p, "sglang", "kernels", "ops")))
 
     def load(rel: str):
-        name = "sglang_" + rel.replace("/", "_").removesuffix(".py")
-        spec = importlib.util.spec_from_file_location(name, os.path.join(root, rel))
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        return module
+        return _load_file("sglang_" + rel.replace("/", "_").removesuffix(".py"), os.path.join(root, rel))
 
     dev, bf = "cuda", torch.bfloat16
 
