@@ -411,7 +411,13 @@ def share_identical(stage: str, rows: list[AccessRow]) -> None:
 
 
 def mark_branch_guarded(llir: Module, rows: list[AccessRow]) -> None:
-    """Count each row's LLIR accesses that sit in a block entered through `br i1` (masking by branch)."""
+    """Count each row's LLIR accesses that sit in a block entered through `br i1` (masking by branch).
+
+    Counted per location and instruction form, as the join matches them (the whole inlining chain where a
+    row's is an instruction's, else the user's position): a position's other accesses (the shared-memory
+    copy of a global load, a helper's other access inlined at one call) keep theirs; rows that hold one
+    form in common (copies of an access in other layouts) each get the guarded ones that must be theirs,
+    all of them where every instruction of the form is guarded."""
     guarded_lines: set[int] = set()
     last_terminator_conditional = False
     for op in llir.ops:
@@ -422,11 +428,23 @@ def mark_branch_guarded(llir: Module, rows: list[AccessRow]) -> None:
             guarded_lines.add(op.lineno)
     if not guarded_lines:
         return
-    positions = collections.Counter()
-    for op in llir.ops:
-        if op.lineno in guarded_lines and op.loc is not None:
-            o = op.loc.outermost()
-            positions[(o.line, o.col)] += 1
+    row_keys = {loc_key(r.sites[0].op.loc) for r in rows if r.sites}
+    guarded, accesses = collections.Counter(), collections.Counter()
+    for op, acc in zip(llir.ops, memops.accesses("llir", llir), strict=True):
+        if acc is None or op.loc is None:
+            continue
+        key = loc_key(op.loc)
+        outer = op.loc.outermost()
+        where = key if key in row_keys else (outer.line, outer.col)
+        accesses[(where, acc.form)] += 1
+        guarded[(where, acc.form)] += op.lineno in guarded_lines
     for r in rows:
-        if r.kind.endswith("load") or r.kind.endswith("store"):
-            r.llir_guarded = positions.get((r.line, r.col), 0) if "llir" in r.stages else 0
+        if not (r.kind.endswith("load") or r.kind.endswith("store")):
+            continue
+        key = loc_key(r.sites[0].op.loc) if r.sites else None
+        total = 0
+        for form, n in r.stages.get("llir", {}).items():
+            where = key if (key, form) in accesses else (r.line, r.col)
+            held = accesses[(where, form)]
+            total += max(0, guarded[(where, form)] - (held - min(n, held)))
+        r.llir_guarded = total
