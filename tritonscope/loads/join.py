@@ -278,7 +278,9 @@ def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
     - global: to the one row still lacking instructions, when every other row's own instructions of its
       predicted width number its predicted vectors (FLA's load kept as a dot operand's slice, one 4-byte
       element a thread, and as a blocked slice, one 16-byte vector: the 4-byte load is the first's);
-    - global and shared: each open row its predicted vectors, when they add up to the shared ones."""
+    - global and shared: each open row its predicted vectors, when they add up to the shared ones;
+    - global, one element an instruction: each row its elements, when they add up (SGLang-style MLA decode on
+      AMD: one gathered index load kept in three layouts, 1 + 8 + 8 elements a thread, 17 `buffer_load_dword`)."""
     for form, members in _ambiguous_groups(stage, rows):
         width = members[0].widths.get(stage, {}).get(form)
         # only copies of one access (one position, line known): rows of other columns or without a source
@@ -315,6 +317,21 @@ def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
                     if r in open_rows else 0 for r in members]
             if all(n > 0 for n, r in zip(need, members, strict=True) if r in open_rows) and sum(need) == total:
                 _settle(stage, form, members, need)
+                continue
+        # copies whose every element is loaded by an instruction of its own (a gather, a runtime stride):
+        # each row's elements, when they add up to the shared instructions and no row has others here
+        need = [_element_need(r, stage, width) for r in members]
+        if all(r.kind in _GLOBAL_KINDS for r in members) and all(need) and sum(need) == total:
+            _settle(stage, form, members, need)
+
+
+def _element_need(row: AccessRow, stage: str, width: int) -> int | None:
+    """Instructions of `width` bytes the row needs when each moves one of its elements: its elements (all
+    instances); None where `width` is no element of the row, or the row has instructions of its own here
+    (then how many of its elements those cover is not known)."""
+    if not row.elements_per_thread or not row.element_bits or row.element_bits != width * 8 or row.stages.get(stage):
+        return None
+    return row.elements_per_thread * row.instances
 
 
 def _matrix_need(row: AccessRow, stage: str, width: int) -> int | None:
@@ -336,7 +353,7 @@ def _other_transposition(row: AccessRow, stage: str, form: str) -> bool:
     return bool(own) and all(_transposed(f) != _transposed(form) for f in own)
 
 
-_GLOBAL_KINDS = ("global_load", "global_store", "async_copy")
+_GLOBAL_KINDS = ("global_load", "global_store", "buffer_load", "buffer_store", "async_copy")
 _COUNTED_KINDS = (*_GLOBAL_KINDS, "shared_load", "shared_store")
 
 
