@@ -2,7 +2,7 @@
 attention, torchao, gemlite, mamba-ssm, FlagGems, vLLM, bitsandbytes, lightning-attn via xformers'
 recording), recorded on an H100 with Triton 3.6 (tests/data/thirdparty-h100-triton3.6), and fbgemm-gpu-genai,
 lmdeploy (a Gluon GEMM among them), flashinfer, unsloth and DeepSpeed on an H200, SGLang on an H100
-(tests/data/thirdparty-h200-triton3.6): every
+(tests/data/thirdparty-h200-triton3.6), and AMD's aiter cross-compiled for gfx942 and gfx950: every
 access gets a verdict, every global access joins SASS, instructions that LLVM moved to another line or merged are
 found and say so, ptxas' `@!PT` padding is no access, spills are listed and flagged in `ls`."""
 
@@ -572,6 +572,60 @@ def test_sglang_gluon_helper_kept_as_a_function_in_ttgir_runs_once_per_call():
     # same call position: only the index rows count them (each row's own, by location and form)
     assert [r.llir_guarded for r in index] == [8, 8]
     assert all(r.llir_guarded == 0 and "branch" not in [x.code for x in r.reasons] for r in helper)
+
+
+AITER_942 = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "aiter"
+AITER_950 = Path(__file__).parent / "data" / "thirdparty-gfx950-triton3.9" / "aiter"
+
+
+def _aiter(folder: Path, prefix: str):
+    (entry,) = [e for e in Cache(folder).kernels() if e.hash.startswith(prefix)]
+    return entry, analyze_entry(entry)
+
+
+def test_aiter_gluon_blockscale_gemm_on_gfx950():
+    """AMD's aiter (tests/data/thirdparty-gfx950-triton3.9/aiter): its Gluon fp8 GEMM with 128x128 block
+    scales, compiled through aiter's own wrapper by Triton's JIT with no GPU (benchmarks/record_cross.py).
+    Tiles move in 16-byte buffer loads and LDS writes; the per-block scales are one address per 128 rows,
+    4-byte loads (`repeated-address`); two f32 reads of a scale vector are one `ds_read2_b32`."""
+    entry, report = _aiter(AITER_950, "L7SBF7EX")
+    assert entry.language == "gluon" and report.isa_stage == "amdgcn"
+    assert collections.Counter(r.verdict for r in report.rows) == {"as-predicted": 21, "scalar": 4}
+    rows = {r.where: r for r in report.rows}
+    assert [x.code for x in rows["226:19"].reasons] == ["repeated-address", "branch"]
+    assert rows["226:19"].counts("amdgcn") == {"buffer_load_dword": 1}
+    assert rows["212:17"].counts("amdgcn") == {"buffer_load_dwordx4": 4}
+    assert rows["271:27"].counts("amdgcn") == {"ds_read2_b32": 1}
+    assert [c.code for c in rows["271:27"].count_changes] == ["merged"]
+    assert rows["333:9"].counts("amdgcn") == {"buffer_store_dwordx4": 8}
+
+
+def test_aiter_mla_decode_gathered_index_kept_in_three_layouts():
+    """aiter's grouped MLA decode with RoPE, stage 1, for gfx942: the gathered KV index (213:22) is three TTGIR
+    loads in three layouts, 1, 8 and 8 elements a thread, each element a 4-byte buffer load of its own (a
+    gather): the 17 instructions they share are each row's own number. The output store: 32 branch-guarded
+    4-byte stores in LLIR, 8 `buffer_store_dwordx3` and 8 `buffer_store_dword` in AMDGCN, narrower than the
+    16 bytes the layout allows."""
+    _, report = _aiter(AITER_942, "RN73H7HS")
+    index = [r for r in report.rows if r.line == 213]
+    assert [(r.elements_per_thread, r.attribution, r.counts("amdgcn")) for r in index] == [
+        (1, "exact", {"buffer_load_dword": 1}), (8, "exact", {"buffer_load_dword": 8}),
+        (8, "exact", {"buffer_load_dword": 8})]
+    assert all(r.verdict == "scalar" and r.reasons[0].code == "gather" for r in index)
+    (out,) = [r for r in report.rows if r.line == 291]
+    assert out.verdict == "narrower" and out.vector_bytes == 12 and out.llir_guarded == 32
+    assert out.counts("amdgcn") == {"buffer_store_dwordx3": 8, "buffer_store_dword": 8}
+    assert [x.code for x in out.reasons] == ["unknown-alignment", "branch"]
+    assert all(r.verdict != "unknown" and r.attribution == "exact" for r in report.rows)
+
+
+def test_aiter_scalar_loads_combined_into_one_s_load():
+    """aiter's MLA decode stage 2 for gfx942: two scalar (0-d) i32 loads of one statement (333:25, 333:62) are
+    one `s_load_dwordx2`: the second has none of its own and says it was combined into the first's."""
+    _, report = _aiter(AITER_942, "GQVHB6VX")
+    first, second = [r for r in report.rows if r.line == 333]
+    assert first.counts("amdgcn") == {"s_load_dwordx2": 1} and not second.counts("amdgcn")
+    assert second.combined_with is first and [c.code for c in second.count_changes] == ["combined"]
 
 
 def _fbgemm(prefix: str):

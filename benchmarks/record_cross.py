@@ -1,0 +1,258 @@
+"""Record, without a GPU, the Triton kernels a library's own Python API launches, for an AMD or NVIDIA
+target: each op below calls the library's wrapper on CPU tensors of a real model shape, and Triton's own
+JIT compiles every kernel the wrapper launches, specialized as it specializes a launch (its binder, its
+cache key, its options), into OUT/<lib>-<target>/. Nothing is launched: while an op runs, the active
+driver answers the target (current device 0, stream 0) and `JITFunction.run` compiles as `warmup` does.
+
+    python benchmarks/record_cross.py OUT --site DIR --target hip:gfx942 [--lib aiter] [--only OP]
+
+DIR holds the library's package as released (e.g. `unzip amd_aiter-*.whl 'aiter/ops/triton/*'`); its
+package `__init__`s do not run (aiter's builds C++ extensions at import). Each target runs in a process of
+its own: libraries pick dtypes and configs by the arch at import. What torch would ask a GPU (its
+compute-unit count) gets the target GPU's answer, named in STAND_INS. Ops that fail are listed with their
+error and the recording goes on. This is a recording aid for test data and sweeps, not part of the tool.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import traceback
+import types
+
+# What a GPU of each target would tell torch: compute units (MI300X 304, MI355X 256, H100 SXM 132).
+STAND_INS = {"gfx942": 304, "gfx950": 256, "90": 132, "100": 148}
+
+
+def _install_driver(backend: str, arch: str) -> None:
+    """The active driver answers `backend:arch`, device 0, stream 0; JIT launches compile and return."""
+    import torch
+    from triton.backends.compiler import GPUTarget
+    from triton.runtime import driver
+    from triton.runtime.jit import JITFunction
+
+    target = GPUTarget(backend, int(arch) if arch.isdigit() else arch, 64 if backend == "hip" else 32)
+
+    class StandIn:
+        def get_current_target(self):
+            return target
+
+        def get_current_device(self):
+            return 0
+
+        def get_current_stream(self, device=None):
+            return 0
+
+        def get_active_torch_device(self):
+            return torch.device("cpu")
+
+        def get_benchmarker(self):
+            def bench(*a, **k):
+                raise RuntimeError("no GPU to benchmark on")
+            return bench
+
+        def __getattr__(self, name):
+            raise RuntimeError(f"recording without a GPU: the driver was asked for {name}")
+
+    driver.set_active(StandIn())
+    run = JITFunction.run
+
+    def compile_only(self, *args, grid, warmup, **kwargs):
+        return run(self, *args, grid=grid, warmup=True, **kwargs)
+
+    JITFunction.run = compile_only
+    units = STAND_INS.get(arch, 128)
+    props = types.SimpleNamespace(multi_processor_count=units, gcnArchName=arch, name=f"stand-in {arch}")
+    torch.cuda.get_device_properties = lambda device=None: props
+    torch.cuda.current_device = lambda: 0
+    torch.cuda.get_device_capability = lambda device=None: (9, 4) if arch == "gfx942" else (9, 5)
+
+
+def _bare_packages(site: str, names: tuple[str, ...]) -> None:
+    for name in names:
+        module = types.ModuleType(name)
+        module.__path__ = [os.path.join(site, *name.split("."))]
+        sys.modules[name] = module
+
+
+# --- aiter (AMD's kernel library), amd-aiter 0.1.7.post2.dev18: its `aiter/ops/triton` as released -----
+def _ops_aiter(torch, arch: str) -> dict:
+    _bare_packages(SITE, ("aiter", "aiter.ops", "aiter.ops.triton"))
+    import triton.language as tl
+    from aiter.ops.triton.utils.types import get_fp8_e4m3_dtype
+
+    fp8 = get_fp8_e4m3_dtype()
+    bf16 = torch.bfloat16
+    # `aiter.dtypes` is built by the package `__init__` (from its C++ build's chip query): the one name the
+    # fp8 quantization wrappers read of it, as that module defines it for the arch
+    sys.modules["aiter"].dtypes = types.SimpleNamespace(fp8=fp8)
+
+    def t(*shape, dtype=bf16):
+        return torch.zeros(shape, dtype=dtype)
+
+    def gemm_a8w8_blockscale():
+        from aiter.ops.triton.gemm_a8w8_blockscale import gemm_a8w8_blockscale as op
+        m, n, k = 128, 4096, 7168  # DeepSeek-V3's 128x128 blocks
+        op(t(m, k, dtype=fp8), t(n, k, dtype=fp8), t(m, k // 128, dtype=torch.float32),
+           t(n // 128, k // 128, dtype=torch.float32))
+
+    def gemm_a16w16():
+        from aiter.ops.triton.gemm_a16w16 import gemm_a16w16 as op
+        op(t(256, 4096), t(4096, 4096))
+
+    def gemm_a8w8():
+        from aiter.ops.triton.gemm_a8w8 import gemm_a8w8 as op
+        op(t(64, 4096, dtype=fp8), t(2048, 4096, dtype=fp8), t(64, 1, dtype=torch.float32),
+           t(1, 2048, dtype=torch.float32), t(2048))
+
+    def rmsnorm():
+        from aiter.ops.triton.rmsnorm import rms_norm as op
+        op(t(64, 8192), t(8192), 1e-6)
+
+    def rmsnorm_add_dynamicquant():
+        from aiter.ops.triton.rmsnorm import rmsnorm2d_fwd_with_add_dynamicquant as op
+        op(t(64, 4096, dtype=fp8), t(64, 4096), t(64, 4096), t(64, 4096), t(64, 1, dtype=torch.float32), t(4096),
+           1e-6)
+
+    def layer_norm():
+        from aiter.ops.triton.norm import layer_norm as op
+        op(t(64, 5120), t(5120), t(5120))
+
+    def softmax():
+        from aiter.ops.triton.softmax import softmax as op
+        op(t(128, 32000))
+
+    def rope():
+        from aiter.ops.triton.rope import RotateStyle
+        from aiter.ops.triton.rope import rope_cached_positions_fwd as op
+        op(t(32, 1, 32, 128), t(4096, 1, 1, 64), t(4096, 1, 1, 64), t(32, 1, dtype=torch.int64),
+           RotateStyle.NEOX, True, False)
+
+    def topk():
+        from aiter.ops.triton.topk import topk as op
+        op(t(64, 256, dtype=torch.float32), 8)
+
+    def quant():
+        from aiter.ops.triton.quant import dynamic_per_token_quant_fp8_i8 as op
+        op(t(64, 7168, dtype=fp8), t(64, 7168), t(64, 1, dtype=torch.float32))
+
+    def fused_rms_fp8_group_quant():
+        from aiter.ops.triton.fused_fp8_quant import fused_rms_fp8_group_quant as op
+        op(t(32, 7168), t(7168), 1e-6, group_size=128, dtype_quant=fp8)
+
+    def paged_attention_decode():
+        from aiter.ops.triton.pa_decode import paged_attention_decode as op
+        seqs, heads, kv_heads, head, block, blocks = 8, 32, 8, 128, 16, 512
+        op(t(seqs, heads, head), t(seqs, heads, head), t(blocks, kv_heads, block, head),
+           t(blocks, kv_heads, block, head), torch.full((seqs,), 1024, dtype=torch.int32),
+           torch.zeros((seqs, 64), dtype=torch.int32), 0.088, 1024, tl.bfloat16,
+           torch.ones(1, dtype=torch.float32), torch.ones(1, dtype=torch.float32))
+
+    def mla_decode_rope():
+        from aiter.ops.triton.mla_decode_rope import decode_attention_fwd_grouped_rope as op
+        b, h, lora, rope_dim, tokens, splits = 4, 16, 512, 64, 4096, 8
+        op(t(b, h, lora + rope_dim), t(tokens, 1, lora + rope_dim), t(tokens, 1, lora), t(b, h, lora),
+           torch.arange(0, (b + 1) * 1024, 1024, dtype=torch.int32), torch.arange(tokens, dtype=torch.int32),
+           None, lora, rope_dim, t(4096, rope_dim), torch.zeros(b, dtype=torch.int64),
+           t(b, h, splits, lora + 1, dtype=torch.float32), splits, 0.1, use_rope=False)
+
+    def unified_attention():
+        from aiter.ops.triton.unified_attention import unified_attention as op
+        seqs, q_len, heads, kv_heads, head, block, blocks = 4, 1, 32, 8, 128, 16, 256
+        op(t(seqs * q_len, heads, head), t(blocks, block, kv_heads, head), t(blocks, block, kv_heads, head),
+           t(seqs * q_len, heads, head), torch.arange(0, seqs + 1, dtype=torch.int32), q_len,
+           torch.full((seqs,), 1000, dtype=torch.int32), 1000, 0.088, True, (-1, -1),
+           torch.zeros((seqs, 64), dtype=torch.int32), 0.0, None, None, None)
+
+    def fused_moe():
+        from aiter.ops.triton.moe_op import fused_moe as op
+        tokens, experts, top_k, hidden, inter, block = 64, 8, 2, 4096, 1024, 64
+        padded = tokens * top_k + experts * (block - 1)
+        op(t(tokens, hidden), t(experts, 2 * inter, hidden), t(tokens, top_k, 2 * inter), None, None, None,
+           t(tokens, top_k, dtype=torch.float32), torch.zeros((tokens, top_k), dtype=torch.int32),
+           torch.zeros(padded, dtype=torch.int32), torch.zeros(padded // block, dtype=torch.int32),
+           torch.tensor([padded], dtype=torch.int32), False, top_k, tl.bfloat16, False, False, False,
+           config={"BLOCK_SIZE_M": block, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 4})
+
+    def gemm_afp4wfp4():
+        from aiter.ops.triton.gemm_afp4wfp4 import gemm_afp4wfp4 as op
+        m, n, k = 64, 4096, 4096
+        op(t(m, k // 2, dtype=torch.uint8), t(n, k // 2, dtype=torch.uint8), t(m, k // 32, dtype=torch.uint8),
+           t(n, k // 32, dtype=torch.uint8))
+
+    def gluon_gemm_a8w8_blockscale():
+        from aiter.ops.triton.gluon.gemm_a8w8_blockscale import gemm_a8w8_blockscale as op
+        m, n, k = 128, 4096, 7168
+        op(t(m, k, dtype=fp8), t(n, k, dtype=fp8), t(m, k // 128, dtype=torch.float32),
+           t(n // 128, k // 128, dtype=torch.float32))
+
+    ops = {f.__name__: f for f in (gemm_a8w8_blockscale, gemm_a16w16, gemm_a8w8, rmsnorm, rmsnorm_add_dynamicquant,
+                                   layer_norm, softmax, rope, topk, quant, fused_rms_fp8_group_quant,
+                                   paged_attention_decode, mla_decode_rope, unified_attention,
+                                   fused_moe)}
+    if arch == "gfx950":
+        ops.update({f.__name__: f for f in (gemm_afp4wfp4, gluon_gemm_a8w8_blockscale)})
+    return ops
+
+
+LIBS = {"aiter": _ops_aiter}
+SITE = ""
+
+
+def _child(lib: str, target: str, only: list[str]) -> dict:
+    import torch
+
+    backend, arch = target.split(":")
+    _install_driver(backend, arch)
+    ops = LIBS[lib](torch, arch)
+    done, failed = [], {}
+    for name, op in ops.items():
+        if only and name not in only:
+            continue
+        try:
+            op()
+            done.append(name)
+        except Exception as e:  # noqa: BLE001 - listed, the recording goes on
+            failed[name] = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+            if os.environ.get("RECORD_DEBUG"):
+                traceback.print_exc()
+    return {"done": done, "failed": failed}
+
+
+def main() -> None:
+    global SITE
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("out")
+    ap.add_argument("--site", required=True, help="folder holding the library's package")
+    ap.add_argument("--target", action="append", required=True, help="hip:gfx942, hip:gfx950, cuda:90, ...")
+    ap.add_argument("--lib", default="aiter", choices=sorted(LIBS))
+    ap.add_argument("--only", action="append", default=[], help="only this op (repeatable)")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    SITE = os.path.abspath(args.site)
+    sys.path.insert(0, SITE)
+    if args.child:
+        print(json.dumps(_child(args.lib, args.target[0], args.only)))
+        return
+    for target in args.target:
+        cache = os.path.abspath(os.path.join(args.out, f"{args.lib}-{target.replace(':', '-')}"))
+        os.makedirs(cache, exist_ok=True)
+        env = {**os.environ, "TRITON_CACHE_DIR": cache}
+        cmd = [sys.executable, __file__, cache, "--site", SITE, "--target", target, "--lib", args.lib, "--child"]
+        cmd += [a for o in args.only for a in ("--only", o)]
+        r = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        lines = r.stdout.strip().splitlines()
+        if r.returncode != 0 or not lines:
+            print(f"{target}: the recording process failed ({r.returncode}):\n{r.stderr[-3000:]}")
+            continue
+        result = json.loads(lines[-1])
+        print(f"{target}: {len(result['done'])} ops recorded into {cache}")
+        for name, error in result["failed"].items():
+            print(f"  {name}: {error}")
+
+
+if __name__ == "__main__":
+    main()
