@@ -5,6 +5,7 @@ cache key, its options), into OUT/<lib>-<target>/. Nothing is launched: while an
 driver answers the target (current device 0, stream 0) and `JITFunction.run` compiles as `warmup` does.
 
     python benchmarks/record_cross.py OUT --site DIR --target hip:gfx942 [--lib aiter] [--only OP]
+        [--python VENV/bin/python --extra-path TORCH_SITE]   # another Triton release's interpreter
 
 DIR holds the library's package as released (e.g. `unzip amd_aiter-*.whl 'aiter/ops/triton/*'`); its
 package `__init__`s do not run (aiter's builds C++ extensions at import). Each target runs in a process of
@@ -230,10 +231,15 @@ def main() -> None:
     ap.add_argument("--target", action="append", required=True, help="hip:gfx942, hip:gfx950, cuda:90, ...")
     ap.add_argument("--lib", default="aiter", choices=sorted(LIBS))
     ap.add_argument("--only", action="append", default=[], help="only this op (repeatable)")
+    ap.add_argument("--python", default=sys.executable,
+                    help="the interpreter compiling (a venv of another Triton release; default: this one)")
+    ap.add_argument("--extra-path", action="append", default=[],
+                    help="folders appended to its sys.path (torch's site-packages, where the venv has no torch)")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     SITE = os.path.abspath(args.site)
     sys.path.insert(0, SITE)
+    sys.path.extend(args.extra_path)
     if args.child:
         print(json.dumps(_child(args.lib, args.target[0], args.only)))
         return
@@ -241,7 +247,8 @@ def main() -> None:
         cache = os.path.abspath(os.path.join(args.out, f"{args.lib}-{target.replace(':', '-')}"))
         os.makedirs(cache, exist_ok=True)
         env = {**os.environ, "TRITON_CACHE_DIR": cache}
-        cmd = [sys.executable, __file__, cache, "--site", SITE, "--target", target, "--lib", args.lib, "--child"]
+        cmd = [args.python, __file__, cache, "--site", SITE, "--target", target, "--lib", args.lib, "--child"]
+        cmd += [a for p in args.extra_path for a in ("--extra-path", p)]
         cmd += [a for o in args.only for a in ("--only", o)]
         r = subprocess.run(cmd, env=env, capture_output=True, text=True)
         lines = r.stdout.strip().splitlines()
