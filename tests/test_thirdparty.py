@@ -619,6 +619,22 @@ def test_aiter_mla_decode_gathered_index_kept_in_three_layouts():
     assert all(r.verdict != "unknown" and r.attribution == "exact" for r in report.rows)
 
 
+def test_aiter_instructions_with_no_source_location_make_up_a_shortfall():
+    """aiter's paged-attention decode for gfx950: the transposed V operand is 4 `ds.read.tr16.b64` in LLIR,
+    2 `ds_read_b64_tr_b16` on its line in AMDGCN and 2 on no line (the backend dropped their location): they
+    make up the row's shortfall (`unlocated`, not `merged`). The K operand's 4 LDS reads all sit on no line:
+    found there too, and said so (not "moved next to their use")."""
+    _, report = _aiter(AITER_950, "5K53DQMB")
+    (v,) = [r for r in report.rows if r.line == 261 and r.kind == "shared_load"]
+    assert v.counts("amdgcn") == {"ds_read_b64_tr_b16": 4} and v.attribution == "moved"
+    (why,) = v.count_changes
+    assert why.code == "unlocated" and "2 ds_read_b64_tr_b16 with no source location" in why.evidence
+    (k,) = [r for r in report.rows if r.line == 207 and r.kind == "shared_load"]
+    assert k.counts("amdgcn") == {"ds_read_b128": 4}
+    assert [c.code for c in k.count_changes] == ["unlocated"] and "no source location" in k.count_changes[0].evidence
+    assert not [u for u in report.unattributed if u["line"] == 0 and u["kind"] == "shared_load"]
+
+
 def test_aiter_scalar_loads_combined_into_one_s_load():
     """aiter's MLA decode stage 2 for gfx942: two scalar (0-d) i32 loads of one statement (333:25, 333:62) are
     one `s_load_dwordx2`: the second has none of its own and says it was combined into the first's."""

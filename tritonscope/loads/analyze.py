@@ -137,6 +137,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
             loadreclaim.at_use(modules[stage], ttgir, located, unattributed)
         else:
             loadreclaim.relocate(stage, located, unattributed)
+            loadreclaim.unlocated(stage, located, unattributed)
     if "sass" in modules and "ptx" in modules:
         split_ambiguous("sass", "ptx", located)
     for r in located:

@@ -37,6 +37,10 @@ here from counts and the TTGIR, and recorded on the row as a `count_changes` rea
   has them, no instruction of its kind unclaimed: the backend merged the arms' copies (ptxas, SGLang's
   Blackwell decode attention: `_load_v4` of the main and of the extra KV cache, one set of LDGs).
 
+- `unlocated`: stage S holds fewer of a row's instructions of one width than the stage before, and S's
+  instructions with no source location of the row's kind, width and family number exactly the shortfall,
+  no other row lacking them: the backend dropped their debug location (gfx950's transposed LDS reads).
+
 Nothing is guessed: a match must be unique and exact, else the row stays as the join left it.
 """
 
@@ -119,6 +123,44 @@ def relocate(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
 
 
     _relocate_by_bytes(stage, before, rows, unattributed)
+
+
+def unlocated(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
+    """`unlocated`: a row with fewer instructions of a width in `stage` than the stage before had, where the
+    stage's instructions with no source location (line 0) of its kind, width and family number exactly its
+    shortfall, and no other row falls short of them: the backend dropped their debug location (AMDGPU on
+    gfx950: aiter's transposed LDS reads, `ds_read_b64_tr_b16`, 8 on the line and 16 on none, of 24)."""
+    before = PREVIOUS.get(stage)
+    if before is None:
+        return
+    needs: dict[tuple, list[tuple[AccessRow, int]]] = collections.defaultdict(list)
+    for r in rows:
+        if r.kind not in ACCEPTS or r.ambiguous.get(stage) or r.ambiguous.get(before) or not r.stages.get(stage):
+            continue  # (a row with none here is relocate's)
+        want: collections.Counter = collections.Counter()
+        have: collections.Counter = collections.Counter()
+        for form, n in r.stages.get(before, {}).items():
+            want[(r.widths.get(before, {}).get(form), family(form))] += n
+        for form, n in r.stages[stage].items():
+            have[(r.widths.get(stage, {}).get(form), family(form))] += n
+        for (width, fam), n in want.items():
+            if width is not None and n > have[(width, fam)]:
+                needs[(ACCEPTS[r.kind], width, fam)].append((r, n - have[(width, fam)]))
+    for (kinds, width, fam), members in needs.items():
+        pool = _pool(stage, unattributed, kinds, width, fam).get(0, [])
+        if len(members) != 1 or sum(u["count"] for u in pool) != members[0][1]:
+            continue
+        r, n = members[0]
+        for item in pool:
+            r.stages[stage][item["form"]] = r.stages[stage].get(item["form"], 0) + item["count"]
+            r.widths.setdefault(stage, {})[item["form"]] = item.get("bytes")
+            item["count"] = 0
+        unattributed[:] = [u for u in unattributed if u["count"] > 0]
+        forms = " and ".join(sorted({u["form"] for u in pool}))
+        r.relocations.append(Reason(
+            "unlocated", f"{stage}: {n} of its {before} instructions {'has' if n == 1 else 'have'} no counterpart "
+                         f"on its line; {n} {forms} with no source location (line 0), claimed by no access and "
+                         f"lacking from no other, make them up: the backend dropped their debug location"))
 
 
 def _in_line(stage: str, before: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
@@ -233,13 +275,19 @@ def _relocate_by_bytes(stage: str, before: str, rows: list[AccessRow], unattribu
 
 def _record(stage: str, before: str, row: AccessRow, line: int, col: int, moved: int,
             nbytes: int | None = None) -> None:
-    who = ("the SASS lines follow the PTX (or ptxas moved them)" if stage == "sass"
-           else "LLVM's code generation moved them next to their use")
     same = (f"exactly {moved} of the same kind and width" if nbytes is None else
             f"{moved} of the same kind moving exactly its {nbytes} bytes per thread (re-vectorized)")
-    row.relocations.append(Reason(
-        "relocated", f"{stage}: none of its instructions sit on {row.line}:{row.col}, where {before} had them; "
-                     f"{same} sit on line {line}:{col}, claimed by no access there: {who}"))
+    if line == 0:  # no source location at all: nothing moved them, the backend lost their location
+        row.relocations.append(Reason(
+            "unlocated", f"{stage}: none of its instructions sit on {row.line}:{row.col}, where {before} had them; "
+                         f"{same} have no source location (line 0), claimed by no access: the backend dropped "
+                         f"their debug location"))
+    else:
+        who = ("the SASS lines follow the PTX (or ptxas moved them)" if stage == "sass"
+               else "LLVM's code generation moved them next to their use")
+        row.relocations.append(Reason(
+            "relocated", f"{stage}: none of its instructions sit on {row.line}:{row.col}, where {before} had "
+                         f"them; {same} sit on line {line}:{col}, claimed by no access there: {who}"))
     row.attribution = "moved"
 
 
