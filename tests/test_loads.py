@@ -443,3 +443,63 @@ def test_loop_trips_of_the_loops_around_an_op():
     graph = ValueGraph(module, text)
     loads = {op.text.split()[0]: op for op in module.ops if op.op == "tt.load"}
     assert {name: graph.loop_trips(op) for name, op in loads.items()} == {"%a": 1, "%b": 64, "%c": 8, "%d": None}
+
+
+def test_mask_runs_as_axisinfo_gives_a_comparisons_constancy():
+    """`ValueGraph.mask_run`: how many elements along a dim one mask bit covers. `offs < 512` over
+    `tl.arange(0, 512)` (Triton 3.7 leaves it unfolded): 512; `pid * 64 + arange < n` with n divisible by
+    16: 16; against a bound of 448 (SGLang's 448-wide latent): 64 = gcd(64, 448); `<=` moves the edge
+    one on (`offs <= 447`: 64); an `andi` with a row mask that does not vary along the dim keeps the
+    column mask's; a strided index (`offs * 2`), an unknown bound's `<=`, or `==`: cannot be told."""
+    from tritonscope.loads.sites import ValueGraph
+
+    text = """module {
+  tt.func public @k(%n: i32 {tt.divisibility = 16 : i32}, %m: i32) {
+    %r = tt.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32>
+    %c512 = arith.constant dense<512> : tensor<512xi32>
+    %a = arith.cmpi slt, %r, %c512 : tensor<512xi32>
+    %pid = tt.get_program_id x : i32
+    %c64 = arith.constant 64 : i32
+    %base = arith.muli %pid, %c64 : i32
+    %bs = tt.splat %base : i32 -> tensor<512xi32>
+    %idx = arith.addi %bs, %r : tensor<512xi32>
+    %ns = tt.splat %n : i32 -> tensor<512xi32>
+    %b = arith.cmpi slt, %idx, %ns : tensor<512xi32>
+    %c448 = arith.constant dense<448> : tensor<512xi32>
+    %c = arith.cmpi sgt, %c448, %idx : tensor<512xi32>
+    %c447 = arith.constant dense<447> : tensor<512xi32>
+    %d = arith.cmpi sle, %idx, %c447 : tensor<512xi32>
+    %ms = tt.splat %m : i32 -> tensor<512xi32>
+    %e = arith.cmpi sle, %idx, %ms : tensor<512xi32>
+    %f = arith.cmpi eq, %idx, %c448 : tensor<512xi32>
+    %c2 = arith.constant dense<2> : tensor<512xi32>
+    %s = arith.muli %r, %c2 : tensor<512xi32>
+    %g = arith.cmpi slt, %s, %c512 : tensor<512xi32>
+    %row = tt.splat %m : i32 -> tensor<512xi32>
+    %rowmask = arith.cmpi slt, %row, %ns : tensor<512xi32>
+    %h = arith.andi %rowmask, %c : tensor<512xi1>
+    tt.return
+  }
+}
+"""
+    graph = ValueGraph(parse("ttgir", text), text)
+    assert graph.mask_run("%a", 0) == 512
+    assert graph.mask_run("%b", 0) == 16
+    assert graph.mask_run("%c", 0) == 64 and graph.mask_run("%d", 0) == 64 and graph.mask_run("%h", 0) == 64
+    assert graph.mask_run("%e", 0) is None and graph.mask_run("%f", 0) is None and graph.mask_run("%g", 0) is None
+    assert graph.mask_run("%rowmask", 0) > 1 << 30  # (does not vary: any run)
+
+
+def test_branch_only_for_masks_lowered_to_branches_at_the_access():
+    """`branch` counts LLIR accesses in blocks entered by a `br i1` at their own position (Triton's lowering
+    of a mask, one branch per access: Triton 3.1's softmax store on gfx942); FlagGems' store sits in the
+    block of its helper's `if` (a branch at 288:7), which is no mask: no `branch`."""
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data"
+    (e,) = [e for e in Cache(data / "thirdparty-h100-triton3.6" / "flaggems").kernels() if e.hash.startswith("L4CU3")]
+    (store,) = [r for r in analyze_entry(e).rows if r.written is not None and r.written[1:] == (290, 35)]
+    assert store.llir_guarded == 0 and "branch" not in [x.code for x in store.reasons]
+    (e,) = [e for e in Cache(data / "releases-3.0-3.4" / "3.1").kernels() if e.hash.startswith("ccc455c0")]
+    (store,) = [r for r in analyze_entry(e).rows if r.line == 52]
+    assert store.llir_guarded == 32 and [x.code for x in store.reasons] == ["runtime-stride", "branch"]

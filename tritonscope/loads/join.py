@@ -428,7 +428,8 @@ def share_identical(stage: str, rows: list[AccessRow]) -> None:
 
 
 def mark_branch_guarded(llir: Module, rows: list[AccessRow]) -> None:
-    """Count each row's LLIR accesses that sit in a block entered through `br i1` (masking by branch).
+    """Count each row's LLIR accesses that sit in a block entered through a `br i1` at their own position (a
+    mask lowered to a branch per access, as AMD's backend lowers masked loads and stores).
 
     Counted per location and instruction form, as the join matches them (the whole inlining chain where a
     row's is an instruction's, else the user's position): a position's other accesses (the shared-memory
@@ -436,12 +437,16 @@ def mark_branch_guarded(llir: Module, rows: list[AccessRow]) -> None:
     form in common (copies of an access in other layouts) each get the guarded ones that must be theirs,
     all of them where every instruction of the form is guarded."""
     guarded_lines: set[int] = set()
-    last_terminator_conditional = False
+    branch_key = None  # the position of the `br i1` that entered the current block (None: another entry)
     for op in llir.ops:
         if op.op in LLIR_TERMINATORS:
-            last_terminator_conditional = bool(LLIR_CONDITIONAL_BRANCH.match(op.text))
+            conditional = bool(LLIR_CONDITIONAL_BRANCH.match(op.text))
+            branch_key = loc_key(op.loc) if conditional and op.loc is not None else None
             continue
-        if last_terminator_conditional and memops.classify("llir", op) is not None:
+        # a mask lowered to a branch: Triton gives the `br i1` the access's own position; a block of the
+        # program's `if` (or a loop's) is entered by a branch at the condition's position instead
+        if branch_key is not None and op.loc is not None and loc_key(op.loc) == branch_key \
+                and memops.classify("llir", op) is not None:
             guarded_lines.add(op.lineno)
     if not guarded_lines:
         return

@@ -249,6 +249,94 @@ class ValueGraph:
             return self.constant(srcs[0], depth + 1) if len(srcs) == 1 else None
         return None
 
+    def mask_run(self, mask: str, dim: int, depth: int = 0) -> int | None:
+        """How many consecutive elements along `dim`, from a multiple of that many, one mask bit covers, as
+        Triton's AxisInfo gives a comparison's constancy: a unit-step index (`tt.make_range`, plus values
+        that do not vary along `dim`) against a bound, `offs < 512` from 0: runs of gcd(the index's start
+        divisibility, the bound's); `and`/`or` of masks: the gcd of theirs; a mask that does not vary along
+        `dim`: any run. None where it cannot be told."""
+        from math import gcd
+
+        if depth > 32:
+            return None
+        if self.varies_along(mask, dim) is False:
+            return _MAX_FACTOR
+        op = self.defs.get(mask)
+        if op is None:
+            return None
+        srcs = self._operands(op, mask)
+        name = op.op
+        if name in ("ttg.convert_layout", "tt.broadcast") and srcs:
+            return self.mask_run(srcs[0], dim, depth + 1)
+        if name == "tt.expand_dims" and srcs:
+            axis = re.search(r"axis\s*=\s*(\d+)", op.text)
+            if axis is None or dim == int(axis.group(1)):
+                return None
+            return self.mask_run(srcs[0], dim - 1 if dim > int(axis.group(1)) else dim, depth + 1)
+        if name in ("arith.andi", "arith.ori") and len(srcs) == 2:
+            runs = [self.mask_run(v, dim, depth + 1) for v in srcs]
+            return None if None in runs else gcd(*runs)
+        m = re.match(r"\s*(?:%[\w.$-]+\s*=\s*)?arith\.cmpi\s+(\w+)", op.text)
+        if m is None or len(srcs) != 2:
+            return None
+        pred = m.group(1)
+        varies = [self.varies_along(v, dim) for v in srcs]
+        if varies == [True, False]:
+            index, bound = srcs
+        elif varies == [False, True]:  # `bound > index`: as `index < bound`
+            bound, index = srcs
+            pred = {"sgt": "slt", "ugt": "ult", "sge": "sle", "uge": "ule", "slt": "sgt", "ult": "ugt",
+                    "sle": "sge", "ule": "uge"}.get(pred, pred)
+        else:
+            return None
+        if pred not in ("slt", "ult", "sge", "uge", "sle", "ule", "sgt", "ugt"):
+            return None  # (eq/ne: one position flips the bit)
+        start = self._index_start(index, dim, depth + 1)
+        if start is None:
+            return None
+        # the bit flips where the index reaches the bound (`<`, `>=`) or passes it (`<=`, `>`)
+        c = self.constant(bound)
+        if pred in ("sle", "ule", "sgt", "ugt"):
+            if c is None:
+                return None
+            c += 1
+        edge = (gcd(abs(c), _MAX_FACTOR) or _MAX_FACTOR) if c is not None else self.divisor(bound)
+        return gcd(start, edge)
+
+    def _index_start(self, value: str, dim: int, depth: int) -> int | None:
+        """For an index that steps by 1 along `dim` (`tt.make_range`, its layout conversions and
+        broadcasts, plus a value that does not vary along `dim`): what every run's first index is a
+        multiple of. None for any other index."""
+        from math import gcd
+
+        if depth > 32:
+            return None
+        op = self.defs.get(value)
+        if op is None:
+            return None
+        srcs = self._operands(op, value)
+        if op.op == "tt.make_range":
+            m = re.search(r"start\s*=\s*(-?\d+)", op.text)
+            return None if m is None else (gcd(abs(int(m.group(1))), _MAX_FACTOR) or _MAX_FACTOR)
+        if op.op in ("ttg.convert_layout", "tt.broadcast") and srcs:
+            return self._index_start(srcs[0], dim, depth + 1)
+        if op.op == "tt.expand_dims" and srcs:
+            axis = re.search(r"axis\s*=\s*(\d+)", op.text)
+            if axis is None or dim == int(axis.group(1)):
+                return None
+            return self._index_start(srcs[0], dim - 1 if dim > int(axis.group(1)) else dim, depth + 1)
+        if op.op == "arith.addi" and len(srcs) == 2:
+            varies = [self.varies_along(v, dim) for v in srcs]
+            if varies == [True, False]:
+                i, uniform = srcs
+            elif varies == [False, True]:
+                uniform, i = srcs
+            else:
+                return None
+            start = self._index_start(i, dim, depth + 1)
+            return None if start is None else gcd(start, self.divisor(uniform))
+        return None
+
     def divisor(self, value: str, assume: int = 1) -> int:
         """A number the value is always a multiple of: a constant's own value, an argument's
         `tt.divisibility`, a product's factors multiplied, a sum's gcd, a remainder's gcd of both sides,

@@ -156,7 +156,10 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     if not row.shape:
         out.append(Reason("scalar-access", "a scalar (0-d) access moves one element by definition"))
     if narrower_than_layout:
-        if site.mask and row.fastest_dim is not None and graph.varies_along(site.mask, row.fastest_dim):
+        vector = (row.predicted_vector_bytes or 0) // max(1, row.element_bytes or 1)
+        run = graph.mask_run(site.mask, row.fastest_dim) if site.mask and row.fastest_dim is not None else None
+        if site.mask and row.fastest_dim is not None and graph.varies_along(site.mask, row.fastest_dim) and \
+                not (run and vector and run % vector == 0):  # (one bit per vector: the mask splits none)
             _, mask_args = graph.slice([site.mask])
             bounds = [a for a in mask_args if not a.type.startswith("!tt.ptr") and "tt.divisibility" not in a.attrs]
             bound_text = ""
@@ -172,6 +175,12 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
             out.append(Reason("branch", f"{row.llir_guarded} of {n_llir} LLIR accesses sit in their own block "
                                         f"behind `br i1`, {max(llir_widths)} bytes each (a mask lowered to "
                                         f"branches, one per access)"))
+    transposing = sorted(f for f in row.counts(row.vector_stage or "").keys() if "_tr_" in f or f.endswith("_tr"))
+    if narrower_than_layout and in_shared and transposing:
+        out.append(Reason("transposed-read",
+                          f"{', '.join(transposing)}: an LDS read that transposes between lanes as it loads, "
+                          f"{row.vector_bytes} bytes per lane at most by design: the compiler reads the dot "
+                          f"operand across its contiguous dimension in shared memory with it"))
     if row.dtype in ("i1",) or row.dtype.startswith("!tt.ptr") or (0 < row.element_bits < 8):
         out.append(Reason("dtype", f"element type {row.dtype} ({row.element_bits} bits) limits the vector"))
     if narrower_than_layout and not any(r.code not in ("layout-contiguity-1", "shared-layout") for r in out):
