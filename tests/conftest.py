@@ -74,6 +74,12 @@ def releases_cache(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def releases35_cache(tmp_path_factory) -> Path:
+    """One aiter kernel as Triton 3.5, 3.7 and 3.8 compile it (one folder each; see its README)."""
+    return _copy_tree(REPO / "tests" / "data" / "releases-3.5-3.8", tmp_path_factory.mktemp("crel35") / "releases")
+
+
+@pytest.fixture(scope="session")
 def inductor_cache(corpus) -> Path:
     return corpus / "inductor-h200-triton3.6" / "triton_cache"
 

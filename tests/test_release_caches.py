@@ -2,7 +2,8 @@
 samples cross-compiled by each release's wheel): the release each is decoded as (3.0/3.1 name none in their
 metadata), every access of `loads` with a verdict, and how many ops of each text stage are mapped. And on
 caches of Triton 2.0, 2.1 and 2.2 (tests/data/releases-2.0-2.2): target, name and release as each one's
-metadata shows them, and `loads` saying that their TTGIR has no locations."""
+metadata shows them, and `loads` saying that their TTGIR has no locations. And one real library kernel as
+Triton 3.5, 3.7 and 3.8 compile it (tests/data/releases-3.5-3.8)."""
 
 from __future__ import annotations
 
@@ -143,4 +144,46 @@ def test_each_command_on_a_2x_cache(key):
     layout = _json("layout", str(entry.path), "--json", "--no-picture")
     assert layout["semantics"]["triton_version"] == rel and layout["semantics"]["from"] == HOW_2X[rel]
     assert len(layout["layouts"]) == layouts
+    assert _mapped(entry) == stages
+
+
+# -- Triton 3.5, 3.7 and 3.8: one aiter kernel (tests/data/releases-3.5-3.8) -----------------------------------
+
+DATA_35 = Path(__file__).parent / "data" / "releases-3.5-3.8"
+# release folder: (version, {where: (kind, verdict, reasons, count changes)}, {stage: (ops, attributed)})
+EXPECTED_35 = {
+    "3.5": ("3.5.1", {
+        "333:32": ("global_load", "as-predicted", [], []),
+        "334:8": ("global_load", "as-predicted", [], ["combined"]),
+        "354:16": ("global_load", "scalar", ["unknown-alignment"], []),
+        "356:29": ("global_load", "scalar", ["scalar-access"], ["unrolled"]),
+        "369:8": ("global_store", "as-predicted", [], [])},
+        {"ttir": (84, 75), "ttgir": (75, 66), "llir": (367, 361), "amdgcn": (496, 494)}),
+    "3.7": ("3.7.0", {
+        "333:32": ("global_load", "as-predicted", [], []),
+        "334:8": ("global_load", "as-predicted", [], ["combined"]),
+        "354:16": ("buffer_load", "scalar", ["unknown-alignment"], []),
+        "356:29": ("global_load", "scalar", ["scalar-access"], ["unrolled"]),
+        "369:8": ("buffer_store", "as-predicted", [], [])},
+        {"ttir": (84, 76), "ttgir": (73, 65), "llir": (405, 401), "amdgcn": (500, 497)}),
+    "3.8": ("3.8.0", {
+        "333:25": ("global_load", "as-predicted", [], []),
+        "333:62": ("global_load", "as-predicted", [], ["combined"]),
+        "353:18": ("buffer_load", "scalar", ["unknown-alignment"], []),
+        "356:22": ("global_load", "scalar", ["scalar-access"], ["unrolled"]),
+        "367:5": ("buffer_store", "as-predicted", [], [])},
+        {"ttir": (84, 76), "ttgir": (72, 64), "llir": (397, 393), "amdgcn": (515, 512)}),
+}
+
+
+@pytest.mark.parametrize("rel", sorted(EXPECTED_35))
+def test_one_library_kernel_as_each_release_compiles_it(rel):
+    version, rows, stages = EXPECTED_35[rel]
+    (entry,) = Cache(DATA_35 / rel).kernels()
+    assert entry.name == "_fwd_kernel_stage2" and entry.triton_version == version and str(entry.target) == "hip:gfx942"
+    loads = _json("loads", str(entry.path), "--json")
+    assert {r["where"]: (r["kind"], r["verdict"], r["reasons"], [c["code"] for c in r["count_changes"]])
+            for r in loads["rows"]} == rows
+    layout = _json("layout", str(entry.path), "--json", "--no-picture")
+    assert layout["semantics"]["triton_version"] == rel and layout["semantics"]["from"] == "the entry's metadata"
     assert _mapped(entry) == stages

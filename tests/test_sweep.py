@@ -40,6 +40,9 @@ CACHES = {
     "triton-3.1.0": ("releases_cache", "3.1"),
     "triton-3.3.1": ("releases_cache", "3.3"),
     "triton-3.4.0": ("releases_cache", "3.4"),
+    "triton-3.5.1": ("releases35_cache", "3.5"),
+    "triton-3.7.0": ("releases35_cache", "3.7"),
+    "triton-3.8.0": ("releases35_cache", "3.8"),
     "compiled": ("compiled_cache", ""),
 }
 # stderr lines a user is meant to see on these caches, and why.
