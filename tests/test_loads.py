@@ -503,3 +503,14 @@ def test_branch_only_for_masks_lowered_to_branches_at_the_access():
     (e,) = [e for e in Cache(data / "releases-3.0-3.4" / "3.1").kernels() if e.hash.startswith("ccc455c0")]
     (store,) = [r for r in analyze_entry(e).rows if r.line == 52]
     assert store.llir_guarded == 32 and [x.code for x in store.reasons] == ["runtime-stride", "branch"]
+
+
+def test_runtime_unrolled_loop_explains_extra_llir_copies(corpus):
+    """Triton 3.9's matmul for gfx942 (corpus BMJFYHCK): the K loop's trip count is a run-time value and LLVM
+    unrolled it (its `.epil.preheader`/`.unr-lcssa` blocks): the A operand's LDS read, 4 vectors by
+    its layout in the loop and its peeled last iteration, is 8 in LLIR, and says why."""
+    (e,) = [e for e in Cache(corpus / "triton-3.9.0").kernels() if e.hash.startswith("BMJFYHCK")]
+    (row,) = [r for r in analyze_entry(e).rows if r.line == 132 and r.kind == "shared_load"]
+    assert sum(row.counts("llir").values()) == 2 * row.predicted_vectors_per_thread * row.instances == 8
+    (why,) = [c for c in row.count_changes if c.code == "unrolled"]
+    assert "known only at run time" in why.evidence and "unrolled that loop" in why.evidence

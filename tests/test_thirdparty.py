@@ -648,6 +648,10 @@ def test_aiter_scalar_loads_combined_into_one_s_load():
     first, second = [r for r in report.rows if r.line == 333]
     assert first.counts("amdgcn") == {"s_load_dwordx2": 1} and not second.counts("amdgcn")
     assert second.combined_with is first and [c.code for c in second.count_changes] == ["combined"]
+    # the 8-split loop, constant-bound, unrolled by LLVM: 8 runs of a 2 x f32 vector in 16 scalar loads
+    (tv,) = [r for r in report.rows if r.line == 353]
+    (why,) = tv.count_changes
+    assert why.code == "unrolled" and "16 llir instructions move 64 B: 8 runs' bytes" in why.evidence
 
 
 def _fbgemm(prefix: str):

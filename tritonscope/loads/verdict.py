@@ -197,7 +197,8 @@ def _step(graph: ValueGraph, address: list[str], rank: int, dim: int) -> tuple[i
     return terms[0]
 
 
-def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None) -> None:
+def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
+                   runtime_unrolled: bool = False) -> None:
     """Why consecutive stages hold different numbers of the row's instructions (per thread, static), and
     why LLIR holds more than the layout's vectors (`unrolled`: a constant-bound loop LLVM unrolled).
 
@@ -207,20 +208,37 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None) 
     `trips` times (the constant-bound `scf.for` loops around it), no instruction got narrower and the
     count is at most trips times the one before (bitsandbytes' 8-step binary search over its code table:
     4 PTX loads, 29 SASS); else `split` (a vector cut into narrower instructions, or a loop unrolled by
-    the assembler)."""
+    the assembler). `runtime_unrolled`: the LLIR holds LLVM's runtime-unrolling blocks (`.epil.preheader`,
+    `.unr-lcssa`): an access in a loop of run-time trip count (`trips` None) may be there several times."""
     row.count_changes = []
     totals = [(s, sum(row.stages[s].values())) for s in stages if row.stages.get(s)]
     expected = (row.predicted_vectors_per_thread or 0) * row.instances
     width = row.predicted_vector_bytes
-    if totals and totals[0][0] == "llir" and expected and width and trips and trips > 1:
+    if totals and totals[0][0] == "llir" and expected and width:
         m = totals[0][1]
-        widths = [row.widths.get("llir", {}).get(f) for f in row.stages["llir"]]
-        if expected < m <= expected * trips and m % expected == 0 and all(w == width for w in widths):
+        forms = row.stages["llir"]
+        widths = [row.widths.get("llir", {}).get(f) for f in forms]
+        same = all(w == width for w in widths)
+        moved = sum(n * (row.widths.get("llir", {}).get(f) or 0) for f, n in forms.items())
+        per_run = expected * width
+        if trips and trips > 1 and same and expected < m <= expected * trips and m % expected == 0:
             # a loop of constant trip count that LLVM unrolled: the layout's vectors, once per iteration
             row.count_changes.append(Reason(
                 "unrolled", f"the layout gives {expected} vector(s) per run, {m} in llir: the access runs {trips} "
                 f"times per launch (the constant-bound scf.for loops around it) and LLVM unrolled the loop "
                 f"({trips} x {expected} = {trips * expected} at most)"))
+        elif trips and trips > 1 and not same and all(widths) and per_run < moved <= per_run * trips \
+                and moved % per_run == 0:
+            # the same, each run's bytes in narrower instructions (the verdict's reasons say why narrower)
+            row.count_changes.append(Reason(
+                "unrolled", f"the layout gives {expected} vector(s) of {width} B per run, {m} llir instructions "
+                f"move {moved} B: {moved // per_run} runs' bytes; the access runs {trips} times per launch (the "
+                f"constant-bound scf.for loops around it) and LLVM unrolled the loop, in narrower instructions"))
+        elif trips is None and runtime_unrolled and same and m > expected and m % expected == 0:
+            row.count_changes.append(Reason(
+                "unrolled", f"the layout gives {expected} vector(s) per run, {m} in llir: the access sits in a "
+                f"loop whose trip count is known only at run time, and LLVM unrolled that loop (its unrolled body "
+                f"and remainder hold copies of the access: LLVM's `.epil`/`.unr` blocks in llir)"))
     for (before, n), (after, m) in zip(totals, totals[1:], strict=False):
         if m < n:
             addresses = row.addresses.get(before, {})
