@@ -513,4 +513,4 @@ def test_runtime_unrolled_loop_explains_extra_llir_copies(corpus):
     (row,) = [r for r in analyze_entry(e).rows if r.line == 132 and r.kind == "shared_load"]
     assert sum(row.counts("llir").values()) == 2 * row.predicted_vectors_per_thread * row.instances == 8
     (why,) = [c for c in row.count_changes if c.code == "unrolled"]
-    assert "known only at run time" in why.evidence and "unrolled that loop" in why.evidence
+    assert "known only at run time" in why.evidence and "unrolled or peeled that loop" in why.evidence

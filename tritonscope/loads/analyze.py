@@ -151,13 +151,16 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     if "llir" in modules:
         mark_branch_guarded(modules["llir"], located)
     final = "sass" if "sass" in modules else isa_stage
-    # LLVM's runtime unrolling leaves its blocks' names in the branches: `.epil.preheader`, `.unr-lcssa`
+    # LLVM's runtime unrolling and loop peeling leave their blocks' names in the branches: `.epil.preheader`,
+    # `.unr-lcssa`, `.peel.next`
     runtime_unrolled = "llir" in modules and any(
-        op.op == "br" and any(m in op.text for m in (".unr-lcssa", ".epil.preheader", ".prol.preheader"))
+        op.op == "br" and any(m in op.text for m in (".unr-lcssa", ".epil.preheader", ".prol.preheader",
+                                                     ".peel.next"))
         for op in modules["llir"].ops)
     for row in rows:
         decide(row, final, graph)
-        explain_counts(row, stages, graph.loop_trips(row.sites[0].op) if row.sites else None, runtime_unrolled)
+        explain_counts(row, stages, graph.loop_trips(row.sites[0].op) if row.sites else None,
+                       runtime_unrolled and any(graph.loop_trips(s.op) is None for s in row.sites))
         row.count_changes.extend(row.relocations)
     for row in rows:  # an access combined into another's wider instruction has that one's verdict
         partner = row.combined_with
