@@ -208,3 +208,18 @@ def test_a_select_between_two_loads_becomes_one_load_on_amd(tmp_path):
     for x in (a, b):
         assert [c["code"] for c in x["count_changes"]] == ["selected"] and x["verdict"] == a["verdict"] != "unknown"
         assert "1x global_load_ushort at 111:37, the arith.select" in x["count_changes"][0]["evidence"]
+
+
+def test_a_pass_that_fails_says_where_in_the_source_and_what(tmp_path):
+    """An fp8 (fnuz) dot compiled for gfx942, its TTIR compiled again for an H100 (tests/data/compile/
+    fnuz-dot-gfx942, the kernel beside it): no NVIDIA MMA takes fnuz operands. Triton raises "PassManager::run
+    failed"; the error MLIR printed names the source position and the reason, and the one line says that."""
+    if _triton() != (3, 9):
+        pytest.skip("the diagnostic's text is release-specific")
+    folder = Path(__file__).parent / "data" / "compile" / "fnuz-dot-gfx942"
+    (entry,) = [p for p in folder.iterdir() if p.is_dir()]
+    r = run_cli("compile", str(entry), "--target", "cuda:90", "--cache-dir", str(tmp_path / "out"))
+    assert r.returncode == 1
+    (line,) = [ln for ln in r.stderr.splitlines() if ln.startswith("tritonscope: error:")]
+    assert line.endswith("fnuz_dot.ttir (cuda:90): fnuz_dot.py:10:9: unsupported MMA instruction for the given "
+                         "operand/result types"), line

@@ -228,6 +228,17 @@ def classify_failure(exc: BaseException, stderr_text: str, fn: Any, target: Any)
     return CompileFailure("compile", f"{type(exc).__name__}: {reason}".rstrip(": "), where)
 
 
+def first_located_error(text: str) -> str | None:
+    """The first MLIR error that names a source position (`gemm.py:166:24: unsupported MMA instruction for
+    the given operand/result types`), the file by its name; the pipeline's summary of it is skipped."""
+    for m in _MLIR_ERROR.finditer(text):
+        msg = m.group("msg").strip()
+        if msg.startswith("Failures have been detected while processing an MLIR pass pipeline"):
+            continue
+        return _one_line(f"{os.path.basename(m.group('file'))}:{m.group('line')}:{m.group('col')}: {msg}")
+    return None
+
+
 def _details_after(text: str, end: int, source_line: str | None) -> str:
     """The lines MLIR prints between a diagnostic and its source excerpt (e.g. a layout verifier's "Layout
     has 32 threads per warp, but the module specifies 64 threads per warp.")."""

@@ -25,6 +25,7 @@ from tritonscope.compile.diagnostics import (
     CompileFailure,
     capture_stderr,
     classify_failure,
+    first_located_error,
     import_failure,
     scratch_tempdir,
 )
@@ -303,7 +304,8 @@ def _compile_ir(request: CompileRequest, cache_dir: str, log: str | None = None)
     except Exception as exc:  # noqa: BLE001 - one readable line below
         text = diagnostics.text() if "diagnostics" in locals() else ""
         unread = _ir_error(text, path)  # the text itself refused: a spelling this release does not read
-        message = unread or (str(exc).strip().splitlines() or [type(exc).__name__])[-1]
+        # else the pass that failed says where in the kernel's source, and what (not "PassManager::run failed")
+        message = unread or first_located_error(text) or (str(exc).strip().splitlines() or [type(exc).__name__])[-1]
         import triton
 
         wrote = _writer(meta)
