@@ -1,7 +1,8 @@
 """`compile ENTRY --target T`: a cache entry's TTIR compiled again for another target by the installed
 Triton (triton.compile(path.ttir, target=...)), with the options its metadata records. The entries are
 real: vLLM's TurboQuant decode recorded on an H100 with Triton 3.6 (tests/data/thirdparty-h100-triton3.6),
-whose TTIR Triton 3.9 reads; liger's SwiGLU of the same release, whose TTIR it does not."""
+whose TTIR Triton 3.9 reads; liger's SwiGLU of the same release, whose TTIR it reads once respelled (its
+descriptor types), and TTIR of Triton 2.2, which it cannot read."""
 
 from __future__ import annotations
 
@@ -70,11 +71,11 @@ def test_what_cannot_be_compiled_again_says_why(tmp_path):
     assert r.returncode == 2 and "a Gluon kernel keeps no TTIR" in r.stderr and len(r.stderr.splitlines()) == 1
     if _triton() != (3, 9):
         return  # which TTIR another release refuses is release-specific
+    # liger's 3.6 TTIR wraps tensor types in its descriptors, which 3.8 on refuses: respelled, it compiles
     r = run_cli("compile", str(LIGER), "--target", "cuda:100", "--cache-dir", out)
-    assert r.returncode == 1
-    (line,) = [ln for ln in r.stderr.splitlines() if ln.startswith("tritonscope: error:")]
-    assert "Triton 3.9.0 cannot read Triton 3.6.0's TTIR: line 13:69: tensor descriptors must not wrap" in line
-    assert "in `tt.func public @_swiglu_kernel_forward(" in line and line.endswith("(Triton 3.6.0 installed reads it)")
+    assert r.returncode == 0, r.stderr
+    assert "Triton 3.6.0's TTIR respelled for Triton 3.9.0: tensor descriptor types as !tt.tensordesc<shape x " \
+           "element> (12x)" in r.stderr
     # a 2.2 entry names no release: the one its metadata's fields show
     old = Path(__file__).parent / "data" / "releases-2.0-2.2" / "2.2" / "1cdc060ec20b9218d416fa4524f65cc6"
     r = run_cli("compile", str(old), "--target", "cuda:90", "--cache-dir", out)
@@ -223,3 +224,69 @@ def test_a_pass_that_fails_says_where_in_the_source_and_what(tmp_path):
     (line,) = [ln for ln in r.stderr.splitlines() if ln.startswith("tritonscope: error:")]
     assert line.endswith("fnuz_dot.ttir (cuda:90): fnuz_dot.py:10:9: unsupported MMA instruction for the given "
                          "operand/result types"), line
+
+
+TTIR36 = Path(__file__).parent / "data" / "compile" / "ttir-3.6"
+
+
+def test_respelling_older_ttir_keeps_every_line_and_changes_only_the_spelling():
+    """`ttir_upgrade.upgrade`: 3.6's cache-hint keywords become 3.9's `#tt.cache_policy` attribute (merged into
+    an attr-dict the op has), 3.7's wrapped descriptor types 3.8's; nothing for a writer already past a rule,
+    or an installed release before it; every line stays on its line."""
+    from tritonscope.compile.ttir_upgrade import upgrade
+
+    text = (TTIR36 / "MMZS6PAOWAO7VBAHC563SF6TU6BLD4SDZD45XYIBOZMDEMTJXIFQ" / "hinted.ttir").read_text()
+    new, done = upgrade(text, (3, 6), (3, 9))
+    assert done == ["load and store cache hints as #tt.cache_policy (5x)"]
+    assert len(new.splitlines()) == len(text.splitlines())
+    assert "%c_13 = tt.load %c_12 {cachePolicy = #tt.cache_policy<cache_modifier = none, eviction_policy = " \
+           "evict_last>, isVolatile = true} : tensor<256x!tt.ptr<f16>>" in new
+    assert "tt.store %a_7, %a_8 {cachePolicy = #tt.cache_policy<cache_modifier = cs, eviction_policy = " \
+           "evict_normal>} :" in new
+    assert "evictionPolicy" not in new and "cacheModifier" not in new
+    assert upgrade(text, (3, 9), (3, 9)) == (text, []) and upgrade(text, (3, 6), (3, 8)) == (text, [])
+    desc = (TTIR36 / "725VVUWBOR4S4ZQQJMRJRHMOGWYLRXAM32ZAKV567WOFK3PJZZHQ" / "described.ttir").read_text()
+    new, done = upgrade(desc, (3, 6), (3, 8))
+    assert done == ["tensor descriptor types as !tt.tensordesc<shape x element> (4x)"]
+    assert "tensordesc<tensor<" not in new and "!tt.tensordesc<64x64xf16>" in new
+    assert upgrade("%x = tt.load %p : !tt.tensordesc<tensor<8xf16, #shared>>", None, (3, 9))[0] == \
+        "%x = tt.load %p : !tt.tensordesc<8xf16, #shared>"
+
+
+def _isa(entry: Path, suffix: str) -> list[str]:
+    """An entry's code: its ISA up to the debug sections, without file table, line records, comments and
+    path strings (they name the sources' folders)."""
+    (f,) = entry.glob(f"*{suffix}")
+    keep = []
+    for line in f.read_text().splitlines():
+        s = line.strip()
+        if s.startswith(".section") and ".debug" in s:
+            break  # DWARF: its bytes spell the sources' folders
+        if s.startswith((".loc", ".file", ";", "//")) or not s or '"/' in s:  # (debug strings name folders)
+            continue
+        keep.append(line.split(";")[0].rstrip().replace("@hinted", "hinted").replace("@described", "described"))
+    return keep
+
+
+def test_a_36_entry_compiles_as_the_installed_release_compiles_its_source(tmp_path):
+    """Triton 3.6's TTIR of two kernels (tests/data/compile/ttir-3.6: cache hints on gfx942, tensor
+    descriptors on an H100), which Triton 3.9 refuses as written, compiled again by the installed release
+    after respelling, against that release's own compile of their Python source: the same AMDGCN and PTX,
+    instruction for instruction. The note says what was respelled."""
+    if _triton() < (3, 9):
+        pytest.skip("the respelling rules apply from Triton 3.8/3.9")
+    src = TTIR36 / "hinted.py"
+    direct, again = tmp_path / "direct", tmp_path / "again"
+    for kernel, target, sig, block in (("hinted", "hip:gfx942", "x=*fp16,y=*fp16,n=i32", 256),
+                                       ("described", "cuda:90",
+                                        "a_desc=tensordesc<fp16[64, 64]>,b_desc=tensordesc<fp16[64, 64]>", 64)):
+        r = run_cli("compile", f"{src}::{kernel}", "--target", target, "--signature", sig, "--constexpr",
+                    f"BLOCK={block}", "--cache-dir", str(direct / kernel))
+        assert r.returncode == 0, r.stderr
+        (entry,) = [p for p in TTIR36.iterdir() if (p / f"{kernel}.ttir").exists()]
+        r = run_cli("compile", str(entry), "--target", target, "--cache-dir", str(again / kernel))
+        assert r.returncode == 0, r.stderr
+        assert "Triton 3.6.0's TTIR respelled for Triton" in r.stderr
+        suffix = ".amdgcn" if target.startswith("hip") else ".ptx"
+        (d,), (a,) = (direct / kernel).iterdir(), (again / kernel).iterdir()
+        assert _isa(a, suffix) == _isa(d, suffix), kernel

@@ -125,7 +125,9 @@ def compile_cmd(
     KERNEL may also be a cache entry (its directory, or its .ttir): its TTIR is compiled again by the installed
     Triton for each --target, with the num_warps, num_stages, num_ctas, maxnreg and fp-fusion its metadata
     records (--num-warps and --option override): what an H100 kernel becomes on cuda:100 or gfx942. The entry is
-    only read; a TTIR another Triton release wrote may not parse, and the error says so. Values the TTIR text
+    only read; where an older release printed an op in a spelling the installed one no longer reads (3.6's
+    cache-hint keywords and wrapped descriptor types), a respelled copy is compiled, and a note says so; a TTIR
+    another release wrote may still not parse, and the error says so. Values the TTIR text
     prints without a location (a loop's carried values) get the .ttir's own position from Triton's parser;
     LLVM's debug info writes that line and column as the kernel file's, and the inspection commands give those
     ops back to the .ttir (`map --file NAME.ttir --line N` shows them).

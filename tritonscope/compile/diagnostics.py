@@ -222,10 +222,23 @@ def classify_failure(exc: BaseException, stderr_text: str, fn: Any, target: Any)
                 int(m.group("col")),
                 source_line,
             )
+    where = _display_path(kernel_file) if kernel_file else None
+    return CompileFailure("compile", _any_error(exc, text), where)
+
+
+def _any_error(exc: BaseException, text: str) -> str:
+    """`PTXASError: Modifier '.evict_last' cannot be combined with modifier '.volatile'`: the exception's
+    type and the first error line of what was printed and raised (not ptxas' repro command)."""
     m = _ANY_ERROR.search(text)
     reason = _one_line(m.group("msg")) if m else _one_line(str(exc)) or ""
-    where = _display_path(kernel_file) if kernel_file else None
-    return CompileFailure("compile", f"{type(exc).__name__}: {reason}".rstrip(": "), where)
+    return f"{type(exc).__name__}: {reason}".rstrip(": ")
+
+
+def ir_failure_reason(exc: BaseException, stderr_text: str) -> str:
+    """Why compiling a TTIR failed, in one line: the first MLIR error naming a source position, else the
+    first error line printed or raised, with the exception's type."""
+    text = "\n".join([stderr_text, str(exc)])
+    return first_located_error(text) or _any_error(exc, text)
 
 
 def first_located_error(text: str) -> str | None:

@@ -25,8 +25,8 @@ from tritonscope.compile.diagnostics import (
     CompileFailure,
     capture_stderr,
     classify_failure,
-    first_located_error,
     import_failure,
+    ir_failure_reason,
     scratch_tempdir,
 )
 from tritonscope.compile.request import (  # noqa: F401 - the compile API, re-exported in one place
@@ -44,6 +44,7 @@ from tritonscope.compile.request import (  # noqa: F401 - the compile API, re-ex
     sample_launch,
     sample_names,
 )
+from tritonscope.compile.ttir_upgrade import upgrade as upgrade_ttir
 from tritonscope.errors import UsageError
 from tritonscope.layouts.releases import parse_version
 from tritonscope.parallel import usable_cores
@@ -297,15 +298,33 @@ def _compile_ir(request: CompileRequest, cache_dir: str, log: str | None = None)
         target = request.target.gpu_target()
         if _backend(request, result, options) is None:
             return result
+        installed = parse_version(triton.__version__)
+        wrote = _writer(meta)
+        text, respelled = upgrade_ttir(path.read_text(encoding="utf-8", errors="replace"),
+                                       wrote[0] if wrote else None, installed)
         before = time.time()
         start = time.perf_counter()
-        with capture_stderr(log) as diagnostics, scratch_tempdir():
-            compiled = triton.compile(str(path), target=target, options=dict(options))
+        with contextlib.ExitStack() as stack:
+            source = path
+            if respelled:  # the respelled copy, under the same name, in a folder of ours (the entry is read only)
+                import tempfile
+
+                folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="tritonscope-ttir-"))
+                source = Path(folder) / path.name
+                source.write_text(text, encoding="utf-8")
+                release = f"Triton {wrote[1]}'s" if wrote else "an older release's"
+                result.notes.append(f"{release} TTIR respelled for Triton {triton.__version__}: "
+                                    + "; ".join(respelled))
+                result.spec["respelled"] = respelled
+            diagnostics = stack.enter_context(capture_stderr(log))
+            stack.enter_context(scratch_tempdir())
+            compiled = triton.compile(str(source), target=target, options=dict(options))
     except Exception as exc:  # noqa: BLE001 - one readable line below
         text = diagnostics.text() if "diagnostics" in locals() else ""
         unread = _ir_error(text, path)  # the text itself refused: a spelling this release does not read
-        # else the pass that failed says where in the kernel's source, and what (not "PassManager::run failed")
-        message = unread or first_located_error(text) or (str(exc).strip().splitlines() or [type(exc).__name__])[-1]
+        # else the pass that failed says where in the kernel's source, and what (not "PassManager::run failed"),
+        # or ptxas what it refused (not its repro command)
+        message = unread or ir_failure_reason(exc, text)
         import triton
 
         wrote = _writer(meta)
