@@ -264,22 +264,23 @@ def _isa(entry: Path, suffix: str) -> list[str]:
             break  # DWARF: its bytes spell the sources' folders
         if s.startswith((".loc", ".file", ";", "//")) or not s or '"/' in s:  # (debug strings name folders)
             continue
-        keep.append(line.split(";")[0].rstrip().replace("@hinted", "hinted").replace("@described", "described"))
+        keep.append(line.split(";")[0].split("//")[0].rstrip().replace("@", ""))
     return keep
 
 
 def test_a_36_entry_compiles_as_the_installed_release_compiles_its_source(tmp_path):
-    """Triton 3.6's TTIR of two kernels (tests/data/compile/ttir-3.6: cache hints on gfx942, tensor
-    descriptors on an H100), which Triton 3.9 refuses as written, compiled again by the installed release
+    """Triton 3.6's TTIR of three kernels (tests/data/compile/ttir-3.6: cache hints on gfx942, tensor
+    descriptors from the host and made on the device, on an H100), which Triton 3.9 refuses as written, compiled again by the installed release
     after respelling, against that release's own compile of their Python source: the same AMDGCN and PTX,
     instruction for instruction. The note says what was respelled."""
     if _triton() < (3, 9):
         pytest.skip("the respelling rules apply from Triton 3.8/3.9")
-    src = TTIR36 / "hinted.py"
     direct, again = tmp_path / "direct", tmp_path / "again"
     for kernel, target, sig, block in (("hinted", "hip:gfx942", "x=*fp16,y=*fp16,n=i32", 256),
                                        ("described", "cuda:90",
-                                        "a_desc=tensordesc<fp16[64, 64]>,b_desc=tensordesc<fp16[64, 64]>", 64)):
+                                        "a_desc=tensordesc<fp16[64, 64]>,b_desc=tensordesc<fp16[64, 64]>", 64),
+                                       ("mkdesc", "cuda:90", "a=*fp16,b=*fp16,M=i32,N=i32", 64)):
+        src = TTIR36 / ("mkdesc.py" if kernel == "mkdesc" else "hinted.py")
         r = run_cli("compile", f"{src}::{kernel}", "--target", target, "--signature", sig, "--constexpr",
                     f"BLOCK={block}", "--cache-dir", str(direct / kernel))
         assert r.returncode == 0, r.stderr

@@ -5,7 +5,7 @@ printed, and the newer parser refuses the old form:
 
 - 3.8: a tensor descriptor type names its block shape directly, `!tt.tensordesc<64x64xf16>`, where 3.7 and
   before wrapped a tensor type, `!tt.tensordesc<tensor<64x64xf16>>` ("tensor descriptors must not wrap
-  tensor types").
+  tensor types"); so does the result type `tt.make_tensor_descriptor` prints, `: <f16>, <64x64xf16>`.
 - 3.9: `tt.load`/`tt.store` carry their cache hints as one attribute, `{cachePolicy =
   #tt.cache_policy<cache_modifier = cg, eviction_policy = evict_normal>}`, where 3.8 and before printed
   keywords, `cacheModifier = cg evictionPolicy = evict_last` (the unnamed one defaulting to `none` and
@@ -23,8 +23,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-# `!tt.tensordesc<tensor<64x64xf16>>` and, in TTGIR, `!tt.tensordesc<tensor<64x64xf16, #shared>>`
-_WRAPPED_DESC = re.compile(r"!tt\.tensordesc<tensor<([^<>]*(?:<[^<>]*>[^<>]*)*)>>")
+# `!tt.tensordesc<tensor<64x64xf16>>` and, in TTGIR, `!tt.tensordesc<tensor<64x64xf16, #shared>>`; also the
+# result type `tt.make_tensor_descriptor` prints without its prefix, `: <f16>, <tensor<64x64xf16>>`
+_WRAPPED_DESC = re.compile(r"(!tt\.tensordesc<|tt\.make_tensor_descriptor\b.*:\s*<[^<>]*>,\s*<)"
+                           r"tensor<([^<>]*(?:<[^<>]*>[^<>]*)*)>>")
 # a load or store: its operands, then the old keywords (either order), then an attr-dict or the type
 _HINTED = re.compile(
     r"(?P<head>\btt\.(?:load|store)\s+%[\w.$-]+(?:\s*,\s*%[\w.$-]+)*)"
@@ -34,7 +36,7 @@ _HINT = re.compile(r"(cacheModifier|evictionPolicy)\s*=\s*(\w+)")
 
 
 def _unwrap_descriptors(text: str) -> tuple[str, int]:
-    return _WRAPPED_DESC.subn(r"!tt.tensordesc<\1>", text)
+    return _WRAPPED_DESC.subn(r"\1\2>", text)
 
 
 def _cache_policies(text: str) -> tuple[str, int]:
