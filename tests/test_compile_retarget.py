@@ -270,9 +270,9 @@ def _isa(entry: Path, suffix: str) -> list[str]:
 
 def test_a_36_entry_compiles_as_the_installed_release_compiles_its_source(tmp_path):
     """Triton 3.6's TTIR of three kernels (tests/data/compile/ttir-3.6: cache hints on gfx942, tensor
-    descriptors from the host and made on the device, on an H100), which Triton 3.9 refuses as written, compiled again by the installed release
-    after respelling, against that release's own compile of their Python source: the same AMDGCN and PTX,
-    instruction for instruction. The note says what was respelled."""
+    descriptors from the host and made on the device, on an H100), which Triton 3.9 refuses as written,
+    compiled again by the installed release after respelling, against that release's own compile of their
+    Python source: the same AMDGCN and PTX, instruction for instruction. The note says what was respelled."""
     if _triton() < (3, 9):
         pytest.skip("the respelling rules apply from Triton 3.8/3.9")
     direct, again = tmp_path / "direct", tmp_path / "again"
@@ -291,3 +291,16 @@ def test_a_36_entry_compiles_as_the_installed_release_compiles_its_source(tmp_pa
         suffix = ".amdgcn" if target.startswith("hip") else ".ptx"
         (d,), (a,) = (direct / kernel).iterdir(), (again / kernel).iterdir()
         assert _isa(a, suffix) == _isa(d, suffix), kernel
+
+
+def test_what_an_assembler_refuses_is_quoted(tmp_path):
+    """lmdeploy's split reduction (Triton 3.6, H200) waits for the previous grid with PTX inline assembly,
+    `griddepcontrol.wait`; compiled again for gfx950, AMD's assembler refuses it: the line quotes the
+    instruction (not only "invalid instruction")."""
+    if _triton() != (3, 9):
+        pytest.skip("the assembler's wording is release-specific")
+    entry = Path(__file__).parent / "data" / "thirdparty-h200-triton3.6" / "lmdeploy" / \
+        "EQICVRLRUWGJCLCMXK5QOSHZK4ABNROVVPKD2JHFSD7HWIELQHDQ"
+    r = run_cli("compile", str(entry), "--target", "hip:gfx950", "--cache-dir", str(tmp_path / "out"))
+    (line,) = [ln for ln in r.stderr.splitlines() if ln.startswith("tritonscope: error:")]
+    assert r.returncode == 1 and "(hip:gfx950): RuntimeError: invalid instruction in `griddepcontrol.wait;" in line

@@ -231,6 +231,10 @@ def _any_error(exc: BaseException, text: str) -> str:
     type and the first error line of what was printed and raised (not ptxas' repro command)."""
     m = _ANY_ERROR.search(text)
     reason = _one_line(m.group("msg")) if m else _one_line(str(exc)) or ""
+    if m:  # an assembler's excerpt under its error (`griddepcontrol.wait;` and a caret): what it refused
+        after = text[m.end():].split("\n")[1:3]
+        if len(after) == 2 and after[0].strip() and after[1].strip() == "^":
+            reason = _one_line(f"{reason} in `{after[0].strip()}`")
     return f"{type(exc).__name__}: {reason}".rstrip(": ")
 
 
