@@ -714,7 +714,9 @@ def kernel_argument_loads(module: Module) -> set[int]:
     before it), or on a copy of it (`s_mov_b64 s[34:35], s[0:1]`), until an instruction writes over that
     pair (the scheduler reuses s[0:1] for data pointers once the arguments are read). One pass in text
     order per function; any instruction whose first operand overlaps a pair ends that pair's holding it
-    (a store's or compare's too: only ever fewer loads are called arguments)."""
+    (a store's or compare's too: only ever fewer loads are called arguments). A pair spilled to VGPR lanes
+    (`v_writelane_b32 v206, s4, 0` and `s5, 1`) and read back (`v_readlane_b32 s4, v206, 0` and `s5, 1`)
+    holds the address again: long kernels that run out of SGPRs reload their arguments so."""
     sgprs = module.user_sgprs
     if sgprs.get("kernarg_segment_ptr") != 1:
         return set()
@@ -723,17 +725,36 @@ def kernel_argument_loads(module: Module) -> set[int]:
     out: set[int] = set()
     function = object()
     holders: set[frozenset[int]] = set()
+    lanes: dict[tuple[str, str], int] = {}  # (vgpr, lane) -> 0 or 1: which half of an address it keeps
+    halves: dict[int, int] = {}  # sgpr -> the half of an address read back into it
     for op in module.ops:
         if op.function != function:
-            function, holders = op.function, {entry}
+            function, holders, lanes, halves = op.function, {entry}, {}, {}
         operands = _operands(op)
         if not operands:
             continue
         if op.op.startswith("s_load") and len(operands) >= 2 and _sgprs(operands[1]) in holders:
             out.add(op.lineno)
+        if op.op == "v_writelane_b32" and len(operands) >= 3:
+            src = _sgprs(operands[1])
+            half = next((sorted(h).index(r) for h in holders for r in src if r in h), None) if len(src) == 1 else None
+            if half is None:
+                lanes.pop((operands[0], operands[2]), None)
+            else:
+                lanes[(operands[0], operands[2])] = half
+            continue  # (writes a VGPR lane, no SGPR)
         dst = _sgprs(operands[0])
         if op.op == "s_mov_b64" and len(operands) >= 2 and _sgprs(operands[1]) in holders:
             holders = {h for h in holders if not (h & dst)} | {dst}
         elif dst:
             holders = {h for h in holders if not (h & dst)}
+            for r in dst:
+                halves.pop(r, None)
+            if op.op == "v_readlane_b32" and len(operands) >= 3 and len(dst) == 1 and \
+                    (operands[1], operands[2]) in lanes:
+                (r,) = dst
+                halves[r] = lanes[(operands[1], operands[2])]
+                low = r if halves[r] == 0 else r - 1
+                if halves.get(low) == 0 and halves.get(low + 1) == 1:
+                    holders.add(frozenset((low, low + 1)))
     return out
