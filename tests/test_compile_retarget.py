@@ -304,3 +304,49 @@ def test_what_an_assembler_refuses_is_quoted(tmp_path):
     r = run_cli("compile", str(entry), "--target", "hip:gfx950", "--cache-dir", str(tmp_path / "out"))
     (line,) = [ln for ln in r.stderr.splitlines() if ln.startswith("tritonscope: error:")]
     assert r.returncode == 1 and "(hip:gfx950): RuntimeError: invalid instruction in `griddepcontrol.wait;" in line
+
+
+def test_real_kernels_compiled_again_for_amd_join_their_instructions(tmp_path):
+    """Four recorded kernels compiled again for AMD by the installed Triton, where the join meets what
+    AMDGPU does differently: fbgemm's jagged attention reloads its argument pointer from VGPR lanes after a
+    spill (its two scalar offset loads are one `s_load_dwordx4`, not an unknown); an Inductor int64 -> int32
+    copy loads only the low 4 bytes, on the store's line (relocated, `partial-element`); FLA's two dot
+    operands at one position, bf16 and f32, told apart by LLVM's element type and AMD's transposing LDS
+    reads; xformers' split-K dot operand read by a helper at 903:45, its LDS reads on the dot's 901:28 at the
+    same call, while the helper's layout conversions at that call stay unclaimed."""
+    if _triton() != (3, 9):
+        pytest.skip("the AMD code the installed release emits decides these")
+    h200, h100 = Path(__file__).parent / "data" / "thirdparty-h200-triton3.6", DATA
+    splitk = Path(__file__).parent / "data" / "compile" / "xformers-splitk"
+    entries = {"gfx950": [h200 / "fbgemm" / "5UZYABKH7PEFEA5C7DBN3OGRR5M2TUCBP64GN3ZQXWWR3HKAL36A",
+                          h200 / "cce" / "I7PYBENGT3CMUUY74GYDTAL3TQNINEPIZVFPN4CVOB74ISDFHDMA",
+                          h100 / "fla" / "2W2UK4VH4ULAWWLMYHS5M7HGDSLXOIVJ7JJ2I4DMFGMOAFAWXLMA"],
+               "gfx942": [next(p for p in splitk.iterdir() if p.is_dir())]}
+    out = tmp_path / "out"
+    for arch, paths in entries.items():
+        r = run_cli("compile", *map(str, paths), "--target", f"hip:{arch}", "--cache-dir", str(out / arch))
+        assert r.returncode == 0, r.stderr
+
+    def rows(arch: str, kernel: str) -> list[dict]:
+        r = run_cli("loads", kernel, "--cache-dir", str(out / arch), "--json")
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)["rows"]
+
+    jagged = {r["where"]: r for r in rows("gfx950", "jagged_flash_attention_basic_kernel")}
+    assert jagged["45:20"]["isa"] == {"s_load_dwordx4": 1}
+    assert [c["code"] for c in jagged["46:18"]["count_changes"]] == ["combined"]
+    assert jagged["46:18"]["verdict"] == "as-predicted"
+    (copy,) = [r for r in rows("gfx950", "triton_poi_fused__to_copy_0") if r["kind"] == "global_load"]
+    assert copy["isa"] == {"global_load_dword": 1} and copy["attribution"] == "moved"
+    assert copy["reasons"][0] == "partial-element"
+    operands = {r["dtype"]: r for r in rows("gfx950", "chunk_fwd_kernel_h")
+                if r["line"] == 141 and r["kind"] == "shared_load"}
+    assert operands["bf16"]["isa"] == {"ds_read_b64_tr_b16": 32} and operands["bf16"]["attribution"] == "exact"
+    assert operands["f32"]["isa"] == {"ds_read2_b32": 64} and operands["f32"]["attribution"] == "exact"
+    report = json.loads(run_cli("loads", "_fwd_kernel_splitK", "--cache-dir", str(out / "gfx942"), "--json").stdout)
+    (dot,) = [r for r in report["rows"] if r["where"].startswith("splitk_kernels.py:903:45") and
+              r["kind"] == "shared_load"]
+    assert dot["isa"] == {"ds_read_b128": 4} and [c["code"] for c in dot["count_changes"]] == ["relocated"]
+    assert "sit on 901:28 at the same call" in dot["count_changes"][0]["evidence"]
+    assert {u.get("written") for u in report["unattributed"] if u["line"] == 140 and u["kind"] == "shared_load"} \
+        >= {"773:25", "869:29"}

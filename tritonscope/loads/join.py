@@ -80,11 +80,13 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
             for r in candidates:
                 r.other_forms.setdefault(stage, collections.Counter())[acc.form] += 1
             if not candidates:
-                leftovers[(line, col, acc.kind, acc.form)] += 1
+                leftovers[(line, col, acc.kind, acc.form, None)] += 1
             continue
-        chosen, level = _choose(stage, acc, key, line, col, candidates)
+        inner = op.loc.written() if op.loc is not None and stage not in LINE_ONLY_STAGES else None
+        written = (inner.line, inner.col) if inner is not None else None
+        chosen, level = _choose(stage, acc, key, line, col, candidates, written)
         if not chosen:
-            leftovers[(line, col, acc.kind, acc.form)] += 1
+            leftovers[(line, col, acc.kind, acc.form, written)] += 1
             widths[acc.form] = acc.width_bytes
             continue
         if len(chosen) == 1:
@@ -123,12 +125,15 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
                 if not r.stages[stage][form]:
                     del r.stages[stage][form]
                     r.widths.get(stage, {}).pop(form, None)
-                leftovers[(line, col, "scalar_load", form)] += n
+                leftovers[(line, col, "scalar_load", form, None)] += n
             if not r.stages[stage]:
                 del r.stages[stage]
-    for (line, col, kind, form), n in sorted(leftovers.items()):
-        unattributed.append({"stage": stage, "line": line, "col": col, "kind": kind, "form": form, "count": n,
-                             "bytes": widths.get(form)})
+    for (line, col, kind, form, written), n in sorted(leftovers.items(), key=lambda kv: (*kv[0][:4], kv[0][4] or ())):
+        entry = {"stage": stage, "line": line, "col": col, "kind": kind, "form": form, "count": n,
+                 "bytes": widths.get(form)}
+        if written is not None:  # inlined from a helper: where it was written (a line of the helper)
+            entry["written"] = f"{written[0]}:{written[1]}"
+        unattributed.append(entry)
 
 
 def _lanes_cover_llir(r: AccessRow, stage: str, scalar_forms: set[str]) -> bool:
@@ -156,13 +161,20 @@ def _mma_form(stage: str, op) -> str | None:
 _LLIR_ASM_MMA = re.compile(r'asm\s+(?:sideeffect\s+)?(?:convergent\s+)?"\s*((?:wgmma\.mma_async|tcgen05\.mma)[\w.:]*)')
 
 
+_LLVM_FLOATS = {"bfloat": "bf16", "half": "f16", "float": "f32", "double": "f64"}
+_LLVM_FLOAT = re.compile(r"(?:<\d+ x |\s)(bfloat|half|float|double)>?$")
+
+
 def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
-            candidates: list[AccessRow]) -> tuple[list[AccessRow], str]:
+            candidates: list[AccessRow], written: tuple[int, int] | None = None) -> tuple[list[AccessRow], str]:
     fitting = [r for r in candidates if acc.kind in ACCEPTS.get(r.kind, ())]
     if not fitting:
         return [], ""
+    # at the kernel's position, not where a helper of another line wrote it (an instruction a helper inlined
+    # at the same call wrote at 134:24, a layout conversion, is no access the helper wrote at 127:9)
     levels = [("exact", [r for r in fitting if loc_key(r.sites[0].op.loc) == key]),
-              ("exact", [r for r in fitting if r.col == col])]
+              ("exact", [r for r in fitting if r.col == col and not (
+                  written is not None and r.written is not None and (r.written[1], r.written[2]) != written)])]
     # Shared-memory traffic on a line is often a layout conversion: with columns, only an exact match counts;
     # without (SASS), only rows whose PTX has an instruction of the same kind and width.
     if stage in LINE_ONLY_STAGES and acc.kind.startswith("shared"):
@@ -183,6 +195,12 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
             best = max(score for score, _ in scores)
             if best > 0:
                 found = [r for score, r in scores if score == best]
+        if len(found) > 1 and stage == "llir":
+            # an LLVM float type names the element: a `<4 x bfloat>` read is the bf16 access's, not the f32
+            # one's at the same position (FLA's two dot operands at one line); integer types say nothing
+            element = _LLVM_FLOAT.search(acc.form)
+            typed = [r for r in found if element and r.dtype == _LLVM_FLOATS[element.group(1)]]
+            found = typed or found
         if len(found) > 1 and acc.width_bytes is not None:
             same_width = [r for r in found if _expected_width(r) == acc.width_bytes]
             if acc.kind.startswith("tmem"):
@@ -222,8 +240,11 @@ _MATRIX = ("ldmatrix", "stmatrix", "LDSM", "STSM")
 
 def family(form: str) -> str:
     """Which instructions implement the same thing in every stage: a matrix access (`ldmatrix`/`stmatrix`,
-    LLIR's intrinsics, SASS `LDSM`/`STSM`) or a plain one."""
-    return "matrix" if form.startswith(_MATRIX) or ".ldmatrix" in form or ".stmatrix" in form else "plain"
+    LLIR's intrinsics, SASS `LDSM`/`STSM`), an AMD transposing LDS read (LLIR `ds.read.tr16.b64`, AMDGCN
+    `ds_read_b64_tr_b16`), or a plain one."""
+    if form.startswith(_MATRIX) or ".ldmatrix" in form or ".stmatrix" in form:
+        return "matrix"
+    return "transposed" if "ds.read.tr" in form or (form.startswith("ds_read") and "_tr_b" in form) else "plain"
 
 
 def _guide_score(row: AccessRow, guide: str, fam: str) -> int:

@@ -123,6 +123,43 @@ def relocate(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
 
 
     _relocate_by_bytes(stage, before, rows, unattributed)
+    _relocate_partial(stage, before, rows, unattributed)
+
+
+def _relocate_partial(stage: str, before: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
+    """The same, where each instruction now moves part of what it moved before (AMDGPU on gfx950 loading
+    the low 4 bytes of an i64 that is converted to i32, on the line of the conversion's store): the only
+    row of its kind lacking instructions, the only other line holding unclaimed ones of its kind and
+    family, and there exactly its count, all of one width dividing its own."""
+    lacking = [r for r in rows if _lacks(r, stage, before) and r.kind.endswith("load")]
+    for r in lacking:
+        forms = r.stages[before]
+        widths = {r.widths.get(before, {}).get(f) for f in forms}
+        if len(forms) != 1 or len(widths) != 1 or None in widths:
+            continue
+        (form, n), (width,) = next(iter(forms.items())), widths
+        kinds = ACCEPTS[r.kind]
+        if any(o is not r and set(ACCEPTS[o.kind]) & set(kinds) for o in lacking):
+            continue
+        by_line: dict[int, list[dict]] = collections.defaultdict(list)
+        for u in unattributed:
+            if u["stage"] == stage and u["kind"] in kinds and u["count"] > 0 and family(u["form"]) == family(form):
+                by_line[u["line"]].append(u)
+        if len(by_line) != 1:
+            continue
+        (line, items), = by_line.items()
+        parts = {u.get("bytes") for u in items}
+        if line in (0, r.line) or sum(u["count"] for u in items) != n or len(parts) != 1:
+            continue
+        (part,) = parts
+        if not part or part >= width or width % part:
+            continue
+        _, col, moved = _take(stage, r, items, n, unattributed)
+        r.relocations.append(Reason(
+            "relocated", f"{stage}: none of its instructions sit on {r.line}:{r.col}, where {before} had {n}; the "
+                         f"only unclaimed ones of its kind, {moved}, each moving {part} of the {width} bytes, sit on "
+                         f"line {line}:{col}: the backend loads there only the bytes the value's use needs"))
+        r.attribution = "moved"
 
 
 def unlocated(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
@@ -175,6 +212,38 @@ def _in_line(stage: str, before: str, rows: list[AccessRow], unattributed: list[
         if any(o is not r and o.line == r.line and set(ACCEPTS[o.kind]) & set(ACCEPTS[r.kind]) for o in missing):
             continue
         _take_matching(stage, before, r, r.line, unattributed, other_col=r.col)
+        if _lacks(r, stage, before) and r.written is not None:
+            # a helper's access whose instructions LLVM gave another line of the helper at the same call
+            # (xformers' split-K: a dot operand's reads written at 903:45, sitting on the dot's 901:28)
+            groups: dict[str, list[dict]] = collections.defaultdict(list)
+            for u in unattributed:
+                if u["stage"] == stage and u["line"] == r.line and u["col"] == r.col and u.get("written") and \
+                        u["written"] != f"{r.written[1]}:{r.written[2]}":
+                    groups[u["written"]].append(u)
+            fits = [w for w, items in groups.items() if _matches(r, before, items)]
+            if len(fits) == 1:
+                items = groups[fits[0]]
+                line, col, moved = _take(stage, r, items, sum(u["count"] for u in items), unattributed)
+                r.relocations.append(Reason(
+                    "relocated", f"{stage}: none of its instructions sit on {r.written[1]}:{r.written[2]}, where "
+                                 f"{before} had them; exactly {moved} of the same kind and width sit on "
+                                 f"{fits[0]} at the same call ({line}:{col}), claimed by no access there: LLVM's "
+                                 f"code generation moved them next to their use"))
+                r.attribution = "moved"
+
+
+def _matches(r: AccessRow, before: str, items: list[dict]) -> bool:
+    """Whether unclaimed `items` are exactly the row's `before` instructions again: the same count and
+    widths, of its kind and family."""
+    forms = r.stages.get(before, {})
+    widths = r.widths.get(before, {})
+    if not forms or any(widths.get(f) is None for f in forms):
+        return False
+    fams = {family(f) for f in forms}
+    if any(u["kind"] not in ACCEPTS[r.kind] or family(u["form"]) not in fams or not u.get("bytes") for u in items):
+        return False
+    return sum(u["count"] for u in items) == sum(forms.values()) and \
+        {u["bytes"] for u in items} == set(widths.values())
 
 
 def _take_matching(stage: str, before: str, r: AccessRow, line: int, unattributed: list[dict],

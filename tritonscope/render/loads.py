@@ -93,7 +93,8 @@ def render_loads(report: LoadsReport, console: Console) -> None:
     if others:
         console.print("\nmemory instructions of no access (layout conversions, reductions, spills, arguments):")
         for u in others:
-            console.print(f"  {u['stage']:7} line {u['line']}:{u['col']}  {u['count']}x {u['form']} ({u['kind']})",
+            at = f"{u['written']} @ " if u.get("written") else ""
+            console.print(f"  {u['stage']:7} line {at}{u['line']}:{u['col']}  {u['count']}x {u['form']} ({u['kind']})",
                           markup=False)
     for note in report.notes:
         console.print(f"note: {note}", markup=False)
