@@ -155,11 +155,10 @@ def _relocate_partial(stage: str, before: str, rows: list[AccessRow], unattribut
         if not part or part >= width or width % part:
             continue
         _, col, moved = _take(stage, r, items, n, unattributed)
-        r.relocations.append(Reason(
+        _moved(r, Reason(
             "relocated", f"{stage}: none of its instructions sit on {r.line}:{r.col}, where {before} had {n}; the "
                          f"only unclaimed ones of its kind, {moved}, each moving {part} of the {width} bytes, sit on "
                          f"line {line}:{col}: the backend loads there only the bytes the value's use needs"))
-        r.attribution = "moved"
 
 
 def unlocated(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
@@ -194,7 +193,7 @@ def unlocated(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> No
             item["count"] = 0
         unattributed[:] = [u for u in unattributed if u["count"] > 0]
         forms = " and ".join(sorted({u["form"] for u in pool}))
-        r.relocations.append(Reason(
+        _moved(r, Reason(
             "unlocated", f"{stage}: {n} of its {before} instructions {'has' if n == 1 else 'have'} no counterpart "
                          f"on its line; {n} {forms} with no source location (line 0), claimed by no access and "
                          f"lacking from no other, make them up: the backend dropped their debug location"))
@@ -224,12 +223,11 @@ def _in_line(stage: str, before: str, rows: list[AccessRow], unattributed: list[
             if len(fits) == 1:
                 items = groups[fits[0]]
                 line, col, moved = _take(stage, r, items, sum(u["count"] for u in items), unattributed)
-                r.relocations.append(Reason(
+                _moved(r, Reason(
                     "relocated", f"{stage}: none of its instructions sit on {r.written[1]}:{r.written[2]}, where "
                                  f"{before} had them; exactly {moved} of the same kind and width sit on "
                                  f"{fits[0]} at the same call ({line}:{col}), claimed by no access there: LLVM's "
                                  f"code generation moved them next to their use"))
-                r.attribution = "moved"
 
 
 def _matches(r: AccessRow, before: str, items: list[dict]) -> bool:
@@ -299,11 +297,10 @@ def _relocate_mma(stage: str, before: str, rows: list[AccessRow], unattributed: 
         for r, n in members:
             lines = ", ".join(sorted({f"{u['line']}:{u['col']}" for u in pool if u["count"] > 0}))
             _, _, moved = _take(stage, r, pool, n, unattributed)
-            r.relocations.append(Reason(
+            _moved(r, Reason(
                 "relocated", f"{stage}: {moved} of its MMA instructions sit on {lines}, where the line table put "
                              f"them; with them it has as many as {before} ({sum(r.stages[before].values())}), "
                              f"and no other MMA of the kernel is unclaimed"))
-            r.attribution = "moved"
 
 
 def _relocate_by_bytes(stage: str, before: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
@@ -342,22 +339,27 @@ def _relocate_by_bytes(stage: str, before: str, rows: list[AccessRow], unattribu
             _record(stage, before, r, line, col, moved, need)
 
 
+def _moved(row: AccessRow, reason: Reason) -> None:
+    """The row's instructions were found off its position: the reason, and attribution `moved`."""
+    row.relocations.append(reason)
+    row.attribution = "moved"
+
+
 def _record(stage: str, before: str, row: AccessRow, line: int, col: int, moved: int,
             nbytes: int | None = None) -> None:
     same = (f"exactly {moved} of the same kind and width" if nbytes is None else
             f"{moved} of the same kind moving exactly its {nbytes} bytes per thread (re-vectorized)")
     if line == 0:  # no source location at all: nothing moved them, the backend lost their location
-        row.relocations.append(Reason(
+        _moved(row, Reason(
             "unlocated", f"{stage}: none of its instructions sit on {row.line}:{row.col}, where {before} had them; "
                          f"{same} have no source location (line 0), claimed by no access: the backend dropped "
                          f"their debug location"))
     else:
         who = ("the SASS lines follow the PTX (or ptxas moved them)" if stage == "sass"
                else "LLVM's code generation moved them next to their use")
-        row.relocations.append(Reason(
+        _moved(row, Reason(
             "relocated", f"{stage}: none of its instructions sit on {row.line}:{row.col}, where {before} had "
                          f"them; {same} sit on line {line}:{col}, claimed by no access there: {who}"))
-    row.attribution = "moved"
 
 
 def at_use(module: Module, ttgir: Module, rows: list[AccessRow], unattributed: list[dict]) -> None:
@@ -400,7 +402,6 @@ def at_use(module: Module, ttgir: Module, rows: list[AccessRow], unattributed: l
             "at-use", f"llir: the lowering put its {moved} instructions ({want} bytes per thread, exactly the "
                       f"access's {elements} x {r.element_bytes} bytes{repeat}) on line {line}:{col}, the op "
                       f"that uses the loaded value, not on {r.line}:{r.col}"))
-        r.attribution = "moved"
 
 
 def selected(stage: str, ttgir: Module, rows: list[AccessRow], unattributed: list[dict]) -> None:
