@@ -300,8 +300,9 @@ def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
       predicted width number its predicted vectors (FLA's load kept as a dot operand's slice, one 4-byte
       element a thread, and as a blocked slice, one 16-byte vector: the 4-byte load is the first's);
     - global and shared: each open row its predicted vectors, when they add up to the shared ones;
-    - global, one element an instruction: each row its elements, when they add up (SGLang-style MLA decode on
-      AMD: one gathered index load kept in three layouts, 1 + 8 + 8 elements a thread, 17 `buffer_load_dword`)."""
+    - global, one element an instruction: each row its elements, when they add up (aiter's MLA decode on
+      gfx942: one gathered index load kept in three layouts, 1 + 8 + 8 elements a thread, 17
+      `buffer_load_dword`)."""
     for form, members in _ambiguous_groups(stage, rows):
         width = members[0].widths.get(stage, {}).get(form)
         # only copies of one access (one position, line known): rows of other columns or without a source
