@@ -70,3 +70,40 @@ def test_a_constant_loop_llvm_unrolled_explains_the_llir_count():
     assert [(c.code, c.evidence) for c in row.count_changes] == [(
         "unrolled", "the layout gives 1 vector(s) per run, 4 in llir: the access runs 4 times per launch (the "
         "constant-bound scf.for loops around it) and LLVM unrolled the loop (4 x 1 = 4 at most)")]
+
+
+def _copy_row(ttgir_line: int, elements: int, distinct: int):
+    """A global f32 load at 57:36 in one layout: `elements` registers holding `distinct` elements; its PTX
+    has one 4-byte load a register, SASS instructions shared with the other copy."""
+    from tritonscope.loads.model import AccessRow
+
+    row = AccessRow(file="k.py", line=57, col=36, chain="k.py:57:36", op="tt.load", kind="global_load",
+                    instances=1, shape=(8, 1), dtype="f32", element_bits=32, layout="blocked",
+                    layout_text=f"#blocked{ttgir_line}", mask=True, other=False, eviction="evict_last", cache=None)
+    row.elements_per_thread, row.distinct_per_thread = elements, distinct
+    row.stages = {"ptx": {"ld.global.b32": elements}}
+    row.widths = {"ptx": {"ld.global.b32": 4}, "sass": {"LDG.E.EL": 4}}
+    row.ambiguous = {"sass": {"LDG.E.EL": 5}}
+    return row
+
+
+def test_copies_settled_by_distinct_elements_where_each_address_is_loaded_once():
+    """An Inductor reduction's 8x1 tile kept in two layouts at 57:36 (a CNN's batch-norm backward): 32
+    registers holding 4 distinct elements, and 1 element; PTX loads every register (32 + 1), ptxas each
+    distinct address once: the 5 LDGs they share are 4 + 1. The first row's 32 -> 4 is said to be the
+    repeated elements loaded once."""
+    from tritonscope.loads.join import settle_by_counts
+    from tritonscope.loads.verdict import explain_counts
+
+    wide, one = _copy_row(116, 32, 4), _copy_row(117, 1, 1)
+    settle_by_counts("sass", [wide, one])
+    assert (wide.stages["sass"], one.stages["sass"]) == ({"LDG.E.EL": 4}, {"LDG.E.EL": 1})
+    assert not wide.ambiguous and not one.ambiguous
+    explain_counts(wide, ["ptx", "sass"])
+    (why,) = wide.count_changes
+    assert why.code == "merged-identical-address" and "its 32 registers hold 4 distinct ones" in why.evidence
+    # the elements themselves (32 + 1) do not add up to 5; neither does anything when a row has its own
+    wide, one = _copy_row(116, 32, 4), _copy_row(117, 1, 1)
+    one.stages["sass"] = {"LDG.E.EL": 1}
+    settle_by_counts("sass", [wide, one])
+    assert wide.ambiguous == {"sass": {"LDG.E.EL": 5}}

@@ -342,18 +342,26 @@ def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
                 continue
         # copies whose every element is loaded by an instruction of its own (a gather, a runtime stride):
         # each row's elements, when they add up to the shared instructions and no row has others here
-        need = [_element_need(r, stage, width) for r in members]
-        if all(r.kind in _GLOBAL_KINDS for r in members) and all(need) and sum(need) == total:
-            _settle(stage, form, members, need)
+        # (or, where the compiler loaded each distinct address once, as ptxas does a replicated layout's
+        # registers, each row its distinct elements: an Inductor reduction's 8x1 tile, 32 registers of 4
+        # elements, and its 1-element copy: 4 + 1 LDGs)
+        if not all(r.kind in _GLOBAL_KINDS for r in members):
+            continue
+        for distinct in (False, True):
+            need = [_element_need(r, stage, width, distinct) for r in members]
+            if all(need) and sum(need) == total:
+                _settle(stage, form, members, need)
+                break
 
 
-def _element_need(row: AccessRow, stage: str, width: int) -> int | None:
-    """Instructions of `width` bytes the row needs when each moves one of its elements: its elements (all
-    instances); None where `width` is no element of the row, or the row has instructions of its own here
-    (then how many of its elements those cover is not known)."""
+def _element_need(row: AccessRow, stage: str, width: int, distinct: bool = False) -> int | None:
+    """Instructions of `width` bytes the row needs when each moves one of its elements: its elements (or
+    its distinct ones), all instances; None where `width` is no element of the row, or the row has
+    instructions of its own here (then how many of its elements those cover is not known)."""
     if not row.elements_per_thread or not row.element_bits or row.element_bits != width * 8 or row.stages.get(stage):
         return None
-    return row.elements_per_thread * row.instances
+    elements = row.distinct_per_thread if distinct else row.elements_per_thread
+    return elements * row.instances if elements else None
 
 
 def _matrix_need(row: AccessRow, stage: str, width: int) -> int | None:

@@ -246,11 +246,20 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
         if m < n:
             addresses = row.addresses.get(before, {})
             distinct = len(addresses)
+            repeated = row.distinct_per_thread and row.elements_per_thread and \
+                row.distinct_per_thread < row.elements_per_thread and row.kind.endswith("load") and \
+                n == row.elements_per_thread * row.instances and m == row.distinct_per_thread * row.instances
             if before == "ptx" and addresses and sum(addresses.values()) == n and distinct == m:
                 row.count_changes.append(Reason(
                     "merged-identical-address",
                     f"{n} {before} instructions, {m} in {after}: they read {distinct} distinct addresses, and "
                     f"ptxas issues one per address (equal pointers in the tensor, e.g. rows of a packed tile)"))
+            elif repeated:
+                row.count_changes.append(Reason(
+                    "merged-identical-address",
+                    f"{n} {before} instructions, {m} in {after}: the layout repeats elements (its "
+                    f"{row.elements_per_thread} registers hold {row.distinct_per_thread} distinct ones), one "
+                    f"{before} load each, and {after} loads each distinct element once"))
             else:
                 row.count_changes.append(Reason(
                     "merged", f"{n} {before} instructions, {m} in {after}: the compiler combined or removed some"))
