@@ -905,3 +905,22 @@ def test_dot_operands_sharing_their_ldmatrix_take_their_registers_worth():
     for rows in (operands(2), operands(4, own={"load i32": 2})):
         settle_by_counts("llir", rows)
         assert all(r.ambiguous for r in rows)
+
+
+@needs_nvdisasm
+def test_inductor_convolution_template_unrolled_over_the_taps():
+    """Inductor's Triton template for a 3x3 convolution (tests/data/inductor-cnn-h100-triton3.6): its input
+    and weight tiles are loaded once per kernel tap, a constant 9-step loop ptxas unrolls (`unrolled`);
+    the tiles reach wgmma through shared memory; the output leaves in 16-byte stores."""
+    cache = Path(__file__).parent / "data" / "inductor-cnn-h100-triton3.6"
+    (entry,) = Cache(cache).kernels()
+    report = analyze_entry(entry)
+    assert entry.name == "triton_convolution2d" and "sass" in report.stages
+    rows = {(r.where, r.kind): r for r in report.rows}
+    assert all(r.verdict != "unknown" and r.attribution == "exact" for r in report.rows)
+    taps = rows[("104:27", "global_load")]
+    assert taps.counts("ptx") == {"ld.global.b16": 16} and taps.counts("sass") == {"LDG.E.U16": 27}
+    (why,) = taps.count_changes
+    assert why.code == "unrolled" and "runs 9 times per launch" in why.evidence
+    assert rows[("111:32", "mma_shared")].counts("sass") == {"HGMMA.64x32x16.F32.BF16": 10}
+    assert rows[("128:76", "global_store")].counts("sass") == {"STG.E.128": 4}
