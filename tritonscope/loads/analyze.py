@@ -159,8 +159,8 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         for op in modules["llir"].ops)
     for row in rows:
         decide(row, final, graph)
-        explain_counts(row, stages, graph.loop_trips(row.sites[0].op) if row.sites else None,
-                       runtime_unrolled and any(graph.loop_trips(s.op) is None for s in row.sites))
+        trips = [graph.loop_trips(s.op) for s in row.sites]  # (each copy's loops: a prologue's are not the loop's)
+        explain_counts(row, stages, trips[0] if trips else None, runtime_unrolled and None in trips)
         row.count_changes.extend(row.relocations)
     for row in rows:  # an access combined into another's wider instruction has that one's verdict
         partner = row.combined_with

@@ -468,21 +468,21 @@ def mark_branch_guarded(llir: Module, rows: list[AccessRow]) -> None:
     all of them where every instruction of the form is guarded."""
     guarded_lines: set[int] = set()
     branch_key = None  # the position of the `br i1` that entered the current block (None: another entry)
-    for op in llir.ops:
+    kept = memops.accesses("llir", llir)
+    for op, acc in zip(llir.ops, kept, strict=True):
         if op.op in LLIR_TERMINATORS:
             conditional = bool(LLIR_CONDITIONAL_BRANCH.match(op.text))
             branch_key = loc_key(op.loc) if conditional and op.loc is not None else None
             continue
         # a mask lowered to a branch: Triton gives the `br i1` the access's own position; a block of the
         # program's `if` (or a loop's) is entered by a branch at the condition's position instead
-        if branch_key is not None and op.loc is not None and loc_key(op.loc) == branch_key \
-                and memops.classify("llir", op) is not None:
+        if acc is not None and branch_key is not None and op.loc is not None and loc_key(op.loc) == branch_key:
             guarded_lines.add(op.lineno)
     if not guarded_lines:
         return
     row_keys = {loc_key(r.sites[0].op.loc) for r in rows if r.sites}
     guarded, accesses = collections.Counter(), collections.Counter()
-    for op, acc in zip(llir.ops, memops.accesses("llir", llir), strict=True):
+    for op, acc in zip(llir.ops, kept, strict=True):
         if acc is None or op.loc is None:
             continue
         key = loc_key(op.loc)

@@ -59,8 +59,10 @@ from tritonscope.stages.table import LINE_ONLY_STAGES
 PREVIOUS = {"ptx": "llir", "sass": "ptx", "amdgcn": "llir"}
 _RESULT = re.compile(r"^\s*(%[\w.$-]+)(?::\d+)?\s*=")
 _OPERAND = re.compile(r"%[\w.$-]+")
-def _take(stage: str, row: AccessRow, items: list[dict], n: int, unattributed: list[dict]) -> tuple[int, int, int]:
-    """Move n instructions from `items` (unattributed entries) into the row; returns (line, col, moved)."""
+def _take(stage: str, row: AccessRow, items: list[dict], n: int, unattributed: list[dict],
+          follow: bool = True) -> tuple[int, int, int]:
+    """Move n instructions from `items` (unattributed entries) into the row; returns (line, col, moved).
+    `follow`: the next stage looks for the row's instructions on their line first (`_follow`)."""
     line, col, moved = items[0]["line"], items[0]["col"], 0
     for item in items:
         k = min(item["count"], n - moved)
@@ -72,7 +74,8 @@ def _take(stage: str, row: AccessRow, items: list[dict], n: int, unattributed: l
         item["count"] -= k
         moved += k
     unattributed[:] = [u for u in unattributed if u["count"] > 0]
-    row.moved_to[stage] = line
+    if follow:
+        row.moved_to[stage] = line
     return line, col, moved
 
 
@@ -187,12 +190,8 @@ def unlocated(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> No
         if len(members) != 1 or sum(u["count"] for u in pool) != members[0][1]:
             continue
         r, n = members[0]
-        for item in pool:
-            r.stages[stage][item["form"]] = r.stages[stage].get(item["form"], 0) + item["count"]
-            r.widths.setdefault(stage, {})[item["form"]] = item.get("bytes")
-            item["count"] = 0
-        unattributed[:] = [u for u in unattributed if u["count"] > 0]
         forms = " and ".join(sorted({u["form"] for u in pool}))
+        _take(stage, r, pool, n, unattributed, follow=False)  # (a part of its instructions: its line stays)
         _moved(r, Reason(
             "unlocated", f"{stage}: {n} of its {before} instructions {'has' if n == 1 else 'have'} no counterpart "
                          f"on its line; {n} {forms} with no source location (line 0), claimed by no access and "
@@ -261,7 +260,7 @@ def _take_matching(stage: str, before: str, r: AccessRow, line: int, unattribute
     count, nbytes = sum(forms.values()), r.stage_bytes(before)
     if not items:
         return
-    if sum(u["count"] for u in items) == count and {u["bytes"] for u in items} == set(widths.values()):
+    if _matches(r, before, items):
         _record(stage, before, r, *_take(stage, r, items, count, unattributed))
     elif sum(u["count"] * u["bytes"] for u in items) == nbytes:
         _record(stage, before, r, *_take(stage, r, items, sum(u["count"] for u in items), unattributed), nbytes)

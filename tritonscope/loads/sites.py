@@ -266,13 +266,9 @@ class ValueGraph:
             return None
         srcs = self._operands(op, mask)
         name = op.op
-        if name in ("ttg.convert_layout", "tt.broadcast") and srcs:
-            return self.mask_run(srcs[0], dim, depth + 1)
-        if name == "tt.expand_dims" and srcs:
-            axis = re.search(r"axis\s*=\s*(\d+)", op.text)
-            if axis is None or dim == int(axis.group(1)):
-                return None
-            return self.mask_run(srcs[0], dim - 1 if dim > int(axis.group(1)) else dim, depth + 1)
+        if name in _RESHAPING_OPS:
+            moved = _reshaped_source(op, srcs, dim)
+            return None if moved is None else self.mask_run(*moved, depth + 1)
         if name in ("arith.andi", "arith.ori") and len(srcs) == 2:
             runs = [self.mask_run(v, dim, depth + 1) for v in srcs]
             return None if None in runs else gcd(*runs)
@@ -318,13 +314,9 @@ class ValueGraph:
         if op.op == "tt.make_range":
             m = re.search(r"start\s*=\s*(-?\d+)", op.text)
             return None if m is None else (gcd(abs(int(m.group(1))), _MAX_FACTOR) or _MAX_FACTOR)
-        if op.op in ("ttg.convert_layout", "tt.broadcast") and srcs:
-            return self._index_start(srcs[0], dim, depth + 1)
-        if op.op == "tt.expand_dims" and srcs:
-            axis = re.search(r"axis\s*=\s*(\d+)", op.text)
-            if axis is None or dim == int(axis.group(1)):
-                return None
-            return self._index_start(srcs[0], dim - 1 if dim > int(axis.group(1)) else dim, depth + 1)
+        if op.op in _RESHAPING_OPS:
+            moved = _reshaped_source(op, srcs, dim)
+            return None if moved is None else self._index_start(*moved, depth + 1)
         if op.op == "arith.addi" and len(srcs) == 2:
             varies = [self.varies_along(v, dim) for v in srcs]
             if varies == [True, False]:
@@ -614,6 +606,23 @@ class ValueGraph:
         if name == "convert_layout":
             return self.varies_along(srcs[0], dim, depth + 1) if srcs else None
         return None
+
+
+_RESHAPING_OPS = ("ttg.convert_layout", "tt.broadcast", "tt.expand_dims")
+
+
+def _reshaped_source(op: Op, srcs: list[str], dim: int) -> tuple[str, int] | None:
+    """Through an op that only moves a value's elements (a layout conversion, a broadcast, an
+    `expand_dims`): its source and the same dim there; None without a source, or for the dim
+    `expand_dims` adds (what varies along it is not the source's)."""
+    if not srcs:
+        return None
+    if op.op != "tt.expand_dims":
+        return srcs[0], dim
+    axis = re.search(r"axis\s*=\s*(\d+)", op.text)
+    if axis is None or dim == int(axis.group(1)):
+        return None
+    return srcs[0], dim - 1 if dim > int(axis.group(1)) else dim
 
 
 def _tensor_result(op: Op) -> bool:

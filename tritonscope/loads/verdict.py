@@ -175,8 +175,9 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
             out.append(Reason("branch", f"{row.llir_guarded} of {n_llir} LLIR accesses sit in their own block "
                                         f"behind `br i1`, {max(llir_widths)} bytes each (a mask lowered to "
                                         f"branches, one per access)"))
-    transposing = sorted(f for f in row.counts(row.vector_stage or "").keys() if "_tr_" in f or f.endswith("_tr"))
-    if narrower_than_layout and in_shared and transposing:
+    transposing = sorted(f for f in row.counts(row.vector_stage or "") if "_tr_" in f or f.endswith("_tr")) \
+        if narrower_than_layout and in_shared else []
+    if transposing:
         out.append(Reason("transposed-read",
                           f"{', '.join(transposing)}: an LDS read that transposes between lanes as it loads, "
                           f"{row.vector_bytes} bytes per lane at most by design: the compiler reads the dot "
