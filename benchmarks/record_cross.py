@@ -24,6 +24,8 @@ import sys
 import traceback
 import types
 
+from record_thirdparty import _bare_packages  # (this folder: the packages whose __init__ does not run)
+
 # What a GPU of each target would tell torch: compute units (MI300X 304, MI355X 256, H100 SXM 132).
 STAND_INS = {"gfx942": 304, "gfx950": 256, "90": 132, "100": 148}
 
@@ -70,13 +72,6 @@ def _install_driver(backend: str, arch: str) -> None:
     torch.cuda.get_device_properties = lambda device=None: props
     torch.cuda.current_device = lambda: 0
     torch.cuda.get_device_capability = lambda device=None: (9, 4) if arch == "gfx942" else (9, 5)
-
-
-def _bare_packages(site: str, names: tuple[str, ...]) -> None:
-    for name in names:
-        module = types.ModuleType(name)
-        module.__path__ = [os.path.join(site, *name.split("."))]
-        sys.modules[name] = module
 
 
 # --- aiter (AMD's kernel library), amd-aiter 0.1.7.post2.dev18: its `aiter/ops/triton` as released -----

@@ -274,7 +274,8 @@ RETARGET_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp
 def _compile_ir(request: CompileRequest, cache_dir: str, log: str | None = None) -> CompileResult:
     """A cache entry's TTIR compiled again by the installed Triton for `request.target`, with the options
     its metadata records (--num-warps overrides): `triton.compile(path.ttir, target=...)`. The TTIR is
-    read, never written; a TTIR another release wrote may not parse here, and the failure says so."""
+    read, never written; where an older release printed an op another way, a respelled copy of ours is
+    compiled (`ttir_upgrade`); a TTIR another release wrote may still not parse here, and the failure says so."""
     import json
 
     result = CompileResult(request)
@@ -289,8 +290,8 @@ def _compile_ir(request: CompileRequest, cache_dir: str, log: str | None = None)
     options.update(request.launch_options)
     if request.num_warps:
         options["num_warps"] = request.num_warps
-    release = meta.get("triton_version")
-    result.spec = {"from_ir": str(path), "ir_triton_version": release, "options": options}
+    result.spec = {"from_ir": str(path), "ir_triton_version": meta.get("triton_version"), "options": options}
+    wrote = _writer(meta)  # (release, its name, inferred?) of the Triton that wrote the TTIR
     start = time.perf_counter()
     try:
         import triton
@@ -298,10 +299,8 @@ def _compile_ir(request: CompileRequest, cache_dir: str, log: str | None = None)
         target = request.target.gpu_target()
         if _backend(request, result, options) is None:
             return result
-        installed = parse_version(triton.__version__)
-        wrote = _writer(meta)
         text, respelled = upgrade_ttir(path.read_text(encoding="utf-8", errors="replace"),
-                                       wrote[0] if wrote else None, installed)
+                                       wrote[0] if wrote else None, parse_version(triton.__version__))
         before = time.time()
         start = time.perf_counter()
         with contextlib.ExitStack() as stack:
@@ -312,8 +311,8 @@ def _compile_ir(request: CompileRequest, cache_dir: str, log: str | None = None)
                 folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="tritonscope-ttir-"))
                 source = Path(folder) / path.name
                 source.write_text(text, encoding="utf-8")
-                release = f"Triton {wrote[1]}'s" if wrote else "an older release's"
-                result.notes.append(f"{release} TTIR respelled for Triton {triton.__version__}: "
+                writer = f"Triton {wrote[1]}'s" if wrote else "an older release's"
+                result.notes.append(f"{writer} TTIR respelled for Triton {triton.__version__}: "
                                     + "; ".join(respelled))
                 result.spec["respelled"] = respelled
             diagnostics = stack.enter_context(capture_stderr(log))
@@ -327,7 +326,6 @@ def _compile_ir(request: CompileRequest, cache_dir: str, log: str | None = None)
         message = unread or ir_failure_reason(exc, text)
         import triton
 
-        wrote = _writer(meta)
         if wrote and wrote[0] != parse_version(triton.__version__):
             release, how = wrote[1], " (the release its metadata shows)" if wrote[2] else ""
             message = (f"Triton {triton.__version__} cannot read Triton {release}'s TTIR{how}: {message} (Triton "
