@@ -2,7 +2,8 @@
 attention, torchao, gemlite, mamba-ssm, FlagGems, vLLM, bitsandbytes, lightning-attn via xformers'
 recording), recorded on an H100 with Triton 3.6 (tests/data/thirdparty-h100-triton3.6), and fbgemm-gpu-genai,
 lmdeploy (a Gluon GEMM among them), flashinfer, unsloth and DeepSpeed on an H200, SGLang on an H100
-(tests/data/thirdparty-h200-triton3.6), and AMD's aiter cross-compiled for gfx942 and gfx950: every
+(tests/data/thirdparty-h200-triton3.6), AMD's aiter cross-compiled for gfx942 and gfx950, Transformer Engine
+and SageAttention cross-compiled for cuda:90 (tests/data/thirdparty-cuda90-triton3.9): every
 access gets a verdict, every global access joins SASS, instructions that LLVM moved to another line or merged are
 found and say so, ptxas' `@!PT` padding is no access, spills are listed and flagged in `ls`."""
 
@@ -45,7 +46,9 @@ def _rows(report, line: int, op: str) -> list:
 def test_sweep_every_access_answered_and_joined():
     verdicts: collections.Counter = collections.Counter()
     joined = total = 0
-    for root in [DATA / lib for lib in LIBS] + [FBGEMM.parent / lib for lib in H200_LIBS]:
+    cuda90 = Path(__file__).parent / "data" / "thirdparty-cuda90-triton3.9"
+    for root in [DATA / lib for lib in LIBS] + [FBGEMM.parent / lib for lib in H200_LIBS] + \
+            [cuda90 / lib for lib in ("transformer_engine", "sageattention")]:
         for entry in Cache(root).kernels():
             report = analyze_entry(entry)
             assert "sass" in report.stages, (entry.name, report.notes)
@@ -924,3 +927,67 @@ def test_inductor_convolution_template_unrolled_over_the_taps():
     assert why.code == "unrolled" and "runs 9 times per launch" in why.evidence
     assert rows[("111:32", "mma_shared")].counts("sass") == {"HGMMA.64x32x16.F32.BF16": 10}
     assert rows[("128:76", "global_store")].counts("sass") == {"STG.E.128": 4}
+
+
+CUDA90 = Path(__file__).parent / "data" / "thirdparty-cuda90-triton3.9"
+
+
+def _cuda90(lib: str):
+    (entry,) = Cache(CUDA90 / lib).kernels()
+    return entry, analyze_entry(entry)
+
+
+@needs_nvdisasm
+def test_transformer_engine_permute_arms_merged_by_selecting_the_value():
+    """Transformer Engine's MoE permute (tests/data/thirdparty-cuda90-triton3.9/transformer_engine): `if prob
+    == 0.0: store(out, 0.0) else: store(out, inp)`, each arm recomputing the same address. LLVM keeps one
+    store of a `select`ed value: the else arm (301:17) has no instruction and says so, with 299's verdict.
+    LLVM also unswitched the token loop on `pid_h == 0` (`.us` blocks): every access in it is in LLIR
+    twice, which says why."""
+    entry, report = _cuda90("transformer_engine")
+    rows = {r.where: r for r in report.rows}
+    kept, merged = rows["299:17"], rows["301:17"]
+    assert kept.counts("llir") == {"st.global.b16": 2} and kept.counts("sass") == {"STG.E.U16": 9}
+    assert not merged.stages and merged.verdict == kept.verdict == "scalar"
+    assert [r.code for r in merged.reasons] == ["merged-arms"]
+    assert "to the same address with the same mask at 299:17" in merged.reasons[0].evidence
+    for where in ("272:19", "276:26", "292:20", "299:17"):
+        assert [c.code for c in rows[where].count_changes] == ["unswitched", "split"], where
+    assert "`.us` blocks" in kept.count_changes[0].evidence
+    assert rows["261:11"].count_changes == []  # (before the loop: once)
+    assert collections.Counter(r.verdict for r in report.rows) == {"scalar": 8}
+
+
+def test_an_arm_storing_another_address_and_another_value_is_no_merge(tmp_path):
+    """The merged-arms rule needs one of the two shared: the same stores writing different values to
+    different addresses could not be one store of a selected operand, so the row stays unexplained."""
+    src = next((CUDA90 / "transformer_engine").iterdir())
+    dst = tmp_path / src.name
+    dst.mkdir()
+    for f in src.iterdir():
+        data = f.read_bytes()
+        if f.suffix == ".ttgir":  # the else arm's address from another offset: no longer the same value
+            data = data.replace(b"%3 = tt.addptr %2, %output_off_20 : tensor<128x!tt.ptr<bf16>, #blocked>, "
+                                b"tensor<128xi64, #blocked> loc(#loc32)",
+                                b"%3 = tt.addptr %2, %input_off_8 : tensor<128x!tt.ptr<bf16>, #blocked>, "
+                                b"tensor<128xi64, #blocked> loc(#loc32)")
+            assert data.count(b"tt.addptr %2, %input_off_8") == 1
+        (dst / f.name).write_bytes(data)
+    (entry,) = Cache(dst).kernels()
+    rows = {r.where: r for r in analyze_entry(entry, sass=False).rows}
+    assert [r.code for r in rows["301:17"].reasons] != ["merged-arms"]
+    assert rows["301:17"].verdict == "unknown"
+
+
+@needs_nvdisasm
+def test_sageattention_int8_and_f16_wgmma_of_one_call_line_told_apart_by_type():
+    """SageAttention's int8 QK dot and f16 PV dot, both in `_attn_fwd_inner` inlined at 95:16: SASS knows
+    that line only, and ptxas placed two of the four HGMMAs where the int8 dot's instructions are. An MMA's
+    type names its dot in every stage (IGMMA is `wgmma...s32.s8.s8`, HGMMA `...f16.f16.f16`): each row gets
+    its four, none ambiguous."""
+    entry, report = _cuda90("sageattention")
+    rows = {r.where: r for r in report.rows if r.op == "ttng.warp_group_dot"}
+    assert rows["19:14 @ 95:16"].counts("sass") == {"IGMMA.64x64x32.S8.S8": 4}
+    assert rows["33:16 @ 95:16"].counts("sass") == {"HGMMA.64x128x16.F16": 4}
+    assert all(not r.ambiguous and r.count_changes == [] for r in rows.values())
+    assert {r.attribution for r in report.rows} == {"exact"}

@@ -151,16 +151,11 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     if "llir" in modules:
         mark_branch_guarded(modules["llir"], located)
     final = "sass" if "sass" in modules else isa_stage
-    # LLVM's runtime unrolling and loop peeling leave their blocks' names in the branches: `.epil.preheader`,
-    # `.unr-lcssa`, `.peel.next`
-    runtime_unrolled = "llir" in modules and any(
-        op.op == "br" and any(m in op.text for m in (".unr-lcssa", ".epil.preheader", ".prol.preheader",
-                                                     ".peel.next"))
-        for op in modules["llir"].ops)
+    copied_loops = _copied_loops(modules["llir"]) if "llir" in modules else None
     for row in rows:
         decide(row, final, graph)
         trips = [graph.loop_trips(s.op) for s in row.sites]  # (each copy's loops: a prologue's are not the loop's)
-        explain_counts(row, stages, trips[0] if trips else None, runtime_unrolled and None in trips)
+        explain_counts(row, stages, trips[0] if trips else None, copied_loops if None in trips else None)
         row.count_changes.extend(row.relocations)
     for row in rows:  # an access combined into another's wider instruction has that one's verdict
         partner = row.combined_with
@@ -171,7 +166,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     _unlocated(unlocated, len(rows), lined, notes)
     loadreclaim.common_subexpressions(located)
     loadreclaim.merged_arms(located, graph.lines,
-                            lambda a, b, name: graph.at(a, [name]) == graph.at(b, [name]))
+                            lambda a, b, name: graph.equivalent(graph.at(a, [name])[0], graph.at(b, [name])[0]))
     if "llir" in modules:
         loadreclaim.not_emitted(located, unattributed)
     disambiguate(rows)
@@ -291,6 +286,28 @@ def _unlocated_row(row: AccessRow) -> bool:
 def _has_lines(module: Module) -> bool:
     """Some op of the stage has a source line."""
     return any(op.loc is not None and op.loc.outermost().line for op in module.ops)
+
+
+_BRANCH_LABEL = re.compile(r"label %([-\w.$]+)")
+
+
+def _copied_loops(llir: Module) -> str | None:
+    """What LLVM did to the kernel's loops of run-time trip count that leaves copies of their bodies, read from
+    the block names its passes give in the branches: runtime unrolling and peeling (`.epil.preheader`,
+    `.prol.preheader`, `.unr-lcssa`, `.peel.next`), loop unswitching (`.us`: one copy of the loop for each
+    value of a condition that does not change in it). None when the LLIR shows neither."""
+    found = []
+    for op in llir.ops:
+        if op.op != "br":
+            continue
+        for label in _BRANCH_LABEL.findall(op.text):
+            parts = label.split(".")
+            if "us" in parts and "unswitched" not in found:
+                found.append("unswitched")
+            if ("epil" in parts or "prol" in parts or "unr-lcssa" in parts or "peel" in parts) \
+                    and "unrolled or peeled" not in found:
+                found.append("unrolled or peeled")
+    return " and ".join(sorted(found, reverse=True)) or None
 
 
 def _unlocated(unlocated: list[AccessRow], of: int, lined: bool, notes: list[str]) -> None:

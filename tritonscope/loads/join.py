@@ -201,6 +201,14 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
             element = _LLVM_FLOAT.search(acc.form)
             typed = [r for r in found if element and r.dtype == _LLVM_FLOATS[element.group(1)]]
             found = typed or found
+        if len(found) > 1 and acc.kind == "mma" and _wgmma_type(acc.form):
+            # Hopper's MMAs name their operand type in every stage (`wgmma...s32.s8.s8` is SASS's IGMMA):
+            # the rows of one line whose previous stage had an MMA of this type (sageattention's int8 QK
+            # and f16 PV dots, both inlined from one helper at one call line, which SASS knows by line only)
+            before = _PREVIOUS_STAGE.get(stage)
+            typed = [r for r in found if any(_wgmma_type(f) == _wgmma_type(acc.form)
+                                             for f in r.stages.get(before, {}))]
+            found = typed or found
         if len(found) > 1 and acc.width_bytes is not None:
             same_width = [r for r in found if _expected_width(r) == acc.width_bytes]
             if acc.kind.startswith("tmem"):
@@ -219,6 +227,28 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
                 found = same_width if unique else found
         return found, level
     return [], ""
+
+
+_PREVIOUS_STAGE = {"ptx": "llir", "sass": "ptx", "amdgcn": "llir"}
+_SASS_GMMA = {"HGMMA": "float", "IGMMA": "int", "QGMMA": "fp8", "BGMMA": "b1"}
+_PTX_WGMMA_TYPE = re.compile(r"\.(s8|u8|e4m3|e5m2|b1|f16|bf16|tf32)\b")
+
+
+def _wgmma_type(form: str) -> str | None:
+    """The operand type class of a Hopper MMA form in any stage: 'int', 'fp8', 'b1' or 'float' (f16, bf16,
+    tf32); None for any other form."""
+    if form[:5] in _SASS_GMMA:
+        return _SASS_GMMA[form[:5]]
+    if not form.startswith("wgmma.mma_async"):
+        return None
+    types = set(_PTX_WGMMA_TYPE.findall(form))
+    if types & {"s8", "u8"}:
+        return "int"
+    if types & {"e4m3", "e5m2"}:
+        return "fp8"
+    if "b1" in types:
+        return "b1"
+    return "float" if types else None
 
 
 def _expected_width(row: AccessRow) -> int | None:

@@ -30,8 +30,10 @@ here from counts and the TTGIR, and recorded on the row as a `count_changes` rea
   backend loads from the address the condition selects (AMDGPU on FlagGems' generated `where`). The true
   value's row takes them, the other is combined with it.
 - `merged-arms`: a store with no instruction anywhere, in one arm of an `scf.if` whose other arm stores
-  the same value with the same mask, and that store has them: LLVM sank the two into one store to an
-  address the condition selects (mamba's `if c < nchunks - 1: store(out) else: store(final_states)`).
+  the same type with the same mask and either the same value or to the same address, and that store has
+  them: LLVM sank the two into one store of what the condition selects (mamba's `if c < nchunks - 1:
+  store(out) else: store(final_states)`: one value, the address selected; Transformer Engine's MoE
+  permute, `if prob == 0.0: store(out, 0.0) else: store(out, inp)`: one address, the value selected).
   The same bookkeeping as `cse`. In a lower stage (`arms_merged`): an access with no instruction there
   whose twin in the other arm (same op, type, layout, written position and instructions the stage before)
   has them, no instruction of its kind unclaimed: the backend merged the arms' copies (ptxas, SGLang's
@@ -619,20 +621,24 @@ def merged_arms(rows: list[AccessRow], ttgir_lines: list[str], same_value) -> No
         ptr, value, *rest = _store_operands(r)
         mask = rest[0] if rest else None
         for p in stores:
-            if p is r or not p.stages or p.verdict == "unknown":
+            if p is r or not p.stages or p.verdict == "unknown" or _store_type(p) != _store_type(r):
                 continue
-            _, p_value, *p_rest = _store_operands(p)
+            p_ptr, p_value, *p_rest = _store_operands(p)
             p_mask = p_rest[0] if p_rest else None
-            if p_value != value or p_mask != mask or not same_value(r.sites[0].op, p.sites[0].op, value) \
-                    or (mask is not None and not same_value(r.sites[0].op, p.sites[0].op, mask)):
+            if p_mask != mask or (mask is not None and not same_value(r.sites[0].op, p.sites[0].op, mask)):
+                continue
+            same = [n for n, q in ((value, p_value), (ptr, p_ptr)) if n == q and same_value(r.sites[0].op,
+                                                                                            p.sites[0].op, n)]
+            if not same:  # one of the two is shared: LLVM selects the other
                 continue
             if not _other_arms(ttgir_lines, r.sites[0].op.lineno, p.sites[0].op.lineno):
                 continue
+            what = ("the same value with the same mask", "to an address the condition selects") if value in same \
+                else ("to the same address with the same mask", "of the value the condition selects")
             r.verdict, r.vector_bytes, r.vector_stage = p.verdict, p.vector_bytes, p.vector_stage
             r.reasons = [Reason("merged-arms", f"no stage has instructions of its own: the other arm of its "
-                                               f"scf.if stores the same value with the same mask at {p.line}:{p.col}, "
-                                               f"and LLVM merged the two into one store (to an address the "
-                                               f"condition selects); verdict of {p.line}:{p.col}")]
+                                               f"scf.if stores {what[0]} at {p.line}:{p.col}, and LLVM merged the "
+                                               f"two into one store ({what[1]}); verdict of {p.line}:{p.col}")]
             break
 
 
@@ -662,6 +668,13 @@ def not_emitted(rows: list[AccessRow], unattributed: list[dict]) -> None:
 def _store_operands(row: AccessRow) -> list[str]:
     """`tt.store %ptr, %value[, %mask]` as written."""
     return operands(row.sites[0].op.text)
+
+
+def _store_type(row: AccessRow) -> str:
+    """The type a `tt.store` is written with (after its last top-level `:`): the arms' stores must agree."""
+    text = row.sites[0].op.text
+    text = text[:text.rfind(" loc(")] if " loc(" in text else text
+    return text.rsplit(" : ", 1)[-1].strip()
 
 
 def _other_arms(lines: list[str], a: int, b: int) -> bool:

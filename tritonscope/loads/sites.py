@@ -177,6 +177,21 @@ class ValueGraph:
         used = self._uses.get(op.lineno, {})
         return [self._resolve(used, v) for v in operands(op.text, result_numbers=True) if v.partition("#")[0] != own]
 
+    def equivalent(self, a: str, b: str, depth: int = 0) -> bool:
+        """Whether two values are one, or computed alike: the same pure op (`arith`, `math`, pointer and shape
+        ops; never a load) with the same attributes and types from equivalent operands, as each arm of an
+        `scf.if` recomputes `splat(ptr) + offsets` for its own store. LLVM sees one value in both."""
+        if a == b:
+            return True
+        op_a, op_b = self.defs.get(a), self.defs.get(b)
+        if op_a is None or op_b is None or depth > 8 or op_a.op != op_b.op or not _pure(op_a.op) \
+                or a in self._region_results or b in self._region_results or a in self.extra_sources \
+                or b in self.extra_sources or _shape_of(op_a.text) != _shape_of(op_b.text):
+            return False
+        srcs_a, srcs_b = self._operands(op_a, a), self._operands(op_b, b)
+        return len(srcs_a) == len(srcs_b) and all(self.equivalent(x, y, depth + 1)
+                                                   for x, y in zip(srcs_a, srcs_b, strict=True))
+
     def sources(self, value: str) -> list[str]:
         op = self.defs.get(value)
         out = list(self.extra_sources.get(value, []))
@@ -609,6 +624,21 @@ class ValueGraph:
 
 
 _RESHAPING_OPS = ("ttg.convert_layout", "tt.broadcast", "tt.expand_dims")
+
+
+_PURE_OPS = frozenset(("tt.splat", "tt.addptr", "tt.broadcast", "tt.expand_dims", "tt.make_range", "tt.reshape",
+                       "tt.trans", "tt.bitcast", "tt.int_to_ptr", "tt.ptr_to_int", "ttg.convert_layout"))
+
+
+def _pure(name: str) -> bool:
+    return name in _PURE_OPS or name.startswith(("arith.", "math."))
+
+
+def _shape_of(text: str) -> str:
+    """An op as written, its result names, SSA operand names and location left out (what two computations
+    alike share)."""
+    body = text.split("=", 1)[1] if RESULTS.match(text) else text
+    return VALUE_NUMBERED.sub("%", body.split(" loc(", 1)[0]).strip()
 
 
 def _reshaped_source(op: Op, srcs: list[str], dim: int) -> tuple[str, int] | None:

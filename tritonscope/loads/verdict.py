@@ -199,7 +199,7 @@ def _step(graph: ValueGraph, address: list[str], rank: int, dim: int) -> tuple[i
 
 
 def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
-                   runtime_unrolled: bool = False) -> None:
+                   copied_loop: str | None = None) -> None:
     """Why consecutive stages hold different numbers of the row's instructions (per thread, static), and
     why LLIR holds more than the layout's vectors (`unrolled`: a constant-bound loop LLVM unrolled).
 
@@ -209,9 +209,9 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
     `trips` times (the constant-bound `scf.for` loops around it), no instruction got narrower and the
     count is at most trips times the one before (bitsandbytes' 8-step binary search over its code table:
     4 PTX loads, 29 SASS); else `split` (a vector cut into narrower instructions, or a loop unrolled by
-    the assembler). `runtime_unrolled`: a copy of the access sits in a loop of run-time trip count and the LLIR holds
-    LLVM's runtime-unrolling or peeling blocks (`.epil.preheader`, `.unr-lcssa`, `.peel.next`): it may be
-    there several times."""
+    the assembler). `copied_loop`: a copy of the access sits in a loop of run-time trip count, and what LLVM
+    did to such loops, read from its block names (`analyze._copied_loops`: "unrolled or peeled", "unswitched"):
+    the access may be there several times."""
     row.count_changes = []
     totals = [(s, sum(row.stages[s].values())) for s in stages if row.stages.get(s)]
     expected = (row.predicted_vectors_per_thread or 0) * row.instances
@@ -236,13 +236,20 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
                 "unrolled", f"the layout gives {expected} vector(s) of {width} B per run, {m} llir instructions "
                 f"move {moved} B: {moved // per_run} runs' bytes; the access runs {trips} times per launch (the "
                 f"constant-bound scf.for loops around it) and LLVM unrolled the loop, in narrower instructions"))
-        elif runtime_unrolled and same and m > expected and m % (row.predicted_vectors_per_thread or expected) == 0:
+        elif copied_loop and same and m > expected and m % (row.predicted_vectors_per_thread or expected) == 0:
             # (whole copies of one instance's vectors: a pipelined access's loop copy peeled, its prologue not)
+            copies = []
+            if "unrolled" in copied_loop:
+                copies.append("its unrolled body, remainder or peeled iterations hold copies of the access: "
+                              "LLVM's `.epil`, `.unr`, `.peel` blocks in llir")
+            if "unswitched" in copied_loop:
+                copies.append("one copy of the loop for each value of a condition that does not change in it: "
+                              "LLVM's `.us` blocks in llir")
             row.count_changes.append(Reason(
-                "unrolled", f"the layout gives {expected} vector(s) per run, {m} in llir: the access sits in a "
-                f"loop whose trip count is known only at run time, and LLVM unrolled or peeled that loop (its "
-                f"unrolled body, remainder or peeled iterations hold copies of the access: LLVM's `.epil`, `.unr`, "
-                f"`.peel` blocks in llir)"))
+                "unswitched" if copied_loop == "unswitched" else "unrolled",
+                f"the layout gives {expected} vector(s) per run, {m} in llir: the access sits in a "
+                f"loop whose trip count is known only at run time, and LLVM {copied_loop} that loop "
+                f"({'; '.join(copies)})"))
     for (before, n), (after, m) in zip(totals, totals[1:], strict=False):
         if m < n:
             addresses = row.addresses.get(before, {})
