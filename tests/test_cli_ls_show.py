@@ -57,6 +57,35 @@ def test_ls_newest_first(tmp_path, cache39, cli):
     assert r["entries"][0]["hash"] == newest.name
 
 
+def test_ls_flags_shared_memory_over_the_targets_launch_limit(tmp_path, cache39, cli):
+    """An entry asking more shared memory than its target's blocks may use (an autotuning config Triton
+    refused with OutOfResources, a cross-compile for a smaller GPU) says so: `over_limits` in the JSON,
+    `smem>LIMIT` beside the name. The same kernel within the limit, or on a target of no known limit, does not."""
+    by_target = {}
+    for d in sorted(cache39.iterdir()):
+        meta = [f for f in d.glob("*.json") if not f.name.startswith("__grp__")]
+        if meta:
+            target = json.loads(meta[0].read_text()).get("target", {})
+            by_target.setdefault((target.get("backend"), str(target.get("arch"))), d)
+    cases = {("cuda", "80"): (167_000, [{"resource": "shared", "used": 167_000, "limit": 166_912}]),
+             ("hip", "gfx942"): (65_536, [])}
+    dst = tmp_path / "c"
+    for target, (shared, _) in cases.items():
+        src = by_target[target]
+        shutil.copytree(src, dst / src.name)
+        (meta,) = [f for f in (dst / src.name).glob("*.json") if not f.name.startswith("__grp__")]
+        doc = json.loads(meta.read_text())
+        doc["shared"] = shared
+        meta.write_text(json.dumps(doc))
+    r = json.loads(cli("ls", "--cache-dir", str(dst), "--json").stdout)
+    for e in r["entries"]:
+        shared, over = cases[(e["target"]["backend"], e["target"]["arch"])]
+        assert e["shared"] == shared and e["over_limits"] == over
+    assert {e["shared_limit"] for e in r["entries"]} == {166_912, 65_536}
+    table = cli("ls", "--cache-dir", str(dst)).stdout
+    assert table.count("smem>163.0K") == 1 and "smem>64" not in table
+
+
 def test_ls_table_plain_when_piped(cli, cache39):
     r = cli("ls", "--cache-dir", str(cache39))
     assert r.returncode == 0

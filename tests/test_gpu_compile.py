@@ -223,3 +223,69 @@ def test_the_native_target_is_the_one_tritons_driver_names(cli, tmp_path: Path) 
     proc = cli("compile", "vector_add", "--cache-dir", str(tmp_path), "--json")
     assert proc.returncode == 0, proc.stderr
     assert [r["target"] for r in json.loads(proc.stdout)["results"]] == [theirs]
+
+
+OVERSIZED = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def tile_matmul(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # one BM x BN tile of A @ B (row-major, K a multiple of BK); the pipeliner keeps num_stages A and B
+    # tiles in shared memory: 256 x 256 x 64 fp16 over 8 stages asks 288 KiB (Triton 3.9); sm_90 allows 227
+    rm, rn, rk = tl.arange(0, BM), tl.arange(0, BN), tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * BN + rn[None, :])
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+'''
+
+
+def test_shared_memory_over_the_device_limit_is_what_triton_refuses(tmp_path: Path, cli) -> None:
+    """`ls` flags an entry whose shared memory is over its target's per-block limit (`over_limits`,
+    `SHARED_LIMITS`): on the GPU, that table's limit is the device's own opt-in maximum, and the entry it
+    flags is the one whose launch Triton refused with OutOfResources; one within the limit launches."""
+    import importlib.util
+
+    import torch
+    import triton
+
+    _require_gpu()
+    path = tmp_path / "oversized.py"
+    path.write_text(OVERSIZED)
+    cache = tmp_path / "cache"
+    os.environ["TRITON_CACHE_DIR"] = str(cache)
+    spec = importlib.util.spec_from_file_location("oversized_gpu", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    device_limit = torch.cuda.get_device_properties(0).shared_memory_per_block_optin
+    refused = None
+    k = 256
+    for bm, stages in ((64, 2), (256, 8)):
+        a = torch.randn(bm, k, device="cuda", dtype=torch.float16)
+        b = torch.randn(k, 256, device="cuda", dtype=torch.float16)
+        c = torch.empty(bm, 256, device="cuda", dtype=torch.float32)
+        try:
+            module.tile_matmul[(1,)](a, b, c, k, BM=bm, BN=256, BK=64, num_warps=8, num_stages=stages)
+            torch.cuda.synchronize()
+            torch.testing.assert_close(c, a.float() @ b.float(), rtol=1e-2, atol=1e-2)
+        except triton.runtime.errors.OutOfResources as e:
+            refused = (bm, str(e))
+    proc = cli("ls", "--cache-dir", str(cache), "--json")
+    assert proc.returncode == 0, proc.stderr
+    entries = {e["shared"]: e for e in json.loads(proc.stdout)["entries"] if e["name"] == "tile_matmul"}
+    assert len(entries) == 2
+    over = {shared: e["over_limits"] for shared, e in entries.items()}
+    limits = {e["shared_limit"] for e in entries.values()}
+    _record({"test": "shared-limit", "device_limit": device_limit, "table_limit": sorted(limits),
+             "refused": refused, "shared": sorted(entries), "over_limits": over})
+    assert limits == {device_limit}
+    big = max(entries)
+    assert refused is not None and refused[0] == 256 and big > device_limit, refused
+    assert over[big] == [{"resource": "shared", "used": big, "limit": device_limit}]
+    assert over[min(entries)] == []
+    table = cli("ls", "--cache-dir", str(cache))
+    assert table.returncode == 0 and f"smem>{device_limit / 1024:.1f}K" in table.stdout

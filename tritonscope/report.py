@@ -151,6 +151,9 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
     _layouts(model, entry, next((p.text for p in panes if p.stage == "ttgir" and p.text), None))
     _loads(model, entry, options)
     model.metadata = _metadata(entry, {p.stage: p.text for p in panes if p.text is not None})
+    for over in reversed(entry.over_limits):  # first thing a reader sees: this kernel cannot launch there
+        model.notes.insert(0, f"over the launch limit: {over['resource']} {over['used']:,} > {over['limit']:,} on "
+                              f"{entry.target} (Triton raises OutOfResources before the first launch)")
     release(entry)  # the model is plain data: the parsed stages go before the page is rendered
     return model
 

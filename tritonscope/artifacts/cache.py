@@ -287,6 +287,24 @@ class KernelEntry:
         return v if _is_int(v) and v > 0 else None
 
     @property
+    def over_limits(self) -> list[dict]:
+        """What the kernel asks of its target beyond what a launch may use, the checks Triton's
+        `CompiledKernel._init_handles` makes before the first launch (it raises OutOfResources): shared memory
+        over the target's per-block limit (`SHARED_LIMITS`), tensor memory over 512 columns (576 on sm_107).
+        A cache keeps such entries (an autotuner's config that never ran, a cross-compile): listed as
+        `{"resource", "used", "limit"}`. Empty where within the limits or the target's limit is not known."""
+        out = []
+        shared, limit = self.meta("shared"), shared_limit(self.target)
+        if _is_int(shared) and limit is not None and shared > limit:
+            out.append({"resource": "shared", "used": shared, "limit": limit})
+        cols, t = self.tmem_columns, self.target
+        if cols is not None and t is not None and t.backend == "cuda":
+            tmem_limit = 576 if t.arch == "107" else 512
+            if cols > tmem_limit:
+                out.append({"resource": "tensor memory columns", "used": cols, "limit": tmem_limit})
+        return out
+
+    @property
     def triton_version(self) -> str | None:
         v = self.meta("triton_version")
         return str(v) if v is not None else None
@@ -342,6 +360,8 @@ class KernelEntry:
             "triton_version_inferred": self.triton_version_inferred,
             "language": self.language,
             "local_bytes": self.local_bytes,
+            "shared_limit": shared_limit(self.target),
+            "over_limits": self.over_limits,
             "stages": self.stages,
             "sizes": {s: self.sizes[s] for s in self.stages if s in self.sizes},
             "other_files": sorted(self.other_files),
@@ -354,6 +374,24 @@ _TTGIR_TARGET = lazy_compile(r'(?:triton_gpu|ttg)\.target"?\s*=\s*"(\w+):(\w+)"'
                              r'|"triton_gpu\.compute-capability"\s*=\s*(\d+)')
 _TTGIR_WARP = lazy_compile(r'"(?:triton_gpu|ttg)\.threads-per-warp"\s*=\s*(\d+)')
 _PTX_TARGET = lazy_compile(r"^\.target\s+sm_(\d+)a?\b", re.MULTILINE)
+
+
+# The shared memory one block may use (bytes; Triton asks the device for its opt-in maximum, CUDA's
+# cudaDevAttrMaxSharedMemoryPerBlockOptin, HIP's hipDeviceAttributeMaxSharedMemoryPerBlock), per target, from
+# the vendors' per-architecture tables: NVIDIA's "Technical Specifications per Compute Capability" (every GPU
+# of a compute capability has the same), AMD's LDS per workgroup. A target not here has no known limit.
+SHARED_LIMITS = {
+    ("cuda", "70"): 96 << 10, ("cuda", "72"): 96 << 10, ("cuda", "75"): 64 << 10,
+    ("cuda", "80"): 163 << 10, ("cuda", "86"): 99 << 10, ("cuda", "87"): 163 << 10, ("cuda", "89"): 99 << 10,
+    ("cuda", "90"): 227 << 10, ("cuda", "100"): 227 << 10, ("cuda", "103"): 227 << 10,
+    ("cuda", "120"): 99 << 10, ("cuda", "121"): 99 << 10,
+    ("hip", "gfx90a"): 64 << 10, ("hip", "gfx942"): 64 << 10, ("hip", "gfx950"): 160 << 10,
+}
+
+
+def shared_limit(target: Target | None) -> int | None:
+    """The per-block shared memory limit of a target (`SHARED_LIMITS`), None where not known."""
+    return SHARED_LIMITS.get((target.backend, target.arch.lower())) if target is not None else None
 
 
 def _head(path: str | os.PathLike | None, size: int) -> bytes | None:

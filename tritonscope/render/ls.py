@@ -15,6 +15,7 @@ from tritonscope.render.terminal import human_age, human_size
 _KIND_STYLE = {"partial": "yellow", "launcher": "dim", "empty": "dim", "tmp": "dim", "binary-only": "cyan"}
 
 
+_OVER = {"shared": "smem", "tensor memory columns": "tmem"}
 _COLUMNS = ("name", "hash", "target", "warps/stages", "smem", "stages", "triton", "age")
 _TMEM_COLUMNS = ("name", "hash", "target", "warps/stages", "smem", "tmem", "stages", "triton", "age")
 _RIGHT = frozenset({"smem", "tmem", "age"})
@@ -39,6 +40,8 @@ def ls_rows(entries: list[KernelEntry], now: float, tmem: bool = False) -> list[
         local = e.local_bytes
         if local:  # register spills / stack: flagged where the eye lands
             name += f" spills:{local}B"
+        for over in e.over_limits:  # a launch raises OutOfResources: said beside the name too
+            name += f" {_OVER[over['resource']]}>{human_size(over['limit'])}"
         cells = [name, e.hash[:10], str(t) if t else "-", ws, human_size(smem) if isinstance(smem, int) else "-"]
         if tmem:
             cols = e.tmem_columns
