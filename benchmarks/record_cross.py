@@ -10,13 +10,17 @@ driver answers the target (current device 0, stream 0) and `JITFunction.run` com
 DIR holds the library's package as released (e.g. `unzip amd_aiter-*.whl 'aiter/ops/triton/*'`); its
 package `__init__`s do not run (aiter's builds C++ extensions at import). Each target runs in a process of
 its own: libraries pick dtypes and configs by the arch at import. What torch would ask a GPU (its
-compute-unit count) gets the target GPU's answer, named in STAND_INS. Ops that fail are listed with their
-error and the recording goes on. This is a recording aid for test data and sweeps, not part of the tool.
+compute-unit count) gets the target GPU's answer, named in STAND_INS; `device="cuda"` allocations are CPU
+tensors. An autotuned kernel compiles every config its autotuner would benchmark (Triton's `autotune` and a
+library's own tuner calling `triton.testing.do_bench`) and keeps the first. Ops that fail are listed with
+their error and the recording goes on. This is a recording aid for test data and sweeps, not part of the
+tool. Libraries (`--lib`): aiter (AMD), gptqmodel, sageattention, transformer_engine.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -71,7 +75,63 @@ def _install_driver(backend: str, arch: str) -> None:
     props = types.SimpleNamespace(multi_processor_count=units, gcnArchName=arch, name=f"stand-in {arch}")
     torch.cuda.get_device_properties = lambda device=None: props
     torch.cuda.current_device = lambda: 0
-    torch.cuda.get_device_capability = lambda device=None: (9, 4) if arch == "gfx942" else (9, 5)
+    torch.cuda.get_device_capability = lambda device=None: (
+        (9, 4) if arch == "gfx942" else (9, 5) if arch == "gfx950" else (int(arch) // 10, int(arch) % 10))
+    torch.cuda.is_available = lambda: True
+    _autotune_compiles_every_config()
+    _cuda_tensors_on_cpu(torch)
+
+
+def _autotune_compiles_every_config() -> None:
+    """`triton.autotune` compiles each config it would benchmark (its own pruning first) and keeps the first:
+    every variant a launch would try is recorded; one that does not fit the target is skipped, as Triton's
+    own benchmark skips it."""
+    from triton.runtime.autotuner import Autotuner
+
+    def bench(self, *args, config, **meta):
+        current = dict(meta, **config.all_kwargs())
+        full_nargs = {**self.nargs, **current}
+        if config.pre_hook:
+            config.pre_hook(full_nargs)
+        try:
+            self.fn.run(*args, **current)
+        except Exception as e:  # noqa: BLE001 - Triton's benchmark gives such a config an infinite time
+            if type(e).__name__ not in ("OutOfResources", "CompileTimeAssertionFailure", "PTXASError"):
+                raise
+            return [float("inf")]
+        return [float(self.configs.index(config)) if config in self.configs else 0.0]
+
+    Autotuner._bench = bench
+    import itertools
+
+    import triton.testing
+
+    order = itertools.count()
+
+    def do_bench(fn, *args, quantiles=None, **kwargs):  # a library's own autotuner: the same, by call order
+        fn()
+        value = float(next(order))
+        return [value] * len(quantiles) if quantiles else value
+
+    triton.testing.do_bench = do_bench
+
+
+def _cuda_tensors_on_cpu(torch) -> None:
+    """Wrappers that allocate with `device="cuda"` get CPU tensors (nothing is launched on them)."""
+    import functools
+
+    def on_cpu(factory):
+        @functools.wraps(factory)
+        def make(*args, **kwargs):
+            device = kwargs.get("device")
+            if device is not None and str(device).startswith("cuda"):
+                kwargs["device"] = "cpu"
+            return factory(*args, **kwargs)
+        return make
+
+    for name in ("empty", "zeros", "ones", "full", "arange", "tensor", "empty_strided", "randn", "rand"):
+        setattr(torch, name, on_cpu(getattr(torch, name)))
+    torch.cuda.device = lambda device=None: contextlib.nullcontext()  # `with torch.cuda.device(x.device):`
 
 
 # --- aiter (AMD's kernel library), amd-aiter 0.1.7.post2.dev18: its `aiter/ops/triton` as released -----
@@ -194,7 +254,155 @@ def _ops_aiter(torch, arch: str) -> dict:
     return ops
 
 
-LIBS = {"aiter": _ops_aiter}
+# --- SageAttention 1.0.6 (thu-ml): int8 QK per-block quantized attention, fp16 PV; its wheel as released ----
+def _ops_sageattention(torch, arch: str) -> dict:
+    _bare_packages(SITE, ("sageattention",))
+    f16 = torch.float16
+    b, h, kv_h, n, d = 2, 32, 8, 1024, 128  # a Llama-style GQA prefill
+
+    def t(*shape, dtype=f16):
+        return torch.zeros(shape, dtype=dtype)
+
+    def attention(d=d, causal=False, layout="HND"):
+        if d == 96:
+            from sageattention.quant_per_block_hd96 import per_block_int8_hd96 as quant
+            mod = "attn_qk_int8_per_block_h96" + ("_causal" if causal else "")
+        else:
+            from sageattention.quant_per_block import per_block_int8 as quant
+            mod = "attn_qk_int8_per_block" + ("_causal" if causal else "")
+        forward = __import__(f"sageattention.{mod}", fromlist=["forward"]).forward
+        shape_q, shape_k = ((b, h, n, d), (b, kv_h, n, d)) if layout == "HND" else ((b, n, h, d), (b, n, kv_h, d))
+        q8, qs, k8, ks = quant(t(*shape_q), t(*shape_k), tensor_layout=layout)
+        forward(q8, k8, t(*shape_k), qs, ks, tensor_layout=layout, output_dtype=torch.bfloat16)
+
+    def varlen(causal=False):
+        from sageattention.quant_per_block_varlen import per_block_int8 as quant
+        mod = "attn_qk_int8_per_block_causal_varlen" if causal else "attn_qk_int8_block_varlen"
+        forward = __import__(f"sageattention.{mod}", fromlist=["forward"]).forward
+        cu = torch.tensor([0, 300, 1024], dtype=torch.int32)
+        q8, qs, k8, ks, cu_qs, cu_ks = quant(t(1024, h, d), t(1024, kv_h, d), cu, cu, 724, 724)
+        forward(q8, k8, t(1024, kv_h, d), cu, cu, 724, qs, ks, cu_qs, cu_ks, output_dtype=torch.bfloat16)
+
+    ops = {"attn_hnd": lambda: attention(), "attn_causal_nhd": lambda: attention(causal=True, layout="NHD"),
+           "attn_hd96": lambda: attention(d=96), "attn_hd96_causal": lambda: attention(d=96, causal=True),
+           "attn_varlen": lambda: varlen(), "attn_varlen_causal": lambda: varlen(causal=True)}
+    return ops
+
+
+# --- Transformer Engine 2.20.2 (NVIDIA): its Triton MoE permutation, cross entropy and padding kernels ------
+def _ops_transformer_engine(torch, arch: str) -> dict:
+    _bare_packages(SITE, ("transformer_engine", "transformer_engine.common", "transformer_engine.common.triton",
+                          "transformer_engine.pytorch", "transformer_engine.pytorch.triton"))
+    bf16 = torch.bfloat16
+    tokens, experts, top_k, hidden = 4096, 64, 8, 4096  # a 64-expert top-8 MoE layer
+
+    def t(*shape, dtype=bf16):
+        return torch.zeros(shape, dtype=dtype)
+
+    def permutation():
+        from transformer_engine.pytorch.triton import permutation as p
+        routing = torch.zeros((tokens, experts), dtype=torch.bool)
+        routing[:, :top_k] = True
+        row_id_map = p.make_row_id_map(routing, tokens, experts)
+        out_tokens = tokens * top_k
+        p.permute_with_mask_map(t(tokens, hidden), row_id_map, t(tokens, experts, dtype=torch.float32), None,
+                                None, tokens, experts, out_tokens, hidden, 0)
+        p.unpermute_with_mask_map(t(out_tokens, hidden), row_id_map, t(tokens, experts), None, None, tokens,
+                                  experts, hidden)
+        p.unpermute_with_mask_map_bwd_with_merging_probs(
+            t(tokens, hidden), row_id_map, t(out_tokens, hidden), t(tokens, experts), None, tokens, experts,
+            out_tokens, hidden)
+
+    def chunk_sort():
+        from transformer_engine.pytorch.triton import permutation as p
+        splits = 16
+        row_id_map = p.make_chunk_sort_map(torch.full((splits,), tokens // splits, dtype=torch.int32),
+                                           torch.arange(splits, dtype=torch.int32), tokens, splits)
+        p.sort_chunks_by_map(t(tokens, hidden), row_id_map, t(tokens, dtype=torch.float32), tokens, hidden, True)
+
+    def cross_entropy():
+        from transformer_engine.pytorch.triton import cross_entropy as ce
+        b, s, v = 2, 1024, 128256  # Llama 3's vocabulary
+        loss, saved, stats, n = ce.cross_entropy_forward(t(b, s, v), torch.zeros((b, s), dtype=torch.int64), 0.1,
+                                                          False, None, -100, False)[:4]
+        ce.cross_entropy_backward(saved, stats, torch.zeros((b, s), dtype=torch.int64), n, t(b * s), 0.1, False, 0,
+                                  1, -100)
+
+    def pad():
+        from transformer_engine.pytorch.triton.pad import pad_columnwise_scale_inv
+        pad_columnwise_scale_inv(t(1000, 30, dtype=torch.uint8))
+
+    def grouped_dbias_dscales():
+        from transformer_engine.pytorch.triton.grouped_dbias_dscales import compute_grouped_dbias_dscales as op
+        groups = 8
+        op(t(tokens, hidden), t(tokens, dtype=torch.float32), t(groups, hidden),
+           torch.arange(0, tokens + 1, tokens // groups, dtype=torch.int64))
+
+    return {f.__name__: f for f in (permutation, chunk_sort, cross_entropy, pad, grouped_dbias_dscales)}
+
+
+# --- GPTQModel 7.7.0 (ModelCloud): packed 4-bit GPTQ and AWQ weights, dequantized in Triton matmuls; a Gluon
+# fp8 mma_v2 GEMM. --site: the sdist's folder (gptqmodel-7.7.0), which holds the package -------------------
+def _ops_gptqmodel(torch, arch: str) -> dict:
+    import logging
+
+    _bare_packages(SITE, ("gptqmodel", "gptqmodel.nn_modules", "gptqmodel.nn_modules.triton_utils",
+                          "gptqmodel.nn_modules.qlinear", "gptqmodel.quantization", "gptqmodel.quantization.awq",
+                          "gptqmodel.quantization.awq.modules", "gptqmodel.quantization.awq.modules.triton",
+                          "gptqmodel.utils"))
+    # the two helpers its Triton files import from `gptqmodel.utils` (whose own imports need pcre and logbar)
+    sys.modules["gptqmodel.utils.logger"] = types.SimpleNamespace(setup_logger=lambda *a, **k: logging.getLogger())
+    sys.modules["gptqmodel.utils.torch"] = types.SimpleNamespace(HAS_XPU=False)
+    f16 = torch.float16
+    k, n, group = 4096, 4096, 128  # a Llama 7B projection, 4-bit, group size 128
+
+    def t(*shape, dtype=f16):
+        return torch.zeros(shape, dtype=dtype)
+
+    def packed():  # qweight [K/8, N] int32, scales [K/g, N], qzeros [K/g, N/8] int32, g_idx [K]
+        return (t(k // 8, n, dtype=torch.int32), t(k // group, n), t(k // group, n // 8, dtype=torch.int32),
+                torch.arange(k, dtype=torch.int32) // group)
+
+    def quant_matmul_248():
+        from gptqmodel.nn_modules.triton_utils import kernels
+        kernels.quant_matmul_248(t(64, k), *packed(), 4, 15)
+        kernels.transpose_quant_matmul_248(t(64, n), *packed(), 4, 15)
+
+    def dequant():
+        from gptqmodel.nn_modules.triton_utils.dequant import dequant as op
+        op(f16, *packed(), 4, 32, 15)
+
+    def gptq_gemm_small_m():
+        from gptqmodel.nn_modules.triton_utils.gptq_gemm import gptq_gemm as op
+        op(t(8, k), *packed())
+
+    def gptq_gemv():
+        from gptqmodel.nn_modules.triton_utils.gptq_gemv import gptq_gemv as op
+        op(t(1, k), *packed())
+
+    def awq_gemm():
+        from gptqmodel.quantization.awq.modules.triton import gemm
+        qweight, scales, qzeros = t(k, n // 8, dtype=torch.int32), t(k // group, n), t(k // group, n // 8,
+                                                                                         dtype=torch.int32)
+        gemm.awq_gemm_triton(t(64, k), qweight, scales, qzeros, 8)
+        gemm.awq_dequantize_triton(qweight, scales, qzeros)
+
+    def w4a_fp8_gluon():
+        from gptqmodel.nn_modules.qlinear import w4a_triton as w
+        rows = 64
+        q, row_scale = t(rows, k, dtype=torch.float8_e4m3fn), t(rows, dtype=torch.float32)
+        w._token_fp8_quant[(rows,)](t(rows, k), q, row_scale, k, k, num_warps=4)
+        w._grouped_fp8_gemm[(rows // 16, n // 64)](q, t(k, n, dtype=torch.float8_e4m3fn), t(k // 128, n), row_scale,
+                                                   None, t(rows, n), rows, n, k, False, 16, 64, num_warps=4)
+
+    ops = {f.__name__: f for f in (quant_matmul_248, dequant, gptq_gemm_small_m, gptq_gemv, awq_gemm)}
+    if arch.isdigit() and int(arch) >= 89:
+        ops["w4a_fp8_gluon"] = w4a_fp8_gluon
+    return ops
+
+
+LIBS = {"aiter": _ops_aiter, "gptqmodel": _ops_gptqmodel, "sageattention": _ops_sageattention,
+        "transformer_engine": _ops_transformer_engine}
 SITE = ""
 
 
