@@ -991,3 +991,49 @@ def test_sageattention_int8_and_f16_wgmma_of_one_call_line_told_apart_by_type():
     assert rows["33:16 @ 95:16"].counts("sass") == {"HGMMA.64x128x16.F16": 4}
     assert all(not r.ambiguous and r.count_changes == [] for r in rows.values())
     assert {r.attribution for r in report.rows} == {"exact"}
+
+
+@needs_nvdisasm
+def test_gptqmodel_group_index_in_two_layouts_each_read_by_one_family():
+    """GPTQModel's packed-int4 GEMM on the H100 (tests/data/thirdparty-h100-triton3.6/gptqmodel, launched for
+    real): `g_idx` loaded once into shared memory and read back in two slice layouts at 160:24, 2 and 1
+    elements a thread, twice each (pipelined). The reads are 4 4-byte `ld.shared` and 2 `ldmatrix.x1` (4
+    bytes a thread) held in common; Triton lowers one local_load by one method, and only the 1-element
+    copy's bytes (2 x 4) fit the ldmatrix ones: each takes its family, in every stage."""
+    (entry,) = Cache(DATA / "gptqmodel").kernels()
+    report = analyze_entry(entry)
+    reads = [r for r in report.rows if (r.line, r.col) == (160, 24) and r.op == "ttg.local_load"]
+    assert [(r.elements_per_thread, r.instances) for r in reads] == [(2, 2), (1, 2)]
+    two, one = reads
+    assert (two.counts("llir"), two.counts("ptx"), two.counts("sass")) == (
+        {"load i32": 4}, {"ld.shared.b32": 4}, {"LDS": 4})
+    assert (one.counts("llir"), one.counts("ptx"), one.counts("sass")) == (
+        {"ldmatrix.sync.aligned.m8n8.x1.b16.p3": 2}, {"ldmatrix.sync.aligned.m8n8.x1.shared.b16": 2},
+        {"LDSM.16.M88": 2})
+    assert not two.ambiguous and not one.ambiguous
+    assert {r.attribution for r in report.rows} <= {"exact", "moved"}
+
+
+def test_family_settling_needs_one_fitting_assignment():
+    """`settle_by_family` gives each copy of one shared access one family's instructions only where the bytes
+    leave one way: two copies of equal need (either could be the ldmatrix one) stay ambiguous."""
+    from tritonscope.loads.join import settle_by_family
+
+    def copy(elements: int) -> AccessRow:
+        r = AccessRow(file="k.py", line=160, col=24, chain="k.py:160:24", op="ttg.local_load", kind="shared_load",
+                      instances=2, shape=(32,), dtype="i32", element_bits=32, layout=None, layout_text=None,
+                      mask=False, other=False, eviction=None, cache=None, elements_per_thread=elements)
+        r.ambiguous = {"llir": {"load i32": 4, "ldmatrix.sync.aligned.m8n8.x1.b16.p3": 2}}
+        r.widths = {"llir": {"load i32": 4, "ldmatrix.sync.aligned.m8n8.x1.b16.p3": 4}}
+        return r
+
+    two, one = copy(2), copy(1)
+    settle_by_family("llir", [two, one])
+    assert two.stages == {"llir": {"load i32": 4}}
+    assert one.stages == {"llir": {"ldmatrix.sync.aligned.m8n8.x1.b16.p3": 2}}
+    assert not two.ambiguous and not one.ambiguous
+    a, b = copy(1), copy(1)
+    for r in (a, b):  # 3 x 4 bytes a copy: the two families move 16 and 8
+        r.instances = 3
+    settle_by_family("llir", [a, b])
+    assert a.ambiguous and b.ambiguous and not a.stages and not b.stages

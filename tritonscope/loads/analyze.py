@@ -24,6 +24,7 @@ from tritonscope.loads.join import (
     loc_key,
     mark_branch_guarded,
     settle_by_counts,
+    settle_by_family,
     share_identical,
     split_ambiguous,
 )
@@ -133,6 +134,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         join_stage(stage, modules[stage], located, unattributed)
         share_identical(stage, located)
         settle_by_counts(stage, located)
+        settle_by_family(stage, located)
         if stage == "llir":
             loadreclaim.at_use(modules[stage], ttgir, located, unattributed)
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import itertools
 import os
 import re
 
@@ -313,9 +314,10 @@ def split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
                      for r in members}
         elif width is None:
             continue
-        else:
+        else:  # (of the same family: a plain 4-byte LDS is no ldmatrix's, though as wide)
             share = {id(r): sum(n for f, n in r.stages.get(guide, {}).items()
-                                if r.widths.get(guide, {}).get(f) == width) for r in members}
+                                if r.widths.get(guide, {}).get(f) == width and family(f) == family(form))
+                     for r in members}
         if sum(share.values()) != total:
             continue
         _settle(stage, form, members, [share[id(r)] for r in members])
@@ -382,6 +384,45 @@ def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
             if all(need) and sum(need) == total:
                 _settle(stage, form, members, need)
                 break
+
+
+def settle_by_family(stage: str, rows: list[AccessRow]) -> None:
+    """Copies of one shared-memory access in several layouts, holding in common instructions of several
+    families (plain `ld.shared` and `ldmatrix`): Triton lowers one `local_load` or `local_store` by one
+    method, so each copy's instructions are all of one family. When no copy has instructions of its own and
+    exactly one way of giving each copy one family's instructions moves each copy's bytes (its elements, all
+    instances), each takes its family's (GPTQModel's `g_idx` kept in two slice layouts: 2 elements a
+    thread in 4-byte `ld.shared`, 1 in `ldmatrix.x1`)."""
+    groups: dict[tuple, list[AccessRow]] = collections.defaultdict(list)
+    for r in rows:
+        if r.ambiguous.get(stage) and r.kind in ("shared_load", "shared_store") and r.line:
+            groups[(r.file, r.line, r.col, r.written)].append(r)
+    for members in groups.values():
+        totals = dict(members[0].ambiguous[stage])  # (every copy was chosen for every one of them)
+        if len(members) < 2 or any(r.stages.get(stage) or r.ambiguous[stage] != totals for r in members):
+            continue
+        forms = set(totals)
+        families: dict[str, list[str]] = collections.defaultdict(list)
+        for f in sorted(forms):
+            families[family(f)].append(f)
+        widths = members[0].widths.get(stage, {})
+        if len(families) != len(members) or any(widths.get(f) is None for f in forms):
+            continue
+        moved = {fam: sum(totals[f] * widths[f] for f in fs) for fam, fs in families.items()}
+        need = [r.elements_per_thread * r.element_bits // 8 * r.instances
+                if r.elements_per_thread and r.element_bits and r.element_bits % 8 == 0 else None for r in members]
+        if None in need:
+            continue
+        fits = [p for p in itertools.permutations(families) if all(moved[fam] == n for fam, n in zip(p, need,
+                                                                                                     strict=True))]
+        if len(fits) != 1:
+            continue
+        for r, fam in zip(members, fits[0], strict=True):
+            del r.ambiguous[stage]
+            for f in families[fam]:
+                r.stages.setdefault(stage, {})[f] = totals[f]
+            if not r.ambiguous:
+                r.ambiguous_with = []
 
 
 def _element_need(row: AccessRow, stage: str, width: int, distinct: bool = False) -> int | None:
