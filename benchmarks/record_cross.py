@@ -6,6 +6,7 @@ driver answers the target (current device 0, stream 0) and `JITFunction.run` com
 
     python benchmarks/record_cross.py OUT --site DIR --target hip:gfx942 [--lib aiter] [--only OP]
         [--python VENV/bin/python --extra-path TORCH_SITE]   # another Triton release's interpreter
+    python benchmarks/record_cross.py OUT --site DIR --target gpu --lib LIB   # the same ops launched on a GPU
 
 DIR holds the library's package as released (e.g. `unzip amd_aiter-*.whl 'aiter/ops/triton/*'`); its
 package `__init__`s do not run (aiter's builds C++ extensions at import). Each target runs in a process of
@@ -409,8 +410,14 @@ SITE = ""
 def _child(lib: str, target: str, only: list[str]) -> dict:
     import torch
 
-    backend, arch = target.split(":")
-    _install_driver(backend, arch)
+    if target == "gpu":  # launched for real: the library's tensors on the GPU, its autotuner benchmarking
+        torch.set_default_device("cuda")
+        major, minor = torch.cuda.get_device_capability()
+        arch = torch.cuda.get_device_properties(0).gcnArchName.split(":")[0] if torch.version.hip \
+            else f"{major}{minor}"
+    else:
+        backend, arch = target.split(":")
+        _install_driver(backend, arch)
     ops = LIBS[lib](torch, arch)
     done, failed = [], {}
     for name, op in ops.items():
@@ -431,7 +438,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("out")
     ap.add_argument("--site", required=True, help="folder holding the library's package")
-    ap.add_argument("--target", action="append", required=True, help="hip:gfx942, hip:gfx950, cuda:90, ...")
+    ap.add_argument("--target", action="append", required=True,
+                    help="hip:gfx942, hip:gfx950, cuda:90, ...; `gpu`: launch on this machine's GPU for real")
     ap.add_argument("--lib", default="aiter", choices=sorted(LIBS))
     ap.add_argument("--only", action="append", default=[], help="only this op (repeatable)")
     ap.add_argument("--python", default=sys.executable,
