@@ -229,3 +229,15 @@ def test_mlir_signedness_and_small_float_types():
                            parse_layout_aliases("#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, "
                                                 "transposed = false, elementBitWidth = 8}>"))
     assert (tt.shape, tt.dtype, tt.element_bits) == ((128, 128), "ui8", 8)
+
+
+def test_attributes_of_other_dialects_are_no_layouts():
+    """A TTGIR module aliases more than layouts: gfx950 fences carry `#llvm.mmra_tag<...>` (SageAttention's
+    attention on gfx950, Triton 3.9); `layout` on such a kernel failed on it. Only Triton's GPU dialects'
+    aliases are layouts; an unknown ttg kind is still an error."""
+    text = (f"#blocked = #ttg.blocked<{BLOCKED_BODY}>\n"
+            '#mmra_tag = #llvm.mmra_tag<"amdgpu-synchronize-as":"local">\n'
+            "#group = #llvm.access_group<id = distinct[0]<>>\n")
+    assert set(parse_layout_aliases(text)) == {"blocked"}
+    with pytest.raises(ParseError, match="unknown layout kind ttg.fancy"):
+        parse_layout_aliases(text + "#f = #ttg.fancy<{a = 1}>\n")

@@ -198,8 +198,19 @@ class _LazyAliases(dict):
 
 
 def _is_non_layout(value: str) -> bool:
-    """Memory spaces (`#ttg.shared_memory`, `#ttng.tensor_memory`) share the alias syntax but are no layouts."""
+    """Memory spaces (`#ttg.shared_memory`, `#ttng.tensor_memory`) share the alias syntax but are no layouts;
+    nor is any attribute of another dialect than Triton's GPU ones (gfx950's `#llvm.mmra_tag<...>` on its
+    fences, an `#llvm.access_group`)."""
+    m = re.match(r"#([\w]+)\.", value)
+    if m is None or m.group(1) not in _LAYOUT_DIALECTS:
+        return True
     return bool(re.match(r"#(ttg|triton_gpu|ttng)\.(shared_memory|tensor_memory)(?![\w<])", value))
+
+
+# the dialects whose attributes are layouts (every release's spelling; AMD's and Intel's layouts are ttg's or
+# their own dialect's)
+_LAYOUT_DIALECTS = frozenset(("ttg", "triton_gpu", "ttng", "triton_nvidia_gpu", "ttig", "triton_intel_gpu",
+                              "amdg", "amdgpu", "triton_amdgpu"))
 
 
 TYPE_START = re.compile(r"(?<![\w.])(tensor|!(?:ttg|triton_gpu|tt)\.memdesc|!tt\.tensordesc)<")
