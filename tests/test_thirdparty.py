@@ -1037,3 +1037,40 @@ def test_family_settling_needs_one_fitting_assignment():
         r.instances = 3
     settle_by_family("llir", [a, b])
     assert a.ambiguous and b.ambiguous and not a.stages and not b.stages
+
+
+GFX942 = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "transformer_engine"
+
+
+def _gfx942_te(prefix: str):
+    (entry,) = [e for e in Cache(GFX942).kernels() if e.hash.startswith(prefix)]
+    return analyze_entry(entry)
+
+
+def test_transformer_engine_early_return_stores_sunk_into_one_of_no_line():
+    """Transformer Engine's cross entropy on gfx942: `if y == ignore_idx: store(loss, 0.0); return` (64:9)
+    and `store(loss, ...)` (77:5) are the two successors of one `cf.cond_br`, each computing the address
+    `loss_ptr + row` itself. LLVM sinks them into one store with no source line (line 0), in LLIR and in
+    AMDGCN: 64:9 takes it, 77:5 is merged-arms with it. The line-0 store is no other access's: the stats
+    store at 60:5, whose 4 bytes the backend combined into 61:5's `global_store_dwordx2`, says so instead
+    of taking it."""
+    rows = {r.where: r for r in _gfx942_te("MRMSTJ35").rows}
+    first, second = rows["64:9"], rows["77:5"]
+    assert first.counts("llir") == {"store <1 x float>": 1} and first.counts("amdgcn") == {"global_store_dword": 1}
+    assert [c.code for c in first.relocations] == ["unlocated", "unlocated"] and first.verdict == "scalar"
+    assert "at 77:5" in first.relocations[0].evidence and "sank" in first.relocations[0].evidence
+    assert not second.stages and [r.code for r in second.reasons] == ["merged-arms"]
+    assert "cf.cond_br" in second.reasons[0].evidence and "at 64:9" in second.reasons[0].evidence
+    assert rows["60:5"].counts("amdgcn") == {} and [c.code for c in rows["60:5"].count_changes] == ["combined"]
+    assert rows["61:5"].counts("amdgcn") == {"global_store_dwordx2": 1}
+    assert all(r.verdict != "unknown" for r in rows.values())
+
+
+def test_transformer_engine_permute_buffer_stores_of_two_arms_merged_on_gfx942():
+    """The MoE permute's arms on gfx942 store by `amdg.buffer_store %value, %base[%offsets], %mask`: one base
+    and offsets computed alike in each arm, the value selected."""
+    rows = {r.where: r for r in _gfx942_te("FR5PV5RD").rows}
+    kept, merged = rows["299:17"], rows["301:17"]
+    assert kept.op == merged.op == "amdg.buffer_store" and kept.counts("amdgcn")
+    assert not merged.stages and [r.code for r in merged.reasons] == ["merged-arms"]
+    assert "to the same address with the same mask at 299:17" in merged.reasons[0].evidence

@@ -130,6 +130,9 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     unlocated = [r for r in rows if _unlocated_row(r)]
     lined = bool(unlocated) and len(unlocated) == len(rows) and any(_has_lines(modules[s]) for s in stages)
     located = [r for r in rows if not _unlocated_row(r)] if lined else rows
+    def same_value(a, name_a: str, b, name_b: str) -> bool:  # (two stores' operands: one value, or computed alike)
+        return graph.equivalent(graph.at(a, [name_a])[0], graph.at(b, [name_b])[0])
+
     for stage in stages:
         join_stage(stage, modules[stage], located, unattributed)
         share_identical(stage, located)
@@ -137,6 +140,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         settle_by_family(stage, located)
         if stage == "llir":
             loadreclaim.at_use(modules[stage], ttgir, located, unattributed)
+            loadreclaim.sunk_arms(located, graph.lines, same_value, unattributed)
         else:
             loadreclaim.relocate(stage, located, unattributed)
             loadreclaim.unlocated(stage, located, unattributed)
@@ -167,8 +171,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
             row.reasons = [r for r in row.reasons if r.code != "no-isa-match"]
     _unlocated(unlocated, len(rows), lined, notes)
     loadreclaim.common_subexpressions(located)
-    loadreclaim.merged_arms(located, graph.lines,
-                            lambda a, b, name: graph.equivalent(graph.at(a, [name])[0], graph.at(b, [name])[0]))
+    loadreclaim.merged_arms(located, graph.lines, same_value)
     if "llir" in modules:
         loadreclaim.not_emitted(located, unattributed)
     disambiguate(rows)

@@ -33,7 +33,9 @@ here from counts and the TTGIR, and recorded on the row as a `count_changes` rea
   the same type with the same mask and either the same value or to the same address, and that store has
   them: LLVM sank the two into one store of what the condition selects (mamba's `if c < nchunks - 1:
   store(out) else: store(final_states)`: one value, the address selected; Transformer Engine's MoE
-  permute, `if prob == 0.0: store(out, 0.0) else: store(out, inp)`: one address, the value selected).
+  permute, `if prob == 0.0: store(out, 0.0) else: store(out, inp)`: one address, the value selected). The
+  two successors of one `cf.cond_br` are such arms too (an early `return`: its cross entropy's `if y ==
+  ignore_idx: store(loss, 0.0); return`, and the `store(loss, ...)` after it).
   The same bookkeeping as `cse`. In a lower stage (`arms_merged`): an access with no instruction there
   whose twin in the other arm (same op, type, layout, written position and instructions the stage before)
   has them, no instruction of its kind unclaimed: the backend merged the arms' copies (ptxas, SGLang's
@@ -82,11 +84,18 @@ def _take(stage: str, row: AccessRow, items: list[dict], n: int, unattributed: l
 
 
 def _pool(stage: str, unattributed: list[dict], kinds: tuple[str, ...], width, fam: str) -> dict[int, list[dict]]:
+    """Unclaimed instructions of `stage` of these kinds, width and family, by line. Line 0 (no source
+    location) is left out where the stage before has unclaimed ones of no location of the same kinds: those
+    are their lowering (a store LLVM sank out of an `if`'s arms), no other access's."""
     by_line: dict[int, list[dict]] = collections.defaultdict(list)
     for u in unattributed:
         if (u["stage"] == stage and u["kind"] in kinds and u.get("bytes") == width and family(u["form"]) == fam
                 and u["count"] > 0):
             by_line[u["line"]].append(u)
+    before = PREVIOUS.get(stage)
+    if 0 in by_line and before and any(u["stage"] == before and u["line"] == 0 and u["kind"] in kinds
+                                       and u["count"] > 0 for u in unattributed):
+        del by_line[0]
     return by_line
 
 
@@ -350,7 +359,11 @@ def _record(stage: str, before: str, row: AccessRow, line: int, col: int, moved:
             nbytes: int | None = None) -> None:
     same = (f"exactly {moved} of the same kind and width" if nbytes is None else
             f"{moved} of the same kind moving exactly its {nbytes} bytes per thread (re-vectorized)")
-    if line == 0:  # no source location at all: nothing moved them, the backend lost their location
+    if line == 0 and row.moved_to.get(before) == 0:  # (its instructions had none the stage before either)
+        _moved(row, Reason(
+            "unlocated", f"{stage}: its {before} instructions had no source location, and {same} have none "
+                         f"(line 0), claimed by no access: their lowering"))
+    elif line == 0:  # no source location at all: nothing moved them, the backend lost their location
         _moved(row, Reason(
             "unlocated", f"{stage}: none of its instructions sit on {row.line}:{row.col}, where {before} had them; "
                          f"{same} have no source location (line 0), claimed by no access: the backend dropped "
@@ -612,34 +625,79 @@ def common_subexpressions(rows: list[AccessRow]) -> None:
 
 
 def merged_arms(rows: list[AccessRow], ttgir_lines: list[str], same_value) -> None:
-    """`merged-arms`: see the module docstring. `same_value(op_a, op_b, name)`: whether the name means one
-    value at both ops (the graph's resolution: sibling regions reuse names)."""
-    stores = [r for r in rows if r.op == "tt.store" and r.sites and len(_store_operands(r)) >= 2]
+    """`merged-arms`: see the module docstring. `same_value(op_a, name_a, op_b, name_b)`: whether the names
+    mean one value at the two ops, or values computed alike (the graph's resolution: sibling regions reuse
+    names, and each arm may compute its own copy of an address)."""
+    stores = [r for r in rows if r.op in _STORES and r.sites and _store_parts(r) is not None]
     for r in stores:
         if r.stages or r.ambiguous or r.verdict != "unknown":
             continue
-        ptr, value, *rest = _store_operands(r)
-        mask = rest[0] if rest else None
+        value = _store_parts(r)[1]
         for p in stores:
-            if p is r or not p.stages or p.verdict == "unknown" or _store_type(p) != _store_type(r):
+            if p is r or not p.stages or p.verdict == "unknown" or p.op != r.op or _store_type(p) != _store_type(r):
                 continue
-            p_ptr, p_value, *p_rest = _store_operands(p)
-            p_mask = p_rest[0] if p_rest else None
-            if p_mask != mask or (mask is not None and not same_value(r.sites[0].op, p.sites[0].op, mask)):
+            if not _arms_alike(r, p, ttgir_lines, same_value):
                 continue
-            same = [n for n, q in ((value, p_value), (ptr, p_ptr)) if n == q and same_value(r.sites[0].op,
-                                                                                            p.sites[0].op, n)]
-            if not same:  # one of the two is shared: LLVM selects the other
-                continue
-            if not _other_arms(ttgir_lines, r.sites[0].op.lineno, p.sites[0].op.lineno):
-                continue
-            what = ("the same value with the same mask", "to an address the condition selects") if value in same \
+            one_value = _alike(r, p, value, _store_parts(p)[1], same_value)
+            what = ("the same value with the same mask", "to an address the condition selects") if one_value \
                 else ("to the same address with the same mask", "of the value the condition selects")
+            branch = "scf.if" if _other_arms(ttgir_lines, r.sites[0].op.lineno, p.sites[0].op.lineno) \
+                else "cf.cond_br (an early return)"
             r.verdict, r.vector_bytes, r.vector_stage = p.verdict, p.vector_bytes, p.vector_stage
             r.reasons = [Reason("merged-arms", f"no stage has instructions of its own: the other arm of its "
-                                               f"scf.if stores {what[0]} at {p.line}:{p.col}, and LLVM merged the "
+                                               f"{branch} stores {what[0]} at {p.line}:{p.col}, and LLVM merged the "
                                                f"two into one store ({what[1]}); verdict of {p.line}:{p.col}")]
             break
+
+
+def sunk_arms(rows: list[AccessRow], ttgir_lines: list[str], same_value, unattributed: list[dict]) -> None:
+    """`merged-arms` where LLVM's merged store has no source line: the stores of two arms (of an `scf.if`,
+    or the two successors of a `cf.cond_br`, as an early `return` makes) of one type and mask, sharing their
+    address or their value, neither with an LLIR instruction, and LLIR's unclaimed instructions of no
+    source location (line 0) of their kind number exactly one arm's vectors, of its width: LLVM sank the
+    two into the block after the branch as one store, and a merged debug location is none. The first arm
+    takes them (its next stages follow them to line 0), the other is `merged-arms` with it (Transformer
+    Engine's cross entropy on gfx942: `if y == ignore_idx: store(loss, 0.0); return`, then
+    `store(loss, ...)`: one `global_store_dword` on no line). Only a unique such pair."""
+    stores = [r for r in rows if r.op in _STORES and r.sites and _store_parts(r) is not None and not r.stages
+              and not r.ambiguous and r.kind in ACCEPTS]
+    pairs = []
+    for i, r in enumerate(stores):
+        for p in stores[i + 1:]:
+            if p.op == r.op and _store_type(p) == _store_type(r) and _arms_alike(r, p, ttgir_lines, same_value):
+                pairs.append((r, p))
+    if len(pairs) != 1:
+        return
+    r, p = pairs[0]
+    width, vectors = r.predicted_vector_bytes, r.predicted_vectors_per_thread
+    if not width or not vectors or (p.predicted_vector_bytes, p.predicted_vectors_per_thread) != (width, vectors):
+        return
+    need = vectors * r.instances
+    pool = [u for u in unattributed if u["stage"] == "llir" and u["line"] == 0 and u["kind"] in ACCEPTS[r.kind]
+            and u["count"] > 0]
+    if sum(u["count"] for u in pool) != need or {u.get("bytes") for u in pool} != {width}:
+        return
+    forms = " and ".join(sorted({u["form"] for u in pool}))
+    _take("llir", r, pool, need, unattributed)
+    _moved(r, Reason(
+        "unlocated", f"llir: it and the other arm's store at {p.line}:{p.col} have no instruction on their lines; "
+                     f"{need} {forms} with no source location (line 0), claimed by no access, is their vectors: LLVM "
+                     f"sank the two stores into the block after the branch as one, whose merged debug location "
+                     f"is none"))
+
+
+def _arms_alike(r: AccessRow, p: AccessRow, ttgir_lines: list[str], same_value) -> bool:
+    """Two stores of one op that LLVM can merge into one selecting what differs: in two arms of one branch,
+    one mask, and one address or one value."""
+    address, value, mask = _store_parts(r)
+    p_address, p_value, p_mask = _store_parts(p)
+    if (mask is None) != (p_mask is None) or (mask is not None and not _alike(r, p, mask, p_mask, same_value)):
+        return False
+    one_value = _alike(r, p, value, p_value, same_value)
+    one_address = len(address) == len(p_address) and all(
+        _alike(r, p, a, b, same_value) for a, b in zip(address, p_address, strict=True))
+    at = (ttgir_lines, r.sites[0].op.lineno, p.sites[0].op.lineno)
+    return (one_value or one_address) and (_other_arms(*at) or _branch_targets(*at))
 
 
 def not_emitted(rows: list[AccessRow], unattributed: list[dict]) -> None:
@@ -665,9 +723,23 @@ def not_emitted(rows: list[AccessRow], unattributed: list[dict]) -> None:
                                            "used)")]
 
 
-def _store_operands(row: AccessRow) -> list[str]:
-    """`tt.store %ptr, %value[, %mask]` as written."""
-    return operands(row.sites[0].op.text)
+_STORES = ("tt.store", "amdg.buffer_store")
+
+
+def _store_parts(row: AccessRow) -> tuple[tuple[str, ...], str, str | None] | None:
+    """(the address's operands, the value, the mask or None) of `tt.store %ptr, %value[, %mask]` or AMD's
+    `amdg.buffer_store %value, %base[%offsets][, %mask]`, as written; None for another form."""
+    names = operands(row.sites[0].op.text)
+    if row.op == "tt.store" and len(names) in (2, 3):
+        return (names[0],), names[1], names[2] if len(names) == 3 else None
+    if row.op == "amdg.buffer_store" and len(names) in (3, 4):
+        return (names[1], names[2]), names[0], names[3] if len(names) == 4 else None
+    return None
+
+
+def _alike(r: AccessRow, p: AccessRow, a: str, b: str, same_value) -> bool:
+    """Whether name `a` at r's store and `b` at p's mean one value, or values computed alike."""
+    return same_value(r.sites[0].op, a, p.sites[0].op, b)
 
 
 def _store_type(row: AccessRow) -> str:
@@ -675,6 +747,37 @@ def _store_type(row: AccessRow) -> str:
     text = row.sites[0].op.text
     text = text[:text.rfind(" loc(")] if " loc(" in text else text
     return text.rsplit(" : ", 1)[-1].strip()
+
+
+_BLOCK_LABEL = re.compile(r"^\s*\^(bb\d+)(?:\([^)]*\))?:\s*// pred: \^(bb\d+)\s*$")
+_COND_BR = re.compile(r"\bcf\.cond_br\b[^,]*,\s*\^(bb\d+)(?:\([^)]*\))?,\s*\^(bb\d+)")
+
+
+def _block_of(lines: list[str], n: int) -> tuple[str, str] | None:
+    """(the block, its one predecessor) that TTGIR line n (1-based) sits in directly: the nearest block label
+    above, two columns left of it, that MLIR printed with a single predecessor; None otherwise."""
+    indent = len(lines[n - 1]) - len(lines[n - 1].lstrip())
+    for line in reversed(lines[:n - 1]):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        depth = len(line) - len(line.lstrip())
+        if depth < indent:
+            m = _BLOCK_LABEL.match(line)
+            return (m.group(1), m.group(2)) if m and depth == indent - 2 else None
+    return None
+
+
+def _branch_targets(lines: list[str], a: int, b: int) -> bool:
+    """Whether TTGIR lines a and b sit in the two successors of one `cf.cond_br` (an early `return` in an
+    `if` splits the function into blocks: `^bb1` stores and returns, `^bb2` goes on), each block entered
+    from that branch alone."""
+    block_a, block_b = _block_of(lines, a), _block_of(lines, b)
+    if block_a is None or block_b is None or block_a[0] == block_b[0] or block_a[1] != block_b[1]:
+        return False
+    targets = {block_a[0], block_b[0]}
+    return any(set(m.groups()) == targets for line in lines if "cf.cond_br" in line
+               for m in [_COND_BR.search(line)] if m)
 
 
 def _other_arms(lines: list[str], a: int, b: int) -> bool:
