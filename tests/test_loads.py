@@ -514,3 +514,63 @@ def test_runtime_unrolled_loop_explains_extra_llir_copies(corpus):
     assert sum(row.counts("llir").values()) == 2 * row.predicted_vectors_per_thread * row.instances == 8
     (why,) = [c for c in row.count_changes if c.code == "unrolled"]
     assert "known only at run time" in why.evidence and "unrolled or peeled that loop" in why.evidence
+
+
+def test_element_offset_between_two_scalar_addresses():
+    """`cu_seqlens + b` and `cu_seqlens + b + 1` (SageAttention's varlen kernels): one pointer plus terms that
+    differ by a constant, however the `+ 1` is written; another base, or another term, is no constant offset."""
+    from tritonscope.loads.sites import ValueGraph
+
+    text = """module {
+  tt.func public @k(%cu: !tt.ptr<i32>, %other: !tt.ptr<i32>, %n: i32) {
+    %b = tt.get_program_id x : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c3_i64 = arith.constant 3 : i64
+    %p0 = tt.addptr %cu, %b : !tt.ptr<i32>, i32
+    %b1 = arith.addi %b, %c1_i32 : i32
+    %p1 = tt.addptr %cu, %b1 : !tt.ptr<i32>, i32
+    %p2 = tt.addptr %p0, %c1_i32 : !tt.ptr<i32>, i32
+    %b64 = arith.extsi %b : i32 to i64
+    %b4 = arith.addi %b64, %c3_i64 : i64
+    %p3 = tt.addptr %cu, %b4 : !tt.ptr<i32>, i64
+    %p4 = tt.addptr %other, %b1 : !tt.ptr<i32>, i32
+    %bn = arith.addi %b, %n : i32
+    %p5 = tt.addptr %cu, %bn : !tt.ptr<i32>, i32
+    tt.return
+  }
+}
+"""
+    graph = ValueGraph(parse("ttgir", text), text)
+    assert graph.element_offset("%p0", "%p1") == 1 and graph.element_offset("%p1", "%p0") == -1
+    assert graph.element_offset("%p0", "%p2") == 1 and graph.element_offset("%p1", "%p2") == 0
+    assert graph.element_offset("%p0", "%p3") == 3
+    assert graph.element_offset("%p0", "%p4") is None and graph.element_offset("%p0", "%p5") is None
+
+
+def test_combined_pairs_by_address_where_several_accesses_gained():
+    """Two pairs of adjacent scalar loads, each pair one `s_load_dwordx2` on the first load's line: by bytes
+    alone either missing load could be in either wider load; by address each is in exactly one."""
+    from tritonscope.loads.model import AccessRow
+    from tritonscope.loads.reclaim import _combination
+
+    def row(line: int, amdgcn: dict) -> AccessRow:
+        r = AccessRow(file="k.py", line=line, col=5, chain=f"k.py:{line}:5", op="tt.load", kind="global_load",
+                      instances=1, shape=(), dtype="i32", element_bits=32, layout=None, layout_text=None,
+                      mask=False, other=False, eviction=None, cache=None)
+        r.stages = {"llir": {"load <1 x i32>": 1}, **({"amdgcn": amdgcn} if amdgcn else {})}
+        r.widths = {"llir": {"load <1 x i32>": 4}, "amdgcn": {f: 8 for f in amdgcn}}
+        return r
+
+    q0, q1, k0, k1 = row(60, {"s_load_dwordx2": 1}), row(61, {}), row(74, {"s_load_dwordx2": 1}), row(75, {})
+    element = {id(q0): ("cu_q", 0), id(q1): ("cu_q", 1), id(k0): ("cu_k", 0), id(k1): ("cu_k", 1)}
+
+    def offset(a: AccessRow, b: AccessRow) -> int | None:
+        (base_a, i), (base_b, j) = element[id(a)], element[id(b)]
+        return j - i if base_a == base_b else None
+
+    assert _combination([q1, k1], [q0, k0], "amdgcn", "llir") == []  # (bytes alone: no answer)
+    plan = _combination([q1, k1], [q0, k0], "amdgcn", "llir", offset)
+    assert [(p.line, [r.line for r in group]) for p, group in plan] == [(60, [61]), (74, [75])]
+    far = {**element, id(k1): ("cu_k", 2)}  # (8 bytes past k0: outside its dwordx2)
+    assert _combination([q1, k1], [q0, k0], "amdgcn", "llir", lambda a, b: (
+        far[id(b)][1] - far[id(a)][1] if far[id(a)][0] == far[id(b)][0] else None)) == []

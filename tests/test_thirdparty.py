@@ -1074,3 +1074,18 @@ def test_transformer_engine_permute_buffer_stores_of_two_arms_merged_on_gfx942()
     assert kept.op == merged.op == "amdg.buffer_store" and kept.counts("amdgcn")
     assert not merged.stages and [r.code for r in merged.reasons] == ["merged-arms"]
     assert "to the same address with the same mask at 299:17" in merged.reasons[0].evidence
+
+
+def test_two_loads_relocated_by_the_line_that_uses_one():
+    """Transformer Engine's chunk sort for gfx942 by Triton 3.5.1: the `row_id_map` load (618:26) and the
+    probability load (631:27), both 4-byte scalar loads, have no AMDGCN instruction on their lines; one
+    `global_load_dword` sits on 633:61, the store of the loaded probability, and one `s_load_dword` on no
+    line. Counts alone fit either to either; the store uses the probability: it is 631's, 618 takes line 0."""
+    (entry,) = Cache(Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.5" / "transformer_engine").kernels()
+    rows = {r.where: r for r in analyze_entry(entry).rows}
+    assert rows["631:27"].counts("amdgcn") == {"global_load_dword": 1}
+    assert [c.code for c in rows["631:27"].relocations] == ["relocated"]
+    assert "633:61" in rows["631:27"].relocations[0].evidence
+    assert rows["618:26"].counts("amdgcn") == {"s_load_dword": 1}
+    assert [c.code for c in rows["618:26"].relocations] == ["unlocated"]
+    assert all(r.verdict != "unknown" for r in rows.values())

@@ -133,6 +133,13 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     def same_value(a, name_a: str, b, name_b: str) -> bool:  # (two stores' operands: one value, or computed alike)
         return graph.equivalent(graph.at(a, [name_a])[0], graph.at(b, [name_b])[0])
 
+    def element_offset(a: AccessRow, b: AccessRow) -> int | None:  # (b's scalar address after a's, in elements)
+        if not a.sites or not b.sites or len(a.sites[0].address) != 1 or len(b.sites[0].address) != 1 or \
+                a.shape or b.shape:
+            return None
+        return graph.element_offset(graph.at(a.sites[0].op, a.sites[0].address)[0],
+                                    graph.at(b.sites[0].op, b.sites[0].address)[0])
+
     for stage in stages:
         join_stage(stage, modules[stage], located, unattributed)
         share_identical(stage, located)
@@ -142,7 +149,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
             loadreclaim.at_use(modules[stage], ttgir, located, unattributed)
             loadreclaim.sunk_arms(located, graph.lines, same_value, unattributed)
         else:
-            loadreclaim.relocate(stage, located, unattributed)
+            loadreclaim.relocate(stage, located, unattributed, ttgir)
             loadreclaim.unlocated(stage, located, unattributed)
     if "sass" in modules and "ptx" in modules:
         split_ambiguous("sass", "ptx", located)
@@ -153,7 +160,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         loadreclaim.selected(stage, ttgir, located, unattributed)
         loadreclaim.arms_merged(stage, located, graph.lines, unattributed)
         loadreclaim.removed(stage, located, unattributed)
-        loadreclaim.combined(stage, located, unattributed)
+        loadreclaim.combined(stage, located, unattributed, element_offset)
     if "llir" in modules:
         mark_branch_guarded(modules["llir"], located)
     final = "sass" if "sass" in modules else isa_stage

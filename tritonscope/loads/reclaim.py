@@ -99,8 +99,12 @@ def _pool(stage: str, unattributed: list[dict], kinds: tuple[str, ...], width, f
     return by_line
 
 
-def relocate(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
-    """`relocated`: rows with no instruction in `stage` whose previous stage had some (see module doc)."""
+def relocate(stage: str, rows: list[AccessRow], unattributed: list[dict], ttgir: Module | None = None) -> None:
+    """`relocated`: rows with no instruction in `stage` whose previous stage had some (see module doc).
+    Where two rows lacking instructions of one kind and width could each take either of two lines', a line
+    holding an op that uses one row's loaded value is that row's (LLVM schedules a load next to its use):
+    TE's chunk sort on gfx942, a probability loaded for the store that writes it, the other load's
+    instruction on no line."""
     before = PREVIOUS.get(stage)
     if before is None:
         return
@@ -129,15 +133,62 @@ def relocate(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
                 _record(stage, before, r, *_take(stage, r, pool[lines[0]], n, unattributed))
             continue
         counts = collections.Counter(n for _, n in members)
+        left = []
         for r, n in members:
             fits = [line for line, t in totals.items() if t == n]
             if len(fits) == 1 and counts[n] == 1:
                 _record(stage, before, r, *_take(stage, r, pool[fits[0]], n, unattributed))
                 del totals[fits[0]]
+            else:
+                left.append((r, n))
+        if len(left) > 1 and ttgir is not None:
+            _by_use(stage, before, left, pool, totals, ttgir, unattributed)
 
 
     _relocate_by_bytes(stage, before, rows, unattributed)
     _relocate_partial(stage, before, rows, unattributed)
+
+
+def _by_use(stage: str, before: str, members: list[tuple[AccessRow, int]], pool: dict, totals: dict,
+            ttgir: Module, unattributed: list[dict]) -> None:
+    """Rows that each fit several lines: a row takes the one fitting line where an op uses its loaded value,
+    when no other row uses that line; then, each line taken, a row left with exactly one fitting line and
+    the only row fitting it takes it."""
+    users = _use_lines(ttgir)
+    uses = {id(r): users.get(m.group(1), set()) if (m := _RESULT.match(r.sites[0].op.text)) else set()
+            for r, _ in members if r.sites}
+    open_ = list(members)
+    progress = True
+    while open_ and progress:
+        progress = False
+        for r, n in list(open_):
+            fits = [line for line, t in totals.items() if t == n]
+            rivals = [o for o, m in open_ if o is not r and m == n]  # (they fit the same lines)
+            mine = [line for line in fits if line in uses.get(id(r), set())
+                    and not any(line in uses.get(id(o), set()) for o in rivals)]
+            if len(mine) == 1:
+                choice = mine[0]
+            elif len(fits) == 1 and not rivals:
+                choice = fits[0]
+            else:
+                continue
+            _record(stage, before, r, *_take(stage, r, pool[choice], n, unattributed))
+            del totals[choice]
+            open_.remove((r, n))
+            progress = True
+
+
+def _use_lines(ttgir: Module) -> dict[str, set[int]]:
+    """TTGIR value name -> the source lines of the ops using it."""
+    users: dict[str, set[int]] = collections.defaultdict(set)
+    for op in ttgir.ops:
+        if op.loc is None or op.loc.outermost() is None:
+            continue
+        m = _RESULT.match(op.text)
+        body = op.text[m.end():] if m else op.text
+        for name in set(_OPERAND.findall(body.split(" loc(")[0])):
+            users[name].add(op.loc.outermost().line)
+    return users
 
 
 def _relocate_partial(stage: str, before: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
@@ -521,12 +572,14 @@ def removed(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> None
                        f"gained bytes: {tool} emitted nothing for them{why}"))
 
 
-def combined(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
+def combined(stage: str, rows: list[AccessRow], unattributed: list[dict], offset=None) -> None:
     """`combined`: the rows of one kind that the stage has no instructions of, while exactly one other
     access of that kind gained exactly their bytes together over the stage before: the backend merged
     them into its wider instruction (AMDGPU: two adjacent 4-byte scalar loads, one `global_load_dwordx2`;
     four 1-byte stores, one `global_store_dword`). Each takes that access's verdict; nothing is counted
-    twice. Any other gain, or an unclaimed instruction of the kind, and nothing is claimed."""
+    twice. Any other gain, or an unclaimed instruction of the kind, and nothing is claimed. `offset(a, b)`:
+    how many elements row b's address lies after row a's (None where not a constant), which pairs rows
+    when several gained."""
     before = PREVIOUS.get(stage)
     if before is None:
         return
@@ -545,7 +598,7 @@ def combined(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
         gained = [o for o in rows if o not in missing and kinds & set(ACCEPTS.get(o.kind, ()))
                   and not o.ambiguous.get(stage) and o.stage_bytes(stage) is not None
                   and o.stage_bytes(before) is not None and o.stage_bytes(stage) > o.stage_bytes(before)]
-        plan = _combination(missing, gained, stage, before)
+        plan = _combination(missing, gained, stage, before, offset)
         for p, group in plan:
             gain = p.stage_bytes(stage) - p.stage_bytes(before)
             forms = ", ".join(f"{n}x {f}" for f, n in p.stages[stage].items())
@@ -559,10 +612,12 @@ def combined(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> Non
                                 f"byte{'s' if r.stage_bytes(before) != 1 else ''}{others} into that wider instruction"))
 
 
-def _combination(missing: list[AccessRow], gained: list[AccessRow], stage: str, before: str):
+def _combination(missing: list[AccessRow], gained: list[AccessRow], stage: str, before: str, offset=None):
     """Which missing rows went into which gaining access, when the bytes leave one answer: one access
     gaining them all; or each access gaining exactly the bytes of the missing rows on its own line, with
-    at most one access left to take the rest. Nothing unless every byte and every row is accounted for."""
+    at most one access left to take the rest; or each missing row's address within the bytes of exactly
+    one gaining access's wider instruction (aiter-style varlen attention on gfx942: `cu_seqlens + b` and
+    `+ b + 1`, twice, two `s_load_dwordx2`). Nothing unless every byte and every row is accounted for."""
     gain = {id(p): p.stage_bytes(stage) - p.stage_bytes(before) for p in gained}
     if sum(gain.values()) != sum(r.stage_bytes(before) for r in missing) or not gained:
         return []
@@ -580,7 +635,29 @@ def _combination(missing: list[AccessRow], gained: list[AccessRow], stage: str, 
         return plan
     if len(open_) == 1 and left and sum(r.stage_bytes(before) for r in left) == gain[id(open_[0])]:
         return [*plan, (open_[0], left)]
-    return []
+    return _by_address(missing, gained, gain, before, offset) if offset is not None else []
+
+
+def _by_address(missing: list[AccessRow], gained: list[AccessRow], gain: dict, before: str, offset):
+    """Each missing row with the one gaining access whose instruction's bytes its address falls in: its
+    element lies a constant number of elements from that access's, within the bytes it moves now."""
+    by: dict[int, list[AccessRow]] = collections.defaultdict(list)
+    for r in missing:
+        fits = []
+        for p in gained:
+            k = offset(p, r)
+            reach = p.stage_bytes(before) + gain[id(p)]
+            if k and r.element_bits == p.element_bits and r.element_bits % 8 == 0 and \
+                    0 < k * r.element_bits // 8 < reach:
+                fits.append(p)
+        if len(fits) != 1:
+            return []
+        by[id(fits[0])].append(r)
+    plan = [(p, by[id(p)]) for p in gained if by.get(id(p))]
+    if any(sum(r.stage_bytes(before) for r in group) != gain[id(p)] for p, group in plan) or \
+            len(plan) != len(gained):
+        return []
+    return plan
 
 
 def _lacks(r: AccessRow, stage: str, before: str) -> bool:

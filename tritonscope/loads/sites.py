@@ -9,6 +9,7 @@ locations and layouts come from the stage parser and `layouts.attrs`, not from h
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import re
 from dataclasses import dataclass, field
@@ -191,6 +192,40 @@ class ValueGraph:
         srcs_a, srcs_b = self._operands(op_a, a), self._operands(op_b, b)
         return len(srcs_a) == len(srcs_b) and all(self.equivalent(x, y, depth + 1)
                                                    for x, y in zip(srcs_a, srcs_b, strict=True))
+
+    def element_offset(self, a: str, b: str) -> int | None:
+        """How many elements pointer `b` lies after pointer `a` where both are one pointer plus integer terms
+        that differ by a constant only (`cu_seqlens + b` and `cu_seqlens + b + 1`: 1); None otherwise."""
+        root_a, terms_a, const_a = self._pointer_terms(a, 0)
+        root_b, terms_b, const_b = self._pointer_terms(b, 0)
+        if root_a != root_b or terms_a != terms_b:
+            return None
+        return const_b - const_a
+
+    def _pointer_terms(self, value: str, depth: int) -> tuple[str, collections.Counter, int]:
+        op = self.defs.get(value)
+        if op is not None and op.op == "tt.addptr" and depth < 16:
+            srcs = self._operands(op, value)
+            if len(srcs) == 2:
+                root, terms, const = self._pointer_terms(srcs[0], depth + 1)
+                more, more_const = self._int_terms(srcs[1], depth + 1)
+                return root, terms + more, const + more_const
+        return value, collections.Counter(), 0
+
+    def _int_terms(self, value: str, depth: int) -> tuple[collections.Counter, int]:
+        """An integer as a sum: its non-constant terms (keys) and its constant part."""
+        c = self.constant(value)
+        if c is not None:
+            return collections.Counter(), c
+        op = self.defs.get(value)
+        if op is not None and depth < 16:
+            srcs = self._operands(op, value)
+            if op.op == "arith.addi" and len(srcs) == 2:
+                (t1, c1), (t2, c2) = self._int_terms(srcs[0], depth + 1), self._int_terms(srcs[1], depth + 1)
+                return t1 + t2, c1 + c2
+            if op.op in ("arith.extsi", "arith.extui", "arith.index_cast") and len(srcs) == 1:
+                return self._int_terms(srcs[0], depth + 1)
+        return collections.Counter({value: 1}), 0
 
     def sources(self, value: str) -> list[str]:
         op = self.defs.get(value)
