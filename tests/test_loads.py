@@ -574,3 +574,25 @@ def test_combined_pairs_by_address_where_several_accesses_gained():
     far = {**element, id(k1): ("cu_k", 2)}  # (8 bytes past k0: outside its dwordx2)
     assert _combination([q1, k1], [q0, k0], "amdgcn", "llir", lambda a, b: (
         far[id(b)][1] - far[id(a)][1] if far[id(a)][0] == far[id(b)][0] else None)) == []
+
+
+def test_combined_by_address_before_the_wider_access_too():
+    """The wider instruction may sit on the later element's line: a missing load one element before the
+    access that gained is in its bytes as well; two elements before is not (8 bytes hold two)."""
+    from tritonscope.loads.model import AccessRow
+    from tritonscope.loads.reclaim import _combination
+
+    def row(line: int, amdgcn: dict) -> AccessRow:
+        r = AccessRow(file="k.py", line=line, col=5, chain=f"k.py:{line}:5", op="tt.load", kind="global_load",
+                      instances=1, shape=(), dtype="i32", element_bits=32, layout=None, layout_text=None,
+                      mask=False, other=False, eviction=None, cache=None)
+        r.stages = {"llir": {"load <1 x i32>": 1}, **({"amdgcn": amdgcn} if amdgcn else {})}
+        r.widths = {"llir": {"load <1 x i32>": 4}, "amdgcn": {f: 8 for f in amdgcn}}
+        return r
+
+    hi_a, lo_a, hi_b, lo_b = row(60, {"s_load_dwordx2": 1}), row(61, {}), row(74, {"s_load_dwordx2": 1}), row(75, {})
+    for before, ok in ((-1, True), (-2, False)):
+        element = {id(hi_a): ("a", 0), id(lo_a): ("a", before), id(hi_b): ("b", 0), id(lo_b): ("b", before)}
+        plan = _combination([lo_a, lo_b], [hi_a, hi_b], "amdgcn", "llir", lambda a, b, e=element: (
+            e[id(b)][1] - e[id(a)][1] if e[id(a)][0] == e[id(b)][0] else None))
+        assert [(p.line, [r.line for r in g]) for p, g in plan] == ([(60, [61]), (74, [75])] if ok else [])

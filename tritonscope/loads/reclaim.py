@@ -640,15 +640,17 @@ def _combination(missing: list[AccessRow], gained: list[AccessRow], stage: str, 
 
 def _by_address(missing: list[AccessRow], gained: list[AccessRow], gain: dict, before: str, offset):
     """Each missing row with the one gaining access whose instruction's bytes its address falls in: its
-    element lies a constant number of elements from that access's, within the bytes it moves now."""
+    element lies a constant number of elements from that access's, before or after it, within the bytes
+    that instruction moves now (the access's own and its gain)."""
     by: dict[int, list[AccessRow]] = collections.defaultdict(list)
     for r in missing:
         fits = []
         for p in gained:
             k = offset(p, r)
-            reach = p.stage_bytes(before) + gain[id(p)]
-            if k and r.element_bits == p.element_bits and r.element_bits % 8 == 0 and \
-                    0 < k * r.element_bits // 8 < reach:
+            if not k or r.element_bits != p.element_bits or r.element_bits % 8:
+                continue
+            distance = k * r.element_bits // 8
+            if -gain[id(p)] <= distance < p.stage_bytes(before) + gain[id(p)]:
                 fits.append(p)
         if len(fits) != 1:
             return []
