@@ -34,3 +34,42 @@ class TinyModel(nn.Module):
             x = block(x)
         logits = self.head(x).float()
         return torch.logsumexp(logits, dim=-1).mean()
+
+
+class DecoderBlock(nn.Module):
+    """One pre-norm decoder layer: RMSNorm, causal attention (SDPA), a SwiGLU MLP."""
+
+    def __init__(self, d: int = 512, heads: int = 8):
+        super().__init__()
+        self.heads = heads
+        self.norm1 = nn.RMSNorm(d)
+        self.qkv = nn.Linear(d, 3 * d, bias=False)
+        self.proj = nn.Linear(d, d, bias=False)
+        self.norm2 = nn.RMSNorm(d)
+        self.gate = nn.Linear(d, 4 * d, bias=False)
+        self.up = nn.Linear(d, 4 * d, bias=False)
+        self.down = nn.Linear(4 * d, d, bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b, t, d = x.shape
+        q, k, v = self.qkv(self.norm1(x)).view(b, t, 3, self.heads, d // self.heads).unbind(2)
+        a = nn.functional.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+                                                       is_causal=True)
+        x = x + self.proj(a.transpose(1, 2).reshape(b, t, d))
+        y = self.norm2(x)
+        return x + self.down(nn.functional.silu(self.gate(y)) * self.up(y))
+
+
+class TinyDecoder(nn.Module):
+    """Two decoder layers and a loss: what `record_inductor_provenance.py OUT plain --model decoder` compiles
+    (with Inductor's persistent TMA matmul templates on Hopper)."""
+
+    def __init__(self, d: int = 512, layers: int = 2, vocab: int = 1024):
+        super().__init__()
+        self.blocks = nn.ModuleList(DecoderBlock(d) for _ in range(layers))
+        self.head = nn.Linear(d, vocab, bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for block in self.blocks:
+            x = block(x)
+        return torch.logsumexp(self.head(x).float(), dim=-1).mean()

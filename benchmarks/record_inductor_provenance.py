@@ -3,10 +3,12 @@ backward, autotuning on: the Triton cache, Inductor's cache (kernel sources and 
 with its `# kernel path:` / `# Topologically Sorted Source Nodes:` / `# Original ATen:` comments), and with
 TORCH_COMPILE_DEBUG=1 the debug directory (readable FX graphs whose nodes name the model's lines).
 
-    python benchmarks/record_inductor_provenance.py OUT [plain|debug ...]
+    python benchmarks/record_inductor_provenance.py OUT [plain|debug ...] [--model decoder]
 
 writes OUT/<variant>/{triton_cache,inductor_cache[,debug]} and OUT/<variant>/versions.txt. Each variant runs
 in a fresh process with caches of its own, so every kernel is compiled (not loaded from a cache).
+`--model decoder` compiles `TinyDecoder` (attention and SwiGLU layers, 8 x 512 tokens) instead of
+`TinyModel`, with Inductor's persistent TMA matmul templates enabled (Hopper and later).
 """
 
 from __future__ import annotations
@@ -18,10 +20,16 @@ import sys
 CHILD = r"""
 import os, sys, torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[1])))
-from provenance_model import TinyModel
+import provenance_model
 torch.manual_seed(0)
-model = TinyModel().cuda().to(torch.bfloat16)
-x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+if sys.argv[3] == "decoder":
+    import torch._inductor.config as inductor_config
+    inductor_config.triton.enable_persistent_tma_matmul = True
+    model = provenance_model.TinyDecoder().cuda().to(torch.bfloat16)
+    x = torch.randn(8, 512, 512, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+else:
+    model = provenance_model.TinyModel().cuda().to(torch.bfloat16)
+    x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
 compiled = torch.compile(model, mode="max-autotune-no-cudagraphs")
 loss = compiled(x)
 loss.backward()
@@ -33,7 +41,7 @@ print("loss", float(loss))
 """
 
 
-def record(out: str, variant: str) -> None:
+def record(out: str, variant: str, model: str = "tiny") -> None:
     root = os.path.abspath(os.path.join(out, variant))
     os.makedirs(root, exist_ok=True)
     env = {**os.environ, "TRITON_CACHE_DIR": f"{root}/triton_cache",
@@ -42,10 +50,16 @@ def record(out: str, variant: str) -> None:
         env["TORCH_COMPILE_DEBUG"] = "1"
         env["TORCH_COMPILE_DEBUG_DIR"] = f"{root}/debug"
     model_file = os.path.join(os.path.dirname(os.path.abspath(__file__)), "provenance_model.py")
-    subprocess.run([sys.executable, "-c", CHILD, model_file, root], env=env, check=True)
+    subprocess.run([sys.executable, "-c", CHILD, model_file, root, model], env=env, check=True)
 
 
 if __name__ == "__main__":
-    for v in sys.argv[2:] or ["plain", "debug"]:
-        record(sys.argv[1], v)
+    args = sys.argv[2:]
+    model = "tiny"
+    if "--model" in args:
+        i = args.index("--model")
+        model = args[i + 1]
+        del args[i:i + 2]
+    for v in args or ["plain", "debug"]:
+        record(sys.argv[1], v, model)
         print("recorded", v)

@@ -929,6 +929,25 @@ def test_inductor_convolution_template_unrolled_over_the_taps():
     assert rows[("128:76", "global_store")].counts("sass") == {"STG.E.128": 4}
 
 
+@needs_nvdisasm
+def test_inductor_persistent_tma_matmul_template():
+    """Inductor's persistent TMA matmul template (tests/data/inductor-decoder-h100-triton3.6): both operand
+    tiles arrive by TMA, three pipelined copies each (one `UTMALDG.2D` a copy); wgmma reads them from shared
+    memory, two of its four HGMMAs placed on the B load's line by ptxas' line table; 16-byte stores out."""
+    (entry,) = Cache(Path(__file__).parent / "data" / "inductor-decoder-h100-triton3.6").kernels()
+    report = analyze_entry(entry)
+    assert entry.name == "triton_mm_persistent_tma" and entry.target.arch == "90"
+    rows = {r.where: r for r in report.rows}
+    for where in ("82:16", "86:16"):
+        assert rows[where].kind == "tma_load" and rows[where].instances == 3
+        assert rows[where].counts("sass") == {"UTMALDG.2D": 3}
+    dot = rows["98:20"]
+    assert dot.counts("sass") == {"HGMMA.64x128x16.F32.BF16": 4} and [c.code for c in dot.count_changes] == [
+        "relocated"] and "86:16" in dot.count_changes[0].evidence
+    assert rows["115:99"].counts("sass") == {"STG.E.128": 8}
+    assert {r.verdict for r in report.rows} == {"as-predicted"}
+
+
 CUDA90 = Path(__file__).parent / "data" / "thirdparty-cuda90-triton3.9"
 
 
