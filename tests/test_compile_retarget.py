@@ -335,7 +335,7 @@ def test_real_kernels_compiled_again_for_amd_join_their_instructions(tmp_path):
     jagged = {r["where"]: r for r in rows("gfx950", "jagged_flash_attention_basic_kernel")}
     assert jagged["45:20"]["isa"] == {"s_load_dwordx4": 1}
     assert [c["code"] for c in jagged["46:18"]["count_changes"]] == ["combined"]
-    assert jagged["46:18"]["verdict"] == "as-predicted"
+    assert jagged["46:18"]["verdict"] == "scalar"  # (0-d: one element, whatever the wider instruction carries)
     (copy,) = [r for r in rows("gfx950", "triton_poi_fused__to_copy_0") if r["kind"] == "global_load"]
     assert copy["isa"] == {"global_load_dword": 1} and copy["attribution"] == "moved"
     assert copy["reasons"][0] == "partial-element"

@@ -42,7 +42,7 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
     row.vector_bytes = max(widths)
     elements = row.vector_bytes // row.element_bytes
     predicted = row.predicted_vector_bytes
-    if elements <= 1:
+    if elements <= 1 or not row.shape:  # (a 0-d access's wider instruction carries another's element too)
         row.verdict = "scalar"
     elif predicted is not None and row.vector_bytes < predicted:
         row.verdict = "narrower"
