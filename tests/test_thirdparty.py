@@ -1095,12 +1095,15 @@ def test_transformer_engine_permute_buffer_stores_of_two_arms_merged_on_gfx942()
     assert "to the same address with the same mask at 299:17" in merged.reasons[0].evidence
 
 
+GFX942_OLDER = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.5-3.7" / "transformer_engine"
+
+
 def test_two_loads_relocated_by_the_line_that_uses_one():
     """Transformer Engine's chunk sort for gfx942 by Triton 3.5.1: the `row_id_map` load (618:26) and the
     probability load (631:27), both 4-byte scalar loads, have no AMDGCN instruction on their lines; one
     `global_load_dword` sits on 633:61, the store of the loaded probability, and one `s_load_dword` on no
     line. Counts alone fit either to either; the store uses the probability: it is 631's, 618 takes line 0."""
-    (entry,) = Cache(Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.5" / "transformer_engine").kernels()
+    (entry,) = [e for e in Cache(GFX942_OLDER).kernels() if e.hash.startswith("EZ6SNSE6")]
     rows = {r.where: r for r in analyze_entry(entry).rows}
     assert rows["631:27"].counts("amdgcn") == {"global_load_dword": 1}
     assert [c.code for c in rows["631:27"].relocations] == ["relocated"]
@@ -1108,3 +1111,17 @@ def test_two_loads_relocated_by_the_line_that_uses_one():
     assert rows["618:26"].counts("amdgcn") == {"s_load_dword": 1}
     assert [c.code for c in rows["618:26"].relocations] == ["unlocated"]
     assert all(r.verdict != "unknown" for r in rows.values())
+
+
+def test_adjacent_scalar_loads_combined_into_one_instruction_of_no_line():
+    """Transformer Engine's cross entropy backward for gfx942 by Triton 3.7: `m` and `d` (222:16, 223:16),
+    loads of `stats + 2 * row` and `+ 1`, have no AMDGCN instruction; the one unclaimed `s_load_dwordx2`, on
+    no line, moves their 8 bytes. The lower address's row takes it, the other is combined with it."""
+    (entry,) = [e for e in Cache(GFX942_OLDER).kernels() if e.hash.startswith("Z67Y76UK")]
+    report = analyze_entry(entry)
+    rows = {r.where: r for r in report.rows}
+    m, d = rows["222:16"], rows["223:16"]
+    assert m.counts("amdgcn") == {"s_load_dwordx2": 1} and [c.code for c in m.relocations] == ["unlocated"]
+    assert not d.counts("amdgcn") and d.combined_with is m and [c.code for c in d.count_changes] == ["combined"]
+    assert m.verdict == d.verdict == "scalar"
+    assert all(r.verdict != "unknown" for r in report.rows)

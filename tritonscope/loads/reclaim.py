@@ -591,7 +591,10 @@ def combined(stage: str, rows: list[AccessRow], unattributed: list[dict], offset
             groups[ACCEPTS[r.kind]].append(r)
     for accepts, missing in groups.items():
         kinds = set(accepts)
-        if _unclaimed(stage, kinds, unattributed):
+        if offset is not None and len(missing) > 1:
+            _combined_unclaimed(stage, before, missing, kinds, unattributed, offset)
+            missing = [r for r in missing if _lacks(r, stage, before) and r.combined_with is None]
+        if _unclaimed(stage, kinds, unattributed) or not missing:
             continue
         if any(not r.stage_bytes(before) for r in missing):
             continue
@@ -610,6 +613,53 @@ def combined(stage: str, rows: list[AccessRow], unattributed: list[dict], offset
                                 f"a counterpart; {p.line}:{p.col} {p.op} moves {gain} more bytes per thread than in "
                                 f"{before} ({forms}): the backend combined its {r.stage_bytes(before)} "
                                 f"byte{'s' if r.stage_bytes(before) != 1 else ''}{others} into that wider instruction"))
+
+
+def _combined_unclaimed(stage: str, before: str, missing: list[AccessRow], kinds: set[str],
+                        unattributed: list[dict], offset) -> None:
+    """Scalar rows that all lack `stage` instructions, whose elements lie side by side (their addresses a
+    constant number of elements apart, together one run of bytes), while exactly one unclaimed instruction
+    of their kind moves exactly that run, on no line or on one of theirs: the backend combined their loads
+    into it and gave it to none of them (Transformer Engine's cross entropy backward on gfx942 by Triton
+    3.7: `m` and `d` at `stats + 2 * row` and `+ 1`, one `s_load_dwordx2` on no line). The lowest address's
+    row takes it; the others are `combined` with it."""
+    scalars = [r for r in missing if r.sites and not r.shape and r.element_bits and r.element_bits % 8 == 0
+               and r.stage_bytes(before) == r.element_bits // 8]
+    if len(scalars) < 2:
+        return
+    first = scalars[0]
+    starts = {}
+    for r in scalars:
+        k = 0 if r is first else offset(first, r)
+        if k is None or r.element_bits != first.element_bits:
+            return
+        starts[id(r)] = k * (r.element_bits // 8)
+    ordered = sorted(scalars, key=lambda r: starts[id(r)])
+    size = first.element_bits // 8
+    base = starts[id(ordered[0])]
+    if [starts[id(r)] - base for r in ordered] != [i * size for i in range(len(ordered))]:
+        return  # (not one run of adjacent elements)
+    total = size * len(ordered)
+    lines = {0} | {r.line for r in ordered}
+    pool = [u for u in unattributed if u["stage"] == stage and u["kind"] in kinds and u["count"] > 0]
+    fits = [u for u in pool if u["count"] == 1 and u.get("bytes") == total and u["line"] in lines]
+    if len(fits) != 1 or len(pool) != 1:  # (any other unclaimed instruction of the kind: not proven)
+        return
+    (item,) = fits
+    low = ordered[0]
+    line, col, _ = _take(stage, low, [item], 1, unattributed)
+    where = "no source location (line 0)" if line == 0 else f"line {line}:{col}"
+    _moved(low, Reason(
+        "unlocated" if line == 0 else "relocated",
+        f"{stage}: none of its instructions sit on {low.line}:{low.col}; the one unclaimed {item['form']} "
+        f"({total} bytes, on {where}) moves its element and the {len(ordered) - 1} beside it of "
+        f"{', '.join(f'{r.line}:{r.col}' for r in ordered[1:])}: the backend combined their loads into one"))
+    for r in ordered[1:]:
+        r.combined_with = low
+        r.relocations.append(Reason(
+            "combined", f"{stage}: none of its {sum(r.stages[before].values())} {before} instructions has a "
+                        f"counterpart; its element lies beside {low.line}:{low.col}'s, whose {item['form']} moves "
+                        f"both: the backend combined its {size} bytes into that wider instruction"))
 
 
 def _combination(missing: list[AccessRow], gained: list[AccessRow], stage: str, before: str, offset=None):
