@@ -547,20 +547,25 @@ def test_element_offset_between_two_scalar_addresses():
     assert graph.element_offset("%p0", "%p4") is None and graph.element_offset("%p0", "%p5") is None
 
 
+def _scalar_load(line: int, amdgcn: dict):
+    """A 0-d i32 load with one LLIR load and, in AMDGCN, `amdgcn` (8-byte forms)."""
+    from tritonscope.loads.model import AccessRow
+
+    r = AccessRow(file="k.py", line=line, col=5, chain=f"k.py:{line}:5", op="tt.load", kind="global_load",
+                  instances=1, shape=(), dtype="i32", element_bits=32, layout=None, layout_text=None,
+                  mask=False, other=False, eviction=None, cache=None)
+    r.stages = {"llir": {"load <1 x i32>": 1}, **({"amdgcn": amdgcn} if amdgcn else {})}
+    r.widths = {"llir": {"load <1 x i32>": 4}, "amdgcn": {f: 8 for f in amdgcn}}
+    return r
+
+
 def test_combined_pairs_by_address_where_several_accesses_gained():
     """Two pairs of adjacent scalar loads, each pair one `s_load_dwordx2` on the first load's line: by bytes
     alone either missing load could be in either wider load; by address each is in exactly one."""
     from tritonscope.loads.model import AccessRow
     from tritonscope.loads.reclaim import _combination
 
-    def row(line: int, amdgcn: dict) -> AccessRow:
-        r = AccessRow(file="k.py", line=line, col=5, chain=f"k.py:{line}:5", op="tt.load", kind="global_load",
-                      instances=1, shape=(), dtype="i32", element_bits=32, layout=None, layout_text=None,
-                      mask=False, other=False, eviction=None, cache=None)
-        r.stages = {"llir": {"load <1 x i32>": 1}, **({"amdgcn": amdgcn} if amdgcn else {})}
-        r.widths = {"llir": {"load <1 x i32>": 4}, "amdgcn": {f: 8 for f in amdgcn}}
-        return r
-
+    row = _scalar_load
     q0, q1, k0, k1 = row(60, {"s_load_dwordx2": 1}), row(61, {}), row(74, {"s_load_dwordx2": 1}), row(75, {})
     element = {id(q0): ("cu_q", 0), id(q1): ("cu_q", 1), id(k0): ("cu_k", 0), id(k1): ("cu_k", 1)}
 
@@ -579,17 +584,9 @@ def test_combined_pairs_by_address_where_several_accesses_gained():
 def test_combined_by_address_before_the_wider_access_too():
     """The wider instruction may sit on the later element's line: a missing load one element before the
     access that gained is in its bytes as well; two elements before is not (8 bytes hold two)."""
-    from tritonscope.loads.model import AccessRow
     from tritonscope.loads.reclaim import _combination
 
-    def row(line: int, amdgcn: dict) -> AccessRow:
-        r = AccessRow(file="k.py", line=line, col=5, chain=f"k.py:{line}:5", op="tt.load", kind="global_load",
-                      instances=1, shape=(), dtype="i32", element_bits=32, layout=None, layout_text=None,
-                      mask=False, other=False, eviction=None, cache=None)
-        r.stages = {"llir": {"load <1 x i32>": 1}, **({"amdgcn": amdgcn} if amdgcn else {})}
-        r.widths = {"llir": {"load <1 x i32>": 4}, "amdgcn": {f: 8 for f in amdgcn}}
-        return r
-
+    row = _scalar_load
     hi_a, lo_a, hi_b, lo_b = row(60, {"s_load_dwordx2": 1}), row(61, {}), row(74, {"s_load_dwordx2": 1}), row(75, {})
     for before, ok in ((-1, True), (-2, False)):
         element = {id(hi_a): ("a", 0), id(lo_a): ("a", before), id(hi_b): ("b", 0), id(lo_b): ("b", before)}
