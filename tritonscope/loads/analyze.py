@@ -130,6 +130,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     unlocated = [r for r in rows if _unlocated_row(r)]
     lined = bool(unlocated) and len(unlocated) == len(rows) and any(_has_lines(modules[s]) for s in stages)
     located = [r for r in rows if not _unlocated_row(r)] if lined else rows
+
     def same_value(a, name_a: str, b, name_b: str) -> bool:  # (two stores' operands: one value, or computed alike)
         return graph.equivalent(graph.at(a, [name_a])[0], graph.at(b, [name_b])[0])
 

@@ -206,7 +206,7 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
             # Hopper's MMAs name their operand type in every stage (`wgmma...s32.s8.s8` is SASS's IGMMA):
             # the rows of one line whose previous stage had an MMA of this type (sageattention's int8 QK
             # and f16 PV dots, both inlined from one helper at one call line, which SASS knows by line only)
-            before = _PREVIOUS_STAGE.get(stage)
+            before = PREVIOUS.get(stage)
             typed = [r for r in found if any(_wgmma_type(f) == _wgmma_type(acc.form)
                                              for f in r.stages.get(before, {}))]
             found = typed or found
@@ -230,7 +230,8 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
     return [], ""
 
 
-_PREVIOUS_STAGE = {"ptx": "llir", "sass": "ptx", "amdgcn": "llir"}
+# the stage before each later stage (the one a stage's attribution is checked against)
+PREVIOUS = {"ptx": "llir", "sass": "ptx", "amdgcn": "llir"}
 _SASS_GMMA = {"HGMMA": "float", "IGMMA": "int", "QGMMA": "fp8", "BGMMA": "b1"}
 _PTX_WGMMA_TYPE = re.compile(r"\.(s8|u8|e4m3|e5m2|b1|f16|bf16|tf32)\b")
 

@@ -53,14 +53,12 @@ from __future__ import annotations
 import collections
 import re
 
-from tritonscope.loads.join import ACCEPTS, family
+from tritonscope.loads.join import ACCEPTS, PREVIOUS, family
 from tritonscope.loads.model import AccessRow, Reason
 from tritonscope.loads.sites import operands
 from tritonscope.stages.common import Module
 from tritonscope.stages.table import LINE_ONLY_STAGES
 
-# previous stage for each stage a relocation is looked for in
-PREVIOUS = {"ptx": "llir", "sass": "ptx", "amdgcn": "llir"}
 _RESULT = re.compile(r"^\s*(%[\w.$-]+)(?::\d+)?\s*=")
 _OPERAND = re.compile(r"%[\w.$-]+")
 def _take(stage: str, row: AccessRow, items: list[dict], n: int, unattributed: list[dict],
