@@ -288,16 +288,21 @@ class KernelEntry:
 
     @property
     def over_limits(self) -> list[dict]:
-        """What the kernel asks of its target beyond what a launch may use, the checks Triton's
+        """What the kernel asks of its target beyond what a launch may use (`over_limits_on` its target)."""
+        return self.over_limits_on(self.target)
+
+    def over_limits_on(self, t: Target | None) -> list[dict]:
+        """What the kernel asks of target `t` (the entry's, which a caller holding it passes: an entry
+        without metadata reads it from its IR) beyond what a launch may use, the checks Triton's
         `CompiledKernel._init_handles` makes before the first launch (it raises OutOfResources): shared memory
         over the target's per-block limit (`SHARED_LIMITS`), tensor memory over 512 columns (576 on sm_107).
         A cache keeps such entries (an autotuner's config that never ran, a cross-compile): listed as
         `{"resource", "used", "limit"}`. Empty where within the limits or the target's limit is not known."""
         out = []
-        shared, limit = self.meta("shared"), shared_limit(self.target)
+        shared, limit = self.meta("shared"), shared_limit(t)
         if _is_int(shared) and limit is not None and shared > limit:
             out.append({"resource": "shared", "used": shared, "limit": limit})
-        cols, t = self.tmem_columns, self.target
+        cols = self.tmem_columns
         if cols is not None and t is not None and t.backend == "cuda":
             tmem_limit = 576 if t.arch == "107" else 512
             if cols > tmem_limit:
@@ -360,8 +365,8 @@ class KernelEntry:
             "triton_version_inferred": self.triton_version_inferred,
             "language": self.language,
             "local_bytes": self.local_bytes,
-            "shared_limit": shared_limit(self.target),
-            "over_limits": self.over_limits,
+            "shared_limit": shared_limit(t),
+            "over_limits": self.over_limits_on(t),
             "stages": self.stages,
             "sizes": {s: self.sizes[s] for s in self.stages if s in self.sizes},
             "other_files": sorted(self.other_files),

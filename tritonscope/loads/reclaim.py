@@ -177,7 +177,8 @@ def _by_use(stage: str, before: str, members: list[tuple[AccessRow, int]], pool:
 
 
 def _use_lines(ttgir: Module) -> dict[str, set[int]]:
-    """TTGIR value name -> the source lines of the ops using it."""
+    """TTGIR value name -> the source lines (outermost: the kernel's) of the ops using it (`at_use`,
+    `_by_use`)."""
     users: dict[str, set[int]] = collections.defaultdict(set)
     for op in ttgir.ops:
         if op.loc is None or op.loc.outermost() is None:
@@ -427,12 +428,7 @@ def _record(stage: str, before: str, row: AccessRow, line: int, col: int, moved:
 
 def at_use(module: Module, ttgir: Module, rows: list[AccessRow], unattributed: list[dict]) -> None:
     """`at-use` in LLIR: a load with no LLIR instruction whose bytes sit on the line of an op using it."""
-    users: dict[str, list] = collections.defaultdict(list)
-    for op in ttgir.ops:
-        m = _RESULT.match(op.text)
-        body = op.text[m.end():] if m else op.text
-        for name in set(_OPERAND.findall(body.split(" loc(")[0])):
-            users[name].append(op)
+    use_lines = _use_lines(ttgir)
     for r in rows:
         if r.stages.get("llir") or r.ambiguous.get("llir") or not r.kind.endswith("load") or not r.elements_per_thread:
             continue
@@ -444,7 +440,7 @@ def at_use(module: Module, ttgir: Module, rows: list[AccessRow], unattributed: l
         result = _RESULT.match(r.sites[0].op.text)
         if result is None:
             continue
-        lines = {u.loc.outermost().line for u in users.get(result.group(1), []) if u.loc is not None} - {r.line}
+        lines = use_lines.get(result.group(1), set()) - {r.line}
         matches = []
         for line in lines:
             items = [u for u in unattributed if u["stage"] == "llir" and u["line"] == line
@@ -759,17 +755,15 @@ def merged_arms(rows: list[AccessRow], ttgir_lines: list[str], same_value) -> No
     for r in stores:
         if r.stages or r.ambiguous or r.verdict != "unknown":
             continue
-        value = _store_parts(r)[1]
         for p in stores:
             if p is r or not p.stages or p.verdict == "unknown" or p.op != r.op or _store_type(p) != _store_type(r):
                 continue
-            if not _arms_alike(r, p, ttgir_lines, same_value):
+            alike = _arms_alike(r, p, ttgir_lines, same_value)
+            if alike is None:
                 continue
-            one_value = _alike(r, p, value, _store_parts(p)[1], same_value)
+            one_value, branch = alike
             what = ("the same value with the same mask", "to an address the condition selects") if one_value \
                 else ("to the same address with the same mask", "of the value the condition selects")
-            branch = "scf.if" if _other_arms(ttgir_lines, r.sites[0].op.lineno, p.sites[0].op.lineno) \
-                else "cf.cond_br (an early return)"
             r.verdict, r.vector_bytes, r.vector_stage = p.verdict, p.vector_bytes, p.vector_stage
             r.reasons = [Reason("merged-arms", f"no stage has instructions of its own: the other arm of its "
                                                f"{branch} stores {what[0]} at {p.line}:{p.col}, and LLVM merged the "
@@ -791,7 +785,8 @@ def sunk_arms(rows: list[AccessRow], ttgir_lines: list[str], same_value, unattri
     pairs = []
     for i, r in enumerate(stores):
         for p in stores[i + 1:]:
-            if p.op == r.op and _store_type(p) == _store_type(r) and _arms_alike(r, p, ttgir_lines, same_value):
+            if p.op == r.op and _store_type(p) == _store_type(r) and \
+                    _arms_alike(r, p, ttgir_lines, same_value) is not None:
                 pairs.append((r, p))
     if len(pairs) != 1:
         return
@@ -813,18 +808,23 @@ def sunk_arms(rows: list[AccessRow], ttgir_lines: list[str], same_value, unattri
                      f"is none"))
 
 
-def _arms_alike(r: AccessRow, p: AccessRow, ttgir_lines: list[str], same_value) -> bool:
-    """Two stores of one op that LLVM can merge into one selecting what differs: in two arms of one branch,
-    one mask, and one address or one value."""
+def _arms_alike(r: AccessRow, p: AccessRow, ttgir_lines: list[str], same_value) -> tuple[bool, str] | None:
+    """Whether LLVM can merge two stores of one op into one selecting what differs: in two arms of one
+    branch, one mask, and one address or one value. (whether the value is what they share, the branch:
+    `scf.if` or `cf.cond_br (an early return)`) where it can, else None."""
     address, value, mask = _store_parts(r)
     p_address, p_value, p_mask = _store_parts(p)
     if (mask is None) != (p_mask is None) or (mask is not None and not _alike(r, p, mask, p_mask, same_value)):
-        return False
+        return None
     one_value = _alike(r, p, value, p_value, same_value)
     one_address = len(address) == len(p_address) and all(
         _alike(r, p, a, b, same_value) for a, b in zip(address, p_address, strict=True))
+    if not (one_value or one_address):
+        return None
     at = (ttgir_lines, r.sites[0].op.lineno, p.sites[0].op.lineno)
-    return (one_value or one_address) and (_other_arms(*at) or _branch_targets(*at))
+    if _other_arms(*at):
+        return one_value, "scf.if"
+    return (one_value, "cf.cond_br (an early return)") if _branch_targets(*at) else None
 
 
 def not_emitted(rows: list[AccessRow], unattributed: list[dict]) -> None:

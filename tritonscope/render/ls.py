@@ -40,7 +40,7 @@ def ls_rows(entries: list[KernelEntry], now: float, tmem: bool = False) -> list[
         local = e.local_bytes
         if local:  # register spills / stack: flagged where the eye lands
             name += f" spills:{local}B"
-        for over in e.over_limits:  # a launch raises OutOfResources: said beside the name too
+        for over in e.over_limits_on(t):  # a launch raises OutOfResources: said beside the name too
             name += f" {_OVER[over['resource']]}>{human_size(over['limit'])}"
         cells = [name, e.hash[:10], str(t) if t else "-", ws, human_size(smem) if isinstance(smem, int) else "-"]
         if tmem:
