@@ -15,7 +15,7 @@ compute-unit count) gets the target GPU's answer, named in STAND_INS; `device="c
 tensors. An autotuned kernel compiles every config its autotuner would benchmark (Triton's `autotune` and a
 library's own tuner calling `triton.testing.do_bench`) and keeps the first. Ops that fail are listed with
 their error and the recording goes on. This is a recording aid for test data and sweeps, not part of the
-tool. Libraries (`--lib`): aiter (AMD), gptqmodel, sageattention, transformer_engine.
+tool. Libraries (`--lib`): aiter (AMD), gptqmodel, sageattention, torchtitan, transformer_engine.
 """
 
 from __future__ import annotations
@@ -402,8 +402,63 @@ def _ops_gptqmodel(torch, arch: str) -> dict:
     return ops
 
 
+# --- torchtitan 0.3.0 (Meta): fused MLA RoPE, fused SwiGLU, and the expert-parallel kernels that write into
+# peers' memory through pointers loaded from a tensor (MinimalAsyncEP) -----------------------------------------
+def _ops_torchtitan(torch, arch: str) -> dict:
+    bf16 = torch.bfloat16
+    b, s, heads, nope, rope, v = 2, 1024, 16, 128, 64, 128  # DeepSeek-V3's MLA, 128 heads over 8 TP ranks
+    tokens, experts, ep, top_k, hidden = 4096, 64, 8, 8, 4096
+
+    def t(*shape, dtype=bf16):
+        return torch.zeros(shape, dtype=dtype)
+
+    def mla():  # the ops' own bodies: their custom_op registration is for CUDA tensors only
+        from torchtitan.overrides import fused_mla as m
+        cache = t(4096, rope // 2, 2, dtype=torch.float32)
+        positions = torch.arange(s, dtype=torch.int32).unsqueeze(0).expand(b, -1).contiguous()
+        m._fused_mla_q_rope_op._init_fn(t(b, s, heads, nope + rope), cache, positions, nope, False)
+        m._fused_mla_k_rope_op._init_fn(t(b, s, heads, nope + v), t(b, s, rope), cache, positions, nope)
+        m._fused_mla_kv_backward_op._init_fn(t(b, s, heads, nope + rope), t(b, s, heads, v), cache, positions,
+                                             nope, rope)
+
+    def swiglu(grouped=False):
+        from torchtitan.overrides import fused_swiglu as f
+        rows, cols = tokens * top_k // ep, 1408  # one rank's routed rows, a DeepSeek expert's width
+        offsets = torch.arange(1, experts // ep + 1, dtype=torch.int32) * (rows // (experts // ep)) \
+            if grouped else None
+        f.silu_and_mul_forward_kernel(t(rows, cols), t(rows, cols), offsets)
+        f.silu_and_mul_backward_kernel(t(rows, cols), t(rows, cols), t(rows, cols), offsets)
+
+    def expert_parallel():
+        from torchtitan.distributed.minimal_async_ep import kernels as k
+        i64 = torch.int64
+        ptrs = torch.zeros(ep, dtype=i64)
+        counts = torch.zeros(experts, dtype=i64)
+        k.copy_full_counts_to_peers_kernel(counts, [t(ep, experts, dtype=i64)] * ep, rank=1, ep_size=ep,
+                                           num_experts=experts, dst_ptrs=ptrs)
+        routed = tokens * top_k
+        ranks, rows = k.fill_dispatch_metadata_kernel(counts, counts, counts, num_routed_tokens=routed,
+                                                      num_local_experts=experts // ep, max_tokens_per_segment=512)
+        k.copy_rows_to_peers_kernel(t(routed, hidden), [t(routed, hidden)] * ep, ranks, rows, ep_size=ep,
+                                    num_rows=routed, num_cols=hidden, dst_ptrs=ptrs,
+                                    src_rows=rows, num_valid_rows=counts[:1])
+        k.fill_combine_metadata_kernel(counts, counts, t(ep, experts, dtype=i64), ep_rank=1, ep_size=ep,
+                                       num_local_experts=experts // ep, receive_capacity=routed,
+                                       max_tokens_per_segment=512)
+        flat = torch.zeros(routed, dtype=i64)
+        slot_to_row = k.invert_flat_indices_kernel(flat, num_rows=routed)
+        scores = torch.zeros(routed, dtype=torch.float32)
+        k.reduce_topk_slots_kernel(t(routed, hidden), slot_to_row, scores, num_tokens=tokens, top_k=top_k,
+                                   scores_are_slot_ordered=True)
+        k.expand_topk_grad_kernel(t(tokens, hidden), flat, scores, top_k=top_k, dtype=bf16)
+        k.topk_scores_grad_kernel(t(routed, hidden), t(tokens, hidden), flat, top_k=top_k, dtype=torch.float32)
+
+    return {"fused_mla": mla, "fused_swiglu": swiglu, "fused_swiglu_grouped": lambda: swiglu(grouped=True),
+            "expert_parallel": expert_parallel}
+
+
 LIBS = {"aiter": _ops_aiter, "gptqmodel": _ops_gptqmodel, "sageattention": _ops_sageattention,
-        "transformer_engine": _ops_transformer_engine}
+        "torchtitan": _ops_torchtitan, "transformer_engine": _ops_transformer_engine}
 SITE = ""
 
 
