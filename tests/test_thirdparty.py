@@ -1125,3 +1125,24 @@ def test_adjacent_scalar_loads_combined_into_one_instruction_of_no_line():
     assert not d.counts("amdgcn") and d.combined_with is m and [c.code for c in d.count_changes] == ["combined"]
     assert m.verdict == d.verdict == "scalar"
     assert all(r.verdict != "unknown" for r in report.rows)
+
+
+TORCHTITAN_942 = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "torchtitan"
+
+
+def test_adjacent_tensor_loads_of_one_element_a_thread_combined_into_one_instruction():
+    """torchtitan's fused MLA RoPE for gfx942 (`_fused_q_rope_kernel`): cos and sin (141:11, 146:11) are 1x32
+    f32 buffer loads at `rope_cache[cache_base + pair]` and `[cache_base + (pair + 1)]`, one element a thread
+    each in one layout. Neither has an AMDGCN instruction of its own: the one unclaimed `buffer_load_dwordx2`,
+    on no line, moves each thread's two. The lower offset's row takes it, the other is combined with it; each
+    moves one element of its own, so both are `scalar`."""
+    (entry,) = Cache(TORCHTITAN_942).kernels()
+    report = analyze_entry(entry)
+    rows = {r.where: r for r in report.rows}
+    cos, sin = rows["141:11"], rows["146:11"]
+    assert cos.op == sin.op == "amdg.buffer_load" and cos.distinct_per_thread == sin.distinct_per_thread == 1
+    assert cos.counts("amdgcn") == {"buffer_load_dwordx2": 1} and [c.code for c in cos.relocations] == ["unlocated"]
+    assert "1 beside it of 146:11" in cos.relocations[0].evidence
+    assert not sin.counts("amdgcn") and sin.combined_with is cos and [c.code for c in sin.count_changes] == ["combined"]
+    assert cos.verdict == sin.verdict == "scalar"
+    assert all(r.verdict != "unknown" for r in report.rows)

@@ -134,12 +134,20 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     def same_value(a, name_a: str, b, name_b: str) -> bool:  # (two stores' operands: one value, or computed alike)
         return graph.equivalent(graph.at(a, [name_a])[0], graph.at(b, [name_b])[0])
 
-    def element_offset(a: AccessRow, b: AccessRow) -> int | None:  # (b's scalar address after a's, in elements)
-        if not a.sites or not b.sites or len(a.sites[0].address) != 1 or len(b.sites[0].address) != 1 or \
-                a.shape or b.shape:
+    def element_offset(a: AccessRow, b: AccessRow) -> int | None:
+        """How many elements b's address lies after a's: scalars, or tensors of one shape and layout whose
+        threads hold one element each (each thread's element of b then lies that far after its element of
+        a); a pointer, or a buffer op's base and offsets. None where not a constant."""
+        if not a.sites or not b.sites or a.shape != b.shape or a.layout != b.layout or \
+                (a.shape and not a.distinct_per_thread == b.distinct_per_thread == 1):
             return None
-        return graph.element_offset(graph.at(a.sites[0].op, a.sites[0].address)[0],
-                                    graph.at(b.sites[0].op, b.sites[0].address)[0])
+        address_a, address_b = a.sites[0].address, b.sites[0].address
+        if len(address_a) != len(address_b) or len(address_a) not in (1, 2):
+            return None
+        keys_a, keys_b = graph.at(a.sites[0].op, address_a), graph.at(b.sites[0].op, address_b)
+        if len(keys_a) == 1:
+            return graph.element_offset(keys_a[0], keys_b[0])
+        return graph.index_offset(keys_a[1], keys_b[1]) if keys_a[0] == keys_b[0] else None
 
     for stage in stages:
         join_stage(stage, modules[stage], located, unattributed)

@@ -611,14 +611,16 @@ def combined(stage: str, rows: list[AccessRow], unattributed: list[dict], offset
 
 def _combined_unclaimed(stage: str, before: str, missing: list[AccessRow], kinds: set[str],
                         unattributed: list[dict], offset) -> None:
-    """Scalar rows that all lack `stage` instructions, whose elements lie side by side (their addresses a
-    constant number of elements apart, together one run of bytes), while exactly one unclaimed instruction
-    of their kind moves exactly that run, on no line or on one of theirs: the backend combined their loads
-    into it and gave it to none of them (Transformer Engine's cross entropy backward on gfx942 by Triton
-    3.7: `m` and `d` at `stats + 2 * row` and `+ 1`, one `s_load_dwordx2` on no line). The lowest address's
-    row takes it; the others are `combined` with it."""
-    scalars = [r for r in missing if r.sites and not r.shape and r.element_bits and r.element_bits % 8 == 0
-               and r.stage_bytes(before) == r.element_bits // 8]
+    """Rows of one element a thread (scalars, or tensors whose threads hold one element each) that all lack
+    `stage` instructions, whose elements lie side by side (their addresses a constant number of elements
+    apart, together one run of bytes in each thread), while exactly one unclaimed instruction of their kind
+    moves exactly that run, on no line or on one of theirs: the backend combined their loads into it and
+    gave it to none of them (Transformer Engine's cross entropy backward on gfx942 by Triton 3.7: `m` and
+    `d` at `stats + 2 * row` and `+ 1`, one `s_load_dwordx2` on no line; torchtitan's MLA RoPE: cos and sin
+    at `cache + base` and `+ 1`, one `buffer_load_dwordx2`). The lowest address's row takes it; the others
+    are `combined` with it."""
+    scalars = [r for r in missing if r.sites and (not r.shape or r.distinct_per_thread == 1) and r.element_bits
+               and r.element_bits % 8 == 0 and r.stage_bytes(before) == r.element_bits // 8]
     if len(scalars) < 2:
         return
     first = scalars[0]

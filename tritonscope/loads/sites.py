@@ -202,6 +202,13 @@ class ValueGraph:
             return None
         return const_b - const_a
 
+    def index_offset(self, a: str, b: str) -> int | None:
+        """How much integer `b` exceeds integer `a` where both are sums that differ by a constant only (a
+        buffer op's offsets: `cos + pair` and `cos + (pair + 1)`: 1); None otherwise."""
+        terms_a, const_a = self._int_terms(a, 0)
+        terms_b, const_b = self._int_terms(b, 0)
+        return const_b - const_a if terms_a == terms_b else None
+
     def _pointer_terms(self, value: str, depth: int) -> tuple[str, collections.Counter, int]:
         op = self.defs.get(value)
         if op is not None and op.op == "tt.addptr" and depth < 16:

@@ -42,7 +42,8 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
     row.vector_bytes = max(widths)
     elements = row.vector_bytes // row.element_bytes
     predicted = row.predicted_vector_bytes
-    if elements <= 1 or not row.shape:  # (a 0-d access's wider instruction carries another's element too)
+    # (an access of one element a thread, 0-d or not, whose instruction is wider carries another's element too)
+    if elements <= 1 or not row.shape or row.distinct_per_thread == 1:
         row.verdict = "scalar"
     elif predicted is not None and row.vector_bytes < predicted:
         row.verdict = "narrower"
