@@ -1146,3 +1146,22 @@ def test_adjacent_tensor_loads_of_one_element_a_thread_combined_into_one_instruc
     assert not sin.counts("amdgcn") and sin.combined_with is cos and [c.code for c in sin.count_changes] == ["combined"]
     assert cos.verdict == sin.verdict == "scalar"
     assert all(r.verdict != "unknown" for r in report.rows)
+
+
+def test_adjacent_tensor_loads_combined_instruction_by_instruction():
+    """The same RoPE kernel as Triton 3.5.1 compiles it for gfx942 (no buffer ops; two elements a thread,
+    one contiguous): q_even (130:8) and q_odd (135:8) at `q + 2 * pair` and its broadcast `+ 1`, cos and sin
+    (142:8, 147:8) at `cache + base` and `+ 1`. q_odd and sin have no AMDGCN instruction; q_even's two
+    instructions each grew from 2 to 4 bytes, cos's from 4 to 8: each thread's i-th element of the one lies
+    right after its i-th of the other, inside that instruction. Two accesses gained, so only the addresses
+    tell which went where."""
+    (entry,) = Cache(GFX942_OLDER.parent / "torchtitan").kernels()
+    report = analyze_entry(entry)
+    rows = {r.where: r for r in report.rows}
+    assert rows["130:8"].counts("amdgcn") == {"global_load_dword": 2}
+    assert rows["142:8"].counts("amdgcn") == {"global_load_dwordx2": 2}
+    for missing, partner in (("135:8", "130:8"), ("147:8", "142:8")):
+        r = rows[missing]
+        assert not r.counts("amdgcn") and r.combined_with is rows[partner]
+        assert [c.code for c in r.count_changes] == ["combined"] and f"{partner} tt.load" in r.count_changes[0].evidence
+    assert all(r.verdict != "unknown" for r in report.rows)

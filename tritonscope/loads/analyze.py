@@ -135,11 +135,10 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         return graph.equivalent(graph.at(a, [name_a])[0], graph.at(b, [name_b])[0])
 
     def element_offset(a: AccessRow, b: AccessRow) -> int | None:
-        """How many elements b's address lies after a's: scalars, or tensors of one shape and layout whose
-        threads hold one element each (each thread's element of b then lies that far after its element of
-        a); a pointer, or a buffer op's base and offsets. None where not a constant."""
-        if not a.sites or not b.sites or a.shape != b.shape or a.layout != b.layout or \
-                (a.shape and not a.distinct_per_thread == b.distinct_per_thread == 1):
+        """How many elements b's address lies after a's: scalars, or tensors of one shape and layout (each
+        thread's i-th element of b then lies that far after its i-th element of a); a pointer, or a buffer
+        op's base and offsets. None where not a constant."""
+        if not a.sites or not b.sites or a.shape != b.shape or a.layout != b.layout:
             return None
         address_a, address_b = a.sites[0].address, b.sites[0].address
         if len(address_a) != len(address_b) or len(address_a) not in (1, 2):

@@ -681,13 +681,16 @@ def _combination(missing: list[AccessRow], gained: list[AccessRow], stage: str, 
         return plan
     if len(open_) == 1 and left and sum(r.stage_bytes(before) for r in left) == gain[id(open_[0])]:
         return [*plan, (open_[0], left)]
-    return _by_address(missing, gained, gain, before, offset) if offset is not None else []
+    return _by_address(missing, gained, gain, before, stage, offset) if offset is not None else []
 
 
-def _by_address(missing: list[AccessRow], gained: list[AccessRow], gain: dict, before: str, offset):
+def _by_address(missing: list[AccessRow], gained: list[AccessRow], gain: dict, before: str, stage: str, offset):
     """Each missing row with the one gaining access whose instruction's bytes its address falls in: its
     element lies a constant number of elements from that access's, before or after it, within the bytes
-    that instruction moves now (the access's own and its gain)."""
+    that instruction moves now (the access's own and its gain). Tensors of one shape and layout pair
+    instruction by instruction: each thread's i-th element of the row within the access's i-th instruction,
+    where both had one instruction an element and the access as many now (torchtitan's MLA RoPE for gfx942
+    by Triton 3.5.1: `q + 2 * pair` and `+ 1`, two elements a thread, two `global_load_dword`)."""
     by: dict[int, list[AccessRow]] = collections.defaultdict(list)
     for r in missing:
         fits = []
@@ -695,8 +698,14 @@ def _by_address(missing: list[AccessRow], gained: list[AccessRow], gain: dict, b
             k = offset(p, r)
             if not k or r.element_bits != p.element_bits or r.element_bits % 8:
                 continue
+            n = sum(p.stages[before].values())
+            if r.shape and (p.contiguous_per_thread != 1 or r.contiguous_per_thread != 1 or
+                            sum(r.stages[before].values()) != n or sum(p.stages[stage].values()) != n or
+                            n * r.element_bits // 8 != p.stage_bytes(before)):
+                continue
+            n = n if r.shape else 1
             distance = k * r.element_bits // 8
-            if -gain[id(p)] <= distance < p.stage_bytes(before) + gain[id(p)]:
+            if -gain[id(p)] // n <= distance < (p.stage_bytes(before) + gain[id(p)]) // n:
                 fits.append(p)
         if len(fits) != 1:
             return []

@@ -230,7 +230,10 @@ class ValueGraph:
             if op.op == "arith.addi" and len(srcs) == 2:
                 (t1, c1), (t2, c2) = self._int_terms(srcs[0], depth + 1), self._int_terms(srcs[1], depth + 1)
                 return t1 + t2, c1 + c2
-            if op.op in ("arith.extsi", "arith.extui", "arith.index_cast") and len(srcs) == 1:
+            # (casts that keep the value, and shape ops that keep each element's: `broadcast(x + 1)` is
+            # `broadcast(x)` plus 1 element by element)
+            if op.op in ("arith.extsi", "arith.extui", "arith.index_cast", "tt.broadcast", "tt.splat",
+                         "tt.expand_dims", "ttg.convert_layout") and len(srcs) == 1:
                 return self._int_terms(srcs[0], depth + 1)
         return collections.Counter({value: 1}), 0
 
