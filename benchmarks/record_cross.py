@@ -407,7 +407,7 @@ def _ops_gptqmodel(torch, arch: str) -> dict:
 def _ops_torchtitan(torch, arch: str) -> dict:
     bf16 = torch.bfloat16
     b, s, heads, nope, rope, v = 2, 1024, 16, 128, 64, 128  # DeepSeek-V3's MLA, 128 heads over 8 TP ranks
-    tokens, experts, ep, top_k, hidden = 4096, 64, 8, 8, 4096
+    tokens, experts, ep, top_k, hidden = 4096, 64, 8, 8, 4096  # a 64-expert top-8 MoE over 8 ranks
 
     def t(*shape, dtype=bf16):
         return torch.zeros(shape, dtype=dtype)
@@ -429,29 +429,31 @@ def _ops_torchtitan(torch, arch: str) -> dict:
         f.silu_and_mul_forward_kernel(t(rows, cols), t(rows, cols), offsets)
         f.silu_and_mul_backward_kernel(t(rows, cols), t(rows, cols), t(rows, cols), offsets)
 
-    def expert_parallel():
+    def expert_parallel():  # (valid indices and real peer buffers: launched for real, every address is in bounds)
         from torchtitan.distributed.minimal_async_ep import kernels as k
         i64 = torch.int64
-        ptrs = torch.zeros(ep, dtype=i64)
+        routed = 512 * top_k  # one rank's 512 tokens
         counts = torch.zeros(experts, dtype=i64)
-        k.copy_full_counts_to_peers_kernel(counts, [t(ep, experts, dtype=i64)] * ep, rank=1, ep_size=ep,
-                                           num_experts=experts, dst_ptrs=ptrs)
-        routed = tokens * top_k
-        ranks, rows = k.fill_dispatch_metadata_kernel(counts, counts, counts, num_routed_tokens=routed,
-                                                      num_local_experts=experts // ep, max_tokens_per_segment=512)
-        k.copy_rows_to_peers_kernel(t(routed, hidden), [t(routed, hidden)] * ep, ranks, rows, ep_size=ep,
-                                    num_rows=routed, num_cols=hidden, dst_ptrs=ptrs,
-                                    src_rows=rows, num_valid_rows=counts[:1])
+        peers = [t(ep, experts, dtype=i64) for _ in range(ep)]
+        k.copy_full_counts_to_peers_kernel(counts, peers, rank=1, ep_size=ep, num_experts=experts,
+                                           dst_ptrs=torch.tensor([d.data_ptr() for d in peers], dtype=i64))
+        k.fill_dispatch_metadata_kernel(counts, counts, counts, num_routed_tokens=routed,
+                                        num_local_experts=experts // ep, max_tokens_per_segment=512)
+        rows = torch.arange(routed, dtype=i64)
+        buffers = [t(routed, hidden) for _ in range(ep)]
+        k.copy_rows_to_peers_kernel(t(routed, hidden), buffers, rows % ep, rows, ep_size=ep, num_rows=routed,
+                                    num_cols=hidden, dst_ptrs=torch.tensor([b.data_ptr() for b in buffers], dtype=i64),
+                                    src_rows=rows, num_valid_rows=torch.tensor([routed], dtype=i64))
         k.fill_combine_metadata_kernel(counts, counts, t(ep, experts, dtype=i64), ep_rank=1, ep_size=ep,
                                        num_local_experts=experts // ep, receive_capacity=routed,
                                        max_tokens_per_segment=512)
-        flat = torch.zeros(routed, dtype=i64)
-        slot_to_row = k.invert_flat_indices_kernel(flat, num_rows=routed)
+        slot_to_row = k.invert_flat_indices_kernel(rows, num_rows=routed)
         scores = torch.zeros(routed, dtype=torch.float32)
-        k.reduce_topk_slots_kernel(t(routed, hidden), slot_to_row, scores, num_tokens=tokens, top_k=top_k,
+        k.reduce_topk_slots_kernel(t(routed, hidden), slot_to_row, scores, num_tokens=routed // top_k, top_k=top_k,
                                    scores_are_slot_ordered=True)
-        k.expand_topk_grad_kernel(t(tokens, hidden), flat, scores, top_k=top_k, dtype=bf16)
-        k.topk_scores_grad_kernel(t(routed, hidden), t(tokens, hidden), flat, top_k=top_k, dtype=torch.float32)
+        k.expand_topk_grad_kernel(t(routed // top_k, hidden), rows, scores, top_k=top_k, dtype=bf16)
+        k.topk_scores_grad_kernel(t(routed, hidden), t(routed // top_k, hidden), rows, top_k=top_k,
+                                  dtype=torch.float32)
 
     return {"fused_mla": mla, "fused_swiglu": swiglu, "fused_swiglu_grouped": lambda: swiglu(grouped=True),
             "expert_parallel": expert_parallel}
