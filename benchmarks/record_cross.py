@@ -15,7 +15,8 @@ compute-unit count) gets the target GPU's answer, named in STAND_INS; `device="c
 tensors. An autotuned kernel compiles every config its autotuner would benchmark (Triton's `autotune` and a
 library's own tuner calling `triton.testing.do_bench`) and keeps the first. Ops that fail are listed with
 their error and the recording goes on. This is a recording aid for test data and sweeps, not part of the
-tool. Libraries (`--lib`): aiter (AMD), gptqmodel, sageattention, torchtitan, transformer_engine.
+tool. Libraries (`--lib`): aiter (AMD), gptqmodel, minference, sageattention, torchtitan,
+transformer_engine.
 """
 
 from __future__ import annotations
@@ -133,6 +134,13 @@ def _cuda_tensors_on_cpu(torch) -> None:
     for name in ("empty", "zeros", "ones", "full", "arange", "tensor", "empty_strided", "randn", "rand"):
         setattr(torch, name, on_cpu(getattr(torch, name)))
     torch.cuda.device = lambda device=None: contextlib.nullcontext()  # `with torch.cuda.device(x.device):`
+    to = torch.Tensor.to
+
+    def to_cpu(self, *args, **kwargs):  # `x.to("cuda")`
+        args = tuple("cpu" if isinstance(a, (str, torch.device)) and str(a).startswith("cuda") else a for a in args)
+        return to(self, *args, **kwargs)
+
+    torch.Tensor.to = to_cpu
 
 
 # --- aiter (AMD's kernel library), amd-aiter 0.1.7.post2.dev18: its `aiter/ops/triton` as released -----
@@ -459,7 +467,90 @@ def _ops_torchtitan(torch, arch: str) -> dict:
             "expert_parallel": expert_parallel}
 
 
-LIBS = {"aiter": _ops_aiter, "gptqmodel": _ops_gptqmodel, "sageattention": _ops_sageattention,
+# --- MInference 0.1.6.0 (Microsoft): dynamic sparse attention (vertical-slash, block-sparse, FlexPrefill,
+# XAttention, StreamingLLM) and KIVI's 2-bit packed KV cache ------------------------------------------------
+def _ops_minference(torch, arch: str) -> dict:
+    _bare_packages(SITE, ("minference", "minference.ops", "minference.modules"))
+
+    def unavailable(name):
+        def call(*args, **kwargs):
+            raise RuntimeError(f"{name} is a compiled extension or another library: not part of this recording")
+        return call
+
+    # Imports that the recorded kernels and their wrappers never call, each a name of its own module:
+    # vertical-slash attention's index builder is MInference's CUDA extension (the op below builds its
+    # indices itself), and KIVI imports transformers' `Cache` and `repeat_kv` for its cache class only.
+    cuda_ext = types.ModuleType("minference.cuda")
+    cuda_ext.convert_vertical_slash_indexes = unavailable("minference.cuda.convert_vertical_slash_indexes")
+    sys.modules["minference.cuda"] = cuda_ext
+    for name, attrs in (("transformers", {}), ("transformers.models", {}), ("transformers.models.llama", {}),
+                        ("transformers.models.llama.modeling_llama",
+                         {"Cache": object, "repeat_kv": unavailable("transformers' repeat_kv")}),
+                        ("transformers.utils", {}),
+                        ("transformers.utils.import_utils", {"_is_package_available": lambda name: False})):
+        if name not in sys.modules:
+            module = types.ModuleType(name)
+            module.__dict__.update(attrs)
+            sys.modules[name] = module
+    f16, bf16, i32 = torch.float16, torch.bfloat16, torch.int32
+    b, h, kv_h, n, d = 1, 32, 8, 4096, 128  # Llama-3-8B, a 4K-token prefill
+    block = 64
+    blocks = n // block
+
+    def t(*shape, dtype=f16):
+        return torch.zeros(shape, dtype=dtype)
+
+    def vertical_slash():
+        from minference.ops.pit_sparse_flash_attention_v2 import _triton_mixed_sparse_attention
+        nnz_s, nnz_v = 64, 1024  # what convert_vertical_slash_indexes returns for 64 slashes and 1,000 verticals
+        _triton_mixed_sparse_attention(t(b, h, n, d), t(b, h, n, d), t(b, h, n, d), torch.tensor([n], dtype=i32),
+                                       t(b, h, blocks, dtype=i32), t(b, h, blocks, nnz_s, dtype=i32),
+                                       t(b, h, blocks, dtype=i32), t(b, h, blocks, nnz_v, dtype=i32), d ** -0.5)
+
+    def block_sparse():
+        from minference.ops.block_sparse_flash_attention import block_sparse_attention
+        block_sparse_attention(t(b, h, n, d), t(b, h, n, d), t(b, h, n, d), top_k=16)
+
+    def streaming():
+        from minference.ops.streaming_kernel import streaming_forward
+        streaming_forward(t(b, h, n, d), t(b, h, n, d), t(b, h, n, d), n_init=128, n_local=1024)
+
+    def xattention():
+        from minference.ops import xattention_fa as x
+        stride, chunk = 8, n
+        x.flat_group_gemm_fuse_reshape(t(b, h, n, d), t(b, h, n, d), stride, 0, chunk)
+        scores = t(b, h, n // stride, n // stride)
+        x.softmax_fuse_block_sum(scores, 128 // stride, 1024 // stride, 0, chunk // stride, n // stride, 0.1)
+        x.flat_group_gemm(t(b, h, 256, d), t(b, h, n, d), 0, 256)
+
+    def flexprefill():
+        from minference.modules import flexprefill as fp
+        q, k = t(b, n, h, d, dtype=bf16), t(b, n, kv_h, d, dtype=bf16)
+        size = 128
+        grid = n // size
+        rows = torch.arange(grid, dtype=torch.int64)
+        active = (rows * grid + rows).repeat(b, h, 1)  # the diagonal blocks of the flattened grid
+        fp.triton_block_wise_prefill_attention(q, k, k, active, size)
+        fp.triton_column_count_cumsum(active, grid)
+        fp.triton_bnhd_pool(q, size, "avg")
+        fp.triton_bhn_sumpool(t(b, h, n, dtype=torch.float32), size)
+        # (its decode attention is left out: the wrapper passes BLOCK_SIZE_Q twice, no Triton launches it)
+
+    def kivi():
+        from minference.modules import kivi as kv
+        bits, group = 2, 64
+        tokens = 1024
+        kv.triton_quantize_and_pack_along_last_dim(t(b, kv_h, d, tokens), group, bits)  # keys, per channel
+        per_int = 32 // bits
+        kv.triton_bmm_fA_qB_outer(group, t(b, kv_h, 1, d), t(b, kv_h, d, tokens // per_int, dtype=i32),
+                                  t(b, kv_h, d, tokens // group), t(b, kv_h, d, tokens // group), bits)
+
+    return {"vertical_slash": vertical_slash, "block_sparse": block_sparse, "streaming": streaming,
+            "xattention": xattention, "flexprefill": flexprefill, "kivi": kivi}
+
+
+LIBS = {"aiter": _ops_aiter, "gptqmodel": _ops_gptqmodel, "minference": _ops_minference,
+        "sageattention": _ops_sageattention,
         "torchtitan": _ops_torchtitan, "transformer_engine": _ops_transformer_engine}
 SITE = ""
 
