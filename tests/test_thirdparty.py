@@ -1165,3 +1165,21 @@ def test_adjacent_tensor_loads_combined_instruction_by_instruction():
         assert not r.counts("amdgcn") and r.combined_with is rows[partner]
         assert [c.code for c in r.count_changes] == ["combined"] and f"{partner} tt.load" in r.count_changes[0].evidence
     assert all(r.verdict != "unknown" for r in report.rows)
+
+
+MINFERENCE_90 = Path(__file__).parent / "data" / "thirdparty-cuda90-triton3.8" / "minference"
+
+
+@needs_nvdisasm
+def test_hopper_mmas_of_one_type_told_apart_by_shape():
+    """MInference's StreamingLLM attention (`_attn_fwd`, block pointers) by Triton 3.8 for sm_90: the QK dot
+    (65:15, m64n64k16) and the PV dot (107:16, m64n128k16), both f16 and both inlined from `_attn_fwd_inner`
+    at 226:21, which SASS knows by that line only. SASS's `HGMMA.64x64x16` and `HGMMA.64x128x16` name the
+    shape: each goes to the dot whose PTX MMAs have it, none is shared."""
+    (entry,) = Cache(MINFERENCE_90).kernels()
+    rows = {r.where: r for r in analyze_entry(entry).rows if r.kind == "mma_shared"}
+    qk, pv = rows["65:15 @ 226:21"], rows["107:16 @ 226:21"]
+    assert qk.counts("ptx") == {"wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16": 8}
+    assert pv.counts("ptx") == {"wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16": 4}
+    assert qk.counts("sass") == {"HGMMA.64x64x16.F32": 8} and pv.counts("sass") == {"HGMMA.64x128x16.F32": 4}
+    assert not qk.ambiguous and not pv.ambiguous and not qk.count_changes and not pv.count_changes

@@ -210,6 +210,11 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
             typed = [r for r in found if any(_wgmma_type(f) == _wgmma_type(acc.form)
                                              for f in r.stages.get(before, {}))]
             found = typed or found
+            # and by its shape (`m64n64k16` is SASS's `HGMMA.64x64x16`): MInference's streaming attention, a
+            # 64x64 QK and a 64x128 PV dot of one type inlined at one call line
+            shaped = [r for r in found if any(_wgmma_shape(f) == _wgmma_shape(acc.form)
+                                              for f in r.stages.get(before, {}))]
+            found = shaped if shaped and _wgmma_shape(acc.form) else found
         if len(found) > 1 and acc.width_bytes is not None:
             same_width = [r for r in found if _expected_width(r) == acc.width_bytes]
             if acc.kind.startswith("tmem"):
@@ -251,6 +256,18 @@ def _wgmma_type(form: str) -> str | None:
     if "b1" in types:
         return "b1"
     return "float" if types else None
+
+
+_GMMA_SHAPE = re.compile(r"^[HIQB]GMMA\.(\d+)x(\d+)x(\d+)|^wgmma\.mma_async\S*?\.m(\d+)n(\d+)k(\d+)\b")
+
+
+def _wgmma_shape(form: str) -> tuple[int, int, int] | None:
+    """M, N and K of a Hopper MMA form in any stage (`HGMMA.64x128x16.F32`, `wgmma.mma_async...m64n128k16`)."""
+    m = _GMMA_SHAPE.match(form)
+    if m is None:
+        return None
+    dims = m.group(1, 2, 3) if m.group(1) else m.group(4, 5, 6)
+    return int(dims[0]), int(dims[1]), int(dims[2])
 
 
 def _expected_width(row: AccessRow) -> int | None:
