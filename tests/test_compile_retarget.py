@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import CORPUS, run_cli
 
 DATA = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6"
 VLLM = DATA / "vllm" / "BMENN4NH2U5WOVJ6QFVCUGYAI4Y6M553F7NZPWLUHNEP4NLFSPOQ"
@@ -350,3 +350,30 @@ def test_real_kernels_compiled_again_for_amd_join_their_instructions(tmp_path):
     assert "sit on 901:28 at the same call" in dot["count_changes"][0]["evidence"]
     assert {u.get("written") for u in report["unattributed"] if u["line"] == 140 and u["kind"] == "shared_load"} \
         >= {"773:25", "869:29"}
+
+
+def test_copies_of_one_position_shared_out_by_what_each_lacks(tmp_path):
+    """Two join rules on real kernels compiled again for gfx950. AMD's buffer ops lower to buffer
+    instructions and nothing else does: Inductor's pipelined matmul copies each tile at one position by an
+    `amdg.buffer_load_to_local` (its prologue) and a `ttg.async_copy_global_to_local` (its loop), and the
+    `buffer_load_dwordx4`s are the first's, the `global_load_lds_dwordx4` the second's. And bytes: gemlite's
+    int8 dot operand and its f32 scales, read from shared memory at one position; the scales' five LDS reads
+    match their LLIR one for one, the operand's 8-byte LLIR reads became 40 `ds_read2_b64`, exactly the
+    bytes it lacks: they are its, none is shared."""
+    if _triton() != (3, 9):
+        pytest.skip("the AMD code the installed release emits decides these")
+    if not CORPUS.is_dir():
+        pytest.skip(f"corpus not found at {CORPUS}")
+    mm = CORPUS / "inductor-h200-triton3.6" / "triton_cache" / "PCFIIJZ4OJEYDBOTEEGH7RTXAIB4PQR3IC3NGUC7SANZGL5I2RUA"
+    rows = _retargeted_loads(mm, "hip:gfx950", "triton_mm", tmp_path)["rows"]
+    copies = {(r["where"], r["op"]): r for r in rows if r["kind"] == "async_copy"}
+    assert {w for w, _ in copies} == {"77:20", "82:20"}
+    for where in ("77:20", "82:20"):
+        prologue, loop = copies[(where, "amdg.buffer_load_to_local")], copies[(where, "ttg.async_copy_global_to_local")]
+        assert prologue["isa"] == {"buffer_load_dwordx4": 2} and loop["isa"] == {"global_load_lds_dwordx4": 1}
+        assert prologue["attribution"] == loop["attribution"] == "exact"
+    gemlite = DATA / "gemlite" / "2LVMWLFPTNO3IEEFLGNQFM5ZOMRYBEPJKPLH2TZUOPMN3WERM6OA"
+    rows = _retargeted_loads(gemlite, "hip:gfx950", "gemm_INT_kernel", tmp_path / "gemlite")["rows"]
+    operands = {r["dtype"]: r for r in rows if r["where"].startswith("452:33") and r["kind"] == "shared_load"}
+    assert operands["i8"]["isa"] == {"ds_read2_b64": 40} and operands["i8"]["attribution"] == "exact"
+    assert operands["f32"]["isa"] == {"ds_read_b32": 5} and not operands["f32"]["ambiguous_with"]

@@ -916,9 +916,9 @@ def test_inductor_convolution_template_unrolled_over_the_taps():
     and weight tiles are loaded once per kernel tap, a constant 9-step loop ptxas unrolls (`unrolled`);
     the tiles reach wgmma through shared memory; the output leaves in 16-byte stores."""
     cache = Path(__file__).parent / "data" / "inductor-cnn-h100-triton3.6"
-    (entry,) = Cache(cache).kernels()
+    (entry,) = [e for e in Cache(cache).kernels() if e.name == "triton_convolution2d"]
     report = analyze_entry(entry)
-    assert entry.name == "triton_convolution2d" and "sass" in report.stages
+    assert "sass" in report.stages
     rows = {(r.where, r.kind): r for r in report.rows}
     assert all(r.verdict != "unknown" and r.attribution == "exact" for r in report.rows)
     taps = rows[("104:27", "global_load")]
@@ -1183,3 +1183,20 @@ def test_hopper_mmas_of_one_type_told_apart_by_shape():
     assert pv.counts("ptx") == {"wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16": 4}
     assert qk.counts("sass") == {"HGMMA.64x64x16.F32": 8} and pv.counts("sass") == {"HGMMA.64x128x16.F32": 4}
     assert not qk.ambiguous and not pv.ambiguous and not qk.count_changes and not pv.count_changes
+
+
+@needs_nvdisasm
+def test_a_copy_whose_own_instructions_hold_its_vectors_takes_none_of_the_shared_ones():
+    """An Inductor batch-norm backward reduction of the CNN (H100, Triton 3.6): a 2x1 f32 load at 30:35 kept
+    in three layouts. The 8-byte copy has its own `LDG.E.EL.64`; the other two, one distinct element a thread
+    each (the second's two registers repeat one), share two `LDG.E.EL` in SASS, which knows the line only.
+    Each takes its distinct element's; the 8-byte copy takes none (the same as at 29:35, 31:35 and 32:35,
+    where the third layout is absent)."""
+    cache = Path(__file__).parent / "data" / "inductor-cnn-h100-triton3.6"
+    (entry,) = [e for e in Cache(cache).kernels() if e.hash.startswith("HNRUZAGF")]
+    rows = {r.where: r for r in analyze_entry(entry).rows}
+    vector, repeated, single = rows["30:35 (ttgir:94)"], rows["30:35 (ttgir:95)"], rows["30:35 (ttgir:96)"]
+    assert vector.counts("sass") == {"LDG.E.EL.64": 1} and not vector.ambiguous
+    assert repeated.counts("sass") == {"LDG.E.EL": 1} and single.counts("sass") == {"LDG.E.EL": 1}
+    assert not repeated.ambiguous and not single.ambiguous
+    assert [c.code for c in repeated.count_changes] == ["merged-identical-address"]

@@ -196,6 +196,14 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
             best = max(score for score, _ in scores)
             if best > 0:
                 found = [r for score, r in scores if score == best]
+        if len(found) > 1 and stage in ("llir", "amdgcn"):
+            # AMD's buffer ops (`amdg.buffer_*`) lower to buffer instructions and nothing else does: a
+            # `buffer_load_dwordx4` at a position is the buffer op's, a `global_load_lds_dwordx4` the other's
+            # (a pipelined copy whose prologue became `amdg.buffer_load_to_local`, its loop body
+            # `ttg.async_copy_global_to_local`)
+            buffer = "buffer" in acc.form
+            kept = [r for r in found if r.op.startswith("amdg.buffer") == buffer]
+            found = kept or found
         if len(found) > 1 and stage == "llir":
             # an LLVM float type names the element: a `<4 x bfloat>` read is the bf16 access's, not the f32
             # one's at the same position (FLA's two dot operands at one line); integer types say nothing
@@ -374,6 +382,14 @@ def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
                 if all(n and n > 0 for n in need) and sum(need) == total:
                     _settle(stage, form, members, need)
             continue
+        # bytes: one row's own instructions here move fewer bytes than its instructions in the stage before,
+        # every other row's exactly as many, and the shared ones are exactly what that row lacks (an i8 dot
+        # operand whose 8-byte LLIR reads became `ds_read2_b64`, beside an f32 operand's `ds_read_b32` that
+        # match its LLIR one for one)
+        lacking = _lacking_bytes(stage, members)
+        if lacking is not None and lacking[1] == total * width:
+            _settle(stage, form, members, [total if r is lacking[0] else 0 for r in members])
+            continue
         open_rows = [r for r in members if not _has_every_vector(r, stage)]
         if len(open_rows) == 1 and len(members) > 1 and (_expected_width(open_rows[0]) or 0) >= width \
                 and all(r.kind in _GLOBAL_KINDS for r in members):
@@ -395,11 +411,17 @@ def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
         # (or, where the compiler loaded each distinct address once, as ptxas does a replicated layout's
         # registers, each row its distinct elements: an Inductor reduction's 8x1 tile, 32 registers of 4
         # elements, and its 1-element copy: 4 + 1 LDGs)
+        # A copy whose own instructions already hold every vector its layout needs takes none of them (an
+        # Inductor reduction's 2x1 tile in three layouts: one `LDG.E.EL.64` of its own, and two `LDG.E.EL`
+        # that are the other two copies' distinct elements, 1 + 1).
         if not all(r.kind in _GLOBAL_KINDS for r in members):
             continue
+        complete = [_has_every_vector(r, stage) for r in members]
         for distinct in (False, True):
-            need = [_element_need(r, stage, width, distinct) for r in members]
-            if all(need) and sum(need) == total:
+            need = [0 if done else _element_need(r, stage, width, distinct)
+                    for r, done in zip(members, complete, strict=True)]
+            if not all(complete) and all(n or done for n, done in zip(need, complete, strict=True)) and \
+                    sum(need) == total:
                 _settle(stage, form, members, need)
                 break
 
@@ -441,6 +463,22 @@ def settle_by_family(stage: str, rows: list[AccessRow]) -> None:
                 r.stages.setdefault(stage, {})[f] = totals[f]
             if not r.ambiguous:
                 r.ambiguous_with = []
+
+
+def _lacking_bytes(stage: str, rows: list[AccessRow]) -> tuple[AccessRow, int] | None:
+    """(the row, how many bytes a thread it lacks) where exactly one of the rows has fewer bytes of its own
+    in `stage` than in the stage before and every other has exactly as many; None otherwise."""
+    before = PREVIOUS.get(stage)
+    if before is None:
+        return None
+    lacking = []
+    for r in rows:
+        had, own = r.stage_bytes(before), r.stage_bytes(stage)
+        if had is None or own is None or own > had or (r.ambiguous.get(before)):
+            return None
+        if own < had:
+            lacking.append((r, had - own))
+    return lacking[0] if len(lacking) == 1 else None
 
 
 def _element_need(row: AccessRow, stage: str, width: int, distinct: bool = False) -> int | None:
