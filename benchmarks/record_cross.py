@@ -15,7 +15,7 @@ compute-unit count) gets the target GPU's answer, named in STAND_INS; `device="c
 tensors. An autotuned kernel compiles every config its autotuner would benchmark (Triton's `autotune` and a
 library's own tuner calling `triton.testing.do_bench`) and keeps the first. Ops that fail are listed with
 their error and the recording goes on. This is a recording aid for test data and sweeps, not part of the
-tool. Libraries (`--lib`): aiter (AMD), gptqmodel, minference, sageattention, torchtitan,
+tool. Libraries (`--lib`): aiter (AMD), gpt_oss, gptqmodel, minference, sageattention, torchtitan,
 transformer_engine.
 """
 
@@ -549,7 +549,23 @@ def _ops_minference(torch, arch: str) -> dict:
             "xattention": xattention, "flexprefill": flexprefill, "kivi": kivi}
 
 
-LIBS = {"aiter": _ops_aiter, "gptqmodel": _ops_gptqmodel, "minference": _ops_minference,
+# --- gpt-oss 0.0.9 (OpenAI): its Triton attention, FlashAttention with learned sinks and a banded window, on
+# host-built tensor descriptors (its MoE needs Triton's own `triton_kernels`, which PyPI does not carry) -------
+def _ops_gpt_oss(torch, arch: str) -> dict:
+    bf16 = torch.bfloat16
+    tokens, kv_heads, per_kv, d = 1024, 8, 8, 64  # gpt-oss-120b: 64 query heads over 8 KV heads, head dim 64
+
+    def attention(window: int):
+        from gpt_oss.triton.attention import _attention
+        q = torch.zeros((1, tokens, kv_heads, per_kv, d), dtype=bf16)
+        k = torch.zeros((1, tokens, kv_heads, d), dtype=bf16)
+        sinks = torch.zeros(kv_heads * per_kv, dtype=torch.float32)
+        _attention.apply(q, k, k.clone(), sinks, 0.125, window, torch.tensor([0], dtype=torch.int32))
+
+    return {"attention": lambda: attention(0), "attention_banded": lambda: attention(128)}
+
+
+LIBS = {"aiter": _ops_aiter, "gpt_oss": _ops_gpt_oss, "gptqmodel": _ops_gptqmodel, "minference": _ops_minference,
         "sageattention": _ops_sageattention,
         "torchtitan": _ops_torchtitan, "transformer_engine": _ops_transformer_engine}
 SITE = ""
