@@ -15,8 +15,8 @@ compute-unit count) gets the target GPU's answer, named in STAND_INS; `device="c
 tensors. An autotuned kernel compiles every config its autotuner would benchmark (Triton's `autotune` and a
 library's own tuner calling `triton.testing.do_bench`) and keeps the first. Ops that fail are listed with
 their error and the recording goes on. This is a recording aid for test data and sweeps, not part of the
-tool. Libraries (`--lib`): aiter (AMD), gpt_oss, gptqmodel, minference, sageattention, torchtitan,
-transformer_engine.
+tool. Libraries (`--lib`): aiter (AMD), gpt_oss, gptqmodel, megatron (NVIDIA, sm_90 and later), minference,
+sageattention, torchtitan, transformer_engine.
 """
 
 from __future__ import annotations
@@ -565,9 +565,56 @@ def _ops_gpt_oss(torch, arch: str) -> dict:
     return {"attention": lambda: attention(0), "attention_banded": lambda: attention(128)}
 
 
-LIBS = {"aiter": _ops_aiter, "gpt_oss": _ops_gpt_oss, "gptqmodel": _ops_gptqmodel, "minference": _ops_minference,
-        "sageattention": _ops_sageattention,
-        "torchtitan": _ops_torchtitan, "transformer_engine": _ops_transformer_engine}
+# --- Megatron-Core 0.19.2 (NVIDIA): its NVLink-multicast collectives for inference, whose memory accesses
+# are PTX in inline asm (`multimem.ld_reduce`, `multimem.st`, `atom.global...cas` signals) ----------------------
+def _ops_megatron(torch, arch: str) -> dict:
+    pkg = "megatron.core.inference.communication.torch_symm_triton"
+    _bare_packages(SITE, ("megatron", "megatron.core", "megatron.core.inference",
+                          "megatron.core.inference.communication", pkg))
+    # `megatron.core.utils` (a module that needs the whole package set up) gives these files one name, used
+    # only where Triton is missing
+    utils = types.ModuleType("megatron.core.utils")
+    utils.null_decorator = lambda f=None, *a, **k: f
+    sys.modules["megatron.core.utils"] = utils
+    bf16 = torch.bfloat16
+    world, hidden, tokens = 8, 8192, 64  # one decode step of 64 tokens, TP over 8 GPUs
+    # a symmetric-memory handle is what torch's NVLS rendezvous returns: the kernels take its numbers only
+    handle = types.SimpleNamespace(multicast_ptr=1 << 40, signal_pad_ptrs_dev=1 << 41, rank=1, world_size=world)
+
+    def collective(name: str):
+        # the wrappers' own launches (`_kernel_launch_config`, the same arguments), without their check that
+        # the tensors live on a Hopper GPU
+        c = __import__(f"{pkg}.collectives", fromlist=["collectives"])
+        for f32 in (False, True):
+            dtype = torch.float32 if f32 else bf16
+            x = torch.zeros(tokens * hidden // world, dtype=dtype)
+            per_thread, blocks, config = c._kernel_launch_config(x.element_size(), tokens * hidden, world)
+            common = dict(BLOCK_SIZE=config["BLOCK_SIZE"], NUMEL_PER_THREAD=per_thread, RANK=handle.rank,
+                          WORLD_SIZE=world, num_warps=config["num_warps"])
+            if name == "reduce_scatter":
+                c._multimem_reduce_scatter_kernel[(blocks, 1, 1)](
+                    x.data_ptr(), handle.multicast_ptr, handle.signal_pad_ptrs_dev, numel=tokens * hidden,
+                    REDUCE_F32=f32, **common)
+            elif not f32:  # (all-gather moves 128-bit packs whatever the type: one kernel)
+                c._multimem_all_gather_kernel[(blocks, 1, 1)](
+                    x.data_ptr(), handle.multicast_ptr, handle.signal_pad_ptrs_dev, numel=tokens * hidden,
+                    byte_offset=0, **common)
+
+    def fused_norm():
+        from megatron.core.inference.communication.torch_symm_triton import fused_collectives as f
+        x = torch.zeros((tokens, hidden), dtype=bf16)
+        f.fused_multimem_rs_add_norm_ag(torch.zeros((tokens // world, hidden), dtype=bf16), x, handle,
+                                        torch.zeros((tokens // world, hidden), dtype=bf16),
+                                        torch.zeros(hidden, dtype=bf16), 1e-5)
+
+    ops = {"reduce_scatter": lambda: collective("reduce_scatter"), "all_gather": lambda: collective("all_gather"),
+           "fused_rs_add_norm_ag": fused_norm}
+    return ops if arch.isdigit() and int(arch) >= 90 else {}  # (NVLink multicast: Hopper and later)
+
+
+LIBS = {"aiter": _ops_aiter, "gpt_oss": _ops_gpt_oss, "gptqmodel": _ops_gptqmodel, "megatron": _ops_megatron,
+        "minference": _ops_minference, "sageattention": _ops_sageattention, "torchtitan": _ops_torchtitan,
+        "transformer_engine": _ops_transformer_engine}
 SITE = ""
 
 
