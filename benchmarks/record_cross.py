@@ -15,8 +15,8 @@ compute-unit count) gets the target GPU's answer, named in STAND_INS; `device="c
 tensors. An autotuned kernel compiles every config its autotuner would benchmark (Triton's `autotune` and a
 library's own tuner calling `triton.testing.do_bench`) and keeps the first. Ops that fail are listed with
 their error and the recording goes on. This is a recording aid for test data and sweeps, not part of the
-tool. Libraries (`--lib`): aiter (AMD), gpt_oss, gptqmodel, megatron (NVIDIA, sm_90 and later), minference,
-sageattention, torchtitan, transformer_engine.
+tool. Libraries (`--lib`): aiter (AMD), conch, gpt_oss, gptqmodel, megatron (NVIDIA, sm_90 and later),
+minference, sageattention, torchtitan, transformer_engine.
 """
 
 from __future__ import annotations
@@ -612,9 +612,52 @@ def _ops_megatron(torch, arch: str) -> dict:
     return ops if arch.isdigit() and int(arch) >= 90 else {}  # (NVLink multicast: Hopper and later)
 
 
-LIBS = {"aiter": _ops_aiter, "gpt_oss": _ops_gpt_oss, "gptqmodel": _ops_gptqmodel, "megatron": _ops_megatron,
-        "minference": _ops_minference, "sageattention": _ops_sageattention, "torchtitan": _ops_torchtitan,
-        "transformer_engine": _ops_transformer_engine}
+# --- Conch 1.3 (Stack AV): Triton kernels for vLLM and for perception (NMS, BEV pooling and point-cloud
+# voxelization, with their atomics and scatters), bitsandbytes-style blockwise quantization ---------------------
+def _ops_conch(torch, arch: str) -> dict:
+    f32, bf16 = torch.float32, torch.bfloat16
+    tokens, hidden = 512, 4096
+
+    def t(*shape, dtype=bf16):
+        return torch.zeros(shape, dtype=dtype)
+
+    def vision():
+        from conch.ops.vision.bev_pool import bev_pool, bev_pool_backward
+        from conch.ops.vision.nms import nms
+        from conch.ops.vision.voxelization import VoxelizationParameter, generate_voxels
+        boxes = torch.rand(1000, 4) * 100
+        boxes[:, 2:] += boxes[:, :2]  # x2 > x1, y2 > y1
+        nms(boxes, torch.rand(1000), 0.5)
+        points, intervals, channels = 20000, 4000, 80  # BEVFusion: camera features pooled into a 180x180 grid
+        geom = torch.zeros((points, 4), dtype=torch.int32)
+        starts = torch.arange(intervals, dtype=torch.int32) * (points // intervals)
+        lengths = torch.full((intervals,), points // intervals, dtype=torch.int32)
+        out = bev_pool(t(points, channels, dtype=f32), geom, starts, lengths, 1, 1, 180, 180)
+        bev_pool_backward(out, geom, starts, lengths)
+        param = VoxelizationParameter((-50.0, -50.0, -5.0), (50.0, 50.0, 3.0), (0.5, 0.5, 8.0), 32)
+        generate_voxels(torch.rand(30000, 4) * 40, param)
+
+    def quantization():
+        from conch.ops.quantization.bitsandbytes.functional import dequantize_blockwise, quantize_4bit
+        from conch.ops.quantization.int8 import scaled_int8_quant
+        for kind in ("fp4", "nf4"):
+            packed, state = quantize_4bit(t(hidden * hidden), blocksize=64, quant_type=kind)  # (flat, as it packs)
+            dequantize_blockwise(packed, state, quant_type=kind, blocksize=64)
+        scaled_int8_quant(t(tokens, hidden), torch.ones(1, dtype=f32))  # (static: its dynamic one is not written)
+
+    def layers():
+        from conch.ops.activation.silu_and_mul import silu_and_mul
+        from conch.ops.normalization.rms_norm import fused_add_rms_norm, rms_norm
+        silu_and_mul(t(tokens, 2 * 14336))
+        rms_norm(t(tokens, hidden), t(hidden), 1e-6)
+        fused_add_rms_norm(t(tokens, hidden), t(tokens, hidden), t(hidden), 1e-6)
+
+    return {"vision": vision, "quantization": quantization, "layers": layers}
+
+
+LIBS = {"aiter": _ops_aiter, "conch": _ops_conch, "gpt_oss": _ops_gpt_oss, "gptqmodel": _ops_gptqmodel,
+        "megatron": _ops_megatron, "minference": _ops_minference, "sageattention": _ops_sageattention,
+        "torchtitan": _ops_torchtitan, "transformer_engine": _ops_transformer_engine}
 SITE = ""
 
 

@@ -1200,3 +1200,22 @@ def test_a_copy_whose_own_instructions_hold_its_vectors_takes_none_of_the_shared
     assert repeated.counts("sass") == {"LDG.E.EL": 1} and single.counts("sass") == {"LDG.E.EL": 1}
     assert not repeated.ambiguous and not single.ambiguous
     assert [c.code for c in repeated.count_changes] == ["merged-identical-address"]
+
+
+def test_adjacent_tensor_loads_combined_instruction_by_instruction_on_no_line():
+    """Conch's BEV pooling for gfx942 (`_bev_pool_kernel`): a point's x, y, z and batch index (113:14 to
+    116:14) are four 64x1 i32 buffer loads at `geom + 0` to `+ 3`, eight elements a thread each, one
+    instruction an element. None has an AMDGCN instruction of its own; the 8 unclaimed `buffer_load_dwordx4`,
+    on no line, move each thread's i-th element of all four. The lowest address's row takes them, the other
+    three are combined with it."""
+    (entry,) = Cache(Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "conch").kernels()
+    report = analyze_entry(entry)
+    rows = {r.where: r for r in report.rows}
+    x = rows["113:14"]
+    assert x.counts("amdgcn") == {"buffer_load_dwordx4": 8} and [c.code for c in x.relocations] == ["unlocated"]
+    assert "the 8 unclaimed buffer_load_dwordx4 (16 bytes each" in x.relocations[0].evidence
+    for where in ("114:14", "115:14", "116:14"):
+        r = rows[where]
+        assert not r.counts("amdgcn") and r.combined_with is x and [c.code for c in r.count_changes] == ["combined"]
+        assert r.verdict == x.verdict
+    assert all(r.verdict != "unknown" for r in report.rows)

@@ -611,19 +611,26 @@ def combined(stage: str, rows: list[AccessRow], unattributed: list[dict], offset
 
 def _combined_unclaimed(stage: str, before: str, missing: list[AccessRow], kinds: set[str],
                         unattributed: list[dict], offset) -> None:
-    """Rows of one element a thread (scalars, or tensors whose threads hold one element each) that all lack
-    `stage` instructions, whose elements lie side by side (their addresses a constant number of elements
-    apart, together one run of bytes in each thread), while exactly one unclaimed instruction of their kind
-    moves exactly that run, on no line or on one of theirs: the backend combined their loads into it and
-    gave it to none of them (Transformer Engine's cross entropy backward on gfx942 by Triton 3.7: `m` and
-    `d` at `stats + 2 * row` and `+ 1`, one `s_load_dwordx2` on no line; torchtitan's MLA RoPE: cos and sin
-    at `cache + base` and `+ 1`, one `buffer_load_dwordx2`). The lowest address's row takes it; the others
-    are `combined` with it."""
-    scalars = [r for r in missing if r.sites and (not r.shape or r.distinct_per_thread == 1) and r.element_bits
-               and r.element_bits % 8 == 0 and r.stage_bytes(before) == r.element_bits // 8]
-    if len(scalars) < 2:
+    """Rows of one element an instruction (scalars, or tensors of one shape and layout whose threads hold one
+    element each, or one contiguous element at a time) that all lack `stage` instructions, whose elements lie
+    side by side (their addresses a constant number of elements apart, together one run of bytes in each
+    thread), while exactly one unclaimed instruction form of their kind moves exactly that run, as many times
+    as each row had instructions, on no line or on one of theirs: the backend combined their loads, the i-th
+    of each into one, and gave them to none (Transformer Engine's cross entropy backward on gfx942 by Triton
+    3.7: `m` and `d` at `stats + 2 * row` and `+ 1`, one `s_load_dwordx2` on no line; torchtitan's MLA RoPE:
+    cos and sin at `cache + base` and `+ 1`, one `buffer_load_dwordx2`; Conch's BEV pooling: a point's x, y,
+    z and batch at `geom + 0` to `+ 3`, 8 elements a thread, 8 `buffer_load_dwordx4`). The lowest address's
+    row takes them; the others are `combined` with it."""
+    def one_each(r: AccessRow) -> bool:  # (one element an instruction in `before`, elements not contiguous)
+        n = sum(r.stages[before].values())
+        return r.stage_bytes(before) == n * (r.element_bits // 8) and \
+            (not r.shape or r.distinct_per_thread == 1 or r.contiguous_per_thread == 1)
+
+    scalars = [r for r in missing if r.sites and r.element_bits and r.element_bits % 8 == 0 and one_each(r)]
+    if len(scalars) < 2 or len({sum(r.stages[before].values()) for r in scalars}) != 1:
         return
     first = scalars[0]
+    count = sum(first.stages[before].values())
     starts = {}
     for r in scalars:
         k = 0 if r is first else offset(first, r)
@@ -638,24 +645,32 @@ def _combined_unclaimed(stage: str, before: str, missing: list[AccessRow], kinds
     total = size * len(ordered)
     lines = {0} | {r.line for r in ordered}
     pool = [u for u in unattributed if u["stage"] == stage and u["kind"] in kinds and u["count"] > 0]
-    fits = [u for u in pool if u["count"] == 1 and u.get("bytes") == total and u["line"] in lines]
+    fits = [u for u in pool if u["count"] == count and u.get("bytes") == total and u["line"] in lines]
     if len(fits) != 1 or len(pool) != 1:  # (any other unclaimed instruction of the kind: not proven)
         return
     (item,) = fits
     low = ordered[0]
-    line, col, _ = _take(stage, low, [item], 1, unattributed)
+    line, col, _ = _take(stage, low, [item], count, unattributed)
     where = "no source location (line 0)" if line == 0 else f"line {line}:{col}"
-    _moved(low, Reason(
-        "unlocated" if line == 0 else "relocated",
-        f"{stage}: none of its instructions sit on {low.line}:{low.col}; the one unclaimed {item['form']} "
-        f"({total} bytes, on {where}) moves its element and the {len(ordered) - 1} beside it of "
-        f"{', '.join(f'{r.line}:{r.col}' for r in ordered[1:])}: the backend combined their loads into one"))
+    others = ", ".join(f"{r.line}:{r.col}" for r in ordered[1:])
+    if count == 1:
+        what = (f"the one unclaimed {item['form']} ({total} bytes, on {where}) moves its element and the "
+                f"{len(ordered) - 1} beside it of {others}: the backend combined their loads into one")
+    else:
+        what = (f"the {count} unclaimed {item['form']} ({total} bytes each, on {where}) move its {count} elements "
+                f"and, beside each, those of {others}: the backend combined their loads, the i-th of each into "
+                f"the i-th")
+    _moved(low, Reason("unlocated" if line == 0 else "relocated",
+                       f"{stage}: none of its instructions sit on {low.line}:{low.col}; {what}"))
+    moves = "both" if len(ordered) == 2 else f"all {len(ordered)}"
     for r in ordered[1:]:
         r.combined_with = low
         r.relocations.append(Reason(
             "combined", f"{stage}: none of its {sum(r.stages[before].values())} {before} instructions has a "
-                        f"counterpart; its element lies beside {low.line}:{low.col}'s, whose {item['form']} moves "
-                        f"both: the backend combined its {size} bytes into that wider instruction"))
+                        f"counterpart; {'its element lies' if count == 1 else 'each of its elements lies'} beside "
+                        f"{low.line}:{low.col}'s, whose {item['form']} moves "
+                        f"{moves}: the backend combined its {size} bytes"
+                        f"{'' if count == 1 else ' an instruction'} into that wider instruction"))
 
 
 def _combination(missing: list[AccessRow], gained: list[AccessRow], stage: str, before: str, offset=None):
