@@ -141,7 +141,8 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
             fm = FUNCTION_HEADER.search(line) if function is None else None
             if fm and (".entry" in line or ".func" in line) and ".extern" not in line:
                 pending_function = fm.group(1)  # a prototype ends with `;`, a definition opens `{`
-            elif function is not None and line.startswith(".branchtargets") and not _code(line).endswith(";"):
+            elif function is not None and line.startswith((".branchtargets", ".calltargets")) and \
+                    not _code(line).endswith(";"):
                 cont_parts = [line]  # its labels follow, one per line, up to the one ending with `;`
             continue  # other directives: .reg, .param, .local, .version, .target, ...
         if first == "{":
@@ -169,7 +170,12 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
             module.unparsed.append((lineno, line))
             continue
         if m[1] is None:  # a label
-            labels[line[:line.index(":")]] = lineno
+            colon = line.index(":")
+            labels[line[:colon]] = lineno
+            rest = line[colon + 1:].lstrip()
+            # `$L_brx_0: .branchtargets` (a jump table's labels, one per line, the last ending with `;`)
+            if rest.startswith((".branchtargets", ".calltargets")) and not _code(rest).endswith(";"):
+                cont_parts = [line]
             continue
         op = Op(lineno, intern(m[1]), line, None, function)
         ops_append(op)
