@@ -1219,3 +1219,41 @@ def test_adjacent_tensor_loads_combined_instruction_by_instruction_on_no_line():
         assert not r.counts("amdgcn") and r.combined_with is x and [c.code for c in r.count_changes] == ["combined"]
         assert r.verdict == x.verdict
     assert all(r.verdict != "unknown" for r in report.rows)
+
+
+CONCH_OLDER = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.5-3.7" / "conch"
+
+
+def test_combined_scalar_loads_proven_by_address_beside_an_unclaimed_instruction():
+    """Conch's NMS for gfx942 by Triton 3.7 (`_create_iou_mask_kernel`, 64-box blocks): a box's x1, y1, x2,
+    y2 (84:22 to 87:22) are four scalar loads at `boxes + 0` to `+ 3`, one `s_load_dwordx4` on x1's line.
+    When they are settled, the column boxes' `buffer_load_dwordx4` (their four coordinates, 101:26 to
+    104:26, combined the same way) is still unclaimed on no line, so the bytes alone prove nothing; each
+    load's address within x1's 16 bytes does."""
+    (entry,) = [e for e in Cache(CONCH_OLDER).kernels() if e.name == "_create_iou_mask_kernel"]
+    report = analyze_entry(entry)
+    rows = {r.where: r for r in report.rows}
+    x1 = rows["84:22"]
+    assert x1.counts("amdgcn") == {"s_load_dwordx4": 1}
+    assert rows["101:26"].counts("amdgcn") == {"buffer_load_dwordx4": 1}
+    assert [c.code for c in rows["101:26"].relocations] == ["unlocated"]
+    for where in ("85:22", "86:22", "87:22"):
+        assert rows[where].combined_with is x1 and [c.code for c in rows[where].count_changes] == ["combined"]
+    assert all(r.verdict != "unknown" for r in report.rows)
+
+
+def test_combined_loads_whose_instructions_the_scheduler_spread_over_their_lines():
+    """Conch's BEV pooling for gfx942 by Triton 3.5.1 (plain global loads): x, y, z and batch (113:21 to
+    116:21) at `geom + 0` to `+ 3`, eight elements a thread each, are 8 `global_load_dwordx4`, 7 on x's line
+    and 1 on the batch's, none on y's or z's. The lowest address's row takes all 8; the others are
+    combined with it."""
+    (entry,) = [e for e in Cache(CONCH_OLDER).kernels() if e.name == "_bev_pool_kernel"]
+    report = analyze_entry(entry)
+    rows = {r.where: r for r in report.rows}
+    x = rows["113:21"]
+    assert x.counts("amdgcn") == {"global_load_dwordx4": 8} and [c.code for c in x.relocations] == ["relocated"]
+    assert "(7 on 113:21's line, 1 on 116:21's line)" in x.relocations[0].evidence
+    for where in ("114:21", "115:21", "116:21"):
+        r = rows[where]
+        assert not r.counts("amdgcn") and r.combined_with is x and [c.code for c in r.count_changes] == ["combined"]
+    assert all(r.verdict != "unknown" for r in report.rows)

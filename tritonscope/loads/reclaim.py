@@ -588,14 +588,26 @@ def combined(stage: str, rows: list[AccessRow], unattributed: list[dict], offset
         if offset is not None and len(missing) > 1:
             _combined_unclaimed(stage, before, missing, kinds, unattributed, offset)
             missing = [r for r in missing if _lacks(r, stage, before) and r.combined_with is None]
-        if _unclaimed(stage, kinds, unattributed) or not missing:
-            continue
-        if any(not r.stage_bytes(before) for r in missing):
+        if offset is not None and missing:
+            _combined_spread(stage, before, missing, rows, kinds, unattributed, offset)
+            missing = [r for r in missing if _lacks(r, stage, before) and r.combined_with is None]
+        if not missing or any(not r.stage_bytes(before) for r in missing):
             continue
         gained = [o for o in rows if o not in missing and kinds & set(ACCEPTS.get(o.kind, ()))
                   and not o.ambiguous.get(stage) and o.stage_bytes(stage) is not None
                   and o.stage_bytes(before) is not None and o.stage_bytes(stage) > o.stage_bytes(before)]
-        plan = _combination(missing, gained, stage, before, offset)
+        if not _unclaimed(stage, kinds, unattributed):
+            plan = _combination(missing, gained, stage, before, offset)
+        elif offset is not None and gained:
+            # another unclaimed instruction of the kind could be where the bytes went: only addresses decide,
+            # each missing row's element within the bytes of one gaining access's instruction (Conch's NMS on
+            # gfx942 by Triton 3.8: a box's x1, y1, x2, y2 at `boxes + 0` to `+ 3`, one `s_load_dwordx4` on
+            # x1's line, while a copy of the column boxes' `buffer_load_dwordx4` sits unclaimed on no line)
+            gain = {id(p): p.stage_bytes(stage) - p.stage_bytes(before) for p in gained}
+            plan = _by_address(missing, gained, gain, before, stage, offset) \
+                if sum(gain.values()) == sum(r.stage_bytes(before) for r in missing) else []
+        else:
+            continue
         for p, group in plan:
             gain = p.stage_bytes(stage) - p.stage_bytes(before)
             forms = ", ".join(f"{n}x {f}" for f, n in p.stages[stage].items())
@@ -621,12 +633,7 @@ def _combined_unclaimed(stage: str, before: str, missing: list[AccessRow], kinds
     cos and sin at `cache + base` and `+ 1`, one `buffer_load_dwordx2`; Conch's BEV pooling: a point's x, y,
     z and batch at `geom + 0` to `+ 3`, 8 elements a thread, 8 `buffer_load_dwordx4`). The lowest address's
     row takes them; the others are `combined` with it."""
-    def one_each(r: AccessRow) -> bool:  # (one element an instruction in `before`, elements not contiguous)
-        n = sum(r.stages[before].values())
-        return r.stage_bytes(before) == n * (r.element_bits // 8) and \
-            (not r.shape or r.distinct_per_thread == 1 or r.contiguous_per_thread == 1)
-
-    scalars = [r for r in missing if r.sites and r.element_bits and r.element_bits % 8 == 0 and one_each(r)]
+    scalars = [r for r in missing if _one_each(r, before)]
     if len(scalars) < 2 or len({sum(r.stages[before].values()) for r in scalars}) != 1:
         return
     first = scalars[0]
@@ -670,6 +677,91 @@ def _combined_unclaimed(stage: str, before: str, missing: list[AccessRow], kinds
                         f"counterpart; {'its element lies' if count == 1 else 'each of its elements lies'} beside "
                         f"{low.line}:{low.col}'s, whose {item['form']} moves "
                         f"{moves}: the backend combined its {size} bytes"
+                        f"{'' if count == 1 else ' an instruction'} into that wider instruction"))
+
+
+def _one_each(r: AccessRow, before: str) -> bool:
+    """One element an instruction in `before` (a scalar, or a tensor whose threads hold one element each or
+    one contiguous element at a time), whole bytes."""
+    n = sum(r.stages.get(before, {}).values())
+    return bool(r.sites and n and r.element_bits and r.element_bits % 8 == 0) and \
+        r.stage_bytes(before) == n * (r.element_bits // 8) and \
+        (not r.shape or r.distinct_per_thread == 1 or r.contiguous_per_thread == 1)
+
+
+def _combined_spread(stage: str, before: str, missing: list[AccessRow], rows: list[AccessRow], kinds: set[str],
+                     unattributed: list[dict], offset) -> None:
+    """`_combined_unclaimed`'s run where the combined instructions sit on the lines of some of the run's rows
+    (each where the scheduler put it) rather than on none: rows of one element an instruction, n each, side
+    by side; those holding instructions hold only the run's wide form, and with the unclaimed ones of that
+    form (on no line or one of theirs, and no other unclaimed instruction of the kind) there are exactly n
+    (Conch's BEV pooling on gfx942 by Triton 3.5.1: x, y, z and batch at `geom + 0` to `+ 3`, 7 of the 8
+    `global_load_dwordx4` on x's line, 1 on the batch's). The lowest address's row takes them all; the
+    others are `combined` with it."""
+    lacking = [r for r in missing if _one_each(r, before)]
+    if not lacking:
+        return
+    first = lacking[0]
+    count, size = sum(first.stages[before].values()), first.element_bits // 8
+
+    def alike(r: AccessRow) -> bool:
+        return _one_each(r, before) and sum(r.stages[before].values()) == count and r.element_bits == first.element_bits
+
+    holders = [r for r in rows if r not in missing and kinds & set(ACCEPTS.get(r.kind, ())) and alike(r)
+               and not r.ambiguous.get(stage) and len(r.stages.get(stage, {})) == 1
+               and all((w or 0) > size for w in r.widths.get(stage, {}).values())]
+    if not holders or not all(alike(r) for r in lacking):
+        return
+    starts = {}
+    for r in [*lacking, *holders]:
+        k = 0 if r is first else offset(first, r)
+        if k is None:
+            if r in lacking:
+                return
+            continue  # (a holder of another run)
+        starts[id(r)] = k * size
+    ordered = sorted([r for r in [*lacking, *holders] if id(r) in starts], key=lambda r: starts[id(r)])
+    base = starts[id(ordered[0])]
+    if [starts[id(r)] - base for r in ordered] != [i * size for i in range(len(ordered))]:
+        return  # (not one run of adjacent elements)
+    total = size * len(ordered)
+    held = [r for r in ordered if r.stages.get(stage)]
+    forms = {f for r in held for f in r.stages[stage]}
+    if len(forms) != 1 or any(r.widths[stage][f] != total for r in held for f in r.stages[stage]):
+        return
+    (form,) = forms
+    lines = {0} | {r.line for r in ordered}
+    pool = [u for u in unattributed if u["stage"] == stage and u["kind"] in kinds and u["count"] > 0]
+    fits = [u for u in pool if u["form"] == form and u["line"] in lines]
+    if len(fits) != len(pool) or sum(r.stages[stage][form] for r in held) + sum(u["count"] for u in fits) != count:
+        return
+    if len(held) == 1 and not fits:
+        return  # (one row holds them all on its line: `combined`'s gain finds the others' place)
+    low = ordered[0]
+    placed = [f"{r.stages[stage][form]} on {r.line}:{r.col}'s line" for r in held]
+    for r in held:
+        if r is not low:
+            n = r.stages[stage].pop(form)
+            r.widths[stage].pop(form, None)
+            del r.stages[stage]
+            low.stages.setdefault(stage, {}).setdefault(form, 0)
+            low.stages[stage][form] += n
+            low.widths.setdefault(stage, {})[form] = total
+    if fits:
+        placed.append(f"{sum(u['count'] for u in fits)} unclaimed on no line or theirs")
+        _take(stage, low, fits, sum(u["count"] for u in fits), unattributed, follow=False)
+    others = ", ".join(f"{r.line}:{r.col}" for r in ordered[1:])
+    _moved(low, Reason("relocated", f"{stage}: its {count} {form} ({total} bytes each) move its {count} elements and, "
+                                    f"beside each, those of {others}: the backend combined their loads, the i-th of "
+                                    f"each into the i-th, and placed them where it scheduled them "
+                                    f"({', '.join(placed)})"))
+    moves = "both" if len(ordered) == 2 else f"all {len(ordered)}"
+    for r in ordered[1:]:
+        r.combined_with = low
+        r.relocations.append(Reason(
+            "combined", f"{stage}: none of its {count} {before} instructions is its own; "
+                        f"{'its element lies' if count == 1 else 'each of its elements lies'} beside "
+                        f"{low.line}:{low.col}'s, whose {form} moves {moves}: the backend combined its {size} bytes"
                         f"{'' if count == 1 else ' an instruction'} into that wider instruction"))
 
 
