@@ -1257,3 +1257,27 @@ def test_combined_loads_whose_instructions_the_scheduler_spread_over_their_lines
         r = rows[where]
         assert not r.counts("amdgcn") and r.combined_with is x and [c.code for c in r.count_changes] == ["combined"]
     assert all(r.verdict != "unknown" for r in report.rows)
+
+
+def test_amd_transposing_reads_go_to_the_operand_of_their_element_width():
+    """Two dot operands read from shared memory at one position (lmdeploy's quantized paged attention
+    compiled for gfx950, 503:35): int8 K through `ds.read.tr8` and bf16 scales through plain `<8 x i16>`
+    loads. The transposing read names 8-bit elements: it is the int8 operand's, in LLIR and AMDGCN alike."""
+    from tritonscope.loads.join import _choose
+    from tritonscope.loads.sites import AccessSite
+    from tritonscope.stages.common import SourceLoc
+    from tritonscope.stages.memops import MemAccess
+
+    def site(n: int, dtype: str, bits: int) -> AccessSite:
+        op = Op(n, "ttg.local_load", "%x = ttg.local_load %m", SourceLoc("k.py", 503, 35), "k")
+        return AccessSite(op=op, kind="shared_load", shape=(64, 128), dtype=dtype, element_bits=bits, layout=None,
+                          layout_name=None, mask=None, other=None, eviction=None, cache=None, address=[])
+
+    keys = _row(503, {}, {})
+    scales = _row(503, {"load <8 x i16>": 12}, {"load <8 x i16>": 16})
+    keys.dtype, keys.element_bits, keys.sites = "i8", 8, [site(278, "i8", 8)]
+    scales.dtype, scales.element_bits, scales.sites = "bf16", 16, [site(282, "bf16", 16)]
+    for stage, form in (("llir", "ds.read.tr8.b64.v2i32 <2 x i32>"), ("amdgcn", "ds_read_b64_tr_b8")):
+        found, level = _choose(stage, MemAccess("shared_load", form, 8), (("k.py", 503, 35),), 503, 35,
+                               [keys, scales])
+        assert (found, level) == ([keys], "exact")

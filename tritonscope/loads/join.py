@@ -162,6 +162,7 @@ def _mma_form(stage: str, op) -> str | None:
 _LLIR_ASM_MMA = re.compile(r'asm\s+(?:sideeffect\s+)?(?:convergent\s+)?"\s*((?:wgmma\.mma_async|tcgen05\.mma)[\w.:]*)')
 
 
+_TRANSPOSED_BITS = re.compile(r"(?:\bds\.read\.tr|_tr_b)(\d+)")
 _LLVM_FLOATS = {"bfloat": "bf16", "half": "f16", "float": "f32", "double": "f64"}
 _LLVM_FLOAT = re.compile(r"(?:<\d+ x |\s)(bfloat|half|float|double)>?$")
 
@@ -204,6 +205,12 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
             buffer = "buffer" in acc.form
             kept = [r for r in found if r.op.startswith("amdg.buffer") == buffer]
             found = kept or found
+        if len(found) > 1 and stage in ("llir", "amdgcn"):
+            # AMD's transposing LDS reads name their element width (`ds.read.tr8`, `ds_read_b64_tr_b16`): an
+            # int8 dot operand's, not the bf16 one's read at the same position (gemlite's A8 GEMM on gfx950)
+            bits = _TRANSPOSED_BITS.search(acc.form)
+            typed = [r for r in found if bits and r.element_bits == int(bits.group(1))]
+            found = typed or found
         if len(found) > 1 and stage == "llir":
             # an LLVM float type names the element: a `<4 x bfloat>` read is the bf16 access's, not the f32
             # one's at the same position (FLA's two dot operands at one line); integer types say nothing
