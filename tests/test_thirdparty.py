@@ -1202,6 +1202,13 @@ def test_a_copy_whose_own_instructions_hold_its_vectors_takes_none_of_the_shared
     assert [c.code for c in repeated.count_changes] == ["merged-identical-address"]
 
 
+def _combined_into(rows: dict, low, wheres: tuple[str, ...]) -> None:
+    """Each of `wheres` has no AMDGCN instruction of its own and is `combined` with `low`."""
+    for where in wheres:
+        r = rows[where]
+        assert not r.counts("amdgcn") and r.combined_with is low and [c.code for c in r.count_changes] == ["combined"]
+
+
 def test_adjacent_tensor_loads_combined_instruction_by_instruction_on_no_line():
     """Conch's BEV pooling for gfx942 (`_bev_pool_kernel`): a point's x, y, z and batch index (113:14 to
     116:14) are four 64x1 i32 buffer loads at `geom + 0` to `+ 3`, eight elements a thread each, one
@@ -1214,10 +1221,8 @@ def test_adjacent_tensor_loads_combined_instruction_by_instruction_on_no_line():
     x = rows["113:14"]
     assert x.counts("amdgcn") == {"buffer_load_dwordx4": 8} and [c.code for c in x.relocations] == ["unlocated"]
     assert "the 8 unclaimed buffer_load_dwordx4 (16 bytes each" in x.relocations[0].evidence
-    for where in ("114:14", "115:14", "116:14"):
-        r = rows[where]
-        assert not r.counts("amdgcn") and r.combined_with is x and [c.code for c in r.count_changes] == ["combined"]
-        assert r.verdict == x.verdict
+    _combined_into(rows, x, ("114:14", "115:14", "116:14"))
+    assert {rows[w].verdict for w in ("114:14", "115:14", "116:14")} == {x.verdict}
     assert all(r.verdict != "unknown" for r in report.rows)
 
 
@@ -1237,8 +1242,7 @@ def test_combined_scalar_loads_proven_by_address_beside_an_unclaimed_instruction
     assert x1.counts("amdgcn") == {"s_load_dwordx4": 1}
     assert rows["101:26"].counts("amdgcn") == {"buffer_load_dwordx4": 1}
     assert [c.code for c in rows["101:26"].relocations] == ["unlocated"]
-    for where in ("85:22", "86:22", "87:22"):
-        assert rows[where].combined_with is x1 and [c.code for c in rows[where].count_changes] == ["combined"]
+    _combined_into(rows, x1, ("85:22", "86:22", "87:22"))
     assert all(r.verdict != "unknown" for r in report.rows)
 
 
@@ -1253,9 +1257,7 @@ def test_combined_loads_whose_instructions_the_scheduler_spread_over_their_lines
     x = rows["113:21"]
     assert x.counts("amdgcn") == {"global_load_dwordx4": 8} and [c.code for c in x.relocations] == ["relocated"]
     assert "(7 on 113:21's line, 1 on 116:21's line)" in x.relocations[0].evidence
-    for where in ("114:21", "115:21", "116:21"):
-        r = rows[where]
-        assert not r.counts("amdgcn") and r.combined_with is x and [c.code for c in r.count_changes] == ["combined"]
+    _combined_into(rows, x, ("114:21", "115:21", "116:21"))
     assert all(r.verdict != "unknown" for r in report.rows)
 
 

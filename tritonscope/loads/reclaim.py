@@ -637,18 +637,12 @@ def _combined_unclaimed(stage: str, before: str, missing: list[AccessRow], kinds
     if len(scalars) < 2 or len({sum(r.stages[before].values()) for r in scalars}) != 1:
         return
     first = scalars[0]
-    count = sum(first.stages[before].values())
-    starts = {}
-    for r in scalars:
-        k = 0 if r is first else offset(first, r)
-        if k is None or r.element_bits != first.element_bits:
-            return
-        starts[id(r)] = k * (r.element_bits // 8)
-    ordered = sorted(scalars, key=lambda r: starts[id(r)])
-    size = first.element_bits // 8
-    base = starts[id(ordered[0])]
-    if [starts[id(r)] - base for r in ordered] != [i * size for i in range(len(ordered))]:
-        return  # (not one run of adjacent elements)
+    count, size = sum(first.stages[before].values()), first.element_bits // 8
+    if any(r.element_bits != first.element_bits for r in scalars):
+        return
+    ordered = _adjacent_run(first, scalars, [], offset)
+    if ordered is None:
+        return
     total = size * len(ordered)
     lines = {0} | {r.line for r in ordered}
     pool = [u for u in unattributed if u["stage"] == stage and u["kind"] in kinds and u["count"] > 0]
@@ -669,14 +663,40 @@ def _combined_unclaimed(stage: str, before: str, missing: list[AccessRow], kinds
                 f"the i-th")
     _moved(low, Reason("unlocated" if line == 0 else "relocated",
                        f"{stage}: none of its instructions sit on {low.line}:{low.col}; {what}"))
+    _mark_combined(stage, before, ordered, item["form"], count, "has a counterpart")
+
+
+def _adjacent_run(first: AccessRow, rows: list[AccessRow], optional: list[AccessRow], offset) -> list | None:
+    """`rows` and those of `optional` whose address is a constant number of elements from `first`'s,
+    ordered by address, when their elements lie side by side (one run of bytes); None otherwise, or where a
+    row of `rows` has no constant offset (an `optional` one without is of another run)."""
+    size = first.element_bits // 8
+    starts = {}
+    for r in [*rows, *optional]:
+        k = 0 if r is first else offset(first, r)
+        if k is None:
+            if r in rows:
+                return None
+            continue
+        starts[id(r)] = k * size
+    ordered = sorted([r for r in [*rows, *optional] if id(r) in starts], key=lambda r: starts[id(r)])
+    base = starts[id(ordered[0])]
+    if [starts[id(r)] - base for r in ordered] != [i * size for i in range(len(ordered))]:
+        return None  # (not one run of adjacent elements)
+    return ordered
+
+
+def _mark_combined(stage: str, before: str, ordered: list[AccessRow], form: str, count: int, own: str) -> None:
+    """Every row of the run after the first is `combined` with the first, whose `form` instructions move
+    the whole run (`own`: what none of its instructions of the stage before is: 'has a counterpart')."""
+    low, size = ordered[0], ordered[0].element_bits // 8
     moves = "both" if len(ordered) == 2 else f"all {len(ordered)}"
     for r in ordered[1:]:
         r.combined_with = low
         r.relocations.append(Reason(
-            "combined", f"{stage}: none of its {sum(r.stages[before].values())} {before} instructions has a "
-                        f"counterpart; {'its element lies' if count == 1 else 'each of its elements lies'} beside "
-                        f"{low.line}:{low.col}'s, whose {item['form']} moves "
-                        f"{moves}: the backend combined its {size} bytes"
+            "combined", f"{stage}: none of its {sum(r.stages[before].values())} {before} instructions {own}; "
+                        f"{'its element lies' if count == 1 else 'each of its elements lies'} beside "
+                        f"{low.line}:{low.col}'s, whose {form} moves {moves}: the backend combined its {size} bytes"
                         f"{'' if count == 1 else ' an instruction'} into that wider instruction"))
 
 
@@ -712,18 +732,9 @@ def _combined_spread(stage: str, before: str, missing: list[AccessRow], rows: li
                and all((w or 0) > size for w in r.widths.get(stage, {}).values())]
     if not holders or not all(alike(r) for r in lacking):
         return
-    starts = {}
-    for r in [*lacking, *holders]:
-        k = 0 if r is first else offset(first, r)
-        if k is None:
-            if r in lacking:
-                return
-            continue  # (a holder of another run)
-        starts[id(r)] = k * size
-    ordered = sorted([r for r in [*lacking, *holders] if id(r) in starts], key=lambda r: starts[id(r)])
-    base = starts[id(ordered[0])]
-    if [starts[id(r)] - base for r in ordered] != [i * size for i in range(len(ordered))]:
-        return  # (not one run of adjacent elements)
+    ordered = _adjacent_run(first, lacking, holders, offset)  # (a holder of no constant offset: another run's)
+    if ordered is None:
+        return
     total = size * len(ordered)
     held = [r for r in ordered if r.stages.get(stage)]
     forms = {f for r in held for f in r.stages[stage]}
@@ -755,14 +766,7 @@ def _combined_spread(stage: str, before: str, missing: list[AccessRow], rows: li
                                     f"beside each, those of {others}: the backend combined their loads, the i-th of "
                                     f"each into the i-th, and placed them where it scheduled them "
                                     f"({', '.join(placed)})"))
-    moves = "both" if len(ordered) == 2 else f"all {len(ordered)}"
-    for r in ordered[1:]:
-        r.combined_with = low
-        r.relocations.append(Reason(
-            "combined", f"{stage}: none of its {count} {before} instructions is its own; "
-                        f"{'its element lies' if count == 1 else 'each of its elements lies'} beside "
-                        f"{low.line}:{low.col}'s, whose {form} moves {moves}: the backend combined its {size} bytes"
-                        f"{'' if count == 1 else ' an instruction'} into that wider instruction"))
+    _mark_combined(stage, before, ordered, form, count, "is its own")
 
 
 def _combination(missing: list[AccessRow], gained: list[AccessRow], stage: str, before: str, offset=None):
