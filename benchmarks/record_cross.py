@@ -15,7 +15,7 @@ compute-unit count) gets the target GPU's answer, named in STAND_INS; `device="c
 tensors. An autotuned kernel compiles every config its autotuner would benchmark (Triton's `autotune` and a
 library's own tuner calling `triton.testing.do_bench`) and keeps the first. Ops that fail are listed with
 their error and the recording goes on. This is a recording aid for test data and sweeps, not part of the
-tool. Libraries (`--lib`): aiter (AMD), conch, gpt_oss, gptqmodel, megatron (NVIDIA, sm_90 and later),
+tool. Libraries (`--lib`): aiter (AMD), conch, flash_attn, gpt_oss, gptqmodel, megatron (NVIDIA, sm_90 and later),
 minference, sageattention, torchtitan, transformer_engine.
 """
 
@@ -655,9 +655,47 @@ def _ops_conch(torch, arch: str) -> dict:
     return {"vision": vision, "quantization": quantization, "layers": layers}
 
 
-LIBS = {"aiter": _ops_aiter, "conch": _ops_conch, "gpt_oss": _ops_gpt_oss, "gptqmodel": _ops_gptqmodel,
-        "megatron": _ops_megatron, "minference": _ops_minference, "sageattention": _ops_sageattention,
-        "torchtitan": _ops_torchtitan, "transformer_engine": _ops_transformer_engine}
+# --- flash-attn 2.8.3.post2: its Triton ops for NVIDIA and AMD (`flash_attn/ops/triton`): the fused
+# LayerNorm/RMSNorm with residual, dropout and a second branch (forward and backward), rotary embedding,
+# cross entropy ---------------------------------------------------------------------------------------------
+def _ops_flash_attn(torch, arch: str) -> dict:
+    _bare_packages(SITE, ("flash_attn", "flash_attn.ops", "flash_attn.ops.triton", "flash_attn.utils"))
+    bf16 = torch.bfloat16
+    tokens, hidden, heads, d = 4096, 4096, 32, 128
+
+    def t(*shape, dtype=bf16, grad=False):
+        return torch.zeros(shape, dtype=dtype, requires_grad=grad)
+
+    def norm(rms: bool):
+        from flash_attn.ops.triton.layer_norm import layer_norm_fn
+        x, w = t(tokens, hidden, grad=True), t(hidden, grad=True)
+        b = None if rms else t(hidden, grad=True)
+        out = layer_norm_fn(x, w, b, residual=t(tokens, hidden, grad=True), eps=1e-5, prenorm=False,
+                            residual_in_fp32=True, is_rms_norm=rms)
+        out.sum().backward()
+
+    def rotary():
+        from flash_attn.ops.triton.rotary import apply_rotary
+        cos = sin = t(tokens, d // 2)
+        apply_rotary(t(2, tokens, heads, d), cos, sin)
+        apply_rotary(t(2, tokens, heads, d), cos, sin, interleaved=True)
+        apply_rotary(t(2 * tokens, heads, d), cos, sin, cu_seqlens=torch.tensor([0, tokens, 2 * tokens],
+                     dtype=torch.int32), max_seqlen=tokens)
+
+    def cross_entropy():
+        from flash_attn.ops.triton.cross_entropy import CrossEntropyLoss
+        logits = t(tokens, 128256, dtype=torch.float32, grad=True)
+        loss, _ = CrossEntropyLoss.apply(logits, torch.zeros(tokens, dtype=torch.int64), None, 0.1)
+        loss.sum().backward()
+
+    return {"layer_norm": lambda: norm(False), "rms_norm": lambda: norm(True), "rotary": rotary,
+            "cross_entropy": cross_entropy}
+
+
+LIBS = {"aiter": _ops_aiter, "conch": _ops_conch, "flash_attn": _ops_flash_attn, "gpt_oss": _ops_gpt_oss,
+        "gptqmodel": _ops_gptqmodel, "megatron": _ops_megatron, "minference": _ops_minference,
+        "sageattention": _ops_sageattention, "torchtitan": _ops_torchtitan,
+        "transformer_engine": _ops_transformer_engine}
 SITE = ""
 
 
