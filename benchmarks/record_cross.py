@@ -15,8 +15,8 @@ compute-unit count) gets the target GPU's answer, named in STAND_INS; `device="c
 tensors. An autotuned kernel compiles every config its autotuner would benchmark (Triton's `autotune` and a
 library's own tuner calling `triton.testing.do_bench`) and keeps the first. Ops that fail are listed with
 their error and the recording goes on. This is a recording aid for test data and sweeps, not part of the
-tool. Libraries (`--lib`): aiter (AMD), conch, flash_attn, gpt_oss, gptqmodel, megatron (NVIDIA, sm_90 and later),
-minference, sageattention, torchtitan, transformer_engine.
+tool. Libraries (`--lib`): aiter (AMD), conch, flash_attn, gpt_oss, gptqmodel, liger, megatron (NVIDIA, sm_90
+and later), minference, sageattention, torchtitan, transformer_engine.
 """
 
 from __future__ import annotations
@@ -692,8 +692,49 @@ def _ops_flash_attn(torch, arch: str) -> dict:
             "cross_entropy": cross_entropy}
 
 
+# --- Liger-Kernel 0.8.5 (LinkedIn): its Triton ops, forward and backward: RMSNorm, group norm, DyT,
+# PolyNorm, sparsemax, the fused grouped-GEMM MoE and fused neighborhood attention -------------------------
+def _ops_liger(torch, arch: str) -> dict:
+    bf16 = torch.bfloat16
+    tokens, hidden = 4096, 4096
+
+    def t(*shape, dtype=bf16):
+        return torch.zeros(shape, dtype=dtype, requires_grad=dtype.is_floating_point)
+
+    def run(fn, *args):
+        out = fn.apply(*args)
+        (out[0] if isinstance(out, tuple) else out).float().sum().backward()
+
+    def norms():
+        from liger_kernel.ops.dyt import LigerDyTFunction
+        from liger_kernel.ops.group_norm import LigerGroupNormFunction
+        from liger_kernel.ops.poly_norm import LigerPolyNormFunction
+        from liger_kernel.ops.rms_norm import LigerRMSNormFunction
+        run(LigerRMSNormFunction, t(tokens, hidden), t(hidden), 1e-6, 0.0, "llama", False)
+        run(LigerGroupNormFunction, t(8, 256, 1024), t(256), t(256), 256, 32, 1e-6)
+        run(LigerDyTFunction, t(tokens, hidden), t(1), t(hidden), t(hidden))
+        run(LigerPolyNormFunction, t(tokens, hidden), t(3), t(), 1e-6, False)
+
+    def sparsemax():
+        from liger_kernel.ops.sparsemax import LigerSparsemaxFunction
+        run(LigerSparsemaxFunction, t(tokens, 1024, dtype=torch.float32), -1)
+
+    def moe():  # Qwen3-30B-A3B's shape: 128 experts, top-8, 768-wide experts
+        from liger_kernel.ops.fused_moe import LigerFusedMoEFunction
+        experts, k, inter, h = 128, 8, 768, 2048
+        index = torch.randint(0, experts, (512, k), dtype=torch.int32)
+        run(LigerFusedMoEFunction, t(512, h), t(experts, 2 * inter, h), t(experts, h, inter), index,
+            t(512, k, dtype=torch.float32))
+
+    def neighborhood():
+        from liger_kernel.ops.fused_neighborhood_attention import LigerFusedNeighborhoodAttentionFunction
+        run(LigerFusedNeighborhoodAttentionFunction, t(2, 8, 1024, 64), t(2, 8, 1024, 64), t(2, 8, 1024, 64), 7, 1)
+
+    return {"norms": norms, "sparsemax": sparsemax, "fused_moe": moe, "neighborhood_attention": neighborhood}
+
+
 LIBS = {"aiter": _ops_aiter, "conch": _ops_conch, "flash_attn": _ops_flash_attn, "gpt_oss": _ops_gpt_oss,
-        "gptqmodel": _ops_gptqmodel, "megatron": _ops_megatron, "minference": _ops_minference,
+        "gptqmodel": _ops_gptqmodel, "liger": _ops_liger, "megatron": _ops_megatron, "minference": _ops_minference,
         "sageattention": _ops_sageattention, "torchtitan": _ops_torchtitan,
         "transformer_engine": _ops_transformer_engine}
 SITE = ""
