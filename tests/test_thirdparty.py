@@ -1283,3 +1283,19 @@ def test_amd_transposing_reads_go_to_the_operand_of_their_element_width():
         found, level = _choose(stage, MemAccess("shared_load", form, 8), (("k.py", 503, 35),), 503, 35,
                                [keys, scales])
         assert (found, level) == ([keys], "exact")
+
+
+def test_two_tiles_stores_paired_into_two_address_lds_writes_on_no_line():
+    """Liger's fused MoE up-projection for gfx942 (`_fused_up_proj_swiglu_kernel`): the gate and up tiles'
+    `local_store`s (424:18, 432:16), 4 stores of 8 bytes a thread each, have no AMDGCN instruction on their
+    lines; the only unclaimed shared stores are 4 `ds_write2st64_b64` on no line, each writing two 8-byte
+    values at two addresses. The two rows share them: which value pairs with which, counts do not tell."""
+    (entry,) = Cache(Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "liger").kernels()
+    report = analyze_entry(entry)
+    gate, up = [r for r in report.rows if r.op == "ttg.local_store" and r.line in (424, 432)]
+    for r, other in ((gate, up), (up, gate)):
+        assert not r.stages.get("amdgcn") and r.ambiguous["amdgcn"] == {"ds_write2st64_b64": 4}
+        assert [c.code for c in r.relocations] == ["unlocated"] and f"those of {other.line}:{other.col}" in \
+            r.relocations[0].evidence
+        assert r.verdict == "as-predicted"
+    assert not [u for u in report.unattributed if u["kind"] == "shared_store"]

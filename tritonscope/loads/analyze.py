@@ -159,6 +159,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         else:
             loadreclaim.relocate(stage, located, unattributed, ttgir)
             loadreclaim.unlocated(stage, located, unattributed)
+            loadreclaim.paired_on_no_line(stage, located, unattributed)
     if "sass" in modules and "ptx" in modules:
         split_ambiguous("sass", "ptx", located)
     for r in located:

@@ -259,6 +259,50 @@ def unlocated(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> No
                          f"lacking from no other, make them up: the backend dropped their debug location"))
 
 
+_TWO_ADDRESS = re.compile(r"^ds_(?:read|write)2(?:st64)?_b(\d+)$")
+
+
+def paired_on_no_line(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
+    """Shared-memory rows of one kind that all lack `stage` instructions, each of one form and width W in the
+    stage before, while the stage's only unclaimed instructions of that kind are one two-address LDS form
+    on no line (`ds_write2st64_b64`: two W-byte values at two addresses), exactly half as many as the rows'
+    instructions together: AMDGPU's load/store optimizer paired them, and LLVM gave the pairs no line. The
+    rows share those instructions (`ambiguous`): which value pairs with which, counts do not tell (Liger's
+    fused MoE on gfx942: the gate and up tiles' `local_store`s, 4 + 4, in 4 `ds_write2st64_b64`)."""
+    before = PREVIOUS.get(stage)
+    if before is None or stage != "amdgcn":
+        return
+    groups: dict[str, list[AccessRow]] = collections.defaultdict(list)
+    for r in rows:
+        if r.kind in ("shared_load", "shared_store") and _lacks(r, stage, before) and not r.relocations:
+            groups[r.kind].append(r)
+    for kind, members in groups.items():
+        widths = {w for r in members for w in r.widths.get(before, {}).values()}
+        if len(members) < 2 or len(widths) != 1 or None in widths or \
+                any(len(r.stages[before]) != 1 for r in members):
+            continue
+        (width,) = widths
+        pool = [u for u in unattributed if u["stage"] == stage and u["kind"] == kind and u["count"] > 0]
+        two = _TWO_ADDRESS.match(pool[0]["form"]) if len(pool) == 1 else None
+        if two is None or pool[0]["line"] != 0 or int(two.group(1)) // 8 != width or \
+                2 * pool[0]["count"] != sum(sum(r.stages[before].values()) for r in members):
+            continue
+        (item,) = pool
+        n, form = item["count"], item["form"]
+        for r in members:
+            r.ambiguous.setdefault(stage, {})[form] = n
+            r.widths.setdefault(stage, {})[form] = item.get("bytes")
+            r.ambiguous_with.extend(f"{o.line}:{o.col} {o.op}" for o in members if o is not r)
+            others = ", ".join(f"{o.line}:{o.col}" for o in members if o is not r)
+            _moved(r, Reason(
+                "unlocated", f"{stage}: none of its instructions sit on {r.line}:{r.col}; the {n} unclaimed {form} "
+                             f"on no line, each moving two {width}-byte values at two addresses, hold its "
+                             f"{sum(r.stages[before].values())} {before} accesses and those of {others} together: "
+                             f"the backend paired them (which with which, the counts do not tell)"))
+        item["count"] = 0
+        unattributed[:] = [u for u in unattributed if u["count"] > 0]
+
+
 def _in_line(stage: str, before: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
     """A row whose `stage` instructions sit on its own line at another column (LLVM gave a dot operand's
     loads the dot's position: xformers' lightning attention, 16 `ld.shared.b32` on 393:59 for the local_load
