@@ -206,8 +206,8 @@ def _relocate_partial(stage: str, before: str, rows: list[AccessRow], unattribut
         if any(o is not r and set(ACCEPTS[o.kind]) & set(kinds) for o in lacking):
             continue
         by_line: dict[int, list[dict]] = collections.defaultdict(list)
-        for u in unattributed:
-            if u["stage"] == stage and u["kind"] in kinds and u["count"] > 0 and family(u["form"]) == family(form):
+        for u in _unclaimed_items(stage, kinds, unattributed):
+            if family(u["form"]) == family(form):
                 by_line[u["line"]].append(u)
         if len(by_line) != 1:
             continue
@@ -282,7 +282,7 @@ def paired_on_no_line(stage: str, rows: list[AccessRow], unattributed: list[dict
                 any(len(r.stages[before]) != 1 for r in members):
             continue
         (width,) = widths
-        pool = [u for u in unattributed if u["stage"] == stage and u["kind"] == kind and u["count"] > 0]
+        pool = _unclaimed_items(stage, (kind,), unattributed)
         two = _TWO_ADDRESS.match(pool[0]["form"]) if len(pool) == 1 else None
         if two is None or pool[0]["line"] != 0 or int(two.group(1)) // 8 != width or \
                 2 * pool[0]["count"] != sum(sum(r.stages[before].values()) for r in members):
@@ -689,7 +689,7 @@ def _combined_unclaimed(stage: str, before: str, missing: list[AccessRow], kinds
         return
     total = size * len(ordered)
     lines = {0} | {r.line for r in ordered}
-    pool = [u for u in unattributed if u["stage"] == stage and u["kind"] in kinds and u["count"] > 0]
+    pool = _unclaimed_items(stage, kinds, unattributed)
     fits = [u for u in pool if u["count"] == count and u.get("bytes") == total and u["line"] in lines]
     if len(fits) != 1 or len(pool) != 1:  # (any other unclaimed instruction of the kind: not proven)
         return
@@ -786,7 +786,7 @@ def _combined_spread(stage: str, before: str, missing: list[AccessRow], rows: li
         return
     (form,) = forms
     lines = {0} | {r.line for r in ordered}
-    pool = [u for u in unattributed if u["stage"] == stage and u["kind"] in kinds and u["count"] > 0]
+    pool = _unclaimed_items(stage, kinds, unattributed)
     fits = [u for u in pool if u["form"] == form and u["line"] in lines]
     if len(fits) != len(pool) or sum(r.stages[stage][form] for r in held) + sum(u["count"] for u in fits) != count:
         return
@@ -879,7 +879,12 @@ def _lacks(r: AccessRow, stage: str, before: str) -> bool:
 
 def _unclaimed(stage: str, kinds: set[str], unattributed: list[dict]) -> bool:
     """Whether `stage` has an instruction of one of `kinds` that no access claimed."""
-    return any(u["stage"] == stage and u["kind"] in kinds and u["count"] > 0 for u in unattributed)
+    return bool(_unclaimed_items(stage, kinds, unattributed))
+
+
+def _unclaimed_items(stage: str, kinds: set[str] | tuple[str, ...], unattributed: list[dict]) -> list[dict]:
+    """The unattributed entries of `stage` of one of `kinds` with instructions left."""
+    return [u for u in unattributed if u["stage"] == stage and u["kind"] in kinds and u["count"] > 0]
 
 
 def _source(row: AccessRow) -> tuple | None:
