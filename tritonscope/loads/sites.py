@@ -61,6 +61,8 @@ _STEP_SAME_OPS = frozenset(("tt.addptr", "arith.addi", "arith.subi", "tt.broadca
 # ops whose result holds its one operand's value (a constant stays that constant)
 _SAME_VALUE_OPS = frozenset(("tt.splat", "tt.broadcast", "tt.expand_dims", "arith.extsi", "arith.extui",
                              "arith.trunci", "ttg.convert_layout", "arith.index_cast"))
+# those through which a sum keeps its terms and constant (a truncation may wrap: not it)
+_TERM_KEEPING_OPS = _SAME_VALUE_OPS - {"arith.trunci"}
 
 @dataclass
 class Argument:
@@ -232,8 +234,7 @@ class ValueGraph:
                 return t1 + t2, c1 + c2
             # (casts that keep the value, and shape ops that keep each element's: `broadcast(x + 1)` is
             # `broadcast(x)` plus 1 element by element)
-            if op.op in ("arith.extsi", "arith.extui", "arith.index_cast", "tt.broadcast", "tt.splat",
-                         "tt.expand_dims", "ttg.convert_layout") and len(srcs) == 1:
+            if op.op in _TERM_KEEPING_OPS and len(srcs) == 1:
                 return self._int_terms(srcs[0], depth + 1)
         return collections.Counter({value: 1}), 0
 
