@@ -141,8 +141,7 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
             fm = FUNCTION_HEADER.search(line) if function is None else None
             if fm and (".entry" in line or ".func" in line) and ".extern" not in line:
                 pending_function = fm.group(1)  # a prototype ends with `;`, a definition opens `{`
-            elif function is not None and line.startswith((".branchtargets", ".calltargets")) and \
-                    not _code(line).endswith(";"):
+            elif function is not None and _opens_target_list(line):
                 cont_parts = [line]  # its labels follow, one per line, up to the one ending with `;`
             continue  # other directives: .reg, .param, .local, .version, .target, ...
         if first == "{":
@@ -172,9 +171,7 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
         if m[1] is None:  # a label
             colon = line.index(":")
             labels[line[:colon]] = lineno
-            rest = line[colon + 1:].lstrip()
-            # `$L_brx_0: .branchtargets` (a jump table's labels, one per line, the last ending with `;`)
-            if rest.startswith((".branchtargets", ".calltargets")) and not _code(rest).endswith(";"):
+            if _opens_target_list(line[colon + 1:].lstrip()):  # `$L_brx_0: .branchtargets`
                 cont_parts = [line]
             continue
         op = Op(lineno, intern(m[1]), line, None, function)
@@ -206,6 +203,12 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
             sites = dwarf_sites.get(op.lineno)
             op.loc = resolver.with_dwarf(pos, sites) if sites else resolver.position(pos)
     return module
+
+
+def _opens_target_list(text: str) -> bool:
+    """A jump table's or call's target list (`.branchtargets`, `.calltargets`) whose labels follow on the
+    next lines, one per line, the last ending with `;`."""
+    return text.startswith((".branchtargets", ".calltargets")) and not _code(text).endswith(";")
 
 
 def _code(line: str) -> str:
