@@ -1209,6 +1209,20 @@ def _combined_into(rows: dict, low, wheres: tuple[str, ...]) -> None:
         assert not r.counts("amdgcn") and r.combined_with is low and [c.code for c in r.count_changes] == ["combined"]
 
 
+def _combined_run(entry, low_where: str, instructions: dict, code: str, evidence: str, others: tuple[str, ...]):
+    """A run of loads the backend combined: the lowest address's row holds `instructions` in AMDGCN, moved
+    there by `code` (its evidence saying `evidence`), the `others` are combined with it, and no row of the
+    kernel is left unknown. Returns the rows by position and that row."""
+    report = analyze_entry(entry)
+    rows = {r.where: r for r in report.rows}
+    low = rows[low_where]
+    assert low.counts("amdgcn") == instructions and [c.code for c in low.relocations] == [code]
+    assert evidence in low.relocations[0].evidence
+    _combined_into(rows, low, others)
+    assert all(r.verdict != "unknown" for r in report.rows)
+    return rows, low
+
+
 def test_adjacent_tensor_loads_combined_instruction_by_instruction_on_no_line():
     """Conch's BEV pooling for gfx942 (`_bev_pool_kernel`): a point's x, y, z and batch index (113:14 to
     116:14) are four 64x1 i32 buffer loads at `geom + 0` to `+ 3`, eight elements a thread each, one
@@ -1216,14 +1230,10 @@ def test_adjacent_tensor_loads_combined_instruction_by_instruction_on_no_line():
     on no line, move each thread's i-th element of all four. The lowest address's row takes them, the other
     three are combined with it."""
     (entry,) = Cache(Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "conch").kernels()
-    report = analyze_entry(entry)
-    rows = {r.where: r for r in report.rows}
-    x = rows["113:14"]
-    assert x.counts("amdgcn") == {"buffer_load_dwordx4": 8} and [c.code for c in x.relocations] == ["unlocated"]
-    assert "the 8 unclaimed buffer_load_dwordx4 (16 bytes each" in x.relocations[0].evidence
-    _combined_into(rows, x, ("114:14", "115:14", "116:14"))
-    assert {rows[w].verdict for w in ("114:14", "115:14", "116:14")} == {x.verdict}
-    assert all(r.verdict != "unknown" for r in report.rows)
+    others = ("114:14", "115:14", "116:14")
+    rows, x = _combined_run(entry, "113:14", {"buffer_load_dwordx4": 8}, "unlocated",
+                            "the 8 unclaimed buffer_load_dwordx4 (16 bytes each", others)
+    assert {rows[w].verdict for w in others} == {x.verdict}
 
 
 CONCH_OLDER = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.5-3.7" / "conch"
@@ -1252,13 +1262,8 @@ def test_combined_loads_whose_instructions_the_scheduler_spread_over_their_lines
     and 1 on the batch's, none on y's or z's. The lowest address's row takes all 8; the others are
     combined with it."""
     (entry,) = [e for e in Cache(CONCH_OLDER).kernels() if e.name == "_bev_pool_kernel"]
-    report = analyze_entry(entry)
-    rows = {r.where: r for r in report.rows}
-    x = rows["113:21"]
-    assert x.counts("amdgcn") == {"global_load_dwordx4": 8} and [c.code for c in x.relocations] == ["relocated"]
-    assert "(7 on 113:21's line, 1 on 116:21's line)" in x.relocations[0].evidence
-    _combined_into(rows, x, ("114:21", "115:21", "116:21"))
-    assert all(r.verdict != "unknown" for r in report.rows)
+    _combined_run(entry, "113:21", {"global_load_dwordx4": 8}, "relocated",
+                  "(7 on 113:21's line, 1 on 116:21's line)", ("114:21", "115:21", "116:21"))
 
 
 def test_amd_transposing_reads_go_to_the_operand_of_their_element_width():
