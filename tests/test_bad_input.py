@@ -65,6 +65,18 @@ def test_cache_dir_missing(cli, tmp_path):
     assert "no such cache directory" in err
 
 
+def test_cache_dir_neither_file_nor_directory(cli, tmp_path):
+    """A device or a FIFO is not read (a FIFO would block the read); a link to nothing is named as one."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    dangling = tmp_path / "dangling"
+    dangling.symlink_to(tmp_path / "gone")
+    for path, what in ((fifo, "not a regular file or directory"), (dangling, "a symbolic link to nothing")):
+        for cmd in (("ls",), ("map", "k", "--stats")):
+            err = _one_line_error(cli(*cmd, "--cache-dir", str(path)))
+            assert str(path) in err and what in err
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads unreadable directories")
 def test_unreadable_directory(cli, tmp_path):
     d = tmp_path / "locked"

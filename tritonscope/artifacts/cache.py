@@ -580,7 +580,8 @@ class Cache:
             if self.root.is_file():
                 self._entries = [entry_for_file(self.root)]
             elif not self.root.is_dir():
-                raise TritonscopeError("not a directory", str(self.root))
+                raise TritonscopeError("not a regular file or directory" if self.root.exists()
+                                       else "a symbolic link to nothing", str(self.root))
             elif _looks_like_entry(self.root):
                 self._entries = [load_entry(self.root, self.root.parent)]
             else:
