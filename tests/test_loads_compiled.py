@@ -207,3 +207,19 @@ def test_strides_and_small_tiles_are_the_reason_given(compile_kernel, target):
     assert "steps by stride per element" in rows[12].reasons[0].evidence
     assert "divided by 128" in rows[14].reasons[0].evidence
     assert rows[15].verdict == "as-predicted"
+
+
+@pytest.mark.parametrize("target", ["hip:gfx1100", "hip:gfx1201"])
+def test_rdna_wave32_mnemonics(compile_kernel, target):
+    """RDNA (gfx11, gfx12; 32-lane waves) spells its memory instructions by bits, not dwords
+    (`buffer_load_b128`, `ds_load_b128`, `s_load_b256`), and invalidates its caches around a barrier
+    (`buffer_gl0_inv` on gfx11, `global_inv` on gfx12): those move no data and are no memory instruction."""
+    report = _report(compile_kernel("gemv_int4", target=target))
+    by_line = {r.line: r for r in report.rows}
+    assert by_line[32].stages["amdgcn"] == {"buffer_load_b128": 8}
+    assert (by_line[32].vector_bytes, by_line[32].verdict) == (16, "as-predicted")
+    assert by_line[40].stages["amdgcn"] == {"buffer_atomic_add_f32": 1}
+    assert all(r.verdict in VERDICTS and r.verdict != "unknown" for r in report.rows)
+    forms = {u["form"] for u in report.unattributed if u["stage"] == "amdgcn"}
+    assert {"ds_load_b128", "ds_store_b128"} <= forms
+    assert not [f for f in forms if f.endswith("_inv") or f.startswith(("global_inv", "global_wb"))], forms

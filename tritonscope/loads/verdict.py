@@ -139,7 +139,7 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
         spt = getattr(site.layout, "size_per_thread", None)
         detail = f"sizePerThread={list(spt)}, " if spt else ""
         origin = "" if kind in (None, "blocked") else (
-            f" (a {kind} layout: the access takes the layout its result's uses need, propagated by the "
+            f" ({'an' if kind[:1] in 'aeiou' else 'a'} {kind} layout: the access takes the layout its result's uses need, propagated by the "
             "compiler's layout passes; the coalesce pass picks blocked layouts only)")
         narrow = ""
         if one_wide and total > 1:

@@ -572,8 +572,8 @@ def _classify_amdgcn(op: Op) -> MemAccess | None:
     is_load = rest.startswith("load")
     is_store = rest.startswith("store")
     if not (is_load or is_store):
-        if rest.startswith(("wbinvl1", "inv", "wb", "gl0_inv", "gl1_inv")):
-            return None  # cache maintenance
+        if rest.startswith(_AMD_CACHE_MAINTENANCE):
+            return None  # cache maintenance: no data of its own
         return MemAccess("other_mem", mnemonic, width, None, "global", False, hints)
     # global_load_lds_dwordx4 / buffer_load_dword ... lds: straight from global memory into LDS.
     to_lds = "_lds_" in f"_{rest}_" or (unit == "buffer" and "lds" in hints)
@@ -680,7 +680,16 @@ _OTHER_MEMORY_LOOKING = {
 }
 
 
+# Cache maintenance (`buffer_wbinvl1_vol` on gfx90a, `buffer_inv sc1` on gfx942, `buffer_gl0_inv` on
+# gfx11, `global_inv`/`global_wb` on gfx12): writes back or invalidates caches around a barrier or an
+# atomic, moves no data of the kernel's, like SASS's CCTL and PTX's fences.
+_AMD_CACHE_MAINTENANCE = ("wbinvl1", "inv", "wb", "gl0_inv", "gl1_inv")
+
+
 def _is_known_non_memory(stage: str, mnemonic: str) -> bool:
+    if stage in ("amdgcn", "hsaco-asm"):
+        unit, _, rest = mnemonic.partition("_")
+        return unit in ("buffer", "global") and rest.startswith(_AMD_CACHE_MAINTENANCE)
     if stage == "ptx":
         return mnemonic.startswith(_PTX_SYNC_ONLY) or mnemonic.startswith(("ld.param", "st.param"))
     if stage == "sass":
