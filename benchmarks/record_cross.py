@@ -32,8 +32,9 @@ import types
 
 from record_thirdparty import _bare_packages  # (this folder: the packages whose __init__ does not run)
 
-# What a GPU of each target would tell torch: compute units (MI300X 304, MI355X 256, H100 SXM 132).
-STAND_INS = {"gfx942": 304, "gfx950": 256, "90": 132, "100": 148}
+# What a GPU of each target would tell torch: compute units (MI300X 304, MI355X 256, Radeon RX 7900 XTX 96,
+# RX 9070 XT 64, H100 SXM 132, B200 148).
+STAND_INS = {"gfx942": 304, "gfx950": 256, "gfx1100": 96, "gfx1201": 64, "90": 132, "100": 148}
 
 
 def _install_driver(backend: str, arch: str) -> None:
@@ -43,7 +44,8 @@ def _install_driver(backend: str, arch: str) -> None:
     from triton.runtime import driver
     from triton.runtime.jit import JITFunction
 
-    target = GPUTarget(backend, int(arch) if arch.isdigit() else arch, 64 if backend == "hip" else 32)
+    rdna = arch.startswith(("gfx10", "gfx11", "gfx12"))  # 32-lane waves (Triton compiles wave32 there)
+    target = GPUTarget(backend, int(arch) if arch.isdigit() else arch, 64 if backend == "hip" and not rdna else 32)
 
     class StandIn:
         def get_current_target(self):
@@ -77,8 +79,8 @@ def _install_driver(backend: str, arch: str) -> None:
     props = types.SimpleNamespace(multi_processor_count=units, gcnArchName=arch, name=f"stand-in {arch}")
     torch.cuda.get_device_properties = lambda device=None: props
     torch.cuda.current_device = lambda: 0
-    torch.cuda.get_device_capability = lambda device=None: (
-        (9, 4) if arch == "gfx942" else (9, 5) if arch == "gfx950" else (int(arch) // 10, int(arch) % 10))
+    torch.cuda.get_device_capability = lambda device=None: (  # what ROCm's torch answers: gfx1201 -> (12, 0)
+        (int(arch[3:-2]), int(arch[-2], 16)) if backend == "hip" else (int(arch) // 10, int(arch) % 10))
     torch.cuda.is_available = lambda: True
     _autotune_compiles_every_config()
     _cuda_tensors_on_cpu(torch)
