@@ -173,7 +173,11 @@ def classify_failure(exc: BaseException, stderr_text: str, fn: Any, target: Any)
         # A front-end CompilationError. An error inside a @jit helper is raised at the call, with no
         # message of its own: the helper's error is its __cause__ (and so on down a chain of helpers).
         frames = [(fn, exc)]
-        while getattr(exc, "error_message", None) is None and _is_front_end_error(exc.__cause__):
+        while _no_message(exc) and _is_front_end_error(exc.__cause__):
+            if exc.__cause__.src == getattr(fn, "src", None):  # re-raised in the same function
+                exc = exc.__cause__
+                frames[-1] = (fn, exc)
+                continue
             callee = _callee(fn, exc.node, exc.__cause__.src)
             if callee is None:  # not found by name: the helper's message, at the call in the caller
                 exc = _innermost(exc)
@@ -216,6 +220,7 @@ def classify_failure(exc: BaseException, stderr_text: str, fn: Any, target: Any)
             source_line = _source_line(kernel_file, line)
             return CompileFailure(
                 "source",
+                _pipeline_failure(m.group("msg"), text) or
                 _with_details(m.group("msg"), _details_after(text, m.end(), source_line)),
                 _display_path(kernel_file),
                 line,
@@ -245,12 +250,31 @@ def ir_failure_reason(exc: BaseException, stderr_text: str) -> str:
     return first_located_error(text) or _any_error(exc, text)
 
 
+_PIPELINE_SUMMARY = "Failures have been detected while processing an MLIR pass pipeline"
+_FAILED_PASS = re.compile(r"Pipeline failed while executing \[`(?P<name>[^`]+)`")
+_ASSERTION = re.compile(r"Assertion [`'](?P<what>.+?)' failed")
+
+
+def _pipeline_failure(message: str, text: str) -> str | None:
+    """MLIR's summary of a failed pass pipeline, with what its notes and an assertion printed before it say:
+    which pass failed, and the assertion that stopped it (`... in NVGPUWarpSpecialization: Assertion
+    `aBlock && bBlock && "expected non-null blocks"' failed`)."""
+    if not message.strip().startswith(_PIPELINE_SUMMARY):
+        return None
+    failed, asserted = _FAILED_PASS.search(text), _ASSERTION.search(text)
+    if failed is None and asserted is None:
+        return None
+    where = f" in {failed.group('name')}" if failed else ""
+    why = f": Assertion `{asserted.group('what')}' failed" if asserted else ""
+    return _one_line(f"MLIR pass pipeline failed{where}{why}")
+
+
 def first_located_error(text: str) -> str | None:
     """The first MLIR error that names a source position (`gemm.py:166:24: unsupported MMA instruction for
     the given operand/result types`), the file by its name; the pipeline's summary of it is skipped."""
     for m in _MLIR_ERROR.finditer(text):
         msg = m.group("msg").strip()
-        if msg.startswith("Failures have been detected while processing an MLIR pass pipeline"):
+        if msg.startswith(_PIPELINE_SUMMARY):
             continue
         return _one_line(f"{os.path.basename(m.group('file'))}:{m.group('line')}:{m.group('col')}: {msg}")
     return None
@@ -284,22 +308,35 @@ def _is_front_end_error(exc: BaseException | None) -> bool:
     return exc is not None and hasattr(exc, "node") and hasattr(exc, "src") and hasattr(exc, "error_message")
 
 
+# A front-end error whose message is another's rendering (`at 2:4:`, the code, a caret line): Gluon's
+# `warp_specialize` re-raises a partition's error so; the partition's own is further down the chain.
+_RENDERED = re.compile(r"at \d+:\d+:\n")
+
+
+def _no_message(exc: BaseException) -> bool:
+    message = getattr(exc, "error_message", None)
+    return message is None or bool(_RENDERED.match(message) and _is_front_end_error(exc.__cause__))
+
+
 def _innermost(exc: BaseException) -> BaseException:
     """Down the chain of helper calls to the error that has a message (located in some helper)."""
     seen = 0
-    while getattr(exc, "error_message", None) is None and _is_front_end_error(exc.__cause__) and seen < 64:
+    while _no_message(exc) and _is_front_end_error(exc.__cause__) and seen < 64:
         exc, seen = exc.__cause__, seen + 1
     return exc
 
 
 def _callee(fn: Any, node: Any, src: str | None) -> Any:
-    """The @jit function called at `node` whose source is `src` (a Name or an attribute chain resolved in
-    the caller's globals: `helper(...)`, `mod.helper(...)`); None when none resolves."""
+    """The @jit function named at `node` whose source is `src` (a Name or an attribute chain resolved in the
+    caller's globals: called, `helper(...)`, `mod.helper(...)`, or passed, a `gl.warp_specialize`
+    partition); None when none resolves."""
     import ast
 
     scope = getattr(getattr(fn, "fn", None), "__globals__", {})
-    for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
-        parts, target = [], call.func
+    for named in ast.walk(node):
+        if isinstance(named, ast.Call):
+            continue  # (its callee is one of the names walked)
+        parts, target = [], named
         while isinstance(target, ast.Attribute):
             parts.append(target.attr)
             target = target.value
