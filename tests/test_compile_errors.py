@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import textwrap
 from importlib.metadata import version
+from pathlib import Path
 
 TRITON = version("triton")
 
@@ -337,3 +338,126 @@ def test_name_value_flags_are_checked_before_any_compile():
     ):
         r = CliRunner().invoke(main, ["compile", "vector_add", *args])
         assert r.exit_code == 2 and says in r.output, r.output
+
+
+WS_KERNELS = textwrap.dedent('''\
+    from triton.experimental import gluon
+    from triton.experimental.gluon import language as gl
+
+
+    @gluon.jit
+    def _default(x):
+        return x.no_such_method()
+
+
+    @gluon.jit
+    def _worker(x):
+        pass
+
+
+    @gluon.jit
+    def ws_kernel(x):
+        gl.warp_specialize([(_default, (x, )), (_worker, (x, ))], [1])
+    ''')
+
+
+def test_error_inside_a_warp_specialize_partition_names_the_partition_line(cli, tmp_path):
+    """Gluon's `warp_specialize` re-raises a partition's error as a CompilationError whose message is that
+    error's rendering (the code and a caret), the real one two causes down: the headline is the partition's
+    line and message, with the call that led there, not the caret."""
+    path = _write(tmp_path, WS_KERNELS)
+    proc = cli("compile", f"{path}::ws_kernel", "--target", "cuda:100", "--signature", "x=*fp32",
+               "--cache-dir", str(tmp_path / "c"))
+    assert proc.returncode == 1, proc.stderr
+    first, second = proc.stderr.splitlines()[:2]
+    assert first.startswith(f"tritonscope: error: {path}::ws_kernel (cuda:100): ") and first.endswith(
+        "user_kernels.py:7:12: AttributeError(\"'tensor' object has no attribute 'no_such_method'\") (_default "
+        "called at user_kernels.py:17)"), first
+    assert second == "    7 |     return x.no_such_method()"
+
+
+MODULE_CONSTEXPRS = textwrap.dedent('''\
+    import triton
+    import triton.language as tl
+
+
+    def _factory(n):
+        class Scaled:
+            FACTOR = n
+        return Scaled
+
+
+    Twice = _factory(2)
+
+
+    class Thrice:
+        FACTOR = 3
+
+
+    @triton.jit
+    def scale_kernel(x_ptr, Impl: tl.constexpr = Twice):
+        tl.store(x_ptr, tl.load(x_ptr) * Impl.FACTOR)
+
+
+    @triton.jit
+    def tag_kernel(x_ptr, TAG: tl.constexpr):
+        if TAG == "Thrice":
+            tl.store(x_ptr, 3.0)
+        else:
+            tl.store(x_ptr, 1.0)
+    ''')
+
+
+def test_constexpr_values_that_are_objects_of_the_kernel_module(cli, tmp_path):
+    """A class made inside a function (a parameter's default here; Gluon tutorials pass such aggregates)
+    is a constexpr value a compile worker cannot pickle back: the result carries its text. A --constexpr
+    value naming something of the kernel's module is that object, with a note; quoted, it is the text."""
+    path = _write(tmp_path, MODULE_CONSTEXPRS)
+    cache = str(tmp_path / "c")
+    proc = cli("compile", f"{path}::scale_kernel", "--target", "cuda:90", "--signature", "x_ptr=*fp32",
+               "--cache-dir", cache, "--json")
+    assert proc.returncode == 0, proc.stderr
+    (result,) = json.loads(proc.stdout)["results"]
+    impl = next(a for a in result["spec"]["args"] if a["name"] == "Impl")
+    assert impl["value"].startswith("<class ") and "_factory.<locals>.Scaled" in impl["value"]
+
+    named = cli("compile", f"{path}::scale_kernel", "--target", "cuda:90", "--signature", "x_ptr=*fp32",
+                "--constexpr", "Impl=Thrice", "--cache-dir", cache, "--json")
+    assert named.returncode == 0, named.stderr
+    (result,) = json.loads(named.stdout)["results"]
+    assert result["notes"] == ["--constexpr Impl=Thrice: the kernel module's Thrice (a class); quote it "
+                               "('\"Thrice\"') to pass the text"]
+    ttir = (Path(result["entry"]) / "scale_kernel.ttir").read_text()
+    assert "3.000000e+00" in ttir  # Impl.FACTOR of the module's class
+
+    quoted = cli("compile", f"{path}::tag_kernel", "--target", "cuda:90", "--signature", "x_ptr=*fp32",
+                 "--constexpr", "TAG='Thrice'", "--cache-dir", cache, "--json")
+    assert quoted.returncode == 0, quoted.stderr
+    (result,) = json.loads(quoted.stdout)["results"]
+    assert result["notes"] == [] and "3.000000e+00" in (Path(result["entry"]) / "tag_kernel.ttir").read_text()
+
+
+def test_a_failed_pass_pipeline_names_the_pass_and_its_assertion(tmp_path):
+    """MLIR's located error for a crashed pass is only the pipeline's summary; the pass and the assertion
+    are in what it printed before (stderr of Triton 3.9 compiling its fused-attention tutorial causal and
+    warp-specialized for cuda:90, cut to those lines)."""
+    from types import SimpleNamespace
+
+    from tritonscope.compile.diagnostics import classify_failure
+
+    src = tmp_path / "attn.py"
+    src.write_text("import triton\n\n\ndef _attn_fwd(sm_scale, M,  #\n    pass\n")
+    fn = SimpleNamespace(fn=SimpleNamespace(__code__=SimpleNamespace(co_filename=str(src))))
+    stderr = (
+        "python: /__w/triton/triton/llvm-project/mlir/lib/IR/Dominance.cpp:262: bool mlir::detail::"
+        "DominanceInfoBase<false>::properlyDominatesImpl(Block *, Block::iterator, Block *, Block::iterator, bool) "
+        "const [IsPostDom = false]: Assertion `aBlock && bBlock && \"expected non-null blocks\"' failed.\n"
+        "module {\n}\n\n"
+        f"{src}:4:1: error: Failures have been detected while processing an MLIR pass pipeline\n"
+        "def _attn_fwd(sm_scale, M,  #\n^\n"
+        f"{src}:4:1: note: Pipeline failed while executing [`NVGPUWarpSpecialization` on 'builtin.module' "
+        "operation]: reproducer generated at `std::errs, please share the reproducer above with Triton project.`\n")
+    failure = classify_failure(RuntimeError("PassManager::run failed"), stderr, fn, None)
+    assert (failure.kind, failure.line) == ("source", 4)
+    assert failure.message == ("MLIR pass pipeline failed in NVGPUWarpSpecialization: Assertion `aBlock && bBlock "
+                               "&& \"expected non-null blocks\"' failed")

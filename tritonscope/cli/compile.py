@@ -66,8 +66,10 @@ def _name_values(items: tuple[str, ...], flag: str, keyword: bool = False) -> tu
 @click.option(
     "--constexpr", "constexprs", multiple=True, metavar="NAME=V",
     help="A constexpr value (repeatable): a number, True/False, None (an argument passed as None), a tuple "
-    "or list of those ('CGA_LAYOUT=((1, 0),)'), a dtype as tl.bfloat16, or a Gluon layout as Gluon code: "
-    "'layout=gl.BlockedLayout([4], [32], [4], [0])'.",
+    "or list of those ('CGA_LAYOUT=((1, 0),)'), a dtype as tl.bfloat16, a Gluon layout as Gluon code: "
+    "'layout=gl.BlockedLayout([4], [32], [4], [0])', a name of the kernel's module (a Gluon aggregate class, "
+    "a @jit function, a constant: 'MMAImpl=WGMMA', with a note), or text ('ACT=gelu'; quoted, "
+    "'ACT=\"WGMMA\"', where the module has that name).",
 )
 @click.option(
     "--no-specialize",

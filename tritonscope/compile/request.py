@@ -408,6 +408,7 @@ def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
         )
     else:
         fn = load_user_kernel(ref.path, ref.name, request.target)
+        constexprs = {name: module_value(fn, value) for name, value in constexprs.items()}
         names = list(fn.arg_names)
         sig = request.signature or ""
         if "=" in sig or not sig:
@@ -437,6 +438,35 @@ def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
     if request.num_warps is not None:
         spec = sp.KernelSpec(spec.args, {**spec.options, "num_warps": request.num_warps})
     return fn, spec
+
+
+_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def module_value(fn: Any, value: Any) -> Any:
+    """A --constexpr value written as a name of the kernel's module (`MMAImpl=WGMMA`,
+    `SchedulerImpl=t7.GroupedPersistentTileScheduler`: a Gluon aggregate class, a @jit function, a module
+    constant) is what that name holds, as a launch passing it would give; quoted (`'"gelu"'`) it is the
+    string; any other text stays the text it is (`bf16`). `tl.`/`gl.` values are read elsewhere."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    if not _DOTTED_NAME.fullmatch(text) or text.startswith(("tl.", "triton.language.", "gl.")):
+        return value
+    scope = getattr(getattr(fn, "fn", None), "__globals__", {})
+    head, *attrs = text.split(".")
+    if head not in scope:
+        return value
+    obj = scope[head]
+    for attr in attrs:
+        if not hasattr(obj, attr):
+            return value
+        obj = getattr(obj, attr)
+    import types
+
+    return value if isinstance(obj, types.ModuleType) else obj
 
 
 def _param_default(p: Any) -> tuple[bool, Any]:

@@ -215,13 +215,24 @@ class KernelSpec:
                 {
                     "name": a.name,
                     "type": a.type,
-                    "value": a.value if a.is_constexpr else None,
+                    "value": _plain(a.value) if a.is_constexpr else None,
                     "hints": a.hints(),
                 }
                 for a in self.args
             ],
             "options": dict(self.options),
         }
+
+
+def _plain(value: Any) -> Any:
+    """A constexpr's value as JSON holds it, what `--json` prints: numbers, strings and lists of them as they
+    are, anything else (a dtype, a JIT function, a class such as a Gluon aggregate) as its text. (The result
+    crosses from a compile worker by pickle: a class defined inside a function would not.)"""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return str(value)
 
 
 def dtype_name(dtype: Any) -> str:
