@@ -138,8 +138,9 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     if layout_is_scalar and row.elements_per_thread:
         spt = getattr(site.layout, "size_per_thread", None)
         detail = f"sizePerThread={list(spt)}, " if spt else ""
+        article = "an" if kind and kind[:1] in "aeiou" else "a"
         origin = "" if kind in (None, "blocked") else (
-            f" ({'an' if kind[:1] in 'aeiou' else 'a'} {kind} layout: the access takes the layout its result's uses need, propagated by the "
+            f" ({article} {kind} layout: the access takes the layout its result's uses need, propagated by the "
             "compiler's layout passes; the coalesce pass picks blocked layouts only)")
         narrow = ""
         if one_wide and total > 1:
