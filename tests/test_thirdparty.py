@@ -1266,6 +1266,84 @@ def test_combined_loads_whose_instructions_the_scheduler_spread_over_their_lines
                   "(7 on 113:21's line, 1 on 116:21's line)", ("114:21", "115:21", "116:21"))
 
 
+RDNA_CONCH = Path(__file__).parent / "data" / "thirdparty-rdna-triton3.9" / "conch"
+
+
+@pytest.mark.parametrize("target, runs", [
+    ("hip:gfx1201", ((("84:15",), ("85:15", "86:15", "87:15"), "s_load_b32", "sit on 84:15's line: 1 for each"),
+                     (("104:19",), ("101:19", "102:19", "103:19"), "buffer_load_b32",
+                      "sit on 104:19's line: 1 for each"))),
+    ("hip:gfx1100", ((("84:15", "85:15"), ("86:15", "87:15"), "s_load_b32",
+                      "sit on 84:15's line (2), 85:15's line (2): 1 for each"),
+                     (("104:19",), ("101:19", "102:19", "103:19"), "buffer_load_b32",
+                      "sit on 104:19's line: 1 for each"))),
+])
+def test_adjacent_loads_whose_instructions_sit_on_some_of_their_lines(target, runs):
+    """Conch's NMS for RDNA (`_create_iou_mask_kernel`, 64-box blocks, 32-lane waves): a box's x1, y1, x2,
+    y2 (84:15 to 87:15) are four scalar loads at `boxes + 0` to `+ 3`; gfx1201 puts their four `s_load_b32`
+    on x1's line, gfx1100 two on x1's and two on y1's. The column boxes' (101:19 to 104:19), one element a
+    thread, are four `buffer_load_b32` on y2's line. Nothing is wider than an element: each access takes
+    one of its run's instructions, none is combined."""
+    (entry,) = [e for e in Cache(RDNA_CONCH).kernels() if f"{e.target.backend}:{e.target.arch}" == target]
+    report = analyze_entry(entry)
+    rows = {r.where: r for r in report.rows}
+    for holders, moved, form, placed in runs:
+        for where in holders:
+            assert rows[where].counts("amdgcn") == {form: 1} and not rows[where].relocations
+        for where in moved:
+            r = rows[where]
+            assert r.counts("amdgcn") == {form: 1} and r.combined_with is None and r.attribution == "moved"
+            assert [c.code for c in r.relocations] == ["relocated"]
+            assert f"the 4 {form} (4 bytes each) of the 4 accesses side by side in memory" in r.relocations[0].evidence
+            assert placed in r.relocations[0].evidence
+    assert all(r.verdict == "scalar" and r.vector_bytes == r.element_bits // 8 for r in report.rows)
+    assert not any(c.code in ("split", "combined") for r in report.rows for c in r.count_changes)
+
+
+RDNA_LIGER = Path(__file__).parent / "data" / "thirdparty-rdna-triton3.9" / "liger"
+
+
+def _rdna_liger(name: str):
+    (entry,) = [e for e in Cache(RDNA_LIGER).kernels() if e.name == name]
+    report = analyze_entry(entry)
+    return report, {r.where: r for r in report.rows}
+
+
+def test_alike_accesses_not_side_by_side_whose_instructions_sit_on_one_line():
+    """Liger on RDNA. Its group norm backward for gfx1201 (`mean`, `rstd`: 140:12, 141:12) loads two bf16
+    scalars at one offset of two tensors, two `global_load_d16_b16` both on mean's line; its MoE backward
+    for gfx1100 (687:12, 688:10) two 64x64 bf16 tiles, two `buffer_load_b128` each, all four on the first
+    tile's line. Alike, each takes as many as it had in LLIR, whichever instruction is whose."""
+    for name, holder, moved, form, n in (("_group_norm_backward_kernel", "140:12", "141:12", "global_load_d16_b16", 1),
+                                         ("_moe_bwd_down_proj_kernel", "687:12", "688:10", "buffer_load_b128", 2)):
+        report, rows = _rdna_liger(name)
+        assert rows[holder].counts("amdgcn") == {form: n} and not rows[holder].relocations
+        r = rows[moved]
+        assert r.counts("amdgcn") == {form: n} and r.attribution == "moved" and r.combined_with is None
+        assert [c.code for c in r.relocations] == ["relocated"]
+        assert f"of the 2 alike accesses ({holder}, {moved}), as llir had them, sit on {holder}'s line: {n} for " \
+            f"each" in r.relocations[0].evidence
+        assert r.verdict == rows[holder].verdict != "unknown"
+        assert all(x.verdict != "unknown" for x in report.rows)
+
+
+def test_rdna_two_address_lds_stores_paired_on_no_line():
+    """gfx11 renames GCN's two-address LDS forms (`ds_write2st64_b64` is `ds_store_2addr_stride64_b64`):
+    each moves two values, 16 bytes here. Liger's MoE backward for gfx1100 (`_moe_bwd_dW2_kernel`): the two
+    tiles' `local_store`s (783:21, 788:21), 3 + 3 stores of 8 bytes, are 3 such instructions on no line,
+    shared by the two rows as on gfx942."""
+    from tritonscope.stages.memops import _amd_width
+
+    assert _amd_width("store_2addr_stride64_b64") == _amd_width("write2st64_b64") == 16
+    assert _amd_width("load_2addr_b32") == _amd_width("read2_b32") == 8
+    report, rows = _rdna_liger("_moe_bwd_dW2_kernel")
+    a, b = rows["783:21"], rows["788:21"]
+    for r in (a, b):
+        assert r.ambiguous["amdgcn"] == {"ds_store_2addr_stride64_b64": 3} and r.attribution == "ambiguous"
+        assert [c.code for c in r.relocations] == ["unlocated"] and r.verdict == "as-predicted"
+    assert all(x.verdict != "unknown" for x in report.rows)
+
+
 def test_amd_transposing_reads_go_to_the_operand_of_their_element_width():
     """Two dot operands read from shared memory at one position (lmdeploy's quantized paged attention
     compiled for gfx950, 503:35): int8 K through `ds.read.tr8` and bf16 scales through plain `<8 x i16>`

@@ -7,7 +7,8 @@ here from counts and the TTGIR, and recorded on the row as a `count_changes` rea
   width, and S holds exactly N unclaimed instructions of that kind, width and family (plain or matrix) on
   one other line: LLVM's scheduler (or ptxas) moved them next to their use, e.g. the int8 B operand of an
   `mma` loaded on the `tl.dot` line; or on the row's own line at another column (the dot's), when no other
-  access of the line lacks instructions of that kind.
+  access of the line lacks instructions of that kind; or, for accesses side by side in memory, one element
+  an instruction, on the lines of others of the run, none wider than an element (`_one_line_run`).
 - `at-use`: LLIR holds none of a load's instructions, and the line of a TTGIR op that uses the loaded
   value holds unclaimed instructions of the row's kind moving exactly the row's bytes per thread (the
   lowering of a dot operand put them there): every register's bytes, or only the distinct registers'
@@ -259,7 +260,7 @@ def unlocated(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> No
                          f"lacking from no other, make them up: the backend dropped their debug location"))
 
 
-_TWO_ADDRESS = re.compile(r"^ds_(?:read|write)2(?:st64)?_b(\d+)$")
+_TWO_ADDRESS = re.compile(r"^ds_(?:(?:read|write)2(?:st64)?|(?:load|store)_2addr(?:_stride64)?)_b(\d+)$")
 
 
 def paired_on_no_line(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
@@ -621,6 +622,8 @@ def combined(stage: str, rows: list[AccessRow], unattributed: list[dict], offset
     before = PREVIOUS.get(stage)
     if before is None:
         return
+    if offset is not None:
+        _one_line_run(stage, before, rows, unattributed, offset)
     groups: dict[tuple[str, ...], list[AccessRow]] = collections.defaultdict(list)
     for r in rows:
         if not _lacks(r, stage, before):
@@ -811,6 +814,68 @@ def _combined_spread(stage: str, before: str, missing: list[AccessRow], rows: li
                                     f"each into the i-th, and placed them where it scheduled them "
                                     f"({', '.join(placed)})"))
     _mark_combined(stage, before, ordered, form, count, "is its own")
+
+
+def _one_line_run(stage: str, before: str, rows: list[AccessRow], unattributed: list[dict], offset) -> None:
+    """Rows alike (one op kind, and in the stage before n instructions of one width W each), some lacking
+    `stage` instructions while the others hold only one form of width W, n for each of them in all, and no
+    instruction of that width and kind is unclaimed: the backend put their instructions on the lines of
+    some of them, none combined or cut. Each takes n. Side by side in memory, one element an instruction, a
+    run (Conch's NMS on gfx1201: a box's x1, y1, x2, y2 at `boxes + 0` to `+ 3`, four `s_load_b32` on x1's
+    line; the column boxes', four `buffer_load_b32` on y2's; on gfx1100, 2 on x1's line and 2 on y1's); else
+    every alike row of the kernel together (Liger's group norm backward on gfx1201: `mean` and `rstd`, two
+    bf16 scalars at one offset of two tensors, both `global_load_d16_b16` on mean's line; its MoE backward on
+    gfx1100: two 64x64 bf16 tiles, 2 `buffer_load_b128` each, all 4 on the first's line). Alike, the rows
+    take the same whichever instruction is whose."""
+    def shape(r: AccessRow) -> tuple[int, int] | None:  # (n, W) of `before`: one width, known
+        widths = {r.widths.get(before, {}).get(f) for f in r.stages.get(before, {})}
+        return (sum(r.stages[before].values()), widths.pop()) if len(widths) == 1 and None not in widths else None
+
+    lacking = [r for r in rows if _lacks(r, stage, before) and r.combined_with is None and not r.relocations
+               and shape(r)]
+
+    def holds(r: AccessRow, form: str) -> bool:
+        return (not r.relocations and not r.ambiguous.get(stage) and list(r.stages.get(stage) or {}) == [form]
+                and shape(r) is not None)
+
+    for first in rows:
+        if not lacking:
+            return
+        forms = first.stages.get(stage) or {}
+        if len(forms) != 1 or not holds(first, next(iter(forms))):
+            continue
+        (form, have), = forms.items()
+        n, width = shape(first)
+        if first.widths.get(stage, {}).get(form) != width or have <= n or have % n or \
+                any(u.get("bytes") == width for u in _unclaimed_items(stage, ACCEPTS[first.kind], unattributed)):
+            continue
+        alike = [r for r in rows if r is not first and r.kind == first.kind and r.stages.get(before)
+                 and shape(r) == (n, width)]
+        candidates = [r for r in alike if r in lacking] + [
+            r for r in alike if r not in lacking and holds(r, form) and r.widths.get(stage, {}).get(form) == width]
+        run = _adjacent_run(first, [first], [r for r in candidates if _one_each(r, before)], offset) \
+            if _one_each(first, before) and width == first.element_bits // 8 else None
+        side_by_side = run is not None and len(run) > 1
+        group = run if side_by_side else sorted([first, *candidates], key=lambda r: (r.line, r.col))
+        held = [r for r in group if r not in lacking]
+        if len(held) == len(group) or sum(r.stages[stage][form] for r in held) != n * len(group):
+            continue
+        lines = ", ".join(f"{r.line}:{r.col}" for r in group)
+        placed = ", ".join(f"{r.line}:{r.col}'s line ({r.stages[stage][form]})" for r in held)
+        where = f"{held[0].line}:{held[0].col}'s line" if len(held) == 1 else placed
+        which = (f"the {len(group)} accesses side by side in memory ({lines}), one element an instruction"
+                 if side_by_side else f"the {len(group)} alike accesses ({lines})")
+        for r in group:
+            if r in held:
+                r.stages[stage][form] = n
+                continue
+            r.stages[stage] = {form: n}
+            r.widths.setdefault(stage, {})[form] = width
+            lacking.remove(r)
+            _moved(r, Reason(
+                "relocated", f"{stage}: none of its instructions sit on {r.line}:{r.col}; the {n * len(group)} {form} "
+                             f"({width} bytes each) of {which}, as {before} had them, sit on {where}: {n} for each, "
+                             f"none combined or cut"))
 
 
 def _combination(missing: list[AccessRow], gained: list[AccessRow], stage: str, before: str, offset=None):

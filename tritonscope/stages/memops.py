@@ -521,6 +521,9 @@ _AMD_CACHE_BITS = lazy_compile(r"\b(glc|slc|dlc|nt|sc0|sc1|lds|th:\w+|scope:\w+)
 
 
 _AMD_OP_WORD = lazy_compile(r"^(?:load|store|read2st64|write2st64|read2|write2|read|write|atomic)_")
+# LDS reads and writes of two values at two addresses: `ds_read2_b32`, `ds_write2st64_b64` (GCN, CDNA), named
+# `ds_load_2addr_b32`, `ds_store_2addr_stride64_b64` from gfx11 on.
+_AMD_TWO_ADDRESS = lazy_compile(r"(?:read|write|load|store)2(?:st64)?_|(?:load|store)_2addr_")
 
 
 def _amd_width(rest: str) -> int | None:
@@ -532,7 +535,7 @@ def _amd_width(rest: str) -> int | None:
     width = _AMD_SIZE_SUFFIX.get(operand)
     if width is None:
         width = next((_AMD_SIZE_SUFFIX[p] for p in operand.split("_") if p in _AMD_SIZE_SUFFIX), None)
-    if width is not None and re.match(r"(read|write|load|store)2(st64)?_", rest):
+    if width is not None and _AMD_TWO_ADDRESS.match(rest):
         width *= 2
     if width is None and rest.startswith("atomic_"):
         # GCN names no type on most atomics (`global_atomic_cmpswap`, `buffer_atomic_add`, `_umax`): a dword,
