@@ -1344,6 +1344,44 @@ def test_rdna_two_address_lds_stores_paired_on_no_line():
     assert all(x.verdict != "unknown" for x in report.rows)
 
 
+TUTORIALS = Path(__file__).parent / "data" / "tutorials-cuda100-triton3.9"
+
+
+def test_tensor_memory_stores_of_one_position_split_by_their_tiles():
+    """Triton's fused-attention tutorial for cuda:100 (warp-specialized): the f32 accumulator's rescaled
+    copies (two 128x64 `tmem_store`s, 256 bytes a thread each) and the f16 P tile (128 bytes) at one inlined
+    position, five `tcgen05.st...x32` (128 bytes each) in every stage. The join gives them to the tile of
+    that width; the counts give the accumulator 2 + 2 and the tile 1."""
+    (entry,) = [e for e in Cache(TUTORIALS).kernels() if e.name == "_attn_fwd"]
+    report = analyze_entry(entry)
+    stores = [r for r in report.rows if r.op == "ttng.tmem_store" and r.where.startswith("106:15 @ 231:25 (")]
+    assert sorted((r.dtype, r.instances) for r in stores) == [("f16", 1), ("f32", 2)]
+    for r in stores:
+        n = 4 if r.dtype == "f32" else 1
+        assert r.counts("llir") == r.counts("ptx") == {"tcgen05.st.sync.aligned.32x32b.x32.b32": n}
+        assert r.counts("sass") == {"STTM.x32": n} and r.verdict == "as-predicted" and not r.ambiguous
+    assert all(r.verdict != "unknown" for r in report.rows)
+
+
+def test_mma_instructions_the_line_table_put_on_another_call_of_the_helper():
+    """Triton's Gluon persistence tutorial for cuda:100 (`persistent_matmul_pipelined_kernel`): the MMA
+    helper (142:9) called at 662:25, 669:29 and 684:29 has 4 `tcgen05.mma` at each call in LLIR (inline asm
+    predicated on the elected thread, `"@$5 tcgen05.mma...`), while PTX's line table puts the drain's 4 on
+    the loop's line: the loop keeps 4, the drain takes the other 4, in PTX and in SASS."""
+    (entry,) = [e for e in Cache(TUTORIALS).kernels() if e.name == "persistent_matmul_pipelined_kernel"]
+    report = analyze_entry(entry)
+    mma = {r.where: r for r in report.rows if r.op == "ttng.tc_gen5_mma"}
+    form = "tcgen05.mma.cta_group::1.kind::f16"
+    for where in ("142:9 @ 662:25", "142:9 @ 669:29", "142:9 @ 684:29"):
+        r = mma[where]
+        assert r.counts("llir") == r.counts("ptx") == {form: 4} and r.counts("sass") == {"UTCHMMA": 4}, where
+        assert r.verdict == "as-predicted"
+    drain = mma["142:9 @ 684:29"]
+    assert [c.code for c in drain.relocations] == ["relocated", "relocated"] and drain.attribution == "moved"
+    assert f"669:29 has 4 more {form} than llir gave it" in drain.relocations[0].evidence
+    assert all(r.verdict != "unknown" for r in report.rows)
+
+
 def test_amd_transposing_reads_go_to_the_operand_of_their_element_width():
     """Two dot operands read from shared memory at one position (lmdeploy's quantized paged attention
     compiled for gfx950, 503:35): int8 K through `ds.read.tr8` and bf16 scales through plain `<8 x i16>`

@@ -25,6 +25,7 @@ from tritonscope.loads.join import (
     mark_branch_guarded,
     settle_by_counts,
     settle_by_family,
+    settle_tensor_memory_surplus,
     share_identical,
     split_ambiguous,
 )
@@ -151,6 +152,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     for stage in stages:
         join_stage(stage, modules[stage], located, unattributed)
         share_identical(stage, located)
+        settle_tensor_memory_surplus(stage, located)
         settle_by_counts(stage, located)
         settle_by_family(stage, located)
         if stage == "llir":

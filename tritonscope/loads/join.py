@@ -159,7 +159,9 @@ def _mma_form(stage: str, op) -> str | None:
     return None
 
 
-_LLIR_ASM_MMA = re.compile(r'asm\s+(?:sideeffect\s+)?(?:convergent\s+)?"\s*((?:wgmma\.mma_async|tcgen05\.mma)[\w.:]*)')
+# (Triton 3.9 predicates Blackwell's MMA on the elected thread inside the asm: `"@$5 tcgen05.mma...`)
+_LLIR_ASM_MMA = re.compile(
+    r'asm\s+(?:sideeffect\s+)?(?:convergent\s+)?"\s*(?:@!?\$\d+\s+)?((?:wgmma\.mma_async|tcgen05\.mma)[\w.:]*)')
 
 
 _TRANSPOSED_BITS = re.compile(r"(?:\bds\.read\.tr|_tr_b)(\d+)")
@@ -589,6 +591,37 @@ def share_identical(stage: str, rows: list[AccessRow]) -> None:
                 continue
             shares = [r.instances * total // instances for r in members]
         _settle(stage, form, members, shares)
+
+
+def settle_tensor_memory_surplus(stage: str, rows: list[AccessRow]) -> None:
+    """Tensor memory accesses of one position and kind where the join gave every instruction of one form to
+    one row (the only one whose whole tile that width moves) while the others, tiles a multiple of that
+    width, got none: the holder keeps instances x tile / width, each other row takes its own so many, when
+    that accounts for every instruction (Triton's fused-attention tutorial for cuda:100: the rescaled f32
+    accumulator, 128x64 in two copies, and the f16 P tile stored at one inlined position, five
+    `tcgen05.st...32x32b.x32`: 2 + 2 and 1)."""
+    groups: dict[tuple, list[AccessRow]] = collections.defaultdict(list)
+    for r in rows:
+        if r.kind in ("tmem_load", "tmem_store") and r.line:
+            groups[(r.kind, r.where)].append(r)
+    for members in groups.values():
+        holders = [r for r in members if r.stages.get(stage)]
+        lacking = [r for r in members if not r.stages.get(stage) and not r.ambiguous.get(stage)]
+        if len(holders) != 1 or not lacking or len(holders[0].stages[stage]) != 1:
+            continue
+        holder = holders[0]
+        (form, have), = holder.stages[stage].items()
+        width, tile = holder.widths.get(stage, {}).get(form), _expected_width(holder)
+        if not width or not tile or tile % width:
+            continue
+        needs = [r.instances * t // width if (t := _expected_width(r)) and t % width == 0 else 0 for r in lacking]
+        own = holder.instances * tile // width
+        if not all(needs) or own + sum(needs) != have:
+            continue
+        holder.stages[stage][form] = own
+        for r, n in zip(lacking, needs, strict=True):
+            r.stages[stage] = {form: n}
+            r.widths.setdefault(stage, {})[form] = width
 
 
 def mark_branch_guarded(llir: Module, rows: list[AccessRow]) -> None:

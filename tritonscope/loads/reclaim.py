@@ -397,6 +397,9 @@ def _relocate_mma(stage: str, before: str, rows: list[AccessRow], unattributed: 
     for form, members in short.items():
         pool = [u for u in unattributed if u["stage"] == stage and u["kind"] == "mma" and u["count"] > 0
                 and (u["form"] == form or not form)]
+        if not pool and not form:
+            _mma_surplus(stage, before, rows, members)
+            continue
         if len({u["form"] for u in pool}) != 1 or sum(u["count"] for u in pool) != sum(n for _, n in members):
             continue
         for r, n in members:
@@ -406,6 +409,40 @@ def _relocate_mma(stage: str, before: str, rows: list[AccessRow], unattributed: 
                 "relocated", f"{stage}: {moved} of its MMA instructions sit on {lines}, where the line table put "
                              f"them; with them it has as many as {before} ({sum(r.stages[before].values())}), "
                              f"and no other MMA of the kernel is unclaimed"))
+
+
+def _mma_surplus(stage: str, before: str, rows: list[AccessRow], members: list[tuple[AccessRow, int]]) -> None:
+    """MMA rows with none of their instructions in `stage`, none unclaimed, while other MMA rows hold more of
+    one form than the stage before had, as many more in all as the lacking rows had: the line table gave
+    the lacking rows' instructions to those rows' lines (Triton's Gluon persistent-matmul tutorial for
+    cuda:100: its MMA helper called in the loop, 669:29, and in the drain, 684:29, 4 `tcgen05.mma` each in
+    LLIR, all 8 on the loop's line in PTX). Each lacking row takes what the stage before had."""
+    surplus = []
+    for r in rows:
+        forms = r.stages.get(stage, {})
+        had = sum(r.stages.get(before, {}).values())
+        if r.kind == "mma_shared" and len(forms) == 1 and had and sum(forms.values()) > had \
+                and not r.ambiguous.get(stage):
+            surplus.append((r, next(iter(forms)), sum(forms.values()) - had))
+    extra = sum(e for *_, e in surplus)
+    if not surplus or len({f for _, f, _ in surplus}) != 1 or extra != sum(n for _, n in members) or \
+            any(set(r.stages.get(before, {})) != set(h.stages.get(before, {}))
+                for r, _ in members for h, *_ in surplus):
+        return
+    form = surplus[0][1]
+    holders = (f"{surplus[0][0].line}:{surplus[0][0].col} has {extra} more {form} than {before} gave it"
+               if len(surplus) == 1 else
+               ", ".join(f"{h.line}:{h.col} ({e})" for h, _, e in surplus) + f" have {extra} more {form} than "
+               f"{before} gave them")
+    whose = "this row" if len(members) == 1 else "the rows lacking them"
+    for h, _, e in surplus:
+        h.stages[stage][form] -= e
+    for r, n in members:
+        r.stages[stage] = {form: n}
+        r.widths.setdefault(stage, {})[form] = None
+        _moved(r, Reason(
+            "relocated", f"{stage}: none of its {n} MMA instructions sit on {r.line}:{r.col}; {holders}, as many as "
+                         f"{before} gave {whose}, and no MMA instruction is unclaimed: the line table put them there"))
 
 
 def _relocate_by_bytes(stage: str, before: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
