@@ -1382,6 +1382,50 @@ def test_mma_instructions_the_line_table_put_on_another_call_of_the_helper():
     assert all(r.verdict != "unknown" for r in report.rows)
 
 
+@needs_nvdisasm
+def test_hopper_mma_of_one_call_line_settled_by_shape_when_none_was_merged():
+    """Triton's fused-attention tutorial backward for cuda:90 (`_attn_bwd`): dK/dV's four dots inlined at
+    438:14 are 8, 4, 8 and 4 wgmma in PTX (m64n32k16 and m64n64k16). SASS's line table gives one row 14
+    `HGMMA.64x32x16` and 5 `HGMMA.64x64x16`, another 2, and two more share 2. Per shape the SASS MMAs number
+    exactly the PTX ones, and every other MMA row of the kernel has its own: none was merged, each row has
+    its PTX count."""
+    (entry,) = Cache(Path(__file__).parent / "data" / "tutorials-cuda90-triton3.9").kernels()
+    report = analyze_entry(entry)
+    dots = {r.where: r for r in report.rows if r.op == "ttng.warp_group_dot" and r.line == 438}
+    assert len(dots) == 4
+    for r in dots.values():
+        (ptx_form, n), = r.counts("ptx").items()
+        shape = "64x32x16" if "m64n32k16" in ptx_form else "64x64x16"
+        assert r.counts("sass") == {f"HGMMA.{shape}.F32": n} and not r.ambiguous, r.where
+        assert not [c for c in r.count_changes if c.code in ("split", "merged")]
+    assert all(r.verdict != "unknown" and not r.ambiguous for r in report.rows)
+
+
+def test_hopper_mma_shared_on_one_line_settled_by_the_ptx_counts():
+    """Triton's fused-attention tutorial forward for cuda:90: the QK and PV dots (76:14, 106:15), one
+    wgmma shape, inlined at 231:25, are 8 + 8 in PTX; SASS gives them 6 and 2 on their lines and 8 shared.
+    Own and shared make exactly 16: none merged, each takes its PTX count."""
+    from tritonscope.loads.join import split_ambiguous
+
+    form, hgmma = "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16", "HGMMA.64x64x16.F32"
+    rows = []
+    for written, own in ((76, 6), (106, 2)):
+        r = _row(231, {}, {})
+        r.op, r.kind, r.written = "ttng.warp_group_dot", "mma_shared", ("k.py", written, 14)
+        r.stages = {"ptx": {form: 8}, "sass": {hgmma: own}}
+        r.widths = {"ptx": {form: None}, "sass": {hgmma: None}}
+        r.ambiguous = {"sass": {hgmma: 8}}
+        rows.append(r)
+    split_ambiguous("sass", "ptx", rows)
+    assert [r.stages["sass"] for r in rows] == [{hgmma: 8}, {hgmma: 8}] and not any(r.ambiguous for r in rows)
+    rows[1].stages["ptx"] = {form: 4}  # (6 + 2 + 8 would then be more than PTX's 12: left shared)
+    rows[0].stages["sass"], rows[1].stages["sass"] = {hgmma: 6}, {hgmma: 2}
+    for r in rows:
+        r.ambiguous = {"sass": {hgmma: 8}}
+    split_ambiguous("sass", "ptx", rows)
+    assert all(r.ambiguous == {"sass": {hgmma: 8}} for r in rows)
+
+
 def test_amd_transposing_reads_go_to_the_operand_of_their_element_width():
     """Two dot operands read from shared memory at one position (lmdeploy's quantized paged attention
     compiled for gfx950, 503:35): int8 K through `ds.read.tr8` and bf16 scales through plain `<8 x i16>`

@@ -25,6 +25,7 @@ from tritonscope.loads.join import (
     mark_branch_guarded,
     settle_by_counts,
     settle_by_family,
+    settle_mma_by_shape,
     settle_tensor_memory_surplus,
     share_identical,
     split_ambiguous,
@@ -164,6 +165,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
             loadreclaim.paired_on_no_line(stage, located, unattributed)
     if "sass" in modules and "ptx" in modules:
         split_ambiguous("sass", "ptx", located)
+        settle_mma_by_shape("sass", "ptx", located)
     for r in located:
         r.attribution = ("ambiguous" if r.ambiguous else "moved" if r.relocations else
                          "line" if r.line_matched else "exact")

@@ -347,6 +347,18 @@ def split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
             # PTX tcgen05.st of that count became one SASS instruction of this form
             share = {id(r): sum(n for f, n in r.stages.get(guide, {}).items() if memops.tcgen05_reps(f) == reps)
                      for r in members}
+        elif width is None and all(r.kind == "mma_shared" for r in members) and MMA_FROM_SHARED.match(form):
+            # ptxas never splits an MMA, and merges some (`merged`): when the rows' MMAs here, their own and
+            # these, number exactly their guide's, none was merged, and each row takes its guide's count less
+            # its own (Triton's fused-attention tutorial for cuda:90: QK and PV dots of 8 wgmma each inlined at
+            # one call, 6 and 2 HGMMA on their lines, 8 shared: 2 and 6)
+            own = {id(r): r.stages.get(stage, {}).get(form, 0) for r in members}
+            if any(set(r.stages.get(stage, {})) - {form} for r in members):
+                continue
+            add = [sum(r.stages.get(guide, {}).values()) - own[id(r)] for r in members]
+            if min(add) >= 0 and sum(add) == total:
+                _settle(stage, form, members, [own[id(r)] + n for r, n in zip(members, add, strict=True)])
+            continue
         elif width is None:
             continue
         else:  # (of the same family: a plain 4-byte LDS is no ldmatrix's, though as wide)
@@ -356,6 +368,48 @@ def split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
         if sum(share.values()) != total:
             continue
         _settle(stage, form, members, [share[id(r)] for r in members])
+
+
+def settle_mma_by_shape(stage: str, guide: str, rows: list[AccessRow]) -> None:
+    """Hopper MMA rows of one call line (a helper's dots inlined there) whose MMAs of one shape in `stage`
+    (SASS: lines only), their own and those they share, number exactly their guide's of that shape (PTX),
+    while every other MMA row of the kernel has exactly its guide's of that shape: ptxas neither split nor
+    merged any (it never splits one; a merge would leave fewer), so each row has its guide's count, however
+    the line table spread them over the rows' lines (Triton's fused-attention tutorial backward for cuda:90:
+    dK/dV's four dots at 438:14, 14 + 2 `HGMMA.64x32x16` on two of their lines for 8 + 8 wgmma)."""
+    mma = [r for r in rows if r.kind == "mma_shared" and r.stages.get(guide)]
+
+    def count(r: AccessRow, which: str, shape: tuple, shared: bool = True) -> int:
+        return sum(n for f, n in r.stages.get(which, {}).items() if _wgmma_shape(f) == shape) + (sum(
+            n for f, n in r.ambiguous.get(which, {}).items() if _wgmma_shape(f) == shape) if shared else 0)
+
+    by_line: dict[int, list[AccessRow]] = collections.defaultdict(list)
+    for r in mma:
+        by_line[r.line].append(r)
+    for members in by_line.values():
+        forms = {f for r in members for f in (*r.stages.get(stage, {}), *r.ambiguous.get(stage, {}))}
+        for form in forms:
+            shape = _wgmma_shape(form)
+            if shape is None or len([f for f in forms if _wgmma_shape(f) == shape]) != 1:
+                continue
+            want = [count(r, guide, shape) for r in members]
+            shared = {f: n for r in members for f, n in r.ambiguous.get(stage, {}).items() if _wgmma_shape(f) == shape}
+            have = sum(count(r, stage, shape, shared=False) for r in members) + sum(shared.values())
+            if have != sum(want) or not (shared or [count(r, stage, shape) for r in members] != want) or \
+                    any(r.ambiguous.get(guide) for r in members) or any(
+                    r.ambiguous.get(stage, {}).keys() - {form} for r in members if form in r.ambiguous.get(stage, {})) \
+                    or any(count(o, stage, shape) != count(o, guide, shape) for o in mma if o not in members):
+                continue
+            for r, n in zip(members, want, strict=True):
+                for table in (r.stages, r.ambiguous):
+                    table.get(stage, {}).pop(form, None)
+                    if stage in table and not table[stage]:
+                        del table[stage]
+                if n:
+                    r.stages.setdefault(stage, {})[form] = n
+                    r.widths.setdefault(stage, {})[form] = None
+                if not r.ambiguous:
+                    r.ambiguous_with = []
 
 
 def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
