@@ -1382,6 +1382,21 @@ def test_mma_instructions_the_line_table_put_on_another_call_of_the_helper():
     assert all(r.verdict != "unknown" for r in report.rows)
 
 
+def test_scale_copies_to_tensor_memory_shared_out_by_their_bytes():
+    """Triton's block-scaled matmul tutorial for cuda:100, mxfp8 (`block_scaled_matmul_kernel`, 128x256x128
+    blocks): A's and B's e8m0 scales (128x4 and 256x4 bytes, two pipelined copies each) go to tensor memory
+    at one position (228:27), 6 `tcgen05.cp...warpx4.32x128b` in every stage, each reading 32 rows of 128
+    bits (512 bytes): A's copies are 2 x 512 / 512 = 2 of them, B's 4."""
+    (entry,) = [e for e in Cache(TUTORIALS).kernels() if e.name == "block_scaled_matmul_kernel"]
+    report = analyze_entry(entry)
+    copies = sorted((r for r in report.rows if r.op == "ttng.tmem_copy" and r.line == 228), key=lambda r: r.shape)
+    assert [(r.shape, r.instances) for r in copies] == [((128, 4), 2), ((256, 4), 2)]
+    for r, n in zip(copies, (2, 4), strict=True):
+        assert r.counts("llir") == r.counts("ptx") == {"tcgen05.cp.cta_group::1.warpx4.32x128b": n}
+        assert r.counts("sass") == {"UTCCP.T.S.4x32dp128bit": n} and not r.ambiguous
+    assert all(r.verdict != "unknown" and not r.ambiguous for r in report.rows)
+
+
 @needs_nvdisasm
 def test_hopper_mma_of_one_call_line_settled_by_shape_when_none_was_merged():
     """Triton's fused-attention tutorial backward for cuda:90 (`_attn_bwd`): dK/dV's four dots inlined at

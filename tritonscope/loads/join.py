@@ -635,6 +635,9 @@ def share_identical(stage: str, rows: list[AccessRow]) -> None:
         total = members[0].ambiguous[stage][form]
         width = members[0].widths.get(stage, {}).get(form)
         tiles = [_expected_width(r) for r in members]
+        if all(r.kind == "tmem_copy" for r in members):  # (a copy is issued for the whole tile, by the CTA)
+            width = _tcgen05_cp_bytes(form)
+            tiles = [_tile_bytes(r) for r in members]
         shares = None
         if width and all(tiles) and all(t % width == 0 for t in tiles):
             shares = [r.instances * t // width for r, t in zip(members, tiles, strict=True)]
@@ -676,6 +679,28 @@ def settle_tensor_memory_surplus(stage: str, rows: list[AccessRow]) -> None:
         for r, n in zip(lacking, needs, strict=True):
             r.stages[stage] = {form: n}
             r.widths.setdefault(stage, {})[form] = width
+
+
+# The shared-memory bytes one tcgen05.cp reads: its shape's rows x bits (PTX `.32x128b.warpx4`, SASS
+# `UTCCP.T.S.4x32dp128bit`: 32 rows of 128 bits, multicast to the four warps' lanes).
+_CP_SHAPE = re.compile(r"\.(\d+)x(\d+)b(?:\.|$)|\.(?:\d+x)?(\d+)dp(\d+)bit\b")
+
+
+def _tcgen05_cp_bytes(form: str) -> int | None:
+    m = _CP_SHAPE.search(form)
+    if m is None:
+        return None
+    rows, bits = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    return int(rows) * int(bits) // 8
+
+
+def _tile_bytes(row: AccessRow) -> int | None:
+    if not row.shape or not row.element_bits:
+        return None
+    n = 1
+    for d in row.shape:
+        n *= d
+    return n * row.element_bits // 8
 
 
 def mark_branch_guarded(llir: Module, rows: list[AccessRow]) -> None:
