@@ -737,7 +737,9 @@ def test_lmdeploy_gluon_fp8_gemm_for_hopper():
     report = _lmdeploy("E7BARQYA")
     assert {r.verdict for r in report.rows} == {"as-predicted", "scalar"}
     dots = [r for r in report.rows if r.op == "ttng.warp_group_dot"]
-    assert [(r.line, sum(r.counts("sass").values())) for r in dots] == [(306, 16), (332, 6)]
+    # (ptxas' line table put 6 and 10 of their 16 + 16 QGMMA on other lines: none merged, 32 in all)
+    assert [(r.line, sum(r.counts("sass").values())) for r in dots] == [(306, 16), (332, 16)]
+    assert [r.relocations[0].evidence.split(" of its")[0] for r in dots] == ["sass: 6", "sass: 10"]
     assert [r.where for r in report.rows if r.op == "tt.load" and r.shape == (64,)] == [
         "94:22 @ 200:8", "94:22 @ 315:16", "94:22 @ 341:12"]
     kinds = collections.Counter(r.kind for r in report.rows)
@@ -824,17 +826,18 @@ def test_a_load_rematerialized_in_two_inline_layouts_is_two_rows():
     (one f32 a thread) and a slice of a blocked layout (four contiguous f32). Both layouts are `#ttg.slice<...>`:
     rows were told apart by the layout's name only, so they were one row predicting 4 bytes that 'got' a 16-byte
     load. Now two rows, and the 4-byte load goes to the row still lacking its vector (the other row's 16-byte
-    load is its whole prediction); rows of one position name each other by TTGIR line where they are ambiguous."""
+    load is its whole prediction)."""
     report = analyze_entry(_entry("fla", "45KWYMF4"))
     rows = _rows(report, 516, "tt.load")
     assert [r.where for r in rows] == ["516:23 (ttgir:133)", "516:23 (ttgir:134)"]
     assert [(r.predicted_vector_bytes, r.counts("sass"), r.verdict, r.attribution) for r in rows] == [
         (4, {"LDG.E": 1}, "scalar", "exact"), (16, {"LDG.E.128": 1}, "as-predicted", "exact")]
     assert [r.layout_text.split(", parent = #ttg.")[1].split("<")[0] for r in rows] == ["dot_op", "blocked"]
-    shared = _rows(report, 528, "ttg.local_load")  # two dot-operand reads sharing their LDS
-    assert len(shared) == 2 and all(r.attribution == "ambiguous" for r in shared)
-    for r, other in zip(shared, reversed(shared), strict=True):
-        assert r.ambiguous_with == [f"528:25 ttg.local_load (ttgir:{other.sites[0].op.lineno})"]
+    # two dot operands read at one position: the f32 one's own 4 `LDS` are all its vectors, so the shared
+    # `LDSM.16.MT88.2` (a b16 ldmatrix) is the bf16 one's, its 4 elements' worth
+    bf16, f32 = sorted(_rows(report, 528, "ttg.local_load"), key=lambda r: r.dtype)
+    assert (bf16.dtype, f32.dtype) == ("bf16", "f32") and not bf16.ambiguous and not f32.ambiguous
+    assert bf16.counts("sass") == {"LDSM.16.MT88.2": 1} and f32.counts("sass") == {"LDS": 4}
 
 
 @needs_nvdisasm
@@ -1439,6 +1442,56 @@ def test_hopper_mma_shared_on_one_line_settled_by_the_ptx_counts():
         r.ambiguous = {"sass": {hgmma: 8}}
     split_ambiguous("sass", "ptx", rows)
     assert all(r.ambiguous == {"sass": {hgmma: 8}} for r in rows)
+
+
+TUTORIALS_H100 = Path(__file__).parent / "data" / "tutorials-h100-triton3.6"
+
+
+@needs_nvdisasm
+def test_hopper_mma_the_line_table_spread_over_other_lines_and_none():
+    """Triton's fused-attention tutorial launched on an H100 by Triton 3.6 (`_attn_fwd`, causal, head dim
+    64): QK and PV dots, 4 wgmma each, inlined at two calls; SASS has some of the second call's HGMMAs on
+    other lines or none. Over the kernel they number exactly the PTX ones: each dot has its PTX count."""
+    (entry,) = [e for e in Cache(TUTORIALS_H100).kernels() if e.name == "_attn_fwd"]
+    report = analyze_entry(entry)
+    dots = [r for r in report.rows if r.op == "ttng.warp_group_dot"]
+    assert len(dots) == 4
+    for r in dots:
+        assert r.counts("ptx") == {"wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16": 4}
+        assert r.counts("sass") == {"HGMMA.64x64x16.F32": 4} and not r.ambiguous, r.where
+        assert not [c for c in r.count_changes if c.code in ("split", "merged")]
+    moved = [r for r in dots if r.attribution == "moved"]
+    assert moved and all("claimed by no access" in r.relocations[0].evidence for r in moved)
+    assert all(r.verdict != "unknown" and not r.ambiguous for r in report.rows)
+
+
+@needs_nvdisasm
+def test_stmatrix_of_an_accumulator_beside_a_vector_store_of_one_position():
+    """Triton's persistent TMA matmul tutorial launched on an H100 by Triton 3.6: its epilogue store
+    (445:49) keeps a blocked tile's `local_store` (16-byte vectors) and the mma accumulator's. The 8
+    `stmatrix.x4` move 16 bytes too, but as 8x8 tiles: the accumulator's; the 8 vector stores the tile's."""
+    (entry,) = [e for e in Cache(TUTORIALS_H100).kernels() if e.name == "matmul_kernel_tma_persistent"]
+    report = analyze_entry(entry)
+    stores = {r.layout: r for r in report.rows if r.op == "ttg.local_store" and r.line == 445}
+    assert stores["mma"].counts("llir") == {"stmatrix.sync.aligned.m8n8.x4.b16.p3": 8}
+    assert stores["mma"].counts("sass") == {"STSM.16.M88.4": 8}
+    assert stores["blocked"].counts("llir") == {"store <4 x i32>": 8} and stores["blocked"].counts("sass") == \
+        {"STS.128": 8}
+    assert all(r.verdict != "unknown" and not r.ambiguous for r in report.rows)
+
+
+def test_rows_of_one_position_sharing_instructions_name_each_other_by_ttgir_line():
+    """Triton's descriptor-persistent matmul tutorial launched on an H100 by Triton 3.6: after pipelining,
+    the A and B tiles' TMA loads (two copies of one, one of the other) all sit at the kernel's `def`
+    (495:0), 3 `cp.async.bulk.tensor` that nothing tells apart: the rows share them and name each other
+    by TTGIR line."""
+    (entry,) = [e for e in Cache(TUTORIALS_H100).kernels() if e.name == "matmul_kernel_descriptor_persistent"]
+    report = analyze_entry(entry)
+    copies = [r for r in report.rows if r.op == "ttng.async_tma_copy_global_to_local"]
+    assert len(copies) == 2 and all(r.attribution == "ambiguous" for r in copies)
+    for r, other in zip(copies, reversed(copies), strict=True):
+        assert r.ambiguous_with == [f"495:0 ttng.async_tma_copy_global_to_local (ttgir:{other.sites[0].op.lineno})"]
+        assert r.ambiguous["sass"] == {"UTMALDG.2D": 3}
 
 
 def test_amd_transposing_reads_go_to_the_operand_of_their_element_width():

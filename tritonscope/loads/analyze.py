@@ -25,6 +25,7 @@ from tritonscope.loads.join import (
     mark_branch_guarded,
     settle_by_counts,
     settle_by_family,
+    settle_matrix_beside_complete,
     settle_mma_by_shape,
     settle_tensor_memory_surplus,
     share_identical,
@@ -154,6 +155,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         join_stage(stage, modules[stage], located, unattributed)
         share_identical(stage, located)
         settle_tensor_memory_surplus(stage, located)
+        settle_matrix_beside_complete(stage, located)
         settle_by_counts(stage, located)
         settle_by_family(stage, located)
         if stage == "llir":
@@ -165,7 +167,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
             loadreclaim.paired_on_no_line(stage, located, unattributed)
     if "sass" in modules and "ptx" in modules:
         split_ambiguous("sass", "ptx", located)
-        settle_mma_by_shape("sass", "ptx", located)
+        settle_mma_by_shape("sass", "ptx", located, unattributed)
     for r in located:
         r.attribution = ("ambiguous" if r.ambiguous else "moved" if r.relocations else
                          "line" if r.line_matched else "exact")

@@ -14,7 +14,7 @@ import itertools
 import os
 import re
 
-from tritonscope.loads.model import AccessRow
+from tritonscope.loads.model import AccessRow, Reason
 from tritonscope.stages import memops
 from tritonscope.stages.common import Module, SourceLoc
 from tritonscope.stages.table import LINE_ONLY_STAGES
@@ -370,46 +370,91 @@ def split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
         _settle(stage, form, members, [share[id(r)] for r in members])
 
 
-def settle_mma_by_shape(stage: str, guide: str, rows: list[AccessRow]) -> None:
-    """Hopper MMA rows of one call line (a helper's dots inlined there) whose MMAs of one shape in `stage`
-    (SASS: lines only), their own and those they share, number exactly their guide's of that shape (PTX),
-    while every other MMA row of the kernel has exactly its guide's of that shape: ptxas neither split nor
-    merged any (it never splits one; a merge would leave fewer), so each row has its guide's count, however
-    the line table spread them over the rows' lines (Triton's fused-attention tutorial backward for cuda:90:
-    dK/dV's four dots at 438:14, 14 + 2 `HGMMA.64x32x16` on two of their lines for 8 + 8 wgmma)."""
+def settle_mma_by_shape(stage: str, guide: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
+    """Hopper MMA rows whose MMAs of one shape in `stage` (SASS: lines only), their own, those they share on
+    their lines and those no access claimed, number exactly their guide's of that shape (PTX) over the whole
+    kernel: ptxas merged none (a merge would leave fewer, and it never splits one), so each row has its
+    guide's count, however the line table spread them (Triton's fused-attention tutorial for cuda:90:
+    dK/dV's four dots inlined at 438:14, 14 + 2 `HGMMA.64x32x16` on two of their lines for 8 + 8 wgmma;
+    launched on an H100 by Triton 3.6, some on no line or on a helper's `def` line). A row that took
+    unclaimed ones gets a `relocated` count change."""
     mma = [r for r in rows if r.kind == "mma_shared" and r.stages.get(guide)]
+    if not mma or any(r.ambiguous.get(guide) for r in mma):
+        return
 
-    def count(r: AccessRow, which: str, shape: tuple, shared: bool = True) -> int:
-        return sum(n for f, n in r.stages.get(which, {}).items() if _wgmma_shape(f) == shape) + (sum(
-            n for f, n in r.ambiguous.get(which, {}).items() if _wgmma_shape(f) == shape) if shared else 0)
+    def of_shape(table: dict, shape: tuple) -> int:
+        return sum(n for f, n in table.items() if _wgmma_shape(f) == shape)
 
-    by_line: dict[int, list[AccessRow]] = collections.defaultdict(list)
-    for r in mma:
-        by_line[r.line].append(r)
-    for members in by_line.values():
-        forms = {f for r in members for f in (*r.stages.get(stage, {}), *r.ambiguous.get(stage, {}))}
-        for form in forms:
-            shape = _wgmma_shape(form)
-            if shape is None or len([f for f in forms if _wgmma_shape(f) == shape]) != 1:
-                continue
-            want = [count(r, guide, shape) for r in members]
-            shared = {f: n for r in members for f, n in r.ambiguous.get(stage, {}).items() if _wgmma_shape(f) == shape}
-            have = sum(count(r, stage, shape, shared=False) for r in members) + sum(shared.values())
-            if have != sum(want) or not (shared or [count(r, stage, shape) for r in members] != want) or \
-                    any(r.ambiguous.get(guide) for r in members) or any(
-                    r.ambiguous.get(stage, {}).keys() - {form} for r in members if form in r.ambiguous.get(stage, {})) \
-                    or any(count(o, stage, shape) != count(o, guide, shape) for o in mma if o not in members):
-                continue
-            for r, n in zip(members, want, strict=True):
-                for table in (r.stages, r.ambiguous):
-                    table.get(stage, {}).pop(form, None)
-                    if stage in table and not table[stage]:
-                        del table[stage]
-                if n:
-                    r.stages.setdefault(stage, {})[form] = n
-                    r.widths.setdefault(stage, {})[form] = None
-                if not r.ambiguous:
-                    r.ambiguous_with = []
+    forms = {f for r in mma for f in (*r.stages.get(stage, {}), *r.ambiguous.get(stage, {}))}
+    forms |= {u["form"] for u in unattributed if u["stage"] == stage and u["kind"] == "mma" and u["count"] > 0}
+    for form in sorted(forms):
+        shape = _wgmma_shape(form)
+        if shape is None or len([f for f in forms if _wgmma_shape(f) == shape]) != 1:
+            continue
+        want = [of_shape(r.stages[guide], shape) for r in mma]
+        own = [of_shape(r.stages.get(stage, {}), shape) for r in mma]
+        shared = {(r.line, f): n for r in mma for f, n in r.ambiguous.get(stage, {}).items()
+                  if _wgmma_shape(f) == shape}
+        loose = [u for u in unattributed if u["stage"] == stage and u["kind"] == "mma" and u["form"] == form
+                 and u["count"] > 0]
+        spare = sum(u["count"] for u in loose)
+        if own == want and not shared and not spare or sum(own) + sum(shared.values()) + spare != sum(want) or \
+                any(set(r.ambiguous.get(stage, {})) - {form} for r in mma if form in r.ambiguous.get(stage, {})):
+            continue
+        places = ", ".join(sorted({f"{u['line']}:{u['col']}" for u in loose}))
+        for r, n, had in zip(mma, want, own, strict=True):
+            before = (r.stages.get(stage, {}).get(form, 0), r.ambiguous.get(stage, {}).get(form, 0))
+            for table in (r.stages, r.ambiguous):
+                table.get(stage, {}).pop(form, None)
+                if stage in table and not table[stage]:
+                    del table[stage]
+            if n:
+                r.stages.setdefault(stage, {})[form] = n
+                r.widths.setdefault(stage, {})[form] = None
+            if not r.ambiguous:
+                r.ambiguous_with = []
+            if spare and n and n != had and (n, 0) != before:
+                r.relocations.append(Reason(
+                    "relocated", f"{stage}: the kernel's {sum(want)} {form} (on the dots' lines, shared there, and "
+                                 f"{spare} claimed by no access: {places}) number exactly its dots' {guide} ones of "
+                                 f"that shape: none was merged, none is split, so it has its {guide} count, {n}"))
+        for u in loose:
+            u["count"] = 0
+        unattributed[:] = [u for u in unattributed if u["count"] > 0]
+
+
+def settle_matrix_beside_complete(stage: str, rows: list[AccessRow]) -> None:
+    """Shared-memory rows of one position and kind where the join gave one row both plain instructions and
+    ldmatrix/stmatrix while another got none: when the plain ones of the row's predicted width are every
+    vector its layout needs, the matrix instructions (8x8 tiles, no vector of a row: their width matched
+    the row's by chance) are the empty row's, when they are exactly its registers' worth (Triton's
+    persistent TMA matmul tutorial on an H100: a blocked tile's 8 `st.shared.v4` and the mma accumulator's
+    8 `stmatrix.x4`, all given to the tile)."""
+    groups: dict[tuple, list[AccessRow]] = collections.defaultdict(list)
+    for r in rows:
+        if r.kind in ("shared_load", "shared_store") and r.line:
+            groups[(r.kind, r.where)].append(r)
+    for members in groups.values():
+        holders = [r for r in members if r.stages.get(stage)]
+        empty = [r for r in members if not r.stages.get(stage) and not r.ambiguous.get(stage)]
+        if len(holders) != 1 or len(empty) != 1:
+            continue
+        (holder,), (other,) = holders, empty
+        matrix = [f for f in holder.stages[stage] if family(f) == "matrix"]
+        if len(matrix) != 1 or len(holder.stages[stage]) < 2:
+            continue
+        (form,) = matrix
+        vector = holder.predicted_vector_bytes
+        widths = holder.widths.get(stage, {})
+        own = sum(n for f, n in holder.stages[stage].items() if f != form and widths.get(f) == vector)
+        if not vector or not holder.predicted_vectors_per_thread or \
+                own != holder.predicted_vectors_per_thread * holder.instances:
+            continue
+        width = holder.widths.get(stage, {}).get(form)
+        if not width or _matrix_need(other, stage, width) != holder.stages[stage][form]:
+            continue
+        other.stages[stage] = {form: holder.stages[stage].pop(form)}
+        other.widths.setdefault(stage, {})[form] = width
 
 
 def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
@@ -440,9 +485,14 @@ def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
                 _settle(stage, form, members, [total if r is able[0] else 0 for r in members])
             elif len(able) == len(members) and width:
                 # the operands of one dot read at its position: each thread loads its registers of each
-                # operand once; when those bytes, in instructions of this width, add up, each takes its own
-                need = [_matrix_need(r, stage, width) for r in members]
-                if all(n and n > 0 for n in need) and sum(need) == total:
+                # operand once; when those bytes, in instructions of this width, add up, each takes its own;
+                # a row whose own plain instructions already hold every vector of its layout takes none
+                # (Triton's persistent-matmul tutorial: a blocked tile's 8 16-byte `st.shared` beside the mma
+                # accumulator's 8 `stmatrix.x4` at one position)
+                complete = [_has_every_vector(r, stage) for r in members]
+                need = [0 if done else _matrix_need(r, stage, width) for r, done in zip(members, complete, strict=True)]
+                if all(n or done for n, done in zip(need, complete, strict=True)) and not all(complete) and \
+                        sum(need) == total:
                     _settle(stage, form, members, need)
             continue
         # bytes: one row's own instructions here move fewer bytes than its instructions in the stage before,

@@ -68,9 +68,13 @@ def _take(stage: str, row: AccessRow, items: list[dict], n: int, unattributed: l
     `follow`: the next stage looks for the row's instructions on their line first (`_follow`)."""
     line, col, moved = items[0]["line"], items[0]["col"], 0
     for item in items:
+        if moved >= n:
+            break
         k = min(item["count"], n - moved)
         if k <= 0:
-            break
+            continue  # (an item an earlier row of the same pool used up)
+        if not moved:
+            line, col = item["line"], item["col"]
         row.stages.setdefault(stage, {}).setdefault(item["form"], 0)
         row.stages[stage][item["form"]] += k
         row.widths.setdefault(stage, {})[item["form"]] = item.get("bytes")
