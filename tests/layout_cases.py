@@ -24,18 +24,19 @@ def corpus_cases(corpus: Path) -> list[dict]:
             if tt.encoding is None:
                 continue
             shared = tt.memory == "shared"
-            bits = tt.element_bits if shared else 16
+            tmem = tt.memory == "tensor_memory"
+            bits = tt.element_bits if shared or tmem else 16
             key = (tt.encoding.to_text(), tt.shape, bits, shared)
-            seen.setdefault(
-                key,
-                {
-                    "layout": tt.encoding,
-                    "shape": list(tt.shape),
-                    "bits": tt.element_bits,
-                    "shared": shared,
-                    "where": f"{path.relative_to(corpus)}:{line}",
-                },
-            )
+            case = {
+                "layout": tt.encoding,
+                "shape": list(tt.shape),
+                "bits": tt.element_bits,
+                "shared": shared,
+                "where": f"{path.relative_to(corpus)}:{line}",
+            }
+            if tmem:  # (asked of a `ttng.tmem_alloc` of that type, as the recorded tensor memory cases are)
+                case.update(tmem=True, ctas=1)
+            seen.setdefault(key, case)
     return list(seen.values())
 
 

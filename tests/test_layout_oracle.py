@@ -39,7 +39,7 @@ def _compare(cases: list[dict]) -> tuple[collections.Counter, list[str]]:
         if _kind(text) in NO_ORACLE:
             stats[(kind, "no oracle")] += 1
             continue
-        if layout.shared and (layout.rank or 2) < len(c["shape"]):
+        if (layout.shared or c.get("tmem")) and (layout.rank or 2) < len(c["shape"]):
             # Multi-buffered memdesc (5x64x32 with a rank-2 layout): Triton asks for the layout of one
             # buffer (memdesc_index); its to_linear_layout aborts on the rank mismatch, so no oracle here.
             stats[(kind, "no oracle (multi-buffer memdesc)")] += 1
@@ -50,11 +50,15 @@ def _compare(cases: list[dict]) -> tuple[collections.Counter, list[str]]:
                 "shape": c["shape"],
                 "bits": c["bits"],
                 "shared": c["shared"],
-                "warps": 1 if c["shared"] else ll.size("warp"),
-                "lanes": 32 if c["shared"] else ll.size("lane"),
+                "warps": 1 if c["shared"] else 4 if c.get("tmem") else ll.size("warp"),
+                "lanes": 32 if c["shared"] or c.get("tmem") else ll.size("lane"),
+                **({"tmem": True, "ctas": c.get("ctas", 1)} if c.get("tmem") else {}),
             }
         )
-        ours.append(ll.to_json())
+        mine = ll.to_json()
+        if c.get("tmem"):  # Triton's Python object for a tensor memory layout carries no block bases
+            mine = {k: mine[k] for k in ("row", "col")}
+        ours.append(mine)
         sources.append((kind, c.get("where", "random")))
     problems: list[str] = []
     for case, mine, theirs, (kind, where) in zip(batch, ours, run_oracle(batch), sources, strict=True):
@@ -86,6 +90,19 @@ def test_every_corpus_layout_matches_triton(corpus):
         "nvmma_shared",
     }
     assert stats[("padded_shared", "no oracle")] == 4
+
+
+def test_blackwell_tutorial_layouts_match_triton_tensor_memory_included():
+    """Triton's own Blackwell tutorials (tests/data/tutorials-cuda100-triton3.9): every layout their TTGIR
+    uses, the accumulators' tensor memory encodings and the scales' asked of a `ttng.tmem_alloc` as
+    Triton lays them out, against `to_linear_layout`."""
+    from pathlib import Path
+
+    cases = corpus_cases(Path(__file__).parent / "data" / "tutorials-cuda100-triton3.9")
+    assert any(c.get("tmem") for c in cases)
+    stats, problems = _compare(cases)
+    assert not [p for p in problems if not p.startswith("Triton refused")], "\n".join(problems[:10])
+    assert stats[("tensor_memory_encoding", "match")] >= 2 and stats[("tensor_memory_scales_encoding", "match")] >= 2
 
 
 def test_random_layouts_match_triton():
