@@ -348,10 +348,10 @@ def split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
             share = {id(r): sum(n for f, n in r.stages.get(guide, {}).items() if memops.tcgen05_reps(f) == reps)
                      for r in members}
         elif width is None and all(r.kind == "mma_shared" for r in members) and MMA_FROM_SHARED.match(form):
-            # ptxas never splits an MMA, and merges some (`merged`): when the rows' MMAs here, their own and
-            # these, number exactly their guide's, none was merged, and each row takes its guide's count less
-            # its own (Triton's fused-attention tutorial for cuda:90: QK and PV dots of 8 wgmma each inlined at
-            # one call, 6 and 2 HGMMA on their lines, 8 shared: 2 and 6)
+            # ptxas never splits an MMA: when the rows' MMAs here, their own and these, number exactly their
+            # guide's, none was lost either, and each row takes its guide's count less its own (Triton's
+            # fused-attention tutorial for cuda:90: QK and PV dots of 8 wgmma each inlined at one call, 6 and
+            # 2 HGMMA on their lines, 8 shared: 2 and 6)
             own = {id(r): r.stages.get(stage, {}).get(form, 0) for r in members}
             if any(set(r.stages.get(stage, {})) - {form} for r in members):
                 continue
@@ -376,8 +376,8 @@ def settle_mma_by_shape(stage: str, guide: str, rows: list[AccessRow], unattribu
     kernel: ptxas merged none (a merge would leave fewer, and it never splits one), so each row has its
     guide's count, however the line table spread them (Triton's fused-attention tutorial for cuda:90:
     dK/dV's four dots inlined at 438:14, 14 + 2 `HGMMA.64x32x16` on two of their lines for 8 + 8 wgmma;
-    launched on an H100 by Triton 3.6, some on no line or on a helper's `def` line). A row that took
-    unclaimed ones gets a `relocated` count change."""
+    launched on an H100 by Triton 3.6, some on no line or on a helper's `def` line). Where unclaimed ones
+    were among them, each row whose count changed gets a `relocated` count change."""
     mma = [r for r in rows if r.kind == "mma_shared" and r.stages.get(guide)]
     if not mma or any(r.ambiguous.get(guide) for r in mma):
         return
@@ -403,7 +403,7 @@ def settle_mma_by_shape(stage: str, guide: str, rows: list[AccessRow], unattribu
             continue
         places = ", ".join(sorted({f"{u['line']}:{u['col']}" for u in loose}))
         for r, n, had in zip(mma, want, own, strict=True):
-            before = (r.stages.get(stage, {}).get(form, 0), r.ambiguous.get(stage, {}).get(form, 0))
+            held = (r.stages.get(stage, {}).get(form, 0), r.ambiguous.get(stage, {}).get(form, 0))
             for table in (r.stages, r.ambiguous):
                 table.get(stage, {}).pop(form, None)
                 if stage in table and not table[stage]:
@@ -413,7 +413,7 @@ def settle_mma_by_shape(stage: str, guide: str, rows: list[AccessRow], unattribu
                 r.widths.setdefault(stage, {})[form] = None
             if not r.ambiguous:
                 r.ambiguous_with = []
-            if spare and n and n != had and (n, 0) != before:
+            if spare and n and n != had and (n, 0) != held:
                 r.relocations.append(Reason(
                     "relocated", f"{stage}: the kernel's {sum(want)} {form} (on the dots' lines, shared there, and "
                                  f"{spare} claimed by no access: {places}) number exactly its dots' {guide} ones of "

@@ -897,7 +897,9 @@ def _one_line_run(stage: str, before: str, rows: list[AccessRow], unattributed: 
         run = _adjacent_run(first, [first], [r for r in candidates if _one_each(r, before)], offset) \
             if _one_each(first, before) and width == first.element_bits // 8 else None
         side_by_side = run is not None and len(run) > 1
-        group = run if side_by_side else sorted([first, *candidates], key=lambda r: (r.line, r.col))
+        group = run if side_by_side else sorted(  # (the rows lacking and those holding more than n: the others
+            [r for r in (first, *candidates) if r in lacking or r.stages[stage][form] != n],  # hold their own)
+            key=lambda r: (r.line, r.col))
         held = [r for r in group if r not in lacking]
         if len(held) == len(group) or sum(r.stages[stage][form] for r in held) != n * len(group):
             continue
