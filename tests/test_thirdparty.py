@@ -1480,18 +1480,28 @@ def test_stmatrix_of_an_accumulator_beside_a_vector_store_of_one_position():
     assert all(r.verdict != "unknown" and not r.ambiguous for r in report.rows)
 
 
-def test_rows_of_one_position_sharing_instructions_name_each_other_by_ttgir_line():
+def test_tma_copies_of_one_position_take_one_instruction_each():
     """Triton's descriptor-persistent matmul tutorial launched on an H100 by Triton 3.6: after pipelining,
     the A and B tiles' TMA loads (two copies of one, one of the other) all sit at the kernel's `def`
-    (495:0), 3 `cp.async.bulk.tensor` that nothing tells apart: the rows share them and name each other
-    by TTGIR line."""
+    (495:0), 3 `cp.async.bulk.tensor` that no column or form tells apart. Every copy issues at least one:
+    three copies, three instructions, so each row has its copies' worth, 2 and 1."""
     (entry,) = [e for e in Cache(TUTORIALS_H100).kernels() if e.name == "matmul_kernel_descriptor_persistent"]
     report = analyze_entry(entry)
-    copies = [r for r in report.rows if r.op == "ttng.async_tma_copy_global_to_local"]
-    assert len(copies) == 2 and all(r.attribution == "ambiguous" for r in copies)
-    for r, other in zip(copies, reversed(copies), strict=True):
-        assert r.ambiguous_with == [f"495:0 ttng.async_tma_copy_global_to_local (ttgir:{other.sites[0].op.lineno})"]
-        assert r.ambiguous["sass"] == {"UTMALDG.2D": 3}
+    copies = sorted((r for r in report.rows if r.op == "ttng.async_tma_copy_global_to_local"),
+                    key=lambda r: -r.instances)
+    assert [(r.instances, r.counts("sass")) for r in copies] == [(2, {"UTMALDG.2D": 2}), (1, {"UTMALDG.2D": 1})]
+    assert all(not r.ambiguous and r.attribution == "exact" for r in copies)
+
+
+def test_rows_of_one_position_sharing_instructions_name_each_other_by_ttgir_line():
+    """vLLM's kernel keeps three `local_load`s of one position (499:12) that share their LLIR loads: each
+    row names the other two by TTGIR line."""
+    report = analyze_entry(_entry("vllm", "NZYWWBMS57"))
+    loads = [r for r in report.rows if r.line == 499 and r.op == "ttg.local_load"]
+    assert len(loads) == 3 and all(r.attribution == "ambiguous" for r in loads)
+    for r in loads:
+        others = [o for o in loads if o is not r]
+        assert r.ambiguous_with == [f"499:12 ttg.local_load (ttgir:{o.sites[0].op.lineno})" for o in others]
 
 
 def test_amd_transposing_reads_go_to_the_operand_of_their_element_width():

@@ -28,6 +28,7 @@ from tritonscope.loads.join import (
     settle_matrix_beside_complete,
     settle_mma_by_shape,
     settle_tensor_memory_surplus,
+    settle_tma_by_copies,
     share_identical,
     split_ambiguous,
 )
@@ -154,6 +155,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     for stage in stages:
         join_stage(stage, modules[stage], located, unattributed)
         share_identical(stage, located)
+        settle_tma_by_copies(stage, located)
         settle_tensor_memory_surplus(stage, located)
         settle_matrix_beside_complete(stage, located)
         settle_by_counts(stage, located)

@@ -700,6 +700,18 @@ def share_identical(stage: str, rows: list[AccessRow]) -> None:
         _settle(stage, form, members, shares)
 
 
+def settle_tma_by_copies(stage: str, rows: list[AccessRow]) -> None:
+    """TMA copies of one position sharing their bulk-copy instructions: every copy issues at least one, so
+    when the rows' copies (instances) number exactly the shared instructions, each copy issued one and each
+    row takes its instances (Triton's descriptor-persistent matmul tutorial on an H100: after pipelining,
+    the A tile's two copies and the B tile's one all at the kernel's `def`, 3 `cp.async.bulk.tensor`)."""
+    for form, members in _ambiguous_groups(stage, rows):
+        if len(members) < 2 or not all(r.kind in ("tma_load", "tma_store") for r in members):
+            continue
+        if sum(r.instances for r in members) == members[0].ambiguous[stage][form]:
+            _settle(stage, form, members, [r.instances for r in members])
+
+
 def settle_tensor_memory_surplus(stage: str, rows: list[AccessRow]) -> None:
     """Tensor memory accesses of one position and kind where the join gave every instruction of one form to
     one row (the only one whose whole tile that width moves) while the others, tiles a multiple of that
