@@ -423,6 +423,20 @@ def settle_mma_by_shape(stage: str, guide: str, rows: list[AccessRow], unattribu
         unattributed[:] = [u for u in unattributed if u["count"] > 0]
 
 
+def _one_holder(stage: str, rows: list[AccessRow], kinds: tuple[str, ...]):
+    """Per position (kind and where) of rows of `kinds`: (the one row holding `stage` instructions, the rows
+    holding none, not even shared), where exactly one holds some and others none."""
+    groups: dict[tuple, list[AccessRow]] = collections.defaultdict(list)
+    for r in rows:
+        if r.kind in kinds and r.line:
+            groups[(r.kind, r.where)].append(r)
+    for members in groups.values():
+        holders = [r for r in members if r.stages.get(stage)]
+        empty = [r for r in members if not r.stages.get(stage) and not r.ambiguous.get(stage)]
+        if len(holders) == 1 and empty:
+            yield holders[0], empty
+
+
 def settle_matrix_beside_complete(stage: str, rows: list[AccessRow]) -> None:
     """Shared-memory rows of one position and kind where the join gave one row both plain instructions and
     ldmatrix/stmatrix while another got none: when the plain ones of the row's predicted width are every
@@ -430,16 +444,10 @@ def settle_matrix_beside_complete(stage: str, rows: list[AccessRow]) -> None:
     the row's by chance) are the empty row's, when they are exactly its registers' worth (Triton's
     persistent TMA matmul tutorial on an H100: a blocked tile's 8 `st.shared.v4` and the mma accumulator's
     8 `stmatrix.x4`, all given to the tile)."""
-    groups: dict[tuple, list[AccessRow]] = collections.defaultdict(list)
-    for r in rows:
-        if r.kind in ("shared_load", "shared_store") and r.line:
-            groups[(r.kind, r.where)].append(r)
-    for members in groups.values():
-        holders = [r for r in members if r.stages.get(stage)]
-        empty = [r for r in members if not r.stages.get(stage) and not r.ambiguous.get(stage)]
-        if len(holders) != 1 or len(empty) != 1:
+    for holder, empty in _one_holder(stage, rows, ("shared_load", "shared_store")):
+        if len(empty) != 1:
             continue
-        (holder,), (other,) = holders, empty
+        (other,) = empty
         matrix = [f for f in holder.stages[stage] if family(f) == "matrix"]
         if len(matrix) != 1 or len(holder.stages[stage]) < 2:
             continue
@@ -719,16 +727,9 @@ def settle_tensor_memory_surplus(stage: str, rows: list[AccessRow]) -> None:
     that accounts for every instruction (Triton's fused-attention tutorial for cuda:100: the rescaled f32
     accumulator, 128x64 in two copies, and the f16 P tile stored at one inlined position, five
     `tcgen05.st...32x32b.x32`: 2 + 2 and 1)."""
-    groups: dict[tuple, list[AccessRow]] = collections.defaultdict(list)
-    for r in rows:
-        if r.kind in ("tmem_load", "tmem_store") and r.line:
-            groups[(r.kind, r.where)].append(r)
-    for members in groups.values():
-        holders = [r for r in members if r.stages.get(stage)]
-        lacking = [r for r in members if not r.stages.get(stage) and not r.ambiguous.get(stage)]
-        if len(holders) != 1 or not lacking or len(holders[0].stages[stage]) != 1:
+    for holder, lacking in _one_holder(stage, rows, ("tmem_load", "tmem_store")):
+        if len(holder.stages[stage]) != 1:
             continue
-        holder = holders[0]
         (form, have), = holder.stages[stage].items()
         width, tile = holder.widths.get(stage, {}).get(form), _expected_width(holder)
         if not width or not tile or tile % width:
