@@ -198,10 +198,11 @@ def compile_one(request: CompileRequest, cache_dir: str, log: str | None = None)
     for name, given in request.constexprs:
         value = next((a.value for a in spec.args if a.name == name), given)
         if isinstance(given, str) and not isinstance(value, str):
+            text = given.strip()
             what = "a class" if isinstance(value, type) else "a @jit function" if hasattr(value, "fn") else \
                 f"a {type(value).__name__}"
-            result.notes.append(f"--constexpr {name}={given.strip()}: the kernel module's {given.strip()} ({what}); "
-                                f"quote it ('\"{given.strip()}\"') to pass the text")
+            result.notes.append(f"--constexpr {name}={text}: the kernel module's {text} ({what}); "
+                                f"quote it ('\"{text}\"') to pass the text")
     try:
         import triton
 

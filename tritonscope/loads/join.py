@@ -11,6 +11,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import itertools
+import math
 import os
 import re
 
@@ -370,6 +371,11 @@ def split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
         _settle(stage, form, members, [share[id(r)] for r in members])
 
 
+def unclaimed_items(stage: str, kinds: set[str] | tuple[str, ...], unattributed: list[dict]) -> list[dict]:
+    """The unattributed entries of `stage` of one of `kinds` with instructions left."""
+    return [u for u in unattributed if u["stage"] == stage and u["kind"] in kinds and u["count"] > 0]
+
+
 def settle_mma_by_shape(stage: str, guide: str, rows: list[AccessRow], unattributed: list[dict]) -> None:
     """Hopper MMA rows whose MMAs of one shape in `stage` (SASS: lines only), their own, those they share on
     their lines and those no access claimed, number exactly their guide's of that shape (PTX) over the whole
@@ -386,7 +392,7 @@ def settle_mma_by_shape(stage: str, guide: str, rows: list[AccessRow], unattribu
         return sum(n for f, n in table.items() if _wgmma_shape(f) == shape)
 
     forms = {f for r in mma for f in (*r.stages.get(stage, {}), *r.ambiguous.get(stage, {}))}
-    forms |= {u["form"] for u in unattributed if u["stage"] == stage and u["kind"] == "mma" and u["count"] > 0}
+    forms |= {u["form"] for u in unclaimed_items(stage, ("mma",), unattributed)}
     for form in sorted(forms):
         shape = _wgmma_shape(form)
         if shape is None or len([f for f in forms if _wgmma_shape(f) == shape]) != 1:
@@ -395,8 +401,7 @@ def settle_mma_by_shape(stage: str, guide: str, rows: list[AccessRow], unattribu
         own = [of_shape(r.stages.get(stage, {}), shape) for r in mma]
         shared = {(r.line, f): n for r in mma for f, n in r.ambiguous.get(stage, {}).items()
                   if _wgmma_shape(f) == shape}
-        loose = [u for u in unattributed if u["stage"] == stage and u["kind"] == "mma" and u["form"] == form
-                 and u["count"] > 0]
+        loose = [u for u in unclaimed_items(stage, ("mma",), unattributed) if u["form"] == form]
         spare = sum(u["count"] for u in loose)
         if own == want and not shared and not spare or sum(own) + sum(shared.values()) + spare != sum(want) or \
                 any(set(r.ambiguous.get(stage, {})) - {form} for r in mma if form in r.ambiguous.get(stage, {})):
@@ -452,11 +457,7 @@ def settle_matrix_beside_complete(stage: str, rows: list[AccessRow]) -> None:
         if len(matrix) != 1 or len(holder.stages[stage]) < 2:
             continue
         (form,) = matrix
-        vector = holder.predicted_vector_bytes
-        widths = holder.widths.get(stage, {})
-        own = sum(n for f, n in holder.stages[stage].items() if f != form and widths.get(f) == vector)
-        if not vector or not holder.predicted_vectors_per_thread or \
-                own != holder.predicted_vectors_per_thread * holder.instances:
+        if not _has_every_vector(holder, stage, without=form):
             continue
         width = holder.widths.get(stage, {}).get(form)
         if not width or _matrix_need(other, stage, width) != holder.stages[stage][form]:
@@ -497,11 +498,9 @@ def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
                 # a row whose own plain instructions already hold every vector of its layout takes none
                 # (Triton's persistent-matmul tutorial: a blocked tile's 8 16-byte `st.shared` beside the mma
                 # accumulator's 8 `stmatrix.x4` at one position)
-                complete = [_has_every_vector(r, stage) for r in members]
-                need = [0 if done else _matrix_need(r, stage, width) for r, done in zip(members, complete, strict=True)]
-                if all(n or done for n, done in zip(need, complete, strict=True)) and not all(complete) and \
-                        sum(need) == total:
-                    _settle(stage, form, members, need)
+                shares = _open_shares(stage, members, total, [_matrix_need(r, stage, width) for r in members])
+                if shares is not None:
+                    _settle(stage, form, members, shares)
             continue
         # bytes: one row's own instructions here move fewer bytes than its instructions in the stage before,
         # every other row's exactly as many, and the shared ones are exactly what that row lacks (an i8 dot
@@ -537,14 +536,22 @@ def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
         # that are the other two copies' distinct elements, 1 + 1).
         if not all(r.kind in _GLOBAL_KINDS for r in members):
             continue
-        complete = [_has_every_vector(r, stage) for r in members]
         for distinct in (False, True):
-            need = [0 if done else _element_need(r, stage, width, distinct)
-                    for r, done in zip(members, complete, strict=True)]
-            if not all(complete) and all(n or done for n, done in zip(need, complete, strict=True)) and \
-                    sum(need) == total:
-                _settle(stage, form, members, need)
+            shares = _open_shares(stage, members, total, [_element_need(r, stage, width, distinct) for r in members])
+            if shares is not None:
+                _settle(stage, form, members, shares)
                 break
+
+
+def _open_shares(stage: str, members: list[AccessRow], total: int, needs: list[int | None]) -> list[int] | None:
+    """Each row's share of `total` instructions the rows hold in common: none for a row whose own ones
+    already hold every vector of its layout, its need (`needs`, row by row) for the others; None unless some
+    row is open, every open row has a need and the needs add up to `total`."""
+    complete = [_has_every_vector(r, stage) for r in members]
+    shares = [0 if done else n for n, done in zip(needs, complete, strict=True)]
+    if all(complete) or not all(n or done for n, done in zip(shares, complete, strict=True)) or sum(shares) != total:
+        return None
+    return shares
 
 
 def settle_by_family(stage: str, rows: list[AccessRow]) -> None:
@@ -635,16 +642,19 @@ _GLOBAL_KINDS = ("global_load", "global_store", "buffer_load", "buffer_store", "
 _COUNTED_KINDS = (*_GLOBAL_KINDS, "shared_load", "shared_store")
 
 
-def _has_every_vector(row: AccessRow, stage: str) -> bool:
-    """The row's own instructions of its predicted width number its predicted vectors (all instances)."""
+def _has_every_vector(row: AccessRow, stage: str, without: str | None = None) -> bool:
+    """The row's own instructions of its predicted width (the form `without` left out) number its predicted
+    vectors (all instances)."""
     vectors = row.predicted_vectors_per_thread
-    return bool(row.predicted_vector_bytes and vectors) and _own_vectors(row, stage) == vectors * row.instances
+    return bool(row.predicted_vector_bytes and vectors) and \
+        _own_vectors(row, stage, without) == vectors * row.instances
 
 
-def _own_vectors(row: AccessRow, stage: str) -> int:
-    """The row's own (not shared) instructions of its predicted width."""
+def _own_vectors(row: AccessRow, stage: str, without: str | None = None) -> int:
+    """The row's own (not shared) instructions of its predicted width (the form `without` left out)."""
     width = row.predicted_vector_bytes
-    return sum(n for f, n in row.stages.get(stage, {}).items() if row.widths.get(stage, {}).get(f) == width)
+    return sum(n for f, n in row.stages.get(stage, {}).items()
+               if f != without and row.widths.get(stage, {}).get(f) == width)
 
 
 def _ambiguous_groups(stage: str, rows: list[AccessRow]) -> list[tuple[str, list[AccessRow]]]:
@@ -758,12 +768,7 @@ def _tcgen05_cp_bytes(form: str) -> int | None:
 
 
 def _tile_bytes(row: AccessRow) -> int | None:
-    if not row.shape or not row.element_bits:
-        return None
-    n = 1
-    for d in row.shape:
-        n *= d
-    return n * row.element_bits // 8
+    return math.prod(row.shape) * row.element_bits // 8 if row.shape and row.element_bits else None
 
 
 def mark_branch_guarded(llir: Module, rows: list[AccessRow]) -> None:

@@ -54,7 +54,7 @@ from __future__ import annotations
 import collections
 import re
 
-from tritonscope.loads.join import ACCEPTS, PREVIOUS, family
+from tritonscope.loads.join import ACCEPTS, PREVIOUS, family, unclaimed_items
 from tritonscope.loads.model import AccessRow, Reason
 from tritonscope.loads.sites import operands
 from tritonscope.stages.common import Module
@@ -211,7 +211,7 @@ def _relocate_partial(stage: str, before: str, rows: list[AccessRow], unattribut
         if any(o is not r and set(ACCEPTS[o.kind]) & set(kinds) for o in lacking):
             continue
         by_line: dict[int, list[dict]] = collections.defaultdict(list)
-        for u in _unclaimed_items(stage, kinds, unattributed):
+        for u in unclaimed_items(stage, kinds, unattributed):
             if family(u["form"]) == family(form):
                 by_line[u["line"]].append(u)
         if len(by_line) != 1:
@@ -287,7 +287,7 @@ def paired_on_no_line(stage: str, rows: list[AccessRow], unattributed: list[dict
                 any(len(r.stages[before]) != 1 for r in members):
             continue
         (width,) = widths
-        pool = _unclaimed_items(stage, (kind,), unattributed)
+        pool = unclaimed_items(stage, (kind,), unattributed)
         two = _TWO_ADDRESS.match(pool[0]["form"]) if len(pool) == 1 else None
         if two is None or pool[0]["line"] != 0 or int(two.group(1)) // 8 != width or \
                 2 * pool[0]["count"] != sum(sum(r.stages[before].values()) for r in members):
@@ -399,8 +399,7 @@ def _relocate_mma(stage: str, before: str, rows: list[AccessRow], unattributed: 
         if had > have and len(forms) <= 1:
             short[next(iter(forms), "")].append((r, had - have))
     for form, members in short.items():
-        pool = [u for u in unattributed if u["stage"] == stage and u["kind"] == "mma" and u["count"] > 0
-                and (u["form"] == form or not form)]
+        pool = [u for u in unclaimed_items(stage, ("mma",), unattributed) if u["form"] == form or not form]
         if not pool and not form:
             _mma_surplus(stage, before, rows, members)
             continue
@@ -733,7 +732,7 @@ def _combined_unclaimed(stage: str, before: str, missing: list[AccessRow], kinds
         return
     total = size * len(ordered)
     lines = {0} | {r.line for r in ordered}
-    pool = _unclaimed_items(stage, kinds, unattributed)
+    pool = unclaimed_items(stage, kinds, unattributed)
     fits = [u for u in pool if u["count"] == count and u.get("bytes") == total and u["line"] in lines]
     if len(fits) != 1 or len(pool) != 1:  # (any other unclaimed instruction of the kind: not proven)
         return
@@ -830,7 +829,7 @@ def _combined_spread(stage: str, before: str, missing: list[AccessRow], rows: li
         return
     (form,) = forms
     lines = {0} | {r.line for r in ordered}
-    pool = _unclaimed_items(stage, kinds, unattributed)
+    pool = unclaimed_items(stage, kinds, unattributed)
     fits = [u for u in pool if u["form"] == form and u["line"] in lines]
     if len(fits) != len(pool) or sum(r.stages[stage][form] for r in held) + sum(u["count"] for u in fits) != count:
         return
@@ -888,7 +887,7 @@ def _one_line_run(stage: str, before: str, rows: list[AccessRow], unattributed: 
         (form, have), = forms.items()
         n, width = shape(first)
         if first.widths.get(stage, {}).get(form) != width or have <= n or have % n or \
-                any(u.get("bytes") == width for u in _unclaimed_items(stage, ACCEPTS[first.kind], unattributed)):
+                any(u.get("bytes") == width for u in unclaimed_items(stage, ACCEPTS[first.kind], unattributed)):
             continue
         alike = [r for r in rows if r is not first and r.kind == first.kind and r.stages.get(before)
                  and shape(r) == (n, width)]
@@ -987,12 +986,8 @@ def _lacks(r: AccessRow, stage: str, before: str) -> bool:
 
 def _unclaimed(stage: str, kinds: set[str], unattributed: list[dict]) -> bool:
     """Whether `stage` has an instruction of one of `kinds` that no access claimed."""
-    return bool(_unclaimed_items(stage, kinds, unattributed))
+    return bool(unclaimed_items(stage, kinds, unattributed))
 
-
-def _unclaimed_items(stage: str, kinds: set[str] | tuple[str, ...], unattributed: list[dict]) -> list[dict]:
-    """The unattributed entries of `stage` of one of `kinds` with instructions left."""
-    return [u for u in unattributed if u["stage"] == stage and u["kind"] in kinds and u["count"] > 0]
 
 
 def _source(row: AccessRow) -> tuple | None:
