@@ -73,3 +73,49 @@ class TinyDecoder(nn.Module):
         for block in self.blocks:
             x = block(x)
         return torch.logsumexp(self.head(x).float(), dim=-1).mean()
+
+
+def alibi(score, b, h, q_idx, kv_idx):
+    """A score_mod: ALiBi's linear distance penalty, one slope per head."""
+    return score - (q_idx - kv_idx).abs() * torch.exp2(-(h + 1).to(score.dtype))
+
+
+def sliding_causal(b, h, q_idx, kv_idx):
+    """A mask_mod: causal, within a window of 256 tokens."""
+    return (q_idx >= kv_idx) & (q_idx - kv_idx < 256)
+
+
+class FlexBlock(nn.Module):
+    """A decoder layer whose attention is FlexAttention: Inductor writes its own attention kernels (forward
+    and backward templates) with the score_mod and the block mask compiled into them."""
+
+    def __init__(self, d: int = 512, heads: int = 8):
+        super().__init__()
+        self.heads = heads
+        self.norm = nn.RMSNorm(d)
+        self.qkv = nn.Linear(d, 3 * d, bias=False)
+        self.proj = nn.Linear(d, d, bias=False)
+
+    def forward(self, x: torch.Tensor, block_mask) -> torch.Tensor:
+        from torch.nn.attention.flex_attention import flex_attention
+
+        b, t, d = x.shape
+        q, k, v = self.qkv(self.norm(x)).view(b, t, 3, self.heads, d // self.heads).unbind(2)
+        a = flex_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), score_mod=alibi,
+                           block_mask=block_mask)
+        return x + self.proj(a.transpose(1, 2).reshape(b, t, d))
+
+
+class FlexDecoder(nn.Module):
+    """Two FlexAttention layers and a loss: what `record_inductor_provenance.py OUT plain --model flex`
+    compiles."""
+
+    def __init__(self, d: int = 512, layers: int = 2, vocab: int = 1024):
+        super().__init__()
+        self.blocks = nn.ModuleList(FlexBlock(d) for _ in range(layers))
+        self.head = nn.Linear(d, vocab, bias=False)
+
+    def forward(self, x: torch.Tensor, block_mask) -> torch.Tensor:
+        for block in self.blocks:
+            x = block(x, block_mask)
+        return torch.logsumexp(self.head(x).float(), dim=-1).mean()

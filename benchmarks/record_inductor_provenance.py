@@ -8,7 +8,10 @@ TORCH_COMPILE_DEBUG=1 the debug directory (readable FX graphs whose nodes name t
 writes OUT/<variant>/{triton_cache,inductor_cache[,debug]} and OUT/<variant>/versions.txt. Each variant runs
 in a fresh process with caches of its own, so every kernel is compiled (not loaded from a cache).
 `--model decoder` compiles `TinyDecoder` (attention and SwiGLU layers, 8 x 512 tokens) instead of
-`TinyModel`, with Inductor's persistent TMA matmul templates enabled (Hopper and later).
+`TinyModel`, with Inductor's persistent TMA matmul templates enabled (Hopper and later). `--model flex`
+compiles `FlexDecoder` (FlexAttention with an ALiBi score_mod and a sliding causal block mask: Inductor's
+attention templates, forward and backward). `--model dynamic` compiles `TinyModel` with dynamic shapes
+(kernels over symbolic sizes, run at two batch sizes), cooperative reductions and combo kernels on.
 """
 
 from __future__ import annotations
@@ -27,11 +30,29 @@ if sys.argv[3] == "decoder":
     inductor_config.triton.enable_persistent_tma_matmul = True
     model = provenance_model.TinyDecoder().cuda().to(torch.bfloat16)
     x = torch.randn(8, 512, 512, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+elif sys.argv[3] == "flex":
+    from torch.nn.attention.flex_attention import create_block_mask
+    model = provenance_model.FlexDecoder().cuda().to(torch.bfloat16)
+    x = torch.randn(4, 1024, 512, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    mask = create_block_mask(provenance_model.sliding_causal, None, None, 1024, 1024, device="cuda")
+    compiled = torch.compile(model, mode="max-autotune-no-cudagraphs")
+    loss = compiled(x, mask)
+elif sys.argv[3] == "dynamic":
+    import torch._inductor.config as inductor_config
+    inductor_config.triton.cooperative_reductions = True
+    inductor_config.combo_kernels = True
+    model = provenance_model.TinyModel().cuda().to(torch.bfloat16)
+    compiled = torch.compile(model, dynamic=True)
+    for rows in (96, 4000):
+        x = torch.randn(rows, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+        compiled(x).backward()
+    loss = compiled(x)
 else:
     model = provenance_model.TinyModel().cuda().to(torch.bfloat16)
     x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
-compiled = torch.compile(model, mode="max-autotune-no-cudagraphs")
-loss = compiled(x)
+if sys.argv[3] not in ("flex", "dynamic"):
+    compiled = torch.compile(model, mode="max-autotune-no-cudagraphs")
+    loss = compiled(x)
 loss.backward()
 torch.cuda.synchronize()
 import triton
