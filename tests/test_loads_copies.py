@@ -107,3 +107,34 @@ def test_copies_settled_by_distinct_elements_where_each_address_is_loaded_once()
     one.stages["sass"] = {"LDG.E.EL": 1}
     settle_by_counts("sass", [wide, one])
     assert wide.ambiguous == {"sass": {"LDG.E.EL": 5}}
+
+
+def _tile_store(col: int, own: int, shared: int):
+    """A tile's `local_alloc` at 209:12 whose PTX has two 16-byte `st.shared.v4` and whose SASS has `own`
+    `STS.128` of its own and `shared` more held in common with another row."""
+    from tritonscope.loads.model import AccessRow
+
+    row = AccessRow(file="k.py", line=209, col=12, chain=f"k.py:811:{col} @ k.py:209:12", op="ttg.local_alloc",
+                    kind="shared_store", instances=1, shape=(64, 32), dtype="bf16", element_bits=16,
+                    layout="blocked", layout_text="#blocked1", mask=False, other=False, eviction=None, cache=None)
+    row.stages = {"ptx": {"st.shared.v4.b32": 2}, **({"sass": {"STS.128": own}} if own else {})}
+    row.widths = {"ptx": {"st.shared.v4.b32": 16}, "sass": {"STS.128": 16}}
+    row.ambiguous = {"sass": {"STS.128": shared}}
+    return row
+
+
+def test_split_by_the_guide_counts_what_a_row_holds_already():
+    """SASS instructions two rows share are split by PTX's counts less what each row holds of its own: two
+    tiles' stores with their two each already leave none of two more to take (they stay shared, none is
+    lost); a row with none of its own takes its PTX count. Before, each row's share overwrote its own, and
+    the shared instructions vanished."""
+    from tritonscope.loads.join import split_ambiguous
+
+    a, b = _tile_store(23, 2, 4), _tile_store(24, 2, 4)
+    split_ambiguous("sass", "ptx", [a, b])
+    assert a.stages["sass"] == b.stages["sass"] == {"STS.128": 2}
+    assert a.ambiguous == b.ambiguous == {"sass": {"STS.128": 4}}
+    a, b = _tile_store(23, 2, 2), _tile_store(24, 0, 2)
+    split_ambiguous("sass", "ptx", [a, b])
+    assert (a.stages["sass"], b.stages["sass"]) == ({"STS.128": 2}, {"STS.128": 2})
+    assert not a.ambiguous and not b.ambiguous

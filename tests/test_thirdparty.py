@@ -951,6 +951,39 @@ def test_inductor_persistent_tma_matmul_template():
     assert {r.verdict for r in report.rows} == {"as-predicted"}
 
 
+@needs_nvdisasm
+def test_inductor_flex_attention_backward_conversions_are_no_operand_reads():
+    """Inductor's FlexAttention backward template (tests/data/inductor-flex-h100-triton3.6): at each call of
+    its dQ/dK/dV helpers, the operand tiles' `local_load`s (plain `ldmatrix`, one `ldmatrix.trans`) and
+    stores sit at one position with a layout conversion the helper wrote elsewhere (543:30, 725:29,
+    750:52), whose own `ldmatrix.trans`/`ldmatrix` and `st.shared.v4` PTX gives to no access. SASS has the
+    PTX's positions and follows it: `LDSM.16.MT88.4` is `ldmatrix.trans` only, and a conversion a helper
+    wrote at 543:30 is no tile's the helper wrote at 811:23. Before, 20 rows shared the conversions'
+    instructions (`ambiguous`), and one took two it did not issue."""
+    (entry,) = Cache(Path(__file__).parent / "data" / "inductor-flex-h100-triton3.6").kernels()
+    report = analyze_entry(entry)
+    assert entry.name == "triton_flex_attention_backward"
+    assert {r.attribution for r in report.rows} == {"exact"}
+    assert {r.verdict for r in report.rows} == {"as-predicted", "scalar"}
+    rows = {(r.where, r.op): r for r in report.rows}
+    trans = rows[("811:23 @ 716:99 @ 610:12 @ 301:16", "ttg.local_load")]
+    assert trans.counts("ptx") == {"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16": 2}
+    assert trans.counts("sass") == {"LDSM.16.MT88.4": 2}
+    for where in ("811:23 @ 467:105 @ 411:12 @ 209:12", "541:15 @ 209:12"):
+        assert rows[(where, "ttg.local_load")].counts("sass") == {"LDSM.16.M88.4": rows[
+            (where, "ttg.local_load")].counts("ptx")["ldmatrix.sync.aligned.m8n8.x4.shared.b16"]}
+    assert rows[("811:23 @ 467:105 @ 411:12 @ 209:12", "ttg.local_alloc")].counts("sass") == {"STS.128": 2}
+    # every instruction PTX left to no access, SASS leaves too: per line, kind and width
+    def loose(stage):
+        counts = collections.Counter()
+        for u in report.unattributed:
+            if u["stage"] == stage and u["kind"].startswith("shared"):
+                counts[(u["line"], u["kind"], u["bytes"], "trans" in u["form"] or ".MT" in u["form"])] += u["count"]
+        return counts
+    assert loose("sass") == loose("ptx")
+    assert loose("sass")[(301, "shared_store", 16, False)] == 4
+
+
 CUDA90 = Path(__file__).parent / "data" / "thirdparty-cuda90-triton3.9"
 
 

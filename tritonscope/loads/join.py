@@ -84,9 +84,12 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
             if not candidates:
                 leftovers[(line, col, acc.kind, acc.form, None)] += 1
             continue
-        inner = op.loc.written() if op.loc is not None and stage not in LINE_ONLY_STAGES else None
+        # (SASS located through the PTX has its columns and helpers: matched by them, listed by line alone)
+        inner = op.loc.written() if op.loc is not None and (stage not in LINE_ONLY_STAGES or col) else None
         written = (inner.line, inner.col) if inner is not None else None
         chosen, level = _choose(stage, acc, key, line, col, candidates, written)
+        if stage in LINE_ONLY_STAGES:
+            written = None
         if not chosen:
             leftovers[(line, col, acc.kind, acc.form, written)] += 1
             widths[acc.form] = acc.width_bytes
@@ -177,13 +180,18 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
         return [], ""
     # at the kernel's position, not where a helper of another line wrote it (an instruction a helper inlined
     # at the same call wrote at 134:24, a layout conversion, is no access the helper wrote at 127:9)
+    def same_writer(r: AccessRow) -> bool:  # (written: where a helper wrote the instruction, when known)
+        return written is None or r.written is None or (r.written[1], r.written[2]) == written
+
     levels = [("exact", [r for r in fitting if loc_key(r.sites[0].op.loc) == key]),
-              ("exact", [r for r in fitting if r.col == col and not (
-                  written is not None and r.written is not None and (r.written[1], r.written[2]) != written)])]
+              ("exact", [r for r in fitting if r.col == col and same_writer(r)])]
     # Shared-memory traffic on a line is often a layout conversion: with columns, only an exact match counts;
-    # without (SASS), only rows whose PTX has an instruction of the same kind and width.
+    # without (SASS), only rows whose PTX has an instruction of its family, transposition and width, and
+    # where SASS has the PTX's positions, only rows a helper wrote where it wrote the instruction (flex
+    # attention's backward: a conversion's `ldmatrix.trans` and `st.shared.v4`, inlined at one call with
+    # three operands' plain `ldmatrix` and their tiles' stores)
     if stage in LINE_ONLY_STAGES and acc.kind.startswith("shared"):
-        levels.append(("line", [r for r in fitting if _guide_has(r, "ptx", acc)]))
+        levels.append(("line", [r for r in fitting if _guide_has(r, "ptx", acc) and same_writer(r)]))
     elif not acc.kind.startswith("shared"):
         levels.append(("line", fitting))
     for level, found in levels:
@@ -325,12 +333,15 @@ def _guide_score(row: AccessRow, guide: str, fam: str) -> int:
 
 
 def _guide_has(row: AccessRow, guide: str, acc: memops.MemAccess) -> bool:
-    """Whether `row` got a `guide`-stage instruction as wide as `acc` (True when the guide stage is absent)."""
+    """Whether `row` got a `guide`-stage instruction that `acc` can be the lowering of: as wide, of the
+    same family, a matrix one of the same transposition (ptxas turns `ldmatrix.trans` into `LDSM.16.MT88`
+    and nothing else into it, a plain `st.shared.v4` into `STS.128`, never an `stmatrix`). True when the
+    guide stage is absent."""
     if guide not in row.stages and guide not in row.ambiguous:
         return True
     widths = row.widths.get(guide, {})
     forms = {**row.stages.get(guide, {}), **row.ambiguous.get(guide, {})}
-    return any(widths.get(f) == acc.width_bytes for f in forms)
+    return any(_lowers_alike(acc.form, acc.width_bytes, f, widths.get(f)) for f in forms)
 
 
 def split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
@@ -363,12 +374,24 @@ def split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
         elif width is None:
             continue
         else:  # (of the same family: a plain 4-byte LDS is no ldmatrix's, though as wide)
-            share = {id(r): sum(n for f, n in r.stages.get(guide, {}).items()
-                                if r.widths.get(guide, {}).get(f) == width and family(f) == family(form))
-                     for r in members}
-        if sum(share.values()) != total:
+            # the guide's count less what the row holds of its own already (two tiles' stores with two
+            # each of their own, sharing two more: none is theirs)
+            def alike(r: AccessRow, in_stage: str, form: str = form, width: int = width) -> int:
+                widths = r.widths.get(in_stage, {})
+                return sum(n for f, n in r.stages.get(in_stage, {}).items()
+                           if _lowers_alike(form, width, f, widths.get(f)))
+
+            share = {id(r): alike(r, guide) - alike(r, stage) for r in members}
+        if sum(share.values()) != total or min(share.values()) < 0:
             continue
-        _settle(stage, form, members, [share[id(r)] for r in members])
+        _settle(stage, form, members, [r.stages.get(stage, {}).get(form, 0) + share[id(r)] for r in members])
+
+
+def _lowers_alike(form: str, width: int, other: str, other_width: int | None) -> bool:
+    """Whether a memory instruction `other` of any stage is one `form` may be the lowering of (or
+    another of its kind): as wide, of its family, a matrix one of its transposition."""
+    return other_width == width and family(other) == family(form) and \
+        (family(form) != "matrix" or _transposed(other) == _transposed(form))
 
 
 def unclaimed_items(stage: str, kinds: set[str] | tuple[str, ...], unattributed: list[dict]) -> list[dict]:
