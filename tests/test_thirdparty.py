@@ -27,7 +27,7 @@ DATA = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6"
 FBGEMM = Path(__file__).parent / "data" / "thirdparty-h200-triton3.6" / "fbgemm"
 LMDEPLOY = FBGEMM.parent / "lmdeploy"
 FLASHINFER = FBGEMM.parent / "flashinfer"
-LIBS = ("liger", "fla", "torchao", "gemlite", "mamba", "flaggems", "vllm", "bitsandbytes", "xformers")
+LIBS = ("liger", "fla", "torchao", "gemlite", "mamba", "flaggems", "vllm", "bitsandbytes", "xformers", "triton_kernels")
 H200_LIBS = ("fbgemm", "lmdeploy", "flashinfer", "unsloth", "deepspeed", "sglang", "cce")
 GLOBAL = ("global_load", "global_store", "atomic", "async_copy", "tma_load", "tma_store")
 needs_nvdisasm = pytest.mark.skipif(tools.find_nvidia_tool("nvdisasm") is None, reason="no nvdisasm")
@@ -949,6 +949,23 @@ def test_inductor_persistent_tma_matmul_template():
         "relocated"] and "86:16" in dot.count_changes[0].evidence
     assert rows["115:99"].counts("sass") == {"STG.E.128": 8}
     assert {r.verdict for r in report.rows} == {"as-predicted"}
+
+
+@needs_nvdisasm
+def test_copies_of_one_read_take_the_forms_whose_bytes_are_theirs():
+    """triton_kernels' bf16 x MXFP4 matmul on an H100: the packed weight tile read from shared memory in two
+    layouts at one position (348:20), 128 and 32 bytes a thread. Both are plain loads, so no family tells
+    them apart: 128 `ld.shared.b8` and 8 `ld.shared.b32` (LLVM combined the second's 32 byte loads) are
+    given each to the one copy whose bytes they are, the only such way; SASS likewise."""
+    (entry,) = Cache(DATA / "triton_kernels").kernels()
+    report = analyze_entry(entry)
+    assert entry.name == "_matmul_NNT_bf16xbf16xmxfp4_16x256x128x1"
+    wide, narrow = sorted(_rows(report, 348, "ttg.local_load"), key=lambda r: -r.elements_per_thread)
+    assert (wide.elements_per_thread, narrow.elements_per_thread) == (128, 32)
+    assert wide.counts("ptx") == {"ld.shared.b8": 128} and wide.counts("sass") == {"LDS.U8": 128}
+    assert narrow.counts("ptx") == {"ld.shared.b32": 8} and narrow.counts("sass") == {"LDS": 8}
+    assert not wide.ambiguous and not narrow.ambiguous
+    assert {r.attribution for r in report.rows} == {"exact", "moved"}
 
 
 @needs_nvdisasm

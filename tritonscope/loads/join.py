@@ -583,7 +583,10 @@ def settle_by_family(stage: str, rows: list[AccessRow]) -> None:
     method, so each copy's instructions are all of one family. When no copy has instructions of its own and
     exactly one way of giving each copy one family's instructions moves each copy's bytes (its elements, all
     instances), each takes its family's (GPTQModel's `g_idx` kept in two slice layouts: 2 elements a
-    thread in 4-byte `ld.shared`, 1 in `ldmatrix.x1`)."""
+    thread in 4-byte `ld.shared`, 1 in `ldmatrix.x1`). Else, where exactly one way of giving each form
+    wholly to one copy does, each takes its forms (triton_kernels' MXFP4 matmul on Hopper: the packed
+    weight tile read in two layouts at one position, 128 bytes a thread as 128 `ld.shared.b8` and 32 as
+    8 `ld.shared.b32`, which LLVM combined from 32 byte loads)."""
     groups: dict[tuple, list[AccessRow]] = collections.defaultdict(list)
     for r in rows:
         if r.ambiguous.get(stage) and r.kind in ("shared_load", "shared_store") and r.line:
@@ -592,25 +595,30 @@ def settle_by_family(stage: str, rows: list[AccessRow]) -> None:
         totals = dict(members[0].ambiguous[stage])  # (every copy was chosen for every one of them)
         if len(members) < 2 or any(r.stages.get(stage) or r.ambiguous[stage] != totals for r in members):
             continue
-        forms = set(totals)
-        families: dict[str, list[str]] = collections.defaultdict(list)
-        for f in sorted(forms):
-            families[family(f)].append(f)
+        forms = sorted(totals)
         widths = members[0].widths.get(stage, {})
-        if len(families) != len(members) or any(widths.get(f) is None for f in forms):
-            continue
-        moved = {fam: sum(totals[f] * widths[f] for f in fs) for fam, fs in families.items()}
         need = [r.elements_per_thread * r.element_bits // 8 * r.instances
                 if r.elements_per_thread and r.element_bits and r.element_bits % 8 == 0 else None for r in members]
-        if None in need:
+        if None in need or any(widths.get(f) is None for f in forms):
             continue
-        fits = [p for p in itertools.permutations(families) if all(moved[fam] == n for fam, n in zip(p, need,
-                                                                                                     strict=True))]
+        families: dict[str, list[str]] = collections.defaultdict(list)
+        for f in forms:
+            families[family(f)].append(f)
+        moved = {fam: sum(totals[f] * widths[f] for f in fs) for fam, fs in families.items()}
+        fits = [[families[fam] for fam in p] for p in itertools.permutations(families)
+                if len(families) == len(members) and all(moved[fam] == n for fam, n in zip(p, need, strict=True))]
+        if len(fits) != 1 and len(members) ** len(forms) <= 4096:
+            fits = []
+            for owner in itertools.product(range(len(members)), repeat=len(forms)):
+                given = [[f for f, o in zip(forms, owner, strict=True) if o == i] for i in range(len(members))]
+                if all(given) and all(sum(totals[f] * widths[f] for f in fs) == n
+                                      for fs, n in zip(given, need, strict=True)):
+                    fits.append(given)
         if len(fits) != 1:
             continue
-        for r, fam in zip(members, fits[0], strict=True):
+        for r, given in zip(members, fits[0], strict=True):
             del r.ambiguous[stage]
-            for f in families[fam]:
+            for f in given:
                 r.stages.setdefault(stage, {})[f] = totals[f]
             if not r.ambiguous:
                 r.ambiguous_with = []
