@@ -26,10 +26,12 @@ def corpus_cases(corpus: Path) -> list[dict]:
             shared = tt.memory == "shared"
             tmem = tt.memory == "tensor_memory"
             bits = tt.element_bits if shared or tmem else 16
-            key = (tt.encoding.to_text(), tt.shape, bits, shared)
+            # a shared-memory view is laid out as its allocation (Triton's toLinearLayout(MemDescType))
+            shape = (tt.view_of or tt.shape) if shared else tt.shape
+            key = (tt.encoding.to_text(), shape, bits, shared)
             case = {
                 "layout": tt.encoding,
-                "shape": list(tt.shape),
+                "shape": list(shape),
                 "bits": tt.element_bits,
                 "shared": shared,
                 "where": f"{path.relative_to(corpus)}:{line}",

@@ -144,6 +144,10 @@ def test_tensor_types():
         aliases,
     )
     assert (mem.memory, mem.shape, mem.alloc_shape) == ("shared", (16, 64), (32, 64))
+    assert mem.view_of == (32, 64)  # a subslice: laid out as its allocation
+    indexed = parse_tensor_type("!ttg.memdesc<16x64xf16, #ttg.swizzled_shared<{vec = 8, perPhase = 1, "
+                                "maxPhase = 8, order = [1, 0]}>, #smem, mutable, 3x16x64>", aliases)
+    assert indexed.view_of is None  # one buffer of three: its own shape
     assert parse_tensor_type("tensor<128xf32>", aliases).encoding is None
 
 

@@ -179,3 +179,20 @@ def test_tensor_descriptor_blocks_are_in_shared_memory():
     ws = Path(__file__).parent / "lit" / "ws_partitions.ttgir"
     uses = {(a.name, u.shape, u.memory): u for a in kernel_layout_uses(ws.read_text()) for u in a.uses}
     assert "ttng.reinterpret_tensor_descriptor" in uses[("shared", (128, 64), "shared")].ops
+
+
+def test_a_shared_view_is_described_as_its_allocation(cli):
+    """triton_kernels' bf16 x MXFP4 matmul: the activation tile's `memdesc_subslice` views, 16x16 of a 128x16
+    allocation in a 128-byte-swizzled NVMMA layout. Triton lays a memdesc out by its allocation's shape
+    (a 16-element contiguous dim alone is narrower than the swizzle), so the numbers are the allocation's."""
+    from pathlib import Path
+
+    entry = next((Path(__file__).parent / "data" / "thirdparty-h100-triton3.6" / "triton_kernels").iterdir())
+    doc = json.loads(cli("layout", str(entry), "--json").stdout)
+    (shared3,) = [a for a in doc["layouts"] if a["name"] == "shared3"]
+    view = next(u for u in shared3["uses"] if u["shape"] == [16, 16])
+    assert view["view_of"] == [128, 16] and view["facts"] is not None and "error" not in view
+    whole = next(u for u in shared3["uses"] if u["shape"] == [128, 16])
+    assert whole["view_of"] is None and whole["facts"] == view["facts"]
+    text = cli("layout", str(entry)).stdout
+    assert "16x16 bf16 in shared (a view of a 128x16 allocation: its numbers)" in text

@@ -456,9 +456,10 @@ def _use_json(u, layout, warp_size: int | None) -> dict:
         "ttgir_lines": u.ttgir_lines,
         "ops": u.ops,
         "source_lines": [{"file": f, "line": n} for f, n in u.source_lines],
+        "view_of": list(u.view_of) if u.view_of else None,
     }
     try:
-        doc["facts"] = facts_for(layout, u.shape, u.access_bits, warp_size).to_json()
+        doc["facts"] = facts_for(layout, u.laid_out, u.access_bits, warp_size).to_json()
     except TritonscopeError as exc:
         doc["facts"] = None
         doc["error"] = str(exc)

@@ -77,6 +77,17 @@ class TensorType:
     alloc_shape: tuple[int, ...] | None = None  # memdesc's trailing allocation shape, when printed
 
     @property
+    def view_of(self) -> tuple[int, ...] | None:
+        """The allocation a shared-memory view lies in, where it is not the view's own shape: a memdesc's
+        printed allocation shape, its last `rank` dims (a `memdesc_subslice` 16x128 of a 128x128 tile).
+        Triton lays a memdesc out by these (`toLinearLayout(MemDescType)`: `getAllocShape().take_back(rank)`;
+        a `memdesc_index` of a 3x64x256 buffer is its own 64x256)."""
+        if self.alloc_shape is None or len(self.alloc_shape) < len(self.shape):
+            return None
+        alloc = self.alloc_shape[len(self.alloc_shape) - len(self.shape):]
+        return alloc if alloc != self.shape else None
+
+    @property
     def access_bits(self) -> int:
         """Bits moved per element by a load/store of this tensor (the pointee for pointer tensors)."""
         return self.pointee_bits if self.pointee_bits is not None else self.element_bits

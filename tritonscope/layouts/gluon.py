@@ -47,6 +47,7 @@ class TensorOnLine:
     dtype: str
     access_bits: int
     memory: str
+    view_of: tuple[int, ...] | None = None  # a shared-memory view's allocation (`TensorType.view_of`)
 
 
 @dataclass
@@ -134,7 +135,8 @@ def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None
         if tt.encoding is None:
             continue
         name = tt.encoding_name or names.get(tt.encoding) or tt.encoding.text or tt.encoding.to_text()
-        t = TensorOnLine(name, tt.encoding, tt.shape, tt.pointee_dtype or tt.dtype, tt.access_bits, tt.memory)
+        t = TensorOnLine(name, tt.encoding, tt.shape, tt.pointee_dtype or tt.dtype, tt.access_bits, tt.memory,
+                         tt.view_of if tt.memory == "shared" else None)
         for line in frames[lineno]:
             out.setdefault(line, []).append(t)
     return KernelTensors(out, names, frozenset().union(*frames.values()))
@@ -285,9 +287,11 @@ def resolution_json(r: Resolution, source_line: str | None) -> dict:
     for t in r.resolved:
         doc = {"name": t.name, "kind": t.layout.kind, "text": t.layout.text or t.layout.to_text(),
                "shape": list(t.shape), "dtype": t.dtype or None, "memory": t.memory, "facts": None}
+        if t.view_of:
+            doc["view_of"] = list(t.view_of)
         if t.shape:
             try:
-                doc["facts"] = facts_for(t.layout, t.shape, t.access_bits).to_json()
+                doc["facts"] = facts_for(t.layout, t.view_of or t.shape, t.access_bits).to_json()
             except TritonscopeError as exc:
                 doc["error"] = str(exc)
         resolved.append(doc)

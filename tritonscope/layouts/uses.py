@@ -21,6 +21,13 @@ class LayoutUse:
     ttgir_lines: list[int] = field(default_factory=list)
     ops: list[str] = field(default_factory=list)  # op names, in line order, one per ttgir line
     source_lines: list[tuple[str, int]] = field(default_factory=list)  # (file, line) of the user's code
+    # a view's allocation (`TensorType.view_of`): the shape the layout is laid out for, as Triton does
+    view_of: tuple[int, ...] | None = None
+
+    @property
+    def laid_out(self) -> tuple[int, ...]:
+        """The shape whose numbers describe this use: the allocation of a view, else its own."""
+        return self.view_of or self.shape
 
 
 @dataclass
@@ -63,10 +70,11 @@ def kernel_layout_uses(ttgir_text: str, path: str | None = None) -> list[AliasUs
 
 def _use_for(entry: AliasUses, tt: TensorType) -> LayoutUse:
     access = tt.pointee_dtype or tt.dtype
+    view_of = tt.view_of if tt.memory == "shared" else None
     for use in entry.uses:
-        if use.shape == tt.shape and use.dtype == tt.dtype and use.memory == tt.memory:
+        if use.shape == tt.shape and use.dtype == tt.dtype and use.memory == tt.memory and use.view_of == view_of:
             return use
-    use = LayoutUse(tt.shape, tt.dtype, access, tt.access_bits, tt.memory)
+    use = LayoutUse(tt.shape, tt.dtype, access, tt.access_bits, tt.memory, view_of=view_of)
     entry.uses.append(use)
     return use
 

@@ -296,8 +296,9 @@ def render_kernel_layouts(reports: list[dict], console: Console, kernel: str, pa
             console.print("  unused by any tensor type", markup=False)
         for u in a["uses"]:
             dtype = u["dtype"] if u["dtype"] == u["access_dtype"] else f"{u['dtype']} (-> {u['access_dtype']})"
+            view = f" (a view of a {x(u['view_of'])} allocation: its numbers)" if u.get("view_of") else ""
             console.print(
-                f"  {x(u['shape'])} {dtype} in {u['memory']}: {len(u['ttgir_lines'])} op"
+                f"  {x(u['shape'])} {dtype} in {u['memory']}{view}: {len(u['ttgir_lines'])} op"
                 f"{'s' if len(u['ttgir_lines']) != 1 else ''} ({', '.join(sorted(set(u['ops'])))})",
                 markup=False,
             )
@@ -391,7 +392,9 @@ def render_written_layouts(doc: dict, console: Console, kernel: str) -> None:
                       + (f"; carried by lines {_line_span(r['on_lines'])}" if r["on_lines"] else ""), markup=False)
         for t in r["resolved"]:
             if t.get("facts"):
-                console.print(f"            {x(t['shape'])} {t['dtype']}: {held_sentence(t['facts'])}", markup=False)
+                view = f" (a view of a {x(t['view_of'])} allocation)" if t.get("view_of") else ""
+                console.print(f"            {x(t['shape'])} {t['dtype']}{view}: {held_sentence(t['facts'])}",
+                              markup=False)
     console.print()
 
 
