@@ -438,6 +438,12 @@ def _shared_limit(row: AccessRow) -> int | None:
                                             or releases.active().has("nvmma-unswizzled-transposed"))
         order = (rank - 2,) if transposed else (rank - 1,)
         vec = max(1, 128 // shared.element_bit_width) if shared.swizzling_byte_width else 1 << 30
+        if shared.fp4_padded:  # (each 8 bytes of packed fp4 take 16 in shared memory, for the MMA's operand)
+            run = max(1, 64 // row.element_bits)
+            if run < (row.contiguous_per_thread or 1):
+                row.prediction_note = (f"#{site.shared_layout_name} pads packed fp4 (fp4Padded): every 8 bytes take "
+                                       "16 in shared memory, so 8 bytes are contiguous there")
+                return run
     if bases:  # padded / linear shared layouts: the offset bases say which dim runs first, and how far
         first = bases[0]
         dim = next((i for i, v in enumerate(first) if v), None)

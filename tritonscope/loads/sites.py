@@ -88,7 +88,7 @@ class AccessSite:
     cache: str | None
     address: list[str]  # SSA values of the pointer tensor, or of a buffer op's base and offsets
     attrs: dict[str, int] = field(default_factory=dict)  # alignment attrs on the op itself
-    shared_layout: Layout | None = None  # the memdesc's layout, for local loads/stores
+    shared_layout: Layout | None = None  # the memdesc's layout, for local loads/stores and async copies
     shared_layout_name: str | None = None
     mma_operands: str | None = None  # mma_shared: which operands the MMA reads from shared memory ("A and B")
 
@@ -898,8 +898,11 @@ def _site(op: Op, kind: str, aliases: dict[str, Layout]) -> AccessSite:
     site = AccessSite(op, kind, shape, dtype, bits, layout, layout_name, mask, other,
                       ev.group(1) if ev and ev.group(1) not in ("normal",) else None,
                       cache if cache not in (None, "none") else None, address, attrs)
-    if kind.startswith("shared"):
+    if kind.startswith("shared") or kind == "async_copy":
         sig = text[text.find(" : ") + 3:] if " : " in text else ""
+        if kind == "async_copy":  # (its destination prints as `-> <128x64xf16, #shared, #smem, mutable>`)
+            dst = sig.rpartition("->")[2].strip()
+            sig = f"!ttg.memdesc{dst}" if dst.startswith("<") else dst
         memdesc = next((t for _, t in iter_shaped_types(sig) if "memdesc" in t), None)
         if memdesc is not None:
             try:
