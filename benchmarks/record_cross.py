@@ -16,7 +16,8 @@ tensors. An autotuned kernel compiles every config its autotuner would benchmark
 library's own tuner calling `triton.testing.do_bench`) and keeps the first. Ops that fail are listed with
 their error and the recording goes on. This is a recording aid for test data and sweeps, not part of the
 tool. Libraries (`--lib`): aiter (AMD), conch, flash_attn, gpt_oss, gptqmodel, liger, megatron (NVIDIA, sm_90
-and later), minference, sageattention, torchtitan, transformer_engine.
+and later), minference, sageattention, torchtitan, transformer_engine, triton_kernels (OpenAI's; --site is
+upstream Triton's `python/triton_kernels`, whose own matmul test cases it runs).
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ from record_thirdparty import _bare_packages  # (this folder: the packages whose
 # What a GPU of each target would tell torch: compute units (MI300X 304, MI355X 256, Radeon RX 7900 XTX 96,
 # RX 9070 XT 64, H100 SXM 132, B200 148).
 STAND_INS = {"gfx942": 304, "gfx950": 256, "gfx1100": 96, "gfx1201": 64, "90": 132, "100": 148}
+# and the shared memory (LDS) a block may opt into, bytes (CDNA3 64 KiB, CDNA4 160 KiB, RDNA 64 KiB,
+# Hopper and Blackwell 227 KiB)
+SHARED_OPTIN = {"gfx942": 65536, "gfx950": 163840, "gfx1100": 65536, "gfx1201": 65536, "90": 232448,
+                "100": 232448}
 
 
 def _install_driver(backend: str, arch: str) -> None:
@@ -76,7 +81,8 @@ def _install_driver(backend: str, arch: str) -> None:
 
     JITFunction.run = compile_only
     units = STAND_INS.get(arch, 128)
-    props = types.SimpleNamespace(multi_processor_count=units, gcnArchName=arch, name=f"stand-in {arch}")
+    props = types.SimpleNamespace(multi_processor_count=units, gcnArchName=arch, name=f"stand-in {arch}",
+                                  shared_memory_per_block_optin=SHARED_OPTIN.get(arch, 65536))
     torch.cuda.get_device_properties = lambda device=None: props
     torch.cuda.current_device = lambda: 0
     torch.cuda.get_device_capability = lambda device=None: (  # what ROCm's torch answers: gfx1201 -> (12, 0)
@@ -133,7 +139,7 @@ def _cuda_tensors_on_cpu(torch) -> None:
             return factory(*args, **kwargs)
         return make
 
-    for name in ("empty", "zeros", "ones", "full", "arange", "tensor", "empty_strided", "randn", "rand"):
+    for name in ("empty", "zeros", "ones", "full", "arange", "tensor", "empty_strided", "randn", "rand", "randint"):
         setattr(torch, name, on_cpu(getattr(torch, name)))
     torch.cuda.device = lambda device=None: contextlib.nullcontext()  # `with torch.cuda.device(x.device):`
     to = torch.Tensor.to
@@ -735,9 +741,39 @@ def _ops_liger(torch, arch: str) -> dict:
     return {"norms": norms, "sparsemax": sparsemax, "fused_moe": moe, "neighborhood_attention": neighborhood}
 
 
+# --- OpenAI's triton_kernels (the MoE matmul, MX formats, SwiGLU of gpt-oss), as upstream Triton's
+# `python/triton_kernels` (--site): its own matmul test driver, every case of its table, persistent or not ------
+def _ops_triton_kernels(torch, arch: str) -> dict:
+    import itertools
+
+    import pytest
+    import tests.test_matmul as tm  # (the site holds `tests/` beside `triton_kernels/`)
+
+    def matmul():
+        names = [f.name for f in tm.fields(tm.Case)]
+        outcomes: dict = {}
+        for case, persistent in itertools.product(tm._build_test_op_cases(), (False, True)):
+            kw = {n: getattr(case, n) for n in names}
+            try:
+                tm._test_op(split_k=kw.pop("split_k"), do_gather=False, do_scatter=False, inner_expt_opt=None,
+                            do_gamma=False, is_persistent=persistent, num_warps=None, block_m=128, device="cuda",
+                            opt_flags_scope=None, **kw)
+                outcome = "compared"
+            except pytest.skip.Exception:
+                outcome = "skipped by the test"
+            except AssertionError:  # (its comparison of results no kernel computed: they were compiled)
+                outcome = "compiled"
+            finally:
+                tm.opt_flags.reset_opt_flags_constraints()
+            outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        print(f"triton_kernels matmul cases: {outcomes}", file=sys.stderr)
+
+    return {"matmul": matmul}
+
+
 LIBS = {"aiter": _ops_aiter, "conch": _ops_conch, "flash_attn": _ops_flash_attn, "gpt_oss": _ops_gpt_oss,
         "gptqmodel": _ops_gptqmodel, "liger": _ops_liger, "megatron": _ops_megatron, "minference": _ops_minference,
-        "sageattention": _ops_sageattention, "torchtitan": _ops_torchtitan,
+        "sageattention": _ops_sageattention, "torchtitan": _ops_torchtitan, "triton_kernels": _ops_triton_kernels,
         "transformer_engine": _ops_transformer_engine}
 SITE = ""
 

@@ -582,6 +582,43 @@ def test_sglang_gluon_helper_kept_as_a_function_in_ttgir_runs_once_per_call():
 
 
 AITER_942 = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "aiter"
+def test_loads_of_two_arms_merged_into_one_on_no_line():
+    """triton_kernels' SwiGLU cross-compiled for gfx950 (tests/data/thirdparty-gfx950-triton3.9/
+    triton_kernels): `if ...: a = tl.load(A + offs, mask=m) else: a = tl.load(A + offs, mask=m & n)`, each
+    arm computing the same address. LLVM merged the two buffer loads into one of the mask the condition
+    selects, whose merged debug location is none: LLIR's 2 line-0 `raw.ptr.buffer.load <4 x i32>` are one
+    arm's vectors; the first arm takes them (AMDGCN follows to line 0), the other is `merged-arms` with it.
+    Before, both were `unknown`."""
+    (entry,) = Cache(Path(__file__).parent / "data" / "thirdparty-gfx950-triton3.9" / "triton_kernels").kernels()
+    report = analyze_entry(entry)
+    rows = {r.where: r for r in report.rows}
+    first, other = rows["103:28"], rows["106:28"]
+    assert first.counts("llir") == {"raw.ptr.buffer.load <4 x i32>": 2}
+    assert first.counts("amdgcn") == {"buffer_load_dwordx4": 2} and first.verdict == "as-predicted"
+    assert [c.code for c in first.count_changes] == ["unlocated", "unlocated"]
+    assert not other.stages and other.verdict == "as-predicted" and [r.code for r in other.reasons] == ["merged-arms"]
+    assert "loads from the same address at 103:28" in other.reasons[0].evidence
+    assert not [u for u in report.unattributed if u["line"] == 0 and u["kind"] == "buffer_load"]
+
+
+@needs_nvdisasm
+def test_an_async_copy_into_fp4_padded_shared_memory_moves_8_bytes():
+    """triton_kernels' fp8 x MXFP4 matmul cross-compiled for cuda:100 (tests/data/thirdparty-cuda100-
+    triton3.9/triton_kernels): the packed fp4 weight tile is copied into an `fp4Padded` NVMMA layout, where
+    each 8 bytes take 16 (tcgen05's padded operand format). 16 contiguous bytes a thread in registers, but
+    8 contiguous in shared memory: `cp.async` of 8 bytes is what TTGIR allows (before: `narrower`,
+    unexplained); the fp8 activation tile beside it, unpadded, takes 16."""
+    (entry,) = Cache(Path(__file__).parent / "data" / "thirdparty-cuda100-triton3.9" / "triton_kernels").kernels()
+    report = analyze_entry(entry)
+    rows = {r.where: r for r in report.rows}
+    weights, acts = rows["380:13"], rows["379:13"]
+    assert weights.kind == "async_copy" and weights.contiguous_per_thread == 16
+    assert weights.predicted_vector_bytes == 8 and "fp4Padded" in weights.prediction_note
+    assert weights.counts("sass") == {"LDGSTS.E.64": 32} and weights.verdict == "as-predicted"
+    assert acts.predicted_vector_bytes == 16 and acts.counts("sass") == {"LDGSTS.E.BYPASS.128": 16}
+    assert "unknown" not in {r.verdict for r in report.rows}
+
+
 AITER_950 = Path(__file__).parent / "data" / "thirdparty-gfx950-triton3.9" / "aiter"
 
 

@@ -36,7 +36,9 @@ here from counts and the TTGIR, and recorded on the row as a `count_changes` rea
   store(out) else: store(final_states)`: one value, the address selected; Transformer Engine's MoE
   permute, `if prob == 0.0: store(out, 0.0) else: store(out, inp)`: one address, the value selected). The
   two successors of one `cf.cond_br` are such arms too (an early `return`: its cross entropy's `if y ==
-  ignore_idx: store(loss, 0.0); return`, and the `store(loss, ...)` after it).
+  ignore_idx: store(loss, 0.0); return`, and the `store(loss, ...)` after it). Loads too: one whose other
+  arm loads from the same address with the same `other`, whatever the mask (triton_kernels' SwiGLU on
+  gfx950: LLVM merged the two arms' buffer loads into one of the mask the condition selects).
   The same bookkeeping as `cse`. In a lower stage (`arms_merged`): an access with no instruction there
   whose twin in the other arm (same op, type, layout, written position and instructions the stage before)
   has them, no instruction of its kind unclaimed: the backend merged the arms' copies (ptxas, SGLang's
@@ -1025,41 +1027,48 @@ def merged_arms(rows: list[AccessRow], ttgir_lines: list[str], same_value) -> No
     """`merged-arms`: see the module docstring. `same_value(op_a, name_a, op_b, name_b)`: whether the names
     mean one value at the two ops, or values computed alike (the graph's resolution: sibling regions reuse
     names, and each arm may compute its own copy of an address)."""
-    stores = [r for r in rows if r.op in _STORES and r.sites and _store_parts(r) is not None]
-    for r in stores:
+    arms = [r for r in rows if r.op in _MERGEABLE and r.sites and _parts(r) is not None]
+    for r in arms:
         if r.stages or r.ambiguous or r.verdict != "unknown":
             continue
-        for p in stores:
-            if p is r or not p.stages or p.verdict == "unknown" or p.op != r.op or _store_type(p) != _store_type(r):
+        for p in arms:
+            if p is r or not p.stages or p.verdict == "unknown" or p.op != r.op or _op_type(p) != _op_type(r):
                 continue
             alike = _arms_alike(r, p, ttgir_lines, same_value)
             if alike is None:
                 continue
             one_value, branch = alike
-            what = ("the same value with the same mask", "to an address the condition selects") if one_value \
-                else ("to the same address with the same mask", "of the value the condition selects")
+            if r.op not in _STORES:
+                what = ("from the same address", "one load (of the mask the condition selects)")
+            elif one_value:
+                what = ("the same value with the same mask", "one store (to an address the condition selects)")
+            else:
+                what = ("to the same address with the same mask", "one store (of the value the condition selects)")
+            verb = "stores" if r.op in _STORES else "loads"
             r.verdict, r.vector_bytes, r.vector_stage = p.verdict, p.vector_bytes, p.vector_stage
             r.reasons = [Reason("merged-arms", f"no stage has instructions of its own: the other arm of its "
-                                               f"{branch} stores {what[0]} at {p.line}:{p.col}, and LLVM merged the "
-                                               f"two into one store ({what[1]}); verdict of {p.line}:{p.col}")]
+                                               f"{branch} {verb} {what[0]} at {p.line}:{p.col}, and LLVM merged the "
+                                               f"two into {what[1]}; verdict of {p.line}:{p.col}")]
             break
 
 
 def sunk_arms(rows: list[AccessRow], ttgir_lines: list[str], same_value, unattributed: list[dict]) -> None:
-    """`merged-arms` where LLVM's merged store has no source line: the stores of two arms (of an `scf.if`,
-    or the two successors of a `cf.cond_br`, as an early `return` makes) of one type and mask, sharing their
-    address or their value, neither with an LLIR instruction, and LLIR's unclaimed instructions of no
-    source location (line 0) of their kind number exactly one arm's vectors, of its width: LLVM sank the
-    two into the block after the branch as one store, and a merged debug location is none. The first arm
-    takes them (its next stages follow them to line 0), the other is `merged-arms` with it (Transformer
-    Engine's cross entropy on gfx942: `if y == ignore_idx: store(loss, 0.0); return`, then
-    `store(loss, ...)`: one `global_store_dword` on no line). Only a unique such pair."""
-    stores = [r for r in rows if r.op in _STORES and r.sites and _store_parts(r) is not None and not r.stages
-              and not r.ambiguous and r.kind in ACCEPTS]
+    """`merged-arms` where LLVM's merged store or load has no source line: the stores of two arms (of an
+    `scf.if`, or the two successors of a `cf.cond_br`, as an early `return` makes) of one type and mask,
+    sharing their address or their value (or two loads of one address and `other`), neither with an LLIR
+    instruction, and LLIR's unclaimed instructions of no source location (line 0) of their kind number
+    exactly one arm's vectors, of its width: LLVM merged the two into one (a store sunk into the block
+    after the branch, a load of the mask the condition selects), and a merged debug location is none. The
+    first arm takes them (its next stages follow them to line 0), the other is `merged-arms` with it
+    (Transformer Engine's cross entropy on gfx942: `if y == ignore_idx: store(loss, 0.0); return`, then
+    `store(loss, ...)`: one `global_store_dword` on no line; triton_kernels' SwiGLU on gfx950: two
+    `raw.ptr.buffer.load`s). Only a unique such pair."""
+    arms = [r for r in rows if r.op in _MERGEABLE and r.sites and _parts(r) is not None and not r.stages
+            and not r.ambiguous and r.kind in ACCEPTS]
     pairs = []
-    for i, r in enumerate(stores):
-        for p in stores[i + 1:]:
-            if p.op == r.op and _store_type(p) == _store_type(r) and \
+    for i, r in enumerate(arms):
+        for p in arms[i + 1:]:
+            if p.op == r.op and _op_type(p) == _op_type(r) and \
                     _arms_alike(r, p, ttgir_lines, same_value) is not None:
                 pairs.append((r, p))
     if len(pairs) != 1:
@@ -1075,26 +1084,34 @@ def sunk_arms(rows: list[AccessRow], ttgir_lines: list[str], same_value, unattri
         return
     forms = " and ".join(sorted({u["form"] for u in pool}))
     _take("llir", r, pool, need, unattributed)
+    what = ("store", "sank the two stores into the block after the branch as one") if r.op in _STORES else \
+        ("load", "merged the two loads into one, of the mask the condition selects")
     _moved(r, Reason(
-        "unlocated", f"llir: it and the other arm's store at {p.line}:{p.col} have no instruction on their lines; "
-                     f"{need} {forms} with no source location (line 0), claimed by no access, is their vectors: LLVM "
-                     f"sank the two stores into the block after the branch as one, whose merged debug location "
-                     f"is none"))
+        "unlocated", f"llir: it and the other arm's {what[0]} at {p.line}:{p.col} have no instruction on their "
+                     f"lines; {need} {forms} with no source location (line 0), claimed by no access, is their "
+                     f"vectors: LLVM {what[1]}, whose merged debug location is none"))
 
 
 def _arms_alike(r: AccessRow, p: AccessRow, ttgir_lines: list[str], same_value) -> tuple[bool, str] | None:
-    """Whether LLVM can merge two stores of one op into one selecting what differs: in two arms of one
-    branch, one mask, and one address or one value. (whether the value is what they share, the branch:
-    `scf.if` or `cf.cond_br (an early return)`) where it can, else None."""
-    address, value, mask = _store_parts(r)
-    p_address, p_value, p_mask = _store_parts(p)
-    if (mask is None) != (p_mask is None) or (mask is not None and not _alike(r, p, mask, p_mask, same_value)):
-        return None
-    one_value = _alike(r, p, value, p_value, same_value)
+    """Whether LLVM can merge two accesses of one op into one selecting what differs: in two arms of one
+    branch; stores with one mask, and one address or one value; loads from one address with one `other`
+    (the mask selected). (whether the value is what they share, the branch: `scf.if` or `cf.cond_br (an
+    early return)`) where it can, else None."""
+    address, value, mask = _parts(r)
+    p_address, p_value, p_mask = _parts(p)
     one_address = len(address) == len(p_address) and all(
         _alike(r, p, a, b, same_value) for a, b in zip(address, p_address, strict=True))
-    if not (one_value or one_address):
-        return None
+    if r.op in _STORES:
+        if (mask is None) != (p_mask is None) or (mask is not None and not _alike(r, p, mask, p_mask, same_value)):
+            return None
+        one_value = _alike(r, p, value, p_value, same_value)
+        if not (one_value or one_address):
+            return None
+    else:  # (a load's `other` is its value where masked off)
+        if not one_address or (value is None) != (p_value is None) or \
+                (value is not None and not _alike(r, p, value, p_value, same_value)):
+            return None
+        one_value = False
     at = (ttgir_lines, r.sites[0].op.lineno, p.sites[0].op.lineno)
     if _other_arms(*at):
         return one_value, "scf.if"
@@ -1125,16 +1142,23 @@ def not_emitted(rows: list[AccessRow], unattributed: list[dict]) -> None:
 
 
 _STORES = ("tt.store", "amdg.buffer_store")
+_MERGEABLE = (*_STORES, "tt.load", "amdg.buffer_load")  # (accesses LLVM may merge across two arms)
 
 
-def _store_parts(row: AccessRow) -> tuple[tuple[str, ...], str, str | None] | None:
+def _parts(row: AccessRow) -> tuple[tuple[str, ...], str | None, str | None] | None:
     """(the address's operands, the value, the mask or None) of `tt.store %ptr, %value[, %mask]` or AMD's
-    `amdg.buffer_store %value, %base[%offsets][, %mask]`, as written; None for another form."""
+    `amdg.buffer_store %value, %base[%offsets][, %mask]`; for `tt.load %ptr[, %mask[, %other]]` and
+    `amdg.buffer_load %base[%offsets][, %mask[, %other]]` the value is `other` (or None); as written;
+    None for another form."""
     names = operands(row.sites[0].op.text)
     if row.op == "tt.store" and len(names) in (2, 3):
         return (names[0],), names[1], names[2] if len(names) == 3 else None
     if row.op == "amdg.buffer_store" and len(names) in (3, 4):
         return (names[1], names[2]), names[0], names[3] if len(names) == 4 else None
+    if row.op == "tt.load" and 1 <= len(names) <= 3:
+        return (names[0],), names[2] if len(names) == 3 else None, names[1] if len(names) >= 2 else None
+    if row.op == "amdg.buffer_load" and 2 <= len(names) <= 4:
+        return (names[0], names[1]), names[3] if len(names) == 4 else None, names[2] if len(names) >= 3 else None
     return None
 
 
@@ -1143,8 +1167,8 @@ def _alike(r: AccessRow, p: AccessRow, a: str, b: str, same_value) -> bool:
     return same_value(r.sites[0].op, a, p.sites[0].op, b)
 
 
-def _store_type(row: AccessRow) -> str:
-    """The type a `tt.store` is written with (after its last top-level `:`): the arms' stores must agree."""
+def _op_type(row: AccessRow) -> str:
+    """The type an access op is written with (after its last top-level `:`): two arms' must agree."""
     text = row.sites[0].op.text
     text = text[:text.rfind(" loc(")] if " loc(" in text else text
     return text.rsplit(" : ", 1)[-1].strip()
