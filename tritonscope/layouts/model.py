@@ -279,9 +279,11 @@ class NvmmaSharedLayout(LayoutBase):
 
     def to_text(self) -> str:
         fp4 = ", fp4Padded = true" if self.fp4_padded else ""
+        # (3.9 prints the rank of a trivially placed layout of rank other than 2: a 3-D or 5-D TMA block's)
+        rank = f", rank = {self.printed_rank}" if self.printed_rank not in (None, 2) and self.cta.trivial else ""
         return (
             f"#ttg.nvmma_shared<{{swizzlingByteWidth = {self.swizzling_byte_width}, transposed = "
-            f"{str(self.transposed).lower()}, elementBitWidth = {self.element_bit_width}{fp4}"
+            f"{str(self.transposed).lower()}, elementBitWidth = {self.element_bit_width}{fp4}{rank}"
             f"{self.cta.text_fields()}}}>"
         )
 
