@@ -608,7 +608,8 @@ def test_an_async_copy_into_fp4_padded_shared_memory_moves_8_bytes():
     each 8 bytes take 16 (tcgen05's padded operand format). 16 contiguous bytes a thread in registers, but
     8 contiguous in shared memory: `cp.async` of 8 bytes is what TTGIR allows (before: `narrower`,
     unexplained); the fp8 activation tile beside it, unpadded, takes 16."""
-    (entry,) = Cache(Path(__file__).parent / "data" / "thirdparty-cuda100-triton3.9" / "triton_kernels").kernels()
+    (entry,) = [e for e in Cache(Path(__file__).parent / "data" / "thirdparty-cuda100-triton3.9" / "triton_kernels")
+                .kernels() if e.hash.startswith("4UKE7DGT")]
     report = analyze_entry(entry)
     rows = {r.where: r for r in report.rows}
     weights, acts = rows["380:13"], rows["379:13"]
@@ -617,6 +618,27 @@ def test_an_async_copy_into_fp4_padded_shared_memory_moves_8_bytes():
     assert weights.counts("sass") == {"LDGSTS.E.64": 32} and weights.verdict == "as-predicted"
     assert acts.predicted_vector_bytes == 16 and acts.counts("sass") == {"LDGSTS.E.BYPASS.128": 16}
     assert "unknown" not in {r.verdict for r in report.rows}
+
+
+@needs_nvdisasm
+def test_tensor_memory_moves_keep_their_data_path_shape():
+    """triton_kernels' persistent fp8 x MXFP4 matmul (its SwiGLU epilogue) for cuda:100, launched by upstream's
+    Gluon MoE example (tests/data/thirdparty-cuda100-triton3.9/triton_kernels, M4OS33TB): at 422:31 the MX
+    scales' `tmem_alloc` stores 16x32bx2 and the accumulator's `tmem_store` 32x32b. SASS spells the first as
+    `STTM.16dp32bit` halves, which only that row's PTX shape can be (they were shared with the store); its
+    one PTX move is two SASS instructions, and the count change says why."""
+    (entry,) = [e for e in Cache(Path(__file__).parent / "data" / "thirdparty-cuda100-triton3.9" / "triton_kernels")
+                .kernels() if e.hash.startswith("M4OS33TB")]
+    report = analyze_entry(entry)
+    rows = {(r.where, r.op): r for r in report.rows}
+    scales, acc = rows[("422:31", "ttng.tmem_alloc")], rows[("422:31", "ttng.tmem_store")]
+    assert scales.counts("ptx") == {"tcgen05.st.sync.aligned.16x32bx2.x1.b32": 1}
+    assert scales.counts("sass") == {"STTM.16dp32bit_t0_t15": 1, "STTM.16dp32bit_t16_t31": 1}
+    assert acc.counts("sass") == {"STTM.x32": 1} and not scales.ambiguous and not acc.ambiguous
+    (split,) = scales.count_changes
+    assert split.code == "split" and "threads 0-15 and one for threads 16-31" in split.evidence
+    assert {r.attribution for r in report.rows} == {"exact"}
+    assert rows[("422:70", "ttng.async_tma_gather")].counts("sass") == {"UTMALDG.2D.GATHER4": 2}
 
 
 AITER_950 = Path(__file__).parent / "data" / "thirdparty-gfx950-triton3.9" / "aiter"

@@ -280,10 +280,23 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
                 "unrolled", f"{n} {before} instructions, {m} in {after}: the access runs {trips} times per "
                 f"launch (the constant-bound scf.for loops around it) and no {after} instruction is narrower: "
                 f"{tool} unrolled the loop ({trips} x {n} = {trips * n} at most)"))
+        elif m > n and m == 2 * n and after == "sass" and _halved_tensor_memory_moves(row, before, after):
+            row.count_changes.append(Reason(
+                "split", f"{n} {before} instructions, {m} in {after}: ptxas issues a `16x32bx2` tensor memory move as "
+                f"two instructions, one for threads 0-15 and one for threads 16-31 (`_t0_t15`, `_t16_t31`)"))
         elif m > n:
             row.count_changes.append(Reason(
                 "split", f"{n} {before} instructions, {m} in {after}: an instruction became several (a vector cut into "
                 f"narrower ones, or a loop unrolled by the assembler)"))
+
+
+def _halved_tensor_memory_moves(row: AccessRow, before: str, after: str) -> bool:
+    """Whether the row's `before` instructions are all `16x32bx2` tcgen05 moves and its `after` ones the
+    two halves SASS spells `_t0_t15` and `_t16_t31`, as many of each."""
+    low = sum(n for f, n in row.stages.get(after, {}).items() if "_t0_t15" in f)
+    high = sum(n for f, n in row.stages.get(after, {}).items() if "_t16_t31" in f)
+    return bool(row.stages.get(before)) and all(".16x32bx2." in f for f in row.stages[before]) and \
+        low == high == sum(row.stages[before].values()) and low + high == sum(row.stages[after].values())
 
 
 def _no_narrower(row: AccessRow, before: str, after: str) -> bool:
