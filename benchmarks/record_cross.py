@@ -139,7 +139,8 @@ def _cuda_tensors_on_cpu(torch) -> None:
             return factory(*args, **kwargs)
         return make
 
-    for name in ("empty", "zeros", "ones", "full", "arange", "tensor", "empty_strided", "randn", "rand", "randint"):
+    for name in ("empty", "zeros", "ones", "full", "arange", "tensor", "empty_strided", "randn", "rand", "randint",
+                 "randperm"):
         setattr(torch, name, on_cpu(getattr(torch, name)))
     torch.cuda.device = lambda device=None: contextlib.nullcontext()  # `with torch.cuda.device(x.device):`
     to = torch.Tensor.to

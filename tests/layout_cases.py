@@ -4,6 +4,7 @@ use it, and seeded random layouts of every kind Triton can build."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 from tritonscope.layouts.attrs import iter_shaped_types, parse_layout, parse_layout_aliases, parse_tensor_type
@@ -19,6 +20,7 @@ def corpus_cases(corpus: Path) -> list[dict]:
     for path in sorted(corpus.rglob("*.ttgir")):
         text = path.read_text()
         aliases = parse_layout_aliases(text)
+        ctas = re.search(r'"?t(?:riton_)?t?g(?:pu)?\.num-ctas"?\s*=\s*(\d+)', text)  # (the module's CTAs)
         for line, type_text in iter_shaped_types(text):
             tt = parse_tensor_type(type_text, aliases)
             if tt.encoding is None:
@@ -38,6 +40,8 @@ def corpus_cases(corpus: Path) -> list[dict]:
             }
             if tmem:  # (asked of a `ttng.tmem_alloc` of that type, as the recorded tensor memory cases are)
                 case.update(tmem=True, ctas=1)
+            if ctas and int(ctas.group(1)) > 1:  # (a layout across CTAs needs a module of as many)
+                case["ctas"] = int(ctas.group(1))
             seen.setdefault(key, case)
     return list(seen.values())
 

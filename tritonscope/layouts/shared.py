@@ -78,7 +78,9 @@ def tma_block_shape(per_cta: Sequence[int], ebw: int, swizzle: int, fp4: bool, t
 
 def nvmma_to_linear(s: NvmmaSharedLayout, shape: Sequence[int]) -> LinearMap:
     rank = len(shape)
-    if rank > 2 and s.cta.trivial:
+    if rank > 2 and s.cta.trivial and (s.printed_rank or 2) < rank:
+        # a multi-buffered memdesc of a rank-2 layout; a layout of this rank (3.9's `rank = 5` on a TMA
+        # block) collapses its outer dims into the swizzle's rows instead, as Triton does
         return stack_buffers(nvmma_to_linear(s, shape[-2:]), shape, 2)
     if s.cta.trivial and len(s.cta.cta_order) != rank:  # the rank comes from the memdesc, not the attribute
         s = replace(s, cta=CTALayout((1,) * rank, (1,) * rank, tuple(range(rank - 1, -1, -1))))
