@@ -29,7 +29,7 @@ def corpus_cases(corpus: Path) -> list[dict]:
             tmem = tt.memory == "tensor_memory"
             bits = tt.element_bits if shared or tmem else 16
             # a shared-memory view is laid out as its allocation (Triton's toLinearLayout(MemDescType))
-            shape = (tt.view_of or tt.shape) if shared else tt.shape
+            shape = tt.view_of or tt.shape
             key = (tt.encoding.to_text(), shape, bits, shared)
             case = {
                 "layout": tt.encoding,

@@ -81,8 +81,9 @@ class TensorType:
         """The allocation a shared-memory view lies in, where it is not the view's own shape: a memdesc's
         printed allocation shape, its last `rank` dims (a `memdesc_subslice` 16x128 of a 128x128 tile).
         Triton lays a memdesc out by these (`toLinearLayout(MemDescType)`: `getAllocShape().take_back(rank)`;
-        a `memdesc_index` of a 3x64x256 buffer is its own 64x256)."""
-        if self.alloc_shape is None or len(self.alloc_shape) < len(self.shape):
+        a `memdesc_index` of a 3x64x256 buffer is its own 64x256). None for tensor memory: its views are
+        described as themselves."""
+        if self.memory != "shared" or self.alloc_shape is None or len(self.alloc_shape) < len(self.shape):
             return None
         alloc = self.alloc_shape[len(self.alloc_shape) - len(self.shape):]
         return alloc if alloc != self.shape else None

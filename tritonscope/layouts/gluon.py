@@ -136,7 +136,7 @@ def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None
             continue
         name = tt.encoding_name or names.get(tt.encoding) or tt.encoding.text or tt.encoding.to_text()
         t = TensorOnLine(name, tt.encoding, tt.shape, tt.pointee_dtype or tt.dtype, tt.access_bits, tt.memory,
-                         tt.view_of if tt.memory == "shared" else None)
+                         tt.view_of)
         for line in frames[lineno]:
             out.setdefault(line, []).append(t)
     return KernelTensors(out, names, frozenset().union(*frames.values()))

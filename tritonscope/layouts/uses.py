@@ -70,11 +70,10 @@ def kernel_layout_uses(ttgir_text: str, path: str | None = None) -> list[AliasUs
 
 def _use_for(entry: AliasUses, tt: TensorType) -> LayoutUse:
     access = tt.pointee_dtype or tt.dtype
-    view_of = tt.view_of if tt.memory == "shared" else None
     for use in entry.uses:
-        if use.shape == tt.shape and use.dtype == tt.dtype and use.memory == tt.memory and use.view_of == view_of:
+        if use.shape == tt.shape and use.dtype == tt.dtype and use.memory == tt.memory and use.view_of == tt.view_of:
             return use
-    use = LayoutUse(tt.shape, tt.dtype, access, tt.access_bits, tt.memory, view_of=view_of)
+    use = LayoutUse(tt.shape, tt.dtype, access, tt.access_bits, tt.memory, view_of=tt.view_of)
     entry.uses.append(use)
     return use
 
