@@ -178,11 +178,12 @@ def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
     fitting = [r for r in candidates if acc.kind in ACCEPTS.get(r.kind, ())]
     if not fitting:
         return [], ""
-    if stage in LINE_ONLY_STAGES and acc.kind in ("tmem_load", "tmem_store") and _tmem_shape(acc.form):
+    shape = memops.tcgen05_shape(acc.form) if stage in LINE_ONLY_STAGES else None
+    if shape is not None:
         # a tensor memory move keeps its data-path shape (PTX `16x32bx2` is SASS `16dp32bit`, `32x32b` plain):
         # only rows whose PTX moved that shape (triton_kernels' persistent MXFP4 matmul for cuda:100: its
         # scales' 16x32bx2 store beside the accumulator's 32x32b one at one position)
-        shaped = [r for r in fitting if any(_tmem_shape(f) == _tmem_shape(acc.form) for f in r.stages.get("ptx", {}))]
+        shaped = [r for r in fitting if any(memops.tcgen05_shape(f) == shape for f in r.stages.get("ptx", {}))]
         fitting = shaped or fitting
     # at the kernel's position, not where a helper of another line wrote it (an instruction a helper inlined
     # at the same call wrote at 134:24, a layout conversion, is no access the helper wrote at 127:9)
@@ -302,23 +303,6 @@ def _wgmma_shape(form: str) -> tuple[int, int, int] | None:
     return int(dims[0]), int(dims[1]), int(dims[2])
 
 
-_PTX_TMEM_SHAPE = re.compile(r"^tcgen05\.(?:ld|st)\.\S*?\b(32x32b|16x64b|16x128b|16x256b|16x32bx2)\.")
-_SASS_TMEM_SHAPE = re.compile(r"^(?:LDTM|STTM)(?:\.(16|32)dp(32|64|128|256)bit)?(?:[._]|$)")
-
-
-def _tmem_shape(form: str) -> tuple[int, int] | None:
-    """(data paths, bits) of a tensor memory load/store in PTX (`tcgen05.st...16x32bx2.x1`) or SASS (`STTM.
-    16dp32bit_t0_t15`; no prefix: 32 data paths of 32 bits, PTX's `32x32b`); None for any other form."""
-    m = _PTX_TMEM_SHAPE.match(form)
-    if m:
-        paths, bits = m.group(1).split("x")[:2]
-        return int(paths), int(bits.rstrip("b"))
-    m = _SASS_TMEM_SHAPE.match(form)
-    if m:
-        return (int(m.group(1)), int(m.group(2))) if m.group(1) else (32, 32)
-    return None
-
-
 def _expected_width(row: AccessRow) -> int | None:
     """The bytes one instruction of this row should move per thread: the predicted vector; for a tensor
     memory access, the whole tensor's share of a thread when one tcgen05.ld/st moves it (as Triton emits
@@ -413,8 +397,9 @@ def split_ambiguous(stage: str, guide: str, rows: list[AccessRow]) -> None:
 def _lowers_alike(form: str, width: int, other: str, other_width: int | None) -> bool:
     """Whether a memory instruction `other` of any stage is one `form` may be the lowering of (or
     another of its kind): as wide, of its family, a matrix one of its transposition."""
-    return other_width == width and family(other) == family(form) and \
-        (family(form) != "matrix" or _transposed(other) == _transposed(form))
+    fam = family(form)
+    return other_width == width and family(other) == fam and \
+        (fam != "matrix" or _transposed(other) == _transposed(form))
 
 
 def unclaimed_items(stage: str, kinds: set[str] | tuple[str, ...], unattributed: list[dict]) -> list[dict]:
@@ -629,7 +614,8 @@ def settle_by_family(stage: str, rows: list[AccessRow]) -> None:
             families[family(f)].append(f)
         moved = {fam: sum(totals[f] * widths[f] for f in fs) for fam, fs in families.items()}
         fits = [[families[fam] for fam in p] for p in itertools.permutations(families)
-                if len(families) == len(members) and all(moved[fam] == n for fam, n in zip(p, need, strict=True))]
+                if all(moved[fam] == n for fam, n in zip(p, need, strict=True))] \
+            if len(families) == len(members) else []
         if len(fits) != 1 and len(members) ** len(forms) <= 4096:
             fits = []
             for owner in itertools.product(range(len(members)), repeat=len(forms)):

@@ -383,6 +383,27 @@ def tcgen05_reps(form: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+# SASS spells a tensor memory move's data-path shape `16dp32bit` (PTX `16x32bx2`, issued as halves `_t0_t15`
+# and `_t16_t31`), `16dp256bit` (`16x256b`), ...; PTX's `32x32b` not at all (`STTM.x32`).
+_SASS_TMEM_SHAPE = lazy_compile(r"^(?:LDTM|STTM)(?:\.(16|32)dp(32|64|128|256)bit)?(?:[._]|$)")
+
+
+def tcgen05_shape(form: str) -> tuple[int, int] | None:
+    """(data paths, bits) of a tensor memory load or store in PTX (`tcgen05.st...16x32bx2.x1.b32`: (16, 32))
+    or SASS (`STTM.16dp32bit_t0_t15`: (16, 32); `LDTM.x64`: (32, 32)); None for any other form."""
+    tokens = form.split(".")
+    if tokens[0] == "tcgen05" and len(tokens) > 1 and tokens[1] in ("ld", "st"):
+        shape = next((t for t in tokens if t in _TCGEN05_REGS), None)
+        if shape is None:
+            return None
+        paths, bits = shape.split("x")[:2]
+        return int(paths), int(bits.rstrip("b"))
+    m = _SASS_TMEM_SHAPE.match(form)
+    if m is None:
+        return None
+    return (int(m.group(1)), int(m.group(2))) if m.group(1) else (32, 32)
+
+
 def _tcgen05_access(form: str, predicated: bool = False) -> MemAccess | None:
     """`tcgen05.ld.sync.aligned.32x32b.x64.b32`: a tensor memory load of 64 registers per thread."""
     tokens = form.split(".")
