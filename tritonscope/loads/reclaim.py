@@ -1039,15 +1039,15 @@ def merged_arms(rows: list[AccessRow], ttgir_lines: list[str], same_value) -> No
                 continue
             one_value, branch = alike
             if r.op not in _STORES:
-                what = ("from the same address", "one load (of the mask the condition selects)")
+                what = ("loads from the same address", "one load (of the mask the condition selects)")
             elif one_value:
-                what = ("the same value with the same mask", "one store (to an address the condition selects)")
+                what = ("stores the same value with the same mask", "one store (to an address the condition selects)")
             else:
-                what = ("to the same address with the same mask", "one store (of the value the condition selects)")
-            verb = "stores" if r.op in _STORES else "loads"
+                what = ("stores to the same address with the same mask",
+                        "one store (of the value the condition selects)")
             r.verdict, r.vector_bytes, r.vector_stage = p.verdict, p.vector_bytes, p.vector_stage
             r.reasons = [Reason("merged-arms", f"no stage has instructions of its own: the other arm of its "
-                                               f"{branch} {verb} {what[0]} at {p.line}:{p.col}, and LLVM merged the "
+                                               f"{branch} {what[0]} at {p.line}:{p.col}, and LLVM merged the "
                                                f"two into {what[1]}; verdict of {p.line}:{p.col}")]
             break
 
