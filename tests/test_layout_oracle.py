@@ -33,21 +33,18 @@ def _kind(text: str) -> str:
 def _compare(cases: list[dict]) -> tuple[collections.Counter, list[str]]:
     stats: collections.Counter = collections.Counter()
     batch, ours, sources = [], [], []
-    problems_refused: list[str] = []
+    refused: list[tuple[dict, str, str]] = []  # (the oracle's case, our refusal, where), asked in one batch
     for c in cases:
         layout = c["layout"] if "layout" in c else parse_layout(c["text"])
         text = layout.to_text(c["bits"]) if getattr(layout, "has_leading_offset", False) else layout.to_text()
+        kind = c.get("kind") or _kind(text)
         try:
             ll = to_linear(layout, c["shape"], c["bits"])  # every case must decode, or Triton refuse it too
         except TritonscopeError as exc:
-            (theirs,) = run_oracle([{"text": text, "shape": c["shape"], "bits": c["bits"], "shared": c["shared"],
-                                     "warps": 1, "lanes": 32}])
-            if "error" not in theirs:
-                problems_refused.append(f"{text} {c['shape']} ({c.get('where', 'random')}): we refused ({exc}), "
-                                        f"Triton gave {theirs['bases']}")
-            stats[(c.get("kind") or _kind(text), "refused by both")] += 1
+            refused.append(({"text": text, "shape": c["shape"], "bits": c["bits"], "shared": c["shared"],
+                             "warps": 1, "lanes": 32}, str(exc), c.get("where", "random")))
+            stats[(kind, "refused by both")] += 1
             continue
-        kind = c.get("kind") or _kind(text)
         if _kind(text) in NO_ORACLE:
             stats[(kind, "no oracle")] += 1
             continue
@@ -80,7 +77,12 @@ def _compare(cases: list[dict]) -> tuple[collections.Counter, list[str]]:
             mine = {k: mine[k] for k in ("row", "col")}
         ours.append(mine)
         sources.append((kind, c.get("where", "random")))
-    problems: list[str] = problems_refused
+    problems: list[str] = []
+    if refused:
+        for (case, exc, where), theirs in zip(refused, run_oracle([r[0] for r in refused]), strict=True):
+            if "error" not in theirs:
+                problems.append(f"{case['text']} {case['shape']} ({where}): we refused ({exc}), "
+                                f"Triton gave {theirs['bases']}")
     for case, mine, theirs, (kind, where) in zip(batch, ours, run_oracle(batch), sources, strict=True):
         if "error" in theirs:
             problems.append(f"Triton refused {case['text']} {case['shape']} ({where}): {theirs['error'][:200]}")
