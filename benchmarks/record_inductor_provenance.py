@@ -1,9 +1,11 @@
 """Record, on a GPU machine, what torch.compile leaves behind for one small model (issue 20), forward and
 backward, autotuning on: the Triton cache, Inductor's cache (kernel sources and the wrapper "output code"
 with its `# kernel path:` / `# Topologically Sorted Source Nodes:` / `# Original ATen:` comments), and with
-TORCH_COMPILE_DEBUG=1 the debug directory (readable FX graphs whose nodes name the model's lines).
+TORCH_COMPILE_DEBUG=1 the debug directory (readable FX graphs whose nodes name the model's lines); the
+`trace` variant sets TORCH_TRACE and INDUCTOR_PROVENANCE=1 instead (tlparse's input: the structured trace,
+with each kernel's full stack traces).
 
-    python benchmarks/record_inductor_provenance.py OUT [plain|debug ...] [--model decoder]
+    python benchmarks/record_inductor_provenance.py OUT [plain|debug|trace ...] [--model decoder]
 
 writes OUT/<variant>/{triton_cache,inductor_cache[,debug]} and OUT/<variant>/versions.txt. Each variant runs
 in a fresh process with caches of its own, so every kernel is compiled (not loaded from a cache).
@@ -70,6 +72,9 @@ def record(out: str, variant: str, model: str = "tiny") -> None:
     if variant == "debug":
         env["TORCH_COMPILE_DEBUG"] = "1"
         env["TORCH_COMPILE_DEBUG_DIR"] = f"{root}/debug"
+    elif variant == "trace":  # what tlparse reads: the structured trace, provenance tracking on
+        env["TORCH_TRACE"] = f"{root}/trace"
+        env["INDUCTOR_PROVENANCE"] = "1"
     model_file = os.path.join(os.path.dirname(os.path.abspath(__file__)), "provenance_model.py")
     subprocess.run([sys.executable, "-c", CHILD, model_file, root, model], env=env, check=True)
 

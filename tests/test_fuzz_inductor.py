@@ -49,3 +49,32 @@ def test_mutated_fx_graphs():
                 assert (loc[0], loc[1]) in recorded and loc[4].startswith("inferred from its ")
 
     run()
+
+
+TRACE = Path(__file__).parent / "data" / "inductor-trace-h100-triton3.6" / "trace"
+# the log's head (records skipped, the post-grad graph, the wrapper's start) and the forward graph's
+# stacks with what follows, cut to a fuzzable size
+_LOG = next(TRACE.glob("*.log")).read_bytes()
+_AT = _LOG.index(b"inductor_provenance_tracking_kernel_stack") - 200
+LOGS = [("head", _LOG[:30000]), ("stacks", _LOG[_AT:_AT + 40000])]
+
+
+def test_mutated_torch_traces(tmp_path):
+    from tritonscope.srcmap.torch_trace import parse_stack, read_trace
+
+    @fuzz_settings(60)
+    @given(mutated_inputs(LOGS))
+    def run(case):
+        name, _kinds, data = case
+        log = tmp_path / f"{name}.log"
+        log.write_bytes(data)
+        with no_hang():
+            graphs, notes = read_trace(str(log))
+        for g in graphs:
+            for key, stacks in (g.stacks or {}).items():
+                assert isinstance(key, str) and all(isinstance(s, str) for s in stacks)
+                for s in stacks:
+                    assert all(f.line >= 0 for f in parse_stack(s))
+        assert all(n.startswith(str(log)) for n in notes)
+
+    run()

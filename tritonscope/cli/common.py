@@ -208,8 +208,9 @@ def selection_options(kernel: str = "argument", metavar: str = "KERNEL") -> Call
             click.option("--source-root", "source_roots", multiple=True, type=click.Path(file_okay=False),
                          metavar="DIR", help="Look for the kernel's Python sources under DIR (repeatable)."),
             click.option("--inductor-dir", "inductor_dirs", multiple=True, type=click.Path(), metavar="DIR",
-                         help="TorchInductor's cache or debug dir, for the provenance of torch.compile kernels "
-                         "(repeatable; default: $TORCHINDUCTOR_CACHE_DIR, else <tmp>/torchinductor_<user>)."),
+                         help="TorchInductor's cache or debug dir, or a torch trace (TORCH_TRACE's dir or log), "
+                         "for the provenance of torch.compile kernels (repeatable; default: "
+                         "$TORCHINDUCTOR_CACHE_DIR, else <tmp>/torchinductor_<user>, and $TORCH_TRACE)."),
             click.option("--max-stage-size", "max_stage_bytes", default=None, metavar="SIZE",
                          envvar="TRITONSCOPE_MAX_STAGE_SIZE", callback=_size_callback,
                          help="Refuse stage files larger than SIZE (default 256M; 'none': no limit)."),

@@ -301,6 +301,7 @@ def panels(model) -> str:
 
 def provenance_panel(prov: dict) -> str:
     """What TorchInductor recorded of this kernel: its graph, fused ATen ops, FX nodes and model lines."""
+    from tritonscope.srcmap.inductor import call_text
     if not prov.get("kernel"):
         return empty(f"{prov['role']}: {prov['note']}")
     facts = [("graph", prov["graph"]), ("kernel in the wrapper", prov["kernel"]),
@@ -312,7 +313,8 @@ def provenance_panel(prov: dict) -> str:
               for o in prov.get("also_in", [])]
     head = "".join(f"<tr><th>{esc(a)}</th><td>{esc(b)}</td></tr>" for a, b in facts)
     lines = "".join(f"<tr><td>{esc(r['file'].rsplit('/', 1)[-1])}:{r['line']}</td><td>{esc(r['function'])}</td>"
-                    f"<td><code>{esc(r['code'])}</code></td><td>{esc(', '.join(r['nodes']))}</td></tr>"
+                    f"<td><code>{esc(r['code'])}</code>{esc(call_text(r))}</td>"
+                    f"<td>{esc(', '.join(r['nodes']))}</td></tr>"
                     for r in prov["model_lines"])
     model_html = (f'<h3>Model lines</h3><table class="grid"><tr><th>line</th><th>in</th><th>code</th>'
                   f'<th>FX nodes</th></tr>{lines}</table>') if lines else ""

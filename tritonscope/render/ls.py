@@ -95,7 +95,7 @@ def _line(cells, widths, first_column: int = 0, names: tuple[str, ...] = _COLUMN
 def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console, root: Path) -> None:
     """`ls --inductor`: per torch.compile kernel (entry, its srcmap.inductor.Link), its graph and role, the
     ATen ops fused into it and the model lines its FX nodes came from."""
-    from tritonscope.srcmap.inductor import model_lines  # the plain `ls` table needs none of it
+    from tritonscope.srcmap.inductor import call_text, model_lines  # the plain `ls` table needs none of it
 
     entries = [e for e, _ in rows]
     links = [link for _, link in rows]
@@ -123,7 +123,9 @@ def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console,
             out.append("    model  ", style="dim")
             out.append(f"{Path(r['file']).name}:{r['line']}", style="cyan")
             inferred = f", {r['inferred']} inferred" if r["inferred"] else ""
-            out.append(f"  {r['code']}  ({len(r['nodes'])} node{'s' if len(r['nodes']) != 1 else ''}{inferred})\n")
+            out.append(f"  {r['code']}  ({len(r['nodes'])} node{'s' if len(r['nodes']) != 1 else ''}{inferred})")
+            out.append(call_text(r), style="dim")
+            out.append("\n")
         for o in link.others:
             out.append("    also   ", style="dim")
             out.append(f"{o.name} in graph {o.wrapper.graph}: {', '.join(o.aten_ops)}\n")

@@ -34,6 +34,7 @@ def _header(console: Console, result: dict) -> None:
 
 def render_provenance(prov: dict, console: Console, per_line: bool = False) -> None:
     """The torch.compile block: the graph and wrapper kernel, fused ATen ops, and the model lines."""
+    from tritonscope.srcmap.inductor import call_text  # a linked kernel only: Inductor's module is loaded
     if not prov.get("kernel"):
         console.print(Text(f"torch.compile: {prov['role']}: {prov['note']}", style="dim"))
         return
@@ -47,7 +48,7 @@ def render_provenance(prov: dict, console: Console, per_line: bool = False) -> N
         t = Text("  model  ", style="dim")
         t.append(f"{row['file'].rsplit('/', 1)[-1]}:{row['line']}", style="cyan")
         t.append(f" {row['function']}  {row['code']}  ")
-        t.append(f"[{', '.join(row['nodes'])}]", style="dim")
+        t.append(f"[{', '.join(row['nodes'])}]" + call_text(row), style="dim")
         console.print(t)
     if not prov["model_lines"]:
         console.print(Text("  model  no lines recorded (TORCH_COMPILE_DEBUG=1 writes them)", style="dim"))
@@ -290,7 +291,7 @@ def _cov_cell(c: dict) -> str:
 
 def render_model_line(result: dict, console: Console) -> None:
     """`map --model-line`: per kernel, the nodes made from the model line and the entries compiled."""
-    from tritonscope.srcmap.inductor import PLACEHOLDER_OPS  # only --model-line reads Inductor's records
+    from tritonscope.srcmap.inductor import PLACEHOLDER_OPS, call_text  # only --model-line reads Inductor's records
 
     q = result["query"]
     if not result["kernels"]:
@@ -303,17 +304,24 @@ def render_model_line(result: dict, console: Console) -> None:
         head.append(f"  graph {k['graph']}  {len(k['nodes'])} of {k['all_nodes']} nodes from "
                     f"{q['file'].rsplit('/', 1)[-1]}:{q['line']}", style="dim")
         console.print(head)
-        first = k["nodes"][0]["model"] if k["nodes"] else None
-        if first:
-            console.print(Text(f"  code   {first['code']}"))
+        codes = [n["model"] for n in k["nodes"] if n.get("model") and n["model"]["line"] == q["line"]]
+        codes += [c for n in k["nodes"] if n.get("model") for c in n["model"].get("callers", [])
+                  if c["line"] == q["line"]]
+        if codes:
+            console.print(Text(f"  code   {codes[0]['code']}"))
         for n in k["nodes"]:
             t = Text(f"  node   {n['name']}", style="cyan")
             ten = n.get("tensor")
             shape = f" {ten['dtype']}{ten['shape']}" if ten else ""
-            how = n["model"]["how"] if n.get("model") else ""
+            m = n.get("model") or {}
+            how = m.get("how", "")
             target = "placeholder" if n["op"] in PLACEHOLDER_OPS else n["target"] or ""
             t.append(f"  {target}{shape}" + (f"  ({how})" if how.startswith("inferred") else ""),
                      style="dim")
+            if m.get("inner") or m.get("callers"):
+                where = "" if m.get("inner") else f"  in {m['file'].rsplit('/', 1)[-1]}:{m['line']} {m['function']},"
+                t.append(where + call_text({"calls": [m["inner"]] if m.get("inner") else [],
+                                            "callers": m.get("callers", [])}), style="dim")
             console.print(t)
         if k["entries"]:
             cfg = ", ".join(f"{e['hash'][:10]} w{e['num_warps']}/s{e['num_stages']}" for e in k["entries"])

@@ -17,6 +17,9 @@ Inductor leaves two records beside its kernels, and this module reads both (it n
   post-grad FX nodes fused into the kernel.
 - with TORCH_COMPILE_DEBUG=1, per graph, `fx_graph_transformed.py` (the post-grad graph) and
   `fx_graph_readable.py`, whose nodes sit under `# File: /path/model.py:19 in forward, code: y = ...`.
+- with TORCH_TRACE (and provenance tracking on), torch's structured trace: the wrappers' text, the
+  post-grad graphs and every kernel call's full stacks (srcmap.torch_trace), which name the model line
+  that called an op of torch's own Python where the FX graphs name torch's line.
 
 A Triton cache entry is linked to its wrapper block by the basename of the kernel file its IR locations
 name (Inductor names kernel files by the hash of their text, so the link holds for a recording moved to
@@ -38,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tritonscope.lazyre import lazy_compile
+from tritonscope.srcmap.torch_trace import is_trace_log
 from tritonscope.stages.common import read_at_most
 
 # A wrapper of a large model is a few MB; nothing Inductor writes is near this.
@@ -52,6 +56,9 @@ _PLACEHOLDER_NAME = "'kernel_name': 'Placeholder.DESCRIPTIVE_NAME'"
 PLACEHOLDER_OPS = ("PlaceHolder", "placeholder")
 
 _KERNEL_PATH = lazy_compile(r"^# kernel path: (.+)$")
+# above a kernel call, with provenance tracking on (torch >= 2.9): the key of its stacks in the torch trace
+_HANDLE_MARK = "# [Provenance debug handles] "
+_HANDLE = lazy_compile(r"^\s*# \[Provenance debug handles\] ([\w.]+):\d+\s*$")
 # `# Topologically Sorted Source Nodes: [...]` (torch >= 2.5; `Unsorted` across graphs), `# Source Nodes:`
 # before; the mapping lines `#   src => a, b` after a header line, or `# src => a, b` right after the
 # Source Nodes line (torch <= 2.4, no header, no graph fragment).
@@ -110,10 +117,20 @@ class ModelLine:
     function: str
     code: str
     how: str  # 'fx_graph_transformed' | 'fx_graph_readable' | 'inferred from its users' | ...
+    # where the line calls into torch's own Python (F.rms_norm...): those frames, outermost first, as the
+    # torch trace's stack names them; the FX graph itself named the innermost
+    inner: tuple = ()
+    # a line in torch's own Python that the stacks show called from several model lines: those frames
+    callers: tuple = ()
 
     def to_json(self) -> dict:
-        return {"file": self.file, "line": self.line, "function": self.function, "code": self.code,
-                "how": self.how}
+        out = {"file": self.file, "line": self.line, "function": self.function, "code": self.code,
+               "how": self.how}
+        if self.inner:
+            out["inner"] = [f.to_json() for f in self.inner]
+        if self.callers:
+            out["callers"] = [f.to_json() for f in self.callers]
+        return out
 
 
 @dataclass
@@ -161,6 +178,8 @@ class KernelBlock:
     source_digest: str | None = None  # of the kernel text, whitespace-normalized
     template_key: tuple | None = None  # a template kernel's problem sizes (M, N, K, strides)
     triton_name: str | None = None  # the name Triton compiles it under (older torch: 'triton_')
+    # every call's stacks (torch trace: one per FX node, outermost frame first), distinct
+    stacks: list[tuple] = field(default_factory=list)
     _nodes: list[FxNode] | None = field(default=None, repr=False)
 
     @property
@@ -194,6 +213,9 @@ class Wrapper:
     blocks: list[KernelBlock] = field(default_factory=list)
     fx_graph: str | None = None  # the FX graph file the model lines came from
     notes: list[str] = field(default_factory=list)
+    # `# [Provenance debug handles] NAME:N` above each kernel call (provenance tracking on): NAME -> keys
+    handles: dict[str, list[str]] = field(default_factory=dict)
+    trace: str | None = None  # the torch trace record (LOG:LINE) it was read from or matched to
 
     @property
     def graph(self) -> str:
@@ -230,6 +252,10 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
     i = 0
     while i < len(lines):
         line = lines[i]
+        if _HANDLE_MARK in line and (hm := _HANDLE.match(line)):
+            wrapper.handles.setdefault(hm.group(1), []).append(hm.group(0).split("] ", 1)[1].strip())
+            i += 1
+            continue
         m = _KERNEL_PATH.match(line)
         if m:
             pending = _block_head(m.group(1).strip(), i + 1)
@@ -396,6 +422,8 @@ class Link:
             "nodes": [n.to_json() for n in nodes],
             "inputs": [{"name": n.name, "tensor": n.tensor()} for n in b.inputs],
             "model_lines": model_lines(nodes),
+            "stacks": [[f.to_json() for f in st] for st in b.stacks],
+            "trace": b.wrapper.trace,
             "also_in": [{**_block_summary(o), "wrapper_line": o.line, "model_lines": model_lines(o.nodes)}
                         for o in self.others],
         })
@@ -419,7 +447,33 @@ def model_lines(nodes: list[FxNode]) -> list[dict]:
                                     "code": n.model.code, "nodes": [], "inferred": 0})
         row["nodes"].append(n.name)
         row["inferred"] += n.model.how.startswith("inferred")
+        if n.model.inner:
+            calls = row.setdefault("calls", [])
+            inner = [f.to_json() for f in n.model.inner]
+            if inner not in calls:
+                calls.append(inner)
+        for f in n.model.callers:
+            callers = row.setdefault("callers", [])
+            if f.to_json() not in callers:
+                callers.append(f.to_json())
     return [rows[k] for k in sorted(rows)]
+
+
+def call_text(row: dict) -> str:
+    """What a model_lines row says of torch's own Python: '  via functional.py:2954 rms_norm' under a
+    model line, '  called from model.py:55 or :59' under a line in torch; empty for the others."""
+    out = ""
+    for inner in row.get("calls", []):
+        out += "  via " + " > ".join(f"{f['file'].rsplit('/', 1)[-1]}:{f['line']} {f['function']}" for f in inner)
+    callers = row.get("callers", [])
+    if callers:
+        names = []
+        for i, f in enumerate(callers):
+            base = f["file"].rsplit("/", 1)[-1]
+            same = i and callers[i - 1]["file"] == f["file"]
+            names.append(f":{f['line']}" if same else f"{base}:{f['line']}")
+        out += "  called from " + " or ".join(names)
+    return out
 
 
 class InductorIndex:
@@ -447,8 +501,15 @@ class InductorIndex:
         roots = [Path(d) for d in dirs] if dirs else [default_inductor_dir(env)]
         notes: list[str] = []
         found: list[str] = []
+        logs: list[str] = []
         read: list[Path] = []
+        env = os.environ if env is None else env
+        if not dirs and env.get("TORCH_TRACE") and os.path.isdir(env["TORCH_TRACE"]):
+            roots.append(Path(env["TORCH_TRACE"]))  # where torch writes its structured trace
         for root in roots:
+            if root.is_file() and is_trace_log(str(root)):
+                logs.append(str(root))
+                continue
             if not root.is_dir():
                 if dirs:
                     notes.append(f"{root}: {'not a directory' if root.exists() else 'no such directory'} "
@@ -459,7 +520,7 @@ class InductorIndex:
                 notes.append(f"{root}: not read, owned by another user (give --inductor-dir to read it)")
                 continue
             read.append(root)
-            _walk(str(root), 0, found)
+            _walk(str(root), 0, found, logs)
         wrappers: dict[tuple, Wrapper] = {}
         for path in sorted(found):
             text = _read_small(path)
@@ -477,6 +538,7 @@ class InductorIndex:
             if old is None or (old.fx_graph is None and w.fx_graph is not None) or (
                     (old.fx_graph is None) == (w.fx_graph is None) and old.path.endswith("output_code.py")):
                 wrappers[key] = w
+        _merge_traces(wrappers, sorted(set(logs)), notes)
         index = cls(roots, list(wrappers.values()), notes, read)
         for w in index.wrappers:
             notes.extend(w.notes)
@@ -554,7 +616,8 @@ class InductorIndex:
         out = []
         for w in self.wrappers:
             for b in w.blocks:
-                hit = [n for n in b.nodes if n.model and n.model.line == line and same_file(n.model.file, file)]
+                hit = [n for n in b.nodes if n.model and any(
+                    m.line == line and same_file(m.file, file) for m in (n.model, *n.model.callers))]
                 if hit:
                     out.append((b, hit))
         return out
@@ -586,8 +649,9 @@ def _foreign(root: Path) -> bool:
         return False
 
 
-def _walk(path: str, depth: int, found: list[str]) -> None:
-    """Every wrapper module below PATH (links not followed; Inductor's non-source subdirs skipped)."""
+def _walk(path: str, depth: int, found: list[str], logs: list[str]) -> None:
+    """Every wrapper module and torch trace log below PATH (links not followed; Inductor's non-source
+    subdirs skipped)."""
     try:
         it = os.scandir(path)
     except OSError:
@@ -597,10 +661,12 @@ def _walk(path: str, depth: int, found: list[str]) -> None:
             try:
                 if e.is_dir(follow_symlinks=False):
                     if depth < _MAX_WALK_DEPTH and e.name not in _SKIP_DIRS:
-                        _walk(e.path, depth + 1, found)
+                        _walk(e.path, depth + 1, found, logs)
                 elif e.name.endswith(".py") and e.is_file(follow_symlinks=False):
                     if _is_wrapper(e.path):
                         found.append(e.path)
+                elif e.name.endswith(".log") and is_trace_log(e.path):
+                    logs.append(e.path)
             except OSError:
                 continue
 
@@ -619,6 +685,11 @@ def _attach_graph(w: Wrapper) -> None:
             text = _read_small(p)
             if text is not None:
                 parsed.append((name[:-3], p, parse_fx_graph(text)))
+    _place_nodes(w, parsed)
+
+
+def _place_nodes(w: Wrapper, parsed: list[tuple[str, str, dict]]) -> None:
+    """Each node's model line from the first FX graph (how, where, parse_fx_graph's table) that has it."""
     if not parsed:
         return
     w.fx_graph = parsed[0][1]
@@ -728,7 +799,7 @@ def link_notes(index: InductorIndex, links: list[Link | None], asked: bool = Tru
                 if link is not None and link.block is not None and link.block.wrapper.fx_graph is None}
     if no_lines:
         notes.append(f"no model lines for {len(no_lines)} graph(s): their FX graphs are written only under "
-                     "TORCH_COMPILE_DEBUG=1 (give the debug dir with --inductor-dir)")
+                     "TORCH_COMPILE_DEBUG=1 or TORCH_TRACE (give the debug or trace dir with --inductor-dir)")
     return notes
 
 
@@ -764,7 +835,74 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
     notes = list(index.notes)
     if not any(w.fx_graph for w in index.wrappers):
         notes.append(f"no FX graphs with model lines under {index.where}: they are written under "
-                     "TORCH_COMPILE_DEBUG=1 (give Inductor's cache or debug dir with --inductor-dir)")
+                     "TORCH_COMPILE_DEBUG=1 or TORCH_TRACE (give Inductor's cache, debug or trace dir with "
+                     "--inductor-dir)")
     return {"query": {"file": file, "line": line}, "kernels": kernels, "recorded_lines": recorded,
             "granularity": "kernel: Inductor records the FX nodes of each kernel, not of each kernel line",
             "notes": notes}
+
+
+def _merge_traces(wrappers: dict[tuple, Wrapper], logs: list[str], notes: list[str]) -> None:
+    """What torch traces add to the wrappers: a graph's wrapper where no file of it was found (the trace
+    holds its text), its post-grad FX graph where no debug dir gave one, and every kernel call's stacks."""
+    from tritonscope.srcmap.torch_trace import read_trace
+
+    for log in logs:
+        graphs, log_notes = read_trace(log)
+        notes.extend(log_notes)
+        for g in graphs:
+            if not g.wrapper_text:
+                continue
+            tw = parse_wrapper(g.wrapper_text, g.wrapper_path or g.where)
+            if not tw.blocks:
+                continue
+            w = wrappers.get(tw.key())
+            if w is None:
+                w = wrappers[tw.key()] = tw
+            w.trace = g.where
+            if not w.handles:
+                w.handles = tw.handles
+            if w.fx_graph is None and g.fx_text:
+                _place_nodes(w, [("inductor_post_grad_graph", f"{g.log}:{g.fx_line}", parse_fx_graph(g.fx_text))])
+            if g.stacks:
+                _attach_stacks(w, g.stacks)
+
+
+def _attach_stacks(w: Wrapper, table: dict[str, list[str]]) -> None:
+    """Each kernel's stacks (by its calls' handles; by name where the wrapper names none), and, for a node
+    whose FX line is in torch's own Python, the model line that called it: the innermost frame outside
+    torch of the one stack that ends at that line (several callers with different lines: left as is)."""
+    from tritonscope.srcmap.torch_trace import is_torch_file, parse_stack
+
+    by_name: dict[str, list[str]] = {}
+    for key in table:
+        by_name.setdefault(key.rsplit(":", 1)[0], []).append(key)
+    for b in w.blocks:
+        keys = w.handles.get(b.name) or by_name.get(b.name, [])
+        stacks: dict[tuple, None] = {}
+        for key in keys:
+            for text in table.get(key, []):
+                st = parse_stack(text)
+                if st:
+                    stacks.setdefault(st, None)
+        b.stacks = list(stacks)
+        if not b.stacks:
+            continue
+        for n in b.nodes:
+            m = n.model
+            if m is None or not is_torch_file(m.file):
+                continue
+            callers = set()
+            for st in b.stacks:
+                last = st[-1]
+                if last.file != m.file or last.line != m.line:
+                    continue
+                user = [i for i, f in enumerate(st) if not is_torch_file(f.file)]
+                if user:
+                    callers.add((st[user[-1]], st[user[-1] + 1:]))
+            if len(callers) == 1:
+                (caller, inner), = callers
+                n.model = ModelLine(caller.file, caller.line, caller.function, caller.code,
+                                    f"{m.how}, called from the torch trace's stack", inner)
+            elif callers:
+                m.callers = tuple(sorted({c for c, _ in callers}, key=lambda f: (f.file, f.line)))

@@ -1,0 +1,140 @@
+"""torch.compile provenance from torch's structured trace (TORCH_TRACE with INDUCTOR_PROVENANCE=1): the
+wrappers and post-grad FX graphs it holds, and every kernel call's full stacks, which name the model line
+that called an op implemented in torch's own Python (`F.rms_norm`) where the FX graph names torch's line.
+
+Real data: tests/data/inductor-trace-h100-triton3.6 (see its README), recorded on an H100 by
+`benchmarks/record_inductor_provenance.py OUT trace --model decoder`: the trace alone, no Inductor dir.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from test_readonly import tree_fingerprint
+
+from tritonscope.srcmap.inductor import InductorIndex
+from tritonscope.srcmap.torch_trace import is_torch_file, is_trace_log, parse_stack, read_trace
+
+DATA = Path(__file__).parent / "data" / "inductor-trace-h100-triton3.6"
+LOG = next((DATA / "trace").glob("*.log"))
+MODEL = "/workspace/benchmarks/provenance_model.py"
+RMS = "/opt/torch/.venv/lib/python3.12/site-packages/torch/nn/functional.py"
+
+
+@pytest.fixture
+def rec(tmp_path) -> Path:
+    dst = tmp_path / "rec"
+    shutil.copytree(DATA, dst)
+    return dst
+
+
+def _ls(cli, rec: Path, *inductor_dirs: str) -> tuple[dict, str]:
+    args = [a for d in inductor_dirs for a in ("--inductor-dir", d)]
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--json", *args)
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr
+    return {e["hash"][:8]: e for e in json.loads(r.stdout)["entries"]}, r.stderr
+
+
+def test_read_trace_pairs_each_graph_with_its_records():
+    assert is_trace_log(str(LOG))
+    graphs, notes = read_trace(str(LOG))
+    assert notes == []
+    assert [Path(g.wrapper_path).name for g in graphs] == [
+        "cik2y6rhpjxkozwf4a3lvk3rumfhobajuzafslhhfconqssnwm5h.py",  # forward
+        "c5eoarjt2kkfxjjwmh7w5s6h6zvd44bjk3nwzi67ojkekph3jltf.py"]  # backward, same compile id
+    assert [len(g.stacks) for g in graphs] == [22, 40]  # handles restart per graph
+    assert all(g.fx_text.startswith("class GraphModule") and g.fx_line < g.line for g in graphs)
+    assert "# [Provenance debug handles] triton_per_fused__fused_rms_norm_0:1" in graphs[0].wrapper_text
+    st = parse_stack(graphs[0].stacks["triton_per_fused__fused_rms_norm_0:1"][0])
+    assert [(Path(f.file).name, f.line, f.function) for f in st] == [
+        ("provenance_model.py", 74, "forward"), ("provenance_model.py", 55, "forward"),
+        ("functional.py", 2954, "rms_norm")]
+    assert st[-1].code == "return torch.rms_norm(input, normalized_shape, weight, eps)"
+
+
+def test_torch_files():
+    assert is_torch_file(RMS)
+    assert is_torch_file("/home/u/pytorch/torch/_higher_order_ops/flex_attention.py")
+    assert is_torch_file("C:\\py\\Lib\\site-packages\\torch\\nn\\functional.py")
+    assert not is_torch_file(MODEL)
+    assert not is_torch_file("/home/u/torchtitan/models/llama/model.py")
+    assert not is_torch_file("/home/u/mytorch/nn/functional.py")
+
+
+def test_trace_alone_links_and_names_the_calling_model_line(cli, rec):
+    before = tree_fingerprint(rec)
+    rows, err = _ls(cli, rec, str(rec / "trace"))
+    assert tree_fingerprint(rec) == before
+    assert err == ""
+    fwd = rows["LVVHJPYN"]["inductor"]
+    assert fwd["role"] == "graph kernel" and fwd["graph"] == "0_forward"
+    assert fwd["trace"].endswith(f"{LOG.name}:207") and fwd["fx_graph"].endswith(f"{LOG.name}:42")
+    # the FX graph names F.rms_norm's line in torch; the stack names the model's line 55 that called it
+    assert [(Path(m["file"]).name, m["line"]) for m in fwd["model_lines"]] == [("provenance_model.py", 55)]
+    assert fwd["model_lines"][0]["calls"] == [[{"file": RMS, "line": 2954, "function": "rms_norm",
+                                               "code": "return torch.rms_norm(input, normalized_shape, weight, eps)"}]]
+    node = fwd["nodes"][1]["model"]
+    assert node["how"] == "inductor_post_grad_graph, called from the torch trace's stack"
+    assert node["code"] == "q, k, v = self.qkv(self.norm1(x)).view(b, t, 3, self.heads, d // self.heads).unbind(2)"
+    assert [[(Path(f["file"]).name, f["line"]) for f in st] for st in fwd["stacks"]] == [
+        [("provenance_model.py", 74), ("provenance_model.py", 55), ("functional.py", 2954)]]
+    # the backward kernel fuses both norms' gradients: the torch line stays, with both callers
+    bwd = rows["H3QQPFE6"]["inductor"]
+    lines = {(Path(m["file"]).name, m["line"]): m for m in bwd["model_lines"]}
+    assert sorted(lines) == [("functional.py", 2954), ("provenance_model.py", 55), ("provenance_model.py", 58),
+                             ("provenance_model.py", 60)]
+    assert [c["line"] for c in lines[("functional.py", 2954)]["callers"]] == [55, 59]
+    assert len(bwd["stacks"]) == 5
+
+
+def test_terminal_and_model_line_reverse_lookup(cli, rec):
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--inductor", "--inductor-dir", str(rec / "trace"))
+    assert r.returncode == 0, r.stderr
+    assert "provenance_model.py:55  q, k, v" in r.stdout and "via functional.py:2954 rms_norm" in r.stdout
+    assert "called from provenance_model.py:55 or :59" in r.stdout
+    # line 59 (`y = self.norm2(x)`) is in no FX graph's comment: only the stacks name it
+    r = cli("map", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "trace"),
+            "--model-line", "provenance_model.py:59", "--json")
+    assert r.returncode == 0, r.stderr
+    kernels = {k["kernel"]: k for k in json.loads(r.stdout)["kernels"]}
+    assert "triton_per_fused__fused_rms_norm__unsafe_view_add_1" in kernels
+    back = kernels["triton_red_fused__fused_rms_norm__fused_rms_norm_backward__unsafe_view_add_view_10"]
+    assert [e["hash"][:8] for e in back["entries"]] == ["H3QQPFE6"]
+    r = cli("map", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "trace"),
+            "--model-line", "provenance_model.py:59")
+    assert "code   y = self.norm2(x)" in r.stdout
+    assert "in functional.py:2954 rms_norm,  called from provenance_model.py:55 or :59" in r.stdout
+
+
+def test_damaged_trace_is_a_note_not_a_failure(cli, rec):
+    log = next((rec / "trace").glob("*.log"))
+    lines = log.read_text().split("\n")
+    heads = [i for i, ln in enumerate(lines) if "inductor_provenance_tracking_kernel_stack_traces" in ln]
+    lines[heads[0] + 1] = lines[heads[0] + 1][:500]  # the forward graph's stacks cut short
+    lines.insert(3, 'V1126 18:25:45.746000 544 x.py:1] {"artifact": {"name": "inductor_post_grad_graph",}}')  # bad JSON
+    log.write_text("\n".join(lines))
+    rows, err = _ls(cli, rec, str(rec / "trace"))
+    assert "2 provenance record(s) not read (damaged or truncated)" in err
+    fwd = rows["LVVHJPYN"]["inductor"]
+    assert fwd["stacks"] == [] and fwd["model_lines"][0]["line"] == 2954  # the FX graph's line, as is
+    assert rows["H3QQPFE6"]["inductor"]["stacks"]  # the backward graph's records still read
+    # a log cut in the middle of a wrapper: that graph is gone, nothing fails
+    log.write_bytes(log.read_bytes()[:600_000 // 3])
+    rows, err = _ls(cli, rec, str(rec / "trace"))
+    assert rows["LVVHJPYN"]["inductor"]["role"] in ("graph kernel", "unknown")
+    # binary garbage named like a log, and an empty one, are not logs
+    (rec / "trace" / "junk.log").write_bytes(b"\x00\xff" * 1000)
+    (rec / "trace" / "empty.log").write_bytes(b"")
+    _ls(cli, rec, str(rec / "trace"))
+
+
+def test_a_log_file_given_directly_and_by_torch_trace(cli, rec, monkeypatch):
+    log = next((rec / "trace").glob("*.log"))
+    rows, _ = _ls(cli, rec, str(log))
+    assert rows["LVVHJPYN"]["inductor"]["model_lines"][0]["line"] == 55
+    index = InductorIndex.load((), env={"TORCH_TRACE": str(rec / "trace"), "TORCHINDUCTOR_CACHE_DIR": str(rec / "x")})
+    assert len(index.wrappers) == 2 and index.wrappers[0].trace.endswith(":207")

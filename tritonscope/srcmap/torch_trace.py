@@ -1,0 +1,223 @@
+"""torch's structured trace (TORCH_TRACE, what tlparse reads): the records that tell where a torch.compile
+kernel came from, with the whole call stack of each model operation.
+
+Run with `TORCH_TRACE=DIR` (and `INDUCTOR_PROVENANCE=1`, or TORCH_COMPILE_DEBUG=1), torch writes one log a
+process, `DIR/dedicated_log_torch_trace_<x>.log`, one record a line in glog's form,
+
+    V1126 18:26:43.559000 544 torch/_inductor/graph.py:2575] {"inductor_output_code": {...}, "frame_id": 0, ...}
+    \t<payload line>
+    \t<payload line>
+
+a JSON head whose payload, if it has one (`has_payload`), is the tab-indented lines after it. Per compiled
+graph (forward, backward, each recompile) this module reads, in the order torch writes them:
+- `artifact` `inductor_post_grad_graph`: the post-grad FX graph, nodes under `# File: ...` comments (as
+  the debug dir's fx_graph_transformed.py);
+- `inductor_output_code`: the wrapper module (its `filename` in Inductor's cache, its text as payload);
+  with provenance tracking on, above each kernel call `# [Provenance debug handles] NAME:N`;
+- `artifact` `inductor_provenance_tracking_kernel_stack_traces`: `{"NAME:N": [stack, ...]}`, every FX node's
+  full Python stack (outermost frame first, as a traceback prints it) of each kernel call N.
+
+Those FX graphs keep only a node's innermost frame: an op implemented in torch's own Python (`F.rms_norm`,
+FlexAttention's wrapper) names torch's line there. The stacks add the model line that called it.
+
+It reads; it never writes. A damaged record (bad JSON, truncated payload) is skipped and counted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from dataclasses import dataclass
+
+from tritonscope.lazyre import lazy_compile
+
+# glog's prefix: level, MMDD, time, thread, file:line]; then the JSON head
+_RECORD = lazy_compile(r"^[VIWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^\]]*\] (\{.*\})\s*$")
+_PREFIX = lazy_compile(rb"^[VIWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^\]\n]*\] \{")
+_STACKS = "inductor_provenance_tracking_kernel_stack_traces"
+_POST_GRAD = "inductor_post_grad_graph"
+_FRAME = lazy_compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>.+?)\s*$')
+_HEAD_BYTES = 4096
+# A payload larger than this is not kept (a wrapper of a large model is a few MB).
+MAX_PAYLOAD_BYTES = 64 << 20
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame of a stack, as a traceback prints it."""
+
+    file: str
+    line: int
+    function: str
+    code: str
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "line": self.line, "function": self.function, "code": self.code}
+
+
+@dataclass
+class TraceGraph:
+    """One compiled graph of a trace: its wrapper, post-grad FX graph and kernel stacks, where recorded."""
+
+    log: str
+    line: int  # of the output code's record
+    wrapper_path: str | None  # where Inductor wrote the wrapper (its cache), as recorded
+    wrapper_text: str | None
+    fx_text: str | None = None
+    fx_line: int | None = None
+    stacks: dict[str, list[str]] | None = None  # "NAME:N" -> stack traces
+
+    @property
+    def where(self) -> str:
+        return f"{self.log}:{self.line}"
+
+
+def is_trace_log(path: str) -> bool:
+    """A structured-trace log: a regular file whose first line is a glog record with a JSON head."""
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return False
+        with open(path, "rb") as fh:
+            head = fh.read(_HEAD_BYTES)
+    except OSError:
+        return False
+    return bool(_PREFIX.match(head))
+
+
+def _key(meta: dict) -> tuple:
+    """The compile a record belongs to (a rank's log holds one process: the key is within one log)."""
+    return tuple(meta.get(k) for k in ("frame_id", "frame_compile_id", "attempt", "compiled_autograd_id"))
+
+
+def _kind(meta: dict) -> str | None:
+    if "inductor_output_code" in meta:
+        return "output_code"
+    art = meta.get("artifact")
+    if isinstance(art, dict):
+        if art.get("name") == _STACKS:
+            return "stacks"
+        if art.get("name") == _POST_GRAD:
+            return "post_grad"
+    return None
+
+
+def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
+    """The compiled graphs of one log, and notes on what could not be read."""
+    graphs: list[TraceGraph] = []
+    notes: list[str] = []
+    post_grad: dict[tuple, tuple[str, int]] = {}
+    awaiting: dict[tuple, TraceGraph] = {}
+    damaged = 0
+    record: tuple[str, dict, int] | None = None
+    payload: list[bytes] | None = None
+    size = 0
+
+    def finish() -> None:
+        nonlocal damaged
+        if record is None:
+            return
+        kind, meta, at = record
+        if payload is None or size > MAX_PAYLOAD_BYTES:
+            if meta.get("has_payload") or size > MAX_PAYLOAD_BYTES:
+                damaged += 1
+            if kind != "output_code":
+                return
+        text = b"\n".join(payload).decode("utf-8", "replace") if payload is not None and size <= MAX_PAYLOAD_BYTES \
+            else None
+        key = _key(meta)
+        if kind == "post_grad":
+            if text:
+                post_grad[key] = (text, at + 1)
+        elif kind == "output_code":
+            info = meta.get("inductor_output_code")
+            name = info.get("filename") if isinstance(info, dict) else None
+            fx = post_grad.pop(key, None)
+            g = TraceGraph(path, at, name if isinstance(name, str) else None, text,
+                           fx[0] if fx else None, fx[1] if fx else None)
+            graphs.append(g)
+            awaiting[key] = g
+        elif kind == "stacks":
+            g = awaiting.pop(key, None)
+            stacks = _stack_table(text)
+            if stacks is None:
+                damaged += 1
+            elif g is not None:
+                g.stacks = stacks
+
+    try:
+        fh = open(path, "rb")
+    except OSError as exc:
+        return [], [f"{path}: not read ({exc.strerror or exc})"]
+    with fh:
+        for lineno, raw in enumerate(fh, 1):
+            if raw[:1] == b"\t":
+                if payload is not None:
+                    size += len(raw)
+                    if size <= MAX_PAYLOAD_BYTES:
+                        payload.append(raw[1:].rstrip(b"\r\n"))
+                continue
+            finish()
+            record, payload, size = None, None, 0
+            if b"] {" not in raw:
+                continue
+            m = _RECORD.match(raw.decode("utf-8", "replace"))
+            if not m:
+                continue
+            kind_head = raw.find(b'"inductor_output_code"') >= 0 or raw.find(b'"artifact"') >= 0
+            if not kind_head:
+                continue
+            try:
+                meta = json.loads(m.group(1))
+            except ValueError:
+                damaged += 1
+                continue
+            if not isinstance(meta, dict):
+                continue
+            kind = _kind(meta)
+            if kind is None:
+                continue
+            record = (kind, meta, lineno)
+            payload = [] if meta.get("has_payload") else None
+        finish()
+    if damaged:
+        notes.append(f"{path}: {damaged} provenance record(s) not read (damaged or truncated)")
+    return graphs, notes
+
+
+def _stack_table(text: str | None) -> dict[str, list[str]] | None:
+    if not text:
+        return None
+    try:
+        table = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(table, dict):
+        return None
+    return {k: [s for s in v if isinstance(s, str)] for k, v in table.items()
+            if isinstance(k, str) and isinstance(v, list)}
+
+
+def parse_stack(text: str) -> tuple[Frame, ...]:
+    """The frames of one stack trace, outermost first (each `File "f", line N, in func` and its code line)."""
+    frames = []
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        m = _FRAME.match(line)
+        if m:
+            code = lines[i + 1].strip() if i + 1 < len(lines) and not _FRAME.match(lines[i + 1]) else ""
+            frames.append(Frame(m.group("file"), int(m.group("line")), m.group("func"), code))
+    return tuple(frames)
+
+
+# torch's own Python: an installed torch (site-/dist-packages) or a source checkout's package
+_TORCH_FILE = lazy_compile(
+    r"(?:^|/)(?:site|dist)-packages/torch/|(?:^|/)torch/(?:nn|_higher_order_ops|_refs|_decomp|_prims|_functorch|"
+    r"_dynamo|_inductor|fx|utils|autograd|ao|_library|distributed|sparse|masked|special|linalg|fft|"
+    r"_ops\.py|functional\.py|_tensor\.py|overrides\.py|_jit_internal\.py)")
+
+
+def is_torch_file(path: str) -> bool:
+    """A file of torch's own Python (where an op implemented in Python, not the model, holds the line)."""
+    return bool(_TORCH_FILE.search(path.replace("\\", "/")))
