@@ -121,6 +121,8 @@ def test_damaged_trace_is_a_note_not_a_failure(cli, rec):
     assert "2 provenance record(s) not read (damaged or truncated)" in err
     fwd = rows["LVVHJPYN"]["inductor"]
     assert fwd["stacks"] == [] and fwd["model_lines"][0]["line"] == 2954  # the FX graph's line, as is
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--inductor", "--inductor-dir", str(rec / "trace"))
+    assert "1 kernel(s) with model lines in torch's own Python" in r.stderr  # and where the caller is
     assert rows["H3QQPFE6"]["inductor"]["stacks"]  # the backward graph's records still read
     # a log cut in the middle of a wrapper: that graph is gone, nothing fails
     log.write_bytes(log.read_bytes()[:600_000 // 3])

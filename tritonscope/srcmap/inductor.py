@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tritonscope.lazyre import lazy_compile
-from tritonscope.srcmap.torch_trace import is_trace_log
+from tritonscope.srcmap.torch_trace import is_torch_file, is_trace_log
 from tritonscope.stages.common import read_at_most
 
 # A wrapper of a large model is a few MB; nothing Inductor writes is near this.
@@ -800,6 +800,13 @@ def link_notes(index: InductorIndex, links: list[Link | None], asked: bool = Tru
     if no_lines:
         notes.append(f"no model lines for {len(no_lines)} graph(s): their FX graphs are written only under "
                      "TORCH_COMPILE_DEBUG=1 or TORCH_TRACE (give the debug or trace dir with --inductor-dir)")
+    in_torch = {id(link.block) for link in links
+                if link is not None and link.block is not None and not link.block.stacks
+                and any(n.model is not None and is_torch_file(n.model.file) for n in link.block.nodes)}
+    if in_torch:
+        notes.append(f"{len(in_torch)} kernel(s) with model lines in torch's own Python (an op torch implements "
+                     "in Python, e.g. F.rms_norm): the model line that called it is in a torch trace's stacks "
+                     "(run with TORCH_TRACE=DIR INDUCTOR_PROVENANCE=1, give DIR with --inductor-dir)")
     return notes
 
 
@@ -872,7 +879,7 @@ def _attach_stacks(w: Wrapper, table: dict[str, list[str]]) -> None:
     """Each kernel's stacks (by its calls' handles; by name where the wrapper names none), and, for a node
     whose FX line is in torch's own Python, the model line that called it: the innermost frame outside
     torch of the one stack that ends at that line (several callers with different lines: left as is)."""
-    from tritonscope.srcmap.torch_trace import is_torch_file, parse_stack
+    from tritonscope.srcmap.torch_trace import parse_stack
 
     by_name: dict[str, list[str]] = {}
     for key in table:
