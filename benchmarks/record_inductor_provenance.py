@@ -14,6 +14,8 @@ in a fresh process with caches of its own, so every kernel is compiled (not load
 compiles `FlexDecoder` (FlexAttention with an ALiBi score_mod and a sliding causal block mask: Inductor's
 attention templates, forward and backward). `--model dynamic` compiles `TinyModel` with dynamic shapes
 (kernels over symbolic sizes, run at two batch sizes), cooperative reductions and combo kernels on.
+TRITONSCOPE_RECORD_MODE sets torch.compile's mode (default max-autotune-no-cudagraphs; `default` skips
+autotuning, for a quick run).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import sys
 
 CHILD = r"""
 import os, sys, torch
+MODE = os.environ.get("TRITONSCOPE_RECORD_MODE", "max-autotune-no-cudagraphs")
 sys.path.insert(0, os.path.dirname(os.path.abspath(sys.argv[1])))
 import provenance_model
 torch.manual_seed(0)
@@ -37,7 +40,7 @@ elif sys.argv[3] == "flex":
     model = provenance_model.FlexDecoder().cuda().to(torch.bfloat16)
     x = torch.randn(4, 1024, 512, device="cuda", dtype=torch.bfloat16, requires_grad=True)
     mask = create_block_mask(provenance_model.sliding_causal, None, None, 1024, 1024, device="cuda")
-    compiled = torch.compile(model, mode="max-autotune-no-cudagraphs")
+    compiled = torch.compile(model, mode=MODE)
     loss = compiled(x, mask)
 elif sys.argv[3] == "dynamic":
     import torch._inductor.config as inductor_config
@@ -53,7 +56,7 @@ else:
     model = provenance_model.TinyModel().cuda().to(torch.bfloat16)
     x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
 if sys.argv[3] not in ("flex", "dynamic"):
-    compiled = torch.compile(model, mode="max-autotune-no-cudagraphs")
+    compiled = torch.compile(model, mode=MODE)
     loss = compiled(x)
 loss.backward()
 torch.cuda.synchronize()

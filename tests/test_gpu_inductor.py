@@ -61,3 +61,35 @@ def test_fresh_torch_compile_run_links_to_the_model(variant, tmp_path, cli):
             fh.write(json.dumps({"test": "inductor-provenance", "variant": variant, "entries": len(entries),
                                  "roles": roles, "nodes": nodes, "direct": direct, "inferred": inferred,
                                  "torch": torch.__version__}) + "\n")
+
+
+def test_fresh_torch_trace_names_the_calling_model_line(tmp_path, cli):
+    """TORCH_TRACE with INDUCTOR_PROVENANCE=1, no debug dir: the trace alone links every graph kernel, and
+    the RMSNorm kernels, whose FX nodes name torch's F.rms_norm line, get the decoder's own line."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("no GPU")
+    subprocess.run([sys.executable, str(REPO / "benchmarks" / "record_inductor_provenance.py"), str(tmp_path),
+                    "trace", "--model", "decoder"], check=True, timeout=1200,
+                   env={**os.environ, "TRITONSCOPE_RECORD_MODE": "default"})
+    root = tmp_path / "trace"
+    before = tree_fingerprint(root)
+    r = cli("ls", "--cache-dir", str(root / "triton_cache"), "--json", "--inductor-dir", str(root / "trace"))
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr
+    assert tree_fingerprint(root) == before
+    kernels = [e["inductor"] for e in json.loads(r.stdout)["entries"]]
+    assert kernels and all(k and k["role"] == "graph kernel" for k in kernels)
+    assert sum(bool(k["stacks"]) for k in kernels) >= 0.9 * len(kernels)  # a pass's nodes may have none
+    rows = [row for k in kernels for row in k["model_lines"]]
+    via = [row for row in rows if row.get("calls")]
+    in_torch = [row for row in rows if "/torch/" in row["file"]]
+    assert via and all(row["file"].endswith("provenance_model.py") for row in via)
+    assert all(c[-1]["function"] == "rms_norm" for row in via for c in row["calls"])
+    assert all(row.get("callers") for row in in_torch), in_torch  # a torch line left only with its callers
+    out = os.environ.get("TRITONSCOPE_GPU_RESULTS")
+    if out:
+        with open(out, "a") as fh:
+            fh.write(json.dumps({"test": "torch-trace", "entries": len(kernels), "rows": len(rows),
+                                 "via_torch": len(via), "torch_lines_with_callers": len(in_torch),
+                                 "torch": torch.__version__}) + "\n")
