@@ -58,7 +58,7 @@ PLACEHOLDER_OPS = ("PlaceHolder", "placeholder")
 _KERNEL_PATH = lazy_compile(r"^# kernel path: (.+)$")
 # above a kernel call, with provenance tracking on (torch >= 2.9): the key of its stacks in the torch trace
 _HANDLE_MARK = "# [Provenance debug handles] "
-_HANDLE = lazy_compile(r"^\s*# \[Provenance debug handles\] ([\w.]+):\d+\s*$")
+_HANDLE = lazy_compile(r"^\s*# \[Provenance debug handles\] (([\w.]+):\d+)\s*$")
 # `# Topologically Sorted Source Nodes: [...]` (torch >= 2.5; `Unsorted` across graphs), `# Source Nodes:`
 # before; the mapping lines `#   src => a, b` after a header line, or `# src => a, b` right after the
 # Source Nodes line (torch <= 2.4, no header, no graph fragment).
@@ -253,7 +253,7 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
     while i < len(lines):
         line = lines[i]
         if _HANDLE_MARK in line and (hm := _HANDLE.match(line)):
-            wrapper.handles.setdefault(hm.group(1), []).append(hm.group(0).split("] ", 1)[1].strip())
+            wrapper.handles.setdefault(hm.group(2), []).append(hm.group(1))
             i += 1
             continue
         m = _KERNEL_PATH.match(line)

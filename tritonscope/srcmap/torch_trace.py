@@ -119,13 +119,11 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
         if record is None:
             return
         kind, meta, at = record
-        if payload is None or size > MAX_PAYLOAD_BYTES:
-            if meta.get("has_payload") or size > MAX_PAYLOAD_BYTES:
-                damaged += 1
-            if kind != "output_code":
-                return
-        text = b"\n".join(payload).decode("utf-8", "replace") if payload is not None and size <= MAX_PAYLOAD_BYTES \
-            else None
+        if size > MAX_PAYLOAD_BYTES:  # not kept: counted here, not again below
+            damaged += 1
+            text = None
+        else:
+            text = b"\n".join(payload).decode("utf-8", "replace") if payload is not None else None
         key = _key(meta)
         if kind == "post_grad":
             if text:
@@ -142,7 +140,7 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
             g = awaiting.pop(key, None)
             stacks = _stack_table(text)
             if stacks is None:
-                damaged += 1
+                damaged += size <= MAX_PAYLOAD_BYTES
             elif g is not None:
                 g.stacks = stacks
 
