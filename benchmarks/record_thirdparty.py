@@ -23,7 +23,9 @@ mods, forward, backward and decoding) and megablocks with stanford-stk (MoE toke
 block-sparse matmuls) and unsloth (NF4 and packed-int4 dequantization and decode GEMVs, attention for
 heads wider than 256, fp8 weights, the MoE grouped GEMM with TMA) and DeepSpeed (its Triton ops: MoE
 grouped GEMM, SwiGLU, RMSNorm, RoPE, AutoEP token ops, an fp8 GEMM) and SGLang's standalone kernel files
-(AWQ dequantization, sparse-MLA prefill, state merging, sampling, MoE gate top-k, MXFP8). Each library gets
+(AWQ dequantization, sparse-MLA prefill, state merging, sampling, MoE gate top-k, MXFP8) and torch's own
+block-sparse (BSR) kernels (`torch.sparse._triton_ops`: matmuls, int8, sampled addmm, softmax, attention with
+a BSR mask, scatter-mm). Each library gets
 its own cache,
 OUT/<lib>/, and a log of what ran.
 
@@ -1380,13 +1382,88 @@ def _ops_sglang(torch):
     return [awq, sparse_mla, merge_state, sampling, gate_topk, mxfp8]
 
 
+def _ops_torch_sparse(torch):
+    """torch's own hand-written Triton kernels for block-sparse (BSR) tensors (`torch.sparse._triton_ops`, as
+    the installed torch ships them; no wheel to carry): BSR x dense matmuls in fp16, bf16 and fp32 at block
+    sizes 16 to 64, int8 x int8 -> int32 with row and column scales, the sampled dense x dense product into
+    a BSR pattern, the row softmax over a BSR tensor's stored blocks, attention with a BSR mask, and the
+    scatter-mm formulation of BSR x dense (its `bsr_strided_mm` and `scatter_mm` kernels)."""
+    from torch.sparse import _triton_ops as ops
+
+    dev = "cuda"
+    torch.manual_seed(0)
+
+    def bsr(m, k, block, dtype, density=0.3, batch=()):
+        # one pattern for every batch: a batched BSR tensor holds the same number of blocks per batch
+        mask = torch.rand(m // block, k // block, device=dev) < density
+        mask = mask.repeat_interleave(block, -2).repeat_interleave(block, -1).expand(*batch, m, k)
+        if dtype.is_floating_point:
+            dense = torch.randn(*batch, m, k, device=dev, dtype=dtype)
+        else:
+            dense = torch.randint(-8, 8, (*batch, m, k), device=dev, dtype=dtype)
+        return (dense * mask).to_sparse_bsr((block, block), dense_dim=0)
+
+    def named(name, fn):
+        fn.__name__ = name
+        return fn
+
+    out = []
+    for dtype in (torch.float16, torch.bfloat16, torch.float32):
+        for block in (16, 32, 64):
+            def mm(dtype=dtype, block=block):
+                a = bsr(1024, 512, block, dtype)
+                ops.bsr_dense_mm(a, torch.randn(512, 768, device=dev, dtype=dtype))
+            out.append(named(f"bsr_dense_mm_{str(dtype).split('.')[-1]}_b{block}", mm))
+
+    def int8_scaled_addmm():
+        a = bsr(1024, 512, 32, torch.int8)
+        b = torch.randint(-8, 8, (512, 768), device=dev, dtype=torch.int8)
+        inp = torch.zeros(1024, 768, device=dev, dtype=torch.int32)
+        ops._int_bsr_dense_addmm(inp, a, b, beta=0, alpha=1)
+
+    def addmm_scales_bf16():
+        a = bsr(1024, 512, 32, torch.bfloat16)
+        b = torch.randn(512, 768, device=dev, dtype=torch.bfloat16)
+        inp = torch.randn(1024, 768, device=dev, dtype=torch.bfloat16)
+        ops.bsr_dense_addmm(inp, a, b, beta=0.5, alpha=2.0,
+                            left_alpha=torch.rand(1024, device=dev, dtype=torch.bfloat16),
+                            right_alpha=torch.rand(768, device=dev, dtype=torch.bfloat16))
+
+    def batched_mm_fp16():
+        a = bsr(512, 256, 32, torch.float16, batch=(4,))
+        ops.bsr_dense_mm(a, torch.randn(4, 256, 384, device=dev, dtype=torch.float16))
+
+    def sampled_addmm_fp16():
+        pattern = bsr(512, 512, 32, torch.float16)
+        m1 = torch.randn(512, 256, device=dev, dtype=torch.float16)
+        m2 = torch.randn(256, 512, device=dev, dtype=torch.float16)
+        ops.sampled_addmm(pattern, m1, m2, beta=0.5, alpha=1.5)
+
+    def softmax_fp32():
+        ops.bsr_softmax(bsr(512, 1024, 32, torch.float32, batch=(2,)))
+
+    def sdpa_bsr_mask_bf16():
+        q, k, v = (torch.randn(2, 4, 512, 64, device=dev, dtype=torch.bfloat16) for _ in range(3))
+        mask = bsr(512, 512, 64, torch.bfloat16, density=0.5, batch=(2, 4))
+        ops._scaled_dot_product_attention(q, k, v, mask)
+
+    def scatter_mm_fp16():
+        a = bsr(1024, 1024, 32, torch.float16)
+        b = torch.randn(1024, 256, device=dev, dtype=torch.float16)
+        for fmt in ("bsr_strided_mm", "bsr_strided_mm_compressed", "scatter_mm"):
+            ops.bsr_scatter_mm(a, b, indices_data=ops.bsr_scatter_mm_indices_data(a, b, indices_format=fmt))
+
+    return out + [int8_scaled_addmm, addmm_scales_bf16, batched_mm_fp16, sampled_addmm_fp16, softmax_fp32,
+                  sdpa_bsr_mask_bf16, scatter_mm_fp16]
+
+
 LIBRARIES = {"liger": _ops_liger, "fla": _ops_fla, "torchao": _ops_torchao, "gemlite": _ops_gemlite,
              "mamba": _ops_mamba, "flaggems": _ops_flaggems,
              "flashattn": _ops_flashattn, "vllm": _ops_vllm,
              "bitsandbytes": _ops_bitsandbytes, "xformers": _ops_xformers, "fbgemm": _ops_fbgemm,
              "lmdeploy": _ops_lmdeploy, "flashinfer": _ops_flashinfer,
              "cce": _ops_cce, "flex": _ops_flex, "megablocks": _ops_megablocks, "unsloth": _ops_unsloth,
-             "deepspeed": _ops_deepspeed, "sglang": _ops_sglang}
+             "deepspeed": _ops_deepspeed, "sglang": _ops_sglang, "torch_sparse": _ops_torch_sparse}
 
 
 def record(out: str, libs: list[str]) -> None:

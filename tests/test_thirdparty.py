@@ -27,7 +27,8 @@ DATA = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6"
 FBGEMM = Path(__file__).parent / "data" / "thirdparty-h200-triton3.6" / "fbgemm"
 LMDEPLOY = FBGEMM.parent / "lmdeploy"
 FLASHINFER = FBGEMM.parent / "flashinfer"
-LIBS = ("liger", "fla", "torchao", "gemlite", "mamba", "flaggems", "vllm", "bitsandbytes", "xformers", "triton_kernels")
+LIBS = ("liger", "fla", "torchao", "gemlite", "mamba", "flaggems", "vllm", "bitsandbytes", "xformers", "triton_kernels",
+        "torch_sparse")
 H200_LIBS = ("fbgemm", "lmdeploy", "flashinfer", "unsloth", "deepspeed", "sglang", "cce")
 GLOBAL = ("global_load", "global_store", "atomic", "async_copy", "tma_load", "tma_store")
 needs_nvdisasm = pytest.mark.skipif(tools.find_nvidia_tool("nvdisasm") is None, reason="no nvdisasm")
@@ -351,6 +352,30 @@ def test_a_load_in_a_loop_ptxas_unrolled():
     # the loads after the loop (line 165) keep their 4 instructions
     (after,) = [r for r in report.rows if r.line == 1028 and "kernels_8bit_quant.py:165:" in r.chain]
     assert after.counts("sass") == {"LDG.E": 4} and not after.count_changes
+
+
+@needs_nvdisasm
+def test_torch_sparse_bsr_matmul_spills_and_scatter_gathers(cli):
+    """torch's own block-sparse kernels (torch.sparse._triton_ops, torch 2.11): the fp32 BSR x dense matmul
+    at 64x64 blocks spills 8 bytes, stored at the accumulation (2558) and reloaded at the output store
+    (2617), its block tiles read by 16-byte vectors; scatter_mm6 gathers its fp16 rows through loaded
+    offsets (a 1-element-wide layout), 4 scalar loads and stores a thread."""
+    entry = _entry("torch_sparse", "XOKMY5CC")
+    report = analyze_entry(entry)
+    assert entry.local_bytes == 8
+    assert [(s["stage"], s["line"], s["instruction"], s["count"]) for s in report.spills] == [
+        ("sass", 2558, "STL", 1), ("sass", 2617, "STL", 1), ("sass", 2617, "LDL.LU", 1)]
+    rows = {(r.line, r.kind): r for r in report.rows if r.kind in GLOBAL}
+    for key in ((2559, "global_load"), (2565, "global_load"), (2617, "global_store")):
+        assert rows[key].verdict == "as-predicted" and sum(rows[key].counts("sass").values()) == 8, key
+    assert rows[(2510, "global_load")].verdict == "scalar"  # the block's row pointer
+    out = cli("ls", "--cache-dir", str(DATA / "torch_sparse"))
+    assert [ln.split()[2] for ln in out.stdout.splitlines() if "spills:8B" in ln] == ["XOKMY5CCFB"]
+    scatter = analyze_entry(_entry("torch_sparse", "E7FSP6TC"))
+    gathers = [(r.line, r.kind, r.verdict, dict(r.counts("sass"))) for r in scatter.rows
+               if any(q.code == "gather" for q in r.reasons)]
+    assert gathers == [(2266, "global_load", "scalar", {"LDG.E.U16": 4}),
+                       (2295, "global_store", "scalar", {"STG.E.U16": 4})]
 
 
 @needs_nvdisasm
