@@ -969,6 +969,20 @@ def test_lmdeploy_dot_operands_at_one_position_told_apart_by_transposition():
     assert "unknown" not in {r.verdict for r in report.rows}
 
 
+@needs_nvdisasm
+def test_a_one_element_register_run_is_not_blamed_on_the_shared_layout():
+    """lmdeploy's decoding stores a 1x64 tile (sizePerThread [16, 1], order[0] = 0: one element a thread
+    along its fastest dim, since the tile is one element wide there) into a shared layout that keeps dim 1
+    contiguous. The register layout alone gives the 2-byte stores; the shared layout's "keeps dim 1
+    contiguous, one element per shared access" used to be given as a second reason, which read as the
+    cause (there, dim 1 is where this thread's 16 elements run)."""
+    report = _lmdeploy("ZTN324TL")
+    (row,) = [r for r in report.rows if r.line == 464 and r.kind == "shared_store"]
+    assert row.contiguous_per_thread == 1 and row.verdict == "scalar"
+    assert [r.code for r in row.reasons] == ["layout-contiguity-1"] and row.prediction_note is None
+    assert "the 1x64 tensor is 1 element wide (its elements run along dim 1)" in row.reasons[0].evidence
+
+
 def test_dot_operands_sharing_their_ldmatrix_take_their_registers_worth():
     """Both operands of a dot read at its position by ldmatrix alone, the LLIR instructions shared between
     them (fbgemm's block-scaled fp8 GEMM: 4 `ldmatrix.x4`, each operand 32 fp8 registers a thread, 2 each):

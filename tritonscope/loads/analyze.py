@@ -459,8 +459,9 @@ def _shared_limit(row: AccessRow) -> int | None:
     if shared is None or vec is None or not order:
         return None
     if row.fastest_dim is not None and order[0] != row.fastest_dim:
-        row.prediction_note = (f"#{site.shared_layout_name} keeps dim {order[0]} contiguous, the registers run "
-                               f"along dim {row.fastest_dim}: one element per shared access")
+        if (row.contiguous_per_thread or 1) > 1:  # (a register run of one is the register layout's doing)
+            row.prediction_note = (f"#{site.shared_layout_name} keeps dim {order[0]} contiguous, the registers "
+                                   f"run along dim {row.fastest_dim}: one element per shared access")
         return 1
     # Without swizzling (maxPhase 1) a whole row is contiguous, whatever `vec` says.
     # (a run of 16 bytes or more limits nothing: no access is wider)
