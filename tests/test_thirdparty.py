@@ -28,7 +28,7 @@ FBGEMM = Path(__file__).parent / "data" / "thirdparty-h200-triton3.6" / "fbgemm"
 LMDEPLOY = FBGEMM.parent / "lmdeploy"
 FLASHINFER = FBGEMM.parent / "flashinfer"
 LIBS = ("liger", "fla", "torchao", "gemlite", "mamba", "flaggems", "vllm", "bitsandbytes", "xformers", "triton_kernels",
-        "torch_sparse")
+        "torch_sparse", "colossalai")
 H200_LIBS = ("fbgemm", "lmdeploy", "flashinfer", "unsloth", "deepspeed", "sglang", "cce")
 GLOBAL = ("global_load", "global_store", "atomic", "async_copy", "tma_load", "tma_store")
 needs_nvdisasm = pytest.mark.skipif(tools.find_nvidia_tool("nvdisasm") is None, reason="no nvdisasm")
@@ -376,6 +376,31 @@ def test_torch_sparse_bsr_matmul_spills_and_scatter_gathers(cli):
                if any(q.code == "gather" for q in r.reasons)]
     assert gathers == [(2266, "global_load", "scalar", {"LDG.E.U16": 4}),
                        (2295, "global_store", "scalar", {"STG.E.U16": 4})]
+
+
+@needs_nvdisasm
+def test_colossalai_paged_context_attention_loop_unrolled_by_ptxas():
+    """ColossalAI's paged context attention (context_attn_unpad.py, its own tests on the H100): the
+    sequence's offset is summed by `for i in range(0, cur_seq_idx): tl.load(context_lengths + i)`, a loop
+    of run-time trip count that PTX keeps (1 load) and ptxas unrolls (8 LDG.E, as wide): `unrolled`, not
+    a vector cut. Its K/V tiles come in by cp.async (LDGSTS.E.64) and go to the dots by ldmatrix, the V
+    tile's transposed."""
+    report = _entry_report("colossalai", "3SLXGC72")
+    (row,) = [r for r in report.rows if r.line == 249]
+    assert row.counts("ptx") == {"ld.global.b32": 1} and row.counts("sass") == {"LDG.E": 8}
+    assert [c.code for c in row.count_changes] == ["unrolled"]
+    assert "trip count is known only at run time" in row.count_changes[0].evidence
+    (first,) = [r for r in report.rows if r.line == 241]  # (the same load before the loop: once)
+    assert first.counts("sass") == {"LDG.E": 1} and first.count_changes == []
+    copies = [(r.line, r.counts("sass"), r.verdict) for r in report.rows if r.kind == "async_copy"]
+    assert copies == [(309, {"LDGSTS.E.64": 3}, "as-predicted"), (323, {"LDGSTS.E.64": 3}, "as-predicted")]
+    (trans,) = [r for r in report.rows if r.line == 323 and r.kind == "shared_load"]
+    assert trans.counts("sass") == {"LDSM.16.MT88.2": 1}
+    assert {r.verdict for r in report.rows} == {"as-predicted", "scalar"}
+
+
+def _entry_report(lib: str, prefix: str):
+    return analyze_entry(_entry(lib, prefix))
 
 
 @needs_nvdisasm
@@ -1113,7 +1138,8 @@ def test_transformer_engine_permute_arms_merged_by_selecting_the_value():
     == 0.0: store(out, 0.0) else: store(out, inp)`, each arm recomputing the same address. LLVM keeps one
     store of a `select`ed value: the else arm (301:17) has no instruction and says so, with 299's verdict.
     LLVM also unswitched the token loop on `pid_h == 0` (`.us` blocks): every access in it is in LLIR
-    twice, which says why."""
+    twice, which says why; ptxas then unrolled that loop of run-time trip count (2 PTX stores, 9 SASS, none
+    narrower)."""
     entry, report = _cuda90("transformer_engine")
     rows = {r.where: r for r in report.rows}
     kept, merged = rows["299:17"], rows["301:17"]
@@ -1122,8 +1148,10 @@ def test_transformer_engine_permute_arms_merged_by_selecting_the_value():
     assert [r.code for r in merged.reasons] == ["merged-arms"]
     assert "to the same address with the same mask at 299:17" in merged.reasons[0].evidence
     for where in ("272:19", "276:26", "292:20", "299:17"):
-        assert [c.code for c in rows[where].count_changes] == ["unswitched", "split"], where
+        assert [c.code for c in rows[where].count_changes] == ["unswitched", "unrolled"], where
     assert "`.us` blocks" in kept.count_changes[0].evidence
+    assert "none narrower (no vector was cut)" in kept.count_changes[1].evidence and \
+        "ptxas unrolled that loop" in kept.count_changes[1].evidence
     assert rows["261:11"].count_changes == []  # (before the loop: once)
     assert collections.Counter(r.verdict for r in report.rows) == {"scalar": 8}
 

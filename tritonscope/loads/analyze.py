@@ -185,7 +185,8 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     for row in rows:
         decide(row, final, graph)
         trips = [graph.loop_trips(s.op) for s in row.sites]  # (each copy's loops: a prologue's are not the loop's)
-        explain_counts(row, stages, trips[0] if trips else None, copied_loops if None in trips else None)
+        explain_counts(row, stages, trips[0] if trips else None, copied_loops if None in trips else None,
+                       in_runtime_loop=None in trips and any(graph.in_loop(s.op) for s in row.sites))
         row.count_changes.extend(row.relocations)
     for row in rows:  # an access combined into another's wider instruction has that one's verdict
         partner = row.combined_with

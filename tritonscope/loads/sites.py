@@ -296,6 +296,25 @@ class ValueGraph:
             trips *= max(0, -(-(hi - lo) // step))
         return trips
 
+    def in_loop(self, op: Op) -> bool:
+        """Whether an `scf.for` or `scf.while` region encloses `op` (what runs it more than once a launch)."""
+        lines = self.lines
+        i = op.lineno - 1
+        if not 0 <= i < len(lines):
+            return False
+        indent = len(lines[i]) - len(lines[i].lstrip())
+        for j in range(i - 1, -1, -1):
+            text = lines[j].lstrip()
+            depth = len(lines[j]) - len(text)
+            if not text or depth >= indent or text.startswith(("}", "^")):
+                continue
+            indent = depth  # the header of a region around it
+            if depth == 0 or text.startswith("tt.func"):
+                return False
+            if "scf.for" in text or "scf.while" in text:
+                return True
+        return False
+
     def constant(self, value: str, depth: int = 0) -> int | None:
         """The integer a value always holds: `arith.constant 64`, `dense<64>`, and splats, broadcasts,
         casts and layout conversions of one; None otherwise."""

@@ -201,7 +201,7 @@ def _step(graph: ValueGraph, address: list[str], rank: int, dim: int) -> tuple[i
 
 
 def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
-                   copied_loop: str | None = None) -> None:
+                   copied_loop: str | None = None, in_runtime_loop: bool = False) -> None:
     """Why consecutive stages hold different numbers of the row's instructions (per thread, static), and
     why LLIR holds more than the layout's vectors (`unrolled`: a constant-bound loop LLVM unrolled).
 
@@ -213,7 +213,9 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
     4 PTX loads, 29 SASS); else `split` (a vector cut into narrower instructions, or a loop unrolled by
     the assembler). `copied_loop`: a copy of the access sits in a loop of run-time trip count, and what LLVM
     did to such loops, read from its block names (`analyze._copied_loops`: "unrolled or peeled", "unswitched"):
-    the access may be there several times."""
+    the access may be there several times. `in_runtime_loop`: the access sits in a loop of run-time trip
+    count; more SASS instructions than PTX ones, none narrower (no vector was cut), are then ptxas's
+    unrolling of that loop (colossalai's `for i in range(0, cur_seq_idx): tl.load(...)`: 1 PTX, 8 SASS)."""
     row.count_changes = []
     totals = [(s, sum(row.stages[s].values())) for s in stages if row.stages.get(s)]
     expected = (row.predicted_vectors_per_thread or 0) * row.instances
@@ -280,6 +282,11 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
                 "unrolled", f"{n} {before} instructions, {m} in {after}: the access runs {trips} times per "
                 f"launch (the constant-bound scf.for loops around it) and no {after} instruction is narrower: "
                 f"{tool} unrolled the loop ({trips} x {n} = {trips * n} at most)"))
+        elif m > n and in_runtime_loop and (before, after) == ("ptx", "sass") and _no_narrower(row, before, after):
+            row.count_changes.append(Reason(
+                "unrolled", f"{n} {before} instructions, {m} in {after}, none narrower (no vector was cut): the "
+                f"access sits in a loop whose trip count is known only at run time, and ptxas unrolled that loop "
+                f"(its unrolled body and remainder each hold copies)"))
         elif m > n and m == 2 * n and after == "sass" and _halved_tensor_memory_moves(row, before, after):
             row.count_changes.append(Reason(
                 "split", f"{n} {before} instructions, {m} in {after}: ptxas issues a `16x32bx2` tensor memory move as "
