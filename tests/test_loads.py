@@ -128,6 +128,22 @@ def test_inductor_cache_hint_b16_counted_in_ptx(inductor_cache):
         assert row.eviction == "evict_last"
 
 
+def test_more_instructions_none_narrower_are_copies_not_a_cut(inductor_cache):
+    """Inductor's triton_mm template on the H200: its A tile copies (3 16-byte `cp.async.cg` in PTX, the
+    pipeline's prologue and its 32-trip K loop) are 33 `LDGSTS.E.BYPASS.128` in SASS, every one as wide:
+    ptxas unrolled the loop whole (no branch is left in the SASS). The count change says copies, instead of
+    offering a vector cut."""
+    (entry,) = [e for e in Cache(inductor_cache).kernels() if e.hash.startswith("3HOYGUHP")]
+    rep = analyze_entry(entry)
+    if "sass" not in rep.stages:
+        pytest.skip("nvdisasm not available")
+    (row,) = [r for r in rep.rows if r.line == 77 and r.kind == "async_copy"]
+    assert row.stages["ptx"] == {"cp.async.cg.shared.global": 3} and row.stages["sass"] == {"LDGSTS.E.BYPASS.128": 33}
+    (change,) = row.count_changes
+    assert change.code == "split" and "none narrower (no vector was cut): copies of them" in change.evidence
+    assert "a vector cut into narrower ones" not in change.evidence
+
+
 def test_shared_memory_rows_use_the_shared_layout(cache39):
     rep = analyze_entry(_entry(cache39, "matmul_kernel", "hip:gfx942"))
     store = next(r for r in rep.rows if r.op == "ttg.local_store" and r.line == 132)

@@ -291,6 +291,10 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
             row.count_changes.append(Reason(
                 "split", f"{n} {before} instructions, {m} in {after}: ptxas issues a `16x32bx2` tensor memory move as "
                 f"two instructions, one for threads 0-15 and one for threads 16-31 (`_t0_t15`, `_t16_t31`)"))
+        elif m > n and _no_narrower(row, before, after):
+            row.count_changes.append(Reason(
+                "split", f"{n} {before} instructions, {m} in {after}, none narrower (no vector was cut): copies of "
+                f"them, from a loop the assembler unrolled or code it duplicated"))
         elif m > n:
             row.count_changes.append(Reason(
                 "split", f"{n} {before} instructions, {m} in {after}: an instruction became several (a vector cut into "
