@@ -266,16 +266,14 @@ class ValueGraph:
             todo.extend(self.sources(v))
         return ops, args
 
-    def loop_trips(self, op: Op) -> int | None:
-        """How many times `op` runs per launch by the `scf.for` loops around it (their trip counts
-        multiplied), when every enclosing loop has constant bounds; 1 outside any loop; None otherwise
-        (a runtime bound, or a region that is no `scf.for`, such as a `scf.while`)."""
+    def _region_headers(self, op: Op):
+        """The header lines of the regions around `op`, innermost first, as (line index, stripped text),
+        up to its function; nothing for an op whose line is not in the module."""
         lines = self.lines
         i = op.lineno - 1
         if not 0 <= i < len(lines):
-            return None
+            return
         indent = len(lines[i]) - len(lines[i].lstrip())
-        trips = 1
         for j in range(i - 1, -1, -1):
             text = lines[j].lstrip()
             depth = len(lines[j]) - len(text)
@@ -283,7 +281,17 @@ class ValueGraph:
                 continue
             indent = depth  # a line less indented than the op: the header of a region around it
             if depth == 0 or text.startswith("tt.func"):
-                break
+                return
+            yield j, text
+
+    def loop_trips(self, op: Op) -> int | None:
+        """How many times `op` runs per launch by the `scf.for` loops around it (their trip counts
+        multiplied), when every enclosing loop has constant bounds; 1 outside any loop; None otherwise
+        (a runtime bound, or a region that is no `scf.for`, such as a `scf.while`)."""
+        if not 0 < op.lineno <= len(self.lines):
+            return None
+        trips = 1
+        for j, text in self._region_headers(op):
             m = SCF_FOR.search(text)
             head = self._by_line.get(j + 1)
             if m is None or head is None:
@@ -298,22 +306,7 @@ class ValueGraph:
 
     def in_loop(self, op: Op) -> bool:
         """Whether an `scf.for` or `scf.while` region encloses `op` (what runs it more than once a launch)."""
-        lines = self.lines
-        i = op.lineno - 1
-        if not 0 <= i < len(lines):
-            return False
-        indent = len(lines[i]) - len(lines[i].lstrip())
-        for j in range(i - 1, -1, -1):
-            text = lines[j].lstrip()
-            depth = len(lines[j]) - len(text)
-            if not text or depth >= indent or text.startswith(("}", "^")):
-                continue
-            indent = depth  # the header of a region around it
-            if depth == 0 or text.startswith("tt.func"):
-                return False
-            if "scf.for" in text or "scf.while" in text:
-                return True
-        return False
+        return any("scf.for" in text or "scf.while" in text for _, text in self._region_headers(op))
 
     def constant(self, value: str, depth: int = 0) -> int | None:
         """The integer a value always holds: `arith.constant 64`, `dense<64>`, and splats, broadcasts,
