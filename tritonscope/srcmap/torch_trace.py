@@ -158,13 +158,11 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
                 continue
             finish()
             record, payload, size = None, None, 0
-            if b"] {" not in raw:
+            # (a byte test first: most records are of kinds not read, and are not decoded)
+            if b"] {" not in raw or (b'"inductor_output_code"' not in raw and b'"artifact"' not in raw):
                 continue
             m = _RECORD.match(raw.decode("utf-8", "replace"))
             if not m:
-                continue
-            kind_head = raw.find(b'"inductor_output_code"') >= 0 or raw.find(b'"artifact"') >= 0
-            if not kind_head:
                 continue
             try:
                 meta = json.loads(m.group(1))
