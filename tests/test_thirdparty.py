@@ -385,7 +385,7 @@ def test_colossalai_paged_context_attention_loop_unrolled_by_ptxas():
     of run-time trip count that PTX keeps (1 load) and ptxas unrolls (8 LDG.E, as wide): `unrolled`, not
     a vector cut. Its K/V tiles come in by cp.async (LDGSTS.E.64) and go to the dots by ldmatrix, the V
     tile's transposed."""
-    report = _entry_report("colossalai", "3SLXGC72")
+    report = _report(DATA / "colossalai", "3SLXGC72")
     (row,) = [r for r in report.rows if r.line == 249]
     assert row.counts("ptx") == {"ld.global.b32": 1} and row.counts("sass") == {"LDG.E": 8}
     assert [c.code for c in row.count_changes] == ["unrolled"]
@@ -397,10 +397,6 @@ def test_colossalai_paged_context_attention_loop_unrolled_by_ptxas():
     (trans,) = [r for r in report.rows if r.line == 323 and r.kind == "shared_load"]
     assert trans.counts("sass") == {"LDSM.16.MT88.2": 1}
     assert {r.verdict for r in report.rows} == {"as-predicted", "scalar"}
-
-
-def _entry_report(lib: str, prefix: str):
-    return analyze_entry(_entry(lib, prefix))
 
 
 @needs_nvdisasm
