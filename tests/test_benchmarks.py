@@ -20,8 +20,13 @@ def test_tiny_benchmark_run_writes_ratios(corpus, tmp_path):
     doc = json.loads(out.read_text())
     assert doc["meta"]["mode"] == "tiny" and doc["meta"]["cores"] >= 1
     benches = [r["bench"] for r in doc["rows"]]
-    # two ls sizes x (in-process, process); full parse on 1 core (and on every core when there are several)
-    assert benches.count("ls: Cache.entries (in-process)") == 2 and benches.count("ls --json (process)") == 2
+    # two ls sizes x (in-process, process against the loop and against its floor); full parse on 1 core (and on
+    # every core when there are several)
+    assert benches.count("ls: Cache.entries (in-process)") == 2 and benches.count("ls --json (process)") == 4
+    floors = [(r["bench"], r["baseline"]) for r in doc["rows"] if "floor" in r["bench"] + r["baseline"]]
+    assert floors == 2 * [("ls floor (process)", "json.load loop (process)"),
+                          ("ls floor, click imported (process)", "json.load loop (process)"),
+                          ("ls --json (process)", "ls floor, click imported (process)")]
     assert "full parse (1 core)" in benches and "diff A B (process)" in benches
     assert "memory: parse largest LLIR" in benches and "memory: all stages + line map" in benches
     for r in doc["rows"]:
