@@ -41,7 +41,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tritonscope.lazyre import lazy_compile
-from tritonscope.srcmap.torch_trace import is_torch_file, is_trace_log
 from tritonscope.stages.common import read_at_most
 
 # A wrapper of a large model is a few MB; nothing Inductor writes is near this.
@@ -507,9 +506,12 @@ class InductorIndex:
         if not dirs and env.get("TORCH_TRACE") and os.path.isdir(env["TORCH_TRACE"]):
             roots.append(Path(env["TORCH_TRACE"]))  # where torch writes its structured trace
         for root in roots:
-            if root.is_file() and is_trace_log(str(root)):
-                logs.append(str(root))
-                continue
+            if root.is_file():
+                from tritonscope.srcmap.torch_trace import is_trace_log  # lazy: most commands read no trace
+
+                if is_trace_log(str(root)):
+                    logs.append(str(root))
+                    continue
             if not root.is_dir():
                 if dirs:
                     notes.append(f"{root}: {'not a directory' if root.exists() else 'no such directory'} "
@@ -665,8 +667,11 @@ def _walk(path: str, depth: int, found: list[str], logs: list[str]) -> None:
                 elif e.name.endswith(".py") and e.is_file(follow_symlinks=False):
                     if _is_wrapper(e.path):
                         found.append(e.path)
-                elif e.name.endswith(".log") and is_trace_log(e.path):
-                    logs.append(e.path)
+                elif e.name.endswith(".log"):
+                    from tritonscope.srcmap.torch_trace import is_trace_log  # lazy: few dirs hold a log
+
+                    if is_trace_log(e.path):
+                        logs.append(e.path)
             except OSError:
                 continue
 
@@ -800,9 +805,14 @@ def link_notes(index: InductorIndex, links: list[Link | None], asked: bool = Tru
     if no_lines:
         notes.append(f"no model lines for {len(no_lines)} graph(s): their FX graphs are written only under "
                      "TORCH_COMPILE_DEBUG=1 or TORCH_TRACE (give the debug or trace dir with --inductor-dir)")
-    in_torch = {id(link.block) for link in links
-                if link is not None and link.block is not None and not link.block.stacks
-                and any(n.model is not None and is_torch_file(n.model.file) for n in link.block.nodes)}
+    without_stacks = [link.block for link in links if link is not None and link.block is not None
+                      and not link.block.stacks and any(n.model is not None for n in link.block.nodes)]
+    in_torch: set[int] = set()
+    if without_stacks:
+        from tritonscope.srcmap.torch_trace import is_torch_file  # lazy: only model lines are tested
+
+        in_torch = {id(b) for b in without_stacks
+                    if any(n.model is not None and is_torch_file(n.model.file) for n in b.nodes)}
     if in_torch:
         notes.append(f"{len(in_torch)} kernel(s) with model lines in torch's own Python (an op torch implements "
                      "in Python, e.g. F.rms_norm): the model line that called it is in a torch trace's stacks "
@@ -852,6 +862,8 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
 def _merge_traces(wrappers: dict[tuple, Wrapper], logs: list[str], notes: list[str]) -> None:
     """What torch traces add to the wrappers: a graph's wrapper where no file of it was found (the trace
     holds its text), its post-grad FX graph where no debug dir gave one, and every kernel call's stacks."""
+    if not logs:
+        return
     from tritonscope.srcmap.torch_trace import read_trace
 
     for log in logs:
@@ -879,7 +891,7 @@ def _attach_stacks(w: Wrapper, table: dict[str, list[str]]) -> None:
     """Each kernel's stacks (by its calls' handles; by name where the wrapper names none), and, for a node
     whose FX line is in torch's own Python, the model line that called it: the innermost frame outside
     torch of the one stack that ends at that line (several callers with different lines: left as is)."""
-    from tritonscope.srcmap.torch_trace import parse_stack
+    from tritonscope.srcmap.torch_trace import is_torch_file, parse_stack
 
     by_name: dict[str, list[str]] = {}
     for key in table:
