@@ -112,6 +112,56 @@ def test_fx_graph_inference_rules():
     assert t["lone"] is None  # no user, no located producer: nothing is made up
 
 
+def _fx_graphs(name: str) -> dict[str, str]:
+    """The graphs of a file of tests/data/fx-graphs, by the name after `===== `."""
+    parts = (DATA.parent / "fx-graphs" / name).read_text().split("===== ")[1:]
+    return {p.split("\n", 1)[0]: p.split("\n", 1)[1] for p in parts}
+
+
+def test_fx_graph_recomputed_nodes_of_activation_checkpointing():
+    # torch 2.13's own print of a checkpointed block: the backward graph recomputes lines 12 and 13 under
+    # `# ac_graph_id: 2 - PREFER_RECOMPUTE File: ...`; those nodes kept line 21 (the comment before) when only
+    # `# File:` was read
+    graphs = _fx_graphs("checkpoint-torch2.13.txt")
+    bw = parse_fx_graph(graphs["bw"])
+    assert {n: bw[n][1] for n in ("expand", "mul_1", "t", "addmm", "relu", "t_1", "addmm_1", "cos", "detach_3",
+                                 "detach_7", "mm_3", "t_9")} == {
+        "expand": 21, "mul_1": 21, "t": 12, "addmm": 12, "relu": 12, "t_1": 13, "addmm_1": 13, "cos": 13,
+        "detach_3": 12, "detach_7": 12, "mm_3": 12, "t_9": 12}
+    assert bw["relu"][:4] == ("model.py", 12, "forward", "h = torch.relu(self.l1(x))")
+    assert all(len(v) == 4 for v in bw.values())  # every node under a comment of its own: none inferred
+    fw = parse_fx_graph(graphs["fw"])
+    assert [fw[n][1] for n in ("t", "addmm", "relu", "t_1", "sin", "mul", "sum_1")] == [12, 12, 12, 13, 13, 21, 21]
+
+
+def test_fx_graph_summary_prefixes_of_newer_torch():
+    # what torch.fx's `_python_code` writes before the stack part, as the writer composes it
+    # (f"{additional_meta_str}#{annotation_str}{maybe_recompute_info} {stack_trace_str}"), torch 2.14+ adding
+    # `Backward of forward node: ` to the backward graph's nodes
+    text = '''class GraphModule(torch.nn.Module):
+    def forward(self, primals_1: "f32[8][1]cuda:0", tangents_1: "f32[8][1]cuda:0"):
+         # File: /m/model.py:5 in forward, code: y = x.sin()
+        sin: "f32[8][1]cuda:0" = torch.ops.aten.sin.default(primals_1)
+         # Backward of forward node: File: /m/model.py:6 in forward, code: z = y * 2
+        mul: "f32[8][1]cuda:0" = torch.ops.aten.mul.Tensor(tangents_1, 2)
+        # recompute: MUST_SAVE Backward of forward node: File: /m/model.py:7 in forward, code: w = z.cos()
+        cos: "f32[8][1]cuda:0" = torch.ops.aten.cos.default(mul)
+        # Annotation: {'stage': 1} ac_graph_id: 0 - PREFER_RECOMPUTE File: /m/model.py:8 in forward, code: v = w + 1
+        add: "f32[8][1]cuda:0" = torch.ops.aten.add.Tensor(cos, 1)
+        # seq_nr: 12 # File: /m/model.py:9 in forward, code: u = v - 1
+        sub: "f32[8][1]cuda:0" = torch.ops.aten.sub.Tensor(add, 1)
+        # recompute: MUST_SAVE No stacktrace found for following nodes
+        neg: "f32[8][1]cuda:0" = torch.ops.aten.neg.default(primals_1)
+        return (sub, neg)
+'''
+    t = parse_fx_graph(text)
+    assert {n: t[n][:2] for n in ("sin", "mul", "cos", "add", "sub")} == {
+        "sin": ("/m/model.py", 5), "mul": ("/m/model.py", 6), "cos": ("/m/model.py", 7), "add": ("/m/model.py", 8),
+        "sub": ("/m/model.py", 9)}
+    assert t["mul"][2:4] == ("forward", "z = y * 2")
+    assert t["neg"] is None  # no stack trace, no user: not the line of the comment before
+
+
 def test_index_links_every_graph_kernel_entry():
     index = InductorIndex.load([str(DATA / "inductor_cache")])
     assert index.notes == []

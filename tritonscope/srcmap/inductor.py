@@ -70,9 +70,16 @@ _TENSOR_TYPE = lazy_compile(r'Tensor "(?P<dtype>\w+)(?P<shape>\[[^\]]*\])(?P<str
 # `name = async_compile.triton('name', '''` (older torch: the placeholder 'triton_' as Triton's name)
 _ASYNC_COMPILE = lazy_compile(r"^(\w+) = async_compile\.triton\('(\w+)', '''$")
 _SOURCE_END = lazy_compile(r"^'''(?:,|\))")
-# `# File: /m.py:19 in forward, code: ...`; before torch 2.3 without ` in forward`
-_FX_FILE = lazy_compile(r"^\s*# File: (?P<file>.+?):(?P<line>\d+)(?: in (?P<func>[^,]+))?, code: (?P<code>.*)$")
-_FX_NO_TRACE = lazy_compile(r"^\s*# No stacktrace found")
+# The summary comment torch.fx writes above each run of nodes (`Graph._python_code`): `# File: /m.py:19 in
+# forward, code: ...` (before torch 2.3 without ` in forward`), after what fx puts first where a node has it:
+# `# KEY: VALUE ` (print_readable's additional_meta), ` Annotation: {...}` (torch.fx.traceback.annotate),
+# ` ac_graph_id: 2 - PREFER_RECOMPUTE` or ` recompute: ...` (activation checkpointing: the recomputed forward
+# nodes of a backward graph), `Backward of forward node: ` (the backward graph's nodes, torch >= 2.14). Its
+# stack part is either the file or `No stacktrace found for following nodes`. Missing one of these would
+# leave the nodes under it with the previous comment's line.
+_FX_FILE = lazy_compile(r"^\s*#(?:.*?\s)??(?:Backward of forward node: )?File: (?P<file>.+?):(?P<line>\d+)"
+                        r"(?: in (?P<func>[^,]+))?, code: (?P<code>.*)$")
+_FX_NO_TRACE = lazy_compile(r"^\s*#(?:.*\s)?No stacktrace found for following nodes\s*$")
 _FX_NODE = lazy_compile(r"^\s+(\w+)(?:\s*:\s*\"[^\"]*\")?\s*=\s")
 _LOC_FILE = lazy_compile(r'loc\("([^"]+)":\d+')
 # The first IR file of an entry and how much of its head is read for the kernel's file.
