@@ -4,6 +4,7 @@ Inductor's FX nodes name (`# File: .../provenance_model.py:NN in forward, code: 
 from __future__ import annotations
 
 import torch
+import torch.utils.checkpoint
 from torch import nn
 
 
@@ -32,6 +33,18 @@ class TinyModel(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         for block in self.blocks:
             x = block(x)
+        logits = self.head(x).float()
+        return torch.logsumexp(logits, dim=-1).mean()
+
+
+class CheckpointedModel(TinyModel):
+    """TinyModel with each block under activation checkpointing (`torch.utils.checkpoint`, non-reentrant):
+    the backward graph recomputes the blocks' forward nodes, which torch.fx prints under
+    `# ac_graph_id: N - PREFER_RECOMPUTE File: ...` comments."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        for block in self.blocks:
+            x = torch.utils.checkpoint.checkpoint(block, x, use_reentrant=False)
         logits = self.head(x).float()
         return torch.logsumexp(logits, dim=-1).mean()
 

@@ -14,6 +14,8 @@ in a fresh process with caches of its own, so every kernel is compiled (not load
 compiles `FlexDecoder` (FlexAttention with an ALiBi score_mod and a sliding causal block mask: Inductor's
 attention templates, forward and backward). `--model dynamic` compiles `TinyModel` with dynamic shapes
 (kernels over symbolic sizes, run at two batch sizes), cooperative reductions and combo kernels on.
+`--model checkpoint` compiles `CheckpointedModel` (TinyModel's blocks under activation checkpointing: the
+backward graph recomputes their forward nodes).
 TRITONSCOPE_RECORD_MODE sets torch.compile's mode (default max-autotune-no-cudagraphs; `default` skips
 autotuning, for a quick run).
 """
@@ -52,6 +54,9 @@ elif sys.argv[3] == "dynamic":
         x = torch.randn(rows, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
         compiled(x).backward()
     loss = compiled(x)
+elif sys.argv[3] == "checkpoint":
+    model = provenance_model.CheckpointedModel().cuda().to(torch.bfloat16)
+    x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
 else:
     model = provenance_model.TinyModel().cuda().to(torch.bfloat16)
     x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)

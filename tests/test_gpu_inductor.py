@@ -93,3 +93,70 @@ def test_fresh_torch_trace_names_the_calling_model_line(tmp_path, cli):
             fh.write(json.dumps({"test": "torch-trace", "entries": len(kernels), "rows": len(rows),
                                  "via_torch": len(via), "torch_lines_with_callers": len(in_torch),
                                  "torch": torch.__version__}) + "\n")
+
+
+def _fx_comment_lines(text: str) -> dict[str, tuple[tuple[str, int] | None, bool]]:
+    """The test's own reading of a printed FX graph: node -> ((file, line) of the last summary comment above
+    it, or None; whether that comment was activation checkpointing's)."""
+    import re
+
+    out: dict[str, tuple[tuple[str, int] | None, bool]] = {}
+    current: tuple[str, int] | None = None
+    recompute = False
+    for raw in text.splitlines():
+        s = raw.strip()
+        if s.startswith("#"):
+            m = re.search(r"File: (.+?):(\d+)(?: in [^,]+)?, code: ", s)
+            if m or "No stacktrace found" in s:
+                current = (m.group(1), int(m.group(2))) if m else None
+                recompute = "ac_graph_id:" in s or "recompute:" in s
+        elif s.startswith(("def ", "class ", "return ")):
+            current, recompute = None, False
+        else:
+            m = re.match(r"(\w+)(?:\s*:\s*\"[^\"]*\")?\s*=\s", s)
+            if m and m.group(1) not in out:
+                out[m.group(1)] = (current, recompute)
+    return out
+
+
+def test_fresh_checkpointed_model_recomputed_nodes_keep_their_lines(tmp_path, cli):
+    """Activation checkpointing: the backward graph recomputes the blocks' forward nodes under
+    `# ac_graph_id: N - PREFER_RECOMPUTE File: ...` comments. Every kernel node's model line is the line of
+    the comment above it in the FX graph file, as this test reads it itself, recomputed nodes included."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("no GPU")
+    subprocess.run([sys.executable, str(REPO / "benchmarks" / "record_inductor_provenance.py"), str(tmp_path),
+                    "debug", "--model", "checkpoint"], check=True, timeout=1200,
+                   env={**os.environ, "TRITONSCOPE_RECORD_MODE": "default"})
+    root = tmp_path / "debug"
+    before = tree_fingerprint(root)
+    r = cli("ls", "--cache-dir", str(root / "triton_cache"), "--json", "--inductor-dir",
+            str(root / "inductor_cache"), "--inductor-dir", str(root / "debug"))
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr
+    assert tree_fingerprint(root) == before
+    kernels = [e["inductor"] for e in json.loads(r.stdout)["entries"] if e["inductor"]]
+    graphs: dict[str, dict] = {}
+    checked = recomputed = 0
+    for k in kernels:
+        if k["role"] != "graph kernel" or not k.get("fx_graph"):
+            continue
+        if k["fx_graph"] not in graphs:
+            graphs[k["fx_graph"]] = _fx_comment_lines(Path(k["fx_graph"]).read_text())
+        truth = graphs[k["fx_graph"]]
+        for n in k["nodes"]:
+            if n["name"] not in truth or (n["model"] and n["model"]["how"].startswith("inferred")):
+                continue
+            want, is_recompute = truth[n["name"]]
+            got = (n["model"]["file"], n["model"]["line"]) if n["model"] else None
+            assert got == want, (k["kernel"], n["name"], got, want)
+            checked += 1
+            recomputed += is_recompute
+    assert checked and recomputed, (checked, recomputed)  # the recomputed nodes were among them
+    out = os.environ.get("TRITONSCOPE_GPU_RESULTS")
+    if out:
+        with open(out, "a") as fh:
+            fh.write(json.dumps({"test": "checkpointed-model", "kernels": len(kernels), "graphs": len(graphs),
+                                 "nodes_checked": checked, "recomputed_nodes": recomputed,
+                                 "torch": torch.__version__}) + "\n")
