@@ -162,6 +162,25 @@ def test_fx_graph_summary_prefixes_of_newer_torch():
     assert t["neg"] is None  # no stack trace, no user: not the line of the comment before
 
 
+def test_recorded_activation_checkpointing_kernels_name_their_block_lines(cli):
+    # a real torch.compile run of CheckpointedModel (H100, torch 2.11): the backward graph recomputes each
+    # block's LayerNorm under `# ac_graph_id: ... PREFER_RECOMPUTE File: ...:20`; read as `# File:` comments
+    # only, those nodes took the comment before, line 48 (`logits = self.head(x).float()`)
+    rec = DATA.parent / "inductor-checkpoint-h100-triton3.6"
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--json", "--inductor-dir", str(rec / "inductor_cache"))
+    assert r.returncode == 0, r.stderr
+    rows = {e["hash"][:8]: [(m["line"], m["code"], len(m["nodes"]), m["inferred"])
+                            for m in e["inductor"]["model_lines"]] for e in json.loads(r.stdout)["entries"]}
+    assert rows == {
+        "LH6BDGET": [(20, "y = self.norm(x)", 9, 0)],  # the recomputed forward LayerNorm, all nine nodes
+        "J4NGTALC": [(20, "y = self.norm(x)", 20, 0), (24, "return x + y * self.scale", 3, 0)],
+    }
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "inductor_cache"),
+            "--inductor")
+    assert r.returncode == 0 and "provenance_model.py:48" not in r.stdout
+    assert "model  provenance_model.py:20  y = self.norm(x)  (9 nodes)" in r.stdout
+
+
 def test_index_links_every_graph_kernel_entry():
     index = InductorIndex.load([str(DATA / "inductor_cache")])
     assert index.notes == []
