@@ -49,6 +49,18 @@ class CheckpointedModel(TinyModel):
         return torch.logsumexp(logits, dim=-1).mean()
 
 
+class BrokenModel(TinyModel):
+    """TinyModel with a graph break between its blocks: torch.compile makes one graph per side of the break
+    (frames 0 and 1, each with its forward and backward), and again for a second input shape."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        x = self.blocks[0](x)
+        torch._dynamo.graph_break()
+        x = self.blocks[1](x)
+        logits = self.head(x).float()
+        return torch.logsumexp(logits, dim=-1).mean()
+
+
 class DecoderBlock(nn.Module):
     """One pre-norm decoder layer: RMSNorm, causal attention (SDPA), a SwiGLU MLP."""
 

@@ -15,7 +15,8 @@ compiles `FlexDecoder` (FlexAttention with an ALiBi score_mod and a sliding caus
 attention templates, forward and backward). `--model dynamic` compiles `TinyModel` with dynamic shapes
 (kernels over symbolic sizes, run at two batch sizes), cooperative reductions and combo kernels on.
 `--model checkpoint` compiles `CheckpointedModel` (TinyModel's blocks under activation checkpointing: the
-backward graph recomputes their forward nodes).
+backward graph recomputes their forward nodes). `--model breaks` compiles `BrokenModel` (a graph break
+between the blocks, run at two input shapes: four graphs and a recompilation).
 TRITONSCOPE_RECORD_MODE sets torch.compile's mode (default max-autotune-no-cudagraphs; `default` skips
 autotuning, for a quick run).
 """
@@ -54,13 +55,20 @@ elif sys.argv[3] == "dynamic":
         x = torch.randn(rows, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
         compiled(x).backward()
     loss = compiled(x)
+elif sys.argv[3] == "breaks":
+    model = provenance_model.BrokenModel().cuda().to(torch.bfloat16)
+    compiled = torch.compile(model, mode=MODE)
+    for rows in (64, 96):  # the second shape recompiles (automatic dynamic shapes)
+        x = torch.randn(rows, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+        compiled(x).backward()
+    loss = compiled(x)
 elif sys.argv[3] == "checkpoint":
     model = provenance_model.CheckpointedModel().cuda().to(torch.bfloat16)
     x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
 else:
     model = provenance_model.TinyModel().cuda().to(torch.bfloat16)
     x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
-if sys.argv[3] not in ("flex", "dynamic"):
+if sys.argv[3] not in ("flex", "dynamic", "breaks"):
     compiled = torch.compile(model, mode=MODE)
     loss = compiled(x)
 loss.backward()
