@@ -245,6 +245,31 @@ def test_default_dir_is_where_torch_looks(cli, rec, tmp_path):
     assert sum(e["inductor"]["role"] == "graph kernel" for e in entries) == 5
 
 
+def test_template_kernels_without_an_inductor_dir_are_inductors_by_their_file(cli, tmp_path):
+    # a template's kernel is named `triton_<template>` (flex_attention_backward, convolution2d, ...: a list
+    # each torch release changes); with no Inductor dir to link to, the file its IR names, in Inductor's code
+    # cache (`<dir>/bm/cbm<49 more>.py`), says Inductor wrote it. A kernel of one's own named triton_*, no.
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    env = {"TORCHINDUCTOR_CACHE_DIR": str(empty)}
+    roles = {}
+    for rec in ("inductor-flex-h100-triton3.6", "inductor-cnn-h100-triton3.6"):
+        r = cli("ls", "--cache-dir", str(DATA.parent / rec), "--json", env=env)
+        assert r.returncode == 0, r.stderr
+        roles.update({e["name"]: e["inductor"] and e["inductor"]["role"] for e in json.loads(r.stdout)["entries"]})
+    assert roles["triton_flex_attention_backward"] == roles["triton_convolution2d"] == "unknown"
+    mine = tmp_path / "cache" / "MINE"
+    mine.mkdir(parents=True)
+    (mine / "triton_matmul.json").write_text(json.dumps({"name": "triton_matmul", "target": {
+        "backend": "cuda", "arch": 90, "warp_size": 32}, "num_warps": 4}))
+    (mine / "triton_matmul.ttir").write_text(
+        '#loc = loc("/home/me/kernels/mm.py":12:0)\nmodule {\n  tt.func public @triton_matmul() {\n'
+        '    tt.return loc(#loc)\n  } loc(#loc)\n} loc(#loc)\n')
+    r = cli("ls", "--cache-dir", str(tmp_path / "cache"), "--json", env=env)
+    assert r.returncode == 0, r.stderr
+    assert [e["inductor"] for e in json.loads(r.stdout)["entries"]] == [None]
+
+
 def test_missing_inductor_dir_is_one_note(cli, rec, tmp_path):
     r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--json", "--inductor-dir", str(tmp_path / "nope"))
     assert r.returncode == 0

@@ -568,8 +568,10 @@ class InductorIndex:
         if not (entry.name.startswith("triton") or entry.name in self.by_name):
             return None
         if not self.found:
-            # nothing to link to: no IR is read; the name alone says whether Inductor wrote the kernel
-            if not _INDUCTOR_NAME.match(entry.name):
+            # nothing to link to: the name says whether Inductor wrote the kernel, else (a template's
+            # `triton_<template>`, whose names change with each release) the file its IR names does
+            if not (_INDUCTOR_NAME.match(entry.name)
+                    or any(_INDUCTOR_FILE.search(f) for f in entry_kernel_files(entry))):
                 return None
             return Link(None, None, None, "unknown",
                         f"named as Inductor names kernels, but no Inductor wrapper under {self.where} "
@@ -648,6 +650,9 @@ _KERNEL_FILE = lazy_compile(r"c[a-z0-9]{50,}\.py")
 # Inductor's kernel names: triton_{poi,red,per,tem,for,...}_fused_..., and the autotuning placeholders
 # `triton_` / `triton_mm` / `triton_bmm` its candidates keep.
 _INDUCTOR_NAME = lazy_compile(r"^triton_(?:(?:poi|red|per|tem|for|spl|cooperative_reduction|mm|bmm)_\w+|mm|bmm)?$")
+# A kernel file in Inductor's code cache: `<dir>/<h[1:3]>/<h>.py`, h = "c" + 51 characters of a base32 hash
+# (torch._inductor.codecache.code_hash and get_path: the same in torch 2.13 and 2.15 and in every recording).
+_INDUCTOR_FILE = lazy_compile(r"(?:^|[/\\])([a-z2-7]{2})[/\\]c\1[a-z2-7]{49}\.py$")
 
 
 def _foreign(root: Path) -> bool:
