@@ -46,8 +46,10 @@ from tritonscope.stages.common import read_at_most
 # A wrapper of a large model is a few MB; nothing Inductor writes is near this.
 MAX_WRAPPER_BYTES = 64 << 20
 _MAX_WALK_DEPTH = 6
-# Inductor cache subdirectories that hold no wrapper or kernel source: not walked.
-_SKIP_DIRS = {"fxgraph", "aotautograd", "triton", "locks", "cache", "__pycache__", "pyinductor", "cudagraphs"}
+# Inductor cache subdirectories that hold no wrapper or kernel source (compiled graphs, locks, other
+# compilers' caches: CuTeDSL's `quack` from torch 2.14, FlyDSL's `flydsl_compile_cache` from 2.15): not walked.
+_SKIP_DIRS = {"fxgraph", "aotautograd", "triton", "locks", "cache", "__pycache__", "pyinductor", "cudagraphs", "quack",
+              "flydsl_compile_cache"}
 _AOT_ID = b"# AOT ID:"
 _ASYNC_SETUP = b"\nasync_compile = AsyncCompile()"
 _PLACEHOLDER_NAME = "'kernel_name': 'Placeholder.DESCRIPTIVE_NAME'"
