@@ -166,3 +166,31 @@ def test_a_diff_says_when_its_sides_came_from_different_builds(cli, tmp_path, ca
             "come from the tool as well as from the kernels (snapshot both with one build to compare the kernels "
             "alone)"]
         assert json.loads(other.stdout)["a"]["tool"] == tool
+
+
+def test_snapshot_tree_from_the_pool_is_the_tree_from_one_core(tmp_path, inductor_cache, monkeypatch):
+    """The pool's workers write each record's files where they computed it (the parent only collects):
+    the tree is the same byte for byte as one process writing everything, the files in place before
+    `finish` names the directories."""
+    from tritonscope import parallel
+    from tritonscope.artifacts.cache import Cache
+    from tritonscope.diff.normalize import NormalizeOptions
+    from tritonscope.diff.snapshot import METRICS_FILE, SnapshotWriter
+
+    trees = {}
+    for cores in (1, 2):
+        monkeypatch.setattr(parallel, "usable_cores", lambda c=cores: c)
+        writer = SnapshotWriter(tmp_path / f"s{cores}", NormalizeOptions())
+        try:
+            records = writer.write_records(Cache(inductor_cache).kernels())
+            assert len(records) == 30
+            for r in records:
+                d = writer.written[id(r)]
+                assert sorted(p.name for p in d.iterdir()) == sorted([*r.stages, METRICS_FILE])
+                assert all((d / stage).read_text(encoding="utf-8") == text for stage, text in r.stages.items())
+            writer.finish(records)
+        finally:
+            writer.close()
+        trees[cores] = _tree(tmp_path / f"s{cores}")
+    assert trees[1] == trees[2] and len(trees[1]) == 1 + 30 * 6
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s1", "s2"]  # no temporary directory left

@@ -30,21 +30,19 @@ def usable_cores() -> int:
 
 
 def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], None] | None = None,
-             workers: int | None = None, on_result: Callable[[R], None] | None = None) -> list[R]:
+             workers: int | None = None) -> list[R]:
     """[fn(job) for job in jobs], in a process pool when there are several cores and enough jobs.
 
     `fn` must be a module-level function (it is pickled by name). An exception in a worker propagates
-    unchanged (TritonscopeError pickles), so the CLI reports it as it would in-process. `on_result(result)`
-    is called in job order as each result arrives, while the workers go on with the next jobs (`snapshot`
-    writes each kernel's files there)."""
+    unchanged (TritonscopeError pickles), so the CLI reports it as it would in-process. Work whose output
+    is large (`snapshot`'s files) is better done by `fn` itself, in the worker: the parent that collects
+    the results is one core."""
     jobs = list(jobs)
     workers = min(workers or usable_cores(), len(jobs))
     if workers <= 1 or len(jobs) < MIN_JOBS_FOR_POOL:
         out = []
         for job in jobs:
             out.append(fn(job))
-            if on_result:
-                on_result(out[-1])
             if progress:
                 progress(1)
         return out
@@ -56,8 +54,6 @@ def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], 
         for result, unparsed in pool.map(_noting_unparsed, [(fn, job) for job in jobs], chunksize=chunk):
             results.append(result)
             stages.note_unparsed(unparsed)  # the CLI's "unparsed lines" note sees workers' lines too
-            if on_result:
-                on_result(result)
             if progress:
                 progress(1)
     return results

@@ -114,7 +114,6 @@ def snapshot_cmd(sel: Selection, out: str, fold_renames: bool) -> None:
     from pathlib import Path
 
     from tritonscope.diff.normalize import NormalizeOptions
-    from tritonscope.diff.records import records_for_entries
     from tritonscope.diff.snapshot import SnapshotWriter
     from tritonscope.errors import TritonscopeError
 
@@ -125,8 +124,7 @@ def snapshot_cmd(sel: Selection, out: str, fold_renames: bool) -> None:
     writer = SnapshotWriter(Path(out), options)
     try:
         with progress_bar(len(entries), "snapshot") as advance:
-            # each kernel's files are written as its record arrives, while the pool computes the rest
-            records = records_for_entries(entries, options, progress=advance, on_record=writer.add)
+            records = writer.write_records(entries, progress=advance)
         if len(records) < len(entries):
             click.echo(f"tritonscope: note: {len(entries) - len(records)} entries were removed from the cache "
                        "while being read; left out", err=True)

@@ -111,7 +111,9 @@ def _loads_report(entry: KernelEntry, stages: tuple[str, ...] | None):
         return None  # metrics fall back to per-line widths from memops
 
 
-def _record_job(args: tuple[KernelEntry, NormalizeOptions, tuple[str, ...] | None]) -> KernelRecord | None:
+def record_job(args: tuple[KernelEntry, NormalizeOptions, tuple[str, ...] | None]) -> KernelRecord | None:
+    """One entry's record, for a pool worker: None for an entry removed while it was read; the entry's
+    parsed stages released after."""
     entry = args[0]
     try:
         return record_for_entry(*args)
@@ -125,15 +127,8 @@ def _record_job(args: tuple[KernelEntry, NormalizeOptions, tuple[str, ...] | Non
 
 def records_for_entries(entries: list[KernelEntry], options: NormalizeOptions,
                         stages: tuple[str, ...] | None = None,
-                        progress: Callable[[int], None] | None = None,
-                        on_record: Callable[[KernelRecord], None] | None = None) -> list[KernelRecord]:
+                        progress: Callable[[int], None] | None = None) -> list[KernelRecord]:
     """Records in the order of `entries`; a process pool when there is more than one core and entry.
-    An entry deleted while it is read is left out (callers compare counts and say so). `on_record` sees
-    each record as it arrives, in that order, while the rest are still computed."""
-
-    def arrived(record: KernelRecord | None) -> None:
-        if record is not None and on_record is not None:
-            on_record(record)
-
-    records = pool_map(_record_job, [(e, options, stages) for e in entries], progress, on_result=arrived)
+    An entry deleted while it is read is left out (callers compare counts and say so)."""
+    records = pool_map(record_job, [(e, options, stages) for e in entries], progress)
     return [r for r in records if r is not None]
