@@ -61,6 +61,22 @@ class BrokenModel(TinyModel):
         return torch.logsumexp(logits, dim=-1).mean()
 
 
+class UserKernelModel(nn.Module):
+    """A linear layer and a hand-written Triton kernel from another module (`provenance_kernels`), called
+    inside the compiled forward (run without autograd: the kernel has no backward)."""
+
+    def __init__(self, d: int = 256):
+        super().__init__()
+        self.lin = nn.Linear(d, d)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        from provenance_kernels import scaled_residual
+
+        y = torch.nn.functional.gelu(self.lin(x))
+        y = scaled_residual(y, x, 0.5)
+        return torch.relu(y).sum()
+
+
 class DecoderBlock(nn.Module):
     """One pre-norm decoder layer: RMSNorm, causal attention (SDPA), a SwiGLU MLP."""
 

@@ -16,7 +16,9 @@ attention templates, forward and backward). `--model dynamic` compiles `TinyMode
 (kernels over symbolic sizes, run at two batch sizes), cooperative reductions and combo kernels on.
 `--model checkpoint` compiles `CheckpointedModel` (TinyModel's blocks under activation checkpointing: the
 backward graph recomputes their forward nodes). `--model breaks` compiles `BrokenModel` (a graph break
-between the blocks, run at two input shapes: four graphs and a recompilation).
+between the blocks, run at two input shapes: four graphs and a recompilation). `--model userkernel`
+compiles `UserKernelModel` (a hand-written Triton kernel of `provenance_kernels.py` called in the compiled
+forward; no backward).
 TRITONSCOPE_RECORD_MODE sets torch.compile's mode (default max-autotune-no-cudagraphs; `default` skips
 autotuning, for a quick run).
 """
@@ -62,16 +64,22 @@ elif sys.argv[3] == "breaks":
         x = torch.randn(rows, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
         compiled(x).backward()
     loss = compiled(x)
+elif sys.argv[3] == "userkernel":
+    model = provenance_model.UserKernelModel().cuda().to(torch.bfloat16)
+    x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16)
+    with torch.no_grad():
+        loss = torch.compile(model, mode=MODE)(x)
 elif sys.argv[3] == "checkpoint":
     model = provenance_model.CheckpointedModel().cuda().to(torch.bfloat16)
     x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
 else:
     model = provenance_model.TinyModel().cuda().to(torch.bfloat16)
     x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
-if sys.argv[3] not in ("flex", "dynamic", "breaks"):
+if sys.argv[3] not in ("flex", "dynamic", "breaks", "userkernel"):
     compiled = torch.compile(model, mode=MODE)
     loss = compiled(x)
-loss.backward()
+if loss.requires_grad:
+    loss.backward()
 torch.cuda.synchronize()
 import triton
 with open(os.path.join(sys.argv[2], "versions.txt"), "w") as f:

@@ -119,13 +119,14 @@ def _fx_comment_lines(text: str) -> dict[str, tuple[tuple[str, int] | None, bool
     return out
 
 
-@pytest.mark.parametrize("model", ["checkpoint", "breaks"])
+@pytest.mark.parametrize("model", ["checkpoint", "breaks", "userkernel"])
 def test_fresh_model_kernel_nodes_name_the_lines_their_fx_graph_does(model, tmp_path, cli):
     """Every kernel node's model line is the line of the comment above it in its FX graph file, as this
     test reads it itself. `checkpoint` (activation checkpointing): the backward graph recomputes the
     blocks' forward nodes under `# ac_graph_id: N - PREFER_RECOMPUTE File: ...` comments, and they are
     among the nodes checked. `breaks`: a graph break and a recompilation, each graph's kernels read against
-    their own graph (at least four: two frames, forward and backward)."""
+    their own graph (at least four: two frames, forward and backward). `userkernel`: a hand-written kernel of
+    another module called in the forward links to its wrapper block, which names where it was defined."""
     torch = pytest.importorskip("torch")
     if not torch.cuda.is_available():
         pytest.skip("no GPU")
@@ -159,8 +160,13 @@ def test_fresh_model_kernel_nodes_name_the_lines_their_fx_graph_does(model, tmp_
     assert checked
     if model == "checkpoint":
         assert recomputed, checked  # the recomputed nodes were among them
-    else:
+    elif model == "breaks":
         assert len(graphs) >= 4, sorted(graphs)
+    else:
+        user = [k for k in kernels if k.get("defined_at")]
+        assert [(k["kernel"], k["defined_at"]["file"].rsplit("/", 1)[1], k["nodes"]) for k in user] == [
+            ("scaled_residual_kernel_0", "provenance_kernels.py", [])]
+        assert all(not n["target"].endswith("triton_kernel_wrapper_mutation") for k in kernels for n in k["nodes"])
     out = os.environ.get("TRITONSCOPE_GPU_RESULTS")
     if out:
         with open(out, "a") as fh:

@@ -201,7 +201,9 @@ def test_index_links_every_graph_kernel_entry():
                      "triton_per_fused__softmax_exp_gelu_mul_prepare_softmax_online_sub_2"),
         "437JYKXF": ("graph kernel", "kernel path",
                      "triton_per_fused__softmax__softmax_backward_data_gelu_gelu_backward_mul_6"),
-        "KV3UTRGV": ("graph kernel", "kernel name and text", "triton_tem_fused_mm_t_5"),
+        # compiled from the wrapper's own text, not from the file its `# kernel path` names: the file named by
+        # that text's hash (before, found by reading the kernel file: name and whitespace-normalized text)
+        "KV3UTRGV": ("graph kernel", "kernel text hash", "triton_tem_fused_mm_t_5"),
         "2DPPZ2VD": ("autotuning candidate", None, None),
     }
 

@@ -140,3 +140,44 @@ def test_a_log_file_given_directly_and_by_torch_trace(cli, rec, monkeypatch):
     assert rows["LVVHJPYN"]["inductor"]["model_lines"][0]["line"] == 55
     index = InductorIndex.load((), env={"TORCH_TRACE": str(rec / "trace"), "TORCHINDUCTOR_CACHE_DIR": str(rec / "x")})
     assert len(index.wrappers) == 2 and index.wrappers[0].trace.endswith(":207")
+
+
+def test_a_user_kernel_links_by_its_text_hash_and_names_where_it_was_defined(cli):
+    # a @triton.jit kernel of another module called inside the compiled forward: Inductor copies it into
+    # the wrapper under `# Original path:`, with no `# kernel path`, and compiles it from a file named by the
+    # hash of that text; the trace alone (no Inductor dir) has the text
+    rec = DATA.parent / "inductor-userkernel-h100-triton3.6"
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "trace"), "--json")
+    assert r.returncode == 0, r.stderr
+    links = {e["name"]: e["inductor"] for e in json.loads(r.stdout)["entries"]}
+    user = links["scaled_residual_kernel"]
+    assert (user["role"], user["linked_by"], user["kernel"], user["kernel_path"]) == (
+        "graph kernel", "kernel text hash", "scaled_residual_kernel_0", None)
+    assert user["defined_at"] == {"file": "/workspace/benchmarks/provenance_kernels.py", "line": 10}
+    assert user["nodes"] == [] and user["model_lines"] == []
+    # torch's stacks of the call: the model's line 76, in it the helper's launch at line 22
+    assert [(f["file"].rsplit("/", 1)[1], f["line"]) for f in user["stacks"][0]] == [
+        ("provenance_model.py", 76), ("provenance_kernels.py", 22)]
+    # Inductor lists the user kernel's call among the GELU kernel's nodes (the call reads its output):
+    # an extern call is no part of a generated kernel, and its launch line is not the GELU kernel's
+    gelu = links["triton_poi_fused_gelu_0"]
+    assert gelu["defined_at"] is None and gelu["linked_by"] == "kernel path"
+    assert "triton_kernel_wrapper_mutation" not in {n["name"] for n in gelu["nodes"]}
+    assert [(m["line"], len(m["nodes"])) for m in gelu["model_lines"]] == [(75, 7)]
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "trace"), "--inductor")
+    assert r.returncode == 0, r.stderr
+    assert "user   provenance_kernels.py:10  a kernel the model calls, compiled as written" in r.stdout
+    assert "stack  provenance_model.py:76 > provenance_kernels.py:22  scaled_residual_kernel[" in r.stdout
+    assert "provenance_kernels.py:22  scaled_residual_kernel[(triton.cdiv(n, 1024),)](x, res, out, n, scale, " \
+           "BLOCK=1024)  (1 node)" not in r.stdout
+
+
+def test_code_file_is_the_file_inductor_writes_a_kernel_to():
+    # each kernel Inductor generated names its file (`# kernel path`): the hash of the text the wrapper holds
+    # gives the same name for all but the templates, whose file holds the text before Inductor's last edits
+    # (they link by name and text, test_inductor_provenance)
+    index = InductorIndex.load([str(DATA.parent / "inductor-provenance-h100-triton3.6" / "inductor_cache")])
+    blocks = [b for w in index.wrappers for b in w.blocks]
+    same = {b.name: b.text_file == Path(b.kernel_path).name for b in blocks}
+    assert len(blocks) == 24 and sum(same.values()) == 14
+    assert all(same[b.name] != b.name.startswith("triton_tem_") for b in blocks)

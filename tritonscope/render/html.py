@@ -309,6 +309,9 @@ def provenance_panel(prov: dict) -> str:
              ("ATen ops", ", ".join(prov["aten_ops"]) or "-"),
              ("source nodes", ", ".join(prov["source_nodes"]) or "-"),
              ("FX graph", prov["fx_graph"] or "none (written under TORCH_COMPILE_DEBUG=1)")]
+    if prov.get("defined_at"):
+        d = prov["defined_at"]
+        facts.insert(2, ("user-defined kernel", f"{d['file']}:{d['line']} (compiled as written)"))
     facts += [("also in", f"{o['kernel']} in graph {o['graph']} ({o['wrapper']}:{o['wrapper_line']})")
               for o in prov.get("also_in", [])]
     head = "".join(f"<tr><th>{esc(a)}</th><td>{esc(b)}</td></tr>" for a, b in facts)

@@ -119,7 +119,17 @@ def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console,
         if b.aten_ops:
             out.append("    ATen   ", style="dim")
             out.append(", ".join(b.aten_ops) + "\n")
-        for r in model_lines(b.nodes):
+        if b.defined_at is not None:
+            out.append("    user   ", style="dim")
+            out.append(f"{Path(b.defined_at[0]).name}:{b.defined_at[1]}", style="cyan")
+            out.append("  a kernel the model calls, compiled as written\n")
+        rows = model_lines(b.nodes)
+        if not rows:
+            for st in b.stacks:  # no FX node of its own (a user-defined kernel): where torch saw it called
+                out.append("    stack  ", style="dim")
+                out.append(" > ".join(f"{Path(f.file).name}:{f.line}" for f in st), style="cyan")
+                out.append(f"  {st[-1].code}\n")
+        for r in rows:
             out.append("    model  ", style="dim")
             out.append(f"{Path(r['file']).name}:{r['line']}", style="cyan")
             inferred = f", {r['inferred']} inferred" if r["inferred"] else ""

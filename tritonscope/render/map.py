@@ -44,13 +44,25 @@ def render_provenance(prov: dict, console: Console, per_line: bool = False) -> N
     console.print(head)
     if prov["aten_ops"]:
         console.print(Text("  ATen   ", style="dim") + Text(", ".join(prov["aten_ops"])))
+    defined = prov.get("defined_at")
+    if defined:
+        where = f"{defined['file'].rsplit('/', 1)[-1]}:{defined['line']}"
+        console.print(Text("  user   ", style="dim") + Text(where, style="cyan")
+                      + Text("  a kernel the model calls, compiled as written"))
     for row in prov["model_lines"]:
         t = Text("  model  ", style="dim")
         t.append(f"{row['file'].rsplit('/', 1)[-1]}:{row['line']}", style="cyan")
         t.append(f" {row['function']}  {row['code']}  ")
         t.append(f"[{', '.join(row['nodes'])}]" + call_text(row), style="dim")
         console.print(t)
-    if not prov["model_lines"]:
+    if not prov["model_lines"] and defined:
+        for st in prov["stacks"]:  # no FX node of its own: where torch saw it called
+            console.print(Text("  stack  ", style="dim") + Text(" > ".join(
+                f"{f['file'].rsplit('/', 1)[-1]}:{f['line']}" for f in st), style="cyan") + Text(f"  {st[-1]['code']}"))
+        if not prov["stacks"]:
+            console.print(Text("  model  no FX node of its own: a torch trace's stacks say where the model called it "
+                               "(TORCH_TRACE=DIR INDUCTOR_PROVENANCE=1)", style="dim"))
+    elif not prov["model_lines"]:
         console.print(Text("  model  no lines recorded (TORCH_COMPILE_DEBUG=1 writes them)", style="dim"))
     for o in prov.get("also_in", []):
         console.print(Text(f"  also   {o['kernel']} in graph {o['graph']} ({o['wrapper']}:{o['wrapper_line']})",

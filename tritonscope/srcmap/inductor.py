@@ -57,6 +57,11 @@ _PLACEHOLDER_NAME = "'kernel_name': 'Placeholder.DESCRIPTIVE_NAME'"
 PLACEHOLDER_OPS = ("PlaceHolder", "placeholder")
 
 _KERNEL_PATH = lazy_compile(r"^# kernel path: (.+)$")
+# the FX node of a call of a user-defined kernel: its target, or (a node the mapping names only) its name
+_USER_KERNEL_CALL = lazy_compile(r"^(?:torch\.ops\.higher_order\.)?triton_kernel_wrapper_(?:mutation|functional)\b")
+# above a user-defined kernel (a @triton.jit function the model calls, which Inductor copies into its
+# wrapper as it is): where it was defined, `# Original path: /src/kernels.py:10`
+_ORIGINAL_PATH = lazy_compile(r"^# Original path: (?P<file>.+):(?P<line>\d+)\s*$")
 # above a kernel call, with provenance tracking on (torch >= 2.9): the key of its stacks in the torch trace
 _HANDLE_MARK = "# [Provenance debug handles] "
 _HANDLE = lazy_compile(r"^\s*# \[Provenance debug handles\] (([\w.]+):\d+)\s*$")
@@ -186,6 +191,10 @@ class KernelBlock:
     source_digest: str | None = None  # of the kernel text, whitespace-normalized
     template_key: tuple | None = None  # a template kernel's problem sizes (M, N, K, strides)
     triton_name: str | None = None  # the name Triton compiles it under (older torch: 'triton_')
+    # the file Inductor compiles the kernel from: its text's code hash (`c<51 base32>.py`), which the
+    # `# kernel path` comment names when there is one (a user-defined kernel has none)
+    text_file: str | None = None
+    defined_at: tuple[str, int] | None = None  # a user-defined kernel's `# Original path` (file, line)
     # every call's stacks (torch trace: one per FX node, outermost frame first), distinct
     stacks: list[tuple] = field(default_factory=list)
     _nodes: list[FxNode] | None = field(default=None, repr=False)
@@ -207,6 +216,14 @@ class KernelBlock:
             for p in posts:
                 if p not in seen:
                     seen[p] = FxNode(p, "", "", "", source_node=src or None)
+        if self.defined_at is None:
+            # A user-defined kernel's call (a triton_kernel_wrapper_* node) is an extern call, never part
+            # of a kernel Inductor generates; Inductor lists it among the nodes of the kernel whose output
+            # that call then takes or writes (the buffer's origins), so it would give this kernel the
+            # line that launches the user's kernel.
+            for name, n in list(seen.items()):
+                if _USER_KERNEL_CALL.match(n.target or name):
+                    del seen[name]
         return list(seen.values())
 
     @property
@@ -232,6 +249,16 @@ class Wrapper:
     def key(self) -> tuple:
         return (self.aot_id, tuple((b.name, Path(b.kernel_path).name if b.kernel_path else None,
                                     b.source_digest) for b in self.blocks))
+
+
+def code_file(text: str) -> str:
+    """The name of the file Inductor writes a kernel's text to before compiling it: `c` and 51 characters of
+    the base32 SHA-256 of the stripped text (torch._inductor.codecache.write, code_hash), `.py`. Matches a
+    kernel literal of the wrapper when the literal holds no escape sequence (Python reads them)."""
+    import base64
+    import hashlib
+
+    return "c" + base64.b32encode(hashlib.sha256(text.strip().encode()).digest())[:51].decode().lower() + ".py"
 
 
 def _digest(text: str) -> str:
@@ -270,6 +297,12 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
             section = None
             i += 1
             continue
+        if line.startswith("# Original path: ") and (om := _ORIGINAL_PATH.match(line)):
+            pending = _block_head(None, i + 1)
+            pending["defined_at"] = (om.group("file"), int(om.group("line")))
+            section = None
+            i += 1
+            continue
         if pending is not None and line.startswith("#"):
             m = _SOURCE_NODES.match(line)
             if m:
@@ -296,7 +329,8 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
             kernel_text = "\n".join(lines[i + 1:j])
             block = KernelBlock(m.group(1), info["kernel_path"], wrapper, info["line"], info["source_nodes"],
                                 info["aten_ops"], info["mapping"], info["fragment"], _digest(kernel_text),
-                                template_key(kernel_text), triton_name=m.group(2))
+                                template_key(kernel_text), triton_name=m.group(2),
+                                text_file=code_file(kernel_text), defined_at=info.get("defined_at"))
             by_post = {p: s for s, posts in block.mapping.items() for p in posts}
             for n in block.fragment:
                 n.source_node = by_post.get(n.name) or None
@@ -403,7 +437,7 @@ class Link:
 
     kernel_file: str | None  # as the entry's IR names it
     block: KernelBlock | None = None
-    how: str | None = None  # 'kernel path' | 'kernel name and text'
+    how: str | None = None  # 'kernel path' | 'kernel text hash' | 'kernel name and text'
     role: str = "unknown"  # 'graph kernel' | 'autotuning candidate' | 'unknown'
     note: str | None = None
     # a template candidate: the graph's template kernels specialized to the same sizes and strides
@@ -424,7 +458,9 @@ class Link:
             return out
         nodes = b.nodes
         out.update({
-            "kernel": b.name, "kernel_path": b.kernel_path, "wrapper": b.wrapper.path, "wrapper_line": b.line,
+            "kernel": b.name, "kernel_path": b.kernel_path,
+            "defined_at": {"file": b.defined_at[0], "line": b.defined_at[1]} if b.defined_at else None,
+            "wrapper": b.wrapper.path, "wrapper_line": b.line,
             "graph": b.wrapper.graph, "fx_graph": b.wrapper.fx_graph,
             "source_nodes": b.source_nodes, "aten_ops": b.aten_ops,
             "nodes": [n.to_json() for n in nodes],
@@ -495,11 +531,14 @@ class InductorIndex:
         self.notes = notes
         # kernel file basename -> its blocks: the same kernel text (one file) can serve several graphs
         self.by_file: dict[str, list[KernelBlock]] = {}
+        self.by_text_file: dict[str, list[KernelBlock]] = {}  # the file named by the kernel's text's hash
         self.by_name: dict[str, list[KernelBlock]] = {}
         for w in wrappers:
             for b in w.blocks:
                 if b.kernel_path:
                     self.by_file.setdefault(Path(b.kernel_path).name, []).append(b)
+                if b.text_file:
+                    self.by_text_file.setdefault(b.text_file, []).append(b)
                 self.by_name.setdefault(b.triton_name or b.name, []).append(b)
 
     @classmethod
@@ -585,6 +624,11 @@ class InductorIndex:
             blocks = self.by_file.get(Path(f).name)
             if blocks:
                 return Link(f, blocks[0], "kernel path", "graph kernel", others=blocks[1:])
+        for f in files:
+            # no `# kernel path` names it (a user-defined kernel): the file is named by the text's hash
+            blocks = self.by_text_file.get(Path(f).name)
+            if blocks:
+                return Link(f, blocks[0], "kernel text hash", "graph kernel", others=blocks[1:])
         kernel_file = files[0]
         text = self._kernel_text(kernel_file)
         if text is not None:
