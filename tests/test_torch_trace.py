@@ -181,3 +181,27 @@ def test_code_file_is_the_file_inductor_writes_a_kernel_to():
     same = {b.name: b.text_file == Path(b.kernel_path).name for b in blocks}
     assert len(blocks) == 24 and sum(same.values()) == 14
     assert all(same[b.name] != b.name.startswith("triton_tem_") for b in blocks)
+
+
+def test_a_kernel_source_held_only_by_the_trace_is_read_from_it(cli, tmp_path):
+    # the kernel files are in the Inductor dir of the machine that compiled them, not here; the trace holds
+    # the wrapper, whose copy of each kernel's text is the file's text (its name is that text's hash)
+    rec = DATA.parent / "inductor-userkernel-h100-triton3.6"
+    log = rec / "trace" / "dedicated_log_torch_trace_e2aehf35.log"
+    for h, line, code in (("7EXLBGGA", 23, "tl.store(out_ptr + offs, x * scale + r, mask=mask)"),
+                          ("CRFEAL3E", 24, "tmp0 = tl.load(in_out_ptr0 + (x0), None).to(tl.float32)")):
+        entry = next((rec / "triton_cache").glob(h + "*"))
+        r = cli("map", str(entry), "--inductor-dir", str(rec / "trace"), "--json")
+        assert r.returncode == 0, r.stderr
+        doc = json.loads(r.stdout)
+        src = doc["source"]
+        assert src["found"] and src["how"] == "Inductor's wrapper", src
+        assert src["path"].startswith(f"{log}:") and src["requested"].startswith("/tmp/torchinductor_user/")
+        assert {row["line"]: row["text"].strip() for row in doc["lines"]}[line] == code
+        page = tmp_path / f"{h}.html"
+        r = cli("report", str(entry), "--inductor-dir", str(rec / "trace"), "-o", str(page))
+        assert r.returncode == 0 and f"embedded: {src['requested']}" in r.stderr, r.stderr
+        assert "not embedded" not in r.stderr
+    # without the trace: not found, as before
+    r = cli("map", str(entry), "--json", env={"TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "none")})
+    assert json.loads(r.stdout)["source"]["error"].startswith("source not found")

@@ -8,6 +8,7 @@ becomes a `note` on its pane or panel, so a partial cache still gives a page tha
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tritonscope.artifacts.cache import KernelEntry, release_text
@@ -117,6 +118,7 @@ class ReportOptions:
     source_roots: tuple[str, ...] = ()
     substitutions: tuple[tuple[str, str], ...] = ()
     read_source: bool = True  # False: --no-source, no file other than the entry's is opened
+    kept: Callable[[str], tuple[str, str] | None] | None = None  # SourceFinder.kept
 
 
 def default_stages(entry: KernelEntry) -> tuple[str, ...]:
@@ -207,7 +209,7 @@ def _source_pane(ir_path: str | None, named: set[str], options: ReportOptions) -
     if not options.read_source:
         pane.note = f"{ir_path}: not embedded (--no-source)"
         return pane
-    found = SourceFinder(options.source_roots, options.substitutions).read(ir_path, named)
+    found = SourceFinder(options.source_roots, options.substitutions, options.kept).read(ir_path, named)
     if not found.found:
         pane.note = f"{ir_path}: {found.error}"
         return pane
@@ -232,7 +234,7 @@ def _helper_panes(model: ReportModel, kmap, named: set[str], options: ReportOpti
         if not options.read_source:
             pane.note = f"{f}: not embedded (--no-source)"
         else:
-            found = SourceFinder(options.source_roots, options.substitutions).read(f, named)
+            found = SourceFinder(options.source_roots, options.substitutions, options.kept).read(f, named)
             if found.found:
                 pane.path, pane.text = found.path, "\n".join(found.lines) + "\n"
             else:

@@ -53,7 +53,16 @@ class Selection:
     def finder(self):
         from tritonscope.srcmap.paths import SourceFinder
 
-        return SourceFinder(self.search_roots, self.substitutions)
+        return SourceFinder(self.search_roots, self.substitutions, kept=self.kept_source)
+
+    def kept_source(self, requested: str) -> tuple[str, str] | None:
+        """A torch.compile kernel's source not on this machine, as Inductor's records hold it (a wrapper
+        read from --inductor-dir or a torch trace); asked only of files not found, named as Inductor names
+        kernel files."""
+        name = os.path.basename(requested)
+        if not (name.startswith("c") and name.endswith(".py") and len(name) == 55):
+            return None
+        return self.inductor().kernel_source(requested)
 
     def inductor(self):
         """TorchInductor's records for the kernels torch.compile wrote (--inductor-dir, else torch's

@@ -44,7 +44,8 @@ def report_cmd(sel: Selection, output: str | None, stages: str | None, open_brow
         if DERIVED_STAGES.get(stage, stage) in entry.files:
             entry.stage_path(DERIVED_STAGES.get(stage, stage))
     model = build_report(entry, ReportOptions(stages=chosen, source_roots=sel.search_roots,
-                                              substitutions=sel.substitutions, read_source=not no_source))
+                                              substitutions=sel.substitutions, read_source=not no_source,
+                                              kept=sel.kept_source))
     if not no_source:  # Inductor's records are files other than the entry's: --no-source reads none
         model.provenance = sel.inductor_link(entry)
     page = render_report(model)

@@ -195,6 +195,9 @@ class KernelBlock:
     # `# kernel path` comment names when there is one (a user-defined kernel has none)
     text_file: str | None = None
     defined_at: tuple[str, int] | None = None  # a user-defined kernel's `# Original path` (file, line)
+    # the text of the file named `text_file`: the wrapper's literal as Python reads it (where it holds no
+    # escape sequence), which is what Inductor writes there
+    file_text: str | None = field(default=None, repr=False)
     # every call's stacks (torch trace: one per FX node, outermost frame first), distinct
     stacks: list[tuple] = field(default_factory=list)
     _nodes: list[FxNode] | None = field(default=None, repr=False)
@@ -330,7 +333,8 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
             block = KernelBlock(m.group(1), info["kernel_path"], wrapper, info["line"], info["source_nodes"],
                                 info["aten_ops"], info["mapping"], info["fragment"], _digest(kernel_text),
                                 template_key(kernel_text), triton_name=m.group(2),
-                                text_file=code_file(kernel_text), defined_at=info.get("defined_at"))
+                                text_file=code_file(kernel_text), defined_at=info.get("defined_at"),
+                                file_text="\n" + kernel_text + "\n")
             by_post = {p: s for s, posts in block.mapping.items() for p in posts}
             for n in block.fragment:
                 n.source_node = by_post.get(n.name) or None
@@ -655,6 +659,19 @@ class InductorIndex:
                     "elsewhere: give --inductor-dir)")
             return Link(kernel_file, None, None, "unknown", note)
         return None
+
+    def kernel_source(self, requested: str) -> tuple[str, str] | None:
+        """The text of the kernel file `requested` (a path the IR names) as a wrapper holds it, and where
+        (wrapper file:line, or the trace record's): for a kernel whose file is not on this machine. Only a
+        file named as Inductor names kernel sources, by the hash of that very text."""
+        name = Path(requested).name
+        blocks = self.by_text_file.get(name) if _KERNEL_FILE.fullmatch(name) else None
+        if not blocks or blocks[0].file_text is None:
+            return None
+        b = blocks[0]
+        if b.wrapper.trace and not os.path.isfile(b.wrapper.path):
+            return b.file_text, b.wrapper.trace  # read from the trace alone: its record, LOG:LINE
+        return b.file_text, f"{b.wrapper.path}:{b.line}"
 
     def _kernel_text(self, kernel_file: str) -> str | None:
         """The kernel's Inductor source, under a dir read as Inductor lays it out (xx/c<hash>.py; only a

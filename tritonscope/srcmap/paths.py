@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,7 +43,7 @@ class SourceText:
 
     requested: str  # the path the IR names
     path: str | None = None  # where it was found
-    how: str | None = None  # 'as is' | 'substitute-path' | 'source-root'
+    how: str | None = None  # 'as is' | 'substitute-path' | 'source-root' | "Inductor's wrapper" (path: its file:line)
     lines: list[str] = field(default_factory=list)
     error: str | None = None
 
@@ -63,6 +63,10 @@ class SourceText:
 class SourceFinder:
     roots: tuple[str, ...] = ()
     substitutions: tuple[tuple[str, str], ...] = ()
+    # The texts records hold of files not on this machine: a torch.compile kernel's source as Inductor's
+    # wrapper holds it (a torch trace, a wrapper whose kernel files are gone), by the path the IR names:
+    # requested -> (text, where it is held), else None. Tried when no file is found.
+    kept: Callable[[str], tuple[str, str] | None] | None = None
 
     def locate(self, requested: str) -> tuple[str | None, str | None]:
         for old, new in self.substitutions:
@@ -96,6 +100,15 @@ class SourceFinder:
             return text
         path, how = self.locate(requested)
         if path is None:
+            held = self.kept(requested) if self.kept is not None else None
+            if held is not None:
+                try:
+                    text.lines = checked_text(held[0].encode("utf-8")).splitlines()
+                except SourceRefused as e:
+                    text.error = f"not read: {held[1]}: {e}"
+                    return text
+                text.path, text.how = held[1], "Inductor's wrapper"
+                return text
             text.error = "source not found" + ("" if self.roots or self.substitutions else
                                                " (try --source-root DIR or --substitute-path OLD NEW)")
             return text
@@ -163,6 +176,11 @@ def read_checked(path: str) -> str:
         if st.st_size > MAX_SOURCE_BYTES:
             raise SourceRefused(f"{st.st_size} bytes, more than a source file ({MAX_SOURCE_BYTES} at most)")
         data = fh.read(MAX_SOURCE_BYTES + 1)
+    return checked_text(data)
+
+
+def checked_text(data: bytes) -> str:
+    """The text of a source's bytes, wherever they were read, or SourceRefused with the reason."""
     if len(data) > MAX_SOURCE_BYTES:
         raise SourceRefused(f"more than {MAX_SOURCE_BYTES} bytes")
     if b"\0" in data:
