@@ -77,6 +77,29 @@ class UserKernelModel(nn.Module):
         return torch.relu(y).sum()
 
 
+def gelu_mlp(x: torch.Tensor, w_up: torch.Tensor, w_down: torch.Tensor) -> torch.Tensor:
+    h = torch.nn.functional.gelu(x @ w_up)
+    return h @ w_down
+
+
+class SubgraphModel(nn.Module):
+    """Two layers through one nested compile region (`torch.compiler.nested_compile_region`: compiled once,
+    called twice, an `invoke_subgraph`), then a `torch.cond`: graphs with subgraphs inside, whose nodes
+    torch.fx prints as classes nested in the graph's."""
+
+    def __init__(self, d: int = 256, h: int = 512):
+        super().__init__()
+        self.up = nn.ParameterList([nn.Parameter(torch.randn(d, h) / d ** 0.5) for _ in range(2)])
+        self.down = nn.ParameterList([nn.Parameter(torch.randn(h, d) / h ** 0.5) for _ in range(2)])
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        mlp = torch.compiler.nested_compile_region(gelu_mlp)
+        x = x + mlp(x, self.up[0], self.down[0])
+        x = x + mlp(x, self.up[1], self.down[1])
+        y = torch.cond(x.sum() > 0, lambda t: torch.relu(t) * 2.0, lambda t: torch.sigmoid(t) - 1.0, (x,))
+        return y.float().pow(2).mean()
+
+
 class DecoderBlock(nn.Module):
     """One pre-norm decoder layer: RMSNorm, causal attention (SDPA), a SwiGLU MLP."""
 

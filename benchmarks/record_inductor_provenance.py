@@ -18,7 +18,8 @@ attention templates, forward and backward). `--model dynamic` compiles `TinyMode
 backward graph recomputes their forward nodes). `--model breaks` compiles `BrokenModel` (a graph break
 between the blocks, run at two input shapes: four graphs and a recompilation). `--model userkernel`
 compiles `UserKernelModel` (a hand-written Triton kernel of `provenance_kernels.py` called in the compiled
-forward; no backward).
+forward; no backward). `--model subgraphs` compiles `SubgraphModel` (a nested compile region called twice
+and a torch.cond: subgraphs inside the graphs).
 TRITONSCOPE_RECORD_MODE sets torch.compile's mode (default max-autotune-no-cudagraphs; `default` skips
 autotuning, for a quick run).
 """
@@ -69,6 +70,9 @@ elif sys.argv[3] == "userkernel":
     x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16)
     with torch.no_grad():
         loss = torch.compile(model, mode=MODE)(x)
+elif sys.argv[3] == "subgraphs":
+    model = provenance_model.SubgraphModel().cuda().to(torch.bfloat16)
+    x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
 elif sys.argv[3] == "checkpoint":
     model = provenance_model.CheckpointedModel().cuda().to(torch.bfloat16)
     x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)

@@ -173,3 +173,30 @@ def test_fresh_model_kernel_nodes_name_the_lines_their_fx_graph_does(model, tmp_
             fh.write(json.dumps({"test": f"fx-lines-{model}", "kernels": len(kernels), "graphs": len(graphs),
                                  "nodes_checked": checked, "recomputed_nodes": recomputed,
                                  "torch": torch.__version__}) + "\n")
+
+
+def test_fresh_subgraph_model_lines_are_lines_of_each_kernels_stacks(tmp_path, cli):
+    """A nested compile region and a torch.cond (subgraphs with node names of their own), read from a fresh
+    torch trace: every kernel's model lines are lines of its calls' stacks, torch's own record of each
+    kernel, and some nodes are in a subgraph."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("no GPU")
+    subprocess.run([sys.executable, str(REPO / "benchmarks" / "record_inductor_provenance.py"), str(tmp_path),
+                    "trace", "--model", "subgraphs"], check=True, timeout=1200,
+                   env={**os.environ, "TRITONSCOPE_RECORD_MODE": "default"})
+    root = tmp_path / "trace"
+    r = cli("ls", "--cache-dir", str(root / "triton_cache"), "--json", "--inductor-dir", str(root / "trace"))
+    assert r.returncode == 0, r.stderr
+    kernels = [e["inductor"] for e in json.loads(r.stdout)["entries"]]
+    assert kernels and all(k and k["role"] == "graph kernel" for k in kernels)
+    outside = [(k["kernel"], sorted({m["line"] for m in k["model_lines"]})) for k in kernels
+               if {m["line"] for m in k["model_lines"]} - {f["line"] for st in k["stacks"] for f in st}]
+    assert outside == []
+    scoped = sum(1 for k in kernels for n in k["nodes"] if n["scope"])
+    assert scoped > 0
+    out = os.environ.get("TRITONSCOPE_GPU_RESULTS")
+    if out:
+        with open(out, "a") as fh:
+            fh.write(json.dumps({"test": "fx-subgraphs", "kernels": len(kernels), "scoped_nodes": scoped,
+                                 "torch": torch.__version__}) + "\n")

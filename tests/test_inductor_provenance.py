@@ -181,6 +181,48 @@ def test_recorded_activation_checkpointing_kernels_name_their_block_lines(cli):
     assert "model  provenance_model.py:20  y = self.norm(x)  (9 nodes)" in r.stdout
 
 
+def test_fx_graph_subgraphs_are_scopes_of_their_own():
+    # torch 2.13's print of a graph with a nested compile region and a torch.cond: each subgraph is a class
+    # nested in the graph's, and node names repeat across them (`mul` of the cond branch, of the region)
+    from tritonscope.srcmap.inductor import parse_fx_scopes, scopes_of
+
+    graphs = _fx_graphs("subgraphs-torch2.13.txt")
+    fw = {sc.name: {n: loc[1] for n, loc in sc.located.items()} for sc in parse_fx_scopes(graphs["fw"])}
+    assert list(fw) == ["GraphModule", "partitioned_fw_subgraph_0_0", "true_graph_0", "false_graph_0"]
+    assert fw["partitioned_fw_subgraph_0_0"] == {"mm": 7, "gelu": 7, "mm_1": 8}
+    assert fw["true_graph_0"] == {"relu": 17, "mul": 17} and fw["GraphModule"]["cond"] == 17
+    bw = parse_fx_scopes(graphs["bw"])
+    # `detach` is in both backward branches: the kernel's other nodes tell which, joined to it there
+    assert [sc.name for sc in bw if "detach" in sc.located] == ["true_graph_1", "false_graph_1"]
+    for name in ("true_graph_1", "false_graph_1"):
+        branch = next(sc for sc in bw if sc.name == name)
+        kernel = {"detach", *branch.neighbours("detach")}
+        assert len(kernel) > 1 and scopes_of("detach", kernel, bw)[0] is branch
+
+
+def test_recorded_subgraph_kernels_take_each_node_from_its_own_scope(cli):
+    # a real torch.compile run of SubgraphModel (H100, torch 2.11): a nested compile region called twice and
+    # a torch.cond. Read from one flat table of names, the cond branch's `mul` took the region's line 81
+    # (`gelu`), and a kernel listing `mul` twice (the graph's and the branch's) got one of them
+    rec = DATA.parent / "inductor-subgraphs-h100-triton3.6"
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "trace"), "--json")
+    assert r.returncode == 0, r.stderr
+    k = {e["hash"][:8]: e["inductor"] for e in json.loads(r.stdout)["entries"]}
+    rows = {h: [(m["line"], len(m["nodes"]), m.get("scopes", [])) for m in v["model_lines"]] for h, v in k.items()}
+    assert rows == {
+        "32ZZRST4": [(99, 3, ["true_graph_0"])],
+        "UWYV625D": [(81, 7, ["partitioned_fw_subgraph_0_0"]), (97, 1, [])],
+        "7VZNA2WH": [(99, 8, ["false_graph_1"]), (100, 7, [])],
+    }
+    # torch's own record agrees: every model line is a line of the kernel's call stacks
+    for v in k.values():
+        assert {m["line"] for m in v["model_lines"]} <= {f["line"] for st in v["stacks"] for f in st}
+    names = [(n["name"], n["scope"], n["model"]["line"]) for n in k["7VZNA2WH"]["nodes"]]
+    assert ("mul", "false_graph_1", 99) in names and ("mul", None, 100) in names
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "trace"), "--inductor")
+    assert "(3 nodes)  in true_graph_0" in r.stdout and "provenance_model.py:81" in r.stdout
+
+
 def test_index_links_every_graph_kernel_entry():
     index = InductorIndex.load([str(DATA / "inductor_cache")])
     assert index.notes == []

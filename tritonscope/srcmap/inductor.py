@@ -156,6 +156,7 @@ class FxNode:
     type: str  # 'Tensor "bf16[64, 16][16, 1]cuda:0"' as written
     source_node: str | None = None  # the pre-grad node it came from (the wrapper's mapping)
     model: ModelLine | None = None
+    scope: str | None = None  # the FX subgraph it is in (a cond branch, a nested region), None: the graph's own
 
     def tensor(self) -> dict | None:
         m = _TENSOR_TYPE.search(self.type)
@@ -166,7 +167,8 @@ class FxNode:
 
     def to_json(self) -> dict:
         return {"name": self.name, "op": self.op, "target": self.target, "tensor": self.tensor(),
-                "source_node": self.source_node, "model": self.model.to_json() if self.model else None}
+                "source_node": self.source_node, "model": self.model.to_json() if self.model else None,
+                "scope": self.scope}
 
 
 def _dims(text: str) -> list:
@@ -215,19 +217,31 @@ class KernelBlock:
         for n in self.fragment:
             if n.op not in PLACEHOLDER_OPS or n.name in mapped:
                 seen.setdefault(n.name, n)
+        # Inductor lists each node once, under its source (utils.get_kernel_metadata): a name listed twice is
+        # two nodes, of two FX scopes (a kernel across a graph and its cond branch or nested region, each
+        # with its own `mul`), which _place_nodes tells apart
+        listed: dict[str, int] = {}
+        for posts in self.mapping.values():
+            for p in posts:
+                listed[p] = listed.get(p, 0) + 1
+        made = dict.fromkeys(seen, 1)
+        extra: list[FxNode] = []
         for src, posts in self.mapping.items():
             for p in posts:
                 if p not in seen:
                     seen[p] = FxNode(p, "", "", "", source_node=src or None)
+                    made[p] = 1
+                elif made[p] < listed[p]:
+                    extra.append(FxNode(p, "", "", "", source_node=src or None))
+                    made[p] += 1
+        nodes = [*seen.values(), *extra]
         if self.defined_at is None:
             # A user-defined kernel's call (a triton_kernel_wrapper_* node) is an extern call, never part
             # of a kernel Inductor generates; Inductor lists it among the nodes of the kernel whose output
             # that call then takes or writes (the buffer's origins), so it would give this kernel the
             # line that launches the user's kernel.
-            for name, n in list(seen.items()):
-                if _USER_KERNEL_CALL.match(n.target or name):
-                    del seen[name]
-        return list(seen.values())
+            nodes = [n for n in nodes if not _USER_KERNEL_CALL.match(n.target or n.name)]
+        return nodes
 
     @property
     def inputs(self) -> list[FxNode]:
@@ -365,48 +379,102 @@ def _names(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
-def parse_fx_graph(text: str) -> dict[str, tuple[str, int, str, str] | None]:
-    """node name -> (file, line, function, code) of the `# File:` comment it sits under, for every node
-    of the graph; a node under `# No stacktrace found` (made by a graph pass) takes the one line its users
-    agree on (else its producers'), marked with `how` = 'inferred from its users' / '... producers'."""
-    located: dict[str, tuple[str, int, str, str] | None] = {}
-    uses: dict[str, list[str]] = {}
+Loc = tuple  # (file, line, function, code[, how]) of a node's model line
+
+
+@dataclass
+class FxScope:
+    """One graph of a printed FX graph module: the module's own, or a subgraph torch.fx prints as a class
+    nested in it (a `torch.cond` branch, a nested compile region's `invoke_subgraph`, a checkpointed
+    region). Node names are unique within a scope only: `mul` of a cond branch is not the `mul` of the
+    graph around it."""
+
+    name: str
+    located: dict[str, Loc | None] = field(default_factory=dict)  # node -> its model line
+    uses: dict[str, list[str]] = field(default_factory=dict)  # node -> the names on its line after `=`
+
+    def neighbours(self, node: str) -> set[str]:
+        """The nodes it uses and the nodes that use it."""
+        near = {u for u in self.uses.get(node, ()) if u in self.located and u != node}
+        near.update(n for n, used in self.uses.items() if node in used and n != node)
+        return near
+
+
+def parse_fx_scopes(text: str) -> list[FxScope]:
+    """The scopes of a printed FX graph (the graph module's first, then each nested class), each node
+    with (file, line, function, code) of the `# File:` comment it sits under; a node under `# No stacktrace
+    found` (made by a graph pass) takes the one line its users in the scope agree on (else its
+    producers'), marked with `how` = 'inferred from its users' / '... producers'."""
+    scopes: list[FxScope] = []
+    scope: FxScope | None = None
     current = None
     for line in text.splitlines():
         m = _FX_FILE.match(line)
         if m:
             current = (m.group("file"), int(m.group("line")), (m.group("func") or "").strip(),
-                         m.group("code").strip())
+                       m.group("code").strip())
             continue
         if _FX_NO_TRACE.match(line):
             current = None
             continue
         stripped = line.lstrip()
         if stripped.startswith(("def ", "class ", "return ")):
+            if stripped.startswith("class ") or scope is None:
+                scope = FxScope(stripped[6:].split("(", 1)[0].strip(" :") if stripped.startswith("class ") else "")
+                scopes.append(scope)
             current = None
             continue
         m = _FX_NODE.match(line)
-        if m and m.group(1) not in located:
-            located[m.group(1)] = current
-            uses[m.group(1)] = _IDENT.findall(line[m.end():])
+        if m:
+            if scope is None:
+                scope = FxScope("")
+                scopes.append(scope)
+            if m.group(1) not in scope.located:
+                scope.located[m.group(1)] = current
+                scope.uses[m.group(1)] = _IDENT.findall(line[m.end():])
+    for sc in scopes:
+        _infer_in_scope(sc)
+    return [sc for sc in scopes if sc.located]
+
+
+def _infer_in_scope(scope: FxScope) -> None:
+    located, uses = scope.located, scope.uses
     users: dict[str, list[str]] = {}
     for name, used in uses.items():
         for u in used:
             if u in located and u != name:
                 users.setdefault(u, []).append(name)
-    out: dict[str, tuple] = {k: v for k, v in located.items()}
     for rule, neighbours in (("users", users), ("producers", uses)):
         changed = True
         while changed:
             changed = False
-            for name, loc in out.items():
+            for name, loc in located.items():
                 if loc is not None:
                     continue
-                near = {out[n][:4] for n in neighbours.get(name, ()) if n in out and out[n] is not None}
+                near = {located[n][:4] for n in neighbours.get(name, ()) if n in located and located[n] is not None}
                 if len(near) == 1:
-                    out[name] = (*next(iter(near)), f"inferred from its {rule}")
+                    located[name] = (*next(iter(near)), f"inferred from its {rule}")
                     changed = True
+
+
+def parse_fx_graph(text: str) -> dict[str, Loc | None]:
+    """node name -> its model line (parse_fx_scopes), a name in several scopes taken from the first."""
+    out: dict[str, Loc | None] = {}
+    for sc in parse_fx_scopes(text):
+        for name, loc in sc.located.items():
+            out.setdefault(name, loc)
     return out
+
+
+def scopes_of(node: str, kernel_nodes: set[str], scopes: list[FxScope]) -> list[FxScope]:
+    """The scopes holding a kernel's node of that name, likeliest first: the one in which it is joined to
+    the kernel's other nodes (it uses them or they use them: a kernel fuses producer-consumer chains),
+    then the one holding most of the kernel's nodes, then the first."""
+    having = [sc for sc in scopes if node in sc.located]
+    if len(having) <= 1:
+        return having
+    return sorted(having, key=lambda sc: (-len(sc.neighbours(node) & kernel_nodes),
+                                          -len(kernel_nodes & sc.located.keys())))
 
 
 _IDENT = lazy_compile(r"\b[A-Za-z_]\w*\b")
@@ -504,13 +572,21 @@ def model_lines(nodes: list[FxNode]) -> list[dict]:
             callers = row.setdefault("callers", [])
             if f.to_json() not in callers:
                 callers.append(f.to_json())
+        if n.scope is not None and n.scope not in row.setdefault("scopes", []):
+            row["scopes"].append(n.scope)
+    for row in rows.values():
+        if row.get("scopes") == []:
+            del row["scopes"]
     return [rows[k] for k in sorted(rows)]
 
 
 def call_text(row: dict) -> str:
     """What a model_lines row says of torch's own Python: '  via functional.py:2954 rms_norm' under a
-    model line, '  called from model.py:55 or :59' under a line in torch; empty for the others."""
+    model line, '  called from model.py:55 or :59' under a line in torch; and of FX subgraphs: '  in
+    true_graph_0' (nodes of a cond branch, a nested compile region); empty for the others."""
     out = ""
+    if row.get("scopes"):
+        out += "  in " + ", ".join(row["scopes"])
     for inner in row.get("calls", []):
         out += "  via " + " > ".join(f"{f['file'].rsplit('/', 1)[-1]}:{f['line']} {f['function']}" for f in inner)
     callers = row.get("callers", [])
@@ -764,26 +840,35 @@ def _attach_graph(w: Wrapper) -> None:
         if os.path.isfile(p):
             text = _read_small(p)
             if text is not None:
-                parsed.append((name[:-3], p, parse_fx_graph(text)))
+                parsed.append((name[:-3], p, parse_fx_scopes(text)))
     _place_nodes(w, parsed)
 
 
-def _place_nodes(w: Wrapper, parsed: list[tuple[str, str, dict]]) -> None:
-    """Each node's model line from the first FX graph (how, where, parse_fx_graph's table) that has it."""
+def _place_nodes(w: Wrapper, parsed: list[tuple[str, str, list[FxScope]]]) -> None:
+    """Each node's model line from the first FX graph (how, where, parse_fx_scopes' scopes) that has it,
+    from the scope of that graph the node is in (scope_of)."""
     if not parsed:
         return
     w.fx_graph = parsed[0][1]
     missing = 0
     for b in w.blocks:
         nodes = b.nodes
+        names = {n.name for n in nodes}
+        nth: dict[str, int] = {}  # a name that is several nodes (of several scopes): which one this is
         for n in nodes:
-            if not any(n.name in table for _, _, table in parsed):
+            i = nth[n.name] = nth.get(n.name, -1) + 1
+            if not any(n.name in sc.located for _, _, scopes in parsed for sc in scopes):
                 missing += 1
                 continue
-            for how, _, table in parsed:
-                loc = table.get(n.name)
+            for how, _, scopes in parsed:
+                having = scopes_of(n.name, names, scopes)
+                if not having:
+                    continue
+                sc = having[min(i, len(having) - 1)]
+                loc = sc.located.get(n.name)
                 if loc is not None:
                     n.model = ModelLine(loc[0], loc[1], loc[2], loc[3], loc[4] if len(loc) > 4 else how)
+                    n.scope = sc.name if sc is not scopes[0] else None
                     break
         _infer_from_siblings(b, nodes)
     if missing:
@@ -957,7 +1042,7 @@ def _merge_traces(wrappers: dict[tuple, Wrapper], logs: list[str], notes: list[s
             if not w.handles:
                 w.handles = tw.handles
             if w.fx_graph is None and g.fx_text:
-                _place_nodes(w, [("inductor_post_grad_graph", f"{g.log}:{g.fx_line}", parse_fx_graph(g.fx_text))])
+                _place_nodes(w, [("inductor_post_grad_graph", f"{g.log}:{g.fx_line}", parse_fx_scopes(g.fx_text))])
             if g.stacks:
                 _attach_stacks(w, g.stacks)
 
