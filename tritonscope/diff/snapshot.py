@@ -145,8 +145,7 @@ class SnapshotWriter:
     def write_records(self, entries: list[KernelEntry],
                       progress: Callable[[int], None] | None = None) -> list[KernelRecord]:
         """Each entry's record, its files written into a provisional directory by the worker that computed
-        it: the parent only collects (when it wrote every file, that one core kept a 16-core machine from
-        going faster than about four). Records in the order of `entries`; an entry removed from the cache
+        it (the parent only collects). Records in the order of `entries`; an entry removed from the cache
         while it was read is left out."""
         jobs = [(e, self.options, self.pending / str(i)) for i, e in enumerate(entries)]
         records = []
