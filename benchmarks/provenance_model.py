@@ -77,6 +77,27 @@ class UserKernelModel(nn.Module):
         return torch.relu(y).sum()
 
 
+class SelectiveCheckpointModel(TinyModel):
+    """TinyModel's blocks under selective activation checkpointing: a policy saves the matmuls' outputs and
+    recomputes the rest (torch.utils.checkpoint.create_selective_checkpoint_contexts)."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        import functools
+
+        from torch.utils.checkpoint import CheckpointPolicy, checkpoint, create_selective_checkpoint_contexts
+
+        def policy(ctx, op, *args, **kwargs):
+            if op in (torch.ops.aten.mm.default, torch.ops.aten.addmm.default):
+                return CheckpointPolicy.MUST_SAVE
+            return CheckpointPolicy.PREFER_RECOMPUTE
+
+        context = functools.partial(create_selective_checkpoint_contexts, policy)
+        for block in self.blocks:
+            x = checkpoint(block, x, use_reentrant=False, context_fn=context)
+        logits = self.head(x).float()
+        return torch.logsumexp(logits, dim=-1).mean()
+
+
 def gelu_mlp(x: torch.Tensor, w_up: torch.Tensor, w_down: torch.Tensor) -> torch.Tensor:
     h = torch.nn.functional.gelu(x @ w_up)
     return h @ w_down

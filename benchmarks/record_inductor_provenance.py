@@ -19,7 +19,8 @@ backward graph recomputes their forward nodes). `--model breaks` compiles `Broke
 between the blocks, run at two input shapes: four graphs and a recompilation). `--model userkernel`
 compiles `UserKernelModel` (a hand-written Triton kernel of `provenance_kernels.py` called in the compiled
 forward; no backward). `--model subgraphs` compiles `SubgraphModel` (a nested compile region called twice
-and a torch.cond: subgraphs inside the graphs).
+and a torch.cond: subgraphs inside the graphs). `--model selective_checkpoint` compiles
+`SelectiveCheckpointModel` (checkpointing with a policy that saves the matmuls).
 TRITONSCOPE_RECORD_MODE sets torch.compile's mode (default max-autotune-no-cudagraphs; `default` skips
 autotuning, for a quick run).
 """
@@ -72,6 +73,9 @@ elif sys.argv[3] == "userkernel":
         loss = torch.compile(model, mode=MODE)(x)
 elif sys.argv[3] == "subgraphs":
     model = provenance_model.SubgraphModel().cuda().to(torch.bfloat16)
+    x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+elif sys.argv[3] == "selective_checkpoint":  # activation checkpointing with a policy: MUST_SAVE/PREFER_RECOMPUTE
+    model = provenance_model.SelectiveCheckpointModel().cuda().to(torch.bfloat16)
     x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
 elif sys.argv[3] == "checkpoint":
     model = provenance_model.CheckpointedModel().cuda().to(torch.bfloat16)

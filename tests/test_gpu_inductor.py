@@ -119,14 +119,15 @@ def _fx_comment_lines(text: str) -> dict[str, tuple[tuple[str, int] | None, bool
     return out
 
 
-@pytest.mark.parametrize("model", ["checkpoint", "breaks", "userkernel"])
+@pytest.mark.parametrize("model", ["checkpoint", "selective_checkpoint", "breaks", "userkernel"])
 def test_fresh_model_kernel_nodes_name_the_lines_their_fx_graph_does(model, tmp_path, cli):
     """Every kernel node's model line is the line of the comment above it in its FX graph file, as this
     test reads it itself. `checkpoint` (activation checkpointing): the backward graph recomputes the
     blocks' forward nodes under `# ac_graph_id: N - PREFER_RECOMPUTE File: ...` comments, and they are
-    among the nodes checked. `breaks`: a graph break and a recompilation, each graph's kernels read against
-    their own graph (at least four: two frames, forward and backward). `userkernel`: a hand-written kernel of
-    another module called in the forward links to its wrapper block, which names where it was defined."""
+    among the nodes checked; `selective_checkpoint` too, with MUST_SAVE tags and tagged `No stacktrace
+    found`. `breaks`: a graph break and a recompilation, each graph's kernels read against their own graph
+    (at least four: two frames, forward and backward). `userkernel`: a hand-written kernel of another
+    module called in the forward links to its wrapper block, which names where it was defined."""
     torch = pytest.importorskip("torch")
     if not torch.cuda.is_available():
         pytest.skip("no GPU")
@@ -158,7 +159,7 @@ def test_fresh_model_kernel_nodes_name_the_lines_their_fx_graph_does(model, tmp_
             checked += 1
             recomputed += is_recompute
     assert checked
-    if model == "checkpoint":
+    if model in ("checkpoint", "selective_checkpoint"):
         assert recomputed, checked  # the recomputed nodes were among them
     elif model == "breaks":
         assert len(graphs) >= 4, sorted(graphs)
