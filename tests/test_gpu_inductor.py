@@ -21,13 +21,23 @@ pytestmark = pytest.mark.gpu
 REPO = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("variant", ["debug", "plain"])
-def test_fresh_torch_compile_run_links_to_the_model(variant, tmp_path, cli):
+def _record(tmp_path: Path, variant: str, model: str | None = None):
+    """A fresh recording (benchmarks/record_inductor_provenance.py) of `model` (TinyModel when None, with
+    max-autotune; else without autotuning, TRITONSCOPE_RECORD_MODE=default) under tmp_path/variant; torch,
+    or a skip without a GPU."""
     torch = pytest.importorskip("torch")
     if not torch.cuda.is_available():
         pytest.skip("no GPU")
+    argv = [variant] if model is None else [variant, "--model", model]
+    env = None if model is None else {**os.environ, "TRITONSCOPE_RECORD_MODE": "default"}
     subprocess.run([sys.executable, str(REPO / "benchmarks" / "record_inductor_provenance.py"), str(tmp_path),
-                    variant], check=True, timeout=1200)
+                    *argv], check=True, timeout=1200, env=env)
+    return torch
+
+
+@pytest.mark.parametrize("variant", ["debug", "plain"])
+def test_fresh_torch_compile_run_links_to_the_model(variant, tmp_path, cli):
+    torch = _record(tmp_path, variant)
     root = tmp_path / variant
     before = tree_fingerprint(root)
     r = cli("ls", "--cache-dir", str(root / "triton_cache"), "--json", "--inductor-dir",
@@ -66,12 +76,7 @@ def test_fresh_torch_compile_run_links_to_the_model(variant, tmp_path, cli):
 def test_fresh_torch_trace_names_the_calling_model_line(tmp_path, cli):
     """TORCH_TRACE with INDUCTOR_PROVENANCE=1, no debug dir: the trace alone links every graph kernel, and
     the RMSNorm kernels, whose FX nodes name torch's F.rms_norm line, get the decoder's own line."""
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("no GPU")
-    subprocess.run([sys.executable, str(REPO / "benchmarks" / "record_inductor_provenance.py"), str(tmp_path),
-                    "trace", "--model", "decoder"], check=True, timeout=1200,
-                   env={**os.environ, "TRITONSCOPE_RECORD_MODE": "default"})
+    torch = _record(tmp_path, "trace", "decoder")
     root = tmp_path / "trace"
     before = tree_fingerprint(root)
     r = cli("ls", "--cache-dir", str(root / "triton_cache"), "--json", "--inductor-dir", str(root / "trace"))
@@ -128,12 +133,7 @@ def test_fresh_model_kernel_nodes_name_the_lines_their_fx_graph_does(model, tmp_
     found`. `breaks`: a graph break and a recompilation, each graph's kernels read against their own graph
     (at least four: two frames, forward and backward). `userkernel`: a hand-written kernel of another
     module called in the forward links to its wrapper block, which names where it was defined."""
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("no GPU")
-    subprocess.run([sys.executable, str(REPO / "benchmarks" / "record_inductor_provenance.py"), str(tmp_path),
-                    "debug", "--model", model], check=True, timeout=1200,
-                   env={**os.environ, "TRITONSCOPE_RECORD_MODE": "default"})
+    torch = _record(tmp_path, "debug", model)
     root = tmp_path / "debug"
     before = tree_fingerprint(root)
     r = cli("ls", "--cache-dir", str(root / "triton_cache"), "--json", "--inductor-dir",
@@ -180,12 +180,7 @@ def test_fresh_subgraph_model_lines_are_lines_of_each_kernels_stacks(tmp_path, c
     """A nested compile region and a torch.cond (subgraphs with node names of their own), read from a fresh
     torch trace: every kernel's model lines are lines of its calls' stacks, torch's own record of each
     kernel, and some nodes are in a subgraph."""
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("no GPU")
-    subprocess.run([sys.executable, str(REPO / "benchmarks" / "record_inductor_provenance.py"), str(tmp_path),
-                    "trace", "--model", "subgraphs"], check=True, timeout=1200,
-                   env={**os.environ, "TRITONSCOPE_RECORD_MODE": "default"})
+    torch = _record(tmp_path, "trace", "subgraphs")
     root = tmp_path / "trace"
     r = cli("ls", "--cache-dir", str(root / "triton_cache"), "--json", "--inductor-dir", str(root / "trace"))
     assert r.returncode == 0, r.stderr
