@@ -161,6 +161,9 @@ def test_fresh_model_kernel_nodes_name_the_lines_their_fx_graph_does(model, tmp_
     assert checked
     if model in ("checkpoint", "selective_checkpoint"):
         assert recomputed, checked  # the recomputed nodes were among them
+        flagged = sum(n["recomputed"] for k in kernels for n in k["nodes"])
+        assert 0 < flagged and all(k["graph"].endswith("backward") for k in kernels
+                                   if any(n["recomputed"] for n in k["nodes"]))
     elif model == "breaks":
         assert len(graphs) >= 4, sorted(graphs)
     else:

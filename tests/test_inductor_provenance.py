@@ -132,6 +132,12 @@ def test_fx_graph_recomputed_nodes_of_activation_checkpointing():
     assert all(len(v) == 4 for v in bw.values())  # every node under a comment of its own: none inferred
     fw = parse_fx_graph(graphs["fw"])
     assert [fw[n][1] for n in ("t", "addmm", "relu", "t_1", "sin", "mul", "sum_1")] == [12, 12, 12, 13, 13, 21, 21]
+    # the policy the comment names, node by node
+    from tritonscope.srcmap.inductor import parse_fx_scopes
+
+    (scope,) = parse_fx_scopes(graphs["bw"])
+    assert {n: p for n, p in scope.checkpoint.items()} == dict.fromkeys(
+        ("t", "addmm", "relu", "t_1", "addmm_1", "detach_3"), "PREFER_RECOMPUTE")
 
 
 def test_fx_graph_summary_prefixes_of_newer_torch():
@@ -175,10 +181,20 @@ def test_recorded_activation_checkpointing_kernels_name_their_block_lines(cli):
         "LH6BDGET": [(20, "y = self.norm(x)", 9, 0)],  # the recomputed forward LayerNorm, all nine nodes
         "J4NGTALC": [(20, "y = self.norm(x)", 20, 0), (24, "return x + y * self.scale", 3, 0)],
     }
+    # the nodes under a recompute policy in a backward graph are forward work done again: LH6BDGET is only
+    # that (a LayerNorm in the backward), J4NGTALC recomputes 6 + 2 of its nodes
+    doc = json.loads(cli("ls", "--cache-dir", str(rec / "triton_cache"), "--json", "--inductor-dir",
+                         str(rec / "inductor_cache")).stdout)
+    got = {e["hash"][:8]: [(m["line"], m.get("recomputed", 0)) for m in e["inductor"]["model_lines"]]
+           for e in doc["entries"]}
+    assert got == {"LH6BDGET": [(20, 9)], "J4NGTALC": [(20, 6), (24, 2)]}
+    policies = {n["checkpoint"] for e in doc["entries"] for n in e["inductor"]["nodes"] if n["recomputed"]}
+    assert policies == {"PREFER_RECOMPUTE"}
     r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "inductor_cache"),
             "--inductor")
     assert r.returncode == 0 and "provenance_model.py:48" not in r.stdout
-    assert "model  provenance_model.py:20  y = self.norm(x)  (9 nodes)" in r.stdout
+    assert ("model  provenance_model.py:20  y = self.norm(x)  (9 nodes)  9 recomputed (activation checkpointing)"
+            in r.stdout)
 
 
 def test_fx_graph_subgraphs_are_scopes_of_their_own():

@@ -87,6 +87,8 @@ _SOURCE_END = lazy_compile(r"^'''(?:,|\))")
 _FX_FILE = lazy_compile(r"^\s*#(?:.*?\s)??(?:Backward of forward node: )?File: (?P<file>.+?):(?P<line>\d+)"
                         r"(?: in (?P<func>[^,]+))?, code: (?P<code>.*)$")
 _FX_NO_TRACE = lazy_compile(r"^\s*#(?:.*\s)?No stacktrace found for following nodes\s*$")
+# activation checkpointing's policy in that comment: ` ac_graph_id: 2 - PREFER_RECOMPUTE`, ` recompute: MUST_SAVE`
+_FX_CHECKPOINT = lazy_compile(r"^\s*#.*?\s(?:ac_graph_id: \S+ - |recompute: )(\w+)")
 _FX_NODE = lazy_compile(r"^\s+(\w+)(?:\s*:\s*\"[^\"]*\")?\s*=\s")
 _LOC_FILE = lazy_compile(r'loc\("([^"]+)":\d+')
 # The first IR file of an entry and how much of its head is read for the kernel's file.
@@ -157,6 +159,10 @@ class FxNode:
     source_node: str | None = None  # the pre-grad node it came from (the wrapper's mapping)
     model: ModelLine | None = None
     scope: str | None = None  # the FX subgraph it is in (a cond branch, a nested region), None: the graph's own
+    # activation checkpointing: its policy (PREFER_RECOMPUTE, MUST_SAVE...), and whether it is a forward
+    # node a backward graph computes again
+    checkpoint: str | None = None
+    recomputed: bool = False
 
     def tensor(self) -> dict | None:
         m = _TENSOR_TYPE.search(self.type)
@@ -168,7 +174,7 @@ class FxNode:
     def to_json(self) -> dict:
         return {"name": self.name, "op": self.op, "target": self.target, "tensor": self.tensor(),
                 "source_node": self.source_node, "model": self.model.to_json() if self.model else None,
-                "scope": self.scope}
+                "scope": self.scope, "checkpoint": self.checkpoint, "recomputed": self.recomputed}
 
 
 def _dims(text: str) -> list:
@@ -392,6 +398,7 @@ class FxScope:
     name: str
     located: dict[str, Loc | None] = field(default_factory=dict)  # node -> its model line
     uses: dict[str, list[str]] = field(default_factory=dict)  # node -> the names on its line after `=`
+    checkpoint: dict[str, str] = field(default_factory=dict)  # node -> activation checkpointing's policy
 
     def neighbours(self, node: str) -> set[str]:
         """The nodes it uses and the nodes that use it."""
@@ -408,21 +415,23 @@ def parse_fx_scopes(text: str) -> list[FxScope]:
     scopes: list[FxScope] = []
     scope: FxScope | None = None
     current = None
+    policy = None  # activation checkpointing's, from the same comment
     for line in text.splitlines():
         m = _FX_FILE.match(line)
         if m:
             current = (m.group("file"), int(m.group("line")), (m.group("func") or "").strip(),
                        m.group("code").strip())
+            policy = _checkpoint_policy(line)
             continue
         if _FX_NO_TRACE.match(line):
-            current = None
+            current, policy = None, _checkpoint_policy(line)
             continue
         stripped = line.lstrip()
         if stripped.startswith(("def ", "class ", "return ")):
             if stripped.startswith("class ") or scope is None:
                 scope = FxScope(stripped[6:].split("(", 1)[0].strip(" :") if stripped.startswith("class ") else "")
                 scopes.append(scope)
-            current = None
+            current = policy = None
             continue
         m = _FX_NODE.match(line)
         if m:
@@ -432,9 +441,18 @@ def parse_fx_scopes(text: str) -> list[FxScope]:
             if m.group(1) not in scope.located:
                 scope.located[m.group(1)] = current
                 scope.uses[m.group(1)] = _IDENT.findall(line[m.end():])
+                if policy is not None:
+                    scope.checkpoint[m.group(1)] = policy
     for sc in scopes:
         _infer_in_scope(sc)
     return [sc for sc in scopes if sc.located]
+
+
+def _checkpoint_policy(comment: str) -> str | None:
+    if "ac_graph_id: " not in comment and "recompute: " not in comment:
+        return None
+    m = _FX_CHECKPOINT.match(comment)
+    return m.group(1) if m else None
 
 
 def _infer_in_scope(scope: FxScope) -> None:
@@ -574,6 +592,8 @@ def model_lines(nodes: list[FxNode]) -> list[dict]:
                 callers.append(f.to_json())
         if n.scope is not None and n.scope not in row.setdefault("scopes", []):
             row["scopes"].append(n.scope)
+        if n.recomputed:
+            row["recomputed"] = row.get("recomputed", 0) + 1
     for row in rows.values():
         if row.get("scopes") == []:
             del row["scopes"]
@@ -582,9 +602,12 @@ def model_lines(nodes: list[FxNode]) -> list[dict]:
 
 def call_text(row: dict) -> str:
     """What a model_lines row says of torch's own Python: '  via functional.py:2954 rms_norm' under a
-    model line, '  called from model.py:55 or :59' under a line in torch; and of FX subgraphs: '  in
-    true_graph_0' (nodes of a cond branch, a nested compile region); empty for the others."""
+    model line, '  called from model.py:55 or :59' under a line in torch; of FX subgraphs: '  in
+    true_graph_0' (nodes of a cond branch, a nested compile region); of activation checkpointing: '  9
+    recomputed' (forward nodes a backward kernel computes again); empty for the others."""
     out = ""
+    if row.get("recomputed"):
+        out += f"  {row['recomputed']} recomputed (activation checkpointing)"
     if row.get("scopes"):
         out += "  in " + ", ".join(row["scopes"])
     for inner in row.get("calls", []):
@@ -869,6 +892,10 @@ def _place_nodes(w: Wrapper, parsed: list[tuple[str, str, list[FxScope]]]) -> No
                 if loc is not None:
                     n.model = ModelLine(loc[0], loc[1], loc[2], loc[3], loc[4] if len(loc) > 4 else how)
                     n.scope = sc.name if sc is not scopes[0] else None
+                    n.checkpoint = sc.checkpoint.get(n.name)
+                    # a backward graph's nodes under a recompute policy are the forward ones it computes again
+                    n.recomputed = bool(n.checkpoint and n.checkpoint.endswith("RECOMPUTE")
+                                        and (w.aot_id or "").endswith("backward"))
                     break
         _infer_from_siblings(b, nodes)
     if missing:
