@@ -59,8 +59,9 @@ class Selection:
         """A torch.compile kernel's source not on this machine, as Inductor's records hold it (a wrapper
         read from --inductor-dir or a torch trace); asked only of files not found, named as Inductor names
         kernel files."""
-        name = os.path.basename(requested)
-        if not (name.startswith("c") and name.endswith(".py") and len(name) == 55):
+        from tritonscope.srcmap.paths import INDUCTOR_KERNEL_FILE
+
+        if not INDUCTOR_KERNEL_FILE.fullmatch(os.path.basename(requested)):
             return None
         return self.inductor().kernel_source(requested)
 

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tritonscope.lazyre import lazy_compile
+from tritonscope.srcmap.paths import INDUCTOR_KERNEL_FILE
 from tritonscope.stages.common import read_at_most
 
 # A wrapper of a large model is a few MB; nothing Inductor writes is near this.
@@ -762,9 +763,8 @@ class InductorIndex:
     def kernel_source(self, requested: str) -> tuple[str, str] | None:
         """The text of the kernel file `requested` (a path the IR names) as a wrapper holds it, and where
         (wrapper file:line, or the trace record's): for a kernel whose file is not on this machine. Only a
-        file named as Inductor names kernel sources, by the hash of that very text."""
-        name = Path(requested).name
-        blocks = self.by_text_file.get(name) if _KERNEL_FILE.fullmatch(name) else None
+        file named as Inductor names kernel sources, by the hash of that very text (the table's keys)."""
+        blocks = self.by_text_file.get(Path(requested).name)
         if not blocks or blocks[0].file_text is None:
             return None
         b = blocks[0]
@@ -776,7 +776,7 @@ class InductorIndex:
         """The kernel's Inductor source, under a dir read as Inductor lays it out (xx/c<hash>.py; only a
         file named as Inductor names kernel sources)."""
         name = Path(kernel_file).name
-        if not _KERNEL_FILE.fullmatch(name):
+        if not INDUCTOR_KERNEL_FILE.fullmatch(name):
             return None
         for cand in [root / name[1:3] / name for root in self.read]:
             text = _read_small(str(cand), 16 << 20)
@@ -805,10 +805,9 @@ def same_file(recorded: str, asked: str) -> bool:
 
 def _looks_inductor(name: str, kernel_file: str | None) -> bool:
     base = Path(kernel_file).name if kernel_file else ""
-    return name.startswith("triton_") and bool(_KERNEL_FILE.fullmatch(base))
+    return name.startswith("triton_") and bool(INDUCTOR_KERNEL_FILE.fullmatch(base))
 
 
-_KERNEL_FILE = lazy_compile(r"c[a-z0-9]{50,}\.py")
 # Inductor's kernel names: triton_{poi,red,per,tem,for,...}_fused_..., and the autotuning placeholders
 # `triton_` / `triton_mm` / `triton_bmm` its candidates keep.
 _INDUCTOR_NAME = lazy_compile(r"^triton_(?:(?:poi|red|per|tem|for|spl|cooperative_reduction|mm|bmm)_\w+|mm|bmm)?$")

@@ -35,6 +35,9 @@ SOURCE_SUFFIX = ".py"
 # `@triton.jit`, `@jit`, `@gluon.jit`, `@triton.jit(...)`, `triton.jit(fn)`: every file that holds a
 # function Triton compiled (the kernel, its helpers, triton/language/*.py) has one.
 _JIT_MARK = lazy_compile(rb"^[ \t]*@[\w.]*\bjit\b|\bjit\(", re.M)
+# The name Inductor gives a kernel's source file (`c` and its text's hash): a file whose text Inductor's
+# records may hold (`SourceFinder.kept`), asked without loading those records for any other name.
+INDUCTOR_KERNEL_FILE = lazy_compile(r"c[a-z0-9]{50,}\.py")
 
 
 @dataclass
