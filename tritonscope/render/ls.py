@@ -95,7 +95,12 @@ def _line(cells, widths, first_column: int = 0, names: tuple[str, ...] = _COLUMN
 def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console, root: Path) -> None:
     """`ls --inductor`: per torch.compile kernel (entry, its srcmap.inductor.Link), its graph and role, the
     ATen ops fused into it and the model lines its FX nodes came from."""
-    from tritonscope.srcmap.inductor import call_text, model_lines  # the plain `ls` table needs none of it
+    from tritonscope.srcmap.inductor import (  # the plain `ls` table needs none of it
+        USER_KERNEL_TEXT,
+        call_text,
+        model_lines,
+        stack_text,
+    )
 
     entries = [e for e, _ in rows]
     links = [link for _, link in rows]
@@ -122,12 +127,12 @@ def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console,
         if b.defined_at is not None:
             out.append("    user   ", style="dim")
             out.append(f"{Path(b.defined_at[0]).name}:{b.defined_at[1]}", style="cyan")
-            out.append("  a kernel the model calls, compiled as written\n")
+            out.append(f"  {USER_KERNEL_TEXT}\n")
         rows = model_lines(b.nodes)
         if not rows:
             for st in b.stacks:  # no FX node of its own (a user-defined kernel): where torch saw it called
                 out.append("    stack  ", style="dim")
-                out.append(" > ".join(f"{Path(f.file).name}:{f.line}" for f in st), style="cyan")
+                out.append(stack_text([f.to_json() for f in st]), style="cyan")
                 out.append(f"  {st[-1].code}\n")
         for r in rows:
             out.append("    model  ", style="dim")

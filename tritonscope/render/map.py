@@ -34,7 +34,11 @@ def _header(console: Console, result: dict) -> None:
 
 def render_provenance(prov: dict, console: Console, per_line: bool = False) -> None:
     """The torch.compile block: the graph and wrapper kernel, fused ATen ops, and the model lines."""
-    from tritonscope.srcmap.inductor import call_text  # a linked kernel only: Inductor's module is loaded
+    from tritonscope.srcmap.inductor import (  # a linked kernel only: Inductor's module is loaded
+        USER_KERNEL_TEXT,
+        call_text,
+        stack_text,
+    )
     if not prov.get("kernel"):
         console.print(Text(f"torch.compile: {prov['role']}: {prov['note']}", style="dim"))
         return
@@ -47,8 +51,7 @@ def render_provenance(prov: dict, console: Console, per_line: bool = False) -> N
     defined = prov.get("defined_at")
     if defined:
         where = f"{defined['file'].rsplit('/', 1)[-1]}:{defined['line']}"
-        console.print(Text("  user   ", style="dim") + Text(where, style="cyan")
-                      + Text("  a kernel the model calls, compiled as written"))
+        console.print(Text("  user   ", style="dim") + Text(where, style="cyan") + Text(f"  {USER_KERNEL_TEXT}"))
     for row in prov["model_lines"]:
         t = Text("  model  ", style="dim")
         t.append(f"{row['file'].rsplit('/', 1)[-1]}:{row['line']}", style="cyan")
@@ -57,8 +60,8 @@ def render_provenance(prov: dict, console: Console, per_line: bool = False) -> N
         console.print(t)
     if not prov["model_lines"] and defined:
         for st in prov["stacks"]:  # no FX node of its own: where torch saw it called
-            console.print(Text("  stack  ", style="dim") + Text(" > ".join(
-                f"{f['file'].rsplit('/', 1)[-1]}:{f['line']}" for f in st), style="cyan") + Text(f"  {st[-1]['code']}"))
+            console.print(Text("  stack  ", style="dim") + Text(stack_text(st), style="cyan")
+                          + Text(f"  {st[-1]['code']}"))
         if not prov["stacks"]:
             console.print(Text("  model  no FX node of its own: a torch trace's stacks say where the model called it "
                                "(TORCH_TRACE=DIR INDUCTOR_PROVENANCE=1)", style="dim"))

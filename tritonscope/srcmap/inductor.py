@@ -601,6 +601,15 @@ def model_lines(nodes: list[FxNode]) -> list[dict]:
     return [rows[k] for k in sorted(rows)]
 
 
+# what `ls --inductor`, `map` and `report` say of a user-defined kernel, after where it was defined
+USER_KERNEL_TEXT = "a kernel the model calls, compiled as written"
+
+
+def stack_text(stack: list[dict]) -> str:
+    """A call stack (Frame.to_json()s, outermost first) as `model.py:76 > kernels.py:22`."""
+    return " > ".join(f"{f['file'].rsplit('/', 1)[-1]}:{f['line']}" for f in stack)
+
+
 def call_text(row: dict) -> str:
     """What a model_lines row says of torch's own Python: '  via functional.py:2954 rms_norm' under a
     model line, '  called from model.py:55 or :59' under a line in torch; of FX subgraphs: '  in
