@@ -71,17 +71,10 @@ elif sys.argv[3] == "userkernel":
     x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16)
     with torch.no_grad():
         loss = torch.compile(model, mode=MODE)(x)
-elif sys.argv[3] == "subgraphs":
-    model = provenance_model.SubgraphModel().cuda().to(torch.bfloat16)
-    x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
-elif sys.argv[3] == "selective_checkpoint":  # activation checkpointing with a policy: MUST_SAVE/PREFER_RECOMPUTE
-    model = provenance_model.SelectiveCheckpointModel().cuda().to(torch.bfloat16)
-    x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
-elif sys.argv[3] == "checkpoint":
-    model = provenance_model.CheckpointedModel().cuda().to(torch.bfloat16)
-    x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
-else:
-    model = provenance_model.TinyModel().cuda().to(torch.bfloat16)
+else:  # models of a 64 x 256 input, compiled and run once below
+    name = {"subgraphs": "SubgraphModel", "selective_checkpoint": "SelectiveCheckpointModel",
+            "checkpoint": "CheckpointedModel"}.get(sys.argv[3], "TinyModel")
+    model = getattr(provenance_model, name)().cuda().to(torch.bfloat16)
     x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16, requires_grad=True)
 if sys.argv[3] not in ("flex", "dynamic", "breaks", "userkernel"):
     compiled = torch.compile(model, mode=MODE)
