@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from tritonscope.artifacts.disasm_cache import DisasmCache, _tool_identity
+from tritonscope.artifacts.own_cache import within
 from tritonscope.errors import ToolMissing, TritonscopeError
 from tritonscope.lazyre import lazy_compile
 
@@ -175,7 +176,7 @@ def cached_tool(argv: list[str], binary_path: str | os.PathLike, timeout: float 
     when the same tool build already disassembled the same bytes with the same arguments."""
     cache = DisasmCache.default()
     full = [*argv, str(binary_path)]
-    if cache is None or _within(cache.root, _enclosing_cache(Path(binary_path))):
+    if cache is None or within(cache.root, _enclosing_cache(Path(binary_path))):
         return RunningTool(full, timeout)  # never a cache inside the Triton cache being read
     try:
         binary = read_binary(binary_path)
@@ -197,14 +198,6 @@ def _enclosing_cache(binary: Path) -> Path:
     except OSError:
         in_entry = False
     return folder.parent if in_entry else folder
-
-
-def _within(path: Path, folder: Path) -> bool:
-    try:
-        real, top = os.path.realpath(path), os.path.realpath(folder)
-    except OSError:
-        return False
-    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
 
 
 def llvm_objdumps() -> list[str]:
@@ -238,7 +231,7 @@ def _memoized(tools: list[str], args: list[str], binary_path: str | os.PathLike,
     """compute() through the disassembly cache, keyed by every candidate tool's build, `args` and the
     binary's bytes (as cached_tool, for tools run to completion)."""
     cache = DisasmCache.default()
-    if cache is None or not tools or _within(cache.root, _enclosing_cache(Path(binary_path))):
+    if cache is None or not tools or within(cache.root, _enclosing_cache(Path(binary_path))):
         return compute()
     try:
         binary = read_binary(binary_path)
