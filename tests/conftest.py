@@ -27,6 +27,14 @@ def _private_disasm_cache(tmp_path_factory):
     yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_records_cache():
+    """Records are computed afresh in every test (tests patch the analyses in-process, and a record kept by
+    one test must not answer another); tests/test_records_cache.py turns the cache on where it is tested."""
+    os.environ["TRITONSCOPE_RECORDS_CACHE"] = "off"
+    yield
+
+
 def _copy_tree(src: Path, dst: Path) -> Path:
     shutil.copytree(src, dst, symlinks=True)
     for root, dirs, files in os.walk(dst):

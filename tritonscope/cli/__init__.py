@@ -88,17 +88,24 @@ def _module_exists(target: str) -> bool:
 @click.option("--disasm-cache", "disasm_cache", default=None, metavar="DIR|off",
               help="Where disassemblies are kept between runs (default: $TRITONSCOPE_DISASM_CACHE, else "
               "$XDG_CACHE_HOME/tritonscope/disasm, else ~/.cache/tritonscope/disasm); 'off': none.")
-def main(debug: bool, disasm_cache: str | None) -> None:
+@click.option("--records-cache", "records_cache", default=None, metavar="DIR|off",
+              help="Where snapshot/diff records are kept between runs (default: $TRITONSCOPE_RECORDS_CACHE, else "
+              "$XDG_CACHE_HOME/tritonscope/records, else ~/.cache/tritonscope/records); 'off': none.")
+def main(debug: bool, disasm_cache: str | None, records_cache: str | None) -> None:
     """Inspect the artifacts of the Triton GPU compiler.
 
     Reads the Triton cache ($TRITON_CACHE_DIR, else $TRITON_HOME/.triton/cache, else ~/.triton/cache)
     read-only. Only `compile` writes, and only into the cache it is given. Disassemblies (nvdisasm) are
-    kept in a cache of the tool's own, outside every Triton cache (--disasm-cache).
+    kept in a cache of the tool's own, outside every Triton cache (--disasm-cache), and so are the
+    records `snapshot` and `diff` compute (--records-cache).
     """
-    if disasm_cache is not None:  # the environment carries it to pool workers and the tools module
-        import os
+    import os
 
+    # the environment carries them to pool workers and the modules that open the caches
+    if disasm_cache is not None:
         os.environ["TRITONSCOPE_DISASM_CACHE"] = disasm_cache
+    if records_cache is not None:
+        os.environ["TRITONSCOPE_RECORDS_CACHE"] = records_cache
 
 
 def run() -> None:

@@ -17,11 +17,12 @@ from tritonscope.artifacts.cache import KernelEntry
 from tritonscope.artifacts.tools import read_binary
 from tritonscope.diff.metrics import kernel_metrics
 from tritonscope.diff.normalize import NORMALIZED_STAGES, NormalizeOptions, normalize
+from tritonscope.diff.records_cache import RecordsCache, trim_default
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.syntax import split_top_level
 from tritonscope.loads.analyze import analyze_entry
 from tritonscope.parallel import pool_map
-from tritonscope.stages import entry_stages, release
+from tritonscope.stages import collecting_unparsed, entry_stages, note_unparsed, release
 from tritonscope.stages.table import BINARY_STAGES
 
 BINARY_METRIC_STAGES = BINARY_STAGES
@@ -114,9 +115,9 @@ def _loads_report(entry: KernelEntry, stages: tuple[str, ...] | None):
 def record_job(args: tuple[KernelEntry, NormalizeOptions, tuple[str, ...] | None]) -> KernelRecord | None:
     """One entry's record, for a pool worker: None for an entry removed while it was read; the entry's
     parsed stages released after."""
-    entry = args[0]
+    entry, options, stages = args
     try:
-        return record_for_entry(*args)
+        return _cached_record(entry, options, stages)
     except TritonscopeError:
         if not entry.path.exists():  # removed while we read it (Triton's cache is written concurrently)
             return None
@@ -125,10 +126,30 @@ def record_job(args: tuple[KernelEntry, NormalizeOptions, tuple[str, ...] | None
         release(entry)  # a sweep over a whole cache keeps memory flat
 
 
+def _cached_record(entry: KernelEntry, options: NormalizeOptions, stages: tuple[str, ...] | None) -> KernelRecord:
+    """record_for_entry, through the records cache (records_cache.py) when it is on: a hit reads the record
+    and reports the unparsed lines its parse left, a miss computes and keeps it."""
+    cache = RecordsCache.for_entry(entry)
+    keyed = cache.key(entry, options, stages) if cache is not None else None
+    if keyed is None:
+        return record_for_entry(entry, options, stages)
+    key, listing = keyed
+    hit = cache.load(key, entry)
+    if hit is not None:
+        note_unparsed(hit[1])
+        return hit[0]
+    with collecting_unparsed() as unparsed:
+        record = record_for_entry(entry, options, stages)
+    note_unparsed(unparsed)
+    cache.store(key, listing, entry, record, unparsed)
+    return record
+
+
 def records_for_entries(entries: list[KernelEntry], options: NormalizeOptions,
                         stages: tuple[str, ...] | None = None,
                         progress: Callable[[int], None] | None = None) -> list[KernelRecord]:
     """Records in the order of `entries`; a process pool when there is more than one core and entry.
     An entry deleted while it is read is left out (callers compare counts and say so)."""
     records = pool_map(record_job, [(e, options, stages) for e in entries], progress)
+    trim_default()
     return [r for r in records if r is not None]

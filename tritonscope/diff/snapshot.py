@@ -24,6 +24,7 @@ from pathlib import Path
 from tritonscope.artifacts.cache import KernelEntry
 from tritonscope.diff.normalize import NORMALIZED_STAGES, NormalizeOptions, refold
 from tritonscope.diff.records import KernelRecord, record_job
+from tritonscope.diff.records_cache import trim_default
 from tritonscope.errors import TritonscopeError, UsageError
 from tritonscope.parallel import pool_map
 
@@ -44,7 +45,7 @@ def tool_build() -> dict:
 @functools.cache
 def _tool_build() -> dict:  # (the source read and digested once per process: a diff of two caches asks twice)
     from tritonscope import __version__
-    from tritonscope.artifacts.disasm_cache import sha256
+    from tritonscope.artifacts.own_cache import sha256
 
     root = Path(__file__).resolve().parent.parent
     digest = sha256()
@@ -153,6 +154,7 @@ class SnapshotWriter:
             if r is not None:
                 self.written[id(r)] = d
                 records.append(r)
+        trim_default()
         return records
 
     def finish(self, records: list[KernelRecord]) -> list[str]:

@@ -1,0 +1,184 @@
+"""The records cache (tritonscope/diff/records_cache.py): a second snapshot or diff of unchanged
+compilations reads each kernel's record instead of computing it, with the same bytes out; a changed file,
+option or build is another record; a corrupt record is ignored and rewritten; nothing is written inside
+the cache being read; unparsed lines are reported on a hit as on a miss."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tritonscope.artifacts.cache import Cache
+from tritonscope.artifacts.own_cache import _wrap
+from tritonscope.diff import records
+from tritonscope.diff.normalize import DEFAULT_OPTIONS, NormalizeOptions
+from tritonscope.diff.records_cache import RecordsCache
+from tritonscope.stages import collecting_unparsed
+
+ADD_80 = "AYJIRKHPESPUQYN2QFLY4TIMHL4B3NXV45FRJOUBLTQMREITZBDQ"
+THREE = ("7LC5OE4NJYDFZ24QSU5JNYTEXMSI524PDIHUVHTGL4SHRJ662IDA", "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ",
+         ADD_80)
+
+
+@pytest.fixture
+def small_cache(cache39, tmp_path) -> Path:
+    """Three entries of the 3.9 corpus (below the pool's threshold: computed in this process)."""
+    root = tmp_path / "cache"
+    for h in THREE:
+        shutil.copytree(cache39 / h, root / h)
+    return root
+
+
+@pytest.fixture
+def records_dir(tmp_path, monkeypatch) -> Path:
+    d = tmp_path / "records"
+    monkeypatch.setenv("TRITONSCOPE_RECORDS_CACHE", str(d))
+    return d
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _records(cache: Path, options: NormalizeOptions = DEFAULT_OPTIONS):
+    with collecting_unparsed() as unparsed:
+        out = records.records_for_entries([e for e in Cache(cache).entries() if e.is_kernel], options)
+    return out, dict(unparsed)
+
+
+def _computing_fails(monkeypatch) -> None:
+    def fail(*a, **k):
+        raise AssertionError("computed, not read from the records cache")
+    monkeypatch.setattr(records, "record_for_entry", fail)
+
+
+def test_second_look_reads_every_record_and_gives_the_same(small_cache, records_dir, monkeypatch):
+    first, _ = _records(small_cache)
+    assert len(first) == 3 and len(list(records_dir.rglob("*.rec"))) == 3
+    _computing_fails(monkeypatch)
+    second, _ = _records(small_cache)
+    assert second == first  # names, targets, specs, normalized stages, metrics, load sites, origins
+
+
+def test_a_changed_file_option_or_build_is_another_record(small_cache, records_dir, monkeypatch):
+    first, _ = _records(small_cache)
+    ttir = next((small_cache / ADD_80).glob("*.ttir"))
+    ttir.write_text(ttir.read_text().replace("tt.load", "tt.load ", 1))
+    second, _ = _records(small_cache)
+    assert len(list(records_dir.rglob("*.rec"))) == 4  # the changed entry recomputed; the others read
+    _records(small_cache, NormalizeOptions(fold_renames=False))
+    assert len(list(records_dir.rglob("*.rec"))) == 7
+    from tritonscope.diff import snapshot
+    monkeypatch.setattr(snapshot, "_tool_build", lambda: {"version": "x", "build": "another"})
+    _records(small_cache)
+    assert len(list(records_dir.rglob("*.rec"))) == 10
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "empty", "not json"])
+def test_a_corrupt_record_is_ignored_and_rewritten(small_cache, records_dir, damage):
+    first, _ = _records(small_cache)
+    for rec in records_dir.rglob("*.rec"):
+        data = rec.read_bytes()
+        rec.write_bytes({"truncate": data[: len(data) // 2], "flip": data[:-5] + b"XXXXX", "empty": b"",
+                         # a whole, checksummed record whose payload is no record (another format's)
+                         "not json": _wrap(b'{"name": 1]', RecordsCache.MAGIC)}[damage])
+    second, _ = _records(small_cache)
+    assert second == first
+    third, _ = _records(small_cache)  # rewritten whole: read back
+    assert third == first
+    assert all(RecordsCache(records_dir).get_bytes(p.stem) is not None for p in records_dir.rglob("*.rec"))
+
+
+def test_unparsed_lines_are_reported_on_a_hit_as_on_a_miss(small_cache, records_dir, monkeypatch):
+    llir = next((small_cache / ADD_80).glob("*.llir"))
+    llir.write_text(llir.read_text() + "\nthis is ??? not llvm\n")
+    _, miss = _records(small_cache)
+    assert [(stage, Path(path).name) for stage, path in miss] == [("llir", llir.name)]
+    _computing_fails(monkeypatch)
+    _, hit = _records(small_cache)
+    assert hit == miss and list(hit) == [("llir", str(llir))]
+
+
+def test_a_copied_cache_reads_the_same_records(small_cache, records_dir, tmp_path, monkeypatch):
+    first, unparsed = _records(small_cache)
+    moved = shutil.copytree(small_cache, tmp_path / "elsewhere" / "cache")
+    _computing_fails(monkeypatch)
+    second, _ = _records(moved)
+    assert second == first
+
+
+def test_an_entry_changed_while_its_record_is_computed_is_not_kept(small_cache, records_dir, monkeypatch):
+    compute = records.record_for_entry
+
+    def racing(entry, *a):
+        r = compute(entry, *a)
+        (entry.path / "late.json").write_text("{}")  # Triton adding a file meanwhile
+        return r
+    monkeypatch.setattr(records, "record_for_entry", racing)
+    _records(small_cache)
+    assert not list(records_dir.rglob("*.rec"))
+
+
+def test_off_and_never_inside_the_cache_being_read(small_cache, tmp_path, monkeypatch):
+    monkeypatch.setenv("TRITONSCOPE_RECORDS_CACHE", "off")
+    _records(small_cache)
+    for inside in (small_cache / "records", small_cache / ADD_80 / "records"):
+        monkeypatch.setenv("TRITONSCOPE_RECORDS_CACHE", str(inside))
+        _records(small_cache)
+        assert not inside.exists()
+    env = {"TRITON_CACHE_DIR": str(small_cache), "TRITONSCOPE_RECORDS_CACHE": str(small_cache / "r")}
+    assert RecordsCache.default(env) is None
+    env = {"XDG_CACHE_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path)}
+    assert RecordsCache.default(env).root == tmp_path / "xdg" / "tritonscope" / "records"
+
+
+def test_records_are_bounded_after_a_batch(small_cache, records_dir):
+    _records(small_cache)
+    recs = sorted(records_dir.rglob("*.rec"))
+    for i, p in enumerate(recs):
+        os.utime(p, (1000 + i, 1000 + i))
+    size = sum(p.stat().st_size for p in recs)
+    cache = RecordsCache(records_dir, max_bytes=size - 1)
+    cache.trim()
+    assert sorted(records_dir.rglob("*.rec")) == recs[1:]  # the least recently used dropped
+
+
+def test_snapshot_and_diff_through_the_cache_are_byte_identical(cli, cache39, tmp_path):
+    """The whole 3.9 corpus (a process pool), cold then warm, and a diff of the two snapshots' sources."""
+    env = {"TRITONSCOPE_RECORDS_CACHE": str(tmp_path / "records")}
+    outs = []
+    for name in ("cold", "warm"):
+        proc = cli("snapshot", "--cache-dir", str(cache39), "--out", str(tmp_path / name), env=env)
+        assert proc.returncode == 0, proc.stderr
+        outs.append(_tree(tmp_path / name))
+    reference = cli("snapshot", "--cache-dir", str(cache39), "--out", str(tmp_path / "off"),
+                    env={"TRITONSCOPE_RECORDS_CACHE": "off"})
+    assert reference.returncode == 0, reference.stderr
+    assert outs[0] == outs[1] == _tree(tmp_path / "off")
+    kernels = json.loads(outs[0]["snapshot.json"])["kernels"]
+    assert len(list((tmp_path / "records").rglob("*.rec"))) == len(kernels) == 30
+    diffs = [cli("diff", str(tmp_path / "off"), str(cache39), "--format", "json", env=e).stdout
+             for e in (env, env, {"TRITONSCOPE_RECORDS_CACHE": "off"})]
+    assert diffs[0] == diffs[1] == diffs[2]
+
+
+def test_concurrent_snapshots_share_the_cache_and_agree(cache39, tmp_path):
+    """Two processes (each with its pool) fill one records cache at once; a third reads it."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "TRITONSCOPE_RECORDS_CACHE": str(tmp_path / "records")}
+    procs = [subprocess.Popen([sys.executable, "-m", "tritonscope", "snapshot", "--cache-dir", str(cache39), "--out",
+                               str(tmp_path / f"s{i}")], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+             for i in range(2)]
+    assert all(p.wait(timeout=300) == 0 for p in procs), [p.stderr.read() for p in procs]
+    third = subprocess.run([sys.executable, "-m", "tritonscope", "snapshot", "--cache-dir", str(cache39), "--out",
+                            str(tmp_path / "s2")], env=env, capture_output=True)
+    assert third.returncode == 0, third.stderr
+    assert _tree(tmp_path / "s0") == _tree(tmp_path / "s1") == _tree(tmp_path / "s2")
+    assert not list((tmp_path / "records").rglob(".tmp-*"))
+    assert all(RecordsCache(tmp_path / "records").get_bytes(p.stem) for p in (tmp_path / "records").rglob("*.rec"))
