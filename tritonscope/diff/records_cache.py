@@ -19,6 +19,7 @@ least recently used dropped) as every own cache is (own_cache.py).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -50,9 +51,9 @@ class RecordsCache(OwnCache):
         file, a Gluon kernel) or when the cache would sit inside the cache being read."""
         if entry.kind == "file" or entry.language == "gluon":
             return None
-        cache = cls.default()
-        if cache is None or (entry.cache_root is not None and within(cache.root, entry.cache_root)) \
-                or within(cache.root, entry.path):
+        env = os.environ
+        cache = _default(tuple(env.get(k) for k in _DEFAULT_ENV))
+        if cache is None or _within(str(cache.root), str(entry.cache_root or entry.path)):
             return None
         return cache
 
@@ -118,6 +119,21 @@ class RecordsCache(OwnCache):
                "metrics": record.metrics, "load_sites": record.load_sites,
                "triton_version": record.triton_version, "unparsed": rows}
         self.put_bytes(key, json.dumps(doc).encode("ascii"), trim=False)
+
+
+# What RecordsCache.default reads from the environment: the answer is kept per process for each value
+# (a sweep asks once per entry; resolving the paths costs ~40 us a time).
+_DEFAULT_ENV = (ENV, "XDG_CACHE_HOME", "HOME", "TRITON_CACHE_DIR", "TRITON_HOME")
+
+
+@functools.lru_cache(maxsize=8)
+def _default(values: tuple[str | None, ...]) -> RecordsCache | None:
+    return RecordsCache.default({k: v for k, v in zip(_DEFAULT_ENV, values, strict=True) if v is not None})
+
+
+@functools.lru_cache(maxsize=64)
+def _within(path: str, folder: str) -> bool:
+    return within(path, folder)
 
 
 def _listing(path) -> list[tuple[str, bool, int, int]]:
