@@ -194,3 +194,89 @@ def test_snapshot_tree_from_the_pool_is_the_tree_from_one_core(tmp_path, inducto
         trees[cores] = _tree(tmp_path / f"s{cores}")
     assert trees[1] == trees[2] and len(trees[1]) == 1 + 30 * 6
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s1", "s2"]  # no temporary directory left
+
+
+def _stats(root: Path) -> dict[str, tuple[int, int]]:
+    return {str(p.relative_to(root)): (p.stat().st_ino, p.stat().st_mtime_ns) for p in root.rglob("*") if p.is_file()}
+
+
+def test_a_snapshot_over_the_previous_one_rewrites_only_what_changed(cli, tmp_path, inductor_cache):
+    """Unchanged kernels' directories are left in place (same inodes, same mtimes), a changed or hand-edited
+    one is written anew, and the tree is always the tree a snapshot into an empty directory writes; the
+    autotuned triton_mm variants (digests and ordinals) included."""
+    import shutil
+
+    cache = shutil.copytree(inductor_cache, tmp_path / "cache")
+    out = tmp_path / "snap"
+    assert cli("snapshot", "--cache-dir", str(cache), "--out", str(out)).returncode == 0
+    before = _stats(out)
+    assert cli("snapshot", "--cache-dir", str(cache), "--out", str(out)).returncode == 0
+    after = _stats(out)
+    assert {k: v for k, v in after.items() if k != "snapshot.json"} == \
+        {k: v for k, v in before.items() if k != "snapshot.json"}
+    # one kernel changed in the cache, one file of another edited by hand in the snapshot
+    marker = json.loads((out / "snapshot.json").read_text())
+    mm = [k for k in marker["kernels"] if k.startswith("triton_mm/")]
+    edited = out / mm[3] / "ttgir"
+    edited.write_text(edited.read_text() + "// a reviewer's note\n")
+    entry = next(p for p in cache.iterdir() if p.is_dir() and (p / "triton_per_fused_sum_view_1.ttir").exists())
+    meta = entry / "triton_per_fused_sum_view_1.json"
+    meta.chmod(0o644)
+    meta.write_text(meta.read_text().replace('"num_stages": 1', '"num_stages": 2', 1))
+    proc = cli("snapshot", "--cache-dir", str(cache), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    again = _stats(out)
+    rewritten = sorted(k.rsplit("/", 1)[0] for k in again if k != "snapshot.json" and again[k] != before.get(k))
+    assert sorted(set(rewritten)) == sorted([mm[3], "triton_per_fused_sum_view_1/cuda-90"])
+    fresh = tmp_path / "fresh"
+    assert cli("snapshot", "--cache-dir", str(cache), "--out", str(fresh)).returncode == 0
+    assert _tree(out) == _tree(fresh)
+    # a narrower snapshot over it keeps only what it names
+    assert cli("snapshot", "triton_mm", "--cache-dir", str(cache), "--out", str(out)).returncode == 0
+    assert sorted(p.name for p in out.iterdir()) == ["snapshot.json", "triton_mm"]
+    assert all(again[k] == v for k, v in _stats(out).items() if k != "snapshot.json")
+
+
+def _reference_key(r) -> str:
+    """The text whose order names same-specialization variants (snapshot.ContentOrder keeps its order)."""
+    return json.dumps([r.spec_key, r.stages, r.metrics], sort_keys=True, default=str)
+
+
+def test_content_order_is_the_order_of_the_records_json_text(corpus):
+    """ContentOrder against the JSON text it stands for: random records over texts that differ at quotes,
+    backslashes, controls, non-ASCII, astral characters, lone surrogates and prefixes, with stage sets and
+    metrics that differ; and the real triton_mm variants of the Inductor corpus."""
+    import random
+
+    from tritonscope.artifacts.cache import Cache
+    from tritonscope.diff.normalize import DEFAULT_OPTIONS
+    from tritonscope.diff.records import KernelRecord, record_for_entry
+    from tritonscope.diff.snapshot import ContentOrder
+
+    rng = random.Random(19)
+    alphabet = ['a', 'b', 'z', '"', '\\', '\n', '\t', '\x01', '\x7f', 'é', 'ÿ', '\u2028', '\U0001F600',
+                '\ud83d', '\ude00', '#', '!', ' ', '~', '{', '}']
+    base = "".join(rng.choice(alphabet) for _ in range(40))
+    for trial in range(300):
+        records = []
+        for i in range(rng.randint(2, 9)):
+            stages = {}
+            for name in rng.sample(["llir", "ptx", "ttgir", "ttir", "source", "amdgcn"], rng.randint(0, 4)):
+                cut = rng.randint(0, len(base))
+                stages[name] = base[:cut] + "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+            records.append(KernelRecord(name="k", target="cuda:90", spec={"n": rng.randint(0, 1)}, origin=str(i),
+                                        stages=stages, metrics={"m": rng.choice([1, 2, None])}))
+        assert sorted(records, key=ContentOrder) == sorted(records, key=_reference_key), trial
+    # Surrogate halves written apart escape as the astral character they pair into: texts that differ
+    # only after a window of such escapes are decided by what follows them.
+    pair, astral = "\ud83d\ude00" * 10, "\U0001F600" * 10
+    crafted = ((pair + "a", astral + "b"), (pair + "b", astral + "a"), (pair, astral + "a"), ("\ud83d", "\U0001F600"))
+    for ta, tb in crafted:
+        for x, y in ((ta, tb), (tb, ta)):
+            records = [KernelRecord(name="k", target="t", spec={}, origin=str(i), stages={"llir": t},
+                                    metrics={"i": i}) for i, t in enumerate((x, y))]
+            assert sorted(records, key=ContentOrder) == sorted(records, key=_reference_key), (x, y)
+    inductor = Cache(corpus / "inductor-h200-triton3.6" / "triton_cache")
+    real = [record_for_entry(e, DEFAULT_OPTIONS) for e in inductor.entries() if e.is_kernel and e.name == "triton_mm"]
+    assert len(real) == 8
+    assert sorted(real, key=ContentOrder) == sorted(real, key=_reference_key)

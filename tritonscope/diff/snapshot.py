@@ -79,7 +79,7 @@ def assign_paths(records: list[KernelRecord]) -> list[tuple[str, KernelRecord]]:
             out.append((f"{kdir}/{tdir}", recs[0]))
             continue
         seen: dict[str, int] = {}
-        for r in sorted(recs, key=_content_key):
+        for r in sorted(recs, key=ContentOrder):
             key = r.spec_key
             n = seen.get(key, 0)
             seen[key] = n + 1
@@ -88,8 +88,73 @@ def assign_paths(records: list[KernelRecord]) -> list[tuple[str, KernelRecord]]:
     return sorted(out, key=lambda p: p[0])
 
 
-def _content_key(r: KernelRecord) -> str:
-    return json.dumps([r.spec_key, r.stages, r.metrics], sort_keys=True, default=str)
+class ContentOrder:
+    """A record's place in the order of its text `json.dumps([spec_key, stages, metrics], sort_keys=True,
+    default=str)` (which names same-specialization variants' ordinals), found without writing that text:
+    two records are compared where they first differ, the stage texts escaped only there. An autotuned
+    kernel has hundreds of variants of ~100 KB each; writing every one's text out cost ~0.5 ms a variant.
+
+    Why it is the same order: the text is `["<spec>", {"<stage>": "<escaped>", ...}, <metrics>]`. The spec
+    digests have one length; stage names are compared quoted; a JSON string's escaping is per character and
+    never yields a bare `"`, so where two stage texts first differ (a common prefix escapes alike), the
+    escapes of what follows decide, and a text that ends (its closing `"`) against one that goes on
+    decides too. A record with one more stage writes `, "` or `{"` where the other closes with `}`: it
+    sorts first."""
+
+    __slots__ = ("r", "spec", "names")
+
+    def __init__(self, r: KernelRecord):
+        self.r = r
+        self.spec = r.spec_key
+        self.names = sorted(r.stages)
+
+    def __lt__(self, other: ContentOrder) -> bool:
+        return self._compare(other) < 0
+
+    def _compare(self, other: ContentOrder) -> int:
+        if self.spec != other.spec:
+            return -1 if self.spec < other.spec else 1
+        a, b = self.r.stages, other.r.stages
+        for na, nb in zip(self.names, other.names, strict=False):  # (the longer list: below)
+            if na != nb:
+                qa, qb = _quoted(na), _quoted(nb)
+                return -1 if qa < qb else 1
+            if a[na] != b[nb]:
+                return _compare_quoted(a[na], b[nb])
+        if len(self.names) != len(other.names):
+            return -1 if len(self.names) > len(other.names) else 1
+        ma = json.dumps(self.r.metrics, sort_keys=True, default=str)
+        mb = json.dumps(other.r.metrics, sort_keys=True, default=str)
+        return (ma > mb) - (ma < mb)
+
+
+def _quoted(text: str) -> str:
+    from json.encoder import encode_basestring_ascii  # json.dumps's escaping (ensure_ascii), in C
+
+    return encode_basestring_ascii(text)
+
+
+def _compare_quoted(a: str, b: str) -> int:
+    """The order of json.dumps(a) and json.dumps(b), for a != b, escaping only around their first
+    difference."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:  # the common prefix, by halving (slices compare at C speed)
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    window = 16
+    wa, wb = _quoted(a[lo:lo + window]), _quoted(b[lo:lo + window])
+    if lo + window < len(a):
+        wa = wa[:-1]  # the text goes on: no closing quote there
+    if lo + window < len(b):
+        wb = wb[:-1]
+    for ca, cb in zip(wa, wb, strict=False):
+        if ca != cb:
+            return -1 if ca < cb else 1
+    fa, fb = _quoted(a[lo:]), _quoted(b[lo:])  # one escape a prefix of another's (lone surrogates): in full
+    return (fa > fb) - (fa < fb)
 
 
 def _dumps(doc: object) -> str:
@@ -102,20 +167,73 @@ def record_document(r: KernelRecord) -> dict:
             "load_sites": r.load_sites}
 
 
-def write_record_dir(r: KernelRecord, d: Path) -> None:
-    """A record's files: each normalized stage and metrics.json, in a new directory `d`."""
+def record_files(r: KernelRecord) -> dict[str, bytes]:
+    """A record's files as written: each normalized stage and metrics.json, name -> bytes."""
+    files = {stage: text.encode("utf-8") for stage, text in sorted(r.stages.items())}
+    files[METRICS_FILE] = _dumps(record_document(r)).encode("utf-8")
+    return files
+
+
+def write_record_dir(r: KernelRecord, d: Path, files: dict[str, bytes] | None = None) -> None:
+    """A record's files (`record_files`), in a new directory `d`."""
     d.mkdir()
-    for stage, text in sorted(r.stages.items()):
-        (d / stage).write_text(text, encoding="utf-8", newline="\n")
-    (d / METRICS_FILE).write_text(_dumps(record_document(r)), encoding="utf-8", newline="\n")
+    for name, data in (files or record_files(r)).items():
+        (d / name).write_bytes(data)
 
 
-def _snapshot_job(job: tuple[KernelEntry, NormalizeOptions, Path]) -> KernelRecord | None:
-    entry, options, d = job
+def _holds(d: str, files: dict[str, bytes]) -> bool:
+    """Whether directory `d`, whose names and sizes are those of `files`, holds them byte for byte."""
+    try:
+        for name, data in files.items():
+            with open(os.path.join(d, name), "rb") as fh:
+                if fh.read(len(data) + 1) != data:
+                    return False
+    except OSError:
+        return False
+    return True
+
+
+# A previous snapshot's directories of one kernel -> {their files' names and sizes: directories}, listed
+# once per process (each variant of a kernel is compared with every directory of that kernel, and an
+# autotuned kernel has hundreds); emptied by each SnapshotWriter.write_records.
+_SHAPES: dict[tuple[str, tuple[str, ...]], dict[tuple, list[str]]] = {}
+
+
+def _by_shape(out: Path, rels: tuple[str, ...]) -> dict[tuple, list[str]]:
+    key = (str(out), rels)
+    index = _SHAPES.get(key)
+    if index is None:
+        index = _SHAPES[key] = {}
+        for rel in rels:
+            try:
+                with os.scandir(os.path.join(out, rel)) as it:
+                    shape = tuple(sorted((de.name, de.stat().st_size) for de in it))
+            except OSError:
+                continue
+            index.setdefault(shape, []).append(rel)
+    return index
+
+
+def _snapshot_job(job: tuple[KernelEntry, NormalizeOptions, Path, Path, tuple[str, ...]]
+                  ) -> tuple[KernelRecord, tuple[str, ...]] | None:
+    """One entry's record and the directories among `candidates` (the previous snapshot's, in `out`, of that
+    kernel and target) that already hold its files byte for byte; when none does, its files are written
+    into the provisional directory `d`."""
+    entry, options, d, out, candidates = job
     r = record_job((entry, options, None))
-    if r is not None:
-        write_record_dir(r, d)
-    return r
+    if r is None:
+        return None
+    files = record_files(r)
+    held: tuple[str, ...] = ()
+    if candidates:  # the paths this record may get: <kernel>/<target>, or <kernel>/<target>-<spec digest>[-n]
+        own = kernel_dirname(r.name) + "/" + target_dirname(r.target)
+        specific = f"{own}-{r.spec_key}"
+        same_shape = _by_shape(out, candidates).get(tuple(sorted((n, len(data)) for n, data in files.items())), ())
+        held = tuple(rel for rel in same_shape if (rel == own or rel.startswith(specific))
+                     and _holds(os.path.join(out, rel), files))
+    if not held:
+        write_record_dir(r, d, files)
+    return r, held
 
 
 class SnapshotWriter:
@@ -125,7 +243,12 @@ class SnapshotWriter:
     interrupted run (Ctrl-C, a full disk) leaves `out` as it was and, after `close`, no temporary
     directory behind. Each record's files go to a provisional directory first: a kernel's path depends on
     every record (same-named specializations get digests), known only at the end, when the
-    directories are renamed into place (the bytes written do not change)."""
+    directories are renamed into place (the bytes written do not change).
+
+    Over a previous snapshot in `out`, a kernel directory that already holds a record's files byte for
+    byte under the path it gets is left in place, neither written nor moved: a snapshot of unchanged
+    compilations rewrites only its marker (a committed snapshot keeps its files, and the disk is spared
+    the writes and deletions)."""
 
     def __init__(self, out: Path, options: NormalizeOptions):
         import tempfile
@@ -138,55 +261,95 @@ class SnapshotWriter:
         out.parent.mkdir(parents=True, exist_ok=True)
         self.out = out
         self.options = options
+        self.previous = _previous_kernels(out)  # kernel dir -> its previous directories
         self.tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
         self.pending = self.tmp / ".pending"
         self.pending.mkdir()
         self.written: dict[int, Path] = {}  # id(record) -> its provisional directory
+        self.held: dict[int, tuple[str, ...]] = {}  # id(record) -> the previous directories that hold its files
 
     def write_records(self, entries: list[KernelEntry],
                       progress: Callable[[int], None] | None = None) -> list[KernelRecord]:
         """Each entry's record, its files written into a provisional directory by the worker that computed
-        it (the parent only collects). Records in the order of `entries`; an entry removed from the cache
-        while it was read is left out."""
-        jobs = [(e, self.options, self.pending / str(i)) for i, e in enumerate(entries)]
+        it (the parent only collects), unless the previous snapshot holds them. Records in the order of
+        `entries`; an entry removed from the cache while it was read is left out."""
+        _SHAPES.clear()  # (the workers start with it empty; one process may write several snapshots)
+        jobs = [(e, self.options, self.pending / str(i), self.out, self._candidates(e)) for i, e in enumerate(entries)]
         records = []
-        for r, (_, _, d) in zip(pool_map(_snapshot_job, jobs, progress), jobs, strict=True):
-            if r is not None:
-                self.written[id(r)] = d
+        for done, job in zip(pool_map(_snapshot_job, jobs, progress), jobs, strict=True):
+            if done is not None:
+                r, held = done
+                if held:
+                    self.held[id(r)] = held
+                else:
+                    self.written[id(r)] = job[2]
                 records.append(r)
         trim_default()
         return records
 
+    def _candidates(self, entry: KernelEntry) -> tuple[str, ...]:
+        """The previous snapshot's directories of this entry's kernel (the worker narrows them to its
+        target and specialization)."""
+        return self.previous.get(kernel_dirname(entry.name), ())
+
     def finish(self, records: list[KernelRecord]) -> list[str]:
-        """Every record added: name the directories, write the marker, replace `out`."""
+        """Every record added: name the directories, write the marker, update `out`."""
         paths = assign_paths(records)
+        kept = set()
         for rel, r in paths:
+            held = self.held.pop(id(r), None)
+            if held and rel in held:
+                kept.add(rel)  # already in place
+                continue
             target = self.tmp / rel
             target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(self.written.pop(id(r)), target)
+            if held:  # the files are in the previous snapshot under other names only: written anew
+                write_record_dir(r, target)
+            else:
+                os.replace(self.written.pop(id(r)), target)
         self.pending.rmdir()
         marker = {"format": FORMAT, "version": FORMAT_VERSION, "tool": tool_build(),
                   "options": {"fold_renames": self.options.fold_renames}, "kernels": [rel for rel, _ in paths]}
         (self.tmp / MARKER).write_text(_dumps(marker), encoding="utf-8", newline="\n")
         out = self.out
         if out.exists() and (out / MARKER).is_file():
-            _remove_previous(out)
+            _remove_previous(out, keep=kept)
         out.mkdir(exist_ok=True)
-        for item in sorted(self.tmp.iterdir(), key=lambda p: p.name == MARKER):  # the marker last
-            os.replace(item, out / item.name)
+        for rel, _ in paths:
+            if rel not in kept:
+                (out / rel).parent.mkdir(parents=True, exist_ok=True)
+                os.replace(self.tmp / rel, out / rel)
+        os.replace(self.tmp / MARKER, out / MARKER)  # the marker last
         return [rel for rel, _ in paths]
 
     def close(self) -> None:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-def _remove_previous(out: Path) -> None:
-    """Only what a previous snapshot wrote: its kernel directories and the marker."""
+def _previous_kernels(out: Path) -> dict[str, tuple[str, ...]]:
+    """The kernel directories of the snapshot in `out`, by kernel directory name; none when there is no
+    readable marker (finish then refuses or starts afresh, as it always did)."""
+    try:
+        prev = json.loads((out / MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    by_kernel: dict[str, list[str]] = defaultdict(list)
+    for rel in prev.get("kernels", []) if isinstance(prev, dict) else []:
+        if isinstance(rel, str) and rel.count("/") == 1 and ".." not in rel.split("/"):
+            by_kernel[rel.split("/", 1)[0]].append(rel)
+    return {k: tuple(v) for k, v in by_kernel.items()}
+
+
+def _remove_previous(out: Path, keep: set[str] = frozenset()) -> None:
+    """Only what a previous snapshot wrote (its kernel directories and the marker), but `keep`."""
     try:
         prev = json.loads((out / MARKER).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         raise UsageError(f"{out / MARKER} is not readable; remove the directory by hand") from None
+    (out / MARKER).unlink()  # first: while the tree changes, no reader takes it for a snapshot
     for rel in prev.get("kernels", []):
+        if rel in keep:
+            continue
         p = (out / rel).resolve()
         if out.resolve() in p.parents and p.is_dir():
             shutil.rmtree(p)
@@ -194,7 +357,6 @@ def _remove_previous(out: Path) -> None:
             while parent != out.resolve() and parent.is_dir() and not any(parent.iterdir()):
                 parent.rmdir()
                 parent = parent.parent
-    (out / MARKER).unlink()
 
 
 def is_snapshot(path: Path) -> bool:
