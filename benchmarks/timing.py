@@ -55,10 +55,11 @@ def bytecode_note() -> str:
     return f"bytecode cached under {PYCACHE} (PYTHONDONTWRITEBYTECODE unset for measured processes)"
 
 
-def run_cli(*args: str) -> None:
-    """`python -m tritonscope ARGS` in a fresh process, output discarded; fails loudly on an error."""
+def run_cli(*args: str, env: dict[str, str] | None = None) -> None:
+    """`python -m tritonscope ARGS` in a fresh process (`env`: variables added to cli_env's), output
+    discarded; fails loudly on an error."""
     r = subprocess.run([sys.executable, "-m", "tritonscope", *args], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, env=cli_env())
+                       stderr=subprocess.PIPE, env={**cli_env(), **(env or {})})
     if r.returncode not in (0, 1) or (r.returncode == 1 and b"error" in r.stderr):
         # exit 1 without an error line is a diff verdict (kernels changed), not a failure
         raise SystemExit(f"tritonscope {' '.join(args)} failed ({r.returncode}): {r.stderr.decode()[:500]}")
