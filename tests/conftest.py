@@ -30,8 +30,9 @@ def _private_disasm_cache(tmp_path_factory):
 @pytest.fixture(scope="session", autouse=True)
 def _no_records_cache():
     """Records are computed afresh in every test (tests patch the analyses in-process, and a record kept by
-    one test must not answer another); tests/test_records_cache.py turns the cache on where it is tested."""
-    os.environ["TRITONSCOPE_RECORDS_CACHE"] = "off"
+    one test must not answer another); tests/test_records_cache.py turns the cache on where it is tested.
+    TRITONSCOPE_TEST_RECORDS_CACHE=DIR runs the whole suite through a cache there instead."""
+    os.environ["TRITONSCOPE_RECORDS_CACHE"] = os.environ.get("TRITONSCOPE_TEST_RECORDS_CACHE") or "off"
     yield
 
 

@@ -85,3 +85,17 @@ def test_torch_compile_provenance_reads_no_stage_twice(tmp_path, monkeypatch, co
     counts = _opens_during(monkeypatch, entry, args)
     assert any(name.endswith(".source") for name in counts), "the link read no IR: the count cannot see it"
     assert max(counts.values()) == 1, dict(counts)
+
+
+@pytest.mark.parametrize("entry_hash", [SOFTMAX_90, SOFTMAX_GFX90A], ids=["cuda90", "gfx90a"])
+def test_snapshot_through_the_records_cache_opens_each_file_once(cache39, tmp_path, tmp_path_factory, monkeypatch,
+                                                                 entry_hash):
+    """The records cache's key reads every file of the entry; computing the record on a miss reads those
+    bytes, not the files again; a hit reads each file once for the key and parses nothing."""
+    records = tmp_path_factory.mktemp("records")  # (not beside the entry: never inside the cache being read)
+    monkeypatch.setenv("TRITONSCOPE_RECORDS_CACHE", str(records))
+    entry = shutil.copytree(cache39 / entry_hash, tmp_path / entry_hash)
+    for _ in ("miss", "hit"):
+        counts = _opens_during(monkeypatch, entry, ["snapshot", str(entry), "-o", str(tmp_path / "out")])
+        assert counts and max(counts.values()) == 1, dict(counts)
+    assert len(list(records.rglob("*.rec"))) == 1

@@ -72,8 +72,8 @@ def test_a_changed_file_option_or_build_is_another_record(small_cache, records_d
     assert len(list(records_dir.rglob("*.rec"))) == 4  # the changed entry recomputed; the others read
     _records(small_cache, NormalizeOptions(fold_renames=False))
     assert len(list(records_dir.rglob("*.rec"))) == 7
-    from tritonscope.diff import snapshot
-    monkeypatch.setattr(snapshot, "_tool_build", lambda: {"version": "x", "build": "another"})
+    from tritonscope.diff import build
+    monkeypatch.setattr(build, "_tool_build", lambda: {"version": "x", "build": "another"})
     _records(small_cache)
     assert len(list(records_dir.rglob("*.rec"))) == 10
 
@@ -182,3 +182,19 @@ def test_concurrent_snapshots_share_the_cache_and_agree(cache39, tmp_path):
     assert _tree(tmp_path / "s0") == _tree(tmp_path / "s1") == _tree(tmp_path / "s2")
     assert not list((tmp_path / "records").rglob(".tmp-*"))
     assert all(RecordsCache(tmp_path / "records").get_bytes(p.stem) for p in (tmp_path / "records").rglob("*.rec"))
+
+
+def test_odd_files_in_an_entry_are_named_not_read(small_cache, records_dir, monkeypatch):
+    """A pipe in an entry directory would block a read: only its name goes into the key. An entry file over
+    the stage size limit is not read for a key either: that entry gets no record (computed every time)."""
+    os.mkfifo(small_cache / ADD_80 / "stray.fifo")
+    first, _ = _records(small_cache)  # (would hang here if the pipe were read)
+    assert len(list(records_dir.rglob("*.rec"))) == 3
+    limit = max(p.stat().st_size for p in small_cache.rglob("*") if p.is_file())
+    (small_cache / THREE[0] / "big.bin").write_bytes(b"x" * (limit + 1))
+    entries = [e for e in Cache(small_cache).entries() if e.is_kernel]
+    for e in entries:
+        e.max_stage_bytes = limit
+    cache = RecordsCache(records_dir)
+    keys = {e.hash: cache.key(e, DEFAULT_OPTIONS, None) for e in entries}
+    assert keys[THREE[0]] is None and keys[ADD_80] is not None

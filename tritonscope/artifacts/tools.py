@@ -171,6 +171,13 @@ def read_binary(path: str | os.PathLike) -> bytes:
     return data
 
 
+def remember_binary(path: str, mtime_ns: int, data: bytes) -> None:
+    """Bytes of a binary stage already read elsewhere (the records cache's key), for read_binary."""
+    if len(_BINARIES) >= 4:
+        _BINARIES.pop(next(iter(_BINARIES)))
+    _BINARIES[(path, len(data), mtime_ns)] = data
+
+
 def cached_tool(argv: list[str], binary_path: str | os.PathLike, timeout: float = DEFAULT_TIMEOUT):
     """`argv + [binary_path]` started now, or its output from the disassembly cache (disasm_cache.py)
     when the same tool build already disassembled the same bytes with the same arguments."""

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tritonscope.artifacts.cache import Cache, parse_target, select
+from tritonscope.diff.build import tool_build
 from tritonscope.diff.normalize import NormalizeOptions
 from tritonscope.diff.records import KernelRecord, records_for_entries
-from tritonscope.diff.snapshot import is_snapshot, read_snapshot, tool_build
+from tritonscope.diff.snapshot import is_snapshot, read_snapshot
 from tritonscope.stages.table import DIFFED_STAGES
 
 
@@ -29,7 +30,7 @@ class Side:
     kind: str  # 'cache' | 'snapshot' | 'entry'
     records: list[KernelRecord]
     fold_renames: bool | None = None  # as recorded by a snapshot
-    tool: dict | None = None  # the tritonscope build that computed the records (snapshot.tool_build)
+    tool: dict | None = None  # the tritonscope build that computed the records (build.tool_build)
 
 
 @dataclass(slots=True)

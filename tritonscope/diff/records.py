@@ -133,15 +133,16 @@ def _cached_record(entry: KernelEntry, options: NormalizeOptions, stages: tuple[
     keyed = cache.key(entry, options, stages) if cache is not None else None
     if keyed is None:
         return record_for_entry(entry, options, stages)
-    key, listing = keyed
-    hit = cache.load(key, entry)
+    hit = cache.load(keyed.key, entry)
     if hit is not None:
-        note_unparsed(hit[1])
-        return hit[0]
+        fields, unparsed = hit
+        note_unparsed(unparsed)
+        return KernelRecord(**fields, origin=entry.hash)
+    cache.preload(entry, keyed)  # what the key read is what the computation reads: each file opened once
     with collecting_unparsed() as unparsed:
         record = record_for_entry(entry, options, stages)
     note_unparsed(unparsed)
-    cache.store(key, listing, entry, record, unparsed)
+    cache.store(keyed, entry, record, unparsed)
     return record
 
 

@@ -5,7 +5,7 @@ entry's name, the normalization options, the stages asked for and the tritonscop
 it. A second `snapshot` or `diff` of the same unchanged compilations reads the record instead of parsing,
 normalizing and analyzing every stage again (~10 ms per entry of CPU against ~0.3 ms).
 
-Key: sha256 of the tool's build (its version and a digest of its own source: `snapshot.tool_build`), the
+Key: sha256 of the tool's build (its version and a digest of its own source: `build.tool_build`), the
 Python version, the options, the stage filter, the entry's kind, name and size limit, and every file of
 the entry directory (name, length, bytes). Not kept: artifacts given as single files and Gluon entries
 (whose loads analysis reads the kernel's Python source, outside the entry). The lines a parser left
@@ -23,15 +23,27 @@ import functools
 import hashlib
 import json
 import os
+import stat
 import sys
 from dataclasses import astuple
+from typing import NamedTuple
 
 from tritonscope.artifacts.cache import KernelEntry
 from tritonscope.artifacts.own_cache import OwnCache, within
+from tritonscope.diff.build import tool_build
 from tritonscope.diff.normalize import NormalizeOptions
 
 ENV = "TRITONSCOPE_RECORDS_CACHE"
 FORMAT = 1
+# a KernelRecord's fields, less its origin (the entry's own name)
+_FIELDS = ("name", "target", "spec", "stages", "metrics", "load_sites", "triton_version")
+_MAX_FILE_BYTES = 256 << 20  # an entry file above this (or above --max-stage-size) is not hashed: no record
+
+
+class Keyed(NamedTuple):
+    key: str
+    listing: list  # the entry directory as the key saw it: (name, regular file, size, mtime ns)
+    read: dict  # stage -> (bytes, mtime ns) of the stage files the key read
 
 
 class RecordsCache(OwnCache):
@@ -57,56 +69,84 @@ class RecordsCache(OwnCache):
             return None
         return cache
 
-    def key(self, entry: KernelEntry, options: NormalizeOptions, stages: tuple[str, ...] | None
-            ) -> tuple[str, list] | None:
-        """(key, the entry's listing as read) or None when a file cannot be read (the computation then
-        reports it as it always does). The listing lets `store` refuse a record whose entry changed while
-        it was computed (Triton writes an entry file by file)."""
-        from tritonscope.diff.snapshot import tool_build
-
+    def key(self, entry: KernelEntry, options: NormalizeOptions, stages: tuple[str, ...] | None) -> Keyed | None:
+        """The entry's key, the listing it was made from and the stage files' bytes it read; None when a
+        file cannot be read or is over the size limit (the computation then reports it as it always does).
+        The metadata file enters as the walk parsed it (the record is computed from that, and the file is
+        not read again)."""
         h = hashlib.sha256()  # OpenSSL's: ~2 GB/s, so hashing an entry costs far less than parsing it
         head = [FORMAT, tool_build(), list(sys.version_info[:2]), list(astuple(options)),
                 list(stages) if stages is not None else None, entry.kind, entry.hash, entry.max_stage_bytes]
         h.update(json.dumps(head).encode())
+        limit = entry.max_stage_bytes or _MAX_FILE_BYTES
+        stage_of = {os.path.basename(p): stage for stage, p in entry.file_paths.items()}
+        read: dict[str, tuple[bytes, int]] = {}
         try:
             listing = _listing(entry.path)
-            for name, is_dir, _size, _mtime in listing:
+            for name, regular, size, mtime in listing:
                 h.update(b"\0%s\0" % name.encode("utf-8", "surrogateescape"))
-                if is_dir:
+                if not regular:  # a directory, a pipe, a device: its name only (reading a pipe would block)
                     h.update(b"/")
                     continue
+                if size > limit:
+                    return None  # no record: the computation refuses or skips the file as it always does
+                stage = stage_of.get(name)
+                if stage == "json":
+                    h.update(json.dumps([entry.metadata, entry.metadata_error], sort_keys=True, default=str).encode())
+                    continue
                 with open(os.path.join(entry.path, name), "rb") as fh:
-                    data = fh.read()
+                    data = fh.read(limit + 1)
                 h.update(b"%d\0" % len(data))
                 h.update(data)
+                if stage is not None:
+                    read[stage] = (data, mtime)
         except OSError:
             return None
-        return h.hexdigest(), listing
+        return Keyed(h.hexdigest(), listing, read)
 
-    def load(self, key: str, entry: KernelEntry):
-        """(KernelRecord, unparsed lines as the parsers note them) or None for a miss or a bad record."""
-        from tritonscope.diff.records import KernelRecord
+    @staticmethod
+    def preload(entry: KernelEntry, keyed: Keyed) -> None:
+        """Hand the bytes the key read to the entry's one parse (stages.entry_stages), so that computing the
+        record opens no file again: text stages decoded as the parse reads them (one that does not decode
+        is left to be read and reported there), binaries to tools.read_binary's memo."""
+        from tritonscope.artifacts.tools import remember_binary
+        from tritonscope.stages import entry_stages
+        from tritonscope.stages.common import ParseError, decode_text
+        from tritonscope.stages.table import BINARY_STAGES
 
+        parsed = entry_stages(entry)
+        for stage, (data, mtime) in keyed.read.items():
+            path = str(entry.files[stage])
+            if stage in BINARY_STAGES:
+                remember_binary(path, mtime, data)
+                continue
+            try:
+                parsed.preload(stage, decode_text(data, path))
+            except ParseError:
+                pass
+
+    def load(self, key: str, entry: KernelEntry) -> tuple[dict, dict] | None:
+        """(the record's fields, for diff.records.KernelRecord; the unparsed lines as the parsers note them)
+        or None for a miss or a bad record."""
         payload = self.get_bytes(key)
         if payload is None:
             return None
         try:
             doc = json.loads(payload)
-            record = KernelRecord(
-                name=doc["name"], target=doc["target"], spec=doc["spec"], origin=entry.hash,
-                stages=doc["stages"], metrics=doc["metrics"], load_sites=doc["load_sites"],
-                triton_version=doc["triton_version"])
+            fields = {k: doc[k] for k in _FIELDS}
+            if not all(isinstance(fields[k], dict) for k in ("spec", "stages", "metrics", "load_sites")):
+                return None
             unparsed = {(stage, os.path.join(entry.path, path) if rel else path): [tuple(x) for x in lines]
                         for stage, rel, path, lines in doc["unparsed"]}
         except (ValueError, KeyError, TypeError):
             return None  # not a record of this format: a miss, rewritten by the next store
-        return record, unparsed
+        return fields, unparsed
 
-    def store(self, key: str, listing: list, entry: KernelEntry, record, unparsed: dict) -> None:
+    def store(self, keyed: Keyed, entry: KernelEntry, record, unparsed: dict) -> None:
         """Keep the record unless the entry changed while it was computed. No trim here: the command
         trims once after its batch (`trim`)."""
         try:
-            if _listing(entry.path) != listing:
+            if _listing(entry.path) != keyed.listing:
                 return
         except OSError:
             return
@@ -115,10 +155,9 @@ class RecordsCache(OwnCache):
         for (stage, path), lines in unparsed.items():
             rel = path is not None and path.startswith(top)
             rows.append([stage, rel, path[len(top):] if rel else path, [list(x) for x in lines]])
-        doc = {"name": record.name, "target": record.target, "spec": record.spec, "stages": record.stages,
-               "metrics": record.metrics, "load_sites": record.load_sites,
-               "triton_version": record.triton_version, "unparsed": rows}
-        self.put_bytes(key, json.dumps(doc).encode("ascii"), trim=False)
+        doc = {k: getattr(record, k) for k in _FIELDS}
+        doc["unparsed"] = rows
+        self.put_bytes(keyed.key, json.dumps(doc).encode("ascii"), trim=False)
 
 
 # What RecordsCache.default reads from the environment: the answer is kept per process for each value
@@ -137,12 +176,13 @@ def _within(path: str, folder: str) -> bool:
 
 
 def _listing(path) -> list[tuple[str, bool, int, int]]:
-    """(name, is a directory, size, mtime ns) of each thing in an entry directory, sorted by name."""
+    """(name, is a regular file, size, mtime ns) of each thing in an entry directory (links followed),
+    sorted by name."""
     out = []
     with os.scandir(path) as it:
         for de in it:
             st = de.stat(follow_symlinks=True)
-            out.append((de.name, de.is_dir(), st.st_size, st.st_mtime_ns))
+            out.append((de.name, stat.S_ISREG(st.st_mode), st.st_size, st.st_mtime_ns))
     out.sort()
     return out
 

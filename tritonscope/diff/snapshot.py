@@ -12,7 +12,6 @@ target, every one of them gets `<target>-<spec digest>` so each path depends onl
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -22,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tritonscope.artifacts.cache import KernelEntry
+from tritonscope.diff.build import tool_build
 from tritonscope.diff.normalize import NORMALIZED_STAGES, NormalizeOptions, refold
 from tritonscope.diff.records import KernelRecord, record_job
 from tritonscope.diff.records_cache import trim_default
@@ -33,31 +33,6 @@ FORMAT = "tritonscope-snapshot"
 FORMAT_VERSION = 1
 METRICS_FILE = "metrics.json"
 _UNSAFE_PATH_CHARS = re.compile(r"[^\w.+-]")
-
-
-def tool_build() -> dict:
-    """Which tritonscope computes records: its version and a digest of its own source (the version alone
-    stays while the analysis changes), so that a diff can say when its two sides came from different
-    builds (their metrics may differ for the tool's sake, not the kernels')."""
-    return dict(_tool_build())
-
-
-@functools.cache
-def _tool_build() -> dict:  # (the source read and digested once per process: a diff of two caches asks twice)
-    from tritonscope import __version__
-    from tritonscope.artifacts.own_cache import sha256
-
-    root = Path(__file__).resolve().parent.parent
-    digest = sha256()
-    for path in sorted(root.rglob("*.py")):
-        if path.relative_to(root).parts[0] == "sample_kernels":  # (installed there, beside it in a checkout)
-            continue
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        try:
-            digest.update(path.read_bytes())
-        except OSError:
-            continue
-    return {"version": __version__, "build": digest.hexdigest()[:12]}
 
 
 def target_dirname(target: str) -> str:

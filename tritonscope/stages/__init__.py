@@ -102,6 +102,10 @@ class ParsedEntry:
             self._texts[stage] = _read_stage_text(self.entry, stage)
         return self._texts[stage]
 
+    def preload(self, stage: str, text: str) -> None:
+        """A stage's text read elsewhere (the records cache's key reads every file of the entry once)."""
+        self._texts.setdefault(stage, text)
+
     def module(self, stage: str) -> Module:
         """The parsed stage (SASS located through the PTX, hsaco-asm through the DWARF)."""
         if stage not in self._modules:
