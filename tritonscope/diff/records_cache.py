@@ -6,8 +6,9 @@ it. A second `snapshot` or `diff` of the same unchanged compilations reads the r
 normalizing and analyzing every stage again (~10 ms per entry of CPU against ~0.3 ms).
 
 Key: sha256 of the tool's build (its version and a digest of its own source: `build.tool_build`), the
-Python version, the options, the stage filter, the entry's kind, name and size limit, and every file of
-the entry directory (name, length, bytes). Not kept: artifacts given as single files and Gluon entries
+Python version, the options, the stage filter, the entry's kind, name and size limit, and every thing in
+the entry directory: a file by name, length and bytes (the metadata as the cache walk parsed it), anything
+else by name. The bytes read for the key are the bytes the record is computed from (`preload`). Not kept: artifacts given as single files and Gluon entries
 (whose loads analysis reads the kernel's Python source, outside the entry). The lines a parser left
 unparsed are kept with the record (relative to the entry) and reported again on a hit, as the CLI
 reports them after a parse.
