@@ -99,6 +99,9 @@ def test_off_and_never_inside_a_triton_cache(tmp_path):
     triton = tmp_path / "triton"
     env = {"TRITON_CACHE_DIR": str(triton), "TRITONSCOPE_DISASM_CACHE": str(triton / "disasm")}
     assert DisasmCache.default(env) is None
+    inductor = tmp_path / "inductor"  # torch.compile's Triton caches are under it: <inductor>/triton/<device>
+    env = {"TORCHINDUCTOR_CACHE_DIR": str(inductor), "TRITONSCOPE_DISASM_CACHE": str(inductor / "triton" / "d")}
+    assert DisasmCache.default(env) is None
     env = {"XDG_CACHE_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path)}
     assert DisasmCache.default(env).root == tmp_path / "xdg" / "tritonscope" / "disasm"
 

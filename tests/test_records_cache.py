@@ -132,6 +132,8 @@ def test_off_and_never_inside_the_cache_being_read(small_cache, tmp_path, monkey
         assert not inside.exists()
     env = {"TRITON_CACHE_DIR": str(small_cache), "TRITONSCOPE_RECORDS_CACHE": str(small_cache / "r")}
     assert RecordsCache.default(env) is None
+    env = {"TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "ind"), "TRITONSCOPE_RECORDS_CACHE": str(tmp_path / "ind" / "r")}
+    assert RecordsCache.default(env) is None
     env = {"XDG_CACHE_HOME": str(tmp_path / "xdg"), "HOME": str(tmp_path)}
     assert RecordsCache.default(env).root == tmp_path / "xdg" / "tritonscope" / "records"
 

@@ -431,6 +431,23 @@ def default_cache_dir(env: dict[str, str] | None = None) -> Path:
     return Path(home) / ".triton" / "cache"
 
 
+def default_inductor_dir(env: dict[str, str] | None = None) -> Path:
+    """Where torch puts Inductor's cache: $TORCHINDUCTOR_CACHE_DIR, else <tmp>/torchinductor_<user>
+    (torch._inductor.runtime.cache_dir_utils.default_cache_dir, user name sanitized the same way)."""
+    env = os.environ if env is None else env
+    if env.get("TORCHINDUCTOR_CACHE_DIR"):
+        return Path(env["TORCHINDUCTOR_CACHE_DIR"])
+    import getpass
+    import tempfile
+
+    try:
+        user = getpass.getuser()
+    except (KeyError, ModuleNotFoundError, OSError):  # no user name (no passwd entry): as torch falls back
+        getuid = getattr(os, "getuid", None)
+        user = f"uid_{getuid()}" if callable(getuid) else "unknown_user"
+    return Path(tempfile.gettempdir()) / ("torchinductor_" + re.sub(r'[\\/:*?"<>|]', "_", user))
+
+
 def _read_metadata(path: str | os.PathLike) -> tuple[dict | None, str | None]:
     try:
         raw = read_at_most(path, MAX_METADATA_BYTES)

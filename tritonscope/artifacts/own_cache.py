@@ -3,7 +3,7 @@
 Two kinds use it: disassemblies (`disasm_cache.DisasmCache`) and snapshot/diff records
 (`diff.records_cache.RecordsCache`). Each lives in its own directory: `$<ENV>` (a directory, or `off`),
 else `$XDG_CACHE_HOME/tritonscope/<SUBDIR>`, else `~/.cache/tritonscope/<SUBDIR>`. A directory inside the
-default Triton cache is never used (inspection never writes there).
+default Triton or Inductor cache is never used (inspection never writes there).
 
 Safe under concurrent processes: a record is written to a temporary file in the same directory and
 renamed into place, so a reader sees a whole record or none; each record carries a header with its
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from tritonscope.artifacts.cache import default_cache_dir
+from tritonscope.artifacts.cache import default_cache_dir, default_inductor_dir
 
 try:  # the digest hashlib gives, from the builtin module: hashlib loads OpenSSL, ~2.5 ms of every start
     from _sha256 import sha256  # CPython <= 3.11
@@ -46,7 +46,8 @@ class OwnCache:
 
     @classmethod
     def default(cls, env: dict[str, str] | None = None):
-        """The cache the environment asks for; None when it is off or would sit inside a Triton cache."""
+        """The cache the environment asks for; None when it is off or would sit inside Triton's or Inductor's
+        cache."""
         env = os.environ if env is None else env
         value = env.get(cls.ENV, "")
         if value.strip().lower() in _OFF:
@@ -56,7 +57,7 @@ class OwnCache:
         else:
             base = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
             root = Path(base) / "tritonscope" / cls.SUBDIR
-        if _inside_triton_cache(root, env):
+        if _inside_compiler_cache(root, env):
             return None
         return cls(root)
 
@@ -163,5 +164,6 @@ def within(path, folder) -> bool:
     return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
 
 
-def _inside_triton_cache(root: Path, env) -> bool:
-    return within(root, default_cache_dir(env))
+def _inside_compiler_cache(root: Path, env) -> bool:
+    """Inside Triton's default cache, or Inductor's (which holds torch.compile's Triton caches)."""
+    return within(root, default_cache_dir(env)) or within(root, default_inductor_dir(env))

@@ -8,13 +8,14 @@ normalizing and analyzing every stage again (~10 ms per entry of CPU against ~0.
 Key: sha256 of the tool's build (its version and a digest of its own source: `build.tool_build`), the
 Python version, the options, the stage filter, the entry's kind, name and size limit, and every thing in
 the entry directory: a file by name, length and bytes (the metadata as the cache walk parsed it), anything
-else by name. The bytes read for the key are the bytes the record is computed from (`preload`). Not kept: artifacts given as single files and Gluon entries
-(whose loads analysis reads the kernel's Python source, outside the entry). The lines a parser left
-unparsed are kept with the record (relative to the entry) and reported again on a hit, as the CLI
-reports them after a parse.
+else by name. The bytes read for the key are the bytes the record is computed from (`preload`). Not
+kept: artifacts given as single files and Gluon entries (whose loads analysis reads the kernel's Python
+source, outside the entry). The lines a parser left unparsed are kept with the record (relative to the
+entry) and reported again on a hit, as the CLI reports them after a parse.
 
 Where: `$TRITONSCOPE_RECORDS_CACHE` (a directory, or `off`), else `$XDG_CACHE_HOME/tritonscope/records`,
-else `~/.cache/tritonscope/records`; never inside the cache being read; atomic, checked and bounded (1 GiB,
+else `~/.cache/tritonscope/records`; never inside the cache being read, nor Triton's or Inductor's default
+cache; atomic, checked and bounded (1 GiB,
 least recently used dropped) as every own cache is (own_cache.py).
 """
 
@@ -163,7 +164,8 @@ class RecordsCache(OwnCache):
 
 # What RecordsCache.default reads from the environment: the answer is kept per process for each value
 # (a sweep asks once per entry; resolving the paths costs ~40 us a time).
-_DEFAULT_ENV = (ENV, "XDG_CACHE_HOME", "HOME", "TRITON_CACHE_DIR", "TRITON_HOME")
+_DEFAULT_ENV = (ENV, "XDG_CACHE_HOME", "HOME", "TRITON_CACHE_DIR", "TRITON_HOME", "TORCHINDUCTOR_CACHE_DIR", "TMPDIR",
+                "USER", "LOGNAME")
 
 
 @functools.lru_cache(maxsize=8)

@@ -32,14 +32,13 @@ for them, and the link says so.
 from __future__ import annotations
 
 import functools
-import getpass
 import os
 import re
 import stat
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tritonscope.artifacts.cache import default_inductor_dir
 from tritonscope.lazyre import lazy_compile
 from tritonscope.srcmap.paths import INDUCTOR_KERNEL_FILE
 from tritonscope.stages.common import read_at_most
@@ -95,20 +94,6 @@ _LOC_FILE = lazy_compile(r'loc\("([^"]+)":\d+')
 # The first IR file of an entry and how much of its head is read for the kernel's file.
 _LOC_STAGES = ("source", "ttir", "ttgir", "llir")
 _LOC_HEAD = 1 << 13
-
-
-def default_inductor_dir(env: dict[str, str] | None = None) -> Path:
-    """Where torch puts Inductor's cache: $TORCHINDUCTOR_CACHE_DIR, else <tmp>/torchinductor_<user>
-    (torch._inductor.runtime.cache_dir_utils.default_cache_dir, user name sanitized the same way)."""
-    env = os.environ if env is None else env
-    if env.get("TORCHINDUCTOR_CACHE_DIR"):
-        return Path(env["TORCHINDUCTOR_CACHE_DIR"])
-    try:
-        user = getpass.getuser()
-    except (KeyError, ModuleNotFoundError, OSError):  # no user name (no passwd entry): as torch falls back
-        getuid = getattr(os, "getuid", None)
-        user = f"uid_{getuid()}" if callable(getuid) else "unknown_user"
-    return Path(tempfile.gettempdir()) / ("torchinductor_" + re.sub(r'[\\/:*?"<>|]', "_", user))
 
 
 def torch_triton_caches(dirs: tuple[str, ...] | list[str] = (), env: dict[str, str] | None = None) -> Path | None:
