@@ -280,3 +280,18 @@ def test_content_order_is_the_order_of_the_records_json_text(corpus):
     real = [record_for_entry(e, DEFAULT_OPTIONS) for e in inductor.entries() if e.is_kernel and e.name == "triton_mm"]
     assert len(real) == 8
     assert sorted(real, key=ContentOrder) == sorted(real, key=_reference_key)
+
+
+def test_a_linked_kernel_directory_is_written_anew(cli, tmp_path, cache39):
+    """A previous snapshot whose kernel directory is a link (to identical files) is not kept as a link."""
+    import shutil
+
+    out = tmp_path / "snap"
+    args = ["snapshot", "add_kernel", "--target", "cuda:80", "--cache-dir", str(cache39), "--out", str(out)]
+    assert cli(*args).returncode == 0
+    real = out / "add_kernel" / "cuda-80"
+    shutil.move(real, tmp_path / "elsewhere")
+    real.symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    assert cli(*args).returncode == 0
+    assert real.is_dir() and not real.is_symlink()
+    assert _tree(real) == _tree(tmp_path / "elsewhere")

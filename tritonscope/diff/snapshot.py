@@ -175,17 +175,26 @@ _SHAPES: dict[tuple[str, tuple[str, ...]], dict[tuple, list[str]]] = {}
 
 
 def _by_shape(out: Path, rels: tuple[str, ...]) -> dict[tuple, list[str]]:
+    """Directories of plain files only, reached through no link (a link would be kept as a link where a
+    snapshot writes a directory), by the sorted (name, size) of their files."""
     key = (str(out), rels)
     index = _SHAPES.get(key)
     if index is None:
         index = _SHAPES[key] = {}
+        top = os.path.realpath(out)
         for rel in rels:
+            d = os.path.join(top, rel)
             try:
-                with os.scandir(os.path.join(out, rel)) as it:
-                    shape = tuple(sorted((de.name, de.stat().st_size) for de in it))
+                if os.path.realpath(d) != d:
+                    continue
+                with os.scandir(d) as it:
+                    found = [(de.name, de.stat(follow_symlinks=False).st_size) for de in it
+                             if de.is_file(follow_symlinks=False)]
+                if len(found) != len(os.listdir(d)):
+                    continue  # something else in it: written anew
             except OSError:
                 continue
-            index.setdefault(shape, []).append(rel)
+            index.setdefault(tuple(sorted(found)), []).append(rel)
     return index
 
 
@@ -310,7 +319,7 @@ def _previous_kernels(out: Path) -> dict[str, tuple[str, ...]]:
         return {}
     by_kernel: dict[str, list[str]] = defaultdict(list)
     for rel in prev.get("kernels", []) if isinstance(prev, dict) else []:
-        if isinstance(rel, str) and rel.count("/") == 1 and ".." not in rel.split("/"):
+        if isinstance(rel, str) and rel.count("/") == 1 and all(p not in ("", ".", "..") for p in rel.split("/")):
             by_kernel[rel.split("/", 1)[0]].append(rel)
     return {k: tuple(v) for k, v in by_kernel.items()}
 
@@ -322,16 +331,21 @@ def _remove_previous(out: Path, keep: set[str] = frozenset()) -> None:
     except (OSError, ValueError):
         raise UsageError(f"{out / MARKER} is not readable; remove the directory by hand") from None
     (out / MARKER).unlink()  # first: while the tree changes, no reader takes it for a snapshot
+    top = out.resolve()
     for rel in prev.get("kernels", []):
         if rel in keep:
             continue
-        p = (out / rel).resolve()
-        if out.resolve() in p.parents and p.is_dir():
-            shutil.rmtree(p)
-            parent = p.parent
-            while parent != out.resolve() and parent.is_dir() and not any(parent.iterdir()):
-                parent.rmdir()
-                parent = parent.parent
+        q = out / rel
+        if q.is_symlink():  # a link put where the snapshot wrote a directory: the link goes, not its target
+            q.unlink()
+        elif q.is_dir() and top in q.resolve().parents:
+            shutil.rmtree(q)
+        else:
+            continue
+        parent = q.parent.resolve()
+        while parent != top and top in parent.parents and parent.is_dir() and not any(parent.iterdir()):
+            parent.rmdir()
+            parent = parent.parent
 
 
 def is_snapshot(path: Path) -> bool:
