@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 
 def _tree(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
@@ -295,3 +297,48 @@ def test_a_linked_kernel_directory_is_written_anew(cli, tmp_path, cache39):
     assert cli(*args).returncode == 0
     assert real.is_dir() and not real.is_symlink()
     assert _tree(real) == _tree(tmp_path / "elsewhere")
+
+
+@pytest.mark.parametrize("damage", ["marker list", "marker kernels", "marker rel int", "marker rel escapes",
+                                    "metrics list", "metrics string value", "stage missing", "stage not utf-8"])
+def test_a_damaged_snapshot_is_one_line_naming_the_file(cli, tmp_path, cache39, damage):
+    """A snapshot is a directory anyone may edit (and commit): diff against a damaged one says which file is
+    wrong in one line, exit 1; a snapshot written over it replaces only what its marker names inside it."""
+    out = tmp_path / "snap"
+    args = ["snapshot", "add_kernel", "--target", "cuda:80", "--cache-dir", str(cache39), "--out", str(out)]
+    assert cli(*args).returncode == 0
+    marker, kdir = out / "snapshot.json", out / "add_kernel" / "cuda-80"
+    doc, metrics = json.loads(marker.read_text()), json.loads((kdir / "metrics.json").read_text())
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "keep").write_text("keep me")
+    named = marker
+    if damage == "marker list":
+        marker.write_text("[1, 2]")
+    elif damage == "marker kernels":
+        marker.write_text(json.dumps({**doc, "kernels": "add_kernel/cuda-80"}))
+    elif damage == "marker rel int":
+        marker.write_text(json.dumps({**doc, "kernels": [*doc["kernels"], 5]}))
+    elif damage == "marker rel escapes":
+        marker.write_text(json.dumps({**doc, "kernels": [*doc["kernels"], "../outside"]}))
+    elif damage == "metrics list":
+        (kdir / "metrics.json").write_text("[]")
+        named = kdir / "metrics.json"
+    elif damage == "metrics string value":
+        (kdir / "metrics.json").write_text(json.dumps({**metrics, "metrics": {"regs": "many"}}))
+        named = kdir / "metrics.json"
+    elif damage == "stage missing":
+        (kdir / "ttgir").unlink()
+        named = kdir / "ttgir"
+    else:
+        (kdir / "ttgir").write_bytes(b"\xff\xfe\n")
+        named = kdir / "ttgir"
+    proc = cli("diff", str(out), str(cache39), "-k", "add_kernel", "--target", "cuda:80")
+    assert proc.returncode == 1 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert str(named) in proc.stderr and "internal error" not in proc.stderr, proc.stderr
+    again = cli(*args)
+    if damage in ("marker list", "marker kernels"):
+        assert again.returncode == 2 and str(marker) in again.stderr, again.stderr
+    else:
+        assert again.returncode == 0, again.stderr
+        assert cli("diff", str(out), str(cache39), "-k", "add_kernel", "--target", "cuda:80").returncode == 0
+    assert (tmp_path / "outside" / "keep").read_text() == "keep me"

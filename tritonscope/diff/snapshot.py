@@ -310,29 +310,46 @@ class SnapshotWriter:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+def _marker(path: Path) -> dict:
+    """A snapshot marker's document; TritonscopeError (naming it) when it is unreadable or not a marker."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise TritonscopeError(f"not a readable snapshot: {e}", str(path)) from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("kernels", []), list):
+        raise TritonscopeError(f"not a {FORMAT} marker", str(path))
+    return doc
+
+
+def _kernel_dirs(marker: dict) -> list[str]:
+    """The marker's kernel directories that are `<kernel>/<target>` paths inside the snapshot (a marker is
+    a file anyone may edit: nothing else is read or removed)."""
+    return [rel for rel in marker.get("kernels", []) if isinstance(rel, str) and rel.count("/") == 1
+            and all(p not in ("", ".", "..") for p in rel.split("/"))]
+
+
 def _previous_kernels(out: Path) -> dict[str, tuple[str, ...]]:
     """The kernel directories of the snapshot in `out`, by kernel directory name; none when there is no
     readable marker (finish then refuses or starts afresh, as it always did)."""
     try:
-        prev = json.loads((out / MARKER).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        rels = _kernel_dirs(_marker(out / MARKER))
+    except TritonscopeError:
         return {}
     by_kernel: dict[str, list[str]] = defaultdict(list)
-    for rel in prev.get("kernels", []) if isinstance(prev, dict) else []:
-        if isinstance(rel, str) and rel.count("/") == 1 and all(p not in ("", ".", "..") for p in rel.split("/")):
-            by_kernel[rel.split("/", 1)[0]].append(rel)
+    for rel in rels:
+        by_kernel[rel.split("/", 1)[0]].append(rel)
     return {k: tuple(v) for k, v in by_kernel.items()}
 
 
 def _remove_previous(out: Path, keep: set[str] = frozenset()) -> None:
     """Only what a previous snapshot wrote (its kernel directories and the marker), but `keep`."""
     try:
-        prev = json.loads((out / MARKER).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        raise UsageError(f"{out / MARKER} is not readable; remove the directory by hand") from None
+        prev = _marker(out / MARKER)
+    except TritonscopeError:
+        raise UsageError(f"{out / MARKER} is not a readable snapshot marker; remove the directory by hand") from None
     (out / MARKER).unlink()  # first: while the tree changes, no reader takes it for a snapshot
     top = out.resolve()
-    for rel in prev.get("kernels", []):
+    for rel in _kernel_dirs(prev):
         if rel in keep:
             continue
         q = out / rel
@@ -354,30 +371,49 @@ def is_snapshot(path: Path) -> bool:
 
 def read_snapshot(root: Path) -> tuple[list[KernelRecord], dict]:
     """Records of a snapshot directory, and its options (with `tool`: the build that wrote it, None for a
-    snapshot from before builds were recorded)."""
-    try:
-        marker = json.loads((root / MARKER).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise TritonscopeError(f"not a readable snapshot: {e}", str(root / MARKER)) from None
-    if marker.get("format") != FORMAT:
-        raise TritonscopeError(f"not a {FORMAT} marker", str(root / MARKER))
+    snapshot from before builds were recorded). A snapshot is a directory anyone may edit: what does not
+    read as one is an error naming the file."""
+    marker = _marker(root / MARKER)
+    kernels = marker.get("kernels", [])
+    bad = next((rel for rel in kernels if rel not in _kernel_dirs({"kernels": [rel]})), None)
+    if bad is not None:
+        raise TritonscopeError(f"kernel directory {bad!r} is not a <kernel>/<target> path", str(root / MARKER))
+    options = marker.get("options") if isinstance(marker.get("options"), dict) else {}
+    fold = options.get("fold_renames", True)
     records = []
-    for rel in marker.get("kernels", []):
+    for rel in kernels:
         d = root / rel
         try:
             doc = json.loads((d / METRICS_FILE).read_text(encoding="utf-8"))
         except (OSError, ValueError) as e:
             raise TritonscopeError(f"cannot read {METRICS_FILE}: {e}", str(d)) from None
+        if not _is_record_document(doc):
+            raise TritonscopeError(f"not a {METRICS_FILE} of this format (kernel, target, spec, numeric metrics "
+                                   "and load sites, stage names)", str(d / METRICS_FILE))
         stages = {}
-        fold = marker.get("options", {}).get("fold_renames", True)
         for stage in doc.get("stages", []):
             if stage not in NORMALIZED_STAGES:
                 continue
-            text = (d / stage).read_text(encoding="utf-8")
+            try:
+                text = (d / stage).read_text(encoding="utf-8")
+            except (OSError, ValueError) as e:
+                raise TritonscopeError(f"cannot read: {e}", str(d / stage)) from None
             stages[stage] = refold(stage, text) if fold else text
         records.append(KernelRecord(
             name=doc["kernel"], target=doc["target"], spec=doc.get("spec", {}), origin=rel.replace(os.sep, "/"),
             stages=stages, metrics=doc.get("metrics", {}), load_sites=doc.get("load_sites", {}),
             triton_version=doc.get("triton_version")))
     tool = marker.get("tool")
-    return records, {**marker.get("options", {}), "tool": tool if isinstance(tool, dict) else None}
+    return records, {**options, "tool": tool if isinstance(tool, dict) else None}
+
+
+def _is_record_document(doc: object) -> bool:
+    """Whether a metrics.json holds what record_document writes, with the types the diff computes with."""
+    def numbers(d: object) -> bool:
+        return isinstance(d, dict) and all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
+                                           for v in d.values())
+
+    return (isinstance(doc, dict) and isinstance(doc.get("kernel"), str) and isinstance(doc.get("target"), str)
+            and isinstance(doc.get("spec", {}), dict) and numbers(doc.get("metrics", {}))
+            and numbers(doc.get("load_sites", {}))
+            and isinstance(doc.get("stages", []), list) and all(isinstance(x, str) for x in doc.get("stages", [])))
