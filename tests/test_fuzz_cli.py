@@ -92,3 +92,34 @@ def test_commands_on_numbers_of_5000_digits(stage, cache39, tmp_path):
             args = [a.format(e=entry, c=cache, tmp=tmp_path, isa=isa, stage=stage) for a in template]
             r = CliRunner().invoke(main, args, env={"NO_COLOR": "1"})
             assert "internal error" not in r.stderr and "Traceback" not in r.stderr, (args[0], r.stderr)
+
+
+@pytest.mark.parametrize("round_", range(ROUNDS))
+def test_diff_and_snapshot_over_a_mutated_snapshot(round_, cache39, tmp_path):
+    """A snapshot is a directory anyone may edit and commit: `diff` against a mutated one, and a snapshot
+    written over it, end in a result or one error line, never an internal error."""
+    rnd = random.Random(None if LONG else 7000 + round_)
+    cache = tmp_path / "cache"
+    folder = ENTRIES["cuda"][1]
+    shutil.copytree(cache39 / folder, cache / folder)
+    out = tmp_path / "snap"
+    assert CliRunner().invoke(main, ["snapshot", "--cache-dir", str(cache), "--out", str(out)]).exit_code == 0
+    files = sorted(p for p in out.rglob("*") if p.is_file())
+    p = rnd.choice(files)
+    kinds = [rnd.choice(MUTATIONS) for _ in range(rnd.randint(1, 3))]
+    data = p.read_bytes()
+    for kind in kinds:
+        data = mutate(kind, data, rnd)
+    p.write_bytes(data)
+    for args in (["diff", str(out), str(cache), "--format", "json"], ["diff", str(cache), str(out)],
+                 ["snapshot", "--cache-dir", str(cache), "--out", str(out)]):
+        r = CliRunner().invoke(main, args, env={"NO_COLOR": "1"})
+        where = f"{args[0]} after {kinds} of {p.relative_to(out)}"
+        assert r.exception is None or isinstance(r.exception, SystemExit), (where, repr(r.exception))
+        assert "Traceback" not in r.stderr and "internal error" not in r.stderr, (where, r.stderr)
+        if r.exit_code == 0:
+            STATS.record("cli snapshot", "exit 0")
+        else:
+            errors = [ln for ln in r.stderr.splitlines() if ln.startswith("tritonscope: error:")]
+            assert r.exit_code in (1, 2) and len(errors) == 1, (where, r.exit_code, r.stderr)
+            STATS.record("cli snapshot", f"exit {r.exit_code}, one line")
