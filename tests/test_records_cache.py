@@ -200,3 +200,24 @@ def test_odd_files_in_an_entry_are_named_not_read(small_cache, records_dir, monk
     cache = RecordsCache(records_dir)
     keys = {e.hash: cache.key(e, DEFAULT_OPTIONS, None) for e in entries}
     assert keys[THREE[0]] is None and keys[ADD_80] is not None
+
+
+def test_a_sweep_larger_than_the_bound_keeps_its_first_records(small_cache, records_dir, monkeypatch):
+    """Records are kept while the entries' files add up to half the bound: a cache larger than the bound
+    does not write records its own trim would drop; the next run reads those and computes the rest."""
+    from tritonscope.diff import records_cache
+
+    entries = [e for e in Cache(small_cache).entries() if e.is_kernel]
+    sizes = [sum(e.sizes.values()) for e in entries]
+    bound = 2 * (sizes[0] + sizes[1])
+    monkeypatch.setattr(records_cache.RecordsCache, "default",
+                        classmethod(lambda cls, env=None: cls(records_dir, max_bytes=bound)))
+    assert records_cache.keepable(entries) == [True, True, False]
+    first = records.records_for_entries(entries, DEFAULT_OPTIONS)
+    assert len(list(records_dir.rglob("*.rec"))) == 2
+    computed = []
+    compute = records.record_for_entry
+    monkeypatch.setattr(records, "record_for_entry", lambda e, *a: computed.append(e.hash) or compute(e, *a))
+    assert records.records_for_entries([e for e in Cache(small_cache).entries() if e.is_kernel],
+                                       DEFAULT_OPTIONS) == first
+    assert computed == [entries[2].hash]

@@ -17,7 +17,7 @@ from tritonscope.artifacts.cache import KernelEntry
 from tritonscope.artifacts.tools import read_binary
 from tritonscope.diff.metrics import kernel_metrics
 from tritonscope.diff.normalize import NORMALIZED_STAGES, NormalizeOptions, normalize
-from tritonscope.diff.records_cache import RecordsCache, trim_default
+from tritonscope.diff.records_cache import RecordsCache, keepable, trim_default
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.syntax import split_top_level
 from tritonscope.loads.analyze import analyze_entry
@@ -112,12 +112,12 @@ def _loads_report(entry: KernelEntry, stages: tuple[str, ...] | None):
         return None  # metrics fall back to per-line widths from memops
 
 
-def record_job(args: tuple[KernelEntry, NormalizeOptions, tuple[str, ...] | None]) -> KernelRecord | None:
+def record_job(args: tuple[KernelEntry, NormalizeOptions, tuple[str, ...] | None, bool]) -> KernelRecord | None:
     """One entry's record, for a pool worker: None for an entry removed while it was read; the entry's
-    parsed stages released after."""
-    entry, options, stages = args
+    parsed stages released after. The flag: whether a computed record may be kept (`records_cache.keepable`)."""
+    entry, options, stages, keep = args
     try:
-        return _cached_record(entry, options, stages)
+        return _cached_record(entry, options, stages, keep)
     except TritonscopeError:
         if not entry.path.exists():  # removed while we read it (Triton's cache is written concurrently)
             return None
@@ -126,9 +126,10 @@ def record_job(args: tuple[KernelEntry, NormalizeOptions, tuple[str, ...] | None
         release(entry)  # a sweep over a whole cache keeps memory flat
 
 
-def _cached_record(entry: KernelEntry, options: NormalizeOptions, stages: tuple[str, ...] | None) -> KernelRecord:
+def _cached_record(entry: KernelEntry, options: NormalizeOptions, stages: tuple[str, ...] | None,
+                   keep: bool = True) -> KernelRecord:
     """record_for_entry, through the records cache (records_cache.py) when it is on: a hit reads the record
-    and reports the unparsed lines its parse left, a miss computes and keeps it."""
+    and reports the unparsed lines its parse left, a miss computes it and keeps it (if `keep`)."""
     cache = RecordsCache.for_entry(entry)
     keyed = cache.key(entry, options, stages) if cache is not None else None
     if keyed is None:
@@ -142,7 +143,8 @@ def _cached_record(entry: KernelEntry, options: NormalizeOptions, stages: tuple[
     with collecting_unparsed() as unparsed:
         record = record_for_entry(entry, options, stages)
     note_unparsed(unparsed)
-    cache.store(keyed, entry, record, unparsed)
+    if keep:
+        cache.store(keyed, entry, record, unparsed)
     return record
 
 
@@ -151,6 +153,7 @@ def records_for_entries(entries: list[KernelEntry], options: NormalizeOptions,
                         progress: Callable[[int], None] | None = None) -> list[KernelRecord]:
     """Records in the order of `entries`; a process pool when there is more than one core and entry.
     An entry deleted while it is read is left out (callers compare counts and say so)."""
-    records = pool_map(record_job, [(e, options, stages) for e in entries], progress)
+    keep = keepable(entries)
+    records = pool_map(record_job, [(e, options, stages, k) for e, k in zip(entries, keep, strict=True)], progress)
     trim_default()
     return [r for r in records if r is not None]

@@ -190,6 +190,22 @@ def _listing(path) -> list[tuple[str, bool, int, int]]:
     return out
 
 
+def keepable(entries: list[KernelEntry]) -> list[bool]:
+    """Which entries' computed records to keep: the first ones whose stage files add up to at most half the
+    default cache's bound (a record is about the size of its normalized stages). A sweep over a cache larger
+    than the bound would otherwise write records that the same sweep's trim drops, every run; kept this way,
+    the next run of the same sweep reads the first part and computes the rest as before."""
+    cache = RecordsCache.default()
+    if cache is None:
+        return [False] * len(entries)
+    budget = cache.max_bytes // 2
+    out = []
+    for e in entries:
+        budget -= sum(e.sizes.values())
+        out.append(budget >= 0)
+    return out
+
+
 def trim_default() -> None:
     """Bound the default records cache once, after a batch of stores."""
     cache = RecordsCache.default()

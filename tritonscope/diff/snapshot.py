@@ -24,7 +24,7 @@ from tritonscope.artifacts.cache import KernelEntry
 from tritonscope.diff.build import tool_build
 from tritonscope.diff.normalize import NORMALIZED_STAGES, NormalizeOptions, refold
 from tritonscope.diff.records import KernelRecord, record_job
-from tritonscope.diff.records_cache import trim_default
+from tritonscope.diff.records_cache import keepable, trim_default
 from tritonscope.errors import TritonscopeError, UsageError
 from tritonscope.parallel import pool_map
 
@@ -198,13 +198,13 @@ def _by_shape(out: Path, rels: tuple[str, ...]) -> dict[tuple, list[str]]:
     return index
 
 
-def _snapshot_job(job: tuple[KernelEntry, NormalizeOptions, Path, Path, tuple[str, ...]]
+def _snapshot_job(job: tuple[KernelEntry, NormalizeOptions, Path, Path, tuple[str, ...], bool]
                   ) -> tuple[KernelRecord, tuple[str, ...]] | None:
     """One entry's record and the directories among `candidates` (the previous snapshot's, in `out`, of that
     kernel and target) that already hold its files byte for byte; when none does, its files are written
     into the provisional directory `d`."""
-    entry, options, d, out, candidates = job
-    r = record_job((entry, options, None))
+    entry, options, d, out, candidates, keep = job
+    r = record_job((entry, options, None, keep))
     if r is None:
         return None
     files = record_files(r)
@@ -258,7 +258,8 @@ class SnapshotWriter:
         it (the parent only collects), unless the previous snapshot holds them. Records in the order of
         `entries`; an entry removed from the cache while it was read is left out."""
         _SHAPES.clear()  # (the workers start with it empty; one process may write several snapshots)
-        jobs = [(e, self.options, self.pending / str(i), self.out, self._candidates(e)) for i, e in enumerate(entries)]
+        jobs = [(e, self.options, self.pending / str(i), self.out, self._candidates(e), k)
+                for i, (e, k) in enumerate(zip(entries, keepable(entries), strict=True))]
         records = []
         for done, job in zip(pool_map(_snapshot_job, jobs, progress), jobs, strict=True):
             if done is not None:
