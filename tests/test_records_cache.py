@@ -221,3 +221,16 @@ def test_a_sweep_larger_than_the_bound_keeps_its_first_records(small_cache, reco
     assert records.records_for_entries([e for e in Cache(small_cache).entries() if e.is_kernel],
                                        DEFAULT_OPTIONS) == first
     assert computed == [entries[2].hash]
+
+
+def test_a_link_or_pipe_in_place_of_a_record_is_a_miss(small_cache, records_dir, tmp_path):
+    """The cache is the user's directory: a record replaced by a link (to a device that never ends) or a
+    pipe (that would block) is not followed or read; the record is computed again."""
+    first, _ = _records(small_cache)
+    recs = sorted(records_dir.rglob("*.rec"))
+    recs[0].unlink()
+    recs[0].symlink_to("/dev/zero")
+    recs[1].unlink()
+    os.mkfifo(recs[1])
+    assert _records(small_cache)[0] == first
+    assert all(p.is_file() and not p.is_symlink() for p in recs[:2])  # rewritten as records

@@ -14,6 +14,7 @@ Bounded: past `max_bytes` the least recently used records are dropped (a hit ref
 from __future__ import annotations
 
 import os
+import stat
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,11 +68,20 @@ class OwnCache:
     def get_bytes(self, key: str) -> bytes | None:
         """The record's payload, or None (missing, corrupt or truncated: a miss; the next put replaces it)."""
         path = self._path(key)
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
+        try:  # a plain file only (a link or a pipe planted there is a miss, never followed or read)
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
         except OSError:
             return None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                return None
+            with os.fdopen(fd, "rb", closefd=False) as fh:
+                data = fh.read(st.st_size + 1)
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
         payload = _unwrap(data, self.MAGIC)
         if payload is None:
             return None
