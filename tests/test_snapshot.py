@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -300,7 +301,8 @@ def test_a_linked_kernel_directory_is_written_anew(cli, tmp_path, cache39):
 
 
 @pytest.mark.parametrize("damage", ["marker list", "marker kernels", "marker rel int", "marker rel escapes",
-                                    "metrics list", "metrics string value", "stage missing", "stage not utf-8"])
+                                    "metrics list", "metrics string value", "stage missing", "stage not utf-8",
+                                    "stage a pipe", "metrics a pipe"])
 def test_a_damaged_snapshot_is_one_line_naming_the_file(cli, tmp_path, cache39, damage):
     """A snapshot is a directory anyone may edit (and commit): diff against a damaged one says which file is
     wrong in one line, exit 1; a snapshot written over it replaces only what its marker names inside it."""
@@ -329,9 +331,13 @@ def test_a_damaged_snapshot_is_one_line_naming_the_file(cli, tmp_path, cache39, 
     elif damage == "stage missing":
         (kdir / "ttgir").unlink()
         named = kdir / "ttgir"
-    else:
+    elif damage == "stage not utf-8":
         (kdir / "ttgir").write_bytes(b"\xff\xfe\n")
         named = kdir / "ttgir"
+    else:  # a pipe no one writes: reading it would wait forever
+        named = kdir / ("ttgir" if damage == "stage a pipe" else "metrics.json")
+        named.unlink()
+        os.mkfifo(named)
     proc = cli("diff", str(out), str(cache39), "-k", "add_kernel", "--target", "cuda:80")
     assert proc.returncode == 1 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert str(named) in proc.stderr and "internal error" not in proc.stderr, proc.stderr

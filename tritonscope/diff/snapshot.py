@@ -16,11 +16,12 @@ import json
 import os
 import re
 import shutil
+import stat
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
-from tritonscope.artifacts.cache import KernelEntry
+from tritonscope.artifacts.cache import DEFAULT_MAX_STAGE_BYTES, KernelEntry
 from tritonscope.diff.build import tool_build
 from tritonscope.diff.normalize import NORMALIZED_STAGES, NormalizeOptions, refold
 from tritonscope.diff.records import KernelRecord, record_job
@@ -314,7 +315,7 @@ class SnapshotWriter:
 def _marker(path: Path) -> dict:
     """A snapshot marker's document; TritonscopeError (naming it) when it is unreadable or not a marker."""
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(_read_file(path))
     except (OSError, ValueError) as e:
         raise TritonscopeError(f"not a readable snapshot: {e}", str(path)) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("kernels", []), list):
@@ -385,9 +386,9 @@ def read_snapshot(root: Path) -> tuple[list[KernelRecord], dict]:
     for rel in kernels:
         d = root / rel
         try:
-            doc = json.loads((d / METRICS_FILE).read_text(encoding="utf-8"))
+            doc = json.loads(_read_file(d / METRICS_FILE))
         except (OSError, ValueError) as e:
-            raise TritonscopeError(f"cannot read {METRICS_FILE}: {e}", str(d)) from None
+            raise TritonscopeError(f"cannot read: {e}", str(d / METRICS_FILE)) from None
         if not _is_record_document(doc):
             raise TritonscopeError(f"not a {METRICS_FILE} of this format (kernel, target, spec, numeric metrics "
                                    "and load sites, stage names)", str(d / METRICS_FILE))
@@ -396,7 +397,7 @@ def read_snapshot(root: Path) -> tuple[list[KernelRecord], dict]:
             if stage not in NORMALIZED_STAGES:
                 continue
             try:
-                text = (d / stage).read_text(encoding="utf-8")
+                text = _read_file(d / stage)
             except (OSError, ValueError) as e:
                 raise TritonscopeError(f"cannot read: {e}", str(d / stage)) from None
             stages[stage] = refold(stage, text) if fold else text
@@ -418,3 +419,20 @@ def _is_record_document(doc: object) -> bool:
             and isinstance(doc.get("spec", {}), dict) and numbers(doc.get("metrics", {}))
             and numbers(doc.get("load_sites", {}))
             and isinstance(doc.get("stages", []), list) and all(isinstance(x, str) for x in doc.get("stages", [])))
+
+
+def _read_file(path: Path) -> str:
+    """A snapshot file's text: a regular file (a pipe or a device is refused, not waited on or read without
+    end) of at most the stage size limit, UTF-8. OSError or ValueError (UnicodeDecodeError) otherwise."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError("not a regular file")
+        if st.st_size > DEFAULT_MAX_STAGE_BYTES:
+            raise OSError(f"larger than {DEFAULT_MAX_STAGE_BYTES >> 20} MiB")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(st.st_size + 1)
+    finally:
+        os.close(fd)
+    return data.decode("utf-8")
