@@ -348,3 +348,40 @@ def test_a_damaged_snapshot_is_one_line_naming_the_file(cli, tmp_path, cache39, 
         assert again.returncode == 0, again.stderr
         assert cli("diff", str(out), str(cache39), "-k", "add_kernel", "--target", "cuda:80").returncode == 0
     assert (tmp_path / "outside" / "keep").read_text() == "keep me"
+
+
+def test_outputs_inside_a_cache_are_refused_before_any_work(cli, tmp_path, cache39):
+    """Inspection never writes into a Triton or Inductor cache, even when asked to: `snapshot --out`,
+    `report -o` (or its default name, in a cache's folder) and `layout --svg/--png` inside the cache
+    read, an entry read, or Triton's or Inductor's default cache are usage errors naming the path."""
+    import shutil
+
+    cache = shutil.copytree(cache39, tmp_path / "cache")
+    entry = cache / "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ"
+    before = sorted(str(p) for p in cache.rglob("*"))
+    inductor = tmp_path / "inductor"
+    env = {"TORCHINDUCTOR_CACHE_DIR": str(inductor), "TRITON_CACHE_DIR": str(tmp_path / "triton")}
+    for args, path in (
+        (["snapshot", "--cache-dir", str(cache), "--out", str(cache / "snap")], cache / "snap"),
+        (["snapshot", str(cache), "--out", str(cache / "snap")], cache / "snap"),
+        (["snapshot", "--cache-dir", str(cache), "--out", str(inductor / "snap")], inductor / "snap"),
+        (["report", "add_kernel", "--target", "cuda:90", "--cache-dir", str(cache), "-o", str(cache / "r.html")],
+         cache / "r.html"),
+        (["report", str(entry), "-o", str(entry / "r.html")], entry / "r.html"),
+        (["report", str(entry), "-o", str(tmp_path / "triton" / "r.html")], tmp_path / "triton" / "r.html"),
+        (["layout", str(entry), "--svg", str(entry / "x.svg")], entry / "x.svg"),
+        (["layout", "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
+          "--shape", "128", "--png", str(inductor / "x.png")], inductor / "x.png"),
+    ):
+        proc = cli(*args, env=env)
+        assert proc.returncode == 2 and str(path) in proc.stderr and "never writes there" in proc.stderr, \
+            (args, proc.stderr)
+        assert len(proc.stderr.strip().splitlines()) == 1 and not path.exists()
+    assert sorted(str(p) for p in cache.rglob("*")) == before
+    import subprocess
+    import sys
+    here = subprocess.run([sys.executable, "-m", "tritonscope", "report", "."], cwd=entry, capture_output=True,
+                          text=True, env={**os.environ, **env})
+    assert here.returncode == 2 and "the default output" in here.stderr, here.stderr
+    ok = cli("report", str(entry), "-o", str(tmp_path / "r.html"), env=env)
+    assert ok.returncode == 0 and (tmp_path / "r.html").is_file(), ok.stderr

@@ -130,6 +130,22 @@ class Selection:
         entry.max_stage_bytes = self.max_stage_bytes
         return entry
 
+    def refuse_output_inside_caches(self, path: str, option: str, entries: list[KernelEntry] = ()) -> None:
+        """Inspection never writes into a Triton or Inductor cache: an output (`option` PATH) inside the cache
+        read (--cache-dir, a cache or entry given as KERNEL, an entry read), Triton's or Inductor's default
+        cache or an --inductor-dir is a usage error, before any work."""
+        from tritonscope.artifacts.cache import default_cache_dir, default_inductor_dir
+        from tritonscope.artifacts.own_cache import within
+        from tritonscope.errors import UsageError
+
+        roots = [str(default_cache_dir()), str(default_inductor_dir()), *self.inductor_dirs]
+        roots += [self.cache_dir] if self.cache_dir is not None else [k for k in self.kernels if os.path.isdir(k)]
+        roots += [str(e.path) for e in entries if e.kind != "file"]
+        for root in roots:
+            if within(path, root):
+                raise UsageError(f"{option} {path} is inside {root}, a Triton or Inductor cache (or an entry of one): "
+                                 "inspection never writes there; give a path outside it")
+
     def many(self, include_all: bool = False) -> list[KernelEntry]:
         """Every entry matching any KERNEL spec (all when none is given) and --target."""
         if self.cache_dir is None and self.kernels and all(os.path.exists(k) for k in self.kernels):

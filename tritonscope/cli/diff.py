@@ -120,6 +120,7 @@ def snapshot_cmd(sel: Selection, out: str, fold_renames: bool) -> None:
     entries = sel.many()
     if not entries:
         raise TritonscopeError("no kernels to snapshot", str(sel.cache().root))
+    sel.refuse_output_inside_caches(out, "--out", entries)
     options = NormalizeOptions(fold_renames=fold_renames)
     writer = SnapshotWriter(Path(out), options)
     try:

@@ -150,6 +150,9 @@ def layout_cmd(
         no_picture=no_picture,
         as_json=as_json,
     )
+    for option, path in (("--svg", svg_path), ("--png", png_path)):
+        if path:  # (an attribute reads no cache, but the defaults are still caches)
+            sel.refuse_output_inside_caches(path, option)
     if _is_attribute(kernel):
         from tritonscope.errors import ParseError
         from tritonscope.layouts.attrs import parse_layout
@@ -333,6 +336,9 @@ def _kernel_layouts(sel: Selection, alias: str | None, asked, q: LayoutQuery) ->
     from tritonscope.layouts import releases
 
     entry = sel.one()
+    for option, path in (("--svg", q.svg_path), ("--png", q.png_path)):
+        if path:
+            sel.refuse_output_inside_caches(path, option, [entry])
     semantics = asked or releases.for_entry(entry)
     with releases.using(semantics):
         _kernel_layouts_as(sel, entry, alias, semantics, q)

@@ -39,6 +39,10 @@ def report_cmd(sel: Selection, output: str | None, stages: str | None, open_brow
     from tritonscope.stages.common import DERIVED_STAGES
 
     entry = sel.one()
+    path = None
+    if output != "-":
+        path = output or UNSAFE_FILENAME_CHARS.sub("_", entry.name)[:100] + ".report.html"
+        sel.refuse_output_inside_caches(path, "-o" if output else "the default output (give -o)", [entry])
     chosen = parse_stages(stages)
     for stage in chosen or default_stages(entry):  # a stage over the size limit: one line, before any work
         if DERIVED_STAGES.get(stage, stage) in entry.files:
@@ -52,7 +56,6 @@ def report_cmd(sel: Selection, output: str | None, stages: str | None, open_brow
     if output == "-":
         sys.stdout.buffer.write(page.encode("utf-8", "backslashreplace"))
         return
-    path = output or UNSAFE_FILENAME_CHARS.sub("_", entry.name)[:100] + ".report.html"
     write_atomically(path, page)
     size = os.path.getsize(path)
     click.echo(f"wrote {path} ({size / 1024:.0f} KiB: source + {', '.join(p.stage for p in model.stages)})",
