@@ -385,3 +385,28 @@ def test_outputs_inside_a_cache_are_refused_before_any_work(cli, tmp_path, cache
     assert here.returncode == 2 and "the default output" in here.stderr, here.stderr
     ok = cli("report", str(entry), "-o", str(tmp_path / "r.html"), env=env)
     assert ok.returncode == 0 and (tmp_path / "r.html").is_file(), ok.stderr
+
+
+def test_a_snapshot_put_in_place_beside_another_writer_says_so(tmp_path, cache39):
+    """Another process writing the same --out at the same time can leave a kernel directory where this one
+    moves its own: one error line saying so, no temporary directory left."""
+    import pytest as _pytest
+
+    from tritonscope.artifacts.cache import Cache
+    from tritonscope.diff.normalize import NormalizeOptions
+    from tritonscope.diff.snapshot import SnapshotWriter, assign_paths
+    from tritonscope.errors import TritonscopeError
+
+    entries = [e for e in Cache(cache39).entries() if e.is_kernel][:2]
+    out = tmp_path / "snap"
+    writer = SnapshotWriter(out, NormalizeOptions())
+    try:
+        records = writer.write_records(entries)
+        rel = assign_paths(records)[0][0]
+        (out / rel).mkdir(parents=True)
+        (out / rel / "theirs").write_text("another writer's file")
+        with _pytest.raises(TritonscopeError, match="another snapshot written here at the same time"):
+            writer.finish(records)
+    finally:
+        writer.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["snap"]

@@ -300,12 +300,16 @@ class SnapshotWriter:
         out = self.out
         if out.exists() and (out / MARKER).is_file():
             _remove_previous(out, keep=kept)
-        out.mkdir(exist_ok=True)
-        for rel, _ in paths:
-            if rel not in kept:
-                (out / rel).parent.mkdir(parents=True, exist_ok=True)
-                os.replace(self.tmp / rel, out / rel)
-        os.replace(self.tmp / MARKER, out / MARKER)  # the marker last
+        try:
+            out.mkdir(exist_ok=True)
+            for rel, _ in paths:
+                if rel not in kept:
+                    (out / rel).parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(self.tmp / rel, out / rel)
+            os.replace(self.tmp / MARKER, out / MARKER)  # the marker last
+        except OSError as e:  # another snapshot written to the same place at the same time, or a full disk
+            raise TritonscopeError(f"could not put the snapshot in place ({e.strerror or e}); was another "
+                                   "snapshot written here at the same time? Run again", str(out)) from None
         return [rel for rel, _ in paths]
 
     def close(self) -> None:
