@@ -234,3 +234,13 @@ def test_a_link_or_pipe_in_place_of_a_record_is_a_miss(small_cache, records_dir,
     os.mkfifo(recs[1])
     assert _records(small_cache)[0] == first
     assert all(p.is_file() and not p.is_symlink() for p in recs[:2])  # rewritten as records
+
+
+def test_a_diff_writes_no_record_into_either_cache(cli, cache32, cache39, tmp_path):
+    """A records cache set inside B: B's entries refuse it as they are read, and A's records do not go
+    there either (a diff reads two caches)."""
+    b = shutil.copytree(cache39, tmp_path / "b")
+    inside = b / "records"
+    proc = cli("diff", str(cache32), str(b), "--format", "json", env={"TRITONSCOPE_RECORDS_CACHE": str(inside)})
+    assert proc.returncode == 0, proc.stderr
+    assert not inside.exists()

@@ -58,6 +58,7 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
     options = NormalizeOptions(fold_renames=fold_renames)
     kernel, target = sel.kernel, sel.target
     a, b = _side_path(a, sel), _side_path(b, sel)
+    _no_records_inside(a, b)
     side_a = load_side(a, options, kernel, target, progress_bar, sel.max_stage_bytes)
     if side_a.kind == "snapshot" and side_a.fold_renames is not None and side_a.fold_renames != fold_renames:
         # Compare like with like: normalize B the way the snapshot was written.
@@ -98,6 +99,19 @@ def _side_path(spec: str, sel: Selection) -> str:
     if sel.cache_dir is None or os.path.exists(spec):
         return spec
     return str(sel.one(spec).path)
+
+
+def _no_records_inside(*sides: str) -> None:
+    """The records cache is never inside a cache the command reads: each entry's own cache is checked as
+    it is read, but a diff reads two, and a records cache inside B must not take A's records."""
+    import os
+
+    from tritonscope.artifacts.own_cache import within
+    from tritonscope.diff.records_cache import ENV, RecordsCache
+
+    cache = RecordsCache.default()
+    if cache is not None and any(within(cache.root, side) for side in sides):
+        os.environ[ENV] = "off"  # (the environment carries it to the pool's workers)
 
 
 @click.command("snapshot")
