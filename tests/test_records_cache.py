@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tritonscope.artifacts.cache import Cache
-from tritonscope.artifacts.own_cache import _wrap
+from tritonscope.artifacts.own_cache import _unwrap, _wrap
 from tritonscope.diff import records
 from tritonscope.diff.normalize import DEFAULT_OPTIONS, NormalizeOptions
 from tritonscope.diff.records_cache import RecordsCache
@@ -78,14 +78,17 @@ def test_a_changed_file_option_or_build_is_another_record(small_cache, records_d
     assert len(list(records_dir.rglob("*.rec"))) == 10
 
 
-@pytest.mark.parametrize("damage", ["truncate", "flip", "empty", "not json"])
+@pytest.mark.parametrize("damage", ["truncate", "flip", "empty", "not json", "texts longer", "texts shorter"])
 def test_a_corrupt_record_is_ignored_and_rewritten(small_cache, records_dir, damage):
     first, _ = _records(small_cache)
     for rec in records_dir.rglob("*.rec"):
         data = rec.read_bytes()
         rec.write_bytes({"truncate": data[: len(data) // 2], "flip": data[:-5] + b"XXXXX", "empty": b"",
                          # a whole, checksummed record whose payload is no record (another format's)
-                         "not json": _wrap(b'{"name": 1]', RecordsCache.MAGIC)}[damage])
+                         "not json": _wrap(b'{"name": 1]', RecordsCache.MAGIC),
+                         # whole and checksummed, but the texts do not add up to the sizes the header gives
+                         "texts longer": _wrap(_unwrap(data, RecordsCache.MAGIC) + b"x", RecordsCache.MAGIC),
+                         "texts shorter": _wrap(_unwrap(data, RecordsCache.MAGIC)[:-1], RecordsCache.MAGIC)}[damage])
     second, _ = _records(small_cache)
     assert second == first
     third, _ = _records(small_cache)  # rewritten whole: read back

@@ -43,6 +43,8 @@ class KernelRecord:
     metrics: dict[str, int | None] = field(default_factory=dict)
     load_sites: dict[str, int] = field(default_factory=dict)
     triton_version: str | None = None
+    # metrics.json as a snapshot writes it (`metrics_json`), kept once written or read from the records cache
+    rendered: str | None = field(default=None, compare=False, repr=False)
 
     @property
     def spec_key(self) -> str:
@@ -52,6 +54,23 @@ class KernelRecord:
 
     def label(self) -> str:
         return f"{self.name} {self.target}"
+
+    def document(self) -> dict:
+        """What a snapshot's metrics.json holds."""
+        return {"kernel": self.name, "target": self.target, "spec": self.spec, "spec_key": self.spec_key,
+                "triton_version": self.triton_version, "stages": sorted(self.stages), "metrics": self.metrics,
+                "load_sites": self.load_sites}
+
+    def metrics_json(self) -> str:
+        """The metrics.json text (json's indenting encoder is pure Python: written once per record)."""
+        if self.rendered is None:
+            self.rendered = dumps_document(self.document())
+        return self.rendered
+
+
+def dumps_document(doc: object) -> str:
+    """A snapshot file's JSON: sorted keys, two-space indent, a final newline (byte for byte stable)."""
+    return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def signature_from_ir(normalized_ir: str) -> dict:

@@ -36,7 +36,7 @@ from tritonscope.diff.build import tool_build
 from tritonscope.diff.normalize import NormalizeOptions
 
 ENV = "TRITONSCOPE_RECORDS_CACHE"
-FORMAT = 1
+FORMAT = 2
 # a KernelRecord's fields, less its origin (the entry's own name)
 _FIELDS = ("name", "target", "spec", "stages", "metrics", "load_sites", "triton_version")
 _MAX_FILE_BYTES = 256 << 20  # an entry file above this (or above --max-stage-size) is not hashed: no record
@@ -52,7 +52,7 @@ class RecordsCache(OwnCache):
     ENV = ENV
     SUBDIR = "records"
     SUFFIX = ".rec"
-    MAGIC = b"tritonscope-record 1"
+    MAGIC = b"tritonscope-record 2"  # 1: one JSON document (read as damaged: rewritten)
 
     @classmethod
     def default(cls, env: dict[str, str] | None = None):
@@ -133,11 +133,21 @@ class RecordsCache(OwnCache):
         payload = self.get_bytes(key)
         if payload is None:
             return None
+        head, sep, body = payload.partition(b"\n")
         try:
-            doc = json.loads(payload)
-            fields = {k: doc[k] for k in _FIELDS}
-            if not all(isinstance(fields[k], dict) for k in ("spec", "stages", "metrics", "load_sites")):
+            doc = json.loads(head)
+            fields = {k: doc[k] for k in _FIELDS if k != "stages"}
+            if not sep or not all(isinstance(fields[k], dict) for k in ("spec", "metrics", "load_sites")):
                 return None
+            stages, at = {}, 0
+            for name, size in doc["stages"]:  # the texts follow the header, in this order, as UTF-8
+                stages[name] = body[at:at + size].decode("utf-8", "surrogatepass")
+                at += size
+            if at != len(body):
+                return None
+            fields["stages"] = stages
+            if isinstance(doc.get("rendered"), str):
+                fields["rendered"] = doc["rendered"]
             unparsed = {(stage, os.path.join(entry.path, path) if rel else path): [tuple(x) for x in lines]
                         for stage, rel, path, lines in doc["unparsed"]}
         except (ValueError, KeyError, TypeError):
@@ -157,9 +167,13 @@ class RecordsCache(OwnCache):
         for (stage, path), lines in unparsed.items():
             rel = path is not None and path.startswith(top)
             rows.append([stage, rel, path[len(top):] if rel else path, [list(x) for x in lines]])
-        doc = {k: getattr(record, k) for k in _FIELDS}
+        doc = {k: getattr(record, k) for k in _FIELDS if k != "stages"}
+        texts = [(name, text.encode("utf-8", "surrogatepass")) for name, text in record.stages.items()]
+        doc["stages"] = [[name, len(data)] for name, data in texts]
         doc["unparsed"] = rows
-        self.put_bytes(keyed.key, json.dumps(doc).encode("ascii"), trim=False)
+        doc["rendered"] = record.metrics_json()  # (the snapshot writing it next takes it from the record)
+        # a JSON header line, then the stage texts as they are: decoding escaped JSON strings cost ~8x more
+        self.put_bytes(keyed.key, json.dumps(doc).encode("ascii") + b"\n" + b"".join(d for _, d in texts), trim=False)
 
 
 # What RecordsCache.default reads from the environment: the answer is kept per process for each value

@@ -24,7 +24,7 @@ from pathlib import Path
 from tritonscope.artifacts.cache import DEFAULT_MAX_STAGE_BYTES, KernelEntry
 from tritonscope.diff.build import tool_build
 from tritonscope.diff.normalize import NORMALIZED_STAGES, NormalizeOptions, refold
-from tritonscope.diff.records import KernelRecord, record_job
+from tritonscope.diff.records import KernelRecord, dumps_document, record_job
 from tritonscope.diff.records_cache import keepable, trim_default
 from tritonscope.errors import TritonscopeError, UsageError
 from tritonscope.parallel import pool_map
@@ -133,20 +133,10 @@ def _compare_quoted(a: str, b: str) -> int:
     return (fa > fb) - (fa < fb)
 
 
-def _dumps(doc: object) -> str:
-    return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def record_document(r: KernelRecord) -> dict:
-    return {"kernel": r.name, "target": r.target, "spec": r.spec, "spec_key": r.spec_key,
-            "triton_version": r.triton_version, "stages": sorted(r.stages), "metrics": r.metrics,
-            "load_sites": r.load_sites}
-
-
 def record_files(r: KernelRecord) -> dict[str, bytes]:
     """A record's files as written: each normalized stage and metrics.json, name -> bytes."""
     files = {stage: text.encode("utf-8") for stage, text in sorted(r.stages.items())}
-    files[METRICS_FILE] = _dumps(record_document(r)).encode("utf-8")
+    files[METRICS_FILE] = r.metrics_json().encode("utf-8")
     return files
 
 
@@ -296,7 +286,7 @@ class SnapshotWriter:
         self.pending.rmdir()
         marker = {"format": FORMAT, "version": FORMAT_VERSION, "tool": tool_build(),
                   "options": {"fold_renames": self.options.fold_renames}, "kernels": [rel for rel, _ in paths]}
-        (self.tmp / MARKER).write_text(_dumps(marker), encoding="utf-8", newline="\n")
+        (self.tmp / MARKER).write_text(dumps_document(marker), encoding="utf-8", newline="\n")
         out = self.out
         if out.exists() and (out / MARKER).is_file():
             _remove_previous(out, keep=kept)
@@ -414,7 +404,7 @@ def read_snapshot(root: Path) -> tuple[list[KernelRecord], dict]:
 
 
 def _is_record_document(doc: object) -> bool:
-    """Whether a metrics.json holds what record_document writes, with the types the diff computes with."""
+    """Whether a metrics.json holds what KernelRecord.document writes, with the types the diff computes with."""
     def numbers(d: object) -> bool:
         return isinstance(d, dict) and all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
                                            for v in d.values())
