@@ -47,16 +47,21 @@ def test_commands_on_mutated_files(backend, round_, request, tmp_path):
     p.write_bytes(data)
     for template in COMMANDS:
         args = [a.format(e=entry, c=cache, tmp=tmp_path, isa=isa, stage=stage) for a in template]
-        r = CliRunner().invoke(main, args, env={"NO_COLOR": "1"})
-        where = f"{' '.join(template[:1])} on {stage} after {kinds}"
-        assert r.exception is None or isinstance(r.exception, SystemExit), (where, repr(r.exception))
-        assert "Traceback" not in r.stderr and "internal error" not in r.stderr, (where, r.stderr)
-        if r.exit_code == 0:
-            STATS.record("cli", "exit 0")
-        else:
-            errors = [ln for ln in r.stderr.splitlines() if ln.startswith("tritonscope: error:")]
-            assert r.exit_code == 1 and len(errors) == 1, (where, r.exit_code, r.stderr)
-            STATS.record("cli", "exit 1, one line")
+        _run_and_check(args, f"{' '.join(template[:1])} on {stage} after {kinds}", "cli")
+
+
+def _run_and_check(args: list[str], where: str, bucket: str, error_codes: tuple[int, ...] = (1,)) -> None:
+    """One command in-process: a result (exit 0) or exactly one error line with an allowed status, never an
+    internal error or a traceback; tallied under `bucket`."""
+    r = CliRunner().invoke(main, args, env={"NO_COLOR": "1"})
+    assert r.exception is None or isinstance(r.exception, SystemExit), (where, repr(r.exception))
+    assert "Traceback" not in r.stderr and "internal error" not in r.stderr, (where, r.stderr)
+    if r.exit_code == 0:
+        STATS.record(bucket, "exit 0")
+        return
+    errors = [ln for ln in r.stderr.splitlines() if ln.startswith("tritonscope: error:")]
+    assert r.exit_code in error_codes and len(errors) == 1, (where, r.exit_code, r.stderr)
+    STATS.record(bucket, f"exit {r.exit_code}, one line")
 
 
 NUMBER = re.compile(r"(?<![\w.#%])\d+(?!\w)")
@@ -113,13 +118,4 @@ def test_diff_and_snapshot_over_a_mutated_snapshot(round_, cache39, tmp_path):
     p.write_bytes(data)
     for args in (["diff", str(out), str(cache), "--format", "json"], ["diff", str(cache), str(out)],
                  ["snapshot", "--cache-dir", str(cache), "--out", str(out)]):
-        r = CliRunner().invoke(main, args, env={"NO_COLOR": "1"})
-        where = f"{args[0]} after {kinds} of {p.relative_to(out)}"
-        assert r.exception is None or isinstance(r.exception, SystemExit), (where, repr(r.exception))
-        assert "Traceback" not in r.stderr and "internal error" not in r.stderr, (where, r.stderr)
-        if r.exit_code == 0:
-            STATS.record("cli snapshot", "exit 0")
-        else:
-            errors = [ln for ln in r.stderr.splitlines() if ln.startswith("tritonscope: error:")]
-            assert r.exit_code in (1, 2) and len(errors) == 1, (where, r.exit_code, r.stderr)
-            STATS.record("cli snapshot", f"exit {r.exit_code}, one line")
+        _run_and_check(args, f"{args[0]} after {kinds} of {p.relative_to(out)}", "cli snapshot", (1, 2))
