@@ -165,14 +165,13 @@ def read_binary(path: str | os.PathLike) -> bytes:
     if data is None:
         with open(path, "rb") as fh:
             data = fh.read()
-        if len(_BINARIES) >= 4:
-            _BINARIES.pop(next(iter(_BINARIES)))
-        _BINARIES[key] = data
+        remember_binary(key[0], key[2], data)
     return data
 
 
 def remember_binary(path: str, mtime_ns: int, data: bytes) -> None:
-    """Bytes of a binary stage already read elsewhere (the records cache's key), for read_binary."""
+    """Bytes of a binary stage, for read_binary (which reads them, or the records cache's key did): the
+    last few files only, oldest dropped."""
     if len(_BINARIES) >= 4:
         _BINARIES.pop(next(iter(_BINARIES)))
     _BINARIES[(path, len(data), mtime_ns)] = data
