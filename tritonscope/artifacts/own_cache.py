@@ -14,13 +14,13 @@ Bounded: past `max_bytes` the least recently used records are dropped (a hit ref
 from __future__ import annotations
 
 import os
-import stat
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
 from tritonscope.artifacts.cache import default_cache_dir, default_inductor_dir
+from tritonscope.stages.common import read_regular
 
 try:  # the digest hashlib gives, from the builtin module: hashlib loads OpenSSL, ~2.5 ms of every start
     from _sha256 import sha256  # CPython <= 3.11
@@ -69,19 +69,9 @@ class OwnCache:
         """The record's payload, or None (missing, corrupt or truncated: a miss; the next put replaces it)."""
         path = self._path(key)
         try:  # a plain file only (a link or a pipe planted there is a miss, never followed or read)
-            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+            data = read_regular(path, follow_links=False)
         except OSError:
             return None
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                return None
-            with os.fdopen(fd, "rb", closefd=False) as fh:
-                data = fh.read(st.st_size + 1)
-        except OSError:
-            return None
-        finally:
-            os.close(fd)
         payload = _unwrap(data, self.MAGIC)
         if payload is None:
             return None

@@ -16,7 +16,6 @@ import json
 import os
 import re
 import shutil
-import stat
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +27,7 @@ from tritonscope.diff.records import KernelRecord, dumps_document, record_job
 from tritonscope.diff.records_cache import keepable, trim_default
 from tritonscope.errors import TritonscopeError, UsageError
 from tritonscope.parallel import pool_map
+from tritonscope.stages.common import read_regular
 
 MARKER = "snapshot.json"
 FORMAT = "tritonscope-snapshot"
@@ -416,17 +416,6 @@ def _is_record_document(doc: object) -> bool:
 
 
 def _read_file(path: Path) -> str:
-    """A snapshot file's text: a regular file (a pipe or a device is refused, not waited on or read without
-    end) of at most the stage size limit, UTF-8. OSError or ValueError (UnicodeDecodeError) otherwise."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise OSError("not a regular file")
-        if st.st_size > DEFAULT_MAX_STAGE_BYTES:
-            raise OSError(f"larger than {DEFAULT_MAX_STAGE_BYTES >> 20} MiB")
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(st.st_size + 1)
-    finally:
-        os.close(fd)
-    return data.decode("utf-8")
+    """A snapshot file's text: a regular file of at most the stage size limit, UTF-8 (stages.common.read_regular).
+    OSError or ValueError (UnicodeDecodeError) otherwise."""
+    return read_regular(path, DEFAULT_MAX_STAGE_BYTES).decode("utf-8")

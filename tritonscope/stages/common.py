@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -287,6 +288,25 @@ def iter_lines(text: str) -> Iterator[str]:
         # the cut's own "\n" put back: a blank line or a "\r" at the cut splits as in the whole text
         yield from (text[start:end] + "\n" if end < n else text[start:end]).splitlines()
         start = end + 1
+
+
+def read_regular(path: str | os.PathLike, limit: int | None = None, *, follow_links: bool = True) -> bytes:
+    """A regular file's bytes: opened without blocking (a pipe is refused, never waited on), through no link
+    when `follow_links` is false, and read up to its size (a device is refused, never read without end).
+    OSError for anything else, or for a file over `limit` bytes. For files anyone may have put there: the
+    tool's own cache records, a snapshot's files."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow_links else getattr(os, "O_NOFOLLOW", 0))
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError("not a regular file")
+        if limit is not None and st.st_size > limit:
+            raise OSError(f"larger than {limit >> 20} MiB")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(st.st_size + 1)
+    finally:
+        os.close(fd)
 
 
 _FIRST_READ = 64 << 10  # every metadata json we have seen is a few KB
