@@ -179,10 +179,10 @@ def _by_shape(out: Path, rels: tuple[str, ...]) -> dict[tuple, list[str]]:
                 if os.path.realpath(d) != d:
                     continue
                 with os.scandir(d) as it:
-                    found = [(de.name, de.stat(follow_symlinks=False).st_size) for de in it
-                             if de.is_file(follow_symlinks=False)]
-                if len(found) != len(os.listdir(d)):
+                    listed = list(it)
+                if not all(de.is_file(follow_symlinks=False) for de in listed):
                     continue  # something else in it: written anew
+                found = [(de.name, de.stat(follow_symlinks=False).st_size) for de in listed]
             except OSError:
                 continue
             index.setdefault(tuple(sorted(found)), []).append(rel)
