@@ -16,7 +16,6 @@ import os
 from tritonscope.artifacts.own_cache import OwnCache, sha256
 
 ENV = "TRITONSCOPE_DISASM_CACHE"
-DEFAULT_MAX_BYTES = 512 << 20
 
 
 class DisasmCache(OwnCache):

@@ -44,6 +44,7 @@ class OwnCache:
     SUBDIR: ClassVar[str] = ""  # its directory under $XDG_CACHE_HOME/tritonscope
     SUFFIX: ClassVar[str] = ""  # its records' file suffix
     MAGIC: ClassVar[bytes] = b""  # its records' header: kind and format
+    MAX_BYTES: ClassVar[int] = 512 << 20  # the bound of the default cache of this kind
 
     @classmethod
     def default(cls, env: dict[str, str] | None = None):
@@ -60,7 +61,7 @@ class OwnCache:
             root = Path(base) / "tritonscope" / cls.SUBDIR
         if _inside_compiler_cache(root, env):
             return None
-        return cls(root)
+        return cls(root, cls.MAX_BYTES)
 
     def _path(self, key: str) -> Path:
         return self.root / key[:2] / (key + self.SUFFIX)

@@ -53,11 +53,7 @@ class RecordsCache(OwnCache):
     SUBDIR = "records"
     SUFFIX = ".rec"
     MAGIC = b"tritonscope-record 2"  # 1: one JSON document (read as damaged: rewritten)
-
-    @classmethod
-    def default(cls, env: dict[str, str] | None = None):
-        cache = super().default(env)
-        return None if cache is None else cls(cache.root, max_bytes=1 << 30)
+    MAX_BYTES = 1 << 30
 
     @classmethod
     def for_entry(cls, entry: KernelEntry):
