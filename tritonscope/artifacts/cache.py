@@ -448,6 +448,12 @@ def default_inductor_dir(env: dict[str, str] | None = None) -> Path:
     return Path(tempfile.gettempdir()) / ("torchinductor_" + re.sub(r'[\\/:*?"<>|]', "_", user))
 
 
+def default_compiler_caches(env: dict[str, str] | None = None) -> list[Path]:
+    """The caches compilers write by default, which inspection never writes into: Triton's and Inductor's
+    (torch.compile's Triton caches are under the latter)."""
+    return [default_cache_dir(env), default_inductor_dir(env)]
+
+
 def _read_metadata(path: str | os.PathLike) -> tuple[dict | None, str | None]:
     try:
         raw = read_at_most(path, MAX_METADATA_BYTES)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
-from tritonscope.artifacts.cache import default_cache_dir, default_inductor_dir
+from tritonscope.artifacts.cache import default_compiler_caches
 from tritonscope.stages.common import read_regular
 
 try:  # the digest hashlib gives, from the builtin module: hashlib loads OpenSSL, ~2.5 ms of every start
@@ -166,5 +166,4 @@ def within(path, folder) -> bool:
 
 
 def _inside_compiler_cache(root: Path, env) -> bool:
-    """Inside Triton's default cache, or Inductor's (which holds torch.compile's Triton caches)."""
-    return within(root, default_cache_dir(env)) or within(root, default_inductor_dir(env))
+    return any(within(root, d) for d in default_compiler_caches(env))

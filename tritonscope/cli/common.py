@@ -134,11 +134,11 @@ class Selection:
         """Inspection never writes into a Triton or Inductor cache: an output (`option` PATH) inside the cache
         read (--cache-dir, a cache or entry given as KERNEL, an entry read), Triton's or Inductor's default
         cache or an --inductor-dir is a usage error, before any work."""
-        from tritonscope.artifacts.cache import default_cache_dir, default_inductor_dir
+        from tritonscope.artifacts.cache import default_compiler_caches
         from tritonscope.artifacts.own_cache import within
         from tritonscope.errors import UsageError
 
-        roots = [str(default_cache_dir()), str(default_inductor_dir()), *self.inductor_dirs]
+        roots = [*map(str, default_compiler_caches()), *self.inductor_dirs]
         roots += [self.cache_dir] if self.cache_dir is not None else [k for k in self.kernels if os.path.isdir(k)]
         roots += [str(e.path) for e in entries if e.kind != "file"]
         for root in roots:
