@@ -250,6 +250,7 @@ class ValueGraph:
         seen: set[str] = set()
         todo = list(values)
         ops: list[Op] = []
+        listed: set[int] = set()  # ids of the ops in `ops` (an op defining several values is listed once)
         args: list[Argument] = []
         while todo and len(seen) < limit:
             v = todo.pop()
@@ -261,7 +262,8 @@ class ValueGraph:
                 args.append(arg)
                 continue
             op = self.defs.get(v)
-            if op is not None and op not in ops:
+            if op is not None and id(op) not in listed:
+                listed.add(id(op))
                 ops.append(op)
             todo.extend(self.sources(v))
         return ops, args
