@@ -65,3 +65,46 @@ def test_torch_compile_provenance_imports_no_torch(args):
     data = Path(__file__).parent / "data" / "inductor-provenance-h100-triton3.6"
     assert _heavy_modules(*args, "--cache-dir", str(data / "triton_cache"), "--inductor-dir",
                           str(data / "inductor_cache")) == []
+
+
+GC_PROBE = r"""
+import gc, sys
+gc.set_threshold(700, 10, 10)  # CPython's default, whatever the test process runs with
+from tritonscope import parallel
+from tritonscope.cli import run
+seen = []
+parallel._noting_unparsed((lambda job: seen.append(gc.get_threshold()), None))  # a pool worker's job
+gc.set_threshold(700, 10, 10)
+sys.argv = ["tritonscope", "--version"]
+try:
+    run()
+except SystemExit:
+    pass
+sys.stderr.write(f"GC:{seen[0]}:{gc.get_threshold()}\n")
+"""
+
+
+def test_cli_and_pool_workers_collect_cycles_less_often():
+    """The CLI and every pool job raise CPython's cyclic-GC thresholds (tritonscope.GC_THRESHOLDS)."""
+    from tritonscope import GC_THRESHOLDS
+
+    r = subprocess.run([sys.executable, "-c", GC_PROBE], capture_output=True, text=True, timeout=120)
+    line = next(ln for ln in r.stderr.splitlines() if ln.startswith("GC:"))
+    assert line == f"GC:{GC_THRESHOLDS}:{GC_THRESHOLDS}", r.stderr
+
+
+def test_relax_gc_never_lowers_thresholds_or_enables_a_disabled_collector():
+    import gc
+
+    from tritonscope import GC_THRESHOLDS, relax_gc
+
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(10 * GC_THRESHOLDS[0], 5, 5)
+        relax_gc()
+        assert gc.get_threshold() == (10 * GC_THRESHOLDS[0], 5, 5)
+        gc.set_threshold(0)  # threshold 0: collection turned off by the embedding program
+        relax_gc()
+        assert gc.get_threshold()[0] == 0
+    finally:
+        gc.set_threshold(*before)

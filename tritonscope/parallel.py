@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
-from tritonscope import stages
+from tritonscope import relax_gc, stages
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -61,6 +61,7 @@ def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], 
 
 def _noting_unparsed(fn_job: tuple[Callable[[J], R], J]) -> tuple[R, dict]:
     fn, job = fn_job
+    relax_gc()  # (a worker started by spawn or forkserver does not inherit the parent's thresholds)
     with stages.collecting_unparsed() as sink:
         result = fn(job)
     return result, sink

@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from tritonscope import __version__
+from tritonscope import __version__, relax_gc
 from tritonscope.errors import ExitStatus
 
 # command name -> "module:attribute"; order is the order of `--help`.
@@ -113,6 +113,7 @@ def run() -> None:
     skips interpreter teardown. Triton's Gluon front end keeps IR attributes alive in module globals, and
     nanobind prints dozens of "leaked instance" lines at teardown: noise after a clean result, or after a
     one-line error. Our own output is flushed first; nothing of ours runs at exit."""
+    relax_gc()
     try:
         main(standalone_mode=True)
         code = 0
