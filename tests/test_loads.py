@@ -609,3 +609,23 @@ def test_combined_by_address_before_the_wider_access_too():
         plan = _combination([lo_a, lo_b], [hi_a, hi_b], "amdgcn", "llir", lambda a, b, e=element: (
             e[id(b)][1] - e[id(a)][1] if e[id(a)][0] == e[id(b)][0] else None))
         assert [(p.line, [r.line for r in g]) for p, g in plan] == ([(60, [61]), (74, [75])] if ok else [])
+
+
+def test_layout_facts_memo_is_keyed_by_the_release_semantics():
+    """loads keeps describe()'s answer per process; a layout that two releases decode differently (3.9 drops
+    a blocked layout's broadcast registers) gets each release's answer, in whatever order they are asked."""
+    from tritonscope.layouts import releases
+    from tritonscope.layouts.attrs import parse_layout
+    from tritonscope.layouts.views import describe
+    from tritonscope.loads import analyze
+
+    layout = parse_layout("#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [4, 16], warpsPerCTA = [2, 1], "
+                          "order = [1, 0]}>")
+    seen = {}
+    for version in ("3.8.0", "3.9.0", "3.8.0", "3.9.0"):
+        with releases.using(releases.for_version(version, "test")):
+            facts = analyze._described(layout, (2, 64), 16)
+            assert facts == describe(layout, (2, 64), 16)
+        seen.setdefault(version, facts.elements_per_thread)
+        assert seen[version] == facts.elements_per_thread
+    assert seen == {"3.8.0": 32, "3.9.0": 8}
