@@ -222,3 +222,17 @@ def test_llvm20_byte_geps_fold_with_scalar_ones():
     assert normalize("llir", old) == normalize("llir", new)
     assert "getelementptr inbounds nuw i8," in normalize("llir", old)
     assert _diff(normalize("llir", old, FOLD_OFF), normalize("llir", new, FOLD_OFF)) != []
+
+
+def test_quoted_path_precheck_agrees_with_the_pattern():
+    """The test before the path substitution (tried at each quote-slash only) says yes exactly when the
+    pattern matches somewhere: strings drawn from the characters the pattern turns on."""
+    import random
+
+    from tritonscope.diff.normalize import QUOTED_ABS_PATH, _may_hold_quoted_path
+
+    rng = random.Random(19)
+    for _ in range(20000):
+        text = "".join(rng.choice("\"'/ab \n") for _ in range(rng.randrange(1, 14)))
+        assert _may_hold_quoted_path(text, text.encode()) == bool(QUOTED_ABS_PATH.search(text)), repr(text)
+

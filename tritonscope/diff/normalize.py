@@ -116,8 +116,21 @@ _BASE32_BYTES = _byte_classes(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
 _DIGIT_BYTES = _byte_classes(b"0123456789", keep=b"-")
 # (pattern, replacement, a necessary condition for a match in ASCII text, tested at C speed first: the
 # patterns begin with a word boundary or a class, so a regex search tries every position of the text)
+def _may_hold_quoted_path(text: str, raw: bytes) -> bool:
+    """Whether QUOTED_ABS_PATH matches: tried at each quote-slash only. Inline asm comments (`asm sideeffect
+    "// wait for regs ..."`) put `"/` in most LLIR, where a search from every position took 0.6 s over a
+    real cache's 78 MB."""
+    for mark in ('"/', "'/"):
+        i = text.find(mark)
+        while i != -1:
+            if QUOTED_ABS_PATH.match(text, i + 1):
+                return True
+            i = text.find(mark, i + 2)
+    return False
+
+
 _TIDY_SUBS = (
-    (QUOTED_ABS_PATH, r"\1", lambda text, raw: '"/' in text or "'/" in text),
+    (QUOTED_ABS_PATH, r"\1", _may_hold_quoted_path),
     (HEX_HASH, "<hash>", lambda text, raw: b"x" * 32 in raw.translate(_HEX_BYTES)),
     (BASE32_HASH, "<hash>", lambda text, raw: b"x" * 52 in raw.translate(_BASE32_BYTES)),
     (TIMESTAMP, "<timestamp>", lambda text, raw: b"xxxx-xx-xx" in raw.translate(_DIGIT_BYTES)),
