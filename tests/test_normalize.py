@@ -236,3 +236,30 @@ def test_quoted_path_precheck_agrees_with_the_pattern():
         text = "".join(rng.choice("\"'/ab \n") for _ in range(rng.randrange(1, 14)))
         assert _may_hold_quoted_path(text, text.encode()) == bool(QUOTED_ABS_PATH.search(text)), repr(text)
 
+
+LLIR_FRAGMENTS = ("define void @k(ptr %0) {", "}", "7:", "L.x:", '"a b":', "target: x", "attributes #0 = { }",
+                  "  %8 = add i32 %0, 1", '  call void asm "%r1 // \\"", "=r"(i32 %8)', '  %"q r" = load',
+                  "%struct.S = type { i32 }", '  br label %7, !llvm.loop !12', '  unterminated " %x', "",
+                  "source_filename = \"a\"", "@g = global i32 0", "  ret void ; %y")
+
+
+def test_llir_renaming_a_function_at_once_matches_line_by_line():
+    """Values and labels renamed over a whole function's text number exactly as the line-by-line reference
+    does: labels where they are defined, names inside strings untouched, lines that only look like labels
+    (`target: ...`) and quoted labels, unterminated quotes, type names at column 0."""
+    import random
+
+    from tritonscope.diff.normalize import _rename_llir_function, _rename_llir_lines, _Renamer
+
+    rng = random.Random(311)
+    for _ in range(3000):
+        text = "\n".join(rng.choice(LLIR_FRAGMENTS) for _ in range(rng.randrange(1, 12)))
+        expected = "\n".join(_rename_llir_lines(text.split("\n"), _Renamer("%v")))
+        assert _rename_llir_function(text) == expected, repr(text)
+
+
+def test_llir_normalization_renames_each_function_from_zero():
+    text = ("define void @a(ptr %x) {\n3:\n  %y = load i32, ptr %x\n  br label %3\n}\n"
+            "define void @b(ptr %p) {\n  %q = load i32, ptr %p\n  ret void\n}\n")
+    assert normalize("llir", text) == ("define void @a(ptr %v0) {\nv1:\n  %v2 = load i32, ptr %v0\n  br label %v1\n}\n"
+                                       "define void @b(ptr %v0) {\n  %v1 = load i32, ptr %v0\n  ret void\n}\n")

@@ -40,7 +40,9 @@ HEX_HASH = re.compile(r"\b[0-9a-fA-F]{32,}\b")
 BASE32_HASH = re.compile(r"\b[A-Z2-7]{52}\b")
 TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?\b")
 INNER_WHITESPACE = re.compile(r"(?<=\S)[ \t]+")
-_STRING_LITERAL = re.compile(r'("(?:\\.|[^"\\])*")')  # a "string" (escapes kept), as a re.split group
+# a "string" (escapes kept), as a re.split group; never across a line break (texts of many lines are
+# renamed at once, and must split as each of their lines would)
+_STRING_LITERAL = re.compile(r'("(?:\\.|[^"\\\n])*")')
 
 # --- MLIR (source, ttir, ttgir) ---------------------------------------------------------------
 MLIR_LOC_ALIAS_LINE = re.compile(r"^#loc\d*\s*=\s*loc\(")
@@ -59,9 +61,14 @@ LLIR_DEBUG_LINE = re.compile(
     r"^\s*(?:!\d+ = (?:distinct )?!DI|!llvm\.dbg\.|#dbg_|(?:tail )?call void @llvm\.dbg\.|declare void @llvm\.dbg\.)")
 LLIR_DEBUG_FLAG = re.compile(r'^!\d+ = !\{i32 \d+, !"(?:Debug Info Version|Dwarf Version)"')
 LLIR_PREDS_COMMENT = re.compile(r"\s+;\s*(?:preds = .*|No predecessors!)$")
-LLIR_FUNC_START = re.compile(r"^define\b")
-LLIR_LOCAL = re.compile(r'%(?:[-a-zA-Z$._0-9]+|"[^"]*")')
-LLIR_LABEL_DEF = re.compile(r'^([-a-zA-Z$._0-9]+|"[^"]*"):')
+LLIR_LOCAL = re.compile(r'%(?:[-a-zA-Z$._0-9]+|"[^"\n]*")')
+LLIR_LABEL_DEF = re.compile(r'^([-a-zA-Z$._0-9]+|"[^"\n]*"):')
+# The same after a line break, searched in "\n" + text (a literal head is found at C speed; `^` with
+# re.M is tried at every position): the line starts of `define`s and of label definitions.
+_LLIR_DEFINE_AFTER_BREAK = re.compile(r"\ndefine\b")
+_LLIR_LABEL_AFTER_BREAK = re.compile(r'\n(?:[-a-zA-Z$._0-9]+|"[^"\n]*"):')
+# Lines that LLIR_LABEL_DEF matches but that are no label (`target: ...` would be a label's spelling)
+_LLIR_NOT_LABELS = ("!", "@", "attributes", "target", "source_filename")
 LLIR_METADATA_REF = re.compile(r"!(\d+)\b")
 LLIR_ATTR_GROUP = re.compile(r"#(\d+)\b")
 _LLIR_LOCAL_GROUP = re.compile(f"({LLIR_LOCAL.pattern})")  # the whole name as the group, for _rename_all
@@ -332,28 +339,61 @@ def _normalize_llir(lines: list[str], options: NormalizeOptions) -> list[str]:
         if options.fold_renames and "getelementptr" in line:
             line = _GEP_SCALAR.sub(_gep_as_bytes, line)
         kept.append(line)
-    metadata = _Renamer("!")
-    attr_groups = _Renamer("#")
-    out: list[str] = []
-    values = _Renamer("%v")
-    for line in kept:
-        if LLIR_FUNC_START.match(line):
-            values = _Renamer("%v")
-        m = LLIR_LABEL_DEF.match(line)
-        if m and not line.startswith(("!", "@", "attributes", "target", "source_filename")):
-            line = values("%" + m.group(1))[1:] + ":" + line[m.end():]
-        if "%" in line:
-            line = _rename_all(_LLIR_LOCAL_GROUP, values, line)
-        if "!" in line:
-            line = _rename_all(LLIR_METADATA_REF, metadata, line)
-        if "#" in line:
-            line = _rename_all(LLIR_ATTR_GROUP, attr_groups, line)
-        out.append(line)
+    # Renamed a function at a time over the joined text (one re.split per function, not per line); the
+    # same names, in the same order, as line by line (_rename_llir_lines, kept as the reference).
+    text = "\n".join(kept)
+    bounds = sorted({0, len(text), *(m.start() for m in _LLIR_DEFINE_AFTER_BREAK.finditer("\n" + text))})
+    text = "".join(_rename_llir_function(text[a:b]) for a, b in zip(bounds, bounds[1:], strict=False))
+    if "!" in text:
+        text = _rename_all(LLIR_METADATA_REF, _Renamer("!"), text)
+    if "#" in text:
+        text = _rename_all(LLIR_ATTR_GROUP, _Renamer("#"), text)
+    out = text.split("\n") if kept else []
     # Named metadata (`!llvm.module.flags = !{...}`) prints in a release-dependent order.
     body = [ln for ln in out if not ln.startswith("!")]
     meta = sorted(ln for ln in out if ln.startswith("!") and not ln[1:2].isdigit())
     numbered = [ln for ln in out if ln.startswith("!") and ln[1:2].isdigit()]
     return body + meta + numbered
+
+
+def _rename_llir_function(text: str) -> str:
+    """The values and labels of one function's lines (or of the lines before the first `define`) renamed
+    in order of first appearance: a label definition (`7:`) takes its number where it stands."""
+    values = _Renamer("%v")
+    labels = [m.start() for m in _LLIR_LABEL_AFTER_BREAK.finditer("\n" + text)  # (line starts in text)
+              if not text.startswith(_LLIR_NOT_LABELS, m.start())]
+    if any(text.startswith('"', start) for start in labels):  # (`"a b":` holds a string: line by line)
+        return "\n".join(_rename_llir_lines(text.split("\n"), values))
+    label_lines = []
+    if labels:  # each label as a `%` name where it is defined, so that one pass numbers it in its turn
+        pieces, pos, line = [], 0, 0
+        for start in labels:
+            line += text.count("\n", pos, start)
+            label_lines.append(line)
+            pieces += [text[pos:start], "%"]
+            pos = start
+        text = "".join([*pieces, text[pos:]])
+    if "%" in text:
+        text = _rename_all(_LLIR_LOCAL_GROUP, values, text)
+    if not labels:
+        return text
+    lines = text.split("\n")
+    for line in label_lines:
+        lines[line] = lines[line][1:]  # `%v7: ...` -> `v7: ...`
+    return "\n".join(lines)
+
+
+def _rename_llir_lines(lines: list[str], values: _Renamer) -> list[str]:
+    """Values and labels renamed line by line: the reference for _rename_llir_function."""
+    out = []
+    for line in lines:
+        m = LLIR_LABEL_DEF.match(line)
+        if m and not line.startswith(_LLIR_NOT_LABELS):
+            line = values("%" + m.group(1))[1:] + ":" + line[m.end():]
+        if "%" in line:
+            line = _rename_all(_LLIR_LOCAL_GROUP, values, line)
+        out.append(line)
+    return out
 
 
 # --- PTX --------------------------------------------------------------------------------------
