@@ -30,13 +30,18 @@ def usable_cores() -> int:
 
 
 def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], None] | None = None,
-             workers: int | None = None) -> list[R]:
+             workers: int | None = None, weight: Callable[[J], int] | None = None) -> list[R]:
     """[fn(job) for job in jobs], in a process pool when there are several cores and enough jobs.
 
     `fn` must be a module-level function (it is pickled by name). An exception in a worker propagates
-    unchanged (TritonscopeError pickles), so the CLI reports it as it would in-process. Work whose output
-    is large (`snapshot`'s files) is better done by `fn` itself, in the worker: the parent that collects
-    the results is one core."""
+    unchanged (TritonscopeError pickles), so the CLI reports it as it would in-process: the first failed
+    job in the order of `jobs`. Work whose output is large (`snapshot`'s files) is better done by `fn`
+    itself, in the worker: the parent that collects the results is one core.
+
+    With `weight` (a job's expected cost, such as its bytes), the heaviest jobs start first, one at a
+    time: no worker is left with a large job when the others are done (in a real cache of autotuned
+    variants, a few attention kernels outweigh hundreds of GEMMs). Results, unparsed lines and errors
+    still come in the order of `jobs`."""
     jobs = list(jobs)
     workers = min(workers or usable_cores(), len(jobs))
     if workers <= 1 or len(jobs) < MIN_JOBS_FOR_POOL:
@@ -46,12 +51,22 @@ def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], 
             if progress:
                 progress(1)
         return out
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor, as_completed
 
     results: list[R] = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        chunk = max(1, len(jobs) // (workers * 4))
-        for result, unparsed in pool.map(_noting_unparsed, [(fn, job) for job in jobs], chunksize=chunk):
+        if weight is None:
+            chunk = max(1, len(jobs) // (workers * 4))
+            done = pool.map(_noting_unparsed, [(fn, job) for job in jobs], chunksize=chunk)
+        else:
+            heaviest_first = sorted(range(len(jobs)), key=lambda i: -weight(jobs[i]))  # (stable: ties in order)
+            futures = {i: pool.submit(_noting_unparsed, (fn, jobs[i])) for i in heaviest_first}
+            for future in as_completed(futures.values()):
+                if progress and future.exception() is None:
+                    progress(1)
+            progress = None
+            done = (futures[i].result() for i in range(len(jobs)))
+        for result, unparsed in done:
             results.append(result)
             stages.note_unparsed(unparsed)  # the CLI's "unparsed lines" note sees workers' lines too
             if progress:

@@ -173,6 +173,7 @@ def records_for_entries(entries: list[KernelEntry], options: NormalizeOptions,
     """Records in the order of `entries`; a process pool when there is more than one core and entry.
     An entry deleted while it is read is left out (callers compare counts and say so)."""
     keep = keepable(entries)
-    records = pool_map(record_job, [(e, options, stages, k) for e, k in zip(entries, keep, strict=True)], progress)
+    records = pool_map(record_job, [(e, options, stages, k) for e, k in zip(entries, keep, strict=True)], progress,
+                       weight=lambda job: sum(job[0].sizes.values()))
     trim_default()
     return [r for r in records if r is not None]
