@@ -74,6 +74,11 @@ def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], 
     return results
 
 
+def entry_bytes(job: tuple) -> int:
+    """The weight of a job that starts with a KernelEntry: the bytes of its stage files (stat'ed once)."""
+    return sum(job[0].sizes.values())
+
+
 def _noting_unparsed(fn_job: tuple[Callable[[J], R], J]) -> tuple[R, dict]:
     fn, job = fn_job
     relax_gc()  # (a worker started by spawn or forkserver does not inherit the parent's thresholds)

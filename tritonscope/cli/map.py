@@ -79,13 +79,13 @@ def map_cmd(sel: Selection, line: int | None, file: str | None, col: int | None,
     if stats:
         if line is not None or at is not None or grep is not None:
             raise UsageError("--stats stands alone (no --line / --at / --grep)")
-        from tritonscope.parallel import pool_map, progress_bar
+        from tritonscope.parallel import entry_bytes, pool_map, progress_bar
         from tritonscope.srcmap.report import combine_stats, entry_stats
 
         entries = [sel.one()] if sel.kernel else sel.many()
         jobs = [(entry, stages, sel.kernel is not None) for entry in entries]
         with progress_bar(len(jobs), "map --stats") as advance:
-            result = combine_stats(pool_map(entry_stats, jobs, advance))
+            result = combine_stats(pool_map(entry_stats, jobs, advance, weight=entry_bytes))
         _emit(result, "map.stats", as_json, "render_stats")
         return
 

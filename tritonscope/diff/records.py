@@ -21,7 +21,7 @@ from tritonscope.diff.records_cache import RecordsCache, keepable, trim_default
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.syntax import split_top_level
 from tritonscope.loads.analyze import analyze_entry
-from tritonscope.parallel import pool_map
+from tritonscope.parallel import entry_bytes, pool_map
 from tritonscope.stages import collecting_unparsed, entry_stages, note_unparsed, release
 from tritonscope.stages.table import BINARY_STAGES
 
@@ -174,6 +174,6 @@ def records_for_entries(entries: list[KernelEntry], options: NormalizeOptions,
     An entry deleted while it is read is left out (callers compare counts and say so)."""
     keep = keepable(entries)
     records = pool_map(record_job, [(e, options, stages, k) for e, k in zip(entries, keep, strict=True)], progress,
-                       weight=lambda job: sum(job[0].sizes.values()))
+                       weight=entry_bytes)
     trim_default()
     return [r for r in records if r is not None]

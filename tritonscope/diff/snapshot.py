@@ -26,7 +26,7 @@ from tritonscope.diff.normalize import NORMALIZED_STAGES, NormalizeOptions, refo
 from tritonscope.diff.records import KernelRecord, dumps_document, record_job
 from tritonscope.diff.records_cache import keepable, trim_default
 from tritonscope.errors import TritonscopeError, UsageError
-from tritonscope.parallel import pool_map
+from tritonscope.parallel import entry_bytes, pool_map
 from tritonscope.stages.common import read_regular
 
 MARKER = "snapshot.json"
@@ -189,11 +189,6 @@ def _by_shape(out: Path, rels: tuple[str, ...]) -> dict[tuple, list[str]]:
     return index
 
 
-def _job_bytes(job: tuple) -> int:
-    """A snapshot job's cost, for pool_map to start the heaviest first: its entry's stage bytes."""
-    return sum(job[0].sizes.values())
-
-
 def _snapshot_job(job: tuple[KernelEntry, NormalizeOptions, Path, Path, tuple[str, ...], bool]
                   ) -> tuple[KernelRecord, tuple[str, ...]] | None:
     """One entry's record and the directories among `candidates` (the previous snapshot's, in `out`, of that
@@ -257,7 +252,7 @@ class SnapshotWriter:
         jobs = [(e, self.options, self.pending / str(i), self.out, self._candidates(e), k)
                 for i, (e, k) in enumerate(zip(entries, keepable(entries), strict=True))]
         records = []
-        for done, job in zip(pool_map(_snapshot_job, jobs, progress, weight=_job_bytes), jobs, strict=True):
+        for done, job in zip(pool_map(_snapshot_job, jobs, progress, weight=entry_bytes), jobs, strict=True):
             if done is not None:
                 r, held = done
                 if held:
