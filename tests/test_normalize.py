@@ -263,3 +263,32 @@ def test_llir_normalization_renames_each_function_from_zero():
             "define void @b(ptr %p) {\n  %q = load i32, ptr %p\n  ret void\n}\n")
     assert normalize("llir", text) == ("define void @a(ptr %v0) {\nv1:\n  %v2 = load i32, ptr %v0\n  br label %v1\n}\n"
                                        "define void @b(ptr %v0) {\n  %v1 = load i32, ptr %v0\n  ret void\n}\n")
+
+
+MLIR_FRAGMENTS = ('%0 = tt.load %arg0 : tensor<4xf32>', '^bb1(%1: i32):', 'cf.br ^bb1(%0 : i32)',
+                  'tt.call @f(%x) {s = "%0 ^bb2"}', '%a_b.c = arith.addi %0, %0', 'unterminated " %q ^bb3', "",
+                  'tt.return', '}', '%1:2 = "op"(%0) : (i32) -> (i32, i32)')
+
+
+def test_mlir_renaming_a_function_at_once_matches_line_by_line():
+    """Values and blocks renamed over a function's joined text get the numbers line-by-line renaming gives
+    (values, then blocks, on each line in turn): names in strings untouched, unterminated quotes."""
+    import random
+
+    from tritonscope.diff.normalize import (
+        _MLIR_BLOCK_LABEL_GROUP,
+        _MLIR_SSA_GROUP,
+        NormalizeOptions,
+        _rename_all,
+        _rename_mlir_function,
+        _Renamer,
+    )
+
+    def line_by_line(lines):
+        values, blocks = _Renamer("%v"), _Renamer("^bb")
+        return [_rename_all(_MLIR_BLOCK_LABEL_GROUP, blocks, _rename_all(_MLIR_SSA_GROUP, values, ln)) for ln in lines]
+
+    rng = random.Random(173)
+    for _ in range(3000):
+        lines = [rng.choice(MLIR_FRAGMENTS) for _ in range(rng.randrange(1, 10))]
+        assert _rename_mlir_function(lines, NormalizeOptions()) == line_by_line(lines), lines

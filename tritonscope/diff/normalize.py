@@ -232,8 +232,7 @@ class _Renamer:
 
 def _normalize_mlir(lines: list[str], options: NormalizeOptions) -> list[str]:
     out: list[str] = []
-    values = _Renamer("%v")
-    blocks = _Renamer("^bb")
+    starts = [0]  # where each function's lines begin in `out`: its values and blocks are numbered anew
     for line in lines:
         # (each test on a literal the regex needs first: most lines fail it at C speed)
         if line.startswith("#loc") and MLIR_LOC_ALIAS_LINE.match(line):
@@ -242,19 +241,39 @@ def _normalize_mlir(lines: list[str], options: NormalizeOptions) -> list[str]:
             line = strip_mlir_locs(line)
         if options.fold_renames and "triton_" in line:
             line = fold_dialect_renames(line)
-        if MLIR_FUNC_START.match(line):
-            values = _Renamer("%v")
-            blocks = _Renamer("^bb")
-        if "%" in line:
-            if options.fold_renames:
-                line = _rename_all(_MLIR_SSA_GROUP, values, line)
-            else:  # named values (Triton >= 3.5) keep their names
+        if "func" in line and MLIR_FUNC_START.match(line):
+            starts.append(len(out))
+        out.append(line)
+    starts.append(len(out))
+    renamed: list[str] = []
+    for a, b in zip(starts, starts[1:], strict=False):
+        if a < b:
+            renamed += _rename_mlir_function(out[a:b], options)
+    return renamed
 
-                def rename_value(m: re.Match, values: _Renamer = values) -> str:
-                    name = m.group(0)
-                    return values(name) if MLIR_NUMBERED_SSA.match(name) else name
 
-                line = _sub_outside_strings(MLIR_SSA, rename_value, line)
+def _rename_mlir_function(lines: list[str], options: NormalizeOptions) -> list[str]:
+    """One function's values (`%x`) and blocks (`^bb1`) in order of first appearance. Folding renames, all
+    values are renamed over the joined text at once, then all blocks (no value name holds a `^`: the same
+    numbers as line by line); named values kept (no folding), line by line."""
+    values = _Renamer("%v")
+    blocks = _Renamer("^bb")
+    if options.fold_renames:
+        text = "\n".join(lines)
+        if "%" in text:
+            text = _rename_all(_MLIR_SSA_GROUP, values, text)
+        if "^" in text:
+            text = _rename_all(_MLIR_BLOCK_LABEL_GROUP, blocks, text)
+        return text.split("\n")
+    out = []
+    for line in lines:
+        if "%" in line:  # named values (Triton >= 3.5) keep their names
+
+            def rename_value(m: re.Match, values: _Renamer = values) -> str:
+                name = m.group(0)
+                return values(name) if MLIR_NUMBERED_SSA.match(name) else name
+
+            line = _sub_outside_strings(MLIR_SSA, rename_value, line)
         if "^" in line:
             line = _rename_all(_MLIR_BLOCK_LABEL_GROUP, blocks, line)
         out.append(line)
