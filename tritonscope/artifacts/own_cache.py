@@ -8,12 +8,16 @@ default Triton or Inductor cache is never used (inspection never writes there).
 Safe under concurrent processes: a record is written to a temporary file in the same directory and
 renamed into place, so a reader sees a whole record or none; each record carries a header with its
 kind, length and CRC-32, so a corrupt or truncated one is ignored (and rewritten by the next run).
-Bounded: past `max_bytes` the least recently used records are dropped (a hit refreshes its mtime).
+Bounded: past `max_bytes` the least recently used records are dropped (a hit refreshes its mtime); a
+file larger than that is no record and is not read. Only the cache's own names are ever removed
+(`<xx>/<64 hex digits><suffix>` and its writers' temporary files): a directory given as a cache may hold
+the user's files. A record is never written through a link planted in place of a `<xx>` directory.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +37,11 @@ except ImportError:
 __all__ = ["OwnCache", "sha256", "within"]
 
 _OFF = ("off", "0", "no", "none", "false")
+# What trim may remove: a record (a sha256 key, its first two digits as its directory) and the temporary
+# file a writer renames into one (tempfile.mkstemp's `.tmp-` plus 8 characters).
+_KEY_DIR = re.compile(r"[0-9a-f]{2}")
+_KEY = re.compile(r"[0-9a-f]{64}")
+_TEMP_NAME = re.compile(r"\.tmp-[a-z0-9_]{8}")
 
 
 @dataclass(frozen=True)
@@ -69,8 +78,8 @@ class OwnCache:
     def get_bytes(self, key: str) -> bytes | None:
         """The record's payload, or None (missing, corrupt or truncated: a miss; the next put replaces it)."""
         path = self._path(key)
-        try:  # a plain file only (a link or a pipe planted there is a miss, never followed or read)
-            data = read_regular(path, follow_links=False)
+        try:  # a plain file only (a link or a pipe planted there is a miss, never followed or read), and no
+            data = read_regular(path, self.max_bytes, follow_links=False)  # larger than the whole cache
         except OSError:
             return None
         payload = _unwrap(data, self.MAGIC)
@@ -90,6 +99,8 @@ class OwnCache:
 
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            if path.parent.is_symlink():  # (planted there: whatever it points to is not this cache)
+                return
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
         except OSError:
             return
@@ -112,10 +123,10 @@ class OwnCache:
         total = 0
         try:
             for sub in os.scandir(self.root):
-                if not sub.is_dir(follow_symlinks=False):
+                if not (_KEY_DIR.fullmatch(sub.name) and sub.is_dir(follow_symlinks=False)):
                     continue
                 for de in os.scandir(sub.path):
-                    if de.name.endswith(self.SUFFIX) or de.name.startswith(".tmp-"):
+                    if self._is_own_name(sub.name, de.name):
                         try:
                             st = de.stat(follow_symlinks=False)
                         except OSError:
@@ -129,11 +140,21 @@ class OwnCache:
         for _, size, path in sorted(records):
             try:
                 os.unlink(path)
+            except FileNotFoundError:
+                pass  # (another process trimming at once removed it: the cache is as small either way)
             except OSError:
                 continue
             total -= size
             if total <= self.max_bytes:
                 break
+
+
+    def _is_own_name(self, subdir: str, name: str) -> bool:
+        """A record's file name in its directory (`<xx>/<xx...: 64 hex><suffix>`) or a writer's temporary file."""
+        if _TEMP_NAME.fullmatch(name):
+            return True
+        key = name[:-len(self.SUFFIX)] if self.SUFFIX else name
+        return name.endswith(self.SUFFIX) and key.startswith(subdir) and _KEY.fullmatch(key) is not None
 
 
 def _wrap(payload: bytes, magic: bytes) -> bytes:
