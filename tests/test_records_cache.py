@@ -247,3 +247,153 @@ def test_a_diff_writes_no_record_into_either_cache(cli, cache32, cache39, tmp_pa
     proc = cli("diff", str(cache32), str(b), "--format", "json", env={"TRITONSCOPE_RECORDS_CACHE": str(inside)})
     assert proc.returncode == 0, proc.stderr
     assert not inside.exists()
+
+
+def test_the_file_taken_as_a_stage_is_in_the_key(small_cache, records_dir):
+    """Two files of one stage in an entry: the walk takes one (directory order decides), and a copy of the
+    cache on another filesystem may take the other: two records. A stage file replaced by a link to the same
+    bytes is no stage for the walk: another record too."""
+    first, _ = _records(small_cache)
+    entry = next(e for e in Cache(small_cache).entries() if e.hash == ADD_80)
+    cache = RecordsCache(records_dir)
+    key = cache.key(entry, DEFAULT_OPTIONS, None).key
+    ttgir = entry.files["ttgir"]
+    twin = ttgir.with_name("b_" + ttgir.name)
+    twin.write_text(ttgir.read_text().replace("tt.load", "tt.load ", 1))
+    keys = set()
+    for taken in (ttgir, twin):
+        e = next(e for e in Cache(small_cache).entries() if e.hash == ADD_80)
+        e.file_paths["ttgir"] = str(taken)
+        e._files = None
+        keys.add(cache.key(e, DEFAULT_OPTIONS, None).key)
+    assert len(keys) == 2 and key not in keys
+    twin.unlink()
+    outside = small_cache.parent / "outside.ttgir"
+    shutil.move(ttgir, outside)
+    ttgir.symlink_to(outside)
+    linked = next(e for e in Cache(small_cache).entries() if e.hash == ADD_80)
+    assert "ttgir" not in linked.files
+    assert cache.key(linked, DEFAULT_OPTIONS, None).key != key
+    second, _ = _records(small_cache)
+    assert "ttgir" not in next(r for r in second if r.origin == ADD_80).stages
+    assert "ttgir" in next(r for r in first if r.origin == ADD_80).stages
+
+
+def test_a_record_larger_than_the_cache_is_not_read(small_cache, records_dir):
+    """A record file grown past the cache's bound (a sparse 2 GiB file) is a miss, refused by its size
+    before any byte is read: no memory spent on it, recomputed and rewritten."""
+    import tracemalloc
+
+    first, _ = _records(small_cache)
+    rec = sorted(records_dir.rglob("*.rec"))[0]
+    with open(rec, "r+b") as fh:
+        fh.truncate(2 << 30)
+    tracemalloc.start()
+    try:
+        assert RecordsCache(records_dir).get_bytes(rec.stem) is None
+        assert tracemalloc.get_traced_memory()[1] < 64 << 20
+    finally:
+        tracemalloc.stop()
+    assert _records(small_cache)[0] == first and rec.stat().st_size < 1 << 20
+
+
+def test_trim_removes_only_the_caches_own_files(tmp_path):
+    """A directory given as a records cache may hold the user's files: trim removes records (`<xx>/<64 hex
+    digits>.rec`) and writers' temporary files only, whatever the bound."""
+    root = tmp_path / "rc"
+    cache = RecordsCache(root, max_bytes=10)
+    key = "ab" + "0" * 62
+    cache.put_bytes(key, b"x" * 100, trim=False)
+    foreign = [root / "mxnet" / "train.rec", root / "ab" / ".tmp-swap", root / "ab" / "notakey.rec",
+               root / "cd" / ("ab" + "1" * 62 + ".rec"), root / "ab" / ("ab" + "2" * 62 + ".rec.bak")]
+    for p in foreign:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(b"user data" * 100)
+        os.utime(p, (1000, 1000))
+    own_temp = root / "ab" / ".tmp-k3j_9zq1"
+    own_temp.write_bytes(b"y" * 100)
+    cache.trim()
+    assert all(p.read_bytes() == b"user data" * 100 for p in foreign)
+    assert not cache._path(key).exists() and not own_temp.exists()
+
+
+def test_trimming_at_once_with_another_process_removes_no_more(tmp_path, monkeypatch):
+    """Two processes trimming together: a record the other one removed first still counts as removed,
+    so together they bring the cache down to its bound, not below it."""
+    root = tmp_path / "rc"
+    cache = RecordsCache(root, max_bytes=250)
+    keys = [f"{i:02x}" * 32 for i in range(4)]
+    for i, key in enumerate(keys):
+        cache.put_bytes(key, b"x" * 70, trim=False)
+        os.utime(cache._path(key), (1000 + i, 1000 + i))
+    real_unlink = os.unlink
+
+    def unlink(path, *a, **k):
+        real_unlink(path, *a, **k)
+        if str(path) == str(cache._path(keys[0])):  # listed by this trim, removed by the other one first
+            raise FileNotFoundError(path)
+    monkeypatch.setattr(os, "unlink", unlink)
+    cache.trim()
+    assert [cache._path(k).exists() for k in keys] == [False, False, True, True]
+
+
+def test_no_record_is_written_through_a_link_planted_as_its_directory(small_cache, records_dir, tmp_path):
+    _records(small_cache)
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    for sub in [p for p in records_dir.iterdir() if p.is_dir()]:
+        shutil.rmtree(sub)
+        sub.symlink_to(victim, target_is_directory=True)
+    assert len(_records(small_cache)[0]) == 3
+    assert not list(victim.iterdir())
+
+
+@pytest.mark.parametrize("where", ["around the cache", "an inductor dir", "the snapshot's out"])
+def test_records_stay_apart_from_what_the_command_reads_and_writes(cli, small_cache, tmp_path, where):
+    """A records cache around the cache read (its `<xx>/` directories would land beside or in its entries),
+    inside an --inductor-dir, or inside the snapshot being written: this command keeps no record."""
+    parent = tmp_path / "P"
+    cache = shutil.copytree(small_cache, parent / "dd")  # (named like a key's directory)
+    ind = tmp_path / "ind"
+    ind.mkdir()
+    out = tmp_path / "out"
+    records_at = {"around the cache": parent, "an inductor dir": ind / "rc", "the snapshot's out": out / "rc"}[where]
+    before = _tree(parent)
+    proc = cli("snapshot", "--cache-dir", str(cache), "--out", str(out), "--inductor-dir", str(ind),
+               env={"TRITONSCOPE_RECORDS_CACHE": str(records_at)})
+    assert proc.returncode == 0, proc.stderr
+    assert _tree(parent) == before and not list(records_at.rglob("*.rec"))
+    assert not (out / "rc").exists()
+    if where != "the snapshot's out":  # (a diff of the cache writes no snapshot)
+        assert cli("diff", str(cache), str(cache), "--inductor-dir", str(ind), "--format", "json",
+                   env={"TRITONSCOPE_RECORDS_CACHE": str(records_at)}).returncode == 0
+        assert _tree(parent) == before and not list(records_at.rglob("*.rec"))
+
+
+@pytest.mark.parametrize("forgery", ["name not text", "stage named like a path", "nested", "another key's",
+                                     "lone surrogate"])
+def test_a_checksummed_record_that_is_no_record_of_ours_is_a_miss(small_cache, records_dir, forgery):
+    """A record whose checksum holds but whose fields do not (a forger's, or another tool's): a miss,
+    computed and rewritten, never a crash or a file written where a stage's name says."""
+    first, _ = _records(small_cache)
+    recs = sorted(records_dir.rglob("*.rec"))
+    payloads = [_unwrap(p.read_bytes(), RecordsCache.MAGIC) for p in recs]
+    for p, payload in zip(recs, payloads, strict=True):
+        head, _, body = payload.partition(b"\n")
+        doc = json.loads(head)
+        if forgery == "name not text":
+            doc["name"] = 5
+        elif forgery == "stage named like a path":
+            doc["stages"][0][0] = "../../escaped"
+        elif forgery == "nested":
+            head = b'{"name": ' + b"[" * 100000 + b"]" * 100000 + b"}"
+        elif forgery == "another key's":
+            body = payloads[(recs.index(p) + 1) % len(recs)].partition(b"\n")[2]
+            doc = json.loads(payloads[(recs.index(p) + 1) % len(recs)].partition(b"\n")[0])
+        elif forgery == "lone surrogate":
+            body = b"\xed\xa0\x80" + body[3:]
+        if forgery != "nested":
+            head = json.dumps(doc).encode()
+        p.write_bytes(_wrap(head + b"\n" + body, RecordsCache.MAGIC))
+    assert _records(small_cache)[0] == first
+    assert not list(small_cache.parent.rglob("escaped"))

@@ -130,6 +130,13 @@ class Selection:
         entry.max_stage_bytes = self.max_stage_bytes
         return entry
 
+    def read_roots(self, entries: list[KernelEntry] = ()) -> list[str]:
+        """The caches and entries this command reads: --inductor-dir, --cache-dir (else each directory given
+        as KERNEL) and the entries read."""
+        roots = list(self.inductor_dirs)
+        roots += [self.cache_dir] if self.cache_dir is not None else [k for k in self.kernels if os.path.isdir(k)]
+        return roots + [str(e.path) for e in entries if e.kind != "file"]
+
     def refuse_output_inside_caches(self, path: str, option: str, entries: list[KernelEntry] = ()) -> None:
         """Inspection never writes into a Triton or Inductor cache: an output (`option` PATH) inside the cache
         read (--cache-dir, a cache or entry given as KERNEL, an entry read), Triton's or Inductor's default
@@ -138,10 +145,7 @@ class Selection:
         from tritonscope.artifacts.own_cache import within
         from tritonscope.errors import UsageError
 
-        roots = [*map(str, default_compiler_caches()), *self.inductor_dirs]
-        roots += [self.cache_dir] if self.cache_dir is not None else [k for k in self.kernels if os.path.isdir(k)]
-        roots += [str(e.path) for e in entries if e.kind != "file"]
-        for root in roots:
+        for root in [*map(str, default_compiler_caches()), *self.read_roots(entries)]:
             if within(path, root):
                 raise UsageError(f"{option} {path} is inside {root}, a Triton or Inductor cache (or an entry of one): "
                                  "inspection never writes there; give a path outside it")

@@ -58,7 +58,7 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
     options = NormalizeOptions(fold_renames=fold_renames)
     kernel, target = sel.kernel, sel.target
     a, b = _side_path(a, sel), _side_path(b, sel)
-    _no_records_inside(a, b)
+    _records_apart(a, b, sel.cache_dir, *sel.inductor_dirs)
     side_a = load_side(a, options, kernel, target, progress_bar, sel.max_stage_bytes)
     if side_a.kind == "snapshot" and side_a.fold_renames is not None and side_a.fold_renames != fold_renames:
         # Compare like with like: normalize B the way the snapshot was written.
@@ -101,17 +101,25 @@ def _side_path(spec: str, sel: Selection) -> str:
     return str(sel.one(spec).path)
 
 
-def _no_records_inside(*sides: str) -> None:
-    """The records cache is never inside a cache the command reads: each entry's own cache is checked as
-    it is read, but a diff reads two, and a records cache inside B must not take A's records."""
+def _records_apart(*roots: str | None) -> None:
+    """The records cache and every cache, entry or output the command reads or writes lie apart, neither
+    inside the other; else this command keeps and reads no record. Each entry's own cache is checked as it
+    is read, but a diff reads two (a records cache inside B must not take A's records), an --inductor-dir
+    and a snapshot's --out are no cache of any entry, and a records cache around a cache read would put its
+    `<xx>/` directories beside, or into, that cache's entries."""
     import os
 
+    from tritonscope.artifacts.cache import default_compiler_caches
     from tritonscope.artifacts.own_cache import within
     from tritonscope.diff.records_cache import ENV, RecordsCache
 
     cache = RecordsCache.default()
-    if cache is not None and any(within(cache.root, side) for side in sides):
-        os.environ[ENV] = "off"  # (the environment carries it to the pool's workers)
+    if cache is None:
+        return
+    for root in [*roots, *map(str, default_compiler_caches())]:
+        if root is not None and (within(cache.root, root) or within(root, cache.root)):
+            os.environ[ENV] = "off"  # (the environment carries it to the pool's workers)
+            return
 
 
 @click.command("snapshot")
@@ -135,6 +143,7 @@ def snapshot_cmd(sel: Selection, out: str, fold_renames: bool) -> None:
     if not entries:
         raise TritonscopeError("no kernels to snapshot", str(sel.cache().root))
     sel.refuse_output_inside_caches(out, "--out", entries)
+    _records_apart(out, *sel.read_roots(entries))
     options = NormalizeOptions(fold_renames=fold_renames)
     writer = SnapshotWriter(Path(out), options)
     try:

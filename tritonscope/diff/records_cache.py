@@ -6,16 +6,19 @@ it. A second `snapshot` or `diff` of the same unchanged compilations reads the r
 normalizing and analyzing every stage again (~10 ms per entry of CPU against ~0.3 ms).
 
 Key: sha256 of the tool's build (its version and a digest of its own source: `build.tool_build`), the
-Python version, the options, the stage filter, the entry's kind, name and size limit, and every thing in
-the entry directory: a file by name, length and bytes (the metadata as the cache walk parsed it), anything
-else by name. The bytes read for the key are the bytes the record is computed from (`preload`). Not
-kept: artifacts given as single files and Gluon entries (whose loads analysis reads the kernel's Python
-source, outside the entry). The lines a parser left unparsed are kept with the record (relative to the
-entry) and reported again on a hit, as the CLI reports them after a parse.
+Python version, the options, the stage filter, the entry's kind, name and size limit, which file the walk
+took as each stage (a directory may hold two files of one stage; the walk skips links), and every thing in
+the entry directory: a regular file by name, length and bytes (the metadata as the cache walk parsed it),
+a link or anything else by name and kind, never read through. The bytes read for the key are the bytes
+the record is computed from (`preload`). The record's header repeats its key (a record moved to another
+key's place is a miss). Not kept: artifacts given as single files and Gluon entries (whose loads
+analysis reads the kernel's Python source, outside the entry). The lines a parser left unparsed are kept
+with the record (relative to the entry) and reported again on a hit, as the CLI reports them after a parse.
 
 Where: `$TRITONSCOPE_RECORDS_CACHE` (a directory, or `off`), else `$XDG_CACHE_HOME/tritonscope/records`,
-else `~/.cache/tritonscope/records`; never inside the cache being read, nor Triton's or Inductor's default
-cache; atomic, checked and bounded (1 GiB,
+else `~/.cache/tritonscope/records`; apart from every cache the command reads (--cache-dir, the caches
+and entries it is given, --inductor-dir, a snapshot's --out) and from Triton's and Inductor's default
+caches: neither inside the other, else the command keeps no record. Atomic, checked and bounded (1 GiB,
 least recently used dropped) as every own cache is (own_cache.py).
 """
 
@@ -33,18 +36,20 @@ from typing import NamedTuple
 from tritonscope.artifacts.cache import KernelEntry
 from tritonscope.artifacts.own_cache import OwnCache, within
 from tritonscope.diff.build import tool_build
-from tritonscope.diff.normalize import NormalizeOptions
+from tritonscope.diff.normalize import NORMALIZED_STAGES, NormalizeOptions
+from tritonscope.stages.common import read_regular
 
 ENV = "TRITONSCOPE_RECORDS_CACHE"
 FORMAT = 2
 # a KernelRecord's fields, less its origin (the entry's own name)
 _FIELDS = ("name", "target", "spec", "stages", "metrics", "load_sites", "triton_version")
+_DICT_FIELDS = ("spec", "metrics", "load_sites")
 _MAX_FILE_BYTES = 256 << 20  # an entry file above this (or above --max-stage-size) is not hashed: no record
 
 
 class Keyed(NamedTuple):
     key: str
-    listing: list  # the entry directory as the key saw it: (name, regular file, size, mtime ns)
+    listing: list  # the entry directory as the key saw it: (name, kind, size, mtime ns)
     read: dict  # stage -> (bytes, mtime ns) of the stage files the key read
 
 
@@ -63,7 +68,7 @@ class RecordsCache(OwnCache):
             return None
         env = os.environ
         cache = _default(tuple(env.get(k) for k in _DEFAULT_ENV))
-        if cache is None or _within(str(cache.root), str(entry.cache_root or entry.path)):
+        if cache is None or _overlap(str(cache.root), str(entry.cache_root or entry.path)):
             return None
         return cache
 
@@ -73,18 +78,22 @@ class RecordsCache(OwnCache):
         The metadata file enters as the walk parsed it (the record is computed from that, and the file is
         not read again)."""
         h = hashlib.sha256()  # OpenSSL's: ~2 GB/s, so hashing an entry costs far less than parsing it
+        top = str(entry.path)
+        stage_files = sorted((stage, os.path.basename(p) if os.path.dirname(p) == top else p)
+                             for stage, p in entry.file_paths.items())
         head = [FORMAT, tool_build(), list(sys.version_info[:2]), list(astuple(options)),
-                list(stages) if stages is not None else None, entry.kind, entry.hash, entry.max_stage_bytes]
-        h.update(json.dumps(head).encode())
+                list(stages) if stages is not None else None, entry.kind, entry.hash, entry.max_stage_bytes,
+                stage_files]
+        h.update(json.dumps(head).encode("utf-8", "surrogateescape"))
         limit = entry.max_stage_bytes or _MAX_FILE_BYTES
         stage_of = {os.path.basename(p): stage for stage, p in entry.file_paths.items()}
         read: dict[str, tuple[bytes, int]] = {}
         try:
             listing = _listing(entry.path)
-            for name, regular, size, mtime in listing:
+            for name, kind, size, mtime in listing:
                 h.update(b"\0%s\0" % name.encode("utf-8", "surrogateescape"))
-                if not regular:  # a directory, a pipe, a device: its name only (reading a pipe would block)
-                    h.update(b"/")
+                if kind != "file":  # a link, a directory, a pipe, a device: its name and kind (reading a pipe
+                    h.update(kind.encode())  # would block; the walk takes no link as a stage)
                     continue
                 if size > limit:
                     return None  # no record: the computation refuses or skips the file as it always does
@@ -92,8 +101,7 @@ class RecordsCache(OwnCache):
                 if stage == "json":
                     h.update(json.dumps([entry.metadata, entry.metadata_error], sort_keys=True, default=str).encode())
                     continue
-                with open(os.path.join(entry.path, name), "rb") as fh:
-                    data = fh.read(limit + 1)
+                data = read_regular(os.path.join(entry.path, name), limit, follow_links=False)
                 h.update(b"%d\0" % len(data))
                 h.update(data)
                 if stage is not None:
@@ -133,11 +141,15 @@ class RecordsCache(OwnCache):
         try:
             doc = json.loads(head)
             fields = {k: doc[k] for k in _FIELDS if k != "stages"}
-            if not sep or not all(isinstance(fields[k], dict) for k in ("spec", "metrics", "load_sites")):
+            if (not sep or doc.get("key") != key or not all(isinstance(fields[k], dict) for k in _DICT_FIELDS)
+                    or not all(isinstance(fields[k], str) for k in ("name", "target"))
+                    or not isinstance(fields["triton_version"], str | None)):
                 return None
             stages, at = {}, 0
             for name, size in doc["stages"]:  # the texts follow the header, in this order, as UTF-8
-                stages[name] = body[at:at + size].decode("utf-8", "surrogatepass")
+                if name not in NORMALIZED_STAGES or name in stages or not isinstance(size, int) or size < 0:
+                    return None  # (a stage's name becomes a snapshot's file name)
+                stages[name] = body[at:at + size].decode("utf-8")  # (stages are read as strict UTF-8)
                 at += size
             if at != len(body):
                 return None
@@ -146,7 +158,7 @@ class RecordsCache(OwnCache):
                 fields["rendered"] = doc["rendered"]
             unparsed = {(stage, os.path.join(entry.path, path) if rel else path): [tuple(x) for x in lines]
                         for stage, rel, path, lines in doc["unparsed"]}
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
             return None  # not a record of this format: a miss, rewritten by the next store
         return fields, unparsed
 
@@ -164,6 +176,7 @@ class RecordsCache(OwnCache):
             rel = path is not None and path.startswith(top)
             rows.append([stage, rel, path[len(top):] if rel else path, [list(x) for x in lines]])
         doc = {k: getattr(record, k) for k in _FIELDS if k != "stages"}
+        doc["key"] = keyed.key
         texts = [(name, text.encode("utf-8", "surrogatepass")) for name, text in record.stages.items()]
         doc["stages"] = [[name, len(data)] for name, data in texts]
         doc["unparsed"] = rows
@@ -184,18 +197,21 @@ def _default(values: tuple[str | None, ...]) -> RecordsCache | None:
 
 
 @functools.lru_cache(maxsize=64)
-def _within(path: str, folder: str) -> bool:
-    return within(path, folder)
+def _overlap(root: str, folder: str) -> bool:
+    """Whether the records cache at `root` and the cache read at `folder` overlap: one inside the other (a
+    records cache around the cache read would put its `<xx>/` directories beside or into its entries)."""
+    return within(root, folder) or within(folder, root)
 
 
-def _listing(path) -> list[tuple[str, bool, int, int]]:
-    """(name, is a regular file, size, mtime ns) of each thing in an entry directory (links followed),
-    sorted by name."""
+def _listing(path) -> list[tuple[str, str, int, int]]:
+    """(name, kind, size, mtime ns) of each thing in an entry directory, sorted by name: kind 'file' for a
+    regular file, 'link' for a symbolic link (not followed), 'other' for anything else."""
     out = []
     with os.scandir(path) as it:
         for de in it:
-            st = de.stat(follow_symlinks=True)
-            out.append((de.name, stat.S_ISREG(st.st_mode), st.st_size, st.st_mtime_ns))
+            st = de.stat(follow_symlinks=False)
+            kind = "file" if stat.S_ISREG(st.st_mode) else "link" if stat.S_ISLNK(st.st_mode) else "other"
+            out.append((de.name, kind, st.st_size, st.st_mtime_ns))
     out.sort()
     return out
 
