@@ -73,7 +73,8 @@ gc.set_threshold(700, 10, 10)  # CPython's default, whatever the test process ru
 from tritonscope import parallel
 from tritonscope.cli import run
 seen = []
-parallel._noting_unparsed((lambda job: seen.append(gc.get_threshold()), None))  # a pool worker's job
+parallel._start_worker()  # what a pool worker runs first
+seen.append(gc.get_threshold())
 gc.set_threshold(700, 10, 10)
 sys.argv = ["tritonscope", "--version"]
 try:
@@ -85,7 +86,7 @@ sys.stderr.write(f"GC:{seen[0]}:{gc.get_threshold()}\n")
 
 
 def test_cli_and_pool_workers_collect_cycles_less_often():
-    """The CLI and every pool job raise CPython's cyclic-GC thresholds (tritonscope.GC_THRESHOLDS)."""
+    """The CLI and every pool worker raise CPython's cyclic-GC thresholds (tritonscope.GC_THRESHOLDS)."""
     from tritonscope import GC_THRESHOLDS
 
     r = subprocess.run([sys.executable, "-c", GC_PROBE], capture_output=True, text=True, timeout=120)

@@ -54,7 +54,8 @@ def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], 
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     results: list[R] = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
+    try:
         if weight is None:
             chunk = max(1, len(jobs) // (workers * 4))
             done = pool.map(_noting_unparsed, [(fn, job) for job in jobs], chunksize=chunk)
@@ -71,7 +72,21 @@ def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], 
             stages.note_unparsed(unparsed)  # the CLI's "unparsed lines" note sees workers' lines too
             if progress:
                 progress(1)
+    except BaseException:  # an error, Ctrl-C, a termination: the jobs not started are dropped, not run
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return results
+
+
+def _start_worker() -> None:
+    """A pool worker: the GC thresholds of the CLI (a worker started by spawn or forkserver does not inherit
+    them), and SIGTERM's default action (the parent's handler would make a terminated worker raise and go
+    on with the next job)."""
+    import signal
+
+    relax_gc()
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def entry_bytes(job: tuple) -> int:
@@ -81,7 +96,6 @@ def entry_bytes(job: tuple) -> int:
 
 def _noting_unparsed(fn_job: tuple[Callable[[J], R], J]) -> tuple[R, dict]:
     fn, job = fn_job
-    relax_gc()  # (a worker started by spawn or forkserver does not inherit the parent's thresholds)
     with stages.collecting_unparsed() as sink:
         result = fn(job)
     return result, sink

@@ -108,12 +108,26 @@ def main(debug: bool, disasm_cache: str | None, records_cache: str | None) -> No
         os.environ["TRITONSCOPE_RECORDS_CACHE"] = records_cache
 
 
+def _cleanup_on_termination() -> None:
+    """SIGTERM and SIGHUP (a CI timeout, a closed terminal) end the command as Ctrl-C does: through its
+    cleanup (a snapshot's or report's temporary files removed, a lock released), exit status 128 + signal."""
+    import signal
+
+    def terminated(signum, frame):
+        raise SystemExit(128 + signum)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name) and signal.getsignal(getattr(signal, name)) == signal.SIG_DFL:
+            signal.signal(getattr(signal, name), terminated)
+
+
 def run() -> None:
     """The console entry point: `main`, then, where a compile loaded Triton's C++ extension, an exit that
     skips interpreter teardown. Triton's Gluon front end keeps IR attributes alive in module globals, and
     nanobind prints dozens of "leaked instance" lines at teardown: noise after a clean result, or after a
     one-line error. Our own output is flushed first; nothing of ours runs at exit."""
     relax_gc()
+    _cleanup_on_termination()
     try:
         main(standalone_mode=True)
         code = 0
