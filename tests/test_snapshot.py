@@ -301,7 +301,8 @@ def test_a_linked_kernel_directory_is_written_anew(cli, tmp_path, cache39):
 
 
 @pytest.mark.parametrize("damage", ["marker list", "marker kernels", "marker rel int", "marker rel escapes",
-                                    "metrics list", "metrics string value", "stage missing", "stage not utf-8",
+                                    "marker rel nul", "marker fold not bool", "metrics list", "metrics string value",
+                                    "metrics huge int", "metrics nan", "stage missing", "stage not utf-8",
                                     "stage a pipe", "metrics a pipe"])
 def test_a_damaged_snapshot_is_one_line_naming_the_file(cli, tmp_path, cache39, damage):
     """A snapshot is a directory anyone may edit (and commit): diff against a damaged one says which file is
@@ -322,6 +323,14 @@ def test_a_damaged_snapshot_is_one_line_naming_the_file(cli, tmp_path, cache39, 
         marker.write_text(json.dumps({**doc, "kernels": [*doc["kernels"], 5]}))
     elif damage == "marker rel escapes":
         marker.write_text(json.dumps({**doc, "kernels": [*doc["kernels"], "../outside"]}))
+    elif damage == "marker rel nul":
+        marker.write_text(json.dumps({**doc, "kernels": [*doc["kernels"], "add_kernel/cuda-80\u0000x"]}))
+    elif damage == "marker fold not bool":
+        marker.write_text(json.dumps({**doc, "options": {"fold_renames": "no"}}))
+    elif damage in ("metrics huge int", "metrics nan"):
+        value = 10 ** 400 if damage == "metrics huge int" else float("nan")
+        (kdir / "metrics.json").write_text(json.dumps({**metrics, "metrics": {**metrics["metrics"], "regs": value}}))
+        named = kdir / "metrics.json"
     elif damage == "metrics list":
         (kdir / "metrics.json").write_text("[]")
         named = kdir / "metrics.json"
@@ -405,8 +414,207 @@ def test_a_snapshot_put_in_place_beside_another_writer_says_so(tmp_path, cache39
         rel = assign_paths(records)[0][0]
         (out / rel).mkdir(parents=True)
         (out / rel / "theirs").write_text("another writer's file")
-        with _pytest.raises(TritonscopeError, match="another snapshot written here at the same time"):
+        with _pytest.raises(TritonscopeError, match="another snapshot written here at the same time") as err:
             writer.finish(records)
+        assert str(out / rel) in str(err.value)
     finally:
         writer.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["snap"]
+    assert _tree(out) == {f"{rel}/theirs": b"another writer's file"}  # nothing of this one put in
+
+
+def _two_kernel_snapshot(cli, cache39, tmp_path):
+    out = tmp_path / "snap"
+    args = ["snapshot", "add_kernel", "gemv_tile_kernel", "--cache-dir", str(cache39), "--out", str(out)]
+    assert cli(*args).returncode == 0, "first snapshot"
+    return out, args
+
+
+@pytest.mark.parametrize("obstacle", ["kernel dir is a file", "unlisted target dir", "unlisted kernel's target"])
+def test_something_in_the_way_stops_the_snapshot_before_out_changes(cli, tmp_path, cache39, obstacle):
+    """What no previous snapshot wrote, where this one puts a directory: one line naming it, exit 1, and the
+    previous snapshot left whole (it was once half removed, its marker gone: every later run refused)."""
+    import shutil
+
+    out, args = _two_kernel_snapshot(cli, cache39, tmp_path)
+    marker = json.loads((out / "snapshot.json").read_text())
+    first = marker["kernels"][0]
+    if obstacle == "kernel dir is a file":
+        shutil.rmtree(out / first.split("/")[0])
+        (out / first.split("/")[0]).write_text("x")
+        named = out / first.split("/")[0]
+    else:  # the marker no longer lists a directory that is there (edited, or another writer's)
+        marker["kernels"] = marker["kernels"][1:] if obstacle == "unlisted target dir" else []
+        (out / "snapshot.json").write_text(json.dumps(marker))
+        named = out / first
+    before = _tree(out)
+    proc = cli(*args)
+    assert proc.returncode == 1 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert str(named) in proc.stderr and "in the way" in proc.stderr, proc.stderr
+    assert _tree(out) == before and sorted(p.name for p in tmp_path.iterdir()) == ["snap"]
+
+
+def test_links_in_place_of_kernel_directories_go_as_links(cli, tmp_path, cache39):
+    """A kernel directory replaced by a link to a directory elsewhere (here holding a link of its own named
+    like the target directory), and a marker edited to name a path through another such link: the links
+    are removed, nothing where they point is touched or written, and the snapshot is the fresh one."""
+    import shutil
+
+    out, args = _two_kernel_snapshot(cli, cache39, tmp_path)
+    fresh = tmp_path / "fresh"
+    assert cli(*args[:-1], str(fresh)).returncode == 0
+    decoy = tmp_path / "decoy"
+    (decoy / "d").mkdir(parents=True)
+    (decoy / "file").write_text("decoy")
+    kernel, target = json.loads((out / "snapshot.json").read_text())["kernels"][0].split("/")
+    (decoy / "d" / target).symlink_to(decoy / "file")
+    shutil.rmtree(out / kernel)
+    (out / kernel).symlink_to(decoy / "d", target_is_directory=True)
+    (out / "evil").symlink_to(decoy, target_is_directory=True)
+    doc = json.loads((out / "snapshot.json").read_text())
+    (out / "snapshot.json").write_text(json.dumps({**doc, "kernels": [*doc["kernels"], "evil/file"]}))
+    decoy_before = {str(p): (p.is_symlink(), p.read_text() if p.is_file() else None) for p in decoy.rglob("*")}
+    proc = cli(*args)
+    assert proc.returncode == 0, proc.stderr
+    assert {str(p): (p.is_symlink(), p.read_text() if p.is_file() else None) for p in decoy.rglob("*")} == decoy_before
+    assert not (out / kernel).is_symlink() and not (out / "evil").exists()
+    assert _tree(out) == _tree(fresh)
+
+
+def test_one_writer_at_a_time_and_a_killed_writers_leftovers_go(tmp_path, cache39):
+    """A second writer of the same --out is refused while the first holds it (two at once once left a
+    marker naming directories neither wrote); the temporary directory of a writer killed outright is
+    removed by the next one."""
+    from tritonscope.artifacts.cache import Cache
+    from tritonscope.diff.normalize import NormalizeOptions
+    from tritonscope.diff.snapshot import SnapshotWriter
+    from tritonscope.errors import TritonscopeError
+
+    out = tmp_path / "snap"
+    stale = tmp_path / ".snap.k3j_9zq1.tmp"
+    (stale / ".pending").mkdir(parents=True)
+    unrelated = tmp_path / ".snapx.k3j_9zq1.tmp"
+    unrelated.mkdir()
+    first = SnapshotWriter(out, NormalizeOptions())
+    try:
+        assert not stale.exists() and unrelated.exists()
+        with pytest.raises(TritonscopeError, match="another snapshot is being written here"):
+            SnapshotWriter(out, NormalizeOptions())
+        entries = [e for e in Cache(cache39).entries() if e.is_kernel][:2]
+        first.finish(first.write_records(entries))
+    finally:
+        first.close()
+    second = SnapshotWriter(out, NormalizeOptions())  # (released)
+    second.close()
+
+
+def test_a_writer_stopped_while_putting_the_snapshot_in_place_leaves_it_for_the_next(cli, tmp_path, cache39,
+                                                                                     monkeypatch):
+    """Killed between removing the previous directories and moving the new ones in (SIGKILL; Ctrl-C and
+    SIGTERM wait for the end of that step): the marker then says the snapshot is being replaced; diff
+    refuses it in one line, and the next snapshot writes it whole."""
+    from tritonscope.artifacts.cache import Cache
+    from tritonscope.diff import snapshot
+    from tritonscope.diff.normalize import NormalizeOptions
+
+    out, args = _two_kernel_snapshot(cli, cache39, tmp_path)
+    fresh = _tree(out)
+    shutil_rmtree = snapshot.shutil.rmtree
+
+    class Killed(BaseException):
+        pass
+
+    def dies(path, *a, **k):
+        shutil_rmtree(path, *a, **k)
+        if str(path).startswith(str(out)):
+            raise Killed
+    monkeypatch.setattr(snapshot.shutil, "rmtree", dies)
+    cache = tmp_path / "changed"
+    import shutil
+
+    shutil.copytree(cache39, cache)
+    for ttgir in cache.rglob("*.ttgir"):
+        ttgir.write_text(ttgir.read_text() + "// changed\n")
+    writer = snapshot.SnapshotWriter(out, NormalizeOptions())
+    entries = [e for e in Cache(cache).entries() if e.is_kernel and e.name in ("add_kernel", "gemv_tile_kernel")]
+    with pytest.raises(Killed):
+        writer.finish(writer.write_records(entries))
+    monkeypatch.setattr(snapshot.shutil, "rmtree", shutil_rmtree)
+    os.close(writer.lock)  # (the killed process's lock goes with it)
+    assert json.loads((out / "snapshot.json").read_text())["state"] == "replacing"
+    proc = cli("diff", str(out), str(cache39))
+    assert proc.returncode == 1 and len(proc.stderr.strip().splitlines()) == 1 and "unfinished" in proc.stderr
+    assert cli(*args).returncode == 0
+    assert _tree(out) == fresh
+
+
+def test_terminated_snapshot_cleans_up_like_ctrl_c(tmp_path, cache39):
+    """SIGTERM (a CI timeout) while records are computed: exit 143, the previous snapshot as it was, no
+    temporary directory left."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "snap"
+    env = {**os.environ, "TRITONSCOPE_RECORDS_CACHE": "off"}
+    cmd = [sys.executable, "-m", "tritonscope", "snapshot", "--cache-dir", str(cache39), "--out", str(out)]
+    assert subprocess.run(cmd, env=env, capture_output=True).returncode == 0
+    before = _tree(out)
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(".snap.*.tmp")) and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.005)
+    proc.send_signal(signal.SIGTERM)
+    code = proc.wait(timeout=120)
+    if code == 0:
+        pytest.skip("the snapshot was done before the signal came")
+    assert code == 128 + signal.SIGTERM, proc.stderr.read()
+    assert _tree(out) == before and sorted(p.name for p in tmp_path.iterdir()) == ["snap"]
+
+
+def test_a_kernel_named_dots_stays_inside_out(cli, tmp_path, cache39):
+    import shutil
+
+    cache = tmp_path / "cache"
+    src = next(p for p in sorted(cache39.iterdir()) if (p / "add_kernel.json").is_file())
+    entry = shutil.copytree(src, cache / src.name)
+    meta = json.loads((entry / "add_kernel.json").read_text())
+    (entry / "add_kernel.json").write_text(json.dumps({**meta, "name": ".."}))
+    out = tmp_path / "nest" / "snap"
+    proc = cli("snapshot", "--cache-dir", str(cache), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in (tmp_path / "nest").iterdir()) == ["snap"]
+    assert json.loads((out / "snapshot.json").read_text())["kernels"][0].startswith("__/")
+    assert cli("diff", str(out), str(out)).returncode == 0
+
+
+def test_same_specialization_ordinals_follow_content_not_entry_order():
+    """Two records alike but for what only metrics.json says (the release): which gets `-1` depends on that
+    text, not on which entry the cache listed first."""
+    from tritonscope.diff.records import KernelRecord
+    from tritonscope.diff.snapshot import assign_paths
+
+    def rec(version):
+        return KernelRecord(name="k", target="cuda:90", spec={"num_warps": 4}, origin=version,
+                            stages={"ttir": "x\n"}, metrics={"regs": 1}, triton_version=version)
+    a, b = rec("3.6.0"), rec("3.6.1")
+    one = {rel: r.triton_version for rel, r in assign_paths([a, b])}
+    other = {rel: r.triton_version for rel, r in assign_paths([rec("3.6.1"), rec("3.6.0")])}
+    assert one == other and len(one) == 2
+
+
+def test_a_link_to_nothing_as_out_is_refused_before_any_work(cli, tmp_path, cache39):
+    out = tmp_path / "snap"
+    out.symlink_to(tmp_path / "nowhere")
+    proc = cli("snapshot", "add_kernel", "--cache-dir", str(cache39), "--out", str(out))
+    assert proc.returncode == 2 and "link to nothing" in proc.stderr and not (tmp_path / "nowhere").exists()
+
+
+def test_a_marker_naming_a_build_oddly_still_diffs(cli, tmp_path, cache39):
+    out = tmp_path / "snap"
+    assert cli("snapshot", "add_kernel", "--cache-dir", str(cache39), "--out", str(out)).returncode == 0
+    doc = json.loads((out / "snapshot.json").read_text())
+    (out / "snapshot.json").write_text(json.dumps({**doc, "tool": {"build": [1], "version": {"x": 1}}}))
+    proc = cli("diff", str(out), str(out))
+    assert proc.returncode == 0 and "internal error" not in proc.stderr, proc.stderr

@@ -12,7 +12,9 @@ target, every one of them gets `<target>-<spec digest>` so each path depends onl
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
 import os
 import re
 import shutil
@@ -33,15 +35,22 @@ MARKER = "snapshot.json"
 FORMAT = "tritonscope-snapshot"
 FORMAT_VERSION = 1
 METRICS_FILE = "metrics.json"
+_INT_LIMIT = 1 << 63
 _UNSAFE_PATH_CHARS = re.compile(r"[^\w.+-]")
+_DIR_NAME = re.compile(r"[\w.+-]+")  # what kernel_dirname and target_dirname leave
 
 
 def target_dirname(target: str) -> str:
-    return _UNSAFE_PATH_CHARS.sub("-", target.replace(":", "-")) or "unknown"
+    return _no_dots(_UNSAFE_PATH_CHARS.sub("-", target.replace(":", "-"))) or "unknown"
 
 
 def kernel_dirname(name: str) -> str:
-    return _UNSAFE_PATH_CHARS.sub("_", name) or "kernel"
+    return _no_dots(_UNSAFE_PATH_CHARS.sub("_", name)) or "kernel"
+
+
+def _no_dots(name: str) -> str:
+    """A name of dots only (`.`, `..`: a kernel named so in its metadata) would be no directory of its own."""
+    return name.replace(".", "_") if name and not name.strip(".") else name
 
 
 def assign_paths(records: list[KernelRecord]) -> list[tuple[str, KernelRecord]]:
@@ -66,7 +75,8 @@ def assign_paths(records: list[KernelRecord]) -> list[tuple[str, KernelRecord]]:
 
 class ContentOrder:
     """A record's place in the order of its text `json.dumps([spec_key, stages, metrics], sort_keys=True,
-    default=str)` (which names same-specialization variants' ordinals), found without writing that text:
+    default=str)`, then of its metrics.json (which names same-specialization variants' ordinals, whatever
+    the order of the cache's entries), found without writing that text:
     two records are compared where they first differ, the stage texts escaped only there. An autotuned
     kernel has hundreds of variants of ~100 KB each; writing every one's text out cost ~0.5 ms a variant.
 
@@ -101,7 +111,12 @@ class ContentOrder:
             return -1 if len(self.names) > len(other.names) else 1
         ma = json.dumps(self.r.metrics, sort_keys=True, default=str)
         mb = json.dumps(other.r.metrics, sort_keys=True, default=str)
-        return (ma > mb) - (ma < mb)
+        if ma != mb:
+            return -1 if ma < mb else 1
+        # (equal so far, they may still differ in what else metrics.json says: the release, the load sites;
+        # records equal in every written byte may take either ordinal)
+        ja, jb = self.r.metrics_json(), other.r.metrics_json()
+        return (ja > jb) - (ja < jb)
 
 
 def _quoted(text: str) -> str:
@@ -228,13 +243,23 @@ class SnapshotWriter:
     def __init__(self, out: Path, options: NormalizeOptions):
         import tempfile
 
+        if os.path.islink(out) and not out.exists():
+            raise UsageError(f"--out {out} is a link to nothing")
         if out.exists():
             if not out.is_dir():
                 raise UsageError(f"--out exists and is not a directory: {out}")
             if not (out / MARKER).is_file() and any(out.iterdir()):
                 raise UsageError(f"--out {out} is a non-empty directory that is not a snapshot; refusing to write")
         out.parent.mkdir(parents=True, exist_ok=True)
+        self.created = not out.exists()
+        out.mkdir(exist_ok=True)
         self.out = out
+        try:
+            self.lock = _lock(out)  # one writer at a time; its temporaries left by a killed writer go
+        except TritonscopeError:
+            if self.created:
+                out.rmdir()
+            raise
         self.options = options
         self.previous = _previous_kernels(out)  # kernel dir -> its previous directories
         self.tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent))
@@ -269,9 +294,16 @@ class SnapshotWriter:
         return self.previous.get(kernel_dirname(entry.name), ())
 
     def finish(self, records: list[KernelRecord]) -> list[str]:
-        """Every record added: name the directories, write the marker, update `out`."""
+        """Every record added: name the directories, write the marker, put the snapshot in place.
+
+        Before `out` changes, everything in the way is checked (a file or directory no previous snapshot
+        wrote where this one puts a kernel: an error naming it, `out` untouched). Then, with Ctrl-C and
+        termination held until it is done: a marker listing the directories of both snapshots, marked as
+        being replaced (a reader refuses it; a writer killed there leaves `out` for the next one to
+        rewrite), the previous directories removed (a link put in place of one: the link, never what it
+        points to), the new ones moved in, the final marker last."""
         paths = assign_paths(records)
-        kept = set()
+        kept, new = set(), []
         for rel, r in paths:
             held = self.held.pop(id(r), None)
             if held and rel in held:
@@ -283,27 +315,157 @@ class SnapshotWriter:
                 write_record_dir(r, target)
             else:
                 os.replace(self.written.pop(id(r)), target)
+            new.append(rel)
         self.pending.rmdir()
+        rels = [rel for rel, _ in paths]
         marker = {"format": FORMAT, "version": FORMAT_VERSION, "tool": tool_build(),
-                  "options": {"fold_renames": self.options.fold_renames}, "kernels": [rel for rel, _ in paths]}
+                  "options": {"fold_renames": self.options.fold_renames}, "kernels": rels}
         (self.tmp / MARKER).write_text(dumps_document(marker), encoding="utf-8", newline="\n")
         out = self.out
-        if out.exists() and (out / MARKER).is_file():
-            _remove_previous(out, keep=kept)
+        old = _previous_dirs(out)
+        links, trees = _clear_the_way(out, old, new, kept)
         try:
-            out.mkdir(exist_ok=True)
-            for rel, _ in paths:
-                if rel not in kept:
-                    (out / rel).parent.mkdir(parents=True, exist_ok=True)
+            with _signals_held():
+                replacing = {**marker, "kernels": sorted(set(old) | set(rels)), "state": REPLACING}
+                _write_marker(out, replacing)
+                for path in links:
+                    os.unlink(path)
+                for path in trees:
+                    shutil.rmtree(path)
+                for kernel in sorted({rel.split("/", 1)[0] for rel in old}):
+                    try:
+                        (out / kernel).rmdir()  # (emptied: its kernel is gone, or comes back below)
+                    except OSError:
+                        pass
+                for rel in new:
+                    (out / rel).parent.mkdir(exist_ok=True)
                     os.replace(self.tmp / rel, out / rel)
-            os.replace(self.tmp / MARKER, out / MARKER)  # the marker last
-        except OSError as e:  # another snapshot written to the same place at the same time, or a full disk
+                os.replace(self.tmp / MARKER, out / MARKER)  # the marker last
+        except OSError as e:  # a full disk, or a writer that takes no lock (an older tritonscope)
             raise TritonscopeError(f"could not put the snapshot in place ({e.strerror or e}); was another "
                                    "snapshot written here at the same time? Run again", str(out)) from None
-        return [rel for rel, _ in paths]
+        return rels
 
     def close(self) -> None:
         shutil.rmtree(self.tmp, ignore_errors=True)
+        if self.lock is not None:
+            os.close(self.lock)
+            self.lock = None
+        if self.created:  # a first snapshot that failed: no empty directory left behind
+            try:
+                self.out.rmdir()
+            except OSError:
+                pass
+
+
+REPLACING = "replacing"  # a marker's `state` while a writer puts a snapshot in place
+
+
+def _write_marker(out: Path, doc: dict) -> None:
+    tmp = out / f".{MARKER}.tmp"
+    tmp.write_text(dumps_document(doc), encoding="utf-8", newline="\n")
+    os.replace(tmp, out / MARKER)
+
+
+def _previous_dirs(out: Path) -> list[str]:
+    """The kernel directories the snapshot in `out` lists (none for an empty `out`)."""
+    if not os.path.lexists(out / MARKER):
+        return []
+    try:
+        return _kernel_dirs(_marker(out / MARKER))
+    except TritonscopeError:
+        raise UsageError(f"{out / MARKER} is not a readable snapshot marker; remove the directory by hand") from None
+
+
+def _clear_the_way(out: Path, old: list[str], new: list[str], kept: set[str]) -> tuple[list[Path], list[Path]]:
+    """What to remove before the new directories move in: (links, directories). Only what a previous
+    snapshot wrote goes, and a link put in place of one of its directories goes as a link (what it points to
+    is never entered). TritonscopeError, before anything changes, for anything else in the way."""
+    import stat
+
+    def kind(path: Path) -> str | None:
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            return None
+        return "dir" if stat.S_ISDIR(mode) else "link" if stat.S_ISLNK(mode) else "file"
+
+    def in_the_way(path: Path) -> TritonscopeError:
+        return TritonscopeError("in the way of the snapshot: no previous snapshot here wrote it (was another "
+                                "snapshot written here at the same time?); remove it and run again", str(path))
+
+    old_kernels = {rel.split("/", 1)[0] for rel in old}
+    links: list[Path] = []
+    trees: list[Path] = []
+    linked: set[str] = set()  # kernel directories that are links: removed whole
+    for kernel in sorted({rel.split("/", 1)[0] for rel in [*old, *new]}):
+        k = kind(out / kernel)
+        if k == "link" and kernel in old_kernels:
+            links.append(out / kernel)
+            linked.add(kernel)
+        elif k not in (None, "dir"):
+            raise in_the_way(out / kernel)
+    going: set[str] = set()
+    for rel in old:
+        if rel in kept or rel.split("/", 1)[0] in linked:
+            continue
+        k = kind(out / rel)
+        if k == "link":
+            links.append(out / rel)
+        elif k == "dir":
+            trees.append(out / rel)
+        else:
+            continue  # gone already, or a file put there: left as it is (in the way below if it must go)
+        going.add(rel)
+    for rel in new:
+        if rel.split("/", 1)[0] not in linked and rel not in going and kind(out / rel) is not None:
+            raise in_the_way(out / rel)
+    return links, trees
+
+
+def _lock(out: Path) -> int | None:
+    """Hold `out` for this writer (flock on the directory, released when the process ends, however it
+    ends); TritonscopeError when another writer holds it. Then the temporary siblings a killed writer of
+    this `out` left are removed. None where the system has no such lock."""
+    try:
+        import fcntl
+    except ImportError:  # (Windows)
+        return None
+    fd = os.open(out, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise TritonscopeError("another snapshot is being written here; run again once it is done", str(out)) from None
+    except OSError:  # a filesystem without flock: unlocked, as before
+        os.close(fd)
+        return None
+    stale = re.compile(re.escape(f".{out.name}.") + r"[a-z0-9_]{8}\.tmp")
+    try:
+        with os.scandir(out.parent) as it:
+            leftovers = [de.path for de in it if stale.fullmatch(de.name) and de.is_dir(follow_symlinks=False)]
+    except OSError:
+        leftovers = []
+    for path in leftovers:
+        shutil.rmtree(path, ignore_errors=True)
+    return fd
+
+
+@contextlib.contextmanager
+def _signals_held():
+    """Ctrl-C, SIGTERM and SIGHUP delivered only once the block is done (the main thread's mask)."""
+    import signal
+    import threading
+
+    held = {getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)}
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _marker(path: Path) -> dict:
@@ -318,10 +480,12 @@ def _marker(path: Path) -> dict:
 
 
 def _kernel_dirs(marker: dict) -> list[str]:
-    """The marker's kernel directories that are `<kernel>/<target>` paths inside the snapshot (a marker is
-    a file anyone may edit: nothing else is read or removed)."""
-    return [rel for rel in marker.get("kernels", []) if isinstance(rel, str) and rel.count("/") == 1
-            and all(p not in ("", ".", "..") for p in rel.split("/"))]
+    """The marker's kernel directories that are `<kernel>/<target>` paths inside the snapshot, each part a
+    name kernel_dirname or target_dirname could give (a marker is a file anyone may edit: nothing else is
+    read or removed)."""
+    kernels = marker.get("kernels", [])
+    return [rel for rel in (kernels if isinstance(kernels, list) else []) if isinstance(rel, str)
+            and rel.count("/") == 1 and all(_DIR_NAME.fullmatch(p) and p.strip(".") for p in rel.split("/"))]
 
 
 def _previous_kernels(out: Path) -> dict[str, tuple[str, ...]]:
@@ -337,30 +501,6 @@ def _previous_kernels(out: Path) -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in by_kernel.items()}
 
 
-def _remove_previous(out: Path, keep: set[str] = frozenset()) -> None:
-    """Only what a previous snapshot wrote (its kernel directories and the marker), but `keep`."""
-    try:
-        prev = _marker(out / MARKER)
-    except TritonscopeError:
-        raise UsageError(f"{out / MARKER} is not a readable snapshot marker; remove the directory by hand") from None
-    (out / MARKER).unlink()  # first: while the tree changes, no reader takes it for a snapshot
-    top = out.resolve()
-    for rel in _kernel_dirs(prev):
-        if rel in keep:
-            continue
-        q = out / rel
-        if q.is_symlink():  # a link put where the snapshot wrote a directory: the link goes, not its target
-            q.unlink()
-        elif q.is_dir() and top in q.resolve().parents:
-            shutil.rmtree(q)
-        else:
-            continue
-        parent = q.parent.resolve()
-        while parent != top and top in parent.parents and parent.is_dir() and not any(parent.iterdir()):
-            parent.rmdir()
-            parent = parent.parent
-
-
 def is_snapshot(path: Path) -> bool:
     return (path / MARKER).is_file()
 
@@ -370,12 +510,17 @@ def read_snapshot(root: Path) -> tuple[list[KernelRecord], dict]:
     snapshot from before builds were recorded). A snapshot is a directory anyone may edit: what does not
     read as one is an error naming the file."""
     marker = _marker(root / MARKER)
+    if marker.get("state") == REPLACING:
+        raise TritonscopeError("an unfinished snapshot: its writer stopped while putting it in place; write it "
+                               "again", str(root / MARKER))
     kernels = marker.get("kernels", [])
     bad = next((rel for rel in kernels if rel not in _kernel_dirs({"kernels": [rel]})), None)
     if bad is not None:
         raise TritonscopeError(f"kernel directory {bad!r} is not a <kernel>/<target> path", str(root / MARKER))
     options = marker.get("options") if isinstance(marker.get("options"), dict) else {}
     fold = options.get("fold_renames", True)
+    if not isinstance(fold, bool):
+        raise TritonscopeError(f"options.fold_renames is {fold!r}, not true or false", str(root / MARKER))
     records = []
     for rel in kernels:
         d = root / rel
@@ -400,14 +545,20 @@ def read_snapshot(root: Path) -> tuple[list[KernelRecord], dict]:
             stages=stages, metrics=doc.get("metrics", {}), load_sites=doc.get("load_sites", {}),
             triton_version=doc.get("triton_version")))
     tool = marker.get("tool")
+    if isinstance(tool, dict):  # (what a build is said to be is shown, and compared with the other side's)
+        tool = {k: v for k, v in tool.items() if isinstance(v, str)}
     return records, {**options, "tool": tool if isinstance(tool, dict) else None}
 
 
 def _is_record_document(doc: object) -> bool:
     """Whether a metrics.json holds what KernelRecord.document writes, with the types the diff computes with."""
+    def number(v: object) -> bool:  # as metrics are: a count or size in 64 bits, or a finite fraction
+        if isinstance(v, bool):
+            return False
+        return (isinstance(v, int) and -_INT_LIMIT < v < _INT_LIMIT) or (isinstance(v, float) and math.isfinite(v))
+
     def numbers(d: object) -> bool:
-        return isinstance(d, dict) and all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
-                                           for v in d.values())
+        return isinstance(d, dict) and all(v is None or number(v) for v in d.values())
 
     return (isinstance(doc, dict) and isinstance(doc.get("kernel"), str) and isinstance(doc.get("target"), str)
             and isinstance(doc.get("spec", {}), dict) and numbers(doc.get("metrics", {}))
