@@ -179,3 +179,21 @@ def test_triton_23_cache(cache23):
     (add80,) = select(entries, "add_kernel", "cuda:80")
     assert add80.mangled_name == "add_kernel_0d1d2d3d" and add80.target == Target("cuda", "80", None)
     assert select(entries, "add_kernel_0d1d2d3d", "cuda:90")[0].name == "add_kernel"
+
+
+@pytest.mark.parametrize("kernel", ["a_kernel", "b_kernel"])
+def test_two_files_of_one_stage_the_kernels_own_is_taken(tmp_path, kernel):
+    """An entry directory holding a second kernel's file of one stage: the walk takes the file named as the
+    metadata's kernel, whatever order the directory lists them in (a copy of the cache on another
+    filesystem took the other one: another record, another diff)."""
+    from tritonscope.artifacts.cache import load_entry
+
+    entry = tmp_path / "ENTRY"
+    entry.mkdir()
+    (entry / f"{kernel}.json").write_text(json.dumps({"name": kernel, "target": {"backend": "cuda", "arch": 90}}))
+    for name in ("a_kernel", "b_kernel"):
+        (entry / f"{name}.ttgir").write_text(f"// {name}\n")
+    e = load_entry(entry)
+    assert Path(e.file_paths["ttgir"]).name == f"{kernel}.ttgir"
+    other = "b_kernel" if kernel == "a_kernel" else "a_kernel"
+    assert f"{other}.ttgir" in e.other_files

@@ -487,15 +487,16 @@ def load_entry(path: Path, cache_root: Path | None = None) -> KernelEntry:
     except NotADirectoryError:
         return entry_for_file(path)
     suffix_to_stage = _SUFFIX_TO_STAGE
+    seconds: list[tuple[str, str, str]] = []  # (stage, name, path) of a stage's further files
     with it:
         for de in it:
             name = de.name
             dot = name.rfind(".")
             stage = suffix_to_stage.get(name[dot:]) if dot > 0 else None
-            if stage is None or stage in files or name.startswith("__grp__"):
+            if stage is None or name.startswith("__grp__"):
                 if name.startswith("__grp__"):
                     grp_stem = name[7:dot] if dot > 7 else name[7:]
-                other.append(name)  # unknown, a group file, or a second kernel's file: noted, not used
+                other.append(name)  # unknown, or a group file: noted, not used
                 continue
             try:
                 if not de.is_file(follow_symlinks=False):  # d_type: no syscall on Linux
@@ -503,8 +504,13 @@ def load_entry(path: Path, cache_root: Path | None = None) -> KernelEntry:
                     continue
             except OSError:
                 continue
+            if stage in files:
+                seconds.append((stage, name, de.path))
+                continue
             files[stage] = de.path
             stems[stage] = name[:dot]
+    if seconds:  # two files of one stage (a second kernel's): the one named as the entry's kernel, whatever
+        _choose_stage_files(files, stems, seconds, other)  # order the directory lists them in
     meta = err = None
     if "json" in files:
         meta, err = _read_metadata(files["json"])
@@ -537,6 +543,28 @@ def load_entry(path: Path, cache_root: Path | None = None) -> KernelEntry:
         mtime = 0.0
     return KernelEntry(path=path, kind=kind, file_paths=files, other_files=other, metadata=meta,
                        metadata_error=err, mangled_name=name, mtime=mtime, cache_root=cache_root)
+
+
+def _choose_stage_files(files: dict[str, str], stems: dict[str, str], seconds: list[tuple[str, str, str]],
+                        other: list[str]) -> None:
+    """For each stage with several files: the metadata's (the first name of the .json files), then, for every
+    other stage, the file with the metadata file's stem, else the first name; the rest noted, not used."""
+    by_stage: dict[str, list[tuple[str, str]]] = {}
+    for stage, name, path in seconds:
+        by_stage.setdefault(stage, []).append((name, path))
+    for stage, path in files.items():
+        if stage in by_stage:
+            by_stage[stage].append((os.path.basename(path), path))
+    if "json" in by_stage:
+        name, files["json"] = min(by_stage["json"])
+        stems["json"] = name[:name.rfind(".")]
+    kernel = stems.get("json")
+    for stage, found in by_stage.items():
+        found.sort()
+        if stage != "json":
+            name, files[stage] = next((f for f in found if f[0][:f[0].rfind(".")] == kernel), found[0])
+            stems[stage] = name[:name.rfind(".")]
+        other.extend(n for n, p in found if p != files[stage])
 
 
 def entry_for_file(path: Path) -> KernelEntry:
