@@ -72,8 +72,8 @@ def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], 
             stages.note_unparsed(unparsed)  # the CLI's "unparsed lines" note sees workers' lines too
             if progress:
                 progress(1)
-    except BaseException:  # an error, Ctrl-C, a termination: the jobs not started are dropped, not run
-        pool.shutdown(wait=False, cancel_futures=True)
+    except BaseException:  # an error, Ctrl-C, a termination: the jobs not started are dropped, not run, and
+        pool.shutdown(wait=True, cancel_futures=True)  # the running ones end before the caller cleans up
         raise
     pool.shutdown()
     return results
