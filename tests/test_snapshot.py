@@ -556,21 +556,26 @@ def test_terminated_snapshot_cleans_up_like_ctrl_c(tmp_path, cache39):
     import sys
     import time
 
+    import shutil
+
     out = tmp_path / "snap"
+    cache = shutil.copytree(cache39, tmp_path / "cache")
     env = {**os.environ, "TRITONSCOPE_RECORDS_CACHE": "off"}
-    cmd = [sys.executable, "-m", "tritonscope", "snapshot", "--cache-dir", str(cache39), "--out", str(out)]
+    cmd = [sys.executable, "-m", "tritonscope", "snapshot", "--cache-dir", str(cache), "--out", str(out)]
     assert subprocess.run(cmd, env=env, capture_output=True).returncode == 0
     before = _tree(out)
+    for ttgir in cache.rglob("*.ttgir"):  # (every kernel's files written anew)
+        ttgir.write_text(ttgir.read_text() + "// changed\n")
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
-    while not list(tmp_path.glob(".snap.*.tmp")) and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.005)
+    while not list(tmp_path.glob(".snap.*.tmp/.pending/*")) and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.005)  # (until the pool's workers are writing)
     proc.send_signal(signal.SIGTERM)
     code = proc.wait(timeout=120)
     if code == 0:
         pytest.skip("the snapshot was done before the signal came")
     assert code == 128 + signal.SIGTERM, proc.stderr.read()
-    assert _tree(out) == before and sorted(p.name for p in tmp_path.iterdir()) == ["snap"]
+    assert _tree(out) == before and sorted(p.name for p in tmp_path.iterdir()) == ["cache", "snap"]
 
 
 def test_a_kernel_named_dots_stays_inside_out(cli, tmp_path, cache39):
