@@ -177,7 +177,7 @@ def helper_plants(tmp_path_factory) -> Path:
     (folder / ".bashrc_.py").write_text(JIT_KERNEL + f"# {_marker('.bashrc_.py')}\n" * 200)
     (outside / "real.py").write_text(JIT_KERNEL + f"# {_marker('linked__.py')}\n" * 200)
     os.symlink(outside / "real.py", folder / "linked__.py")
-    (folder / "standard.py").write_text(JIT_KERNEL + "# GENUINE-HELPER-MARKER\n" * 200)
+    (folder / "standard.py").write_text(JIT_KERNEL + "# GENUINE-HELPER-MARKER\n" * 400)  # (the IR names line 314)
     return folder
 
 
@@ -253,3 +253,47 @@ def test_non_utf8_source_is_refused(tmp_path):
     f.write_bytes(JIT_KERNEL.encode() + "# caf\xe9\n".encode("latin-1"))
     with pytest.raises(SourceRefused, match="not UTF-8"):
         read_checked(str(f))
+
+
+@pytest.mark.parametrize("text", ["import jax\ndef g(x):\n    return x\nf = jax.jit(g)\n",
+                                  "import torch\n@torch.jit.script\ndef g(x):\n    return x\n",
+                                  "import numba\n@numba.jit(nopython=True)\ndef g(x):\n    return x\n",
+                                  "# call jit(f) later\nTOKEN = 1\n"])
+def test_policy_refuses_files_of_other_jits(tmp_path, text):
+    """JAX's, torch's and numba's qualified jits (and a comment saying `jit(`) are no Triton function."""
+    f = tmp_path / "k.py"
+    f.write_text(text)
+    found = SourceFinder().read(str(f), {str(f)})
+    assert not found.found and "defines no Triton function" in found.error
+
+
+def test_policy_refuses_a_file_shorter_than_the_lines_the_kernel_names(tmp_path):
+    f = tmp_path / "k.py"
+    f.write_text(JIT_KERNEL)
+    assert SourceFinder().read(str(f), {str(f): 5}).found
+    found = SourceFinder().read(str(f), {str(f): 206})
+    assert not found.found and "5 lines" in found.error and "line 206" in found.error
+
+
+@pytest.mark.parametrize("how", ["dotdot", "dir link", "substitute dotdot", "substitute dir link"])
+def test_lookups_under_a_root_stay_inside_it(tmp_path, how):
+    """A `..` in the IR's path, or a directory link in the tree, never takes a --source-root or
+    --substitute-path lookup out of the directory the user gave."""
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "evil.py").write_text(JIT_KERNEL + "# SECRET\n")
+    root = tmp_path / "root" / "a"
+    root.mkdir(parents=True)
+    if how in ("dotdot", "substitute dotdot"):
+        requested = "/ir/x/../../secret/evil.py"
+    else:
+        (root / "lib").symlink_to(secret, target_is_directory=True)
+        requested = "/ir/x/lib/evil.py"
+    finder = (SourceFinder(roots=(str(root),)) if how in ("dotdot", "dir link")
+              else SourceFinder(substitutions=(("/ir/x", str(root)),)))
+    if how == "substitute dotdot":  # (../../secret from root/a is tmp_path/secret: outside root/a)
+        requested = "/ir/x/../../secret/evil.py"
+    found = finder.read(requested, {requested})
+    assert not found.found and "SECRET" not in "\n".join(found.lines)
+    if how != "dotdot":
+        assert "outside" in found.error, found.error

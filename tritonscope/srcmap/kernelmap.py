@@ -62,14 +62,15 @@ class KernelMap:
     def is_user_file(self, file: str | None) -> bool:
         return file is None or self.source_file is None or same_file(file, self.source_file)
 
-    def named_files(self) -> set[str]:
-        """Every file a location of this kernel names: its own function's and its inlined callees'.
-        The only files whose text the tool may read (srcpaths.SourcePolicy)."""
+    def named_files(self) -> dict[str, int]:
+        """Every file a location of this kernel names (its own function's and its inlined callees'), with
+        the last line named in it. The only files whose text the tool may read (srcmap.paths)."""
         return named_files(self.stages.values())
 
 
-def named_files(modules) -> set[str]:
-    out: set[str] = set()
+def named_files(modules) -> dict[str, int]:
+    """File -> the last line the modules' locations name in it (0: none but unknown lines)."""
+    out: dict[str, int] = {}
     for module in modules:
         seen: set[int] = set()
         for op in module.ops:
@@ -78,8 +79,8 @@ def named_files(modules) -> set[str]:
                 continue
             seen.add(id(loc))
             for p in loc.chain():
-                if p.file:
-                    out.add(p.file)
+                if p.file and out.get(p.file, -1) < p.line:
+                    out[p.file] = p.line
     return out
 
 

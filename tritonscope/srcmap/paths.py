@@ -12,9 +12,17 @@ when all of these hold (`SourcePolicy`), else the result names it with the reaso
 - some location of the kernel names it (the kernel's function or an inlined callee is located in it);
 - the name the IR gives and the file found both end in `.py` and are not hidden (`.name`);
 - it is a regular file, reached through no symlink that leaves the directory it was named in, opened
-  without following a link swapped in after the check;
+  without following a link swapped in after the check; found under a --source-root or a --substitute-path
+  directory, it lies inside that directory once every link is resolved (a `..` in the IR's path, or a link
+  in the tree, does not take a lookup out of it);
 - it is at most `MAX_SOURCE_BYTES`, UTF-8 text without NUL bytes;
-- it defines a Triton function (a `jit` decorator or call): a kernel's source always does.
+- it defines a Triton function (a Triton or Gluon `jit` decorator or call: not torch's, JAX's or numba's
+  qualified ones): a kernel's source always does;
+- it has every line the kernel's locations name in it (a shorter file is not the source compiled).
+
+A path the IR names is read as is where it exists on this machine, through whatever links its directories
+are (a venv's `lib64 -> lib`, a cluster's `/home -> /gpfs/home`): the IR could name the file behind such a
+link directly, so the checks on the file itself are what guard it.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,8 +41,10 @@ _MAX_WALK_FILES = 50000
 MAX_SOURCE_BYTES = 8 << 20
 SOURCE_SUFFIX = ".py"
 # `@triton.jit`, `@jit`, `@gluon.jit`, `@triton.jit(...)`, `triton.jit(fn)`: every file that holds a
-# function Triton compiled (the kernel, its helpers, triton/language/*.py) has one.
-_JIT_MARK = lazy_compile(rb"^[ \t]*@[\w.]*\bjit\b|\bjit\(", re.M)
+# function Triton compiled (the kernel, its helpers, triton/language/*.py) has one; `@torch.jit.script`,
+# `jax.jit(f)` or a comment saying `jit(` do not count.
+_JIT_MARK = lazy_compile(rb"^[ \t]*@(?:(?:triton|gluon|tl)(?:\.\w+)*\.)?jit\b"
+                         rb"|\b(?:triton|gluon)(?:\.\w+)*\.jit\(", re.M)
 # The name Inductor gives a kernel's source file (`c` and its text's hash): a file whose text Inductor's
 # records may hold (`SourceFinder.kept`), asked without loading those records for any other name.
 INDUCTOR_KERNEL_FILE = lazy_compile(r"c[a-z0-9]{50,}\.py")
@@ -72,26 +82,37 @@ class SourceFinder:
     kept: Callable[[str], tuple[str, str] | None] | None = None
 
     def locate(self, requested: str) -> tuple[str | None, str | None]:
+        """(the file, the rule that found it), or (None, None); a file found under a directory the user gave
+        that lies outside it once links are resolved is (None, why)."""
+        outside = None
         for old, new in self.substitutions:
             rest = _strip_prefix(requested, old)
             if rest is not None:
                 candidate = os.path.join(new, rest) if rest else new
                 if os.path.isfile(candidate):
+                    if rest and not _inside(candidate, new):
+                        outside = outside or f"{candidate} is outside {new} once its links are resolved"
+                        continue
                     return candidate, "substitute-path"
         if requested and os.path.isfile(requested):
             return requested, "as is"
         parts = [p for p in Path(requested).parts if p not in ("/", "")]
+        # (the trailing components below the last `..`: a lookup under a root never climbs out of it)
+        tail = parts[len(parts) - next((i for i, p in enumerate(reversed(parts)) if p in ("..", ".")), len(parts)):]
         for root in self.roots:
-            for k in range(len(parts), 0, -1):
-                candidate = os.path.join(root, *parts[-k:])
+            for k in range(len(tail), 0, -1):
+                candidate = os.path.join(root, *tail[-k:])
                 if os.path.isfile(candidate):
+                    if not _inside(candidate, root):
+                        outside = outside or f"{candidate} is outside {root} once its links are resolved"
+                        continue
                     return candidate, "source-root"
-        if parts:
+        if tail:
             for root in self.roots:
-                hit = _find_by_name(root, parts[-1])
-                if hit:
+                hit = _find_by_name(root, tail[-1])
+                if hit and _inside(hit, root):
                     return hit, "source-root"
-        return None, None
+        return None, outside
 
     def read(self, requested: str, named: Collection[str]) -> SourceText:
         """The lines of `requested` when the policy allows it; `named` holds the files that the
@@ -102,11 +123,14 @@ class SourceFinder:
             text.error = f"not read: {refused}"
             return text
         path, how = self.locate(requested)
+        if path is None and how is not None:
+            text.error = f"not read: {how}"
+            return text
         if path is None:
             held = self.kept(requested) if self.kept is not None else None
             if held is not None:
                 try:
-                    text.lines = checked_text(held[0].encode("utf-8")).splitlines()
+                    text.lines = checked_lines(held[0].encode("utf-8"), _last_line(named, requested))
                 except SourceRefused as e:
                     text.error = f"not read: {held[1]}: {e}"
                     return text
@@ -116,7 +140,8 @@ class SourceFinder:
                                                " (try --source-root DIR or --substitute-path OLD NEW)")
             return text
         try:
-            data = read_checked(path)
+            lines = read_checked(path).splitlines()
+            _check_length(lines, _last_line(named, requested))
         except SourceRefused as e:
             text.error = f"not read: {path}: {e}"
             return text
@@ -124,12 +149,38 @@ class SourceFinder:
             text.error = f"cannot read {path}: {e.strerror or e}"
             return text
         text.path, text.how = path, how
-        text.lines = data.splitlines()
+        text.lines = lines
         return text
 
 
 class SourceRefused(Exception):
     """A file that the policy does not read; the message is the reason."""
+
+
+def _last_line(named: Collection[str], requested: str) -> int:
+    """The last line of `requested` the kernel's locations name, where `named` says (a mapping file ->
+    line, as kernelmap.named_files gives), else 0."""
+    return named.get(requested, 0) if isinstance(named, Mapping) else 0
+
+
+def _check_length(lines: list[str], last: int) -> None:
+    if len(lines) < last:
+        raise SourceRefused(f"{len(lines)} lines, and this kernel's locations name line {last} of it: not the "
+                            "source it was compiled from")
+
+
+def checked_lines(data: bytes, last: int = 0) -> list[str]:
+    """checked_text's lines, holding line `last`."""
+    lines = checked_text(data).splitlines()
+    _check_length(lines, last)
+    return lines
+
+
+def _inside(path: str, folder: str) -> bool:
+    """Whether the directory of `path`, every link resolved, lies in `folder` (resolved too). (The file
+    itself may be a link: read_checked judges it, and says so.)"""
+    real, top = os.path.realpath(os.path.dirname(path)), os.path.realpath(folder)
+    return os.path.commonpath([real, top]) == top
 
 
 def name_refusal(requested: str, named: Collection[str]) -> str | None:
