@@ -136,3 +136,29 @@ def test_diff_html_is_inert(clean_and_evil, cli, tmp_path):
         assert s.tags[tag] == same.tags[tag], tag
     assert EVIL not in page
     assert PAYLOADS[0] in "".join(s.text)  # the changed comment line is shown, as text
+
+
+# ---- terminal output ---------------------------------------------------------------------------------
+
+ESCAPES = "\x1b[2J\x1b]0;TITLE\x07\x9b1m\r"  # clear the screen, retitle the terminal, 8-bit CSI, overwrite
+
+
+def test_terminal_output_shows_control_characters_from_a_cache(cli, cache39, tmp_path):
+    """A cache's text on a terminal (a version in `ls`, a source path in `map` and in report's notes)
+    cannot move the cursor, clear the screen or retitle it: its control characters are printed as
+    `\\xNN`."""
+    entry = shutil.copytree(cache39 / ADD_90, tmp_path / "cache" / ADD_90)
+    meta = json.loads((entry / "add_kernel.json").read_text())
+    (entry / "add_kernel.json").write_text(json.dumps({**meta, "triton_version": "3.9.0" + ESCAPES}))
+    for f in entry.iterdir():
+        if f.suffix in (".ttir", ".ttgir", ".source"):
+            f.write_text(f.read_text().replace("kernels.py", "kernels\x1b[2J.py"))
+    outputs = []
+    for args in (["ls", "--cache-dir", str(tmp_path / "cache")],
+                 ["map", str(entry), "--line", "3", "--stages", "ttgir"],
+                 ["report", str(entry), "-o", str(tmp_path / "r.html")]):
+        r = cli(*args)
+        assert r.returncode == 0, r.stderr
+        outputs.append(r.stdout + r.stderr)
+        assert not any(c in outputs[-1] for c in "\x1b\x07\x9b\r"), (args, outputs[-1])
+    assert "\\x1b[2J" in outputs[0] and "kernels\\x1b[2J.py" in outputs[2]

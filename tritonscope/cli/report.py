@@ -10,6 +10,7 @@ import click
 
 from tritonscope.cli.common import Selection, selection_options
 from tritonscope.errors import UsageError
+from tritonscope.render.visible import visible
 
 # Characters kept from a kernel name in the default output file name.
 UNSAFE_FILENAME_CHARS = re.compile(r"[^\w.-]+")
@@ -61,8 +62,8 @@ def report_cmd(sel: Selection, output: str | None, stages: str | None, open_brow
     click.echo(f"wrote {path} ({size / 1024:.0f} KiB: source + {', '.join(p.stage for p in model.stages)})",
                err=True)
     for s in model.sources:
-        click.echo(f"  {'embedded' if s.embedded else 'not embedded'}: {s.ir_path}"
-                   + ("" if s.embedded else f" ({s.reason})"), err=True)
+        click.echo(visible(f"  {'embedded' if s.embedded else 'not embedded'}: {s.ir_path}"
+                           + ("" if s.embedded else f" ({s.reason})")), err=True)
     if open_browser:
         import pathlib
         import webbrowser

@@ -13,19 +13,35 @@ def color_enabled() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
 
+class VisibleConsole(Console):
+    """A Console whose text shows the control characters of what it prints (render/visible.py): a cache's
+    names, paths and IR lines cannot move the cursor, clear the screen or retitle the terminal. Rich's own
+    styles and control codes are untouched."""
+
+    def render(self, renderable, options=None):
+        from rich.segment import Segment
+
+        from tritonscope.render.visible import CONTROL, visible
+
+        for segment in super().render(renderable, options):
+            if segment.control is None and CONTROL.search(segment.text):
+                segment = Segment(visible(segment.text), segment.style)
+            yield segment
+
+
 def make_console() -> Console:
     if color_enabled():
-        return Console(highlight=False)
+        return VisibleConsole(highlight=False)
     # Piped or NO_COLOR: plain text, no width limit that would wrap IR lines.
-    return Console(highlight=False, no_color=True, color_system=None, width=100000 if not sys.stdout.isatty()
-                   else None, soft_wrap=True)
+    return VisibleConsole(highlight=False, no_color=True, color_system=None,
+                          width=100000 if not sys.stdout.isatty() else None, soft_wrap=True)
 
 
 def string_console(color: bool, buf) -> Console:
     """A Console writing into `buf` (a StringIO), for document renderers that return text: ANSI colour
     only when asked, a fixed width without."""
-    return Console(file=buf, force_terminal=color, no_color=not color, highlight=False,
-                   width=200 if not color else None, soft_wrap=True)
+    return VisibleConsole(file=buf, force_terminal=color, no_color=not color, highlight=False,
+                          width=200 if not color else None, soft_wrap=True)
 
 
 def highlight(text: str, stage: str) -> str:
