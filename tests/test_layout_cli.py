@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 WORKED = "#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], order = [0, 1]}>"
 
 
@@ -196,3 +198,18 @@ def test_a_shared_view_is_described_as_its_allocation(cli):
     assert whole["view_of"] is None and whole["facts"] == view["facts"]
     text = cli("layout", str(entry)).stdout
     assert "16x16 bf16 in shared (a view of a 128x16 allocation: its numbers)" in text
+
+
+@pytest.mark.parametrize("option", ["--svg", "--png"])
+def test_a_picture_replaces_a_link_at_its_path_never_writes_through_it(cli, tmp_path, option):
+    """An output path in a shared folder may hold a link someone planted: it is replaced by the picture,
+    and the file it pointed to is left as it was."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("VICTIM\n")
+    out = tmp_path / ("p.svg" if option == "--svg" else "p.png")
+    out.symlink_to(victim)
+    r = cli("layout", "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
+            "--shape", "128", option, str(out))
+    assert r.returncode == 0, r.stderr
+    assert victim.read_text() == "VICTIM\n" and not out.is_symlink() and out.stat().st_size > 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([out.name, "victim.txt"])

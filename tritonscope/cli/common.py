@@ -298,3 +298,30 @@ def pass_console(f: Callable) -> Callable:
         return f(*args, console=make_console(), **kwargs)
 
     return wrapper
+
+
+def write_atomically(path: str, data: str | bytes) -> None:
+    """Write beside the destination and rename: an interrupted or failed write leaves neither a partial
+    file nor a temporary file behind, and a link at the destination is replaced, never written through
+    (an output path anyone could have planted a link at: /tmp)."""
+    import tempfile
+
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".tritonscope-", suffix=".tmp", dir=folder)
+    try:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        os.fchmod(fd, 0o666 & ~mask)  # (the mode open() would give it; mkstemp's is 0600)
+        if isinstance(data, bytes):
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+        else:  # a path of undecodable bytes (surrogate escapes) is written as its \\x escapes, not a crash
+            with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
+                fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -320,16 +320,16 @@ def _owner_json(o: tuple[int, ...], facts) -> dict:
 def _write_pictures(grid, facts, title: str, svg_path: str | None, png_path: str | None) -> None:
     if grid is None:
         return
+    from tritonscope.cli.common import write_atomically
+
     if svg_path:
         from tritonscope.render.svg import grid_svg
 
-        with open(svg_path, "w", encoding="utf-8") as f:
-            f.write(grid_svg(grid, facts, title))
+        write_atomically(svg_path, grid_svg(grid, facts, title))
     if png_path:
         from tritonscope.render.png import grid_png
 
-        with open(png_path, "wb") as f:
-            f.write(grid_png(grid))
+        write_atomically(png_path, grid_png(grid))
 
 
 def _kernel_layouts(sel: Selection, alias: str | None, asked, q: LayoutQuery) -> None:

@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from tritonscope.cli.common import Selection, selection_options
+from tritonscope.cli.common import Selection, selection_options, write_atomically
 from tritonscope.errors import UsageError
 from tritonscope.render.visible import visible
 
@@ -91,23 +91,3 @@ def parse_stages(text: str | None) -> tuple[str, ...] | None:
     if not out:
         raise UsageError("--stages: name at least one stage")
     return tuple(out)
-
-
-def write_atomically(path: str, text: str) -> None:
-    """Write beside the destination and rename: an interrupted or failed write leaves neither a partial
-    page nor a temporary file behind."""
-    import tempfile
-
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tritonscope-", suffix=".tmp", dir=folder)
-    try:
-        # a path of undecodable bytes (surrogate escapes) is written as its \\x escapes, not a crash
-        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
