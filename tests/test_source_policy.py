@@ -235,8 +235,14 @@ def test_symlink_within_its_directory_is_read(tmp_path):
 def test_symlink_to_a_non_python_file_is_refused(tmp_path):
     (tmp_path / "notes.txt").write_text(JIT_KERNEL)
     os.symlink("notes.txt", tmp_path / "alias.py")
-    with pytest.raises(SourceRefused, match="not a Python source"):
+    with pytest.raises(SourceRefused, match="not a Python source") as refused:
         read_checked(str(tmp_path / "alias.py"))
+    assert "notes.txt" not in str(refused.value)  # (where a link leads is not said: reports are shared)
+    (tmp_path / "sub").mkdir()
+    os.symlink(tmp_path / "sub" / ".." / ".." / "elsewhere.py", tmp_path / "sub" / "away.py")
+    with pytest.raises(SourceRefused, match="leaves its directory") as refused:
+        read_checked(str(tmp_path / "sub" / "away.py"))
+    assert "elsewhere" not in str(refused.value)
 
 
 def test_oversized_source_is_refused(tmp_path):
@@ -244,8 +250,9 @@ def test_oversized_source_is_refused(tmp_path):
     with open(f, "wb") as fh:
         fh.write(JIT_KERNEL.encode())
         fh.truncate(9 << 20)  # sparse
-    with pytest.raises(SourceRefused, match="more than a source file"):
+    with pytest.raises(SourceRefused, match="more than a source file") as refused:
         read_checked(str(f))
+    assert str(9 << 20) not in str(refused.value)
 
 
 def test_non_utf8_source_is_refused(tmp_path):

@@ -212,10 +212,10 @@ def read_checked(path: str) -> str:
         real = os.path.realpath(path)
         home = os.path.realpath(os.path.dirname(path) or ".")
         if os.path.commonpath([real, home]) != home:
-            raise SourceRefused(f"a symlink that leaves its directory (to {real})")
+            raise SourceRefused("a symlink that leaves its directory")  # (where to is not said: reports are shared)
         problem = _name_problem(real)
         if problem:
-            raise SourceRefused(f"a symlink to {real}: {problem}")
+            raise SourceRefused(f"a symlink to a file that is {problem}")
         target = real
     try:
         fd = os.open(target, flags)
@@ -228,7 +228,7 @@ def read_checked(path: str) -> str:
         if not stat.S_ISREG(st.st_mode):
             raise SourceRefused("not a regular file")
         if st.st_size > MAX_SOURCE_BYTES:
-            raise SourceRefused(f"{st.st_size} bytes, more than a source file ({MAX_SOURCE_BYTES} at most)")
+            raise SourceRefused(f"more than a source file ({MAX_SOURCE_BYTES >> 20} MiB at most)")
         data = fh.read(MAX_SOURCE_BYTES + 1)
     return checked_text(data)
 
