@@ -197,3 +197,16 @@ def test_two_files_of_one_stage_the_kernels_own_is_taken(tmp_path, kernel):
     assert Path(e.file_paths["ttgir"]).name == f"{kernel}.ttgir"
     other = "b_kernel" if kernel == "a_kernel" else "a_kernel"
     assert f"{other}.ttgir" in e.other_files
+
+
+def test_metadata_nested_thousands_deep_is_one_damaged_entry(tmp_path, cache39):
+    """A metadata json of arrays nested 100,000 deep (json's recursion) makes its entry partial with a
+    reason; `ls` of the cache goes on (it failed as a whole)."""
+    import shutil
+
+    from tritonscope.artifacts.cache import load_entry
+
+    entry = shutil.copytree(cache39 / "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ", tmp_path / "c" / "E")
+    (entry / "add_kernel.json").write_text("[" * 100_000 + "]" * 100_000)
+    e = load_entry(entry)
+    assert e.kind == "partial" and "nested too deep" in e.metadata_error

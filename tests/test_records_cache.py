@@ -348,7 +348,8 @@ def test_no_record_is_written_through_a_link_planted_as_its_directory(small_cach
     assert not list(victim.iterdir())
 
 
-@pytest.mark.parametrize("where", ["around the cache", "an inductor dir", "the snapshot's out"])
+@pytest.mark.parametrize("where", ["around the cache", "an inductor dir", "the snapshot's out", "a log's dir",
+                                   "TORCH_TRACE"])
 def test_records_stay_apart_from_what_the_command_reads_and_writes(cli, small_cache, tmp_path, where):
     """A records cache around the cache read (its `<xx>/` directories would land beside or in its entries),
     inside an --inductor-dir, or inside the snapshot being written: this command keeps no record."""
@@ -357,16 +358,22 @@ def test_records_stay_apart_from_what_the_command_reads_and_writes(cli, small_ca
     ind = tmp_path / "ind"
     ind.mkdir()
     out = tmp_path / "out"
-    records_at = {"around the cache": parent, "an inductor dir": ind / "rc", "the snapshot's out": out / "rc"}[where]
+    log = ind / "dedicated_log_torch_trace_x.log"
+    log.write_text("V1126 18:26:43.559000 544 torch/_inductor/graph.py:2575] {}\n")
+    records_at = {"around the cache": parent, "an inductor dir": ind / "rc", "the snapshot's out": out / "rc",
+                  "a log's dir": ind / "rc", "TORCH_TRACE": ind / "rc"}[where]
+    given = str(log) if where == "a log's dir" else str(ind)
+    env = {"TRITONSCOPE_RECORDS_CACHE": str(records_at)}
+    read = ["--inductor-dir", given]
+    if where == "TORCH_TRACE":  # (read by default)
+        env["TORCH_TRACE"], read = str(ind), []
     before = _tree(parent)
-    proc = cli("snapshot", "--cache-dir", str(cache), "--out", str(out), "--inductor-dir", str(ind),
-               env={"TRITONSCOPE_RECORDS_CACHE": str(records_at)})
+    proc = cli("snapshot", "--cache-dir", str(cache), "--out", str(out), *read, env=env)
     assert proc.returncode == 0, proc.stderr
     assert _tree(parent) == before and not list(records_at.rglob("*.rec"))
     assert not (out / "rc").exists()
     if where != "the snapshot's out":  # (a diff of the cache writes no snapshot)
-        assert cli("diff", str(cache), str(cache), "--inductor-dir", str(ind), "--format", "json",
-                   env={"TRITONSCOPE_RECORDS_CACHE": str(records_at)}).returncode == 0
+        assert cli("diff", str(cache), str(cache), *read, "--format", "json", env=env).returncode == 0
         assert _tree(parent) == before and not list(records_at.rglob("*.rec"))
 
 

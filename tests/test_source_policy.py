@@ -304,3 +304,35 @@ def test_lookups_under_a_root_stay_inside_it(tmp_path, how):
     assert not found.found and "SECRET" not in "\n".join(found.lines)
     if how != "dotdot":
         assert "outside" in found.error, found.error
+
+
+def test_a_source_root_thousands_of_folders_deep_is_searched_without_error(tmp_path):
+    """The search by name below a --source-root keeps its own stack (os.walk recursed: a tree ~1,000 deep
+    raised RecursionError; here 300 deep under a recursion limit 200 frames above this test's) and goes 64
+    levels down at most; os.walk's order otherwise."""
+    import sys
+
+    root = tmp_path / "root"
+    root.mkdir()
+    deep = root
+    for _ in range(300):  # (one level at a time: mkdir(parents=True) recurses too)
+        deep = deep / "d"
+        deep.mkdir()
+    (root / "b" / "x").mkdir(parents=True)
+    (root / "b" / "x" / "k.py").write_text(JIT_KERNEL)
+    (root / "c").mkdir()
+    (root / "c" / "k.py").write_text(JIT_KERNEL)
+    (root / "a").mkdir()
+    (root / "a" / "k.py").symlink_to(root / "c", target_is_directory=True)  # a folder link: no file, not entered
+    depth, frame = 0, sys._getframe()
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth + 200)
+    try:
+        found = SourceFinder(roots=(str(root),)).read("/elsewhere/k.py", {"/elsewhere/k.py"})
+        missing = SourceFinder(roots=(str(root),)).read("/elsewhere/none.py", {"/elsewhere/none.py"})
+    finally:
+        sys.setrecursionlimit(limit)
+    assert found.found and found.path == str(root / "b" / "x" / "k.py")  # depth first, sorted, as os.walk
+    assert missing.error == "source not found"

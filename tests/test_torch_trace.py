@@ -205,3 +205,35 @@ def test_a_kernel_source_held_only_by_the_trace_is_read_from_it(cli, tmp_path):
     # without the trace: not found, as before
     r = cli("map", str(entry), "--json", env={"TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "none")})
     assert json.loads(r.stdout)["source"]["error"].startswith("source not found")
+
+
+def test_a_damaged_log_is_read_in_bounded_memory_and_never_crashes(tmp_path, monkeypatch):
+    """One endless line is never held whole (a log of one 512 MB line took 1 GB); a log's kept payloads are
+    bounded in total; a compile id of another type, JSON nested thousands deep and a line number of
+    thousands of digits are damaged records, not a crash."""
+    import tracemalloc
+
+    from tritonscope.srcmap import torch_trace
+
+    monkeypatch.setattr(torch_trace, "MAX_PAYLOAD_BYTES", 1000)
+    monkeypatch.setattr(torch_trace, "MAX_LOG_TEXT_BYTES", 3000)
+    head = 'V1126 18:26:43.559000 544 torch/_inductor/graph.py:2575] '
+    code = '{"inductor_output_code": {"filename": "/x/c%d.py"}, "frame_id": %s, "has_payload": "x"}'
+    lines = [head + code % (0, "0"), "\t" + "x" * 5_000_000,  # a payload line far over the bound
+             head + code % (1, "[0]"), "\tsmall",  # an id that is no id
+             head + '{"artifact": {"name": "inductor_post_grad_graph"}, "x": ' + "[" * 100_000 + "]" * 100_000 + "}"]
+    for i in range(2, 8):  # 6 payloads of 900 bytes: the last ones over the log's bound of 3000
+        lines += [head + code % (i, str(i)), "\t" + "y" * 900]
+    log = tmp_path / "t.log"
+    log.write_text("\n".join(lines) + "\n")
+    tracemalloc.start()
+    try:
+        graphs, notes = torch_trace.read_trace(str(log))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20, peak
+    kept = [g.wrapper_text for g in graphs if g.wrapper_text]
+    assert kept[0] == "small" and sum(map(len, kept)) <= 3000 and len(kept) == 4
+    assert notes and "not read" in notes[0]
+    assert torch_trace.parse_stack(f'  File "/m.py", line {"9" * 5000}, in f\n    x()\n') == ()

@@ -460,6 +460,8 @@ def _read_metadata(path: str | os.PathLike) -> tuple[dict | None, str | None]:
         if raw is None:
             return None, f"{os.path.basename(path)}: larger than {format_size(MAX_METADATA_BYTES)}, not Triton metadata"
         data = json.loads(raw)
+    except RecursionError:  # (arrays nested thousands deep: no metadata)
+        return None, f"{os.path.basename(path)}: nested too deep, not Triton metadata"
     except (OSError, ValueError) as e:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e).split("\n")[0]
         return None, f"{os.path.basename(path)}: {reason}"

@@ -105,8 +105,9 @@ def _records_apart(*roots: str | None) -> None:
     """The records cache and every cache, entry or output the command reads or writes lie apart, neither
     inside the other; else this command keeps and reads no record. Each entry's own cache is checked as it
     is read, but a diff reads two (a records cache inside B must not take A's records), an --inductor-dir
-    and a snapshot's --out are no cache of any entry, and a records cache around a cache read would put its
-    `<xx>/` directories beside, or into, that cache's entries."""
+    (a log given as one: its directory), $TORCH_TRACE and a snapshot's --out are no cache of any entry, and
+    a records cache around a cache read would put its `<xx>/` directories beside, or into, that cache's
+    entries."""
     import os
 
     from tritonscope.artifacts.cache import default_compiler_caches
@@ -116,8 +117,10 @@ def _records_apart(*roots: str | None) -> None:
     cache = RecordsCache.default()
     if cache is None:
         return
-    for root in [*roots, *map(str, default_compiler_caches())]:
-        if root is not None and (within(cache.root, root) or within(root, cache.root)):
+    # (a torch trace read by default; a log given as an --inductor-dir stands for its directory)
+    roots = (*roots, os.environ.get("TORCH_TRACE"), *map(str, default_compiler_caches()))
+    for root in [os.path.dirname(os.path.abspath(r)) if os.path.isfile(r) else r for r in roots if r]:
+        if within(cache.root, root) or within(root, cache.root):
             os.environ[ENV] = "off"  # (the environment carries it to the pool's workers)
             return
 

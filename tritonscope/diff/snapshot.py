@@ -472,8 +472,8 @@ def _marker(path: Path) -> dict:
     """A snapshot marker's document; TritonscopeError (naming it) when it is unreadable or not a marker."""
     try:
         doc = json.loads(_read_file(path))
-    except (OSError, ValueError) as e:
-        raise TritonscopeError(f"not a readable snapshot: {e}", str(path)) from None
+    except (OSError, ValueError, RecursionError) as e:
+        raise TritonscopeError(f"not a readable snapshot: {_reason(e)}", str(path)) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(doc.get("kernels", []), list):
         raise TritonscopeError(f"not a {FORMAT} marker", str(path))
     return doc
@@ -526,8 +526,8 @@ def read_snapshot(root: Path) -> tuple[list[KernelRecord], dict]:
         d = root / rel
         try:
             doc = json.loads(_read_file(d / METRICS_FILE))
-        except (OSError, ValueError) as e:
-            raise TritonscopeError(f"cannot read: {e}", str(d / METRICS_FILE)) from None
+        except (OSError, ValueError, RecursionError) as e:
+            raise TritonscopeError(f"cannot read: {_reason(e)}", str(d / METRICS_FILE)) from None
         if not _is_record_document(doc):
             raise TritonscopeError(f"not a {METRICS_FILE} of this format (kernel, target, spec, numeric metrics "
                                    "and load sites, stage names)", str(d / METRICS_FILE))
@@ -564,6 +564,10 @@ def _is_record_document(doc: object) -> bool:
             and isinstance(doc.get("spec", {}), dict) and numbers(doc.get("metrics", {}))
             and numbers(doc.get("load_sites", {}))
             and isinstance(doc.get("stages", []), list) and all(isinstance(x, str) for x in doc.get("stages", [])))
+
+
+def _reason(e: BaseException) -> str:
+    return "nested too deep" if isinstance(e, RecursionError) else str(e)
 
 
 def _read_file(path: Path) -> str:

@@ -167,7 +167,7 @@ def _dims(text: str) -> list:
     inner = text.strip()[1:-1].strip()
     if not inner:
         return []
-    return [int(d) if re.fullmatch(r"-?\d+", d.strip()) else d.strip() for d in inner.split(",")]
+    return [int(d) if re.fullmatch(r"-?\d{1,18}", d.strip()) else d.strip() for d in inner.split(",")]
 
 
 @dataclass

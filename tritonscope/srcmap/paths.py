@@ -37,6 +37,7 @@ from pathlib import Path
 from tritonscope.lazyre import lazy_compile
 
 _MAX_WALK_FILES = 50000
+_MAX_WALK_DEPTH = 64
 # The largest Python source read: real kernel files are a few hundred KB (Inductor's largest ~1 MB).
 MAX_SOURCE_BYTES = 8 << 20
 SOURCE_SUFFIX = ".py"
@@ -258,14 +259,33 @@ def _strip_prefix(path: str, prefix: str) -> str | None:
 
 
 def _find_by_name(root: str, name: str) -> str | None:
+    """The first `name` below `root` in os.walk's order (a folder's files, then its subfolders in sorted
+    order, depth first; links not followed), up to _MAX_WALK_FILES files and _MAX_WALK_DEPTH levels, with a
+    stack of its own (os.walk recursed: a tree thousands deep raised RecursionError)."""
     seen = 0
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames.sort()
-        if name in filenames:
-            return os.path.join(dirpath, name)
-        seen += len(filenames)
+    stack = [(root, 0)]
+    while stack:
+        folder, depth = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                listed = list(it)
+        except OSError:
+            continue
+        folders = []
+        for de in listed:
+            try:
+                if de.is_dir():  # (as os.walk: a link to a folder is a folder, never entered)
+                    if not de.is_symlink():
+                        folders.append(de.name)
+                elif de.name == name:
+                    return de.path
+            except OSError:
+                continue
+        seen += len(listed) - len(folders)
         if seen > _MAX_WALK_FILES:
-            break
+            return None
+        if depth < _MAX_WALK_DEPTH:
+            stack.extend((os.path.join(folder, d), depth + 1) for d in sorted(folders, reverse=True))
     return None
 
 

@@ -37,10 +37,12 @@ _RECORD = lazy_compile(r"^[VIWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^\]]*\] (\{.*\
 _PREFIX = lazy_compile(rb"^[VIWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^\]\n]*\] \{")
 _STACKS = "inductor_provenance_tracking_kernel_stack_traces"
 _POST_GRAD = "inductor_post_grad_graph"
-_FRAME = lazy_compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+), in (?P<func>.+?)\s*$')
+_FRAME = lazy_compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d{1,9}), in (?P<func>.+?)\s*$')
 _HEAD_BYTES = 4096
-# A payload larger than this is not kept (a wrapper of a large model is a few MB).
+# A payload larger than this is not kept (a wrapper of a large model is a few MB), and a log's kept
+# payloads add up to at most MAX_LOG_TEXT_BYTES (past that, records are counted as not read).
 MAX_PAYLOAD_BYTES = 64 << 20
+MAX_LOG_TEXT_BYTES = 512 << 20
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,9 @@ def is_trace_log(path: str) -> bool:
 
 def _key(meta: dict) -> tuple:
     """The compile a record belongs to (a rank's log holds one process: the key is within one log)."""
-    return tuple(meta.get(k) for k in ("frame_id", "frame_compile_id", "attempt", "compiled_autograd_id"))
+    # (a value of another type, from a damaged or foreign log, is no id: all such are one)
+    return tuple(v if v is None or isinstance(v, int | str) else "?"
+                 for v in (meta.get(k) for k in ("frame_id", "frame_compile_id", "attempt", "compiled_autograd_id")))
 
 
 def _kind(meta: dict) -> str | None:
@@ -113,17 +117,20 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
     record: tuple[str, dict, int] | None = None
     payload: list[bytes] | None = None
     size = 0
+    kept = 0  # bytes of the payloads kept so far
 
     def finish() -> None:
-        nonlocal damaged
+        nonlocal damaged, kept
         if record is None:
             return
         kind, meta, at = record
-        if size > MAX_PAYLOAD_BYTES:  # not kept: counted here, not again below
+        dropped = size > MAX_PAYLOAD_BYTES or kept + size > MAX_LOG_TEXT_BYTES
+        if dropped:  # not kept: counted here, not again below
             damaged += 1
             text = None
         else:
             text = b"\n".join(payload).decode("utf-8", "replace") if payload is not None else None
+            kept += size
         key = _key(meta)
         if kind == "post_grad":
             if text:
@@ -140,7 +147,7 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
             g = awaiting.pop(key, None)
             stacks = _stack_table(text)
             if stacks is None:
-                damaged += size <= MAX_PAYLOAD_BYTES
+                damaged += not dropped
             elif g is not None:
                 g.stacks = stacks
 
@@ -149,10 +156,10 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
     except OSError as exc:
         return [], [f"{path}: not read ({exc.strerror or exc})"]
     with fh:
-        for lineno, raw in enumerate(fh, 1):
+        for lineno, (raw, length) in enumerate(_lines(fh), 1):
             if raw[:1] == b"\t":
                 if payload is not None:
-                    size += len(raw)
+                    size += length
                     if size <= MAX_PAYLOAD_BYTES:
                         payload.append(raw[1:].rstrip(b"\r\n"))
                 continue
@@ -166,7 +173,7 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
                 continue
             try:
                 meta = json.loads(m.group(1))
-            except ValueError:
+            except (ValueError, RecursionError):
                 damaged += 1
                 continue
             if not isinstance(meta, dict):
@@ -182,12 +189,27 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
     return graphs, notes
 
 
+def _lines(fh, limit: int | None = None):
+    """(the line, its length) for each line of a binary file; a line longer than `limit` comes as its first
+    `limit` bytes with its whole length (the rest is read in pieces and dropped: a log of one endless line
+    is never held whole)."""
+    limit = limit or MAX_PAYLOAD_BYTES + 2
+    while raw := fh.readline(limit):
+        length = len(raw)
+        if length == limit and not raw.endswith(b"\n"):
+            while (rest := fh.readline(limit)):
+                length += len(rest)
+                if rest.endswith(b"\n"):
+                    break
+        yield raw, length
+
+
 def _stack_table(text: str | None) -> dict[str, list[str]] | None:
     if not text:
         return None
     try:
         table = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(table, dict):
         return None
