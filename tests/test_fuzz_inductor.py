@@ -78,3 +78,77 @@ def test_mutated_torch_traces(tmp_path):
         assert all(n.startswith(str(log)) for n in notes)
 
     run()
+
+
+def test_linear_matchers_find_what_the_reference_patterns_find():
+    """match_fx_file, match_source_nodes and match_fragment_node (linear in the line) against the patterns
+    they replace (quadratic on a long line of repeated fragments), on lines drawn from their fragments."""
+    import random
+
+    from tritonscope.srcmap import inductor as ind
+
+    def fx(line):
+        m = ind._FX_FILE.match(line)
+        return None if m is None else (m["file"], int(m["line"]), m["func"], m["code"])
+
+    def nodes(line):
+        m = ind._SOURCE_NODES.match(line)
+        return None if m is None else (m[1], m[2])
+
+    def fragment(line):
+        m = ind._FRAGMENT_NODE.match(line)
+        return None if m is None else (m["name"], m["type"], m["op"], m["target"])
+
+    cases = ((fx, ind.match_fx_file, ["# ", "#", "File: ", "a", ":1", ":12", " in f", " in ", ", code: ", ",", " ",
+                                      "x.py", "Backward of forward node: ", "\t", "é"]),
+             (nodes, ind.match_source_nodes, ["# ", "Topologically Sorted ", "Unsorted ", "Source Nodes: [", "]",
+                                              "], Original ATen: [", "a", ", ", "["]),
+             (fragment, ind.match_fragment_node, ["#   %", "buf0", " : ", "Tensor ", " = ", "call_function",
+                                                  "[target=", "aten.add", "]", "(", "x", "é", "_"]))
+    rng = random.Random(311)
+    for reference, linear, parts in cases:
+        for _ in range(30000):
+            line = "".join(rng.choice(parts) for _ in range(rng.randrange(1, 12)))
+            assert linear(line) == reference(line), repr(line)
+
+
+def test_lines_inferred_by_a_pass_at_a_time_or_by_the_worklist_agree():
+    """_infer_in_scope looks at a node again only when a neighbour got a line: the lines of the passes over
+    every node it replaces (kept here as the reference), on random graphs."""
+    import copy
+    import random
+
+    from tritonscope.srcmap.inductor import FxScope, _infer_in_scope
+
+    def passes(scope):
+        located, uses = scope.located, scope.uses
+        users = {}
+        for name, used in uses.items():
+            for u in used:
+                if u in located and u != name:
+                    users.setdefault(u, []).append(name)
+        for rule, neighbours in (("users", users), ("producers", uses)):
+            changed = True
+            while changed:
+                changed = False
+                for name, loc in located.items():
+                    if loc is not None:
+                        continue
+                    near = {located[n][:4] for n in neighbours.get(name, ()) if n in located and located[n]}
+                    if len(near) == 1:
+                        located[name] = (*next(iter(near)), f"inferred from its {rule}")
+                        changed = True
+
+    rng = random.Random(173)
+    lines = [None, ("m.py", 1, "f", "a"), ("m.py", 2, "f", "b"), ("n.py", 3, "g", "c")]
+    for _ in range(5000):
+        names = [f"n{i}" for i in range(rng.randrange(1, 12))]
+        rng.shuffle(names)
+        scope = FxScope("")
+        for name in names:
+            scope.located[name] = rng.choice(lines) if rng.random() < 0.4 else None
+            scope.uses[name] = [rng.choice([*names, "x"]) for _ in range(rng.randrange(0, 4))]
+        expected = copy.deepcopy(scope)
+        passes(expected)
+        _infer_in_scope(scope)
+        assert scope.located == expected.located

@@ -70,9 +70,13 @@ _HANDLE = lazy_compile(r"^\s*# \[Provenance debug handles\] (([\w.]+):\d+)\s*$")
 # Source Nodes line (torch <= 2.4, no header, no graph fragment).
 _SOURCE_NODES = lazy_compile(
     r"^# (?:(?:Topologically Sorted|Unsorted) )?Source Nodes: \[(.*)\], Original ATen: \[(.*)\]$")
+_SOURCE_NODES_HEAD = lazy_compile(r"# (?:(?:Topologically Sorted|Unsorted) )?Source Nodes: \[")
+_ATEN = "], Original ATen: ["
 _MAPPING = lazy_compile(r"^#\s+(\S*) ?=> (.+)$")  # a node made by a post-grad pass has an empty source
 _FRAGMENT_NODE = lazy_compile(
     r"^#   %(?P<name>[\w.]+) : (?P<type>.*?) = (?P<op>\w+)\[target=(?P<target>[^\]]*)\](?P<rest>.*)$")
+_FRAGMENT_HEAD = lazy_compile(r"#   %([\w.]+) : ")
+_WORD = lazy_compile(r"\w")
 _TENSOR_TYPE = lazy_compile(r'Tensor "(?P<dtype>\w+)(?P<shape>\[[^\]]*\])(?P<stride>\[[^\]]*\])(?P<device>[^"]*)"')
 # `name = async_compile.triton('name', '''` (older torch: the placeholder 'triton_' as Triton's name)
 _ASYNC_COMPILE = lazy_compile(r"^(\w+) = async_compile\.triton\('(\w+)', '''$")
@@ -86,6 +90,11 @@ _SOURCE_END = lazy_compile(r"^'''(?:,|\))")
 # leave the nodes under it with the previous comment's line.
 _FX_FILE = lazy_compile(r"^\s*#(?:.*?\s)??(?:Backward of forward node: )?File: (?P<file>.+?):(?P<line>\d+)"
                         r"(?: in (?P<func>[^,]+))?, code: (?P<code>.*)$")
+_FX_FILE_TAIL = lazy_compile(r":(\d{1,9})(?: in ([^,]{1,1024}))?, code: ")
+# (these three patterns are the reference of the matchers below, which find the same in linear time: the
+# patterns backtrack quadratically on a long line of repeated fragments, 24 s for 200 KB)
+_MAX_FX_CANDIDATES = 8
+_MAX_FX_FILE_CHARS = 4096
 _FX_NO_TRACE = lazy_compile(r"^\s*#(?:.*\s)?No stacktrace found for following nodes\s*$")
 # activation checkpointing's policy in that comment: ` ac_graph_id: 2 - PREFER_RECOMPUTE`, ` recompute: MUST_SAVE`
 _FX_CHECKPOINT = lazy_compile(r"^\s*#.*?\s(?:ac_graph_id: \S+ - |recompute: )(\w+)")
@@ -313,10 +322,10 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
             i += 1
             continue
         if pending is not None and line.startswith("#"):
-            m = _SOURCE_NODES.match(line)
+            m = match_source_nodes(line)
             if m:
-                pending["source_nodes"] = _names(m.group(1))
-                pending["aten_ops"] = _names(m.group(2))
+                pending["source_nodes"] = _names(m[0])
+                pending["aten_ops"] = _names(m[1])
                 section = "mapping"  # older torch: the mapping follows with no header line
             elif line.startswith("# Source node to ATen node mapping:"):
                 section = "mapping"
@@ -324,9 +333,8 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
                 section = "fragment"
             elif section == "mapping" and (mm := _MAPPING.match(line)):
                 pending["mapping"][mm.group(1)] = _names(mm.group(2))
-            elif section == "fragment" and (fm := _FRAGMENT_NODE.match(line)):
-                pending["fragment"].append(FxNode(fm.group("name"), fm.group("op"), fm.group("target"),
-                                                  fm.group("type").strip()))
+            elif section == "fragment" and (fm := match_fragment_node(line)):
+                pending["fragment"].append(FxNode(fm[0], fm[2], fm[3], fm[1].strip()))
             i += 1
             continue
         m = _ASYNC_COMPILE.match(line)
@@ -393,6 +401,55 @@ class FxScope:
         return near
 
 
+def match_source_nodes(line: str) -> tuple[str, str] | None:
+    """_SOURCE_NODES's groups: (the source nodes, the ATen ops) in their brackets."""
+    m = _SOURCE_NODES_HEAD.match(line)
+    if m is None or not line.endswith("]"):
+        return None
+    k = line.rfind(_ATEN, m.end(), len(line) - 1)  # (the last: the first group is greedy)
+    return None if k < 0 else (line[m.end():k], line[k + len(_ATEN):-1])
+
+
+def match_fragment_node(line: str) -> tuple[str, str, str, str] | None:
+    """_FRAGMENT_NODE's (name, type, op, target): the first `[target=` behind ` = <op>`, and its `]`."""
+    head = _FRAGMENT_HEAD.match(line)
+    if head is None:
+        return None
+    at = line.find("[target=", head.end())
+    while at >= 0:
+        j = at
+        while j > head.end() and _WORD.match(line, j - 1):  # (back over the op's name, \w+)
+            j -= 1
+        close = line.find("]", at + 8)
+        if j < at and j - 3 >= head.end() and line.startswith(" = ", j - 3) and close >= 0:
+            return head.group(1), line[head.end():j - 3], line[j:at], line[at + 8:close]
+        at = line.find("[target=", at + 1)
+    return None
+
+
+def match_fx_file(line: str) -> tuple[str, int, str | None, str] | None:
+    """_FX_FILE's (file, line, function or None, code): the first `File: ` after the `#` that starts the
+    comment or follows a space, with the shortest file name before `:N[ in func], code: ` (tried at a few
+    such places at most, file names up to 4,096 characters, function names up to 1,024)."""
+    body = line.lstrip()
+    if not body.startswith("#"):
+        return None
+    h = len(line) - len(body) + 1
+    p = line.find("File: ", h)
+    tries = 0
+    while p >= 0 and tries < _MAX_FX_CANDIDATES:
+        if p == h or line[p - 1].isspace():
+            tries += 1
+            k = line.find(":", p + 7)
+            while 0 <= k <= p + 6 + _MAX_FX_FILE_CHARS:
+                m = _FX_FILE_TAIL.match(line, k)
+                if m is not None:
+                    return line[p + 6:k], int(m.group(1)), m.group(2), line[m.end():]
+                k = line.find(":", k + 1)
+        p = line.find("File: ", p + 1)
+    return None
+
+
 def parse_fx_scopes(text: str) -> list[FxScope]:
     """The scopes of a printed FX graph (the graph module's first, then each nested class), each node
     with (file, line, function, code) of the `# File:` comment it sits under; a node under `# No stacktrace
@@ -403,10 +460,9 @@ def parse_fx_scopes(text: str) -> list[FxScope]:
     current = None
     policy = None  # activation checkpointing's, from the same comment
     for line in text.splitlines():
-        m = _FX_FILE.match(line)
+        m = match_fx_file(line) if "File: " in line else None
         if m:
-            current = (m.group("file"), int(m.group("line")), (m.group("func") or "").strip(),
-                       m.group("code").strip())
+            current = (m[0], m[1], (m[2] or "").strip(), m[3].strip())
             policy = _checkpoint_policy(line)
             continue
         if _FX_NO_TRACE.match(line):
@@ -442,23 +498,47 @@ def _checkpoint_policy(comment: str) -> str | None:
 
 
 def _infer_in_scope(scope: FxScope) -> None:
+    """Nodes without a line take the one line their users agree on, passes over the nodes in order until
+    none changes; then the same with their producers. As those passes, a node is looked at again only once
+    a neighbour got a line since it was last looked at (a node whose neighbours disagree never agrees
+    later: lines are only added), at its place in this pass or the next: the same lines, in time linear in
+    the graph (a chain of 10,000 nodes without a stack took 10 s)."""
+    import heapq
+
     located, uses = scope.located, scope.uses
     users: dict[str, list[str]] = {}
     for name, used in uses.items():
         for u in used:
             if u in located and u != name:
                 users.setdefault(u, []).append(name)
+    order = {name: i for i, name in enumerate(located)}
     for rule, neighbours in (("users", users), ("producers", uses)):
-        changed = True
-        while changed:
-            changed = False
-            for name, loc in located.items():
-                if loc is not None:
-                    continue
-                near = {located[n][:4] for n in neighbours.get(name, ()) if n in located and located[n] is not None}
-                if len(near) == 1:
-                    located[name] = (*next(iter(near)), f"inferred from its {rule}")
-                    changed = True
+        waiting_on: dict[str, list[str]] = {}  # a name -> the nodes that take it as a neighbour
+        for name, near in neighbours.items():
+            for n in near:
+                waiting_on.setdefault(n, []).append(name)
+        now = [order[name] for name, loc in located.items() if loc is None]  # (already in order: a heap)
+        later: list[int] = []
+        queued = set(now)
+        names = list(located)
+        while now or later:
+            if not now:  # the next pass: the nodes a later node's new line may decide
+                now, later = later, []
+                heapq.heapify(now)
+            i = heapq.heappop(now)
+            queued.discard(i)
+            name = names[i]
+            if located[name] is not None:
+                continue
+            near = {located[n][:4] for n in neighbours.get(name, ()) if n in located and located[n] is not None}
+            if len(near) != 1:
+                continue
+            located[name] = (*next(iter(near)), f"inferred from its {rule}")
+            for dependent in waiting_on.get(name, ()):
+                j = order.get(dependent)
+                if j is not None and j not in queued and located[dependent] is None:
+                    heapq.heappush(now if j > i else later, j)  # (this pass if it comes after, else the next)
+                    queued.add(j)
 
 
 def parse_fx_graph(text: str) -> dict[str, Loc | None]:
@@ -1076,12 +1156,15 @@ def _attach_stacks(w: Wrapper, table: dict[str, list[str]]) -> None:
     by_name: dict[str, list[str]] = {}
     for key in table:
         by_name.setdefault(key.rsplit(":", 1)[0], []).append(key)
+    parsed: dict[str, tuple] = {}  # each stack's text parsed once (a handle may be named on many lines)
     for b in w.blocks:
-        keys = w.handles.get(b.name) or by_name.get(b.name, [])
+        keys = dict.fromkeys(w.handles.get(b.name) or by_name.get(b.name, []))
         stacks: dict[tuple, None] = {}
         for key in keys:
             for text in table.get(key, []):
-                st = parse_stack(text)
+                st = parsed.get(text)
+                if st is None:
+                    st = parsed[text] = parse_stack(text)
                 if st:
                     stacks.setdefault(st, None)
         b.stacks = list(stacks)
