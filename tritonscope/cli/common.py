@@ -313,10 +313,10 @@ def write_atomically(path: str, data: str | bytes) -> None:
         os.umask(mask)
         os.fchmod(fd, 0o666 & ~mask)  # (the mode open() would give it; mkstemp's is 0600)
         if isinstance(data, bytes):
-            with os.fdopen(fd, "wb") as fh:
+            with os.fdopen(fd, mode="wb") as fh:
                 fh.write(data)
         else:  # a path of undecodable bytes (surrogate escapes) is written as its \\x escapes, not a crash
-            with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
+            with os.fdopen(fd, mode="w", encoding="utf-8", errors="backslashreplace") as fh:
                 fh.write(data)
         os.replace(tmp, path)
     except BaseException:
