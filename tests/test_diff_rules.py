@@ -114,3 +114,22 @@ def test_several_rules_list_which_failed(cli, cache32, cache39):
     assert proc.returncode == 1
     assert "FAILED rules: smem>+0" in proc.stdout
     assert "  smem>+0: matmul_kernel hip:gfx950: 8192 -> 16944" in proc.stdout
+
+
+@pytest.mark.parametrize("text", ["ops:global_laod>+0", "ops:@>0", "ops:global_load@nonstage>0", "lines:foo>0",
+                                  "loads:bogus>0", "ops:mma.16B>0", "", ","])
+def test_a_rule_naming_nothing_the_diff_counts_is_a_usage_error(text):
+    """A misspelt class, stage or verdict (or no rule at all) would be a CI gate that never fails."""
+    from tritonscope.diff.verdicts import parse_rules
+    from tritonscope.errors import UsageError
+
+    with pytest.raises(UsageError):
+        parse_rules([text])
+
+
+@pytest.mark.parametrize("text", ["ops:global_load@ptx>+0", "ops:global_load.16B<-1", "ops:mma@ttgir>+0",
+                                  "ops:hint:evict_first>0", "lines:ptx>+10%", "loads:narrower>0", "ops:tcgen05_mma>0"])
+def test_every_kind_of_counted_metric_is_a_rule(text):
+    from tritonscope.diff.verdicts import parse_rules
+
+    assert len(parse_rules([text])) == 1

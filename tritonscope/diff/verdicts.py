@@ -39,6 +39,32 @@ KNOWN_METRICS = ("regs", "spills", "smem", "tmem", "static_smem", "stack", "loca
 KNOWN_PREFIXES = ("ops:", "lines:", "loads:")
 
 
+def _known_prefixed(metric: str) -> bool:
+    """Whether `ops:<class>[@stage]`, `lines:<stage>` or `loads:<verdict>` names what metrics.py counts (a
+    misspelt class would never fail: a CI gate that silently passes)."""
+    from tritonscope.diff.metrics import LLIR_TEXT_CLASSES, STAGE_CLASSES
+    from tritonscope.diff.normalize import NORMALIZED_STAGES
+    from tritonscope.loads.model import VERDICTS
+    from tritonscope.stages.memops import KINDS
+
+    prefix, _, rest = metric.partition(":")
+    if prefix == "lines":
+        return rest in NORMALIZED_STAGES
+    if prefix == "loads":
+        return rest in VERDICTS
+    cls, at, stage = rest.partition("@")
+    if at and stage not in STAGE_CLASSES:
+        return False
+    if cls.startswith("hint:"):
+        return re.fullmatch(r"[\w.]+", cls[5:]) is not None  # (a cache hint, as the ISA spells it)
+    m = re.fullmatch(r"(\w+?)(?:\.(\d+)B)?", cls)  # `global_load.16B`: a memory kind at one width
+    if m is None:
+        return False
+    base, width = m.groups()
+    classes = {c for table in STAGE_CLASSES.values() for c, _ in table} | {c for c, _ in LLIR_TEXT_CLASSES}
+    return base in KINDS if width else base in classes or base in KINDS
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     text: str
@@ -57,7 +83,7 @@ class Rule:
             raise UsageError(f"bad --fail-on rule {text!r}: expected `any` or METRIC CMP [+-]N[%] "
                              f"(e.g. regs>+5%, spills>0, vector-width<)")
         metric = m.group("metric")
-        prefixed = metric.startswith(KNOWN_PREFIXES) and len(metric.split(":", 1)[1]) > 0
+        prefixed = metric.startswith(KNOWN_PREFIXES) and _known_prefixed(metric)
         if metric not in KNOWN_METRICS and not prefixed:
             raise UsageError(f"bad --fail-on rule {text!r}: unknown metric {metric!r} (known: "
                              f"{', '.join(KNOWN_METRICS)}, ops:<class>[@stage], lines:<stage>, loads:<verdict>)")
@@ -92,9 +118,10 @@ class Rule:
 def parse_rules(texts: Iterable[str]) -> list[Rule]:
     rules = []
     for text in texts:
-        for part in text.split(","):
-            if part.strip():
-                rules.append(Rule.parse(part))
+        parts = [p for p in text.split(",") if p.strip()]
+        if not parts:  # (`--fail-on ''` from an unset CI variable: a gate that would never fail)
+            raise UsageError(f"bad --fail-on {text!r}: no rule in it")
+        rules.extend(Rule.parse(p) for p in parts)
     return rules
 
 
