@@ -210,3 +210,19 @@ def test_metadata_nested_thousands_deep_is_one_damaged_entry(tmp_path, cache39):
     (entry / "add_kernel.json").write_text("[" * 100_000 + "]" * 100_000)
     e = load_entry(entry)
     assert e.kind == "partial" and "nested too deep" in e.metadata_error
+
+
+def test_nan_and_infinity_in_metadata_are_no_values(tmp_path, cache39):
+    """JSON's non-standard NaN/Infinity in a metadata file are read as no value: echoed, they made `ls
+    --json`, `diff --format json` and a snapshot's metrics.json invalid JSON."""
+    import shutil
+
+    from tritonscope.artifacts.cache import load_entry
+
+    entry = shutil.copytree(cache39 / "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ", tmp_path / "c" / "E")
+    meta = (entry / "add_kernel.json").read_text()
+    (entry / "add_kernel.json").write_text(meta.replace('"num_warps": 4', '"num_warps": NaN', 1)
+                                           .replace('"shared": 0', '"shared": Infinity', 1))
+    e = load_entry(entry)
+    assert e.metadata["num_warps"] is None and e.metadata.get("shared") is None
+    assert "NaN" not in json.dumps(e.metadata) and "Infinity" not in json.dumps(e.metadata)

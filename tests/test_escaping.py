@@ -162,3 +162,16 @@ def test_terminal_output_shows_control_characters_from_a_cache(cli, cache39, tmp
         outputs.append(r.stdout + r.stderr)
         assert not any(c in outputs[-1] for c in "\x1b\x07\x9b\r"), (args, outputs[-1])
     assert "\\x1b[2J" in outputs[0] and "kernels\\x1b[2J.py" in outputs[2]
+
+
+def test_diff_markdown_keeps_a_kernel_name_inside_its_code_span(cli, cache39, tmp_path):
+    """A kernel name holding backticks, a `|` and a line break (the cache author's text) stays one code span
+    in one table cell of the pull-request comment: no markup of its own, no row or cell of its own."""
+    a = shutil.copytree(cache39 / ADD_90, tmp_path / "a" / ADD_90)
+    evil = "k`|x\n<img src=x onerror=alert(1)>"
+    meta = json.loads((a / "add_kernel.json").read_text())
+    (a / "add_kernel.json").write_text(json.dumps({**meta, "name": evil}))
+    r = cli("diff", str(tmp_path / "a"), str(cache39), "--format", "markdown")
+    assert r.returncode == 0, r.stderr
+    rows = [ln for ln in r.stdout.splitlines() if "onerror" in ln]
+    assert len(rows) == 1 and rows[0].startswith("| removed | ``k`\\|x\\x0a<img src=x onerror=alert(1)>`` |"), rows

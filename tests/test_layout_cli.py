@@ -213,3 +213,35 @@ def test_a_picture_replaces_a_link_at_its_path_never_writes_through_it(cli, tmp_
     assert r.returncode == 0, r.stderr
     assert victim.read_text() == "VICTIM\n" and not out.is_symlink() and out.stat().st_size > 0
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([out.name, "victim.txt"])
+
+
+def test_a_picture_written_to_a_pipe_goes_into_the_pipe(cli, tmp_path):
+    """A device or a pipe at the output path (`--svg /dev/null`, a FIFO a reader waits on) is written
+    into, not replaced by a file (as root, a rename over /dev/null replaced the device)."""
+    import os
+    import threading
+
+    fifo = tmp_path / "p.svg"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    r = cli("layout", "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
+            "--shape", "128", "--svg", str(fifo))
+    reader.join(timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert fifo.is_fifo() and got and got[0].startswith(b"<svg")
+
+
+@pytest.mark.parametrize("bad", ["threadsPerWarp = [65536, 65536], warpsPerCTA = [1, 1]",
+                                 "threadsPerWarp = [8, 4], warpsPerCTA = [4096, 1]"])
+def test_a_layout_with_more_lanes_or_warps_than_a_cta_holds_is_refused(cli, bad):
+    """65,536 lanes per warp took minutes and gigabytes to model: one line instead."""
+    r = cli("layout", f"#ttg.blocked<{{sizePerThread = [1, 1], {bad}, order = [0, 1]}}>", "--shape", "64x64")
+    assert r.returncode == 1 and "at most" in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+@pytest.mark.parametrize("dtype", ["i0", "f0", "i99999999999999999999"])
+def test_an_element_type_of_no_bits_is_a_usage_error(cli, dtype):
+    r = cli("layout", WORKED, "--shape", "64x256", "--dtype", dtype)
+    assert r.returncode == 2 and "--dtype" in r.stderr and "internal error" not in r.stderr, r.stderr

@@ -454,12 +454,18 @@ def default_compiler_caches(env: dict[str, str] | None = None) -> list[Path]:
     return [default_cache_dir(env), default_inductor_dir(env)]
 
 
+def _no_number(constant: str) -> None:
+    """JSON's non-standard NaN, Infinity and -Infinity in a metadata file: no value. Triton writes none; echoed,
+    they would make every JSON the tool writes of it invalid."""
+    return None
+
+
 def _read_metadata(path: str | os.PathLike) -> tuple[dict | None, str | None]:
     try:
         raw = read_at_most(path, MAX_METADATA_BYTES)
         if raw is None:
             return None, f"{os.path.basename(path)}: larger than {format_size(MAX_METADATA_BYTES)}, not Triton metadata"
-        data = json.loads(raw)
+        data = json.loads(raw, parse_constant=_no_number)  # (NaN/Infinity: no value, never echoed as such)
     except RecursionError:  # (arrays nested thousands deep: no metadata)
         return None, f"{os.path.basename(path)}: nested too deep, not Triton metadata"
     except (OSError, ValueError) as e:

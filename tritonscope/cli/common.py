@@ -303,9 +303,21 @@ def pass_console(f: Callable) -> Callable:
 def write_atomically(path: str, data: str | bytes) -> None:
     """Write beside the destination and rename: an interrupted or failed write leaves neither a partial
     file nor a temporary file behind, and a link at the destination is replaced, never written through
-    (an output path anyone could have planted a link at: /tmp)."""
+    (an output path anyone could have planted a link at: /tmp). A device or pipe there is written into."""
+    import stat
     import tempfile
 
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode) or stat.S_ISDIR(mode)):
+        # a device or a pipe (`-o /dev/null`, a FIFO a reader waits on): written into, as any tool does,
+        # never replaced by a file (as root, a rename over /dev/null would replace the device)
+        with open(path, "wb" if isinstance(data, bytes) else "w",
+                  **({} if isinstance(data, bytes) else {"encoding": "utf-8", "errors": "backslashreplace"})) as fh:
+            fh.write(data)
+        return
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".tritonscope-", suffix=".tmp", dir=folder)
     try:

@@ -100,8 +100,9 @@ def dtype_bits(dtype: str) -> int | None:
     if POINTER_TYPE.match(dtype):
         return 64
     # MLIR spells signedness (`ui8`, `si32`) and small floats by their bits (`f8E8M0FNU`, `f6E2M3FN`)
-    m = re.fullmatch(r"(?:[iuf]|ui|si)(\d+)|f(\d+)E\d+M\d+[A-Z]*", dtype)
-    return int(m.group(1) or m.group(2)) if m else None
+    m = re.fullmatch(r"(?:[iuf]|ui|si)(\d{1,4})|f(\d{1,4})E\d+M\d+[A-Z]*", dtype)
+    bits = int(m.group(1) or m.group(2)) if m else 0
+    return bits if 0 < bits <= 1024 else None  # (`i0`: no element; wider than any register file moves)
 
 
 def parse_layout(text: str, aliases: dict[str, Layout] | None = None) -> Layout:

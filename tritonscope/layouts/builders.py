@@ -168,10 +168,26 @@ def _check_order(key: str, order: tuple[int, ...]) -> None:
         raise ParseError(f"{key}: expected a permutation of 0..{len(order) - 1}, got {list(order)}")
 
 
+# What one CTA can hold: a warp has 32 lanes (NVIDIA, RDNA) or 64 (CDNA); a CTA at most 1,024 threads, so
+# 32 warps (Triton's largest num_warps is 32; 1,024 leaves room). A layout past these is no layout Triton
+# makes, and modelling it would cost time and memory in proportion (65,536 lanes: minutes, gigabytes).
+_MAX_PRODUCT = {"threadsPerWarp": 64, "warpsPerCTA": 1024}
+
+
 def _check_pow2(key: str, values) -> None:
-    """Counts of threads, warps, CTAs and tiles: positive powers of two (a 0 would divide by zero below)."""
-    if values is not None and any(x <= 0 or x & (x - 1) for x in values):
+    """Counts of threads, warps, CTAs and tiles: positive powers of two (a 0 would divide by zero below),
+    lanes and warps within what a CTA holds (_MAX_PRODUCT)."""
+    if values is None:
+        return
+    if any(x <= 0 or x & (x - 1) for x in values):
         raise ParseError(f"{key}: expected powers of two, got {list(values)}")
+    limit = _MAX_PRODUCT.get(key)
+    total = 1
+    for x in values:
+        total *= x
+    if limit is not None and total > limit:
+        what = "lanes than a warp" if key == "threadsPerWarp" else "warps than a CTA"
+        raise ParseError(f"{key}: {list(values)} make {total}, more {what} has ({limit} at most)")
 
 
 def _build_blocked(f: _Fields) -> Layout:

@@ -7,8 +7,10 @@ by `cli.common.emit_json`. HTML is the report helper's: `renderer("html")` loads
 
 from __future__ import annotations
 
+import html
 import importlib
 import io
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -17,6 +19,7 @@ from tritonscope.diff.records import KernelRecord
 from tritonscope.diff.verdicts import Verdict
 from tritonscope.errors import UsageError
 from tritonscope.render.terminal import string_console
+from tritonscope.render.visible import visible
 
 # Metrics shown in summary tables, in this order (all of them are in the JSON and per-kernel detail).
 HEADLINE_METRICS = ("regs", "spills", "smem", "tmem", "occupancy", "stack", "scratch", "code_bytes", "vector-width",
@@ -187,7 +190,7 @@ def _render_verdict_text(verdict: Verdict | None, console) -> None:
 
 def render_markdown(result: DiffResult, opts: RenderOptions) -> str:
     s = diff_payload(result)["summary"]
-    out: list[str] = [f"### tritonscope diff: `{result.a.path}` → `{result.b.path}`", ""]
+    out: list[str] = [f"### tritonscope diff: {_code(str(result.a.path))} → {_code(str(result.b.path))}", ""]
     out.append(f"**{s['matched']}** matched · **{s['changed']}** changed · {s['unchanged']} unchanged · "
                f"**{s['added']}** added · **{s['removed']}** removed")
     out.append("")
@@ -197,7 +200,7 @@ def render_markdown(result: DiffResult, opts: RenderOptions) -> str:
             out.append(f":x: **Failed rules:** {', '.join(f'`{r}`' for r in report.failed_rules)}")
             out.append("")
             for f in report.failures:
-                out.append(f"- `{f.rule}` {f.kernel} `{f.target}`: {f.detail}")
+                out.append(f"- {_code(f.rule)} {_code(f.kernel)} {_code(f.target)}: {_text(f.detail)}")
         else:
             out.append(f":white_check_mark: Rules passed: {', '.join(f'`{r.text}`' for r in report.rules)}")
         out.append("")
@@ -205,9 +208,9 @@ def render_markdown(result: DiffResult, opts: RenderOptions) -> str:
         out.append("| | kernel | target |")
         out.append("|---|---|---|")
         for r in result.added:
-            out.append(f"| added | `{r.name}` | `{r.target}` |")
+            out.append(f"| added | {_code(r.name)} | {_code(r.target)} |")
         for r in result.removed:
-            out.append(f"| removed | `{r.name}` | `{r.target}` |")
+            out.append(f"| removed | {_code(r.name)} | {_code(r.target)} |")
         out.append("")
     if result.changed:
         out.append("| kernel | target | stages | metric changes |")
@@ -216,7 +219,7 @@ def render_markdown(result: DiffResult, opts: RenderOptions) -> str:
             stages = ", ".join(f"{d.stage} {f'+{d.added}/-{d.removed}' if d.status == 'changed' else d.status}"
                                for d in p.stage_diffs) or "-"
             metrics = "<br>".join(f"{_badge(d)} `{d.name}` {_fmt_delta(d)}" for d in _headline(p)) or "-"
-            out.append(f"| `{p.b.name}` | `{p.b.target}` | {stages} | {metrics} |")
+            out.append(f"| {_code(p.b.name)} | {_code(p.b.target)} | {stages} | {metrics} |")
         out.append("")
     body = "\n".join(out)
     details: list[str] = []
@@ -243,8 +246,25 @@ def _badge(d: MetricDelta) -> str:
     return ":small_red_triangle:" if worse else ":small_red_triangle_down:" if worse is False else ""
 
 
+def _code(text: str) -> str:
+    """`text` as one inline code span of a Markdown table cell, whatever it holds (a kernel name is the cache
+    author's text): a fence longer than any run of backticks in it, `|` escaped (GitHub splits cells on it
+    even inside code), control characters and line breaks as `\\xNN` (a line break would end the table)."""
+    text = visible(text).replace("\n", "\\x0a")
+    text = text.replace("|", "\\|")
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _text(text: str) -> str:
+    """Plain text of a Markdown line from the artifacts: HTML and Markdown's own characters escaped."""
+    return re.sub(r"([\\`*_{}\[\]<>|#])", r"\\\1", visible(text.replace("\n", " ")))
+
+
 def _markdown_kernel_details(p: KernelPair, opts: RenderOptions, max_lines: int) -> str:
-    summary = f"<code>{p.b.name}</code> <code>{p.b.target}</code>: {p.change_summary()}"
+    summary = f"<code>{html.escape(p.b.name)}</code> <code>{html.escape(p.b.target)}</code>: {p.change_summary()}"
     lines = [f"<details><summary>{summary}</summary>", ""]
     deltas = _shown_deltas(p, opts)
     if deltas:

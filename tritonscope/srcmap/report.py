@@ -89,6 +89,10 @@ def line_result(kmap: KernelMap, finder: SourceFinder, line: int, file: str | No
                        "ops": [{**op_json(op), "memory": kind} for op, kind in zip(ops, kinds, strict=True)],
                        "notes": list(kmap.stages[stage].notes)})
     ctx = []
+    if source.found:  # (no more lines than the file has, whatever --context asks for)
+        context = min(context, max(line, len(source.lines)))
+    else:
+        context = min(context, 0)
     for n in range(max(1, line - context), line + context + 1):
         text = source.line(n) if source.found else None
         if source.found and text is None:
