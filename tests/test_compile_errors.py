@@ -461,3 +461,14 @@ def test_a_failed_pass_pipeline_names_the_pass_and_its_assertion(tmp_path):
     assert (failure.kind, failure.line) == ("source", 4)
     assert failure.message == ("MLIR pass pipeline failed in NVGPUWarpSpecialization: Assertion `aBlock && bBlock "
                                "&& \"expected non-null blocks\"' failed")
+
+
+def test_explain_spec_refusals_are_one_line(cli, cache39, tmp_path):
+    """--explain-spec with options the backend refuses, or with compiled IR instead of a Python kernel: one
+    line, no internal error (an AssertionError and a TypeError escaped)."""
+    entry = cache39 / "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ"
+    for args, code, said in ((["--num-warps", "3", "vector_add"], 1, "power of 2"),
+                             ([str(entry)], 2, "compiled IR")):
+        r = cli("compile", "--cache-dir", str(tmp_path / "c"), "--target", "cuda:90", "--explain-spec", *args)
+        assert r.returncode == code and said in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1 and "internal error" not in r.stderr

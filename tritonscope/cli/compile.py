@@ -255,6 +255,9 @@ def _explain(console, requests: list, as_json: bool) -> None:
 
     docs = []
     for req in requests:
+        if req.kernel.ir is not None:  # (a compiled kernel's TTIR: its specialization is in it already)
+            raise UsageError(f"--explain-spec explains how a Python kernel's arguments specialize; {req.label} is "
+                             "compiled IR (its TTIR states the specialization it was compiled with)")
         try:
             fn, spec = comp.resolve_spec(req)
         except TritonscopeError:
@@ -265,7 +268,10 @@ def _explain(console, requests: list, as_json: bool) -> None:
             raise TritonscopeError(import_failure(exc, req.kernel.path).headline()) from None
         from triton.compiler import make_backend
 
-        options = make_backend(req.target.gpu_target()).parse_options(dict(spec.options))
+        try:
+            options = make_backend(req.target.gpu_target()).parse_options(dict(spec.options))
+        except Exception as exc:  # noqa: BLE001 - the backend asserts on what it refuses (num_warps=3)
+            raise TritonscopeError(f"{req.label}: options refused by the {req.target} backend: {exc}") from None
         effective = {k: getattr(options, k) for k in ("num_warps", "num_stages", "num_ctas")}
         if as_json:
             docs.append(
