@@ -551,12 +551,11 @@ def test_a_writer_stopped_while_putting_the_snapshot_in_place_leaves_it_for_the_
 def test_terminated_snapshot_cleans_up_like_ctrl_c(tmp_path, cache39):
     """SIGTERM (a CI timeout) while records are computed: exit 143, the previous snapshot as it was, no
     temporary directory left."""
+    import shutil
     import signal
     import subprocess
     import sys
     import time
-
-    import shutil
 
     out = tmp_path / "snap"
     cache = shutil.copytree(cache39, tmp_path / "cache")
