@@ -67,6 +67,8 @@ def test_limit_is_an_option_and_an_environment_variable(cli, sparse_entry):
     assert "over the stage size limit of 100.0 KiB" in r.stderr
     r = cli("show", str(sparse_entry), "--stage", "ttgir", "--max-stage-size", "lots")
     assert r.returncode == 2 and "--max-stage-size: not a size 'lots'" in r.stderr
+    r = cli("show", str(sparse_entry), "--stage", "ttgir", "--max-stage-size", "0.5")  # (not 0: no limit)
+    assert r.returncode == 2 and "less than a byte" in r.stderr
 
 
 def _peak_rss_mib(args: list[str]) -> float:

@@ -191,6 +191,8 @@ def parse_size(text: str) -> int | None:
         raise UsageError(f"--max-stage-size: not a size '{text}' (e.g. 256M, 2G, or none)") from None
     if value < 0 or value != value or value > 1 << 60:
         raise UsageError(f"--max-stage-size: not a size '{text}' (e.g. 256M, 2G, or none)")
+    if int(value * mult) < 1:  # (`0.5`: a limit no file is under, not "no limit" as 0 is)
+        raise UsageError(f"--max-stage-size: '{text}' is less than a byte (0 or none: no limit)")
     return int(value * mult)
 
 
@@ -243,7 +245,7 @@ def selection_options(kernel: str = "argument", metavar: str = "KERNEL") -> Call
                          "$TORCHINDUCTOR_CACHE_DIR, else <tmp>/torchinductor_<user>, and $TORCH_TRACE)."),
             click.option("--max-stage-size", "max_stage_bytes", default=None, metavar="SIZE",
                          envvar="TRITONSCOPE_MAX_STAGE_SIZE", callback=_size_callback,
-                         help="Refuse stage files larger than SIZE (default 256M; 'none': no limit)."),
+                         help="Refuse stage files larger than SIZE (default 256M; 'none' or 0: no limit)."),
         ]
         if kernel == "argument":
             opts.insert(0, click.argument("kernels", required=False, metavar=metavar))
