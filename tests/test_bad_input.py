@@ -119,3 +119,15 @@ def test_a_launcher_entry_named_as_kernel_says_what_it_holds(cli, tmp_path):
         assert proc.returncode == 1
         assert proc.stderr.splitlines() == [
             f"tritonscope: error: {entry}: this cache entry holds Triton's compiled launcher only, no kernel stages"]
+
+
+@pytest.mark.parametrize("args", [["map", "{entry}", "--stage", "ptx", "--at", "-1"],
+                                  ["map", "{entry}", "--line", "3", "--context", "-1"],
+                                  ["loads", "{entry}", "--explain", "0"]])
+def test_line_numbers_below_one_are_usage_errors(cli, cache39, args):
+    """An IR line, a source line to explain and a context are counted from 1 (0): -1 is a usage error that
+    names the option (`--at -1` answered 'no instruction', `--explain 0` was reported as `--line 0`)."""
+    entry = cache39 / "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ"
+    r = cli(*[a.format(entry=entry) for a in args])
+    option = next(a for a in args if a.startswith("--") and a != "--stage" and a != "--line")
+    assert r.returncode == 2 and option in r.stderr, r.stderr

@@ -13,7 +13,7 @@ from tritonscope.cli.common import Selection, emit_json, json_option, selection_
 @click.option("--file", "file", default=None, metavar="F",
               help="Source file of --line/--explain (default: the kernel's own file; a basename or the path's "
                    "last folders are enough): a helper module's line.")
-@click.option("--explain", "explain", type=int, default=None, metavar="L",
+@click.option("--explain", "explain", type=click.IntRange(min=1), default=None, metavar="L",
               help="Walk the accesses of source line L through every stage, in words.")
 @click.option("--sass/--no-sass", "sass", default=True, show_default=True,
               help="Disassemble the cubin with nvdisasm and join SASS too (NVIDIA).")

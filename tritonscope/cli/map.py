@@ -19,11 +19,11 @@ from tritonscope.cli.common import Selection, emit_json, json_option, selection_
 @click.option("--stages", "stages", default=None, metavar="LIST",
               help="Stages to show, e.g. ttir,ttgir,llir,ptx,sass (default: every stage present).")
 @click.option("--stage", "stage", default=None, metavar="S", help="Stage of --at / --grep (e.g. ptx, sass).")
-@click.option("--at", "at", type=int, default=None, metavar="N",
+@click.option("--at", "at", type=click.IntRange(min=1), default=None, metavar="N",
               help="Reverse lookup: which source line produced line N of --stage.")
 @click.option("--grep", "grep", default=None, metavar="REGEX",
               help="Reverse lookup: the source lines of every --stage instruction matching REGEX.")
-@click.option("--context", "context", type=int, default=2, show_default=True,
+@click.option("--context", "context", type=click.IntRange(0), default=2, show_default=True,
               help="Source lines shown around --line.")
 @click.option("--max-ops", "max_ops", type=int, default=40, show_default=True, metavar="N",
               help="Ops listed per stage in the --line view (memory ops first kept; 0: all). JSON lists all.")
