@@ -226,3 +226,14 @@ def test_nan_and_infinity_in_metadata_are_no_values(tmp_path, cache39):
     e = load_entry(entry)
     assert e.metadata["num_warps"] is None and e.metadata.get("shared") is None
     assert "NaN" not in json.dumps(e.metadata) and "Infinity" not in json.dumps(e.metadata)
+
+
+@pytest.mark.parametrize("spec", ["sm99999999999999999999", "cuda:123456", "gfx" + "9" * 40])
+def test_a_target_with_an_absurd_architecture_is_refused(spec):
+    """`sm` and `cuda:` take up to 4 digits, `gfx` up to 8 (`sm99999...` was accepted as cuda:99999...)."""
+    from tritonscope.artifacts.cache import parse_target_spec
+    from tritonscope.errors import UsageError
+
+    with pytest.raises(UsageError):
+        parse_target_spec(spec)
+    assert parse_target_spec("sm_100a") == "cuda:100" and parse_target_spec("gfx1201") == "hip:gfx1201"

@@ -63,8 +63,8 @@ class Target:
 
 # The one target grammar of every command (`--target`, `compile --target`): backend alone, or
 # backend:arch, with NVIDIA's `sm90`/`sm_90a` and AMD's bare `gfx942` as aliases.
-_TARGET_CUDA = lazy_compile(r"^(?:cuda:|sm_?)(?P<arch>\d+)a?$")
-_TARGET_HIP = lazy_compile(r"^(?:hip:)?(?P<arch>gfx[0-9a-f]+)$")
+_TARGET_CUDA = lazy_compile(r"^(?:cuda:|sm_?)(?P<arch>\d{1,4})a?$")
+_TARGET_HIP = lazy_compile(r"^(?:hip:)?(?P<arch>gfx[0-9a-f]{1,8})$")
 TARGET_FORMS = "cuda, hip, cuda:90 (or sm90), hip:gfx942 (or gfx942)"
 
 
