@@ -169,3 +169,9 @@ def test_show_missing_stage_and_no_match(cli, cache39):
     assert r.returncode == 1 and "nothing matches 'nope'" in r.stderr
     r = cli("show", "gemv_tile_kernel", "--cache-dir", str(cache39))
     assert r.returncode == 2 and "entries match" in r.stderr and "--target" in r.stderr
+
+
+def test_an_empty_since_is_a_usage_error(cli, cache39):
+    """`--since ''` (an unset shell variable) listed every entry as if no filter were given."""
+    r = cli("ls", "--cache-dir", str(cache39), "--since", "")
+    assert r.returncode == 2 and "--since" in r.stderr, r.stderr

@@ -41,7 +41,7 @@ def ls_cmd(sel: Selection, since: str | None, partial: bool, include_all: bool, 
     entries = select(cache.kernels(include_all or partial), sel.kernel, sel.target)
     if partial:
         entries = [e for e in entries if e.kind == "partial"]
-    if since:
+    if since is not None:
         cutoff = time.time() - parse_since(since)
         entries = [e for e in entries if e.mtime >= cutoff]
     entries.sort(key=lambda e: (-e.mtime, e.name, e.hash))
