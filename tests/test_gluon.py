@@ -234,3 +234,23 @@ def test_loads_names_the_written_layout_and_a_vectorizing_size_per_thread(compil
     wide = compile_kernel("gluon_axpy")
     doc = json.loads(cli("loads", wide.hash[:12], "--cache-dir", str(Path(wide.entry).parent), "--json").stdout)
     assert [(r["vector_bytes"], r["verdict"], r["reasons"]) for r in doc["rows"]] == [(16, "as-predicted", [])] * 3
+
+
+def test_a_source_changed_since_compiling_is_not_matched(tmp_path, cli):
+    """The layouts of a Gluon source are matched against the TTGIR only while the file is the one compiled:
+    the TTGIR locates the kernel's `def` and names its arguments. Lines moved (two comment lines added), or
+    another kernel of the same name and path, are said to be no longer the source; before, their layouts were
+    matched with confidence against a kernel they did not make."""
+    src = tmp_path / "gk.py"
+    src.write_text(USER_KERNEL)
+    proc = cli("compile", f"{src}::copy_kernel", "--signature", "src_ptr=*fp32,dst_ptr=*fp32,n=i32",
+               "--constexpr", "BLOCK=512", "--target", "cuda:90", "--cache-dir", str(tmp_path / "c"))
+    assert proc.returncode == 0, proc.stderr
+    shown = cli("layout", "copy_kernel", "--cache-dir", str(tmp_path / "c"))
+    assert "as written" in shown.stdout and "changed since it was compiled" not in shown.stdout
+    src.write_text("# a comment\n# another\n" + USER_KERNEL)
+    moved = cli("layout", "copy_kernel", "--cache-dir", str(tmp_path / "c"))
+    assert moved.returncode == 0 and "changed since it was compiled" in moved.stdout and "as written" not in moved.stdout
+    src.write_text(USER_KERNEL.replace("src_ptr", "a_ptr"))
+    other = cli("layout", "copy_kernel", "--cache-dir", str(tmp_path / "c"))
+    assert "has no parameter 'src_ptr'" in other.stdout and "as written" not in other.stdout

@@ -268,17 +268,79 @@ class WrittenSource:
 def written_in_source(ttgir: str, ttgir_path: str, function: str | None, finder) -> WrittenSource:
     """Find the kernel's source with `finder` (a srcmap.paths.SourceFinder; read-only) and resolve the layouts
     `function` writes there against the TTGIR: what `layout`, `map` and `loads` show of a Gluon kernel."""
-    requested = kernel_file(ttgir, ttgir_path)
+    from tritonscope.srcmap.kernelmap import named_files
+
+    module = parse_ttgir(ttgir, ttgir_path)
+    requested = kernel_source_file([module])
     if requested is None:
         return WrittenSource(None, error="the TTGIR names no source file")
-    source = finder.read(requested, {requested})
+    source = finder.read(requested, {requested: named_files([module]).get(requested, 0)})
     if not source.found:
         return WrittenSource(requested, source, error=source.error)
+    stale = _changed_since_compiled(source, module, ttgir, function, requested)
+    if stale:
+        return WrittenSource(requested, source, error=stale)
     try:
         resolved = written_vs_resolved("\n".join(source.lines), requested, ttgir, ttgir_path, function)
     except SyntaxError as exc:
         return WrittenSource(requested, source, error=f"{source.path}:{exc.lineno}: not Python ({exc.msg})")
     return WrittenSource(requested, source, resolved)
+
+
+def _named_arguments(ttgir: str, function: str) -> list[str]:
+    """The argument names of `function`'s `tt.func` line (`%src_ptr: ...`; none before Triton 3.5's `%arg0`)."""
+    import re
+
+    m = re.search(rf"^\s*tt\.func\s+(?:public\s+|private\s+)?@{re.escape(function)}\((.*)$", ttgir, re.M)
+    if m is None:
+        return []
+    return [n for n in re.findall(r"(?:^|, )%([A-Za-z_]\w*):", m.group(1)) if not re.fullmatch(r"arg\d+", n)]
+
+
+def _changed_since_compiled(source, module, ttgir: str, function: str | None, requested: str) -> str | None:
+    """Why the file found is not the source the TTGIR was compiled from, or None: the TTGIR locates the
+    kernel's function at a line of it, where the file must have `def <function>(` (or the decorators above
+    it). An edited file (lines moved) or another file of the same path would otherwise get its layouts
+    matched, with confidence, against a kernel they did not make."""
+    import re
+
+    loc = module.function_locs.get(function) if function else None
+    if loc is None or not loc.line or not same_file(loc.file, requested):
+        return None
+    at = loc.line
+    head = source.line(at)
+    if head is None:
+        return f"{source.path} has no line {at}, where the TTGIR locates {function}: not the source compiled"
+    pattern = re.compile(rf"\s*(?:async\s+)?def\s+{re.escape(function)}\s*\(")
+    found = at if pattern.match(head) else None
+    if found is None and head.lstrip().startswith("@"):  # (a decorator: its function's def follows)
+        for n in range(at + 1, min(at + 200, len(source.lines)) + 1):
+            line = source.line(n) or ""
+            if pattern.match(line):
+                found = n
+                break
+            if re.match(r"\s*(?:async\s+)?def\s", line):
+                break
+    changed = ("the file changed since it was compiled (or is another file of that path); its layouts are "
+               "not matched")
+    if found is None:
+        return f"{source.path}:{at} is not `def {function}(`, where the TTGIR locates the kernel: {changed}"
+    # the arguments the TTGIR names (Triton >= 3.5 keeps their names; constexprs are compiled away) must be
+    # parameters of that def
+    signature = "\n".join(source.lines[found - 1:found + 40])
+    params = signature[signature.index("(") + 1:]
+    depth, end = 1, len(params)
+    for i, c in enumerate(params):
+        depth += (c == "(") - (c == ")")
+        if depth == 0:
+            end = i
+            break
+    declared = set(re.findall(r"(?:^|[(,])\s*\*{0,2}(\w+)", params[:end]))
+    missing = [a for a in _named_arguments(ttgir, function) if a not in declared]
+    if missing:
+        return (f"{source.path}:{found}: `def {function}(` has no parameter {missing[0]!r}, an argument of the "
+                f"compiled kernel: {changed}")
+    return None
 
 
 def resolution_json(r: Resolution, source_line: str | None) -> dict:
