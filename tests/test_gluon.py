@@ -254,3 +254,22 @@ def test_a_source_changed_since_compiling_is_not_matched(tmp_path, cli):
     src.write_text(USER_KERNEL.replace("src_ptr", "a_ptr"))
     other = cli("layout", "copy_kernel", "--cache-dir", str(tmp_path / "c"))
     assert "has no parameter 'src_ptr'" in other.stdout and "as written" not in other.stdout
+
+
+def test_mma_layouts_match_on_every_field_written():
+    """`transposed` and `version` are compared too: a written AMD MFMA layout matched both the transposed
+    and the plain TTGIR layout of a kernel that converts between them (and `version` an MMA of another)."""
+    from tritonscope.layouts.attrs import parse_layout
+    from tritonscope.layouts.gluon import matches
+    from tritonscope.layouts.written import written_layouts
+
+    source = ("from triton.experimental.gluon import language as gl\n"
+              "M2: gl.constexpr = gl.amd.AMDMFMALayout(version=3, instr_shape=[32, 32, 8], transposed=False, "
+              "warps_per_cta=[2, 2])\n"
+              "A: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[4, 1], "
+              "instr_shape=[16, 64, 16])\n")
+    m2, acc = written_layouts(source)
+    mfma = "#ttg.amd_mfma<{{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = {}}}>"
+    assert matches(m2, parse_layout(mfma.format("false"))) and not matches(m2, parse_layout(mfma.format("true")))
+    mma = "#ttg.nvidia_mma<{{versionMajor = {}, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}}>"
+    assert matches(acc, parse_layout(mma.format(3))) and not matches(acc, parse_layout(mma.format(2)))

@@ -118,6 +118,11 @@ class NvidiaMmaLayout(LayoutBase):
     kind = "nvidia_mma"
 
     @property
+    def version(self) -> tuple[int, int]:
+        """(major, minor), as Gluon's NVMMADistributedLayout writes it (`version=[3, 0]`)."""
+        return (self.version_major, self.version_minor)
+
+    @property
     def rank(self) -> int:
         return len(self.warps_per_cta)
 
