@@ -89,3 +89,20 @@ def test_damaged_sizes_and_offsets_read_as_a_slice_would(tmp_path):
             except (ParseError, struct.error) as e:
                 outcomes.append(type(e))
         assert outcomes[0] == outcomes[1], (field_at, value, outcomes)
+
+
+def test_a_cubin_whose_tables_do_not_read_is_one_parse_error(cache39):
+    """Section counts, string-table indexes and .nv.info records that point past the data (a damaged file):
+    a ParseError naming the file, never IndexError/struct.error (report and snapshot ended in internal
+    errors on eight such CUBINs)."""
+    import struct as _struct
+
+    from tritonscope.artifacts.nvinfo import cubin_resources
+    from tritonscope.errors import ParseError
+
+    cubin = next(cache39.glob("*/*.cubin")).read_bytes()
+    shnum_at, shstrndx_at = 0x3C, 0x3E  # ELF64 e_shnum, e_shstrndx
+    for damage in (lambda b: b[:shnum_at] + _struct.pack("<H", 0) + b[shnum_at + 2:],
+                   lambda b: b[:shstrndx_at] + _struct.pack("<H", 0xFFF0) + b[shstrndx_at + 2:]):
+        with pytest.raises(ParseError, match="x.cubin"):
+            cubin_resources(damage(cubin), "x.cubin")

@@ -116,7 +116,16 @@ def _info_attributes(blob: bytes) -> list[tuple[int, bytes | int]]:
 
 
 def cubin_resources(data: bytes, path: str | None = None) -> dict[str, CubinResources]:
-    """Per kernel in the CUBIN: registers, stack, static shared and local memory, in bytes."""
+    """Per kernel in the CUBIN: registers, stack, static shared and local memory, in bytes. A CUBIN whose
+    ELF tables point past its end (or name sections it lacks) is a ParseError naming it."""
+    try:
+        return _cubin_resources(data, path)
+    except (IndexError, struct.error, ValueError) as exc:
+        raise ParseError(f"a damaged CUBIN: its ELF tables do not read ({type(exc).__name__}: {exc})",
+                               path) from None
+
+
+def _cubin_resources(data: bytes, path: str | None) -> dict[str, CubinResources]:
     sections = _sections(data, path)
     kernels = [s.name[len(".text."):] for s in sections if s.name.startswith(".text.")]
     by_name = {s.name: s for s in sections}
