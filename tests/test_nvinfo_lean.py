@@ -82,8 +82,8 @@ def test_damaged_sizes_and_offsets_read_as_a_slice_would(tmp_path):
         path = tmp_path / "damaged.cubin"
         path.write_bytes(bytes(damaged))
         outcomes = []
-        for read in (lambda: kernel_local_bytes(bytes(damaged), None, str(path)),
-                     lambda: file_local_bytes(str(path))):
+        for read in (lambda d=damaged, p=path: kernel_local_bytes(bytes(d), None, str(p)),
+                     lambda p=path: file_local_bytes(str(p))):
             try:
                 outcomes.append(read())
             except (ParseError, struct.error) as e:
