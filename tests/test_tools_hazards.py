@@ -162,3 +162,19 @@ def test_no_tools_at_all_on_path(cli, cuda_entry, hip_entry, tmp_path):
         assert r.returncode == 0, r.stderr
         (k,) = json.loads(r.stdout)["kernels"]
         assert list(k["skipped"]) == [stage]
+
+
+@pytest.mark.parametrize("text", ["abc", "inf", "nan", "0", "-5", "1e400"])
+def test_a_tool_timeout_that_is_no_duration_is_the_default(text):
+    """TRITONSCOPE_TOOL_TIMEOUT of `abc` or `inf` raised internal errors; `nan`, `0`, `-5` blamed the tool."""
+    from tritonscope.artifacts.tools import _timeout
+
+    assert _timeout(text) == 60.0 and _timeout("2.5") == 2.5
+
+
+def test_a_cache_path_naming_an_unknown_home_is_taken_as_written():
+    from pathlib import Path
+
+    from tritonscope.artifacts.disasm_cache import DisasmCache
+
+    assert DisasmCache.default({"TRITONSCOPE_DISASM_CACHE": "~nouser-xyz/x"}).root == Path("~nouser-xyz/x")

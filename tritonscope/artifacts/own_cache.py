@@ -64,7 +64,10 @@ class OwnCache:
         if value.strip().lower() in _OFF:
             return None
         if value:
-            root = Path(value).expanduser()
+            try:
+                root = Path(value).expanduser()
+            except RuntimeError:  # (`~nouser/x`: no such home; the path as written)
+                root = Path(value)
         else:
             base = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
             root = Path(base) / "tritonscope" / cls.SUBDIR

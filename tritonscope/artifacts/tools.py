@@ -18,7 +18,18 @@ from tritonscope.artifacts.own_cache import within
 from tritonscope.errors import ToolMissing, TritonscopeError
 from tritonscope.lazyre import lazy_compile
 
-DEFAULT_TIMEOUT = float(os.environ.get("TRITONSCOPE_TOOL_TIMEOUT", "60"))
+
+def _timeout(text: str | None, default: float = 60.0) -> float:
+    """TRITONSCOPE_TOOL_TIMEOUT in seconds: a positive finite number, else the default (`abc`, `inf`, `nan`,
+    `0` and `-5` raised internal errors or blamed the tool for not finishing within nan seconds)."""
+    try:
+        value = float(text) if text is not None else default
+    except ValueError:
+        return default
+    return value if 0 < value < 1e6 else default
+
+
+DEFAULT_TIMEOUT = _timeout(os.environ.get("TRITONSCOPE_TOOL_TIMEOUT"))
 _OBJDUMP_VERSION = lazy_compile(r"llvm-objdump-(\d+)$")
 
 
