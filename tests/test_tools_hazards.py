@@ -178,3 +178,28 @@ def test_a_cache_path_naming_an_unknown_home_is_taken_as_written():
     from tritonscope.artifacts.disasm_cache import DisasmCache
 
     assert DisasmCache.default({"TRITONSCOPE_DISASM_CACHE": "~nouser-xyz/x"}).root == Path("~nouser-xyz/x")
+
+
+def test_dwarfdump_output_is_cached_under_the_dwarfdump_that_made_it(tmp_path, monkeypatch):
+    """The disassembly cache keyed llvm-dwarfdump's output by llvm-objdump's build: another dwarfdump beside
+    the same objdump was served the first one's output."""
+    import os
+
+    from tritonscope.artifacts import tools
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    objdump = bin_dir / "llvm-objdump-99"
+    objdump.write_text("#!/bin/sh\nexit 0\n")
+    dwarfdump = bin_dir / "llvm-dwarfdump-99"
+    for i, says in enumerate(("FIRST", "SECOND, LONGER")):
+        dwarfdump.write_text(f"#!/bin/sh\necho {says}\n")
+        os.utime(dwarfdump, (1000 + i, 1000 + i))
+        for p in (objdump, dwarfdump):
+            p.chmod(0o755)
+        binary = tmp_path / "entry" / "k.hsaco"  # (the cache beside it, not inside the folder it is in)
+        binary.parent.mkdir(exist_ok=True)
+        binary.write_bytes(b"\x7fELF not really")
+        monkeypatch.setenv("TRITONSCOPE_DISASM_CACHE", str(tmp_path / "disasm"))
+        monkeypatch.setattr(tools, "llvm_objdumps", lambda: [str(objdump)])
+        assert tools.dwarfdump_hsaco(binary).strip() == says

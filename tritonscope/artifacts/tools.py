@@ -302,25 +302,34 @@ def _disassemble_hsaco(tools: list[str], hsaco: str | os.PathLike, arch: str, ti
 def dwarfdump_hsaco(hsaco: str | os.PathLike, timeout: float = DEFAULT_TIMEOUT) -> str | None:
     """`llvm-dwarfdump --debug-info` of an hsaco: the inlined-call ranges llvm-objdump does not print.
 
-    Uses the llvm-dwarfdump beside an llvm-objdump found by `llvm_objdumps()`; None when there is none
-    or it fails (the disassembly then carries innermost lines only). Cached like the disassembly."""
-    objdumps = llvm_objdumps()
-    return _memoized(objdumps, ["dwarfdump", "--debug-info"], hsaco, lambda: _dwarfdump(objdumps, hsaco, timeout))
+    Uses the llvm-dwarfdump beside an llvm-objdump found by `llvm_objdumps()` (else the one of that name on
+    PATH); None when there is none or it fails (the disassembly then carries innermost lines only). Cached
+    like the disassembly, keyed by the dwarfdumps it may run (not the objdumps: another dwarfdump was
+    served the first one's output)."""
+    tools = _dwarfdumps(llvm_objdumps())
+    return _memoized(tools, ["dwarfdump", "--debug-info"], hsaco, lambda: _dwarfdump(tools, hsaco, timeout))
 
 
-def _dwarfdump(objdumps: list[str], hsaco: str | os.PathLike, timeout: float) -> str | None:
+def _dwarfdumps(objdumps: list[str]) -> list[str]:
+    """The llvm-dwarfdumps to try, in order, each once: beside each llvm-objdump, else on PATH."""
+    out: list[str] = []
+    for objdump in objdumps:
+        base = os.path.basename(objdump).replace("llvm-objdump", "llvm-dwarfdump")
+        for tool in (os.path.join(os.path.dirname(objdump), base), shutil.which(base) or ""):
+            if tool and tool not in out and os.access(tool, os.X_OK):
+                out.append(tool)
+    return out
+
+
+def _dwarfdump(tools: list[str], hsaco: str | os.PathLike, timeout: float) -> str | None:
     import subprocess
 
-    for objdump in objdumps:
-        d = os.path.dirname(objdump)
-        base = os.path.basename(objdump).replace("llvm-objdump", "llvm-dwarfdump")
-        for tool in (os.path.join(d, base), shutil.which(base) or ""):
-            if tool and os.access(tool, os.X_OK):
-                try:
-                    proc = subprocess.run([tool, "--debug-info", str(hsaco)], capture_output=True,
-                                          timeout=timeout, stdin=subprocess.DEVNULL)
-                except (OSError, subprocess.TimeoutExpired):
-                    continue
-                if proc.returncode == 0:
-                    return proc.stdout.decode("utf-8", "replace")
+    for tool in tools:
+        try:
+            proc = subprocess.run([tool, "--debug-info", str(hsaco)], capture_output=True,
+                                  timeout=timeout, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if proc.returncode == 0:
+            return proc.stdout.decode("utf-8", "replace")
     return None
