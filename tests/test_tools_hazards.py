@@ -203,3 +203,36 @@ def test_dwarfdump_output_is_cached_under_the_dwarfdump_that_made_it(tmp_path, m
         monkeypatch.setenv("TRITONSCOPE_DISASM_CACHE", str(tmp_path / "disasm"))
         monkeypatch.setattr(tools, "llvm_objdumps", lambda: [str(objdump)])
         assert tools.dwarfdump_hsaco(binary).strip() == says
+
+
+def test_a_tool_that_writes_without_end_is_stopped_at_the_bound(tmp_path, monkeypatch):
+    """Output goes to files checked while the tool runs (a fake disassembler printing `yes` took 2.6 GB in
+    3 s): past MAX_TOOL_OUTPUT the tool is stopped and the run refused in one error."""
+    from tritonscope.artifacts import tools
+    from tritonscope.errors import TritonscopeError
+
+    monkeypatch.setattr(tools, "MAX_TOOL_OUTPUT", 1 << 20)
+    endless = tmp_path / "endless"
+    endless.write_text("#!/bin/sh\nexec yes\n")
+    endless.chmod(0o755)
+    with pytest.raises(TritonscopeError, match="wrote more than 1 MiB"):
+        tools.RunningTool([str(endless), "x.cubin"], timeout=30).output()
+
+
+def test_what_a_tool_started_does_not_outlive_it(tmp_path):
+    """A wrapper that leaves a child running (holding its output) is stopped with that child once done."""
+    import os
+    import subprocess
+    import time
+
+    from tritonscope.artifacts import tools
+
+    marker = tmp_path / "alive"
+    wrapper = tmp_path / "wrapper"
+    wrapper.write_text(f"#!/bin/sh\n(sleep 30; echo late > {marker}) &\necho done\n")
+    wrapper.chmod(0o755)
+    assert tools.RunningTool([str(wrapper), "x"], timeout=30).output().strip() == "done"
+    time.sleep(0.2)
+    left = subprocess.run(["pgrep", "-f", f"echo late > {marker}"], capture_output=True, text=True).stdout
+    assert left.strip() == "" and not marker.exists(), left
+    assert os.path.exists(tmp_path)

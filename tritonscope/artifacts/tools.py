@@ -63,10 +63,33 @@ def run_tool(argv: list[str], timeout: float = DEFAULT_TIMEOUT) -> str:
     return RunningTool(argv, timeout).output()
 
 
+# A disassembler's output (stdout and stderr each) beyond this is no disassembly of a Triton kernel (the
+# largest SASS we hold is a few MB): the tool is stopped and the run refused. Held in files, never in pipes
+# read whole: a tool printing without end (`yes`, or llvm-objdump's warnings on a damaged HSACO) took
+# gigabytes of memory in seconds.
+MAX_TOOL_OUTPUT = 256 << 20
+_POLL_S = 0.01
+
+
+class ToolRun:
+    """(exit code, stdout, stderr) of a finished tool run, each output at most MAX_TOOL_OUTPUT bytes."""
+
+    __slots__ = ("returncode", "stdout", "stderr")
+
+    def __init__(self, returncode: int, stdout: bytes, stderr: bytes):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+class ToolTimeout(TritonscopeError):
+    """The tool did not finish within its time."""
+
+
 class RunningTool:
     """A tool started now and read later, so that the caller can work while it runs (`map` parses the
     text stages while nvdisasm disassembles). Starting errors are kept and raised by `output()`, so the
-    error surfaces where the caller would have run the tool."""
+    error surfaces where the caller would have run the tool. Its output goes to two anonymous files, checked
+    against MAX_TOOL_OUTPUT while it runs; it runs in a process group of its own, stopped whole once it
+    is done with (children that outlive it included)."""
 
     def __init__(self, argv: list[str], timeout: float = DEFAULT_TIMEOUT):
         self.argv = argv
@@ -74,11 +97,13 @@ class RunningTool:
         self.tool = os.path.basename(argv[0])
         self.error: TritonscopeError | None = None
         import subprocess  # here, not at the top: a warm disassembly cache runs no tool (~2 ms per start)
+        import tempfile
 
         self.proc: subprocess.Popen | None = None
+        self.files = (tempfile.TemporaryFile(), tempfile.TemporaryFile())
         try:
             # its own process group, so that a timeout stops the children of a wrapper script as well
-            self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            self.proc = subprocess.Popen(argv, stdout=self.files[0], stderr=self.files[1],
                                          stdin=subprocess.DEVNULL, start_new_session=True)
         except FileNotFoundError:
             self.error = ToolMissing(f"{self.tool} not found")
@@ -86,36 +111,64 @@ class RunningTool:
             self.error = TritonscopeError(f"cannot run {self.tool}: {e.strerror}", argv[-1])
         self.started = time.monotonic()
 
-    def output(self) -> str:
+    def finish(self) -> ToolRun:
+        """Wait for the tool (at most its timeout; ToolTimeout after) and return what it wrote."""
         if self.error is not None:
+            self._release()
             raise self.error
         assert self.proc is not None
         import subprocess
 
-        remaining = max(0.0, self.timeout - (time.monotonic() - self.started))
         try:
-            stdout, stderr = self.proc.communicate(timeout=remaining)
-        except subprocess.TimeoutExpired:
+            while True:
+                remaining = self.timeout - (time.monotonic() - self.started)
+                if remaining <= 0:
+                    raise ToolTimeout(f"{self.tool} did not finish within {self.timeout:.0f}s", self.argv[-1])
+                try:
+                    self.proc.wait(timeout=min(_POLL_S, remaining))
+                    break
+                except subprocess.TimeoutExpired:
+                    pass
+                if max(os.fstat(f.fileno()).st_size for f in self.files) > MAX_TOOL_OUTPUT:
+                    raise TritonscopeError(f"{self.tool} wrote more than {MAX_TOOL_OUTPUT >> 20} MiB: no disassembly "
+                                           "of a kernel is this large (a damaged binary?)", self.argv[-1])
+            outputs = []
+            for f in self.files:
+                if os.fstat(f.fileno()).st_size > MAX_TOOL_OUTPUT:
+                    raise TritonscopeError(f"{self.tool} wrote more than {MAX_TOOL_OUTPUT >> 20} MiB: no "
+                                           "disassembly of a kernel is this large (a damaged binary?)", self.argv[-1])
+                f.seek(0)
+                outputs.append(f.read(MAX_TOOL_OUTPUT + 1))
+            return ToolRun(self.proc.returncode, outputs[0], outputs[1])
+        finally:
             self.close()
-            raise TritonscopeError(f"{self.tool} did not finish within {self.timeout:.0f}s", self.argv[-1]) from None
-        out = stdout.decode("utf-8", "replace")
-        if self.proc.returncode != 0:
-            err = stderr.decode("utf-8", "replace").strip().splitlines()
+
+    def output(self) -> str:
+        run = self.finish()
+        if run.returncode != 0:
+            err = run.stderr.decode("utf-8", "replace").strip().splitlines()
             msg = next((ln for ln in err if "error" in ln.lower()),
-                       err[-1] if err else f"exit code {self.proc.returncode}")
+                       err[-1] if err else f"exit code {run.returncode}")
             raise TritonscopeError(f"{self.tool} failed: {msg.strip()}", self.argv[-1])
-        return out
+        return run.stdout.decode("utf-8", "replace")
 
     def close(self) -> None:
-        """Stop the tool if it still runs (its output is no longer wanted)."""
-        if self.proc is not None and self.proc.poll() is None:
+        """Stop the tool and whatever it started, if still running (its output is no longer wanted)."""
+        if self.proc is not None:
             import signal
 
             try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
+                os.killpg(self.proc.pid, signal.SIGKILL)  # (the group: children that outlive the tool too)
             except OSError:
+                pass
+            if self.proc.poll() is None:
                 self.proc.kill()
-            self.proc.communicate()
+            self.proc.wait()
+        self._release()
+
+    def _release(self) -> None:
+        for f in self.files:
+            f.close()
 
 
 def disassemble_cubin(cubin: str | os.PathLike, timeout: float = DEFAULT_TIMEOUT) -> str:
@@ -275,17 +328,16 @@ def _disassemble_hsaco(tools: list[str], hsaco: str | os.PathLike, arch: str, ti
     if not tools:
         raise ToolMissing("llvm-objdump not found: install Debian's llvm-19 (knows gfx942) or set "
                           "TRITONSCOPE_LLVM_OBJDUMP", str(hsaco))
-    import subprocess
-
     for tool in tools:
         argv = [tool, "-d", "--line-numbers", f"--mcpu={arch}", str(hsaco)]
         try:
-            proc = subprocess.run(argv, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL)
-        except subprocess.TimeoutExpired:
-            raise TritonscopeError(f"{os.path.basename(tool)} did not finish within {timeout:.0f}s",
-                                   str(hsaco)) from None
-        except OSError:
-            continue
+            proc = RunningTool(argv, timeout).finish()
+        except ToolTimeout:
+            raise
+        except TritonscopeError as exc:
+            if "wrote more than" in str(exc):
+                raise
+            continue  # (it could not be started)
         err = proc.stderr.decode("utf-8", "replace")
         if any(s in err for s in ("not a recognized processor", "not yet supported for subtarget",
                                   "unable to get target", "can't find target")):
@@ -322,13 +374,10 @@ def _dwarfdumps(objdumps: list[str]) -> list[str]:
 
 
 def _dwarfdump(tools: list[str], hsaco: str | os.PathLike, timeout: float) -> str | None:
-    import subprocess
-
     for tool in tools:
         try:
-            proc = subprocess.run([tool, "--debug-info", str(hsaco)], capture_output=True,
-                                  timeout=timeout, stdin=subprocess.DEVNULL)
-        except (OSError, subprocess.TimeoutExpired):
+            proc = RunningTool([tool, "--debug-info", str(hsaco)], timeout).finish()
+        except TritonscopeError:
             continue
         if proc.returncode == 0:
             return proc.stdout.decode("utf-8", "replace")
