@@ -151,7 +151,6 @@ class OwnCache:
             if total <= self.max_bytes:
                 break
 
-
     def _is_own_name(self, subdir: str, name: str) -> bool:
         """A record's file name in its directory (`<xx>/<xx...: 64 hex><suffix>`) or a writer's temporary file."""
         if _TEMP_NAME.fullmatch(name):

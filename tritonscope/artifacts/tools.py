@@ -84,6 +84,10 @@ class ToolTimeout(TritonscopeError):
     """The tool did not finish within its time."""
 
 
+class ToolOutputTooLarge(TritonscopeError):
+    """The tool wrote more than MAX_TOOL_OUTPUT bytes (and was stopped)."""
+
+
 class RunningTool:
     """A tool started now and read later, so that the caller can work while it runs (`map` parses the
     text stages while nvdisasm disassembles). Starting errors are kept and raised by `output()`, so the
@@ -129,19 +133,20 @@ class RunningTool:
                     break
                 except subprocess.TimeoutExpired:
                     pass
-                if max(os.fstat(f.fileno()).st_size for f in self.files) > MAX_TOOL_OUTPUT:
-                    raise TritonscopeError(f"{self.tool} wrote more than {MAX_TOOL_OUTPUT >> 20} MiB: no disassembly "
-                                           "of a kernel is this large (a damaged binary?)", self.argv[-1])
+                self._check_size()
+            self._check_size()  # (what it wrote between the last look and its end)
             outputs = []
             for f in self.files:
-                if os.fstat(f.fileno()).st_size > MAX_TOOL_OUTPUT:
-                    raise TritonscopeError(f"{self.tool} wrote more than {MAX_TOOL_OUTPUT >> 20} MiB: no "
-                                           "disassembly of a kernel is this large (a damaged binary?)", self.argv[-1])
                 f.seek(0)
-                outputs.append(f.read(MAX_TOOL_OUTPUT + 1))
+                outputs.append(f.read(MAX_TOOL_OUTPUT + 1))  # (a child of the tool may still write)
             return ToolRun(self.proc.returncode, outputs[0], outputs[1])
         finally:
             self.close()
+
+    def _check_size(self) -> None:
+        if max(os.fstat(f.fileno()).st_size for f in self.files) > MAX_TOOL_OUTPUT:
+            raise ToolOutputTooLarge(f"{self.tool} wrote more than {MAX_TOOL_OUTPUT >> 20} MiB: no disassembly of a "
+                                     "kernel is this large (a damaged binary?)", self.argv[-1])
 
     def output(self) -> str:
         run = self.finish()
@@ -332,11 +337,9 @@ def _disassemble_hsaco(tools: list[str], hsaco: str | os.PathLike, arch: str, ti
         argv = [tool, "-d", "--line-numbers", f"--mcpu={arch}", str(hsaco)]
         try:
             proc = RunningTool(argv, timeout).finish()
-        except ToolTimeout:
+        except (ToolTimeout, ToolOutputTooLarge):
             raise
-        except TritonscopeError as exc:
-            if "wrote more than" in str(exc):
-                raise
+        except TritonscopeError:
             continue  # (it could not be started)
         err = proc.stderr.decode("utf-8", "replace")
         if any(s in err for s in ("not a recognized processor", "not yet supported for subtarget",
