@@ -84,19 +84,28 @@ def test_linear_matchers_find_what_the_reference_patterns_find():
     """match_fx_file, match_source_nodes and match_fragment_node (linear in the line) against the patterns
     they replace (quadratic on a long line of repeated fragments), on lines drawn from their fragments."""
     import random
+    import re
 
     from tritonscope.srcmap import inductor as ind
 
+    # the patterns that read these lines before (quadratic on a long line of repeated fragments)
+    fx_file = re.compile(r"^\s*#(?:.*?\s)??(?:Backward of forward node: )?File: (?P<file>.+?):(?P<line>\d+)"
+                         r"(?: in (?P<func>[^,]+))?, code: (?P<code>.*)$")
+    source_nodes = re.compile(
+        r"^# (?:(?:Topologically Sorted|Unsorted) )?Source Nodes: \[(.*)\], Original ATen: \[(.*)\]$")
+    fragment_node = re.compile(
+        r"^#   %(?P<name>[\w.]+) : (?P<type>.*?) = (?P<op>\w+)\[target=(?P<target>[^\]]*)\](?P<rest>.*)$")
+
     def fx(line):
-        m = ind._FX_FILE.match(line)
+        m = fx_file.match(line)
         return None if m is None else (m["file"], int(m["line"]), m["func"], m["code"])
 
     def nodes(line):
-        m = ind._SOURCE_NODES.match(line)
+        m = source_nodes.match(line)
         return None if m is None else (m[1], m[2])
 
     def fragment(line):
-        m = ind._FRAGMENT_NODE.match(line)
+        m = fragment_node.match(line)
         return None if m is None else (m["name"], m["type"], m["op"], m["target"])
 
     cases = ((fx, ind.match_fx_file, ["# ", "#", "File: ", "a", ":1", ":12", " in f", " in ", ", code: ", ",", " ",

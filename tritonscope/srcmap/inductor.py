@@ -68,13 +68,9 @@ _HANDLE = lazy_compile(r"^\s*# \[Provenance debug handles\] (([\w.]+):\d+)\s*$")
 # `# Topologically Sorted Source Nodes: [...]` (torch >= 2.5; `Unsorted` across graphs), `# Source Nodes:`
 # before; the mapping lines `#   src => a, b` after a header line, or `# src => a, b` right after the
 # Source Nodes line (torch <= 2.4, no header, no graph fragment).
-_SOURCE_NODES = lazy_compile(
-    r"^# (?:(?:Topologically Sorted|Unsorted) )?Source Nodes: \[(.*)\], Original ATen: \[(.*)\]$")
 _SOURCE_NODES_HEAD = lazy_compile(r"# (?:(?:Topologically Sorted|Unsorted) )?Source Nodes: \[")
 _ATEN = "], Original ATen: ["
 _MAPPING = lazy_compile(r"^#\s+(\S*) ?=> (.+)$")  # a node made by a post-grad pass has an empty source
-_FRAGMENT_NODE = lazy_compile(
-    r"^#   %(?P<name>[\w.]+) : (?P<type>.*?) = (?P<op>\w+)\[target=(?P<target>[^\]]*)\](?P<rest>.*)$")
 _FRAGMENT_HEAD = lazy_compile(r"#   %([\w.]+) : ")
 _WORD = lazy_compile(r"\w")
 _TENSOR_TYPE = lazy_compile(r'Tensor "(?P<dtype>\w+)(?P<shape>\[[^\]]*\])(?P<stride>\[[^\]]*\])(?P<device>[^"]*)"')
@@ -88,11 +84,10 @@ _SOURCE_END = lazy_compile(r"^'''(?:,|\))")
 # nodes of a backward graph), `Backward of forward node: ` (the backward graph's nodes, torch >= 2.14). Its
 # stack part is either the file or `No stacktrace found for following nodes`. Missing one of these would
 # leave the nodes under it with the previous comment's line.
-_FX_FILE = lazy_compile(r"^\s*#(?:.*?\s)??(?:Backward of forward node: )?File: (?P<file>.+?):(?P<line>\d+)"
-                        r"(?: in (?P<func>[^,]+))?, code: (?P<code>.*)$")
 _FX_FILE_TAIL = lazy_compile(r":(\d{1,9})(?: in ([^,]{1,1024}))?, code: ")
-# (these three patterns are the reference of the matchers below, which find the same in linear time: the
-# patterns backtrack quadratically on a long line of repeated fragments, 24 s for 200 KB)
+# (these lines are read by hand, match_fx_file / match_source_nodes / match_fragment_node: the patterns that
+# read them before backtracked quadratically on a long line of repeated fragments, 24 s for 200 KB; they
+# are the reference of those matchers in tests/test_fuzz_inductor.py)
 _MAX_FX_CANDIDATES = 8
 _MAX_FX_FILE_CHARS = 4096
 _FX_NO_TRACE = lazy_compile(r"^\s*#(?:.*\s)?No stacktrace found for following nodes\s*$")
@@ -402,7 +397,7 @@ class FxScope:
 
 
 def match_source_nodes(line: str) -> tuple[str, str] | None:
-    """_SOURCE_NODES's groups: (the source nodes, the ATen ops) in their brackets."""
+    """`# Source Nodes: [...], Original ATen: [...]`: (the source nodes, the ATen ops) in their brackets."""
     m = _SOURCE_NODES_HEAD.match(line)
     if m is None or not line.endswith("]"):
         return None
@@ -411,7 +406,8 @@ def match_source_nodes(line: str) -> tuple[str, str] | None:
 
 
 def match_fragment_node(line: str) -> tuple[str, str, str, str] | None:
-    """_FRAGMENT_NODE's (name, type, op, target): the first `[target=` behind ` = <op>`, and its `]`."""
+    """A graph fragment's `#   %name : type = op[target=t](...)`: (name, type, op, target), the first
+    `[target=` behind ` = <op>` and its `]`."""
     head = _FRAGMENT_HEAD.match(line)
     if head is None:
         return None
@@ -428,9 +424,10 @@ def match_fragment_node(line: str) -> tuple[str, str, str, str] | None:
 
 
 def match_fx_file(line: str) -> tuple[str, int, str | None, str] | None:
-    """_FX_FILE's (file, line, function or None, code): the first `File: ` after the `#` that starts the
-    comment or follows a space, with the shortest file name before `:N[ in func], code: ` (tried at a few
-    such places at most, file names up to 4,096 characters, function names up to 1,024)."""
+    """A `# ... File: f:N in func, code: ...` comment's (file, line, function or None, code): the first
+    `File: ` after the `#` that starts the comment or follows a space, with the shortest file name before
+    `:N[ in func], code: ` (tried at a few such places at most, file names up to 4,096 characters, function
+    names up to 1,024)."""
     body = line.lstrip()
     if not body.startswith("#"):
         return None
