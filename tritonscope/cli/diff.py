@@ -111,8 +111,7 @@ def _records_apart(*roots: str | None) -> None:
     import os
 
     from tritonscope.artifacts.cache import default_compiler_caches
-    from tritonscope.artifacts.own_cache import within
-    from tritonscope.diff.records_cache import ENV, RecordsCache
+    from tritonscope.diff.records_cache import ENV, RecordsCache, overlaps
 
     cache = RecordsCache.default()
     if cache is None:
@@ -120,7 +119,7 @@ def _records_apart(*roots: str | None) -> None:
     # (a torch trace read by default; a log given as an --inductor-dir stands for its directory)
     roots = (*roots, os.environ.get("TORCH_TRACE"), *map(str, default_compiler_caches()))
     for root in [os.path.dirname(os.path.abspath(r)) if os.path.isfile(r) else r for r in roots if r]:
-        if within(cache.root, root) or within(root, cache.root):
+        if overlaps(str(cache.root), root):
             os.environ[ENV] = "off"  # (the environment carries it to the pool's workers)
             return
 

@@ -68,7 +68,7 @@ class RecordsCache(OwnCache):
             return None
         env = os.environ
         cache = _default(tuple(env.get(k) for k in _DEFAULT_ENV))
-        if cache is None or _overlap(str(cache.root), str(entry.cache_root or entry.path)):
+        if cache is None or overlaps(str(cache.root), str(entry.cache_root or entry.path)):
             return None
         return cache
 
@@ -197,9 +197,10 @@ def _default(values: tuple[str | None, ...]) -> RecordsCache | None:
 
 
 @functools.lru_cache(maxsize=64)
-def _overlap(root: str, folder: str) -> bool:
-    """Whether the records cache at `root` and the cache read at `folder` overlap: one inside the other (a
-    records cache around the cache read would put its `<xx>/` directories beside or into its entries)."""
+def overlaps(root: str, folder: str) -> bool:
+    """Whether the records cache at `root` and a cache or folder the command reads or writes at `folder`
+    overlap: one inside the other (a records cache around the cache read would put its `<xx>/` directories
+    beside or into its entries)."""
     return within(root, folder) or within(folder, root)
 
 
