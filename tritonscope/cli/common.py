@@ -309,6 +309,8 @@ def write_atomically(path: str, data: str | bytes) -> None:
     import stat
     import tempfile
 
+    if isinstance(data, str):  # a path of undecodable bytes (surrogate escapes) is written as its \\x escapes
+        data = data.encode("utf-8", "backslashreplace")
     try:
         mode = os.lstat(path).st_mode
     except OSError:
@@ -316,8 +318,7 @@ def write_atomically(path: str, data: str | bytes) -> None:
     if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode) or stat.S_ISDIR(mode)):
         # a device or a pipe (`-o /dev/null`, a FIFO a reader waits on): written into, as any tool does,
         # never replaced by a file (as root, a rename over /dev/null would replace the device)
-        with open(path, "wb" if isinstance(data, bytes) else "w",
-                  **({} if isinstance(data, bytes) else {"encoding": "utf-8", "errors": "backslashreplace"})) as fh:
+        with open(path, "wb") as fh:
             fh.write(data)
         return
     folder = os.path.dirname(os.path.abspath(path))
@@ -326,12 +327,8 @@ def write_atomically(path: str, data: str | bytes) -> None:
         mask = os.umask(0o022)
         os.umask(mask)
         os.fchmod(fd, 0o666 & ~mask)  # (the mode open() would give it; mkstemp's is 0600)
-        if isinstance(data, bytes):
-            with os.fdopen(fd, mode="wb") as fh:
-                fh.write(data)
-        else:  # a path of undecodable bytes (surrogate escapes) is written as its \\x escapes, not a crash
-            with os.fdopen(fd, mode="w", encoding="utf-8", errors="backslashreplace") as fh:
-                fh.write(data)
+        with os.fdopen(fd, mode="wb") as fh:
+            fh.write(data)
         os.replace(tmp, path)
     except BaseException:
         try:
