@@ -160,6 +160,18 @@ def test_resolve_one_ambiguity_lists_candidates(cache39):
         resolve_one(Cache(cache39), "nope")
 
 
+def test_resolve_one_ambiguity_is_one_line_however_many_match(cache39):
+    """Candidates were listed one per line (up to 20): an error is one line; the first 8 are named on it,
+    the rest counted."""
+    with pytest.raises(TritonscopeError) as info:
+        resolve_one(Cache(cache39), "*")
+    msg = str(info.value)
+    n = len(Cache(cache39).kernels())
+    assert n > 8 and "\n" not in msg
+    assert f": {n} entries match '*' (newest first: " in msg and f", and {n - 8} more)" in msg
+    assert msg.count(" cuda:") + msg.count(" hip:") == 8
+
+
 def test_glob_selection(inductor_cache):
     entries = Cache(inductor_cache).kernels()
     reds = select(entries, "triton_red_*")

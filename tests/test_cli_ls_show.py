@@ -169,6 +169,7 @@ def test_show_missing_stage_and_no_match(cli, cache39):
     assert r.returncode == 1 and "nothing matches 'nope'" in r.stderr
     r = cli("show", "gemv_tile_kernel", "--cache-dir", str(cache39))
     assert r.returncode == 2 and "entries match" in r.stderr and "--target" in r.stderr
+    assert r.stderr.count("\n") == 1  # one line, as every error: the candidates listed on it
 
 
 def test_an_empty_since_is_a_usage_error(cli, cache39):

@@ -723,6 +723,9 @@ def select(entries: list[KernelEntry], spec: str | None, target: str | None = No
     return out
 
 
+_CANDIDATES_SHOWN = 8
+
+
 def resolve_one(cache: Cache, spec: str | None, target: str | None = None) -> KernelEntry:
     """The one kernel entry a command works on; an error that lists candidates when ambiguous."""
     if spec and os.path.exists(spec) and (os.path.isfile(spec) or _looks_like_entry(Path(spec))):
@@ -744,12 +747,14 @@ def resolve_one(cache: Cache, spec: str | None, target: str | None = None) -> Ke
         hint = f" (kernels here: {', '.join(names[:8])}{', ...' if len(names) > 8 else ''})" if names else ""
         raise TritonscopeError(f"nothing matches {what}{t}{hint}", str(cache.root))
     if len(found) > 1:
+        # one line, as every error: the newest candidates first, each as its hash prefix narrows to it
         found.sort(key=lambda e: -e.mtime)
-        lines = [f"  {e.hash[:12]}  {e.name}  {e.target or '?'}  {e.kind}" for e in found[:20]]
-        more = f"\n  ... and {len(found) - 20} more" if len(found) > 20 else ""
+        shown = ", ".join(f"{e.hash[:12]} {e.name} {e.target or '?'}" + ("" if e.kind == "kernel" else f" ({e.kind})")
+                          for e in found[:_CANDIDATES_SHOWN])
+        more = f", and {len(found) - _CANDIDATES_SHOWN} more" if len(found) > _CANDIDATES_SHOWN else ""
         raise AmbiguousKernel(
-            f"{len(found)} entries match '{spec or '*'}'; narrow with a hash prefix or --target:\n"
-            + "\n".join(lines) + more, str(cache.root))
+            f"{len(found)} entries match '{spec or '*'}' (newest first: {shown}{more}); narrow with a hash "
+            "prefix or --target", str(cache.root))
     return found[0]
 
 
