@@ -164,6 +164,21 @@ def test_terminal_output_shows_control_characters_from_a_cache(cli, cache39, tmp
     assert "\\x1b[2J" in outputs[0] and "kernels\\x1b[2J.py" in outputs[2]
 
 
+def test_errors_and_notes_stay_one_line_whatever_path_they_quote(cli, cache39, tmp_path):
+    """A line break in a path or a kernel spec split the error line in two (`visible` keeps line breaks,
+    as a stage's text needs): errors, notes and the report's "wrote" lines write it as `\\n`."""
+    r = cli("ls", "--cache-dir", str(tmp_path / "a\nb"))
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and "a\\nb" in r.stderr, r.stderr
+    r = cli("show", "x\ny", "--cache-dir", str(cache39))
+    assert r.returncode == 1 and r.stderr.count("\n") == 1 and "'x\\ny'" in r.stderr, r.stderr
+    entry = shutil.copytree(cache39 / ADD_90, tmp_path / "two\nlines" / ADD_90)
+    r = cli("report", str(entry), "-o", str(tmp_path / "r\n.html"))
+    assert r.returncode == 0, r.stderr
+    wrote = [line for line in r.stderr.splitlines() if line.startswith("wrote ")]
+    assert len(wrote) == 1 and "r\\n.html" in wrote[0], r.stderr
+    assert (tmp_path / "r\n.html").is_file()
+
+
 def test_diff_markdown_keeps_a_kernel_name_inside_its_code_span(cli, cache39, tmp_path):
     """A kernel name holding backticks, a `|` and a line break (the cache author's text) stays one code span
     in one table cell of the pull-request comment: no markup of its own, no row or cell of its own."""

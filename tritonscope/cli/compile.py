@@ -9,6 +9,7 @@ import click
 from tritonscope.cli.common import emit_json, json_option
 from tritonscope.cli.outcome import outcome
 from tritonscope.errors import TritonscopeError, UsageError
+from tritonscope.render.visible import one_line, visible
 
 
 def _name_values(items: tuple[str, ...], flag: str, keyword: bool = False) -> tuple[tuple[str, object], ...]:
@@ -174,10 +175,10 @@ def compile_cmd(
         from tritonscope.render.compile import failure_lines, render_results
 
         for note in dict.fromkeys(f"{r.request.label}: {n}" for r in results for n in r.notes):
-            click.echo(f"tritonscope: note: {note}", err=True)
+            click.echo(one_line(f"tritonscope: note: {note}"), err=True)
         for r in kernel_failures:
             for line in failure_lines(f"{r.request.label} ({r.request.target})", r.error):
-                click.echo(line, err=True)
+                click.echo(visible(line), err=True)
         render_results(results, console, cache)
     if (
         kernel_failures
@@ -363,7 +364,7 @@ def _run(console, kernels: tuple[str, ...], cache: str, interpret: bool, as_json
 
         for c in checks:
             if c.error:
-                click.echo(f"tritonscope: error: {c.label}: {c.error}", err=True)
+                click.echo(one_line(f"tritonscope: error: {c.label}: {c.error}"), err=True)
         render_run(checks, console)
     if not all(c.ok for c in checks):
         outcome().failed(f"{sum(not c.ok for c in checks)} run check(s) failed")

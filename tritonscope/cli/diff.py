@@ -10,6 +10,7 @@ import click
 from tritonscope.cli.common import Selection, selection_options
 from tritonscope.cli.outcome import outcome
 from tritonscope.parallel import progress_bar
+from tritonscope.render.visible import one_line
 from tritonscope.stages.table import DIFFED_STAGES
 
 FORMATS = ("text", "markdown", "json", "html")
@@ -63,19 +64,19 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
     if side_a.kind == "snapshot" and side_a.fold_renames is not None and side_a.fold_renames != fold_renames:
         # Compare like with like: normalize B the way the snapshot was written.
         options = NormalizeOptions(fold_renames=side_a.fold_renames)
-        click.echo(f"tritonscope: note: {a} was written with fold_renames={side_a.fold_renames}; "
-                   "using that for B too", err=True)
+        click.echo(one_line(f"tritonscope: note: {a} was written with fold_renames={side_a.fold_renames}; "
+                            "using that for B too"), err=True)
     side_b = load_side(b, options, kernel, target, progress_bar, sel.max_stage_bytes)
     if side_b.kind == "snapshot" and side_b.fold_renames is not None and side_b.fold_renames != options.fold_renames:
-        click.echo(f"tritonscope: note: {b} was written with fold_renames={side_b.fold_renames}, A with "
-                   f"{options.fold_renames}: renamed spellings will show as differences", err=True)
+        click.echo(one_line(f"tritonscope: note: {b} was written with fold_renames={side_b.fold_renames}, A with "
+                            f"{options.fold_renames}: renamed spellings will show as differences"), err=True)
     builds = [side.tool.get("build") if side.tool else None for side in (side_a, side_b)]
     if len(set(builds)) > 1:
         said = [f"build {s.tool.get('build')} ({s.tool.get('version')})" if s.tool else
                 "a tritonscope from before snapshots recorded their build" for s in (side_a, side_b)]
-        click.echo(f"tritonscope: note: A's records were computed by {said[0]}, B's by {said[1]}: metric "
-                   "differences may come from the tool as well as from the kernels (snapshot both with one "
-                   "build to compare the kernels alone)", err=True)
+        click.echo(one_line(f"tritonscope: note: A's records were computed by {said[0]}, B's by {said[1]}: metric "
+                            "differences may come from the tool as well as from the kernels (snapshot both with one "
+                            "build to compare the kernels alone)"), err=True)
     result = diff_sides(side_a, side_b, stages or None, context,
                         pair_singletons=side_a.kind == "entry" and side_b.kind == "entry")
     verdict = Verdict(rules).evaluate(result)
@@ -157,4 +158,4 @@ def snapshot_cmd(sel: Selection, out: str, fold_renames: bool) -> None:
         paths = writer.finish(records)
     finally:
         writer.close()
-    click.echo(f"wrote {len(paths)} kernel(s) to {out}", err=True)
+    click.echo(one_line(f"wrote {len(paths)} kernel(s) to {out}"), err=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import click
 
 from tritonscope.errors import ExitStatus
-from tritonscope.render.visible import visible
+from tritonscope.render.visible import one_line
 
 
 @dataclass(slots=True)
@@ -89,12 +89,12 @@ class Outcome:
                 traceback.print_exception(type(self.error), self.error, self.error.__traceback__)
             line = self.error_line()
             if line:
-                click.echo(visible(line), err=True)
+                click.echo(one_line(line), err=True)
             return
         for text in self.notes:
-            click.echo(visible(f"tritonscope: note: {text}"), err=True)
+            click.echo(one_line(f"tritonscope: note: {text}"), err=True)
         for line in self.unparsed_lines():
-            click.echo(visible(line), err=True)
+            click.echo(one_line(line), err=True)
 
 
 def outcome() -> Outcome:

@@ -10,7 +10,7 @@ import click
 
 from tritonscope.cli.common import Selection, selection_options, write_atomically
 from tritonscope.errors import UsageError
-from tritonscope.render.visible import visible
+from tritonscope.render.visible import one_line
 
 # Characters kept from a kernel name in the default output file name.
 UNSAFE_FILENAME_CHARS = re.compile(r"[^\w.-]+")
@@ -59,11 +59,11 @@ def report_cmd(sel: Selection, output: str | None, stages: str | None, open_brow
         return
     write_atomically(path, page)
     size = os.path.getsize(path)
-    click.echo(f"wrote {path} ({size / 1024:.0f} KiB: source + {', '.join(p.stage for p in model.stages)})",
+    click.echo(one_line(f"wrote {path} ({size / 1024:.0f} KiB: source + {', '.join(p.stage for p in model.stages)})"),
                err=True)
     for s in model.sources:
-        click.echo(visible(f"  {'embedded' if s.embedded else 'not embedded'}: {s.ir_path}"
-                           + ("" if s.embedded else f" ({s.reason})")), err=True)
+        click.echo(one_line(f"  {'embedded' if s.embedded else 'not embedded'}: {s.ir_path}"
+                            + ("" if s.embedded else f" ({s.reason})")), err=True)
     if open_browser:
         import pathlib
         import webbrowser

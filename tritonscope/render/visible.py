@@ -20,3 +20,9 @@ def visible(text: str) -> str:
     if CONTROL.search(text) is None:
         return text
     return CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def one_line(text: str) -> str:
+    """`visible(text)` with line breaks written as `\\n` too: an error or a note is one line on stderr
+    whatever path or name it quotes."""
+    return visible(text).replace("\n", "\\n")
