@@ -407,3 +407,13 @@ def test_layout_picture_is_decoded_as_the_entrys_release():
         assert item.svg == own and ("32" if version == "3.8.0" else "8") in dict(item.facts)["elements / thread"]
         pictures[version] = item.svg
     assert pictures["3.8.0"] != pictures["3.9.0"]
+
+
+@pytest.mark.parametrize(("name", "expected"), [("softmax_kernel", "softmax_kernel.report.html"),
+                                                (".hidden", "hidden.report.html"), ("..", "kernel.report.html"),
+                                                ("", "kernel.report.html"), ("a/b c", "a_b_c.report.html")])
+def test_default_output_is_a_plain_visible_file_here(name, expected):
+    """A crafted kernel name '.hidden' wrote a hidden '.hidden.report.html'; '' wrote '.report.html'."""
+    from tritonscope.cli.report import default_output
+
+    assert default_output(name) == expected

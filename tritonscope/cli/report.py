@@ -16,6 +16,12 @@ from tritonscope.render.visible import one_line
 UNSAFE_FILENAME_CHARS = re.compile(r"[^\w.-]+")
 
 
+def default_output(name: str) -> str:
+    """`<kernel>.report.html` in the working directory, the name made safe: no separator or odd character,
+    not hidden (a crafted name '.x' or '..'), never empty."""
+    return (UNSAFE_FILENAME_CHARS.sub("_", name)[:100].lstrip(".") or "kernel") + ".report.html"
+
+
 @click.command("report")
 @selection_options()
 @click.option("-o", "--output", "output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
@@ -42,7 +48,7 @@ def report_cmd(sel: Selection, output: str | None, stages: str | None, open_brow
     entry = sel.one()
     path = None
     if output != "-":
-        path = output or UNSAFE_FILENAME_CHARS.sub("_", entry.name)[:100] + ".report.html"
+        path = output or default_output(entry.name)
         sel.refuse_output_inside_caches(path, "-o" if output else "the default output (give -o)", [entry])
     chosen = parse_stages(stages)
     for stage in chosen or default_stages(entry):  # a stage over the size limit: one line, before any work
