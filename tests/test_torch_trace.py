@@ -237,3 +237,17 @@ def test_a_damaged_log_is_read_in_bounded_memory_and_never_crashes(tmp_path, mon
     assert kept[0] == "small" and sum(map(len, kept)) <= 3000 and len(kept) == 4
     assert notes and "not read" in notes[0]
     assert torch_trace.parse_stack(f'  File "/m.py", line {"9" * 5000}, in f\n    x()\n') == ()
+
+
+def test_a_link_to_a_log_named_as_inductor_dir_is_read_but_not_one_met_in_a_walk(cli, rec, tmp_path):
+    """A symlink to a trace log given as --inductor-dir was "not a directory"; the user named it, as
+    `cat LINK` would read it. A link met while walking a folder is still not followed."""
+    link = tmp_path / "latest.log"
+    link.symlink_to(rec / "trace" / LOG.name)
+    rows, err = _ls(cli, rec, str(link))
+    assert err == "" and rows["LVVHJPYN"]["inductor"]["graph"] == "0_forward"
+    walked = tmp_path / "walked"
+    walked.mkdir()
+    (walked / "latest.log").symlink_to(rec / "trace" / LOG.name)
+    rows, err = _ls(cli, rec, str(walked))
+    assert rows["LVVHJPYN"]["inductor"] is None or rows["LVVHJPYN"]["inductor"].get("graph") is None

@@ -732,7 +732,7 @@ class InductorIndex:
             if root.is_file():
                 from tritonscope.srcmap.torch_trace import is_trace_log  # lazy: most commands read no trace
 
-                if is_trace_log(str(root)):
+                if is_trace_log(str(root), follow=True):  # named by the user: a link to a log is the log
                     logs.append(str(root))
                     continue
             if not root.is_dir():

@@ -75,10 +75,11 @@ class TraceGraph:
         return f"{self.log}:{self.line}"
 
 
-def is_trace_log(path: str) -> bool:
-    """A structured-trace log: a regular file whose first line is a glog record with a JSON head."""
+def is_trace_log(path: str, follow: bool = False) -> bool:
+    """A structured-trace log: a regular file whose first line is a glog record with a JSON head. A link is
+    followed only where the user named it (`follow`), never one met while walking a folder."""
     try:
-        st = os.lstat(path)
+        st = os.stat(path) if follow else os.lstat(path)
         if not stat.S_ISREG(st.st_mode):
             return False
         with open(path, "rb") as fh:
