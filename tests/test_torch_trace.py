@@ -251,3 +251,27 @@ def test_a_link_to_a_log_named_as_inductor_dir_is_read_but_not_one_met_in_a_walk
     (walked / "latest.log").symlink_to(rec / "trace" / LOG.name)
     rows, err = _ls(cli, rec, str(walked))
     assert rows["LVVHJPYN"]["inductor"] is None or rows["LVVHJPYN"]["inductor"].get("graph") is None
+
+
+@pytest.mark.parametrize(("cut_at", "damaged"), [
+    (len('V1126 18:29:47.921000 544 torch/_inductor/compile_fx.py:1594] {"artifact": {"name": "inductor_prov'), 1),
+    (None, 1),  # halfway through the head line
+    ("other", 0),  # a head of an artifact not read here, cut after its name
+])
+def test_a_log_cut_inside_its_last_head_line_says_so(tmp_path, cut_at, damaged):
+    """A trace cut inside its last head line (a killed process) lost that record without a note: the head
+    did not match the record pattern, whose JSON had to end the line."""
+    lines = LOG.read_bytes().split(b"\n")
+    (last,) = [i for i, ln in enumerate(lines) if _STACKS_B in ln][-1:]
+    head = lines[last]
+    if cut_at == "other":
+        head = head.replace(_STACKS_B, b"before_recompile_pre_grad")
+        cut_at = head.index(b"pre_grad") + len(b'pre_grad", "enc')
+    cut = tmp_path / "cut.log"
+    cut.write_bytes(b"\n".join(lines[:last]) + b"\n" + head[:cut_at or len(head) // 2])
+    graphs, notes = read_trace(str(cut))
+    assert len(graphs) == 2 and graphs[1].stacks is None
+    assert notes == ([f"{cut}: 1 provenance record(s) not read (damaged or truncated)"] if damaged else [])
+
+
+_STACKS_B = b"inductor_provenance_tracking_kernel_stack_traces"

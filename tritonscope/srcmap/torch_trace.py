@@ -33,8 +33,9 @@ from dataclasses import dataclass
 from tritonscope.lazyre import lazy_compile
 
 # glog's prefix: level, MMDD, time, thread, file:line]; then the JSON head
-_RECORD = lazy_compile(r"^[VIWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^\]]*\] (\{.*\})\s*$")
+_RECORD = lazy_compile(r"^[VIWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^\]]*\] (\{.*)$")
 _PREFIX = lazy_compile(rb"^[VIWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [^\]\n]*\] \{")
+_ARTIFACT_NAME = lazy_compile(r'"artifact": \{"name": "([^"]*)"')
 _STACKS = "inductor_provenance_tracking_kernel_stack_traces"
 _POST_GRAD = "inductor_post_grad_graph"
 _FRAME = lazy_compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d{1,9}), in (?P<func>.+?)\s*$')
@@ -175,7 +176,10 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
             try:
                 meta = json.loads(m.group(1))
             except (ValueError, RecursionError):
-                damaged += 1
+                # a head cut short (a killed process) or garbled: damaged, unless it names another artifact
+                named = _ARTIFACT_NAME.search(m.group(1))
+                damaged += named is None or named.group(1) in (_STACKS, _POST_GRAD) \
+                    or '"inductor_output_code"' in m.group(1)
                 continue
             if not isinstance(meta, dict):
                 continue
