@@ -41,7 +41,7 @@ from pathlib import Path
 from tritonscope.artifacts.cache import default_inductor_dir
 from tritonscope.lazyre import lazy_compile
 from tritonscope.srcmap.paths import INDUCTOR_KERNEL_FILE
-from tritonscope.stages.common import read_at_most
+from tritonscope.stages.common import read_at_most, unescape_llvm
 
 # A wrapper of a large model is a few MB; nothing Inductor writes is near this.
 MAX_WRAPPER_BYTES = 64 << 20
@@ -1022,7 +1022,7 @@ def entry_kernel_files(entry) -> list[str]:
 def _loc_files(text: str) -> list[str]:
     seen: dict[str, None] = {}
     for m in _LOC_FILE.finditer(text):
-        seen.setdefault(m.group(1), None)
+        seen.setdefault(unescape_llvm(m.group(1)), None)  # torchinductor_<user>: a user's name may need \XX
     return list(seen)
 
 

@@ -13,7 +13,7 @@ import os
 from sys import intern
 
 from tritonscope.lazyre import lazy_compile
-from tritonscope.stages.common import Module, Op, iter_lines
+from tritonscope.stages.common import Module, Op, iter_lines, unescape_c
 from tritonscope.stages.dwarf_inline import call_sites_by_line, read_inlined_calls
 from tritonscope.stages.loc_comments import CommentChains, Position
 
@@ -72,7 +72,7 @@ def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
             if line.startswith(".file"):
                 m = FILE_DIRECTIVE.match(line)
                 if m:
-                    files[m.group(1)] = _join(m.group(2), m.group(3))
+                    files[m.group(1)] = _join(unescape_c(m.group(2)), unescape_c(m.group(3)) if m.group(3) is not None else None)
                 else:
                     module.unparsed.append((lineno, line))
                 continue

@@ -25,6 +25,37 @@ from tritonscope.stages.table import BINARY_STAGES, DERIVED_STAGES, STAGE_SUFFIX
 TRITON_LIBRARY = lazy_compile(r"/triton/(?:experimental/gluon/)?language/")
 
 
+# How the stages quote a file name. MLIR locations and LLVM IR (`llvm::printEscapedString`): `\\` and `\XX`
+# (two hex digits) for `"`, `\` and every byte outside printable ASCII, so `josé` is `jos\C3\A9`. PTX,
+# AMDGCN and nvdisasm's SASS (LLVM's MC printer, C style): `\\`, `\"`, `\b\f\n\r\t` and `\ooo` (octal).
+_LLVM_ESCAPE = lazy_compile(rb"\\(\\|[0-9A-Fa-f]{2})")
+_C_ESCAPE = lazy_compile(rb'\\([0-7]{1,3}|[\\"\'?abfnrtv])')
+_C_NAMED = {b"a": 7, b"b": 8, b"f": 12, b"n": 10, b"r": 13, b"t": 9, b"v": 11}
+
+
+def unescape_llvm(text: str) -> str:
+    """A file name as MLIR or LLVM IR quotes it, decoded (its bytes as UTF-8)."""
+    if "\\" not in text:
+        return text
+    raw = _LLVM_ESCAPE.sub(lambda m: m.group(1) if m.group(1) == b"\\" else bytes((int(m.group(1), 16),)),
+                           text.encode("utf-8", "surrogateescape"))
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def unescape_c(text: str) -> str:
+    """A file name as PTX, AMDGCN or SASS quotes it, decoded (its bytes as UTF-8)."""
+    if "\\" not in text:
+        return text
+
+    def byte(m) -> bytes:
+        e = m.group(1)
+        if e[:1].isdigit():
+            return bytes((int(e, 8) & 0xFF,))
+        return bytes((_C_NAMED[e],)) if e in _C_NAMED else e
+
+    return _C_ESCAPE.sub(byte, text.encode("utf-8", "surrogateescape")).decode("utf-8", "backslashreplace")
+
+
 def same_file(a: str, b: str | None) -> bool:
     """Whether two paths name one source file. `b` None: any file. Two absolute paths (as the IR records
     them) are one file only if they are equal once normalized: a helper's `utils.py` in another package

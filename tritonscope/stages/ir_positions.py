@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tritonscope.lazyre import lazy_compile
-from tritonscope.stages.common import Module, SourceLoc
+from tritonscope.stages.common import Module, SourceLoc, unescape_llvm
 
 IR_SUFFIXES = (".ttir", ".ttgir", ".mlir", ".llir")
 # `"file":line:col` in an MLIR location (a bare FileLineColLoc, or one inside callsite()/fused[])
@@ -51,6 +51,7 @@ def scan(mlir_text: str) -> IRPositions:
     ir: dict[tuple[int, int], str] = {}
     other: set[tuple[int, int]] = set()
     for file, line, col in _FILE_LOC.findall(mlir_text):
+        file = unescape_llvm(file)
         key = (int(line), int(col))
         if is_ir_file(file):
             ir.setdefault(key, file)

@@ -13,7 +13,7 @@ import os
 from sys import intern
 
 from tritonscope.lazyre import lazy_compile
-from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
+from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines, unescape_llvm
 
 DEFINE = lazy_compile(r"^define\b[^@]*@(\"[^\"]+\"|[\w.$-]+)\(")
 # `%5 = tail call ...` / `store ...` / `br label %7`: optional result, then the opcode.
@@ -166,8 +166,8 @@ class _DebugInfo:
 
 
 def _join(fields: dict[str, str]) -> str:
-    name = fields.get("filename", "")
-    directory = fields.get("directory", "")
+    name = unescape_llvm(fields.get("filename", ""))
+    directory = unescape_llvm(fields.get("directory", ""))
     if not directory or os.path.isabs(name):
         return name
     return f"{directory.rstrip('/')}/{name}"

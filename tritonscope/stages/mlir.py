@@ -12,7 +12,7 @@ from __future__ import annotations
 from sys import intern
 
 from tritonscope.lazyre import lazy_compile
-from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
+from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines, unescape_llvm
 
 # `#loc12 = loc("file":1:2)`; other `#name = ...` aliases are layout attributes, not locations.
 LOC_ALIAS_DEF = lazy_compile(r"^(#[\w.$-]+)\s*=\s*loc\((.*)\)\s*$")
@@ -177,8 +177,9 @@ class LocResolver:
             return UNKNOWN  # undefined alias or a cycle: say "unknown" rather than loop
         plain = PLAIN_POSITION.match(body)
         if plain is not None:  # what _expr reads from it, without the recursion
-            self.files.add(plain[1])
-            loc = SourceLoc(plain[1], int(plain[2]), int(plain[3]))
+            file = unescape_llvm(plain[1])
+            self.files.add(file)
+            loc = SourceLoc(file, int(plain[2]), int(plain[3]))
             self.alias_cache[name] = loc
             return loc
         self.in_progress.add(name)
@@ -206,8 +207,9 @@ class LocResolver:
                 end = m.end()
                 if s.startswith(" to ", end):  # FileLineColRange: keep the start
                     end = _skip_range_end(s, end + 4)
-                self.files.add(m.group(1))
-                return SourceLoc(m.group(1), int(m.group(2)), int(m.group(3))), end
+                file = unescape_llvm(m.group(1))
+                self.files.add(file)
+                return SourceLoc(file, int(m.group(2)), int(m.group(3))), end
             j = _string_end(s, i)
             name = s[i + 1:j - 1]
             if j < len(s) and s[j] == "(":

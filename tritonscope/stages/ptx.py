@@ -27,7 +27,7 @@ import bisect
 from sys import intern
 
 from tritonscope.lazyre import lazy_compile
-from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines
+from tritonscope.stages.common import Module, Op, SourceLoc, iter_lines, unescape_c
 from tritonscope.stages.dwarf_inline import call_sites_by_line, read_inlined_calls
 from tritonscope.stages.loc_comments import CommentChains, Position, Positions
 
@@ -127,7 +127,7 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
             if line.startswith(".file"):
                 m = FILE_DIRECTIVE.match(line)
                 if m:
-                    files[m.group(1)] = m.group(2)
+                    files[m.group(1)] = unescape_c(m.group(2))
                 else:
                     module.unparsed.append((lineno, line))
                 continue

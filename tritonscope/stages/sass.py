@@ -15,7 +15,7 @@ from __future__ import annotations
 from sys import intern
 
 from tritonscope.lazyre import lazy_compile
-from tritonscope.stages.common import Module, Op, SourceLoc, drop_trailing_padding, iter_lines
+from tritonscope.stages.common import Module, Op, SourceLoc, drop_trailing_padding, iter_lines, unescape_c
 
 # line numbers of at most 9 digits: a longer one is not a position (and int() refuses > 4300 digits)
 LINE_INFO = lazy_compile(r'^//## File "((?:[^"\\]|\\.)*)", line (\d{1,9})(?!\d)'
@@ -58,8 +58,10 @@ def parse(text: str, path: str | None = None, stage: str = "sass") -> Module:
             if not run_open:
                 run = []
                 run_open = True
-            run.append((m.group(1), int(m.group(2)), m.group(3), int(m.group(4) or 0)))
-            files.setdefault(m.group(1), m.group(1))
+            file = unescape_c(m.group(1))
+            run.append((file, int(m.group(2)), unescape_c(m.group(3)) if m.group(3) is not None else None,
+                        int(m.group(4) or 0)))
+            files.setdefault(file, file)
             continue
         if run_open:
             key = tuple(run)
