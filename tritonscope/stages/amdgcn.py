@@ -72,7 +72,8 @@ def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
             if line.startswith(".file"):
                 m = FILE_DIRECTIVE.match(line)
                 if m:
-                    files[m.group(1)] = _join(unescape_c(m.group(2)), unescape_c(m.group(3)) if m.group(3) is not None else None)
+                    second = m.group(3)
+                    files[m.group(1)] = _join(unescape_c(m.group(2)), None if second is None else unescape_c(second))
                 else:
                     module.unparsed.append((lineno, line))
                 continue
