@@ -192,6 +192,8 @@ def test_classify(stage, opname, text, expected):
     ("ptx", "cp.async.wait_group", "cp.async.wait_group 0x0;"),
     ("sass", "LDC", "LDC R1, c[0x0][0x28] ;"),
     ("sass", "ULDC.64", "ULDC.64 UR6, c[0x0][0x218] ;"),
+    ("sass", "REDUX.SUM.S32", "REDUX.SUM.S32 UR4, R3 ;"),  # a warp's reduction in registers (redux.sync)
+    ("sass", "REDUX", "REDUX UR5, R0 ;"),
     ("amdgcn", "ds_swizzle_b32", "ds_swizzle_b32 v1, v0 offset:swizzle(SWAP,16)"),
     ("amdgcn", "ds_bpermute_b32", "ds_bpermute_b32 v1, v2, v0"),
     ("llir", "call", 'tail call void asm sideeffect "cp.async.commit_group ;", ""() #3'),

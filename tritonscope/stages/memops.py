@@ -666,7 +666,7 @@ def _classify_sass(op: Op) -> MemAccess | None:
         return MemAccess("async_copy", mnemonic, _sass_width(mods), None, "global", pred, hints)
     if head in ("UTMALDG", "UTMASTG", "UTMAREDG", "UTMAPF", "UBLKCP", "UBLKRED", "UBLKPF"):
         return MemAccess("tma", mnemonic, None, None, "tensor" if head.startswith("UTMA") else "global", pred)
-    if head in ("ATOMG", "ATOM", "ATOMS", "RED", "REDG", "REDAS", "REDUX.G"):
+    if head in ("ATOMG", "ATOM", "ATOMS", "RED", "REDG", "REDAS"):
         space = "shared" if head == "ATOMS" else "global"
         width = next((_SASS_ATOMIC_TYPE[t] for t in mods if t in _SASS_ATOMIC_TYPE), 4)
         return MemAccess("atomic", mnemonic, width, None, space, pred, hints)
@@ -700,7 +700,7 @@ _BY_STAGE = {
 _OTHER_MEMORY_LOOKING = {
     "ptx": lazy_compile(r"^(ld|st|atom|red|cp|ldu|ldmatrix|stmatrix|multimem|tcgen05\.(ld|st|cp))\b"),
     "amdgcn": lazy_compile(r"^(global|buffer|flat|scratch|tbuffer)_"),
-    "sass": lazy_compile(r"^(LD|ST|ATOM|RED|UTMA|UBLK)"),
+    "sass": lazy_compile(r"^(LD|ST|ATOM|RED(?!UX)|UTMA|UBLK)"),  # (REDUX: a warp's reduction in registers)
 }
 
 
