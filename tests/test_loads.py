@@ -629,3 +629,23 @@ def test_layout_facts_memo_is_keyed_by_the_release_semantics():
         seen.setdefault(version, facts.elements_per_thread)
         assert seen[version] == facts.elements_per_thread
     assert seen == {"3.8.0": 32, "3.9.0": 8}
+
+
+def test_memory_instructions_of_no_access_are_listed_once_even_on_an_access_line(cache39):
+    """A kernel-argument read or a spill on the line of an access went only into that line's rows'
+    `other_forms` (once per row), never into `unattributed`, which the docs say drops nothing."""
+    from pathlib import Path
+
+    from tritonscope.artifacts.cache import load_entry
+
+    report = analyze_entry(next(e for e in Cache(cache39).kernels() if e.hash.startswith("IGFSAZDWEV")))
+    args = [u for u in report.unattributed if u["stage"] == "amdgcn" and u["kind"] == "other_mem"]
+    assert (177, 5, "s_load_dwordx2", 1) in {(u["line"], u["col"], u["form"], u["count"]) for u in args}
+    assert any(r.line == 177 and r.other_forms.get("amdgcn") == {"s_load_dwordx2": 1} for r in report.rows)
+    root = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6" / "torch_sparse"
+    entry = root / "XOKMY5CCFB6QXTXPXBEP4AOEE4EEE3U4FR2XOA4BJFMS6NPHV7KQ"
+    report = analyze_entry(load_entry(entry, root))
+    spills = {(s["stage"], s["line"], s["col"], s["instruction"], s["count"]) for s in report.spills}
+    listed = {(u["stage"], u["line"], u["col"], u["form"], u["count"]) for u in report.unattributed
+              if u["kind"] == "other_mem"}
+    assert spills and spills <= listed, spills - listed

@@ -78,11 +78,11 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
         if acc.kind == "scalar_load" and (op.lineno in arguments if described else col == 0):
             acc = dataclasses.replace(acc, kind="other_mem")  # a kernel argument, no access's data
         candidates = by_line.get(line, [])
-        if acc.kind == "other_mem":
+        if acc.kind == "other_mem":  # no access's data: listed once, and named on the rows of its line
             for r in candidates:
                 r.other_forms.setdefault(stage, collections.Counter())[acc.form] += 1
-            if not candidates:
-                leftovers[(line, col, acc.kind, acc.form, None)] += 1
+            leftovers[(line, col, acc.kind, acc.form, None)] += 1
+            widths[acc.form] = acc.width_bytes
             continue
         # (SASS located through the PTX has its columns and helpers: matched by them, listed by line alone)
         inner = op.loc.written() if op.loc is not None and (stage not in LINE_ONLY_STAGES or col) else None
