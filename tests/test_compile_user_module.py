@@ -197,3 +197,45 @@ def test_the_backend_of_the_target_is_the_active_one_at_import(tmp_path):
     assert sizes == {"cuda:90": 32, "hip:gfx942": 64}
     # in this process nothing changed (the compile ran in its own)
     assert before == {name: b.driver.__dict__.get("is_active") for name, b in backends.items()}
+
+
+HELPERS_KERNEL = textwrap.dedent('''
+    import triton
+    import triton.language as tl
+
+    from helpers import SCALE, WIDTH
+
+
+    @triton.jit
+    def probe(n=0):
+        tl.device_print("x", tl.arange(0, WIDTH) * SCALE + n)
+''')
+
+
+def test_each_kernel_and_target_imports_its_own_folders_helpers(tmp_path):
+    """A lone file's `from helpers import ...` stayed loaded for every later kernel and target of the
+    command: another folder's helpers.py, or one that chose its values for the previous target, was reused
+    and the kernel compiled wrong, reported as compiled."""
+    for folder, scale in (("a", 2), ("b", 3)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "kern.py").write_text(HELPERS_KERNEL)
+        (tmp_path / folder / "helpers.py").write_text(textwrap.dedent(f'''
+            import triton.language as tl
+            from triton.runtime import driver
+
+            SCALE = tl.constexpr({scale})
+            # a module that sets itself up for the GPU it is imported for
+            WIDTH = tl.constexpr(64 if driver.active.get_current_target().backend == "hip" else 32)
+        '''))
+    out = tmp_path / "cache"
+    r = run_cli("compile", f"{tmp_path / 'a' / 'kern.py'}::probe", f"{tmp_path / 'b' / 'kern.py'}::probe",
+                "--target", "hip:gfx942", "--target", "cuda:90", "--cache-dir", str(out))
+    assert r.returncode == 0, r.stderr
+    found = set()
+    for ttir in out.glob("*/*.ttir"):
+        text = ttir.read_text()
+        (width,) = set(re.findall(r"tt\.make_range \{end = (\d+) : i32", text))
+        (scale,) = set(re.findall(r"arith\.constant dense<(\d+)> : tensor<\d+xi32>", text))
+        backend = "hip" if (ttir.parent / "probe.hsaco").exists() else "cuda"
+        found.add((backend, int(width), int(scale)))
+    assert found == {("hip", 64, 2), ("hip", 64, 3), ("cuda", 32, 2), ("cuda", 32, 3)}

@@ -202,6 +202,7 @@ def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) 
     root = folder if package else file.parent
     sys.path.insert(0, str(root))
     note = None
+    before = set(sys.modules)
     try:
         try:
             module = _import_answering_torch(file, package, target)
@@ -219,6 +220,8 @@ def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) 
                     f"import here ({type(exc).__name__}: {exc})")
     finally:
         sys.path.remove(str(root))
+        if not package:
+            _forget_siblings(before, root)
     fn = getattr(module, name, None)
     if fn is None:
         found = [k for k, v in vars(module).items() if hasattr(v, "arg_names") and hasattr(v, "fn")]
@@ -229,6 +232,32 @@ def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) 
     if note:
         fn.tritonscope_import_note = note
     return fn
+
+
+def _forget_siblings(before: set[str], folder: Path) -> None:
+    """Forget the modules a lone file imported from its own folder (`from helpers import SCALE`): the next
+    kernel or target imports them afresh, as a process of its own would. Kept, they were reused: another
+    folder's `helpers.py`, or one that configured itself for the previous target. Libraries stay loaded:
+    only modules under the folder whose top-level package was not loaded before the import go."""
+    loaded_tops = {m.partition(".")[0] for m in before}
+    for name in [m for m in sys.modules if m not in before and m.partition(".")[0] not in loaded_tops]:
+        module = sys.modules.get(name)
+        try:  # (a module's attributes are its own: a `__path__` may be anything, or raise)
+            places = [getattr(module, "__file__", None)]
+            path = getattr(module, "__path__", None)
+            if isinstance(path, list) or type(path).__name__ == "_NamespacePath":
+                places.extend(path)
+            if any(isinstance(p, str) and _under(p, folder) for p in places):
+                del sys.modules[name]
+        except Exception:  # noqa: BLE001 - not a module of the folder's, then
+            continue
+
+
+def _under(path: str, folder: Path) -> bool:
+    try:
+        return Path(path).resolve().is_relative_to(folder)
+    except (OSError, ValueError, RuntimeError):
+        return False
 
 
 def _import_answering_torch(file: Path, package: list[str], target: CompileTarget | None,
