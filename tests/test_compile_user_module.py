@@ -7,6 +7,8 @@ that one question answered by the target compiled for, as on that GPU."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import textwrap
 
@@ -239,3 +241,129 @@ def test_each_kernel_and_target_imports_its_own_folders_helpers(tmp_path):
         backend = "hip" if (ttir.parent / "probe.hsaco").exists() else "cuda"
         found.add((backend, int(width), int(scale)))
     assert found == {("hip", 64, 2), ("hip", 64, 3), ("cuda", 32, 2), ("cuda", 32, 3)}
+
+
+FLAGGED = textwrap.dedent('''
+    import triton
+    import triton.language as tl
+
+
+    @triton.jit(do_not_specialize=["n_rows", "seed"], do_not_specialize_on_alignment=["x_ptr"])
+    def dropout_rows(x_ptr, out_ptr, n_rows, n_cols, seed, p, base: tl.int64 = 0, BLOCK: tl.constexpr = 64):
+        offs = base + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + n_cols + offs)
+        tl.store(out_ptr + offs, tl.where(tl.rand(seed, offs) > p, x, 0.0), mask=offs < n_rows)
+
+
+    @triton.jit(debug=True)
+    def checked(x_ptr, n):
+        tl.device_assert(n > 0)
+        tl.store(x_ptr, n)
+''')
+
+
+def _explain(tmp_path, kernel: str, signature: str, target: str, env: dict | None = None) -> dict:
+    (tmp_path / "flagged.py").write_text(FLAGGED)
+    r = run_cli("compile", f"{tmp_path / 'flagged.py'}::{kernel}", "--signature", signature, "--target", target,
+                "--explain-spec", "--json", env=env)
+    assert r.returncode == 0, r.stderr
+    (k,) = json.loads(r.stdout)["kernels"]
+    return {"args": {a["name"]: (a["type"], a["hints"]) for a in k["spec"]["args"]}, "options": k["spec"]["options"]}
+
+
+SIG = "x_ptr=*fp32,out_ptr=*fp32,n_rows=i32:16,n_cols=i32:16,seed=i32:16,p=fp32"
+
+
+def test_the_kernels_own_specialization_flags_and_annotations_are_the_jits(tmp_path):
+    """do_not_specialize / do_not_specialize_on_alignment of the decorator applied to samples only: a
+    user kernel's n_rows kept its :16 and x_ptr its alignment; an annotated default (`base: tl.int64 =
+    0`) was typed by its value (i32). test_the_cross_compile_is_the_jits_launch checks the result against
+    the JIT's own warmup."""
+    cuda = _explain(tmp_path, "dropout_rows", SIG, "cuda:90")["args"]
+    assert cuda["x_ptr"] == ("*fp32", []) and cuda["out_ptr"] == ("*fp32", ["tt.divisibility=16"])
+    assert cuda["n_rows"] == ("i32", ["not specialized"]) and cuda["seed"] == ("i32", ["not specialized"])
+    assert cuda["n_cols"] == ("i32", ["tt.divisibility=16"]) and cuda["base"] == ("i64", ["tt.divisibility=16"])
+    hip = _explain(tmp_path, "dropout_rows", SIG, "hip:gfx942")["args"]
+    assert hip["x_ptr"] == ("*fp32", ["tt.pointer_range=32"])  # the range is no alignment: kept
+    assert hip["out_ptr"] == ("*fp32", ["tt.divisibility=16", "tt.pointer_range=32"])
+    off = _explain(tmp_path, "dropout_rows", SIG, "hip:gfx942", env={"AMDGCN_USE_BUFFER_OPS": "0"})["args"]
+    assert off["out_ptr"] == ("*fp32", ["tt.divisibility=16"])  # no buffer ops: no range hint
+
+
+@pytest.mark.parametrize(("signature", "error"), [
+    (SIG + ",base=i32", "argument 'base' is annotated i64 in the kernel"),
+    (SIG.replace("p=fp32", "p=fp32:16"), "argument 'p': hints are for integers and pointers"),
+    (SIG.replace("x_ptr=*fp32", "x_ptr=*fp32:1"), "argument 'x_ptr': a pointer takes only the :16 hint"),
+])
+def test_a_signature_a_launch_could_not_give_is_refused(tmp_path, signature, error):
+    (tmp_path / "flagged.py").write_text(FLAGGED)
+    r = run_cli("compile", f"{tmp_path / 'flagged.py'}::dropout_rows", "--signature", signature,
+                "--target", "cuda:90", "--explain-spec")
+    assert r.returncode == 2 and error in r.stderr and r.stderr.count("\n") == 1, r.stderr
+
+
+def test_bool_tensors_and_debug_are_compiled_as_a_launch_would(tmp_path):
+    """`*u1` (a torch.bool tensor, as 3.4+ names it) was an unknown pointer type; `@triton.jit(debug=True)`
+    and TRITON_DEBUG=1 were ignored, so the kernel's device_asserts were compiled out."""
+    args = _explain(tmp_path, "checked", "x_ptr=*u1,n=i32", "cuda:90")
+    assert args["args"]["x_ptr"] == ("*u1", ["tt.divisibility=16"]) and args["options"].get("debug") is True
+    assert _explain(tmp_path, "checked", "x_ptr=*i1,n=i32", "cuda:90")["args"]["x_ptr"][0] == "*u1"
+    out = tmp_path / "cache"
+    r = run_cli("compile", f"{tmp_path / 'flagged.py'}::checked", "--signature", "x_ptr=*u1,n=i32",
+                "--target", "cuda:90", "--cache-dir", str(out))
+    assert r.returncode == 0, r.stderr
+    (ttir,) = out.glob("*/checked.ttir")
+    assert "tt.assert" in ttir.read_text()
+
+
+# Triton's own answer without a GPU: the JIT's warmup (its binder, specialization and cache key) with a
+# stand-in driver that names the target, in a process of its own. Its cache entries are what a launch makes.
+JIT_WARMUP = textwrap.dedent('''
+    import importlib.util, os, sys
+    import torch
+    from triton.backends.compiler import GPUTarget
+    from triton.runtime.driver import driver
+    from triton.runtime.jit import MockTensor
+
+    backend, arch = sys.argv[2].split(":")
+    target = GPUTarget(backend, int(arch) if backend == "cuda" else arch, 32 if backend == "cuda" else 64)
+
+    class StandIn:
+        def get_current_target(self): return target
+        def get_current_device(self): return 0
+        def get_current_stream(self, device=None): return 0
+        def get_active_torch_device(self): return torch.device("cpu")
+        def is_active(self): return True
+
+    driver.set_active(StandIn())
+    spec = importlib.util.spec_from_file_location("flagged", sys.argv[1])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.dropout_rows.warmup(MockTensor(torch.float32), MockTensor(torch.float32), 100, 1024, 7, 0.5, grid=(1,))
+    module.checked.warmup(MockTensor(torch.bool), 5, grid=(1,))
+''')
+
+
+@pytest.mark.parametrize("target", ["cuda:90", "hip:gfx942"])
+def test_the_cross_compile_is_the_jits_launch(tmp_path, target):
+    """The same cache entries as the JIT's warmup of the same kernels with the values the signatures
+    describe (n_cols=1024: :16; n_rows and seed unspecialized by the decorator; a bool tensor; debug)."""
+    import subprocess
+    import sys
+
+    (tmp_path / "flagged.py").write_text(FLAGGED)
+    (tmp_path / "warmup.py").write_text(JIT_WARMUP)
+    jit, cross = tmp_path / "jit", tmp_path / "cross"
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_DEBUG"}
+    r = subprocess.run([sys.executable, str(tmp_path / "warmup.py"), str(tmp_path / "flagged.py"), target],
+                       env={**env, "TRITON_CACHE_DIR": str(jit)}, capture_output=True, text=True)
+    if r.returncode != 0 and "MockTensor" in r.stderr:
+        pytest.skip("this Triton has no MockTensor warmup")
+    assert r.returncode == 0, r.stderr[-2000:]
+    for kernel, sig in (("dropout_rows", "x_ptr=*fp32,out_ptr=*fp32,n_rows=i32,n_cols=i32:16,seed=i32,p=fp32"),
+                        ("checked", "x_ptr=*u1,n=i32")):
+        r = run_cli("compile", f"{tmp_path / 'flagged.py'}::{kernel}", "--signature", sig, "--target", target,
+                    "--cache-dir", str(cross))
+        assert r.returncode == 0, r.stderr
+    kernels = {p.name for p in jit.iterdir() if any(p.glob("*.json"))}
+    assert len(kernels) == 2 and kernels == {p.name for p in cross.iterdir() if any(p.glob("*.json"))}

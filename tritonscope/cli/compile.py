@@ -62,7 +62,9 @@ def _name_values(items: tuple[str, ...], flag: str, keyword: bool = False) -> tu
     help="User kernel argument types: named 'x_ptr=*fp16,n=i32:16' or Triton's AOT notation "
     "'*fp16:16, *fp16:16, i32:16, 1024'. A host TMA descriptor (Triton 3.4+) as the JIT writes it: "
     "'a_desc=tensordesc<fp16[64, 64]>' (Gluon: 'tensordesc<fp16[64, 64],NVMMASharedLayout(...)>', the "
-    "layout's repr()).",
+    "layout's repr()). Named, hints are a launch's: the kernel's do_not_specialize, "
+    "do_not_specialize_on_alignment, debug and type annotations (n: tl.int64) apply as the JIT applies them; "
+    "a bool tensor is *u1.",
 )
 @click.option(
     "--constexpr", "constexprs", multiple=True, metavar="NAME=V",

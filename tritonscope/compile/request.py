@@ -384,6 +384,33 @@ def amd_buffer_ops_enabled() -> bool:
         return os.environ.get("AMDGCN_USE_BUFFER_OPS", "1").lower() in ("1", "true", "on", "yes")
 
 
+def jit_debug(fn: Any) -> bool:
+    """Whether a launch compiles the kernel with debug on: `@triton.jit(debug=True)`, or TRITON_DEBUG=1
+    (`knobs.runtime.debug`, 3.4 on; before, the env var set the function's own flag): its
+    `tl.device_assert`s kept."""
+    if getattr(fn, "debug", None):
+        return True
+    try:
+        from triton import knobs
+    except ImportError:
+        return False
+    return bool(getattr(getattr(knobs, "runtime", None), "debug", False))
+
+
+def annotated_types(fn: Any) -> dict[str, str]:
+    """Parameters annotated with a Triton type (`n: tl.int64`, `x: tl.float32`): name -> the type a
+    launch passes them as, whatever the value (the JIT's `KernelParam.annotation_type`)."""
+    out = {}
+    for p in getattr(fn, "params", []):
+        try:
+            ty = getattr(p, "annotation_type", "")
+        except Exception:  # noqa: BLE001 - an annotation Triton cannot read: none, as for the JIT
+            ty = ""
+        if isinstance(ty, str) and ty and not getattr(p, "is_constexpr", False):
+            out[p.name] = ty
+    return out
+
+
 def jit_flags(fn: Any) -> tuple[set[str], set[str]]:
     """The decorator's do_not_specialize and do_not_specialize_on_alignment, by name."""
     no_spec, no_align = set(), set()
@@ -449,7 +476,10 @@ def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
                     f"constexpr argument(s) without a value: {', '.join(missing)} "
                     f"(give --constexpr {missing[0]}=V{_wrapper_hint(fn, missing)})"
                 )
-            args = signatures.parse_named_signature(sig, names, constexprs, rules, backend)
+            no_spec, no_align = jit_flags(fn)
+            args = signatures.parse_named_signature(
+                sig, names, constexprs, rules, backend, no_specialize=no_spec, no_align=no_align,
+                annotations=annotated_types(fn), amd_buffer_ops=amd_buffer_ops_enabled())
         else:
             args = signatures.parse_aot_signature(sig, names, rules)
             args = [
@@ -462,6 +492,8 @@ def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
             raise UsageError(f"tensor descriptor arguments exist from Triton 3.4 on (installed: {triton.__version__})")
         spec = sp.KernelSpec(tuple(args), {})
         spec = sp.without_specialization(spec, request.no_specialize)
+    if jit_debug(fn) and "debug" not in spec.options:
+        spec = sp.KernelSpec(spec.args, {**spec.options, "debug": True})
     if request.options or request.launch_options:
         spec = sp.KernelSpec(spec.args, {**spec.options, **dict(request.options), **dict(request.launch_options)})
     if request.num_warps is not None:
@@ -514,12 +546,17 @@ def _with_defaults(fn: Any, sig: str, constexprs: dict[str, Any]) -> str:
     signature with those added."""
     given = {part.split("=", 1)[0].strip() for part in signatures.split_entries(sig) if "=" in part}
     extra = []
+    annotated = annotated_types(fn)
     for p in fn.params:
         has, value = _param_default(p)
         if not has or p.name in constexprs or p.name in given:
             continue
         if p.is_constexpr or value is None:
             constexprs[p.name] = value
+        elif p.name in annotated and isinstance(value, int | float):  # the annotation's type; the value's hint
+            ty = annotated[p.name]
+            hint = ":1" if value == 1 else ":16" if value % 16 == 0 else ""
+            extra.append(f"{p.name}={ty}" + (hint if ty[:1] in "iu" and not isinstance(value, bool | float) else ""))
         elif isinstance(value, bool):
             extra.append(f"{p.name}=i1")
         elif isinstance(value, int):

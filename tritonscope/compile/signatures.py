@@ -4,7 +4,7 @@ triton.tools.compile --signature` takes it) or named (`x_ptr=*fp16, n=i32:16`), 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -73,9 +73,17 @@ def _typed_arg(name: str, ty: str, hint: int | None, rules: ReleaseRules) -> Arg
     if ty.startswith("*"):
         if base not in ELEMENT_BYTES:
             raise UsageError(f"argument '{name}': unknown pointer element type '{ty}'")
+        if base in ("i1", "u1"):  # a bool tensor's pointer, as the installed release names it
+            ty = ty[:len(ty) - len(base)] + rules.bool_tensor_type
+        if hint not in (None, 16):
+            raise UsageError(f"argument '{name}': a pointer takes only the :16 hint (16-byte aligned), got :{hint}")
     elif ty not in SCALAR_TYPES:
         raise UsageError(f"argument '{name}': unknown type '{ty}' (use *fp16, i32, fp32, ... or a constant)")
+    elif hint is not None and not ty.startswith(("i", "u")):
+        raise UsageError(f"argument '{name}': hints are for integers and pointers; the JIT gives a {ty} none")
     if ty in ("i1", "u1"):
+        if hint is not None:
+            raise UsageError(f"argument '{name}': hints are for integers and pointers; the JIT gives a bool none")
         ty = rules.bool_type
     if hint is None:
         return ArgSpec(name, ty)
@@ -115,11 +123,15 @@ def parse_aot_signature(text: str, arg_names: list[str], rules: ReleaseRules) ->
 
 
 def parse_named_signature(
-    text: str, arg_names: list[str], constexprs: Mapping[str, Any], rules: ReleaseRules, backend: str
+    text: str, arg_names: list[str], constexprs: Mapping[str, Any], rules: ReleaseRules, backend: str,
+    *, no_specialize: Collection[str] = (), no_align: Collection[str] = (),
+    annotations: Mapping[str, str] | None = None, amd_buffer_ops: bool = True,
 ) -> list[ArgSpec]:
     """`x_ptr=*fp16,n=i32:16`: named types with optional AOT hints. Pointers are assumed to come from
-    torch allocations, as in a JIT launch: 16-byte aligned (and under 2 GiB on AMD) unless
-    `--no-specialize` says otherwise. Integers get hints only where written."""
+    torch allocations, as in a JIT launch: 16-byte aligned (and under 2 GiB on AMD, where the release gives
+    that hint) unless `--no-specialize` says otherwise. Integers get hints only where written. The
+    kernel's own `do_not_specialize` (`no_specialize`) and `do_not_specialize_on_alignment` (`no_align`)
+    take hints away as the JIT's would; an annotated parameter (`n: tl.int64`) is of its annotation's type."""
     given: dict[str, str] = {}
     for part in filter(None, split_entries(text)):
         if "=" not in part:
@@ -151,8 +163,20 @@ def parse_named_signature(
         if not m:
             raise UsageError(f"--signature: cannot read '{entry}' for argument '{name}'")
         ty, hint = m.group("type"), int(m.group("hint")) if m.group("hint") else None
+        annotated = (annotations or {}).get(name)
+        if annotated and ty != annotated and not (ty in ("i1", "u1") and annotated in ("i1", "u1")):
+            raise UsageError(f"argument '{name}' is annotated {annotated} in the kernel: a launch passes it as "
+                             f"that type (give {name}={annotated})")
+        if name in no_specialize or (annotated or "")[:2] in ("fp", "bf", "u1"):
+            hint = None  # the JIT specializes none of these on their value
+        elif name in no_align and hint == 16:
+            hint = None
         arg = _typed_arg(name, ty, hint, rules)
-        if ty.startswith("*"):
-            arg = replace(arg, divisible_by_16=True, pointer_range_32=backend == "hip")
+        if ty.startswith("*") and name not in no_specialize:
+            buffer_ops = amd_buffer_ops or not rules.pointer_range_needs_buffer_ops
+            in_range = backend == "hip" and buffer_ops and (name not in no_align or rules.attrs_form != "descriptor")
+            arg = replace(arg, divisible_by_16=name not in no_align, pointer_range_32=in_range)
+        if name in no_specialize and not arg.is_constexpr:
+            arg = replace(arg, specialized=False)
         out.append(arg)
     return out

@@ -30,6 +30,7 @@ ELEMENT_BYTES: dict[str, int] = {
     "i8": 1,
     "u8": 1,
     "i1": 1,
+    "u1": 1,  # a bool tensor's element from 3.4 on (`"bool": "u1"`)
     "fp16": 2,
     "bf16": 2,
     "i16": 2,
