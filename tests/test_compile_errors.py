@@ -133,7 +133,7 @@ def test_usage_errors_are_one_line(cli, tmp_path):
 def test_missing_kernel_in_user_file(cli, tmp_path):
     path = _write(tmp_path)
     proc = cli("compile", f"{path}::nope", "--target", "cuda:90", "--signature", "*fp16", "--cache-dir", str(tmp_path))
-    assert proc.returncode == 1
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1  # a usage error, as --explain-spec says it
     assert "no kernel 'nope' (kernels there: copy_kernel, broken_kernel)" in proc.stderr
 
 
@@ -164,8 +164,8 @@ def test_autotuned_and_heuristics_kernels_compile_as_their_jit_function(cli, tmp
     base = ("compile", f"{path}::scale_kernel", "--target", "cuda:90", "--signature", "x_ptr=*fp32,n=i32:16",
             "--cache-dir", str(cache))
     missing = cli(*base)
-    assert missing.returncode == 1 and "Traceback" not in missing.stderr
-    assert missing.stderr.count("constexpr argument(s) without a value: EVEN") == 2  # one per config
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr  # every config: a usage error
+    assert missing.stderr.count("constexpr argument(s) without a value: EVEN") == 1 and not cache.exists()
     assert "an @triton.heuristics kernel computes EVEN from the launch's arguments" in missing.stderr
     every = cli(*base, "--constexpr", "EVEN=True", "--json")
     assert every.returncode == 0, every.stderr
@@ -472,3 +472,91 @@ def test_explain_spec_refusals_are_one_line(cli, cache39, tmp_path):
         r = cli("compile", "--cache-dir", str(tmp_path / "c"), "--target", "cuda:90", "--explain-spec", *args)
         assert r.returncode == code and said in r.stderr, r.stderr
         assert len(r.stderr.strip().splitlines()) == 1 and "internal error" not in r.stderr
+
+
+SCRIPTISH = '''import sys
+
+import triton
+import triton.language as tl
+
+print("self-test harness: starting")
+os_env = __import__("os").environ
+os_env["TRITON_CACHE_DIR"] = {private!r}
+
+
+@triton.jit
+def k(x_ptr, BLOCK: tl.constexpr):
+    tl.store(x_ptr + tl.arange(0, BLOCK), 1.0)
+
+
+{tail}
+'''
+
+
+def test_a_module_that_prints_exits_or_moves_the_cache_at_import(cli, tmp_path):
+    """A module run as a script at import: its print went into --json's stdout; its sys.exit ended the
+    command silently with exit 0 (or its text, exit 1); its TRITON_CACHE_DIR moved the compile out of
+    --cache-dir while the command said it wrote there."""
+    private = tmp_path / "private"
+    (tmp_path / "noisy.py").write_text(SCRIPTISH.format(private=str(private), tail=""))
+    cache = tmp_path / "given"
+    r = cli("compile", f"{tmp_path / 'noisy.py'}::k", "--signature", "x_ptr=*fp32", "--constexpr", "BLOCK=64",
+            "--target", "cuda:90", "--cache-dir", str(cache), "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["results"][0]["entry"] and "self-test harness" in r.stderr
+    assert len(list(cache.glob("*/k.ttir"))) == 1 and not private.exists()
+    for tail, shown in (("sys.exit(main())", "sys.exit(0)"), ('sys.exit("unsupported platform")',
+                                                               "sys.exit('unsupported platform')")):
+        tail = "def main():\n    return 0\n\n\n" + tail
+        (tmp_path / "script.py").write_text(SCRIPTISH.format(private=str(private), tail=tail))
+        r = cli("compile", f"{tmp_path / 'script.py'}::k", "--signature", "x_ptr=*fp32", "--constexpr", "BLOCK=64",
+                "--target", "cuda:90", "--cache-dir", str(cache))
+        assert r.returncode == 1, r.stderr
+        assert f"script.py:20: ModuleExited: the module called {shown}" in r.stderr
+
+
+def test_a_failure_in_a_package_init_names_that_file_and_line(cli, tmp_path):
+    """A RuntimeError raised by the package's __init__.py was blamed on the kernel's file, with no line."""
+    pkg = tmp_path / "mylib" / "ops"
+    pkg.mkdir(parents=True)
+    (tmp_path / "mylib" / "__init__.py").write_text('import os\n\nraise RuntimeError("mylib requires a GPU")\n')
+    (pkg / "__init__.py").write_text("")
+    (pkg / "fused.py").write_text(SCRIPTISH.format(private="/nonexistent", tail=""))
+    r = cli("compile", f"{pkg / 'fused.py'}::k", "--signature", "x_ptr=*fp32", "--constexpr", "BLOCK=64",
+            "--target", "cuda:90", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 1
+    assert f"{tmp_path / 'mylib' / '__init__.py'}:3: RuntimeError: mylib requires a GPU" in r.stderr, r.stderr
+
+
+PRUNED = '''import triton
+import triton.language as tl
+
+
+def prune(configs, named_args, **kwargs):
+    return [c for c in configs if c.kwargs["BLOCK"] <= named_args["n"]]
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 64}, num_warps=4),
+                          triton.Config({"BLOCK": 128}, num_warps=8, maxnreg=128)],
+                 key=["n"], prune_configs_by={"early_config_prune": prune})
+@triton.jit
+def scale_kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+'''
+
+
+def test_pruned_autotune_configs_are_said_and_each_config_is_named(cli, tmp_path):
+    """prune_configs_by was ignored without a word (a first launch compiles the configs it keeps); the
+    text --explain-spec lost each heading's `[config i/n]` to rich markup, and a config's maxnreg."""
+    (tmp_path / "pruned.py").write_text(PRUNED)
+    kernel = f"{tmp_path / 'pruned.py'}::scale_kernel"
+    r = cli("compile", kernel, "--signature", "x_ptr=*fp32,n=i32", "--target", "cuda:90", "--explain-spec")
+    assert r.returncode == 0, r.stderr
+    assert f"{kernel} [config 1/2] (scale_kernel) for cuda:90" in r.stdout
+    assert f"{kernel} [config 2/2] (scale_kernel) for cuda:90" in r.stdout
+    assert "options: num_warps=8, num_stages=3, num_ctas=1, maxnreg=128" in r.stdout
+    r = cli("compile", kernel, "--signature", "x_ptr=*fp32,n=i32", "--target", "cuda:90",
+            "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.count("the autotuner prunes its 2 configs by early_config_prune") == 1

@@ -111,8 +111,10 @@ def test_aot_signature_as_triton_tools_compile():
                     ArgSpec("BLOCK", "constexpr", 1024)]
     with pytest.raises(UsageError, match="has 2 entries but the kernel takes 5"):
         parse_aot_signature("*fp16, i32", names, R39)
-    with pytest.raises(UsageError, match="only :16 and :1"):
+    with pytest.raises(UsageError, match="a pointer takes only the :16 hint"):
         parse_aot_signature("*fp16:8, *fp32, i32, i32, 4", names, R39)
+    with pytest.raises(UsageError, match="only :16 and :1"):
+        parse_aot_signature("*fp16, *fp32, i32:8, i32, 4", names, R39)
 
 
 def test_named_signature_assumes_aligned_tensors():

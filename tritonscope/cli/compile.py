@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import click
@@ -168,7 +169,16 @@ def compile_cmd(
     if explain_spec:
         _explain(console, requests, as_json)
         return
+    existed = os.path.isdir(cache)
     results = _compile_with_progress(comp, requests, cache, jobs, quiet=as_json)
+    usage = [r for r in results if not r.ok and r.error.kind == "usage"]
+    if results and len(usage) == len(results):
+        # the command line was wrong for every kernel (no such file or kernel, a constexpr missing): a usage
+        # error, as --explain-spec says it; no cache is left behind for it
+        if not existed:
+            with contextlib.suppress(OSError):
+                os.rmdir(cache)
+        raise UsageError(f"{usage[0].request.label}: {usage[0].error.headline()}")
     failed_targets = _report_target_failures(results)
     kernel_failures = [r for r in results if not r.ok and r.error.kind != "target"]
     if as_json:
@@ -276,6 +286,8 @@ def _explain(console, requests: list, as_json: bool) -> None:
         except Exception as exc:  # noqa: BLE001 - the backend asserts on what it refuses (num_warps=3)
             raise TritonscopeError(f"{req.label}: options refused by the {req.target} backend: {exc}") from None
         effective = {k: getattr(options, k) for k in ("num_warps", "num_stages", "num_ctas")}
+        if getattr(options, "maxnreg", None) is not None:  # (an autotune config's register cap)
+            effective["maxnreg"] = options.maxnreg
         if as_json:
             docs.append(
                 {

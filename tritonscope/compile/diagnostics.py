@@ -139,6 +139,18 @@ def scratch_tempdir():
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+def _import_root(file: str) -> str:
+    """The folder a kernel file is imported from: above its packages (folders with an __init__.py)."""
+    folder = os.path.dirname(file)
+    while os.path.isfile(os.path.join(folder, "__init__.py")) and os.path.dirname(folder) != folder:
+        folder = os.path.dirname(folder)
+    return folder
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
 def import_failure(exc: BaseException, path: str | None) -> CompileFailure:
     """A user module that raised while importing: point at the deepest frame inside that file."""
     file = str(Path(path).resolve()) if path else None
@@ -156,9 +168,15 @@ def import_failure(exc: BaseException, path: str | None) -> CompileFailure:
             (exc.text or "").rstrip("\n") or None,
         )
     line = None
-    for frame in traceback.extract_tb(exc.__traceback__):
+    frames = traceback.extract_tb(exc.__traceback__)
+    for frame in frames:
         if file and os.path.abspath(frame.filename) == file:
             line = frame.lineno
+    if file and line is None:
+        # raised before the file ran: in a package __init__.py or a module it imports, of the user's tree
+        mine = [f for f in frames if _inside(os.path.abspath(f.filename), _import_root(file))]
+        if mine:
+            file, line = os.path.abspath(mine[-1].filename), mine[-1].lineno
     message = f"{type(exc).__name__}: {_one_line(str(exc))}"
     return CompileFailure(
         "import", message, _display_path(file) if file else None, line, None, _source_line(file, line)

@@ -191,10 +191,15 @@ def compile_one(request: CompileRequest, cache_dir: str, log: str | None = None)
     except Exception as exc:  # noqa: BLE001 - a user module that fails to import
         result.error = import_failure(exc, request.kernel.path)
         return result
+    # a module that points Triton at a cache of its own at import (TRITON_CACHE_DIR, knobs.cache.dir) does
+    # not move the compile out of the cache given
+    os.environ["TRITON_CACHE_DIR"] = str(cache_dir)
+    _reset_cache_knob(str(cache_dir))
     result.kernel_name = fn.__name__
     result.spec = spec.to_json()
     if getattr(fn, "tritonscope_import_note", None):
         result.notes.append(fn.tritonscope_import_note)
+    result.notes.extend(request.notes)
     for name, given in request.constexprs:
         value = next((a.value for a in spec.args if a.name == name), given)
         if isinstance(given, str) and not isinstance(value, str):
@@ -225,6 +230,20 @@ def compile_one(request: CompileRequest, cache_dir: str, log: str | None = None)
         return result
     result.seconds = time.perf_counter() - start
     return _record_entry(result, Path(cache_dir), compiled, fn.__name__, before)
+
+
+def _reset_cache_knob(cache_dir: str) -> None:
+    """`triton.knobs.cache.dir` (3.4 on) set to `cache_dir` where anything set it to another folder."""
+    try:
+        from triton import knobs
+    except ImportError:
+        return
+    cache = getattr(knobs, "cache", None)
+    try:
+        if cache is not None and getattr(cache, "dir", cache_dir) != cache_dir:
+            cache.dir = cache_dir
+    except Exception:  # noqa: BLE001 - a release whose knob cannot be set: the environment variable holds
+        pass
 
 
 def _backend(request: CompileRequest, result: CompileResult, options: dict) -> Any:

@@ -176,6 +176,7 @@ class CompileRequest:
     options: tuple[tuple[str, Any], ...] = ()  # num_stages, num_ctas, maxnreg of an autotune config
     launch_options: tuple[tuple[str, Any], ...] = ()  # --option NAME=V: over the config's and the metadata's
     config: tuple[int, int] | None = None  # (i, n): the autotuner's config i of n
+    notes: tuple[str, ...] = ()  # said with the result (what a first launch would do differently)
 
     @property
     def label(self) -> str:
@@ -201,8 +202,29 @@ def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) 
         folder = folder.parent
     root = folder if package else file.parent
     sys.path.insert(0, str(root))
-    note = None
     before = set(sys.modules)
+    # what the module prints at import goes to stderr: stdout is the command's (its --json)
+    with contextlib.redirect_stdout(sys.stderr):
+        module, note = _import_on_path(file, package, target, root, before)
+    fn = getattr(module, name, None)
+    if fn is None:
+        found = [k for k, v in vars(module).items() if hasattr(v, "arg_names") and hasattr(v, "fn")]
+        raise UsageError(f"{path}: no kernel '{name}' (kernels there: {', '.join(found) or 'none'})")
+    if not hasattr(fn, "arg_names"):
+        raise UsageError(f"{path}: '{name}' is not a @triton.jit or @gluon.jit function")
+    fn = unwrap(fn)
+    if note:
+        fn.tritonscope_import_note = note
+    return fn
+
+
+class ModuleExited(Exception):
+    """The user's module called sys.exit (or raised SystemExit) while it was imported."""
+
+
+def _import_on_path(file: Path, package: list[str], target: CompileTarget | None, root: Path,
+                    before: set[str]) -> tuple[Any, str | None]:
+    note = None
     try:
         try:
             module = _import_answering_torch(file, package, target)
@@ -218,20 +240,15 @@ def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) 
                 raise exc from None
             note = (f"{file.name} imported without the __init__.py of its package {package[0]}, which does not "
                     f"import here ({type(exc).__name__}: {exc})")
+    except SystemExit as exc:  # a module run as a script at import (`sys.exit(main())` with no __main__ guard)
+        raise ModuleExited(f"the module called sys.exit({exc.code!r}) while it was imported (a script's "
+                           "`sys.exit(main())` without an `if __name__ == '__main__':` guard?)"
+                           ).with_traceback(exc.__traceback__) from None
     finally:
         sys.path.remove(str(root))
         if not package:
             _forget_siblings(before, root)
-    fn = getattr(module, name, None)
-    if fn is None:
-        found = [k for k, v in vars(module).items() if hasattr(v, "arg_names") and hasattr(v, "fn")]
-        raise UsageError(f"{path}: no kernel '{name}' (kernels there: {', '.join(found) or 'none'})")
-    if not hasattr(fn, "arg_names"):
-        raise UsageError(f"{path}: '{name}' is not a @triton.jit or @gluon.jit function")
-    fn = unwrap(fn)
-    if note:
-        fn.tritonscope_import_note = note
-    return fn
+    return module, note
 
 
 def _forget_siblings(before: set[str], folder: Path) -> None:
@@ -567,6 +584,16 @@ def _with_defaults(fn: Any, sig: str, constexprs: dict[str, Any]) -> str:
     return ",".join(filter(None, [sig, *extra]))
 
 
+def _pruning_note(autotuner: Any, n: int) -> tuple[str, ...]:
+    """The autotuner's `prune_configs_by` (early_config_prune, perf_model, top_k) chooses among its configs
+    from a launch's argument values, which a cross-compile has not got: every config is compiled, said."""
+    pruned = [k for k in ("early_config_prune", "perf_model") if getattr(autotuner, k, None)]
+    if not pruned:
+        return ()
+    return (f"the autotuner prunes its {n} configs by {' and '.join(pruned)} on a launch's arguments, which a "
+            "compile without a GPU has not got: every config is compiled (give --constexpr values to pick one)",)
+
+
 def autotune_requests(request: CompileRequest) -> list[CompileRequest]:
     """A user kernel under @triton.autotune, none of whose tuned constexprs the command line gives: one
     request per config, as the autotuner compiles each on a first launch (its kwargs as constexprs, its
@@ -593,7 +620,8 @@ def autotune_requests(request: CompileRequest) -> list[CompileRequest]:
             options += tuple((k, v) for k, v in c.kwargs.items() if k not in params)
             warps = request.num_warps if request.num_warps is not None else getattr(c, "num_warps", None)
             constexprs = {**given, **{k: v for k, v in c.kwargs.items() if k in params}}
+            notes = _pruning_note(w, len(configs)) if i == 0 else ()  # (said once, with the first)
             out.append(replace(request, constexprs=tuple(constexprs.items()), num_warps=warps,
-                               options=options, config=(i, len(configs))))
+                               options=options, config=(i, len(configs)), notes=notes))
         return out
     return [request]

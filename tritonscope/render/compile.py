@@ -60,21 +60,21 @@ def render_results(results: list, console: Console, cache_dir: str) -> None:
     if shown:
         console.print(table)
     ok = sum(1 for r in results if r.ok)
-    console.print(f"{ok} of {len(results)} compiled into {cache_dir}")
+    console.print(Text(f"{ok} of {len(results)} compiled into {cache_dir}"))
 
 
 def render_explain(
     spec_rows: list[tuple[str, str, str]], console: Console, label: str, target: str, options: dict
 ) -> None:
-    console.print(f"{label} for {target}")
+    console.print(Text(f"{label} for {target}"))  # (a label's `[config 1/3]` is text, not markup)
     table = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
     table.add_column("argument")
     table.add_column("type / constant")
     table.add_column("attributes")
     for row in spec_rows:
-        table.add_row(*row)
+        table.add_row(*(Text(cell) for cell in row))
     console.print(table)
-    console.print("options: " + ", ".join(f"{k}={v}" for k, v in options.items()))
+    console.print(Text("options: " + ", ".join(f"{k}={v}" for k, v in options.items())))
     console.print()
 
 
