@@ -273,3 +273,28 @@ def test_listing_names_the_files_helpers_were_written_in(cli, helper_module):
     assert helper["ops"] == sums and helper["ops"]["ttgir"] == 9
     text = cli("map", "unpack_kernel", "--cache-dir", cache).stdout
     assert "also written in: hm_helpers.py (4 lines); `map KERNEL --file F` lists one" in text
+
+
+FORM_FEED_KERNEL = ('import triton\nimport triton.language as tl\n# page break:\x0c and a line separator \u2028 in a '
+                    'comment, a NEL \x85 too\n\n@triton.jit\ndef ff_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n'
+                    '    pid = tl.program_id(0)\n    offs = pid * BLOCK + tl.arange(0, BLOCK)\n    m = offs < n\n'
+                    '    x = tl.load(x_ptr + offs, mask=m)\n    tl.store(y_ptr + offs, x + 1, mask=m)\n')
+
+
+def test_source_lines_are_numbered_as_python_numbers_them(cli, tmp_path):
+    """A form feed, U+2028 or NEL in a comment made str.splitlines() break the file there: every later line
+    was shown against the number before it (the ops of tl.load beside `offs = ...`)."""
+    from tritonscope.stages.common import source_lines
+
+    assert source_lines("a\x0cb\u2028c\r\nd\re\n") == ["a\x0cb\u2028c", "d", "e"]
+    (tmp_path / "ffk.py").write_text(FORM_FEED_KERNEL)
+    cache = tmp_path / "cache"
+    r = cli("compile", f"{tmp_path / 'ffk.py'}::ff_kernel", "--signature", "x_ptr=*fp32,y_ptr=*fp32,n=i32",
+            "--constexpr", "BLOCK=256", "--target", "cuda:90", "--cache-dir", str(cache))
+    assert r.returncode == 0, r.stderr
+    r = cli("map", "ff_kernel", "--cache-dir", str(cache), "--line", "10", "--stages", "ttir", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    (line,) = [c for c in out["context"] if c["line"] == 10]
+    assert line["text"] == "    x = tl.load(x_ptr + offs, mask=m)"
+    assert [op["op"] for op in out["stages"][0]["ops"]][-1] == "tt.load"

@@ -41,7 +41,7 @@ from pathlib import Path
 from tritonscope.artifacts.cache import default_inductor_dir
 from tritonscope.lazyre import lazy_compile
 from tritonscope.srcmap.paths import INDUCTOR_KERNEL_FILE
-from tritonscope.stages.common import read_at_most, unescape_llvm
+from tritonscope.stages.common import read_at_most, source_lines, unescape_llvm
 
 # A wrapper of a large model is a few MB; nothing Inductor writes is near this.
 MAX_WRAPPER_BYTES = 64 << 20
@@ -289,7 +289,7 @@ def _block_head(kernel_path: str | None, line: int) -> dict:
 
 def parse_wrapper(text: str, path: str) -> Wrapper:
     """The kernel blocks of one wrapper module."""
-    lines = text.splitlines()
+    lines = source_lines(text)  # (a kernel's text is cut out of these and hashed: Python's line breaks only)
     aot = None
     if lines and lines[0].startswith("# AOT ID:"):
         m = re.search(r"\['([^']*)'\]", lines[0])

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tritonscope.lazyre import lazy_compile
+from tritonscope.stages.common import source_lines
 
 _MAX_WALK_FILES = 50000
 _MAX_WALK_DEPTH = 64
@@ -141,7 +142,7 @@ class SourceFinder:
                                                " (try --source-root DIR or --substitute-path OLD NEW)")
             return text
         try:
-            lines = read_checked(path).splitlines()
+            lines = source_lines(read_checked(path))
             _check_length(lines, _last_line(named, requested))
         except SourceRefused as e:
             text.error = f"not read: {path}: {e}"
@@ -172,7 +173,7 @@ def _check_length(lines: list[str], last: int) -> None:
 
 def checked_lines(data: bytes, last: int = 0) -> list[str]:
     """checked_text's lines, holding line `last`."""
-    lines = checked_text(data).splitlines()
+    lines = source_lines(checked_text(data))
     _check_length(lines, last)
     return lines
 

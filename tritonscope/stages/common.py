@@ -56,6 +56,16 @@ def unescape_c(text: str) -> str:
     return _C_ESCAPE.sub(byte, text.encode("utf-8", "surrogateescape")).decode("utf-8", "backslashreplace")
 
 
+def source_lines(text: str) -> list[str]:
+    """A Python file's lines as Python and Triton number them: broken at `\n`, `\r\n` and `\r` only.
+    (`str.splitlines` also breaks at form feeds, `\x1c`-`\x1e`, NEL and U+2028/9, which a source may
+    hold in a comment or a string: every line after one would be shown against the wrong number.)"""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def same_file(a: str, b: str | None) -> bool:
     """Whether two paths name one source file. `b` None: any file. Two absolute paths (as the IR records
     them) are one file only if they are equal once normalized: a helper's `utils.py` in another package
