@@ -84,3 +84,13 @@ def test_expression_span_and_column_convention():
     assert columns_are_one_based("3.9.0") is True
     assert columns_are_one_based("3.7.1") is False
     assert columns_are_one_based(None) is False  # no triton_version in the metadata: an older release
+
+
+def test_expression_span_counts_the_columns_utf8_bytes():
+    """Python's ast (and Triton's locations) count a column in UTF-8 bytes: after `ééé` (6 bytes, 3
+    characters) the highlight was 3 characters off (`load(x_ptr + ...` for `tl.load(...)`)."""
+    line = "    ééé = tl.load(x_ptr + offs, mask=m); ß = tl.exp(ééé)"
+    for col, expected in ((14, "tl.load(x_ptr + offs, mask=m)"), (22, "x_ptr"), (50, "tl.exp(ééé)")):
+        start, end = expression_span(line, col, one_based=True)
+        assert line[start:end] == expected, col
+    assert expression_span(line, len(line.encode()) + 1, one_based=True) is None

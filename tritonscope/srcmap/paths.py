@@ -294,11 +294,14 @@ def expression_span(text: str, col: int, one_based: bool) -> tuple[int, int] | N
     """The [start, end) of the expression a location column points at, for highlighting.
 
     From the column, take the dotted name and, if a call or subscript follows, its bracketed arguments;
-    at a bracket, the bracketed group; otherwise the single token.
+    at a bracket, the bracketed group; otherwise the single token. The column counts UTF-8 bytes, as
+    Python's ast (and so Triton) does; the span counts characters.
     """
-    start = col - 1 if one_based else col
-    if start < 0 or start >= len(text):
+    offset = col - 1 if one_based else col
+    raw = text.encode("utf-8", "surrogatepass")
+    if offset < 0 or offset >= len(raw):
         return None
+    start = len(raw[:offset].decode("utf-8", "ignore"))
     i = start
     if text[i].isalnum() or text[i] == "_":
         while i < len(text) and (text[i].isalnum() or text[i] in "_."):
