@@ -75,6 +75,22 @@ def test_source_finder_rules(tmp_path):
     assert not missing.found and "--source-root" in missing.error
 
 
+def test_a_source_root_with_two_files_of_the_name_guesses_neither(tmp_path):
+    """The search by name below a --source-root took the first of several same-named files, and the
+    report said it was found: now the one whose folders match more of the IR's path, else none."""
+    for folder in ("a", "b", "c/ops"):
+        (tmp_path / "src" / folder).mkdir(parents=True)
+        (tmp_path / "src" / folder / "kernels.py").write_text("@triton.jit\n")
+    root = SourceFinder(roots=(str(tmp_path / "src"),))
+    path, why = root.locate("/elsewhere/zz/kernels.py")
+    assert path is None and why.startswith(f"kernels.py is in more than one place under {tmp_path / 'src'} (")
+    assert "give --substitute-path" in why
+    assert root.locate("/elsewhere/x/ops/kernels.py") == (str(tmp_path / "src" / "c" / "ops" / "kernels.py"),
+                                                         "source-root")
+    text = root.read("/elsewhere/zz/kernels.py", {"/elsewhere/zz/kernels.py"})
+    assert not text.found and "more than one place" in text.error
+
+
 def test_expression_span_and_column_convention():
     line = '    w = tl.load(w_ptrs, mask=n_mask[None, :], other=0.0, eviction_policy="evict_first")'
     start, end = expression_span(line, 9, one_based=True)

@@ -3,8 +3,9 @@ it only when it is the kernel's own Python source.
 
 Like gdb: `--substitute-path OLD NEW` rewrites a path prefix (tried in the order given), and
 `--source-root DIR` looks for the file's trailing path components under DIR (`xx/name.py`, then
-`name.py`), then for its basename anywhere below DIR. Nothing is guessed silently: the result says
-which rule found the file, or that it is missing.
+`name.py`), then for its basename anywhere below DIR (of several, the one whose folders match more of
+the IR's path; where two match as well, none). Nothing is guessed silently: the result says which rule
+found the file, or that it is missing.
 
 A cache is untrusted input (caches travel as CI artifacts and bug reports) and every path in its
 locations is the cache author's choice, while reports are made to be shared. So a file is read only
@@ -111,9 +112,15 @@ class SourceFinder:
                     return candidate, "source-root"
         if tail:
             for root in self.roots:
-                hit = _find_by_name(root, tail[-1])
-                if hit and _inside(hit, root):
-                    return hit, "source-root"
+                hits = [h for h in _find_by_name(root, tail[-1], most=16) if _inside(h, root)]
+                # the file whose folders match most of the IR's path (`ops/utils.py` for .../ops/utils.py);
+                # where two match as well, which is the kernel's is not known: none is guessed
+                best = _most_alike(hits, tail)
+                if len(best) > 1:
+                    return None, (f"{tail[-1]} is in more than one place under {root} ({best[0]}, {best[1]}): "
+                                  "give --substitute-path OLD NEW, or a --source-root that holds one of them")
+                if best:
+                    return best[0], "source-root"
         return None, outside
 
     def read(self, requested: str, named: Collection[str]) -> SourceText:
@@ -259,11 +266,28 @@ def _strip_prefix(path: str, prefix: str) -> str | None:
     return path[len(head):] if path.startswith(head) else None
 
 
-def _find_by_name(root: str, name: str) -> str | None:
-    """The first `name` below `root` in os.walk's order (a folder's files, then its subfolders in sorted
-    order, depth first; links not followed), up to _MAX_WALK_FILES files and _MAX_WALK_DEPTH levels, with a
-    stack of its own (os.walk recursed: a tree thousands deep raised RecursionError)."""
+def _most_alike(paths: list[str], tail: list[str]) -> list[str]:
+    """Those of `paths` that share the most trailing components with `tail`."""
+    def shared(path: str) -> int:
+        parts = Path(path).parts
+        n = 0
+        while n < min(len(parts), len(tail)) and parts[-1 - n] == tail[-1 - n]:
+            n += 1
+        return n
+
+    if not paths:
+        return []
+    scores = [shared(p) for p in paths]
+    return [p for p, n in zip(paths, scores, strict=True) if n == max(scores)]
+
+
+def _find_by_name(root: str, name: str, most: int = 2) -> list[str]:
+    """The first `most` files named `name` below `root` in os.walk's order (a folder's files, then its
+    subfolders in sorted order, depth first; links not followed), up to _MAX_WALK_FILES files and
+    _MAX_WALK_DEPTH levels, with a stack of its own (os.walk recursed: a tree thousands deep raised
+    RecursionError)."""
     seen = 0
+    found: list[str] = []
     stack = [(root, 0)]
     while stack:
         folder, depth = stack.pop()
@@ -279,15 +303,17 @@ def _find_by_name(root: str, name: str) -> str | None:
                     if not de.is_symlink():
                         folders.append(de.name)
                 elif de.name == name:
-                    return de.path
+                    found.append(de.path)
+                    if len(found) >= most:
+                        return found
             except OSError:
                 continue
         seen += len(listed) - len(folders)
         if seen > _MAX_WALK_FILES:
-            return None
+            return found
         if depth < _MAX_WALK_DEPTH:
             stack.extend((os.path.join(folder, d), depth + 1) for d in sorted(folders, reverse=True))
-    return None
+    return found
 
 
 def expression_span(text: str, col: int, one_based: bool) -> tuple[int, int] | None:
