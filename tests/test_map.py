@@ -151,7 +151,12 @@ def test_usage_errors(cli, cache39):
     for extra, msg in ((("--at", "3"), "--at / --grep need --stage"),
                        (("--stage", "ptx"), "--stage goes with --at or --grep"),
                        (("--col", "3"), "--col needs --line"),
-                       (("--stages", "ttir,bogus"), "unknown stage 'bogus'")):
+                       (("--stages", "ttir,bogus"), "unknown stage 'bogus'"),
+                       # a file no location names, a line past the stage file: were "0 ops", exit 0
+                       (("--file", "nope.py", "--line", "3"), "--file nope.py: no location of this kernel names "
+                        "that file (its files: kernels.py, standard.py)"),  # (tl.max is in standard.py)
+                       (("--file", "nope.py"), "--file nope.py: no location"),
+                       (("--stage", "ptx", "--at", "99999"), "--at 99999: the ptx of this entry has ")):
         proc = cli(*base, *extra)
         assert proc.returncode == 2 and msg in proc.stderr, (extra, proc.stderr)
         assert "Traceback" not in proc.stderr

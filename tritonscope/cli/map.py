@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from tritonscope.cli.common import Selection, emit_json, json_option, selection_options
@@ -95,6 +97,9 @@ def map_cmd(sel: Selection, line: int | None, file: str | None, col: int | None,
         name = STAGE_ALIASES.get(stage.lower(), stage.lower())
         names, _ = parse_stage_list(name, entry)
         kmap = load_kernel_map(entry, names, explicit=True)
+        lines = kmap.stages[names[0]].line_count
+        if at is not None and at > lines:
+            raise UsageError(f"--at {at}: the {names[0]} of this entry has {lines} lines")
         if kmap.source_file is None:
             # the user's file comes from the first IR stage when the chosen stage alone cannot tell
             others, _ = parse_stage_list(None, entry)
@@ -108,6 +113,8 @@ def map_cmd(sel: Selection, line: int | None, file: str | None, col: int | None,
 
     names, explicit = parse_stage_list(stages, entry)
     kmap = load_kernel_map(entry, names, explicit)
+    if file is not None:
+        _check_file_named(kmap, file)
     written = _written_layouts(entry, finder) if entry.language == "gluon" else None
     if line is not None:
         result = line_result(kmap, finder, line, file, col, context)
@@ -191,6 +198,20 @@ def _emit(result: dict, kind: str, as_json: bool, renderer: str) -> None:
     from tritonscope.render.terminal import make_console
 
     getattr(render_map, renderer)(result, make_console())
+
+
+def _check_file_named(kmap, file: str) -> None:
+    """`--file F` that no location of the kernel names (a typo, another kernel's file) is a usage error:
+    every stage would answer "0 ops", as if the line had made nothing."""
+    from tritonscope.errors import UsageError
+    from tritonscope.stages.common import resolve_file
+
+    named = kmap.named_files()
+    if resolve_file(file, named, kmap.source_file) in named:
+        return
+    names = sorted({os.path.basename(f) or f for f in named})
+    shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+    raise UsageError(f"--file {file}: no location of this kernel names that file (its files: {shown or 'none'})")
 
 
 def check_line_in_file(result: dict, line: int) -> None:

@@ -43,11 +43,14 @@ def parse(stage: str, text: str, path: str | None = None) -> Module:
     parser = importlib.import_module(f"tritonscope.stages.{module_name}")
     if len(text) < BUSY_CHARS:
         with gc_paused():
-            return _noted(parser.parse(text, path, stage=stage))
-    from tritonscope.status import busy  # a large stage takes seconds to minutes: say so on a terminal
+            module = _noted(parser.parse(text, path, stage=stage))
+    else:
+        from tritonscope.status import busy  # a large stage takes seconds to minutes: say so on a terminal
 
-    with busy(f"parsing {stage} ({len(text) >> 20} MB{', ' + path if path else ''})"), gc_paused():
-        return _noted(parser.parse(text, path, stage=stage))
+        with busy(f"parsing {stage} ({len(text) >> 20} MB{', ' + path if path else ''})"), gc_paused():
+            module = _noted(parser.parse(text, path, stage=stage))
+    module.line_count = text.count("\n") + (not text.endswith("\n") and bool(text))
+    return module
 
 
 def parse_ttgir(text: str, path: str | None = None) -> Module:

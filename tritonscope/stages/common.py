@@ -268,6 +268,8 @@ class Module:
     # region headers and closing line (`}) : (tensor<...>) -> ...` of a tt.reduce), a switch's cases,
     # a PTX call's operand lines
     continued: dict[int, Op] = field(default_factory=dict)
+    # lines of the text parsed (`map --at N` past them is a usage error)
+    line_count: int = 0
     # MLIR: each function's own location (printed after its closing brace), name -> loc
     function_locs: dict[str, SourceLoc] = field(default_factory=dict)
     # MLIR: an op's line -> the op whose region holds it (scf.for, scf.if, ...), for ops inside one
