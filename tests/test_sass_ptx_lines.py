@@ -114,3 +114,38 @@ def test_an_instruction_gp_cannot_place_gets_the_one_chain_ptx_has_for_its_line(
     sass.ops[0].loc = SourceLoc(std, 43, 0)
     place_through_ptx(sass, ptx)
     assert sass.ops[0].loc.describe() == "standard.py:43:0"
+
+
+SASS_WITH_A_SUBROUTINE = """\
+	.section	.text.k,"ax",@progbits
+	.type           $__internal_0_$__cuda_sm20_div_s64,@function
+k:
+	//## File "/src/k.py", line 36
+	//## File ".nv_debug_ptx_txt", line 90
+        /*0000*/                   CALL.REL.NOINC `($__internal_0_$__cuda_sm20_div_s64) ;
+	//## File "/src/k.py", line 40
+	//## File ".nv_debug_ptx_txt", line 120
+        /*0010*/                   EXIT ;
+        .weak           $__internal_0_$__cuda_sm20_div_s64
+        .size           $__internal_0_$__cuda_sm20_div_s64,(.L_x_7 - $__internal_0_$__cuda_sm20_div_s64)
+$__internal_0_$__cuda_sm20_div_s64:
+        /*0020*/                   I2F.U64.RP R9, R6 ;
+        /*0030*/                   MUFU.RCP R9, R9 ;
+        /*0040*/                   RET.REL.NODEC R2 `(k) ;
+.L_x_6:
+        /*0050*/                   BRA `(.L_x_6);
+        /*0060*/                   NOP;
+        /*0070*/                   NOP;
+.L_x_7:
+"""
+
+
+def test_a_subroutine_after_the_kernels_exit_has_no_position_and_its_padding_is_dropped():
+    """ptxas's 64-bit division placed after the kernel's EXIT took the kernel's last PTX line (its `ret`,
+    so line 40) and the padding after its `RET.REL.NODEC` (no plain RET) was counted too."""
+    m = parse("sass", SASS_WITH_A_SUBROUTINE)
+    assert [(op.op, op.function, op.ptx_line, op.loc.line if op.loc else None) for op in m.ops] == [
+        ("CALL.REL.NOINC", "k", 90, 36), ("EXIT", "k", 120, 40),
+        ("I2F.U64.RP", "$__internal_0_$__cuda_sm20_div_s64", None, None),
+        ("MUFU.RCP", "$__internal_0_$__cuda_sm20_div_s64", None, None),
+        ("RET.REL.NODEC", "$__internal_0_$__cuda_sm20_div_s64", None, None)]

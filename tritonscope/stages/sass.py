@@ -99,7 +99,9 @@ def parse(text: str, path: str | None = None, stage: str = "sass") -> Module:
         if lm:
             labels[len(module.ops)] = lm.group(1)
         if lm and lm.group(1) in function_names and lm.group(1) != function:
-            function, current = lm.group(1), None
+            # a function of its own (a noinline helper, ptxas's 64-bit division or trap subroutine after
+            # the kernel's EXIT): nothing of the previous one's position carries over
+            function, current, ptx_line = lm.group(1), None, None
             if function not in module.functions:
                 module.functions.append(function)
         # other labels (`.L_x_0:`), `//` comments, `{`/`}` of dual-issue pairs: not instructions;
@@ -128,7 +130,7 @@ def _drop_padding(module: Module, labels: dict[int, str]) -> None:
         return op.op == "BRA" and label is not None and f"({label})" in op.text and _unpredicated(op)
 
     drop_trailing_padding(module, is_padding,
-                          lambda op: op.op in ("EXIT", "BRA", "RET", "RET.ABS", "RET.REL") and _unpredicated(op))
+                          lambda op: op.op.split(".")[0] in ("EXIT", "BRA", "RET") and _unpredicated(op))
 
 
 def _chain(run: list[tuple[str, int, str | None, int]]) -> SourceLoc:
