@@ -355,14 +355,18 @@ def _disassemble_hsaco(tools: list[str], hsaco: str | os.PathLike, arch: str, ti
 
 
 def dwarfdump_hsaco(hsaco: str | os.PathLike, timeout: float = DEFAULT_TIMEOUT) -> str | None:
-    """`llvm-dwarfdump --debug-info` of an hsaco: the inlined-call ranges llvm-objdump does not print.
+    """`llvm-dwarfdump --debug-info --debug-line` of an hsaco: the inlined-call ranges llvm-objdump does not
+    print, and the line table (its line-0 rows, which llvm-objdump prints nothing for).
 
     Uses the llvm-dwarfdump beside an llvm-objdump found by `llvm_objdumps()` (else the one of that name on
     PATH); None when there is none or it fails (the disassembly then carries innermost lines only). Cached
     like the disassembly, keyed by the dwarfdumps it may run (not the objdumps: another dwarfdump was
     served the first one's output)."""
     tools = _dwarfdumps(llvm_objdumps())
-    return _memoized(tools, ["dwarfdump", "--debug-info"], hsaco, lambda: _dwarfdump(tools, hsaco, timeout))
+    return _memoized(tools, ["dwarfdump", *_DWARFDUMP_FLAGS], hsaco, lambda: _dwarfdump(tools, hsaco, timeout))
+
+
+_DWARFDUMP_FLAGS = ("--debug-info", "--debug-line")
 
 
 def _dwarfdumps(objdumps: list[str]) -> list[str]:
@@ -379,7 +383,7 @@ def _dwarfdumps(objdumps: list[str]) -> list[str]:
 def _dwarfdump(tools: list[str], hsaco: str | os.PathLike, timeout: float) -> str | None:
     for tool in tools:
         try:
-            proc = RunningTool([tool, "--debug-info", str(hsaco)], timeout).finish()
+            proc = RunningTool([tool, *_DWARFDUMP_FLAGS, str(hsaco)], timeout).finish()
         except TritonscopeError:
             continue
         if proc.returncode == 0:

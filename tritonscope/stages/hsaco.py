@@ -10,13 +10,15 @@ address ranges), matched to each instruction's address, when that text is given.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from sys import intern
 
 from tritonscope.lazyre import lazy_compile
 from tritonscope.stages.common import Module, Op, SourceLoc, drop_trailing_padding, iter_lines
 
-FUNCTION_START = lazy_compile(r"^[0-9a-fA-F]+ <([^>]+)>:$")
+FUNCTION_START = lazy_compile(r"^([0-9a-fA-F]{1,16}) <([^>]+)>:$")
+# `s_branch 56    // 00000000171C: BF820038 <_fwd_kernel_stage2+0x100>`: where a branch goes
+BRANCH_TARGET = lazy_compile(r"<([^>+]+)\+0x([0-9a-fA-F]{1,16})>\s*$")
 LINE_COMMENT = lazy_compile(r"^; (.+?):(\d{1,9})(?::(\d{1,9}))?(?: \(discriminator \d+\))?$")  # <= 9 digits: int()
 FUNCTION_NAME_COMMENT = lazy_compile(r"^; .*\(\):$")
 INSTRUCTION = lazy_compile(r"^([a-z_][\w]*)")
@@ -24,12 +26,16 @@ INSTRUCTION = lazy_compile(r"^([a-z_][\w]*)")
 ADDRESS = lazy_compile(r"//\s*([0-9A-Fa-f]+):")
 # `.long 0xcc0f4000    // 0000000017A8: CC0F4000`: a word llvm-objdump could not decode as an instruction
 UNDECODED = lazy_compile(r"^\.long\s+0x[0-9a-fA-F]+\b")
+UNDECODED_WORD = lazy_compile(r"^\.long\s+0x([0-9a-fA-F]{1,8})\b")
 UNDECODED_OP = "(undecoded)"
 # llvm-dwarfdump: `0x00000041:     DW_TAG_inlined_subroutine`, attributes, and `[lo, hi)` range lines
 DIE = lazy_compile(r"^0x[0-9a-fA-F]+:(\s+)(DW_TAG_\w+|NULL)")
 DIE_ATTRIBUTE = lazy_compile(r"^\s+(DW_AT_\w+)\s+\((.*)$")
 ADDRESS_RANGE = lazy_compile(r"\[0x([0-9a-fA-F]+), 0x([0-9a-fA-F]+)\)")
 _HEADER_MARKERS = ("file format", "Disassembly of section")
+# llvm-dwarfdump --debug-line: `0x0000000000001900      0      0      1   0             0       0` (address, line)
+LINE_SECTION = ".debug_line contents:"
+LINE_ROW = lazy_compile(r"^0x([0-9a-fA-F]{1,16})\s+(\d{1,9})\s+\d+\s+\d+\s")
 
 
 FUNCTION_DEPTH = -1
@@ -52,6 +58,7 @@ def parse(text: str, path: str | None = None, stage: str = "hsaco-asm", dwarf: s
     cache: dict[tuple[str, int, int], SourceLoc] = {}
     files: dict[str, str] = {}
     addresses: list[tuple[int, int]] = []  # (instruction address, index into module.ops)
+    bases: dict[str, int] = {}  # function -> its address
     for lineno, raw in enumerate(iter_lines(text), 1):
         line = raw.strip()
         if not line or line == "...":
@@ -69,8 +76,9 @@ def parse(text: str, path: str | None = None, stage: str = "hsaco-asm", dwarf: s
             continue
         m = FUNCTION_START.match(line)
         if m:
-            function, current = m.group(1), None
+            function, current = m.group(2), None
             module.functions.append(function)
+            bases[function] = int(m.group(1), 16)
             continue
         if any(marker in line for marker in _HEADER_MARKERS):
             continue
@@ -85,19 +93,79 @@ def parse(text: str, path: str | None = None, stage: str = "hsaco-asm", dwarf: s
         if a:
             addresses.append((int(a.group(1), 16), len(module.ops) - 1))
     module.files = {str(i): f for i, f in enumerate(files, 1)}
-    undecoded = sum(op.op == UNDECODED_OP for op in module.ops)
-    if undecoded:
-        module.notes.append(f"llvm-objdump printed {undecoded} instruction word(s) as `.long`: instructions its "
+    if any(op.op == UNDECODED_OP for op in module.ops):
+        halves = _second_words(module, addresses)
+        undecoded = sum(op.op == UNDECODED_OP for op in module.ops)
+        module.notes.append(f"llvm-objdump printed {undecoded} instruction(s) as `.long` words: instructions its "
                             "LLVM cannot decode (the AMDGCN stage Triton wrote names them); counted as "
-                            f"`{UNDECODED_OP}` ops, of no memory kind")
+                            f"`{UNDECODED_OP}` ops, of no memory kind"
+                            + (f" ({halves} of them 8-byte encodings whose second word llvm-objdump printed as "
+                               "another word or instruction: not counted again)" if halves else ""))
     if dwarf:
-        _add_call_sites(module, addresses, read_inlined_calls(dwarf))
+        info, _, lines = dwarf.partition(LINE_SECTION)
+        _unknown_where_the_table_says(module, addresses, read_line_rows(lines))
+        _add_call_sites(module, addresses, read_inlined_calls(info))
+    _drop_jumped_padding(module, addresses, bases)
     _drop_padding(module)
     return module
 
 
+def _second_words(module: Module, addresses: list[tuple[int, int]]) -> int:
+    """After a word it cannot decode, llvm-objdump goes on 4 bytes later: where that word opens an 8-byte
+    encoding (its two top bits set: VOP3, VOP3P, VOPD, DS, SMEM, FLAT, MUBUF/VBUFFER, MIMG on every GCN/RDNA
+    generation), what it prints at the next address is the instruction's second word read as an
+    instruction (gfx12's `v_cmp_o_f32_e64` as `.long 0xd4170002` and a `v_cndmask_b32_e32`): left out.
+    Returns how many were."""
+    at = dict(addresses)  # address -> op index
+    index_address = {i: a for a, i in addresses}
+    drop: set[int] = set()
+    for i, op in enumerate(module.ops):
+        if op.op != UNDECODED_OP or i in drop or i not in index_address:
+            continue
+        word = UNDECODED_WORD.match(op.text)
+        if word is None or int(word.group(1), 16) >> 30 != 3:
+            continue
+        second = at.get(index_address[i] + 4)
+        if second is not None and second == i + 1:
+            drop.add(second)
+    _remove(module, addresses, drop)
+    return len(drop)
+
+
+def _remove(module: Module, addresses: list[tuple[int, int]], drop: set[int]) -> None:
+    """Leave the ops at `drop` out, the addresses' op indexes following."""
+    if not drop:
+        return
+    kept = {old: new for new, old in enumerate(i for i in range(len(module.ops)) if i not in drop)}
+    module.ops = [op for i, op in enumerate(module.ops) if i not in drop]
+    addresses[:] = [(a, kept[i]) for a, i in addresses if i in kept]
+
+
 _PADDING = ("s_nop", "s_code_end")
 _UNCONDITIONAL_END = ("s_endpgm", "s_branch", "s_setpc_b64", "s_endpgm_saved")
+
+
+def _drop_jumped_padding(module: Module, addresses: list[tuple[int, int]], bases: dict[str, int]) -> None:
+    """`s_branch` over a run of `s_nop 0` to the instruction right after it: alignment padding inside a
+    function (gfx942's kernel-argument preload prologue jumps over its padding to the kernel's code at
+    +0x100), which nothing falls through into. Left out as the padding after a function's end is."""
+    where = {index: address for address, index in addresses}
+    drop: set[int] = set()
+    ops = module.ops
+    for i, op in enumerate(ops):
+        if op.op != "s_branch" or i not in where:
+            continue
+        m = BRANCH_TARGET.search(op.text)
+        if m is None or m.group(1) not in bases:
+            continue
+        target = bases[m.group(1)] + int(m.group(2), 16)
+        j = i + 1
+        while j < len(ops) and ops[j].op in _PADDING and ops[j].function == op.function and \
+                where.get(j, target) < target:
+            j += 1
+        if j > i + 1 and where.get(j) == target:
+            drop.update(range(i + 1, j))
+    _remove(module, addresses, drop)
 
 
 def _drop_padding(module: Module) -> None:
@@ -106,6 +174,37 @@ def _drop_padding(module: Module) -> None:
     after a small kernel. A run of those at the end of a function, after an instruction that never falls
     through, is never executed: not an op of the kernel (left out, as docs/map.md says)."""
     drop_trailing_padding(module, lambda _, op: op.op in _PADDING, lambda op: op.op in _UNCONDITIONAL_END)
+
+
+def read_line_rows(text: str) -> list[tuple[int, int, bool]]:
+    """(address, line, ends a sequence) of each row of `llvm-dwarfdump --debug-line`'s line tables."""
+    rows = []
+    for line in text.splitlines():
+        m = LINE_ROW.match(line)
+        if m:
+            rows.append((int(m.group(1), 16), int(m.group(2)), "end_sequence" in line))
+    rows.sort(key=lambda r: r[0])
+    return rows
+
+
+def _unknown_where_the_table_says(module: Module, addresses: list[tuple[int, int]],
+                                  rows: list[tuple[int, int, bool]]) -> None:
+    """An instruction whose line-table row has line 0 (the AMDGCN's `.loc 1 0 5`: code the compiler could
+    give no line, hoisted or merged) has no line: llvm-objdump prints no comment for such a row, so it
+    read as the line printed before it. Such instructions count as line 0, as the AMDGCN stage does."""
+    if not rows:
+        return
+    starts = [r[0] for r in rows]
+    for address, index in addresses:
+        k = bisect.bisect_right(starts, address) - 1
+        if k < 0 or rows[k][2] or rows[k][1] != 0:
+            continue
+        op = module.ops[index]
+        module.ops[index] = replace(op, loc=_line_zero(op.loc))
+
+
+def _line_zero(loc: SourceLoc | None) -> SourceLoc:
+    return SourceLoc(loc.file if loc is not None else "", 0, 0)
 
 
 def read_inlined_calls(dwarf: str) -> list[_InlinedCall]:
@@ -193,7 +292,7 @@ def _add_call_sites(module: Module, addresses: list[tuple[int, int]], calls: lis
     cache: dict[tuple, SourceLoc] = {}
     for index, found in sites.items():
         op = module.ops[index]
-        if op.loc is None or not op.loc.known:
+        if op.loc is None:  # (a line-0 instruction inside an inlined call is that call's, as in the AMDGCN)
             continue
         key = (op.loc, tuple(id(c) for c in found))
         loc = cache.get(key)

@@ -1,0 +1,81 @@
+"""The `hsaco-asm` stage (llvm-objdump's disassembly of an AMD code object) counts what the AMDGCN stage
+counts: line-0 rows of the line table are line 0 (llvm-objdump prints no comment for them, so they read as
+the line before), padding a branch jumps over is no op, and an 8-byte instruction llvm-objdump cannot
+decode is one op (it printed the second word as an instruction of its own).
+
+Real data: tests/data/thirdparty-gfx942-triton3.9 (conch), tests/data/thirdparty-rdna-triton3.9 (liger)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tritonscope.artifacts import tools
+from tritonscope.artifacts.cache import load_entry
+from tritonscope.srcmap.kernelmap import coverage, load_kernel_map
+from tritonscope.stages import hsaco
+
+DATA = Path(__file__).parent / "data"
+
+DISASSEMBLY = """\
+k.hsaco:\tfile format elf64-amdgpu
+
+Disassembly of section .text:
+
+0000000000001700 <k>:
+; /src/k.py:14
+\ts_load_dwordx4 s[12:15], s[0:1], 0x28                      // 000000001710: C00A0300 00000028
+\ts_branch 2                                                 // 000000001718: BF820002 <k+0x24>
+\ts_nop 0                                                    // 00000000171C: BF800000
+\ts_nop 0                                                    // 000000001720: BF800000
+; /src/k.py:77
+\tv_mov_b32_e32 v2, 0                                        // 000000001724: 7E040280
+\tv_mov_b32_e32 v3, 0                                        // 000000001728: 7E060280
+\t.long 0xd4170002                                           // 00000000172C: D4170002
+\tv_cndmask_b32_e32 v1, v0, v0, vcc_lo                       // 000000001730: 02020100
+\t.long 0x7e040280                                           // 000000001734: 7E040280
+\ts_nop 0                                                    // 000000001738: BF800000
+\ts_endpgm                                                   // 00000000173C: BF810000
+\ts_nop 0                                                    // 000000001740: BF800000
+"""
+
+LINE_TABLE = """\
+.debug_line contents:
+Address            Line   Column File   ISA Discriminator OpIndex Flags
+------------------ ------ ------ ------ --- ------------- ------- -------------
+0x0000000000001700     14      0      1   0             0       0  is_stmt prologue_end
+0x0000000000001724     77      5      1   0             0       0  is_stmt
+0x0000000000001728      0      5      1   0             0       0
+0x000000000000172c     77      5      1   0             0       0  is_stmt
+0x0000000000001744     77      5      1   0             0       0  end_sequence
+"""
+
+
+def test_line_zero_jumped_padding_and_undecoded_second_words():
+    m = hsaco.parse(DISASSEMBLY, "k.hsaco", dwarf=LINE_TABLE)
+    assert [(op.op, op.loc.line) for op in m.ops] == [
+        ("s_load_dwordx4", 14), ("s_branch", 14),  # (the two s_nop it jumps over: never run)
+        ("v_mov_b32_e32", 77), ("v_mov_b32_e32", 0),  # its row in the line table has line 0
+        ("(undecoded)", 77),  # 0xd4...: an 8-byte encoding; the `v_cndmask` after it is its second word
+        ("(undecoded)", 77), ("s_nop", 77), ("s_endpgm", 77)]  # 0x7e...: 4 bytes; a nop run into: kept
+    assert "printed 2 instruction(s) as `.long` words" in m.notes[0] and "(1 of them 8-byte" in m.notes[0]
+
+
+@pytest.mark.parametrize(("cache", "name"), [("thirdparty-gfx942-triton3.9/conch", "_bev_pool_kernel"),
+                                             ("thirdparty-gfx942-triton3.9/aiter", "_fwd_kernel_stage2"),
+                                             ("thirdparty-rdna-triton3.9/liger", "_group_norm_backward_kernel")])
+def test_hsaco_asm_counts_what_the_amdgcn_counts(cache, name):
+    """Real kernels: hsaco-asm had 76 line-0 instructions on the lines before them (conch), 56 `s_nop` of
+    gfx942's argument-preload prologue on the `def` line (aiter), 113 second words of gfx12 VOP3
+    instructions LLVM 19 cannot decode as instructions of their own (liger, gfx1201)."""
+    if not tools.llvm_objdumps():
+        pytest.skip("no llvm-objdump")
+    root = DATA / cache
+    (entry,) = [load_entry(d, root) for d in root.iterdir() if (d / f"{name}.json").exists()]
+    try:
+        kmap = load_kernel_map(entry, ["amdgcn", "hsaco-asm"], explicit=True)
+    except tools.ToolMissing as exc:
+        pytest.skip(str(exc))
+    amd, disassembled = (coverage(kmap.stages[s], kmap.source_file) for s in ("amdgcn", "hsaco-asm"))
+    assert (disassembled.ops, disassembled.unknown) == (amd.ops, amd.unknown)
