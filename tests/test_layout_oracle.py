@@ -221,3 +221,32 @@ def test_nvmma_layouts_of_a_printed_rank_match_triton():
               "shape": [1, 128], "bits": 8, "shared": True, "kind": "small"}]
     stats, problems = _compare(small)
     assert not problems and stats[("small", "refused by both")] == 1
+
+
+def test_dot_operands_of_a_cga_parent_are_not_split_along_k():
+    """A dot operand of an NVIDIA MMA, WMMA or blocked (FMA) parent spread over CTAs keeps K whole in
+    every CTA (Triton's `getCTALayout(dot)`: "Do not split CTA in K dimension"); the parent's split along
+    K was kept, so the operand's second half of K was read as another CTA's. An MFMA operand takes its
+    parent's CTAs as they are (`mfmaDotToLinearLayout`)."""
+    mma2 = ("#ttg.nvidia_mma<{{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], CGALayout = {cga}, "
+            "instrShape = [16, 8]}}>")
+    mma3 = ("#ttg.nvidia_mma<{{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], CGALayout = {cga}, "
+            "instrShape = [16, 64, 16]}}>")
+    blocked = ("#ttg.blocked<{{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 1], "
+               "order = [1, 0], CGALayout = {cga}}}>")
+    mfma = ("#ttg.amd_mfma<{{version = 3, warpsPerCTA = [1, 1], instrShape = [32, 32, 8], isTransposed = true, "
+            "CGALayout = {cga}}}>")
+    texts = [
+        (f"#ttg.dot_op<{{opIdx = 1, parent = {mma2.format(cga='[[1, 0]]')}, kWidth = 4}}>", [64, 8]),
+        (f"#ttg.dot_op<{{opIdx = 0, parent = {mma2.format(cga='[[0, 1]]')}, kWidth = 2}}>", [32, 64]),
+        (f"#ttg.dot_op<{{opIdx = 0, parent = {mma2.format(cga='[[1, 0]]')}, kWidth = 2}}>", [32, 64]),
+        (f"#ttg.dot_op<{{opIdx = 0, parent = {mma3.format(cga='[[0, 1]]')}, kWidth = 2}}>", [64, 64]),
+        (f"#ttg.dot_op<{{opIdx = 0, parent = {blocked.format(cga='[[0, 1]]')}}}>", [32, 32]),
+        (f"#ttg.dot_op<{{opIdx = 1, parent = {blocked.format(cga='[[1, 0]]')}}}>", [32, 32]),
+        (f"#ttg.dot_op<{{opIdx = 0, parent = {mfma.format(cga='[[0, 1]]')}, kWidth = 8}}>", [64, 64]),
+    ]
+    cases = [{"text": t, "shape": s, "bits": 16, "shared": False, "kind": "cga dot operand", "ctas": 2}
+             for t, s in texts]
+    stats, problems = _compare(cases)
+    assert not problems, "\n".join(problems)
+    assert stats[("cga dot operand", "match")] == len(texts)

@@ -5,6 +5,7 @@ two read side by side). Shared-memory layouts are in shared.py; `layout_to_linea
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts import releases
@@ -21,6 +22,7 @@ from tritonscope.layouts.linear import LinearMap, dim, ensure_not_larger, ensure
 from tritonscope.layouts.model import (
     AmdMfmaLayout,
     AmdWmmaLayout,
+    CTALayout,
     BlockedLayout,
     DotOperandLayout,
     LinearEncoding,
@@ -132,7 +134,20 @@ def nvidia_dot_to_linear(dot: DotOperandLayout, mma: NvidiaMmaLayout, shape: Seq
     hopper = mma.version_major == 3
     warps = broadcasted_dot_operand_layout(mma.warps_per_cta, matrix_order(rank, not hopper), k_dim, "warp")
     cta = cta * warps.transpose_outs(cta.out_names)
-    return combine_cta_cga_with_shape(cta, mma.cta, shape)
+    return combine_cta_cga_with_shape(cta, dot_cta(mma.cta, k_dim), shape)
+
+
+def dot_cta(parent: CTALayout, k_dim: int) -> CTALayout:
+    """A dot operand's CTA layout: its parent's, not split along K (Triton's `getCTALayout(dot)`,
+    `DotOperandEncodingAttr::getCTASplitNum`: "Do not split CTA in K dimension"); a block basis along K
+    becomes a broadcast. (MFMA operands take their parent's as it is: `mfmaDotToLinearLayout`.)"""
+    if parent.trivial:
+        return parent
+    if parent.cga_bases:
+        bases = tuple(tuple(0 if d == k_dim else v for d, v in enumerate(b)) for b in parent.cga_bases)
+        return replace(parent, cga_bases=bases)
+    split = tuple(1 if d == k_dim else v for d, v in enumerate(parent.cta_split_num))
+    return replace(parent, cta_split_num=split)
 
 
 def fma_dot_to_linear(dot: DotOperandLayout, blocked: BlockedLayout, shape: Sequence[int]) -> LinearMap:
@@ -146,7 +161,7 @@ def fma_dot_to_linear(dot: DotOperandLayout, blocked: BlockedLayout, shape: Sequ
     lanes = broadcasted_dot_operand_layout(blocked.threads_per_warp, order, k_dim, "lane")
     warps = broadcasted_dot_operand_layout(blocked.warps_per_cta, order, k_dim, "warp")
     cta = regs.transpose_outs(rep_names) * lanes.transpose_outs(rep_names) * warps.transpose_outs(rep_names)
-    return combine_cta_cga_with_shape(cta, blocked.cta, shape)
+    return combine_cta_cga_with_shape(cta, dot_cta(blocked.cta, k_dim), shape)
 
 
 def mfma_to_linear(mfma: AmdMfmaLayout, shape: Sequence[int]) -> LinearMap:
@@ -273,7 +288,8 @@ def wmma_dot_to_linear(dot: DotOperandLayout, wmma: AmdWmmaLayout, shape: Sequen
     for n in names:
         if n not in tile.out_names:
             tile = tile * ID(1, "register", n)
-    return combine_cta_cga_with_shape(tile.transpose_outs(rep) * tiles.transpose_outs(rep), wmma.cta, shape)
+    return combine_cta_cga_with_shape(tile.transpose_outs(rep) * tiles.transpose_outs(rep), dot_cta(wmma.cta, k_idx),
+                                      shape)
 
 
 def linear_encoding_to_linear(enc: LinearEncoding, shape: Sequence[int]) -> LinearMap:
