@@ -22,8 +22,8 @@ from tritonscope.layouts.linear import LinearMap, dim, ensure_not_larger, ensure
 from tritonscope.layouts.model import (
     AmdMfmaLayout,
     AmdWmmaLayout,
-    CTALayout,
     BlockedLayout,
+    CTALayout,
     DotOperandLayout,
     LinearEncoding,
     NvidiaMmaLayout,
