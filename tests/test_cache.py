@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -60,6 +61,19 @@ def test_folder_of_caches_walks_each_cache(corpus):
     entries = Cache(corpus).entries()
     assert len(entries) == 90  # inductor_src beside triton_cache is not part of any cache
     assert {e.cache_root.name for e in entries} == {"triton-3.2.0", "triton-3.9.0", "triton_cache"}
+
+
+def test_a_json_saved_at_a_cache_root_does_not_make_it_one_entry(cache39, tmp_path):
+    """A `notes.json` (or `diff.json`) beside a cache's entries, or beside caches, made the root look like
+    one entry directory: every kernel under it was hidden behind a 'partial' entry named after the file."""
+    shutil.copytree(cache39, tmp_path / "c")
+    (tmp_path / "c" / "notes.json").write_text('{"note": "x"}')
+    entries = Cache(tmp_path / "c").entries()
+    assert len(entries) == len(Cache(cache39).entries()) and "notes" not in {e.name for e in entries}
+    assert resolve_one(Cache(tmp_path / "c"), "add_kernel", "cuda:90").name == "add_kernel"
+    (tmp_path / "c" / "notes.json").unlink()
+    (tmp_path / "metrics.json").write_text("{}")  # beside caches: tmp_path is a folder of one cache
+    assert len(Cache(tmp_path).entries()) == len(entries)
 
 
 def test_one_entry_dir_and_one_file(cache39):

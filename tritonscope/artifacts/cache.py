@@ -610,6 +610,12 @@ def _looks_like_entry(path: str | Path) -> bool:
     return False
 
 
+def _is_entry_dir(path: str | Path) -> bool:
+    """A directory given as the root is one entry: it holds a stage file and no entry directories (a
+    `notes.json` or `diff.json` saved at a cache's root, or beside caches, made the whole tree one entry)."""
+    return _looks_like_entry(path) and not _is_nested_cache(Path(path), _MAX_NESTING)
+
+
 def _looks_like_entry_slow(path: str | Path) -> bool:
     try:
         with os.scandir(path) as it:
@@ -641,7 +647,7 @@ class Cache:
             elif not self.root.is_dir():
                 raise TritonscopeError("not a regular file or directory" if self.root.exists()
                                        else "a symbolic link to nothing", str(self.root))
-            elif _looks_like_entry(self.root):
+            elif _is_entry_dir(self.root):
                 self._entries = [load_entry(self.root, self.root.parent)]
             else:
                 out: list[KernelEntry] = []
@@ -728,14 +734,14 @@ _CANDIDATES_SHOWN = 8
 
 def resolve_one(cache: Cache, spec: str | None, target: str | None = None) -> KernelEntry:
     """The one kernel entry a command works on; an error that lists candidates when ambiguous."""
-    if spec and os.path.exists(spec) and (os.path.isfile(spec) or _looks_like_entry(Path(spec))):
+    if spec and os.path.exists(spec) and (os.path.isfile(spec) or _is_entry_dir(Path(spec))):
         p = Path(spec)
         return entry_for_file(p) if p.is_file() else load_entry(p, p.parent)
     if cache.root.is_file():
         return entry_for_file(cache.root)
     kernels = cache.kernels()
     found = select(kernels, spec, target)
-    if not found and not spec and cache.root.is_dir() and _looks_like_entry(cache.root):
+    if not found and not spec and cache.root.is_dir() and _is_entry_dir(cache.root):
         # the directory named is one entry, and not a kernel's: say what it holds instead
         held = {"launcher": "Triton's compiled launcher only, no kernel stages",
                 "tmp": "an unfinished compile's files only"}.get(cache.entries()[0].kind, "no kernel stages")
