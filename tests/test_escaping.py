@@ -190,3 +190,80 @@ def test_diff_markdown_keeps_a_kernel_name_inside_its_code_span(cli, cache39, tm
     assert r.returncode == 0, r.stderr
     rows = [ln for ln in r.stdout.splitlines() if "onerror" in ln]
     assert len(rows) == 1 and rows[0].startswith("| removed | ``k`\\|x\\x0a<img src=x onerror=alert(1)>`` |"), rows
+
+
+BIDI = "\u202e\u2066"  # right-to-left override, left-to-right isolate: the text after them reads reordered
+
+
+def test_a_report_shows_control_and_bidirectional_characters_not_obeys_them(cli, cache39, tmp_path):
+    """A kernel name or source path holding a right-to-left override or a raw ESC went into the page as is
+    (in its title, header and the data its script reads): a shared report could show a name as another."""
+    entry = shutil.copytree(cache39 / ADD_90, tmp_path / "cache" / ADD_90)
+    meta = json.loads((entry / "add_kernel.json").read_text())
+    (entry / "add_kernel.json").write_text(json.dumps({**meta, "name": "add" + BIDI + "\x1b[31m_kernel"}))
+    for f in entry.iterdir():
+        if f.suffix in (".ttir", ".ttgir"):
+            f.write_text(f.read_text().replace("kernels.py", "kern" + BIDI + "els.py"))
+    out = tmp_path / "r.html"
+    r = cli("report", str(entry), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    page = out.read_text()
+    assert not any(c in page for c in BIDI + "\x1b"), [c for c in BIDI + "\x1b" if c in page]
+    assert "add\\u202e\\u2066\\x1b[31m_kernel" in page.split('id="ts-data">')[0]  # the header
+    data = json.loads(page.split('id="ts-data">')[1].split("</script>")[0])
+    assert "/tmp/irkernels/kern\\u202e\\u2066els.py" in data["files"]
+
+
+def test_show_on_a_terminal_shows_the_stages_escape_sequences(tmp_path, cache39):
+    """`show` wrote a stage's text as stored even on a terminal: an OSC sequence in a comment retitled it
+    and a CSI cleared the screen. Piped, the text is still written as stored."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    entry = shutil.copytree(cache39 / ADD_90, tmp_path / "cache" / ADD_90)
+    ttgir = entry / "add_kernel.ttgir"
+    ttgir.write_text("// \x1b]0;PWNED\x07 \x1b[2J cleared " + BIDI + "\n" + ttgir.read_text())
+    main, child = pty.openpty()
+    env = {**os.environ, "TERM": "xterm", "PAGER": "cat", "COLUMNS": "200", "LINES": "10000"}
+    proc = subprocess.Popen([sys.executable, "-m", "tritonscope", "show", str(entry), "--stage", "ttgir"],
+                            stdout=child, stderr=subprocess.PIPE, env=env)
+    os.close(child)
+    chunks = []
+    while True:
+        try:
+            data = os.read(main, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=60)
+    os.close(main)
+    shown = b"".join(chunks).decode("utf-8", "replace")
+    assert proc.returncode == 0
+    assert "\x1b]0;PWNED" not in shown and "\x1b[2J" not in shown and "\u202e" not in shown
+    assert "\\x1b]0;PWNED\\x07" in shown and "\\u202e\\u2066" in shown
+    piped = subprocess.run([sys.executable, "-m", "tritonscope", "show", str(entry), "--stage", "ttgir"],
+                           capture_output=True, text=True)
+    assert piped.stdout == ttgir.read_text()
+
+
+def test_a_line_break_in_a_name_or_path_cannot_forge_a_row(cli, cache39, tmp_path):
+    """A kernel name holding a line break printed a second, forged row in `ls`; a source path holding one
+    split `map`'s `source:` header. Each such field is one line, the break shown as `\\\\n`."""
+    entry = shutil.copytree(cache39 / ADD_90, tmp_path / "cache" / ADD_90)
+    meta = json.loads((entry / "add_kernel.json").read_text())
+    (entry / "add_kernel.json").write_text(json.dumps({**meta, "name": "add_kernel\nsafe_kernel  AAAAAAAAAA"}))
+    r = cli("ls", "--cache-dir", str(tmp_path / "cache"))
+    assert r.returncode == 0, r.stderr
+    assert len([ln for ln in r.stdout.splitlines() if ln.strip()]) == 3  # title, header, one row
+    assert "add_kernel\\nsafe_kernel" in r.stdout
+    for f in entry.iterdir():
+        if f.suffix == ".ttgir":
+            f.write_text(f.read_text().replace("/tmp/irkernels/kernels.py", "/tmp/irkernels\\0Aforged\\0A/kernels.py"))
+    r = cli("map", str(entry), "--line", "61", "--stages", "ttgir")
+    assert r.returncode == 0, r.stderr
+    (source,) = [line for line in r.stdout.splitlines() if line.startswith("source:")]
+    assert "/tmp/irkernels\\nforged\\n/kernels.py" in source and "forged" not in r.stdout.replace(source, "")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 
@@ -35,7 +36,8 @@ def show_cmd(sel: Selection, stage: str | None, meta: bool, no_provenance: bool)
         page(highlight(json.dumps(entry.metadata, indent=2), "json"))
         return
     if stage is None:
-        stage = next((s for s in ("ttgir", "ttir", "llir", "ptx", "amdgcn", "source") if s in entry.files), None)
+        stage = next((s for s in ("ttgir", "ttir", "llir", "ptx", "amdgcn", "source", "glir") if s in entry.files),
+                     None)
         if stage is None:
             raise TritonscopeError(f"no text stage in this entry (stages: {', '.join(entry.stages) or 'none'})",
                                    str(entry.path))
@@ -52,6 +54,10 @@ def show_cmd(sel: Selection, stage: str | None, meta: bool, no_provenance: bool)
 
             outcome().note(f"torch.compile provenance left out of the {stage} stage, which has no comment "
                            "syntax: see it with another stage or in `ls --json`'s \"inductor\" field")
+    if sys.stdout.isatty():  # a terminal: the stage's escape sequences shown, not obeyed (render/visible.py)
+        from tritonscope.render.visible import visible
+
+        text = visible(text)
     page(highlight(text, stage))
 
 

@@ -17,6 +17,7 @@ import re
 from importlib import resources
 
 from tritonscope.render.lexers import lexer_for_stage
+from tritonscope.render.visible import visible
 from tritonscope.stages.common import same_file
 
 # Characters of a line that get syntax colours; the rest of a longer line is plain (escaped) text.
@@ -32,12 +33,25 @@ SASS_PADDING = re.compile(r"(?<=\S) {3,}")
 
 
 def esc(value: object) -> str:
-    return html.escape(str(value), quote=True)
+    """Text for the page: HTML-escaped, its control and bidirectional characters shown (render/visible.py)."""
+    return html.escape(visible(str(value)), quote=True)
+
+
+def _visible_data(data: object) -> object:
+    """`data` with every string (keys too) passed through `visible`."""
+    if isinstance(data, str):
+        return visible(data)
+    if isinstance(data, dict):
+        return {_visible_data(k): _visible_data(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_visible_data(v) for v in data]
+    return data
 
 
 def json_for_script(data: object) -> str:
-    """JSON that is inert inside <script type="application/json">, whatever strings it holds."""
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    """JSON that is inert inside <script type="application/json">, whatever strings it holds (their control
+    and bidirectional characters shown, as the page's own text shows them)."""
+    text = json.dumps(_visible_data(data), separators=(",", ":"), ensure_ascii=False)
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
@@ -50,6 +64,7 @@ def highlight_lines(text: str, lexer_name: str) -> list[str]:
 
     if not text:
         return []
+    text = visible(text)
     raw = text.split("\n")
     if text.endswith("\n"):
         raw.pop()

@@ -7,6 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tritonscope.loads.analyze import AccessRow, LoadsReport
+from tritonscope.render.visible import one_line
 
 _VERDICT_STYLE = {"as-predicted": "green", "narrower": "yellow", "scalar": "red", "unknown": "dim"}
 _STAGE_TITLE = {"llir": "LLIR", "ptx": "PTX", "sass": "SASS", "amdgcn": "AMDGCN"}
@@ -45,7 +46,7 @@ def _prediction(row: AccessRow) -> str:
 
 
 def render_loads(report: LoadsReport, console: Console) -> None:
-    title = f"{report.kernel}  {report.target or '?'}  ({len(report.rows)} accesses; counts per thread)"
+    title = one_line(f"{report.kernel}  {report.target or '?'}  ({len(report.rows)} accesses; counts per thread)")
     if not report.rows:
         console.print(f"{title}\nno memory accesses in this kernel's TTGIR")
     else:
@@ -201,7 +202,7 @@ def _fact(a: dict) -> str:
 
 
 def render_explain(report: LoadsReport, console: Console) -> None:
-    console.print(f"{report.kernel}  {report.target or '?'}", markup=False)
+    console.print(one_line(f"{report.kernel}  {report.target or '?'}"), markup=False)
     for line in explain_lines(report):
         console.print(line, markup=False, highlight=False)
     for note in report.notes:

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from tritonscope.artifacts.cache import KernelEntry, release_text
 from tritonscope.render.terminal import human_age, human_size
+from tritonscope.render.visible import one_line
 
 _KIND_STYLE = {"partial": "yellow", "launcher": "dim", "empty": "dim", "tmp": "dim", "binary-only": "cyan"}
 
@@ -36,7 +37,7 @@ def ls_rows(entries: list[KernelEntry], now: float, tmem: bool = False) -> list[
             style = _KIND_STYLE.get(e.kind) or None
             stages = e.kind + (f" {stages}" if stages else "")
         smem = e.meta("shared")
-        name = f"{e.name} gluon" if e.language == "gluon" else e.name
+        name = one_line(e.name) + (" gluon" if e.language == "gluon" else "")  # (a name is one cell, one line)
         local = e.local_bytes
         if local:  # register spills / stack: flagged where the eye lands
             name += f" spills:{local}B"
@@ -46,7 +47,7 @@ def ls_rows(entries: list[KernelEntry], now: float, tmem: bool = False) -> list[
         if tmem:
             cols = e.tmem_columns
             cells.append(f"{cols} col" if cols else "-")
-        release = release_text(e.triton_version, e.triton_version_inferred, "-")
+        release = one_line(release_text(e.triton_version, e.triton_version_inferred, "-"))
         rows.append(((*cells, stages, release, human_age(now - e.mtime)), style))
     return rows
 
@@ -55,7 +56,7 @@ def render_ls(entries: list[KernelEntry], console: Console, root: Path) -> None:
     """The table as one Text: aligned by display width, built in one pass (a rich Table measures every
     cell through its layout engine: 45 s for 20,000 entries, this well under a second)."""
     if not entries:
-        console.print(f"no kernel entries in {root}")
+        console.print(Text(one_line(f"no kernel entries in {root}")))
         return
     tmem = any(e.tmem_columns for e in entries)
     columns = _TMEM_COLUMNS if tmem else _COLUMNS

@@ -8,6 +8,7 @@ from rich.text import Text
 
 from tritonscope.artifacts.cache import release_text
 from tritonscope.render.terminal import color_enabled
+from tritonscope.render.visible import one_line
 from tritonscope.stages.common import file_label
 
 _MAX_OP_TEXT = 110
@@ -15,7 +16,7 @@ _MAX_OP_TEXT = 110
 
 def _header(console: Console, result: dict) -> None:
     k = result["kernel"]
-    head = Text(k["name"], style="bold")
+    head = Text(one_line(k["name"]), style="bold")  # (names and paths from a cache: one line each)
     release = release_text(k["triton_version"], k.get("triton_version_inferred"), "?")
     head.append(f"  {k['hash'][:12]}  {k['target'] or '?'}  triton {release}", style="dim")
     console.print(head)
@@ -23,11 +24,11 @@ def _header(console: Console, result: dict) -> None:
     if src is not None:
         if src["found"]:
             how = f" (via {src['how']})" if src["how"] and src["how"] != "as is" else ""
-            console.print(Text(f"source: {src['requested']}" + (f" -> {src['path']}{how}"
-                                                                  if src["path"] != src["requested"] else ""),
+            console.print(Text(one_line(f"source: {src['requested']}" + (f" -> {src['path']}{how}"
+                                                                           if src["path"] != src["requested"] else "")),
                                style="dim"))
         else:
-            console.print(Text(f"source: {src['requested'] or '?'}: {src['error']}", style="yellow"))
+            console.print(Text(one_line(f"source: {src['requested'] or '?'}: {src['error']}"), style="yellow"))
     if result.get("inductor"):
         render_provenance(result["inductor"], console, per_line="query" in result)
 
