@@ -115,6 +115,21 @@ def test_a_cache_inside_the_cache_being_read_is_not_used(cubin, monkeypatch):
 
 
 @needs_nvdisasm
+def test_a_cache_inside_the_cache_of_an_entry_without_its_json_is_not_used(cubin, tmp_path, monkeypatch):
+    """An entry without its metadata json (an interrupted compile, a cubin alone) was taken for a cache of
+    its own: a disassembly cache beside it, in the Triton cache, was written."""
+    import shutil
+
+    entry = tmp_path / "other" / cubin.parent.name
+    entry.mkdir(parents=True)
+    shutil.copy(cubin, entry / cubin.name)
+    inside = tmp_path / "other" / ".disasm"
+    monkeypatch.setenv("TRITONSCOPE_DISASM_CACHE", str(inside))
+    tools.disassemble_cubin(entry / cubin.name)
+    assert not inside.exists()
+
+
+@needs_nvdisasm
 def test_map_with_sass_writes_nothing_into_the_triton_cache(cli, cubin, disasm_dir):
     entry = cubin.parent
     before = sorted((p.name, p.stat().st_mtime) for p in entry.parent.rglob("*"))

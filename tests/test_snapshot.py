@@ -396,6 +396,28 @@ def test_outputs_inside_a_cache_are_refused_before_any_work(cli, tmp_path, cache
     assert ok.returncode == 0 and (tmp_path / "r.html").is_file(), ok.stderr
 
 
+def test_outputs_inside_another_triton_cache_are_refused(cli, tmp_path, cache39):
+    """`report -o` into a Triton cache the command does not read (an entry of another cache, a cache's
+    root, an entry without its json) wrote there: such folders are told by what they hold."""
+    import shutil
+
+    other = tmp_path / "other"
+    shutil.copytree(cache39, other)
+    entry = other / "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ"
+    partial = other / ("A" * 52)
+    partial.mkdir()
+    shutil.copy(entry / "add_kernel.ttir", partial / "add_kernel.ttir")
+    before = sorted(str(p) for p in other.rglob("*"))
+    base = ("report", "add_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "-o")
+    for path in (entry / "r.html", other / "r.html", partial / "r.html"):
+        proc = cli(*base, str(path))
+        assert proc.returncode == 2 and "a Triton cache" in proc.stderr and "never writes there" in proc.stderr, \
+            (path, proc.stderr)
+    assert sorted(str(p) for p in other.rglob("*")) == before
+    ok = cli(*base, str(tmp_path / "r.html"))
+    assert ok.returncode == 0, ok.stderr
+
+
 def test_a_snapshot_put_in_place_beside_another_writer_says_so(tmp_path, cache39):
     """Another process writing the same --out at the same time can leave a kernel directory where this one
     moves its own: one error line saying so, no temporary directory left."""

@@ -7,6 +7,7 @@ read-only, and nothing is ever created, locked or removed.
 from __future__ import annotations
 
 import fnmatch
+import itertools
 import json
 import os
 import re
@@ -608,6 +609,36 @@ def _looks_like_entry(path: str | Path) -> bool:
     except OSError:
         return False
     return False
+
+
+# The names Triton gives cache entries: base32 of a sha256 (3.3 on), its urlsafe base64 (3.1, 3.2), its hex
+# (3.0), an md5's hex (2.x).
+_ENTRY_NAME = re.compile(r"^(?:[A-Z2-7]{52}|[A-Za-z0-9_-]{43}|[0-9a-f]{64}|[0-9a-f]{32})$")
+
+
+def is_cache_entry_dir(path: str | Path) -> bool:
+    """A directory named as Triton names cache entries that holds a stage file or a launcher: a Triton
+    cache's entry, with or without its metadata json (an interrupted compile, a binary alone)."""
+    return bool(_ENTRY_NAME.match(os.path.basename(os.path.normpath(str(path))))) and _looks_like_entry(path)
+
+
+def enclosing_compiler_cache(path: str | Path) -> Path | None:
+    """The Triton cache a path would land in, judged by what the folders it lies in hold: a cache entry's
+    parent (the path in an entry, or a folder of one), or a folder whose subfolders are cache entries (the
+    path at a cache's root). None: no Triton cache around it."""
+    folder = Path(os.path.abspath(path))
+    for depth, d in enumerate([folder, *folder.parents][:4]):
+        if is_cache_entry_dir(d):
+            return d.parent
+        if depth == 0 and d.is_dir():
+            try:
+                with os.scandir(d) as it:
+                    subdirs = [de.path for de in itertools.islice(it, 4096) if de.is_dir(follow_symlinks=False)]
+            except OSError:
+                continue
+            if any(is_cache_entry_dir(s) for s in subdirs[:256]):
+                return d
+    return None
 
 
 def _is_entry_dir(path: str | Path) -> bool:

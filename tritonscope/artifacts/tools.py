@@ -272,6 +272,10 @@ def _enclosing_cache(binary: Path) -> Path:
         in_entry = any(n.endswith(".json") for n in os.listdir(folder))
     except OSError:
         in_entry = False
+    if not in_entry:  # an entry without its json (an interrupted compile, a binary alone): by its name
+        from tritonscope.artifacts.cache import is_cache_entry_dir
+
+        in_entry = is_cache_entry_dir(folder)
     return folder.parent if in_entry else folder
 
 

@@ -141,7 +141,7 @@ class Selection:
         """Inspection never writes into a Triton or Inductor cache: an output (`option` PATH) inside the cache
         read (--cache-dir, a cache or entry given as KERNEL, an entry read), Triton's or Inductor's default
         cache or an --inductor-dir is a usage error, before any work."""
-        from tritonscope.artifacts.cache import default_compiler_caches
+        from tritonscope.artifacts.cache import default_compiler_caches, enclosing_compiler_cache
         from tritonscope.artifacts.own_cache import within
         from tritonscope.errors import UsageError
 
@@ -149,6 +149,11 @@ class Selection:
             if within(path, root):
                 raise UsageError(f"{option} {path} is inside {root}, a Triton or Inductor cache (or an entry of one): "
                                  "inspection never writes there; give a path outside it")
+        # any other Triton cache, told by what the folders around the path hold (an entry, or entries)
+        other = enclosing_compiler_cache(os.path.dirname(os.path.abspath(path)) or ".")
+        if other is not None:
+            raise UsageError(f"{option} {path} is inside {other}, a Triton cache (its folders are cache entries): "
+                             "inspection never writes there; give a path outside it")
 
     def many(self, include_all: bool = False) -> list[KernelEntry]:
         """Every entry matching any KERNEL spec (all when none is given) and --target."""
