@@ -183,3 +183,31 @@ def test_a_missing_loads_verdict_is_zero_where_the_kernel_has_judged_loads():
     deltas = {d.name: (d.a, d.b) for d in compare_pair(a, b, None, 3).deltas}
     assert deltas == {"loads:unknown": (1, 0), "loads:scalar": (0, 1)}
     assert {d.name: (d.a, d.b) for d in compare_pair(a, none, None, 3).deltas} == {"loads:unknown": (1, None)}
+
+
+def test_a_snapshot_as_b_sets_how_a_cache_as_a_is_normalized(cli, cache39, tmp_path):
+    """A baseline snapshot written with --no-fold-renames, given as B against its cache as A, failed every
+    kernel (A was normalized with the default); as A it was already applied to B."""
+    snap = tmp_path / "snap"
+    r = cli("snapshot", "--cache-dir", str(cache39), "--out", str(snap), "--no-fold-renames")
+    assert r.returncode == 0, r.stderr
+    for a, b in ((str(cache39), str(snap)), (str(snap), str(cache39))):
+        r = cli("diff", a, b, "--fail-on", "any", "--format", "json")
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["summary"]["changed"] == 0
+        assert "written with fold_renames=False; using that for both sides" in r.stderr
+
+
+def test_nothing_to_compare_is_an_error_not_a_pass(cli, cache39, tmp_path):
+    """`-k` naming no kernel, or two empty caches, passed every --fail-on rule (matched 0, exit 0); a hash
+    prefix against a snapshot (which keeps names) selected nothing there and reported an 'added' kernel."""
+    r = cli("diff", str(cache39), str(cache39), "-k", "ADD_KERNEL", "--fail-on", "any")
+    assert r.returncode == 1 and "no kernel named 'ADD_KERNEL' in A or B: nothing to compare" in r.stderr
+    (tmp_path / "e1").mkdir()
+    (tmp_path / "e2").mkdir()
+    r = cli("diff", str(tmp_path / "e1"), str(tmp_path / "e2"), "--fail-on", "any")
+    assert r.returncode == 1 and "nothing to compare" in r.stderr and r.stderr.count("\n") == 1
+    snap = tmp_path / "snap"
+    assert cli("snapshot", "--cache-dir", str(cache39), "--out", str(snap)).returncode == 0
+    r = cli("diff", str(snap), str(cache39), "-k", "7TGS3L")
+    assert r.returncode == 2 and "is a snapshot, which keeps kernel names and not entry hashes" in r.stderr

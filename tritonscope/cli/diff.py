@@ -50,6 +50,7 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
     """
     from tritonscope.diff.core import diff_sides, load_side
     from tritonscope.diff.normalize import NormalizeOptions
+    from tritonscope.diff.snapshot import snapshot_fold_renames
     from tritonscope.diff.verdicts import Verdict, parse_rules
     from tritonscope.render.diff import RenderOptions, diff_payload, renderer
     from tritonscope.render.terminal import color_enabled
@@ -60,16 +61,20 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
     kernel, target = sel.kernel, sel.target
     a, b = _side_path(a, sel), _side_path(b, sel)
     _records_apart(a, b, sel.cache_dir, *sel.inductor_dirs)
+    # Compare like with like: a side read from its cache is normalized the way the snapshot on the other
+    # side was written (A's, else B's: a committed baseline is either)
+    snapshot_fold = next((f for f in map(snapshot_fold_renames, (a, b)) if f is not None), None)
+    if snapshot_fold is not None and snapshot_fold != fold_renames:
+        options = NormalizeOptions(fold_renames=snapshot_fold)
+        which = a if snapshot_fold_renames(a) is not None else b
+        click.echo(one_line(f"tritonscope: note: {which} was written with fold_renames={snapshot_fold}; using that "
+                            "for both sides"), err=True)
     side_a = load_side(a, options, kernel, target, progress_bar, sel.max_stage_bytes)
-    if side_a.kind == "snapshot" and side_a.fold_renames is not None and side_a.fold_renames != fold_renames:
-        # Compare like with like: normalize B the way the snapshot was written.
-        options = NormalizeOptions(fold_renames=side_a.fold_renames)
-        click.echo(one_line(f"tritonscope: note: {a} was written with fold_renames={side_a.fold_renames}; "
-                            "using that for B too"), err=True)
     side_b = load_side(b, options, kernel, target, progress_bar, sel.max_stage_bytes)
     if side_b.kind == "snapshot" and side_b.fold_renames is not None and side_b.fold_renames != options.fold_renames:
         click.echo(one_line(f"tritonscope: note: {b} was written with fold_renames={side_b.fold_renames}, A with "
                             f"{options.fold_renames}: renamed spellings will show as differences"), err=True)
+    _something_to_compare(side_a, side_b, kernel, target)
     builds = [side.tool.get("build") if side.tool else None for side in (side_a, side_b)]
     if len(set(builds)) > 1:
         said = [f"build {s.tool.get('build')} ({s.tool.get('version')})" if s.tool else
@@ -91,6 +96,23 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
         sys.stdout.flush()
     for rule in verdict.failed_rules:
         outcome().failed(f"diff rule {rule}")
+
+
+def _something_to_compare(side_a, side_b, kernel: str | None, target: str | None) -> None:
+    """No kernel on either side is an error, not a comparison that passes every rule (a -k typo, an empty
+    compile step in CI); -k that selects on one side only by what the other cannot hold (a hash prefix
+    against a snapshot, which keeps names) is a usage error rather than an 'added' or 'removed' kernel."""
+    from tritonscope.errors import TritonscopeError, UsageError
+
+    what = "".join(filter(None, [f" named {kernel!r}" if kernel else "", f" for {target}" if target else ""]))
+    if not side_a.records and not side_b.records:
+        raise TritonscopeError(f"no kernel{what} in A or B: nothing to compare", f"{side_a.path}, {side_b.path}")
+    if kernel and not any(c in kernel for c in "*?["):
+        for side, other in ((side_a, side_b), (side_b, side_a)):
+            if side.kind == "snapshot" and not side.records and other.records and \
+                    not any(r.name == kernel for r in other.records):
+                raise UsageError(f"-k {kernel}: {side.path} is a snapshot, which keeps kernel names and not "
+                                 "entry hashes; select by name or glob")
 
 
 def _side_path(spec: str, sel: Selection) -> str:

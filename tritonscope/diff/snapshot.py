@@ -505,6 +505,21 @@ def is_snapshot(path: Path) -> bool:
     return (path / MARKER).is_file()
 
 
+def snapshot_fold_renames(path: str | Path) -> bool | None:
+    """How the snapshot at `path` was normalized (its marker's fold_renames, true when it does not say);
+    None where `path` is no snapshot, or its marker cannot be read (reading the side reports that)."""
+    p = Path(path)
+    if not (p.is_dir() and is_snapshot(p)):
+        return None
+    try:
+        marker = _marker(p / MARKER)
+    except TritonscopeError:
+        return None
+    options = marker.get("options") if isinstance(marker.get("options"), dict) else {}
+    fold = options.get("fold_renames", True)
+    return fold if isinstance(fold, bool) else None
+
+
 def read_snapshot(root: Path) -> tuple[list[KernelRecord], dict]:
     """Records of a snapshot directory, and its options (with `tool`: the build that wrote it, None for a
     snapshot from before builds were recorded). A snapshot is a directory anyone may edit: what does not
