@@ -211,3 +211,49 @@ def test_nothing_to_compare_is_an_error_not_a_pass(cli, cache39, tmp_path):
     assert cli("snapshot", "--cache-dir", str(cache39), "--out", str(snap)).returncode == 0
     r = cli("diff", str(snap), str(cache39), "-k", "7TGS3L")
     assert r.returncode == 2 and "is a snapshot, which keeps kernel names and not entry hashes" in r.stderr
+
+
+VARIANTS = '''import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets{shift}, mask=mask)
+    tl.store(out_ptr + offsets, x + y, mask=mask)
+'''
+
+
+def test_variants_of_one_specialization_pair_by_their_ir_after_an_edit(cli, tmp_path):
+    """Three BLOCK variants of one kernel (same name, target and signature) after a one-line edit: the
+    edit renumbered every SSA name, the shared-lines score tied, and the pairing fell to entry hashes
+    (1024 against 256, ...) and changed with whether each side was a cache or a snapshot."""
+    import re
+
+    for side, shift in (("a", ""), ("b", " + 1")):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "kernels.py").write_text(VARIANTS.format(shift=shift))
+        for block in (256, 512, 1024):
+            r = cli("compile", f"{tmp_path / side / 'kernels.py'}::add_kernel", "--target", "cuda:90",
+                    "--signature", "x_ptr=*fp16,y_ptr=*fp16,out_ptr=*fp16,n=i32:16", "--constexpr",
+                    f"BLOCK={block}", "--cache-dir", str(tmp_path / f"cache-{side}"))
+            assert r.returncode == 0, r.stderr
+        r = cli("snapshot", "--cache-dir", str(tmp_path / f"cache-{side}"), "--out", str(tmp_path / f"snap-{side}"))
+        assert r.returncode == 0, r.stderr
+
+    from tritonscope.diff.core import load_side, match_records
+    from tritonscope.diff.normalize import NormalizeOptions
+
+    def block_of(record) -> str:
+        return re.search(r"tt\.make_range \{end = (\d+)", record.stages["ttir"]).group(1)
+
+    for a in ("cache-a", "snap-a"):
+        for b in ("cache-b", "snap-b"):
+            pairs, removed, added = match_records(load_side(str(tmp_path / a), NormalizeOptions()).records,
+                                                  load_side(str(tmp_path / b), NormalizeOptions()).records)
+            assert not removed and not added
+            assert sorted((block_of(x), block_of(y)) for x, y in pairs) == [
+                ("1024", "1024"), ("256", "256"), ("512", "512")], (a, b)

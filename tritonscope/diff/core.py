@@ -9,6 +9,7 @@ Verdicts (`--fail-on`) are in verdicts.py; this module computes a DiffResult and
 from __future__ import annotations
 
 import difflib
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -125,9 +126,15 @@ def _content_key(r: KernelRecord) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
+# SSA value names (`%offs_3`, `%23`) and location aliases: one line more or less above renumbers every name
+# after it, and lines that differ only by them are the same op (for matching only: the diff shows them)
+_VALUE_NAME = re.compile(r"%[\w.$-]+|#loc\d*\b")
+
+
 class _Overlap:
-    """Lines two records share in their first common IR stage: tells autotuning variants apart whose
-    specialization (signature, warps, stages) is the same and whose constexprs are folded into the IR."""
+    """Lines two records share in their first common IR stage, SSA names left out: tells autotuning
+    variants apart whose specialization (signature, warps, stages) is the same and whose constexprs are
+    folded into the IR (`tt.make_range {end = 256}` against 512), also after an edit renumbered them."""
 
     def __init__(self) -> None:
         self._lines: dict[tuple[int, str], Counter] = {}
@@ -135,7 +142,7 @@ class _Overlap:
     def _counter(self, r: KernelRecord, stage: str) -> Counter:
         key = (id(r), stage)
         if key not in self._lines:
-            self._lines[key] = Counter(r.stages[stage].splitlines())
+            self._lines[key] = Counter(_VALUE_NAME.sub("%", line) for line in r.stages[stage].splitlines())
         return self._lines[key]
 
     def __call__(self, a: KernelRecord, b: KernelRecord) -> int:
