@@ -133,3 +133,35 @@ def test_every_kind_of_counted_metric_is_a_rule(text):
     from tritonscope.diff.verdicts import parse_rules
 
     assert len(parse_rules([text])) == 1
+
+
+@pytest.mark.parametrize(("a", "b", "failed"), [
+    # an edit above the kernel moved both loads a line down: the y load (2nd) narrowed
+    ({"k.py:65": 16, "k.py:66": 16}, {"k.py:66": 16, "k.py:67": 2}, ["load at k.py:66 (now k.py:67): 16B -> 2B"]),
+    # the file renamed: nothing in common, the same loads in order
+    ({"k.py:65": 16, "k.py:66": 16}, {"k2.py:65": 16, "k2.py:66": 2}, ["load at k.py:66 (now k2.py:66): 16B -> 2B"]),
+    # unchanged sites, one widened: no failure
+    ({"k.py:9": 4, "k.py:10": 16}, {"k.py:9": 8, "k.py:10": 16}, []),
+    # a load added and another moved: the narrowest without a counterpart on each side
+    ({"k.py:5": 16, "k.py:9": 16}, {"k.py:5": 16, "k.py:8": 4, "k.py:12": 16},
+     ["load at k.py:9 (the narrowest of 1 sites without a counterpart; now k.py:8, of 2): 16B -> 4B"]),
+])
+def test_vector_width_pairs_each_load_with_its_counterpart(a, b, failed):
+    """Sites were compared only where their `file:line` was the same on both sides: any edit above the
+    kernel, a renamed file or an Inductor hash let a narrowed load pass `vector-width<` (or compared one
+    load with another)."""
+    from tritonscope.diff.core import KernelPair
+    from tritonscope.diff.records import KernelRecord
+    from tritonscope.diff.verdicts import _vector_width_sites
+
+    (rule,) = parse_rules(["vector-width<"])
+    pair = KernelPair(KernelRecord("k", "cuda:90", {}, "a", load_sites=a),
+                      KernelRecord("k", "cuda:90", {}, "b", load_sites=b))
+    assert [f.detail for f in _vector_width_sites(rule, pair)] == failed
+
+
+def test_an_inductor_kernel_files_sites_have_one_name_in_every_run():
+    from tritonscope.diff.metrics import site_file
+
+    assert site_file("/tmp/torchinductor_u/ab/cab" + "c" * 49 + ".py") == "inductor.py"
+    assert site_file("/src/kernels.py") == "kernels.py"

@@ -126,7 +126,7 @@ def classify_ops(stage: str, module: Module) -> StageOps:
             counts[f"hint:{hint}"] += 1
         if kind in GLOBAL_LOAD_KINDS and width and op.loc is not None and op.loc.known:
             outer = op.loc.outermost()
-            site = f"{outer.basename}:{outer.line}"
+            site = f"{site_file(outer.file)}:{outer.line}"
             out.load_sites[site] = min(width, out.load_sites.get(site, width))
     # Classes by op name: tested once per distinct name (a kernel has thousands of ops, a few dozen names)
     for name, n in Counter(op.op for op in ops).items():
@@ -188,6 +188,17 @@ def cubin_metrics(data: bytes, kernel: str, path: str | None = None) -> dict[str
 LOADS_GLOBAL_KINDS = ("global_load", "buffer_load", "async_copy", "tma_load")
 
 
+# A kernel file TorchInductor writes is named by the hash of its text (`c<51 base32 letters>.py`): another
+# run names the same kernel's file otherwise. Its sites are named `inductor.py:LINE`, in every run alike.
+_INDUCTOR_FILE = re.compile(r"c[a-z2-7]{51}\.py")
+
+
+def site_file(path: str) -> str:
+    """The file part of a load site: the basename, the same for every run of an Inductor kernel."""
+    name = os.path.basename(path)
+    return "inductor.py" if _INDUCTOR_FILE.fullmatch(name) else name
+
+
 def load_sites_from_report(report) -> tuple[dict[str, int], Counter]:
     """(site -> vector bytes, verdict counts) from a `loads.LoadsReport`: one site per TTGIR load.
 
@@ -197,11 +208,11 @@ def load_sites_from_report(report) -> tuple[dict[str, int], Counter]:
     sites: dict[str, int] = {}
     verdicts: Counter = Counter()
     seen: Counter = Counter()
-    for row in sorted(report.rows, key=lambda r: (os.path.basename(r.file), r.line, r.col)):
+    for row in sorted(report.rows, key=lambda r: (site_file(r.file), r.line, r.col)):
         if row.kind not in LOADS_GLOBAL_KINDS:
             continue
         verdicts[row.verdict] += 1
-        base = f"{os.path.basename(row.file)}:{row.line}"
+        base = f"{site_file(row.file)}:{row.line}"
         seen[base] += 1
         if row.vector_bytes:
             sites[base if seen[base] == 1 else f"{base}#{seen[base]}"] = row.vector_bytes

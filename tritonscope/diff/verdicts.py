@@ -190,13 +190,37 @@ def _evaluate(rule: Rule, result: DiffResult) -> list[RuleFailure]:
 
 
 def _vector_width_sites(rule: Rule, pair: KernelPair) -> list[RuleFailure]:
+    """Each load site against its counterpart: the same `file:line`; where the sites differ but are as many
+    (an edit above them moved their lines, the file was renamed, Inductor named it by another hash), all
+    in order; else the same `file:line`, and the narrowest of those left over on each side."""
     out = []
     sa, sb = pair.a.load_sites, pair.b.load_sites
-    for site in sorted(set(sa) & set(sb)):
-        if rule.trips(sa[site], sb[site]):
-            out.append(RuleFailure(rule.text, pair.b.name, pair.b.target, "vector-width", sa[site], sb[site],
-                                   f"load at {site}: {sa[site]}B -> {sb[site]}B"))
+
+    def fail(where: str, a: int, b: int) -> None:
+        if rule.trips(a, b):
+            out.append(RuleFailure(rule.text, pair.b.name, pair.b.target, "vector-width", a, b,
+                                   f"load at {where}: {a}B -> {b}B"))
+
+    if set(sa) != set(sb) and len(sa) == len(sb):  # the same loads, moved: paired in order
+        for x, y in zip(sorted(sa, key=_site_order), sorted(sb, key=_site_order), strict=True):
+            fail(x if x == y else f"{x} (now {y})", sa[x], sb[y])
+        return out
+    for site in sorted(set(sa) & set(sb), key=_site_order):
+        fail(site, sa[site], sb[site])
+    left_a = sorted(set(sa) - set(sb), key=_site_order)
+    left_b = sorted(set(sb) - set(sa), key=_site_order)
+    if left_a and left_b:  # loads added and removed: the narrowest left over on each side
+        x, y = min(left_a, key=lambda s: sa[s]), min(left_b, key=lambda s: sb[s])
+        fail(f"{x} (the narrowest of {len(left_a)} sites without a counterpart; now {y}, of {len(left_b)})",
+             sa[x], sb[y])
     return out
+
+
+def _site_order(site: str) -> tuple:
+    """`file:line#n` in file, line, n order (a line as a number: 9 before 10)."""
+    where, _, nth = site.partition("#")
+    file, _, line = where.rpartition(":")
+    return (file, int(line) if line.isdigit() else 0, int(nth) if nth.isdigit() else 1, site)
 
 
 def _record_metric(r: KernelRecord, name: str) -> float | None:
