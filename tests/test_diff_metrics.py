@@ -107,3 +107,18 @@ def test_llir_text_prefilter_admits_every_pattern():
             assert re.search(pattern, literal), (cls, alternative)  # the literal is a match
             assert may_match_llir_text_class(literal), (cls, alternative)
     assert not may_match_llir_text_class("%5 = add i32 %3, %4, !dbg !12")
+
+
+def test_async_copies_are_counted_once(cache39):
+    """`ops:async_copy` added the copies `memops` classifies to every `cp.async*` name (commit and wait
+    groups included): 35 for a matmul with 12 `cp.async.cg`, and twice the TTGIR's async copies."""
+    from tritonscope.artifacts.cache import Cache
+    from tritonscope.diff.normalize import NormalizeOptions
+    from tritonscope.diff.records import record_for_entry
+
+    (entry,) = [e for e in Cache(cache39).kernels() if e.hash.startswith("FK4O4HMC")]
+    metrics = record_for_entry(entry, NormalizeOptions()).metrics
+    ptx = next(entry.path.glob("*.ptx")).read_text()
+    ttgir = next(entry.path.glob("*.ttgir")).read_text()
+    assert metrics["ops:async_copy@ptx"] == metrics["ops:async_copy"] == len(re.findall(r"cp\.async\.c[ga]\.", ptx))
+    assert metrics["ops:async_copy@ttgir"] == ttgir.count("ttg.async_copy_global_to_local ")
