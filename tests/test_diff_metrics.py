@@ -122,3 +122,16 @@ def test_async_copies_are_counted_once(cache39):
     ttgir = next(entry.path.glob("*.ttgir")).read_text()
     assert metrics["ops:async_copy@ptx"] == metrics["ops:async_copy"] == len(re.findall(r"cp\.async\.c[ga]\.", ptx))
     assert metrics["ops:async_copy@ttgir"] == ttgir.count("ttg.async_copy_global_to_local ")
+
+
+def test_vgprs_of_a_listing_without_comments_leave_the_agprs_out():
+    """Before 3.3 the AMDGCN has no `; NumVgprs` comment; its `.vgpr_count` is the total of the unified
+    register file on gfx90a and later (84 = 52 VGPRs + 32 AGPRs), which read as 84 VGPRs: a 52 -> 78
+    growth to 3.3 showed as 84 -> 78."""
+    from pathlib import Path
+
+    from tritonscope.diff.metrics import amdgcn_resources
+
+    (listing,) = Path(__file__).parent.glob("data/releases-3.0-3.4/3.1/*/matmul_kernel.amdgcn")
+    found = amdgcn_resources(listing.read_text())
+    assert (found["vgprs"], found["agprs"], found["regs"]) == (52, 32, 84)

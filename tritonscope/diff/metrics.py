@@ -34,6 +34,8 @@ GCN_RESOURCE_COMMENT = re.compile(
 GCN_YAML_FIELD = re.compile(
     r"^\s*-?\s*\.(vgpr_count|sgpr_count|agpr_count|vgpr_spill_count|sgpr_spill_count|"
     r"group_segment_fixed_size|private_segment_fixed_size):\s+(\d{1,18})(?!\d)", re.MULTILINE)
+# gfx90a and later keep VGPRs and AGPRs in one file: the kernel descriptor says where the AGPRs start
+GCN_ACCUM_OFFSET = re.compile(r"^\s*\.amdhsa_accum_offset\s+(\d{1,9})(?!\d)", re.MULTILINE)
 
 # Op classes beyond memory traffic, per stage family: (class, regex on Op.op).
 MLIR_CLASSES = (
@@ -146,7 +148,13 @@ def amdgcn_resources(text: str) -> dict[str, int]:
     for m in GCN_YAML_FIELD.finditer(text):
         found.setdefault("." + m.group(1), int(m.group(2)))
     out: dict[str, int] = {}
-    vgprs = found.get("NumVgprs", found.get(".vgpr_count"))
+    vgprs = found.get("NumVgprs")
+    total = found.get(".vgpr_count")
+    if vgprs is None and total is not None:
+        # (no listing comment: Triton before 3.3) `.vgpr_count` is the unified file's total where AGPRs
+        # share it (gfx90a on: the descriptor's accum_offset is where they start); VGPRs alone elsewhere
+        accum = GCN_ACCUM_OFFSET.search(text)
+        vgprs = min(total, int(accum.group(1))) if accum is not None and found.get(".agpr_count") else total
     if vgprs is not None:
         out["vgprs"] = vgprs
     if "NumAgprs" in found or ".agpr_count" in found:
@@ -155,7 +163,7 @@ def amdgcn_resources(text: str) -> dict[str, int]:
     if sgprs is not None:
         out["sgprs"] = sgprs
     # Registers a wave holds: unified VGPR file (VGPRs + AGPRs) where the listing says so.
-    regs = found.get("TotalNumVgprs", vgprs)
+    regs = found.get("TotalNumVgprs", total if total is not None else vgprs)
     if regs is not None:
         out["regs"] = regs
     if ".vgpr_spill_count" in found or ".sgpr_spill_count" in found:
