@@ -117,7 +117,9 @@ def test_several_rules_list_which_failed(cli, cache32, cache39):
 
 
 @pytest.mark.parametrize("text", ["ops:global_laod>+0", "ops:@>0", "ops:global_load@nonstage>0", "lines:foo>0",
-                                  "loads:bogus>0", "ops:mma.16B>0", "", ","])
+                                  "loads:bogus>0", "ops:mma.16B>0", "", ",",
+                                  # no stage spells a hint so (PTX: L1::evict_first), no access moves 3 bytes
+                                  "ops:hint:evict_first>0", "ops:global_load.3B>0"])
 def test_a_rule_naming_nothing_the_diff_counts_is_a_usage_error(text):
     """A misspelt class, stage or verdict (or no rule at all) would be a CI gate that never fails."""
     from tritonscope.diff.verdicts import parse_rules
@@ -128,7 +130,8 @@ def test_a_rule_naming_nothing_the_diff_counts_is_a_usage_error(text):
 
 
 @pytest.mark.parametrize("text", ["ops:global_load@ptx>+0", "ops:global_load.16B<-1", "ops:mma@ttgir>+0",
-                                  "ops:hint:evict_first>0", "lines:ptx>+10%", "loads:narrower>0", "ops:tcgen05_mma>0"])
+                                  "ops:hint:L1::evict_first>0", "ops:hint:nc@ptx>0", "ops:hint:sc1@amdgcn>0",
+                                  "ops:hint:glc>0", "lines:ptx>+10%", "loads:narrower>0", "ops:tcgen05_mma>0"])
 def test_every_kind_of_counted_metric_is_a_rule(text):
     from tritonscope.diff.verdicts import parse_rules
 

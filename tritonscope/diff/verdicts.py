@@ -56,13 +56,25 @@ def _known_prefixed(metric: str) -> bool:
     if at and stage not in STAGE_CLASSES:
         return False
     if cls.startswith("hint:"):
-        return re.fullmatch(r"[\w.]+", cls[5:]) is not None  # (a cache hint, as the ISA spells it)
-    m = re.fullmatch(r"(\w+?)(?:\.(\d+)B)?", cls)  # `global_load.16B`: a memory kind at one width
+        return _HINT.fullmatch(cls[5:]) is not None  # (a cache hint, as the stage spells it)
+    m = re.fullmatch(r"(\w+?)(?:\.(\d{1,4})B)?", cls)  # `global_load.16B`: a memory kind at one width
     if m is None:
         return False
     base, width = m.groups()
+    if width is not None and (int(width) < 1 or int(width) & (int(width) - 1)):
+        return False  # an access moves a power of two of bytes: `.3B` never counts anything
     classes = {c for table in STAGE_CLASSES.values() for c, _ in table} | {c for c, _ in LLIR_TEXT_CLASSES}
     return base in KINDS if width else base in classes or base in KINDS
+
+
+# The cache hints memops records, as each stage spells them: PTX's `L1::evict_first`, `L2::cache_hint`,
+# `nc`, `cs`, memory orders and scopes, atomic operations; MLIR's `evictionPolicy=evict_last`; LLVM's
+# `nontemporal`; AMDGCN's cache bits; SASS's modifiers. `hint:evict_first` (no level) counts nothing.
+_HINT = re.compile(
+    r"L[12]::\w+(?:::\w+)?|\w+=\w+|(?:th|scope):\w+"
+    r"|ca|cg|cs|lu|cv|wb|wt|nc|relaxed|acquire|release|acq_rel|weak|volatile|mmio|cta|gpu|sys|cluster"
+    r"|add|inc|dec|min|max|and|or|xor|cas|exch|noftz|nontemporal|glc|slc|dlc|nt|sc0|sc1|lds"
+    r"|EF|EL|LU|EN|NA|CONSTANT|STRONG|GPU|SYS|SM|BYPASS|LTC64B|LTC128B|LTC256B|ZFILL|PRIVATE|MMIO|NOALLOC")
 
 
 @dataclass(frozen=True, slots=True)
