@@ -253,3 +253,17 @@ def test_the_small_mma_note_only_for_a_tensor_smaller_than_the_tile():
     assert any("smaller than the MMA tile" in n for n in notes("8x8", "3.1"))
     assert not any("smaller than the MMA tile" in n for n in notes("256x128", "3.1"))
     assert not any("smaller than the MMA tile" in n for n in notes("8x8", "3.2"))
+
+
+def test_an_entry_without_metadata_is_read_by_its_ttgirs_dialect(cache32):
+    """A partial 3.2 entry (no metadata json: an interrupted compile) was decoded with 3.9's semantics,
+    though its TTGIR spells the dialect `triton_gpu.`, which 3.3 renamed: 3.2's blocked layout holds 8
+    elements a thread where 3.9's drops the repeated registers."""
+    partial = cache32 / "yKvBOO6xd2CwxO-K_z6kJ1zyut3Bis_77ewfPYuuIEU"
+    assert not list(partial.glob("*.json"))
+    r = CliRunner().invoke(main, ["layout", str(partial / "matmul_kernel.ttgir"), "--alias", "blocked1",
+                                  "--shape", "32x1", "--json", "--no-picture"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    assert doc["semantics"]["semantics_of"] == "3.2" and "triton_gpu." in doc["semantics"]["from"]
+    assert doc["elements_per_thread"] == 8

@@ -138,7 +138,30 @@ def for_entry(entry) -> Semantics:
     if entry.triton_version:
         return for_version(entry.triton_version, "the entry's metadata")
     inferred = entry.inferred_release
-    return Semantics(inferred[0], inferred[2]) if inferred else DEFAULT
+    if inferred:
+        return Semantics(inferred[0], inferred[2])
+    return _from_dialect(entry) or DEFAULT
+
+
+# Up to 3.2 the TritonGPU dialect was `triton_gpu.` (3.3 renamed it `ttg.`)
+_OLD_DIALECT = b"triton_gpu."
+_DIALECT_HEAD = 1 << 16
+
+
+def _from_dialect(entry) -> Semantics | None:
+    """An entry without metadata (an interrupted compile): a TTGIR that spells the dialect `triton_gpu.` was
+    written by 3.2 or older, and is read with 3.2's semantics, the newest such release's."""
+    path = entry.files.get("ttgir") if getattr(entry, "files", None) else None
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_DIALECT_HEAD)
+    except OSError:
+        return None
+    if _OLD_DIALECT in head:
+        return Semantics((3, 2), "no metadata; the TTGIR's `triton_gpu.` dialect: 3.2 or older")
+    return None
 
 
 def from_option(text: str) -> Semantics:
