@@ -267,3 +267,19 @@ def test_an_entry_without_metadata_is_read_by_its_ttgirs_dialect(cache32):
     doc = json.loads(r.output)
     assert doc["semantics"]["semantics_of"] == "3.2" and "triton_gpu." in doc["semantics"]["from"]
     assert doc["elements_per_thread"] == 8
+
+
+@pytest.mark.parametrize(("dtype", "registers"), [
+    ("f32", [[8, 0], [0, 4], [0, 8], [0, 16], [32, 0]]),  # tf32 m16n8k8: (g, t), (g+8, t), (g, t+4), ...
+    ("f16", [[0, 1], [8, 0], [0, 8], [0, 16], [32, 0]]),
+    ("i8", [[0, 1], [0, 2], [8, 0], [0, 16], [32, 0]]),  # m16n8k32: 4 consecutive k a register
+])
+def test_an_mma_operand_without_kwidth_packs_32_bits_a_register(dtype, registers):
+    """Triton 2.0/2.1 print no kWidth on an MMA operand: it was read as kWidth 2 whatever the element type
+    (an f32 or i8 operand laid out as an f16 one); an MMAv2 operand register holds 32 bits."""
+    text = ("#triton_gpu.dot_op<{opIdx = 0, parent = #triton_gpu.mma<{versionMajor = 2, versionMinor = 0, "
+            "warpsPerCTA = [2, 2]}>}>")
+    r = CliRunner().invoke(main, ["layout", text, "--shape", "64x32", "--dtype", dtype, "--triton-version", "2.2",
+                                  "--json", "--no-picture"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["bases"]["register"] == registers

@@ -321,6 +321,9 @@ def _dot_to_linear(dot: DotOperandLayout, shape: Sequence[int], element_bits: in
     convert = _DOT_BY_PARENT.get(type(dot.parent))
     if convert is None:
         raise TritonscopeError(f"dot_op with a {dot.parent.kind} parent has no linear layout")
+    if not dot.k_width and isinstance(dot.parent, NvidiaMmaLayout):
+        # (Triton 2.0/2.1 print no kWidth: an MMA operand packs 32 bits a register, 32 / the element's bits)
+        dot = replace(dot, k_width=max(1, 32 // element_bits) if element_bits else 2)
     return convert(dot, dot.parent, shape)
 
 
