@@ -86,6 +86,22 @@ def test_ls_flags_shared_memory_over_the_targets_launch_limit(tmp_path, cache39,
     assert table.count("smem>163.0K") == 1 and "smem>64" not in table
 
 
+def test_ls_flags_more_threads_than_a_block_may_have(cli):
+    """Liger's cross_entropy_backward_kernel for gfx942 asks 32 warps of 64 lanes: 2,048 threads, which
+    Triton refuses before the first launch (OutOfResources 'threads'); it was listed clean. A tensor memory
+    overrun read `tmem>512B` (a column count in bytes)."""
+    from pathlib import Path
+
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.5-3.7"
+    r = cli("ls", "--cache-dir", str(cache), "cross_entropy_backward_kernel", "--json")
+    (e,) = json.loads(r.stdout)["entries"]
+    assert e["over_limits"] == [{"resource": "threads", "used": 2048, "limit": 1024}]
+    assert "cross_entropy_backward_kernel threads>1024" in cli("ls", "--cache-dir", str(cache)).stdout
+    from tritonscope.render.ls import _OVER
+
+    assert _OVER["tensor memory columns"][1](512) == "512col"
+
+
 def test_ls_table_plain_when_piped(cli, cache39):
     r = cli("ls", "--cache-dir", str(cache39))
     assert r.returncode == 0

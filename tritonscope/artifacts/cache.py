@@ -296,13 +296,19 @@ class KernelEntry:
         """What the kernel asks of target `t` (the entry's, which a caller holding it passes: an entry
         without metadata reads it from its IR) beyond what a launch may use, the checks Triton's
         `CompiledKernel._init_handles` makes before the first launch (it raises OutOfResources): shared memory
-        over the target's per-block limit (`SHARED_LIMITS`), tensor memory over 512 columns (576 on sm_107).
+        over the target's per-block limit (`SHARED_LIMITS`), tensor memory over 512 columns (576 on sm_107),
+        threads (num_warps x warp size) over the 1,024 a block may have on every NVIDIA and AMD GPU (the
+        driver's `n_max_threads` is at most that; fewer where registers run out, which is not checked here).
         A cache keeps such entries (an autotuner's config that never ran, a cross-compile): listed as
         `{"resource", "used", "limit"}`. Empty where within the limits or the target's limit is not known."""
         out = []
         shared, limit = self.meta("shared"), shared_limit(t)
         if _is_int(shared) and limit is not None and shared > limit:
             out.append({"resource": "shared", "used": shared, "limit": limit})
+        warps = self.meta("num_warps")
+        if _is_int(warps) and t is not None and t.warp_size and warps * t.warp_size > MAX_THREADS_PER_BLOCK:
+            # (the driver's n_max_threads is at most this, less where registers run out: the bound it always has)
+            out.append({"resource": "threads", "used": warps * t.warp_size, "limit": MAX_THREADS_PER_BLOCK})
         cols = self.tmem_columns
         if cols is not None and t is not None and t.backend == "cuda":
             tmem_limit = 576 if t.arch == "107" else 512
@@ -393,6 +399,9 @@ SHARED_LIMITS = {
     ("cuda", "120"): 99 << 10, ("cuda", "121"): 99 << 10,
     ("hip", "gfx90a"): 64 << 10, ("hip", "gfx942"): 64 << 10, ("hip", "gfx950"): 160 << 10,
 }
+
+
+MAX_THREADS_PER_BLOCK = 1024
 
 
 def shared_limit(target: Target | None) -> int | None:

@@ -16,7 +16,9 @@ from tritonscope.render.visible import one_line
 _KIND_STYLE = {"partial": "yellow", "launcher": "dim", "empty": "dim", "tmp": "dim", "binary-only": "cyan"}
 
 
-_OVER = {"shared": "smem", "tensor memory columns": "tmem"}
+# resource -> (its short name, how its limit reads): shared memory in bytes, tensor memory in columns
+_OVER = {"shared": ("smem", human_size), "tensor memory columns": ("tmem", lambda n: f"{n}col"),
+         "threads": ("threads", str)}
 _COLUMNS = ("name", "hash", "target", "warps/stages", "smem", "stages", "triton", "age")
 _TMEM_COLUMNS = ("name", "hash", "target", "warps/stages", "smem", "tmem", "stages", "triton", "age")
 _RIGHT = frozenset({"smem", "tmem", "age"})
@@ -42,7 +44,8 @@ def ls_rows(entries: list[KernelEntry], now: float, tmem: bool = False) -> list[
         if local:  # register spills / stack: flagged where the eye lands
             name += f" spills:{local}B"
         for over in e.over_limits_on(t):  # a launch raises OutOfResources: said beside the name too
-            name += f" {_OVER[over['resource']]}>{human_size(over['limit'])}"
+            short, unit = _OVER.get(over["resource"], (over["resource"], str))
+            name += f" {short}>{unit(over['limit'])}"
         cells = [name, e.hash[:10], str(t) if t else "-", ws, human_size(smem) if isinstance(smem, int) else "-"]
         if tmem:
             cols = e.tmem_columns
