@@ -79,3 +79,40 @@ def test_hsaco_asm_counts_what_the_amdgcn_counts(cache, name):
         pytest.skip(str(exc))
     amd, disassembled = (coverage(kmap.stages[s], kmap.source_file) for s in ("amdgcn", "hsaco-asm"))
     assert (disassembled.ops, disassembled.unknown) == (amd.ops, amd.unknown)
+
+
+def test_the_code_object_names_its_processor(tmp_path, cache39):
+    """The disassembler's --mcpu came from the metadata: a wrong arch there gave `v_illegal` garbage with
+    exit 0, a code object alone could not be disassembled, and an ELF of another machine read as
+    'no llvm-objdump here knows gfx942'."""
+    import json
+    import shutil
+
+    from tritonscope.errors import TritonscopeError
+
+    archs = {}
+    for h in sorted(cache39.glob("*/*.hsaco")):
+        meta = json.loads(next(p for p in h.parent.glob("*.json") if not p.name.startswith("__grp__")).read_text())
+        archs[tools.hsaco_arch(h)] = meta["target"]["arch"]
+    assert archs and all(k == v for k, v in archs.items()) and {"gfx942", "gfx90a"} <= set(archs)
+    cubin = next(cache39.glob("*/*.cubin"))
+    with pytest.raises(TritonscopeError, match="an ELF for machine 190, not an AMD GPU code object .* CUBIN"):
+        tools.hsaco_arch(cubin)
+    if not tools.llvm_objdumps():
+        pytest.skip("no llvm-objdump")
+    src = next(h for h in cache39.glob("*/add_kernel.hsaco") if tools.hsaco_arch(h) == "gfx942")
+    entry = shutil.copytree(src.parent, tmp_path / "wrong" / src.parent.name)
+    meta = next(p for p in entry.glob("*.json") if not p.name.startswith("__grp__"))
+    doc = json.loads(meta.read_text())
+    meta.write_text(json.dumps({**doc, "target": {**doc["target"], "arch": "gfx1100"}}))
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    shutil.copy(src, alone / src.name)
+    from tritonscope.artifacts.cache import load_entry
+    from tritonscope.stages import stage_text
+
+    right = stage_text(load_entry(src.parent, src.parent.parent), "hsaco-asm")
+    for path in (entry, alone):
+        text = stage_text(load_entry(path, path.parent), "hsaco-asm")
+        assert "v_illegal" not in text and text.split("\n", 2)[2] == right.split("\n", 2)[2]
+        assert text.lstrip().startswith(f"{path / src.name}:")  # its own path, though the cache held another's

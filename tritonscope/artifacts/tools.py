@@ -326,11 +326,46 @@ def _memoized(tools: list[str], args: list[str], binary_path: str | os.PathLike,
     return text
 
 
+# EF_AMDGPU_MACH (the low byte of an AMDGPU ELF's e_flags) -> the processor, as LLVM's ELF.h numbers them
+_AMDGPU_MACH = {
+    0x20: "gfx600", 0x21: "gfx601", 0x22: "gfx700", 0x23: "gfx701", 0x24: "gfx702", 0x25: "gfx703",
+    0x26: "gfx704", 0x28: "gfx801", 0x29: "gfx802", 0x2A: "gfx803", 0x2B: "gfx810", 0x2C: "gfx900",
+    0x2D: "gfx902", 0x2E: "gfx904", 0x2F: "gfx906", 0x30: "gfx908", 0x31: "gfx909", 0x32: "gfx90c",
+    0x33: "gfx1010", 0x34: "gfx1011", 0x35: "gfx1012", 0x36: "gfx1030", 0x37: "gfx1031", 0x38: "gfx1032",
+    0x39: "gfx1033", 0x3A: "gfx602", 0x3B: "gfx705", 0x3C: "gfx805", 0x3D: "gfx1035", 0x3E: "gfx1034",
+    0x3F: "gfx90a", 0x40: "gfx940", 0x41: "gfx1100", 0x42: "gfx1013", 0x43: "gfx1150", 0x44: "gfx1103",
+    0x45: "gfx1036", 0x46: "gfx1101", 0x47: "gfx1102", 0x48: "gfx1200", 0x4A: "gfx1151", 0x4B: "gfx941",
+    0x4C: "gfx942", 0x4E: "gfx1201", 0x4F: "gfx950", 0x55: "gfx1152", 0x58: "gfx1153",
+}
+_EM_AMDGPU = 224
+_OBJDUMP_HEADER = re.compile(r"\A(\s*)[^\n]*?:(\s+file format )")
+
+
+def hsaco_arch(hsaco: str | os.PathLike) -> str | None:
+    """The processor an AMDGPU code object is for, from its ELF header; None when its number is not one
+    known here. An ELF of another machine (a CUBIN, an x86 binary) or no ELF at all is an error naming it."""
+    try:
+        with open(hsaco, "rb") as fh:
+            head = fh.read(64)
+    except OSError as e:
+        raise TritonscopeError(f"cannot read: {e.strerror or e}", str(hsaco)) from None
+    if len(head) < 52 or head[:4] != b"\x7fELF":
+        raise TritonscopeError("not an ELF file, so no AMD code object", str(hsaco))
+    machine = int.from_bytes(head[18:20], "little")
+    if machine != _EM_AMDGPU:
+        raise TritonscopeError(f"an ELF for machine {machine}, not an AMD GPU code object (machine 224)"
+                               + (" (a CUBIN)" if machine == 190 else ""), str(hsaco))
+    flags = int.from_bytes(head[48:52], "little")
+    return _AMDGPU_MACH.get(flags & 0xFF)
+
+
 def disassemble_hsaco(hsaco: str | os.PathLike, arch: str, timeout: float = DEFAULT_TIMEOUT) -> str:
     """AMDGCN disassembly with line numbers from the newest llvm-objdump that knows `arch` (cached)."""
     tools = llvm_objdumps()
-    return _memoized(tools, ["objdump", "-d", "--line-numbers", f"--mcpu={arch}"], hsaco,
+    text = _memoized(tools, ["objdump", "-d", "--line-numbers", f"--mcpu={arch}"], hsaco,
                      lambda: _disassemble_hsaco(tools, hsaco, arch, timeout))
+    # llvm-objdump heads its output with the file's path: the cache keeps the first copy's, kept by content
+    return _OBJDUMP_HEADER.sub(lambda m: f"{m.group(1)}{hsaco}:{m.group(2)}", text, count=1)
 
 
 def _disassemble_hsaco(tools: list[str], hsaco: str | os.PathLike, arch: str, timeout: float) -> str:

@@ -179,11 +179,17 @@ def _read_stage_text(entry: KernelEntry, stage: str) -> str:
     if stage == "sass":
         return tools.disassemble_cubin(entry.stage_path("cubin"))
     if stage == "hsaco-asm":
-        target = entry.target
-        if target is None:
-            raise TritonscopeError("unknown target arch: no metadata to pick an llvm-objdump --mcpu",
-                                   str(entry.path))
-        return tools.disassemble_hsaco(entry.stage_path("hsaco"), target.arch)
+        path = entry.stage_path("hsaco")
+        # the code object names the processor it is for (its ELF header's e_flags): that, not what the
+        # metadata says, is what llvm-objdump must decode; an ELF of another machine is no code object
+        arch = tools.hsaco_arch(path)
+        if arch is None:
+            target = entry.target
+            if target is None:
+                raise TritonscopeError("unknown target arch: no metadata to pick an llvm-objdump --mcpu, and the "
+                                       "code object names none", str(path))
+            arch = target.arch
+        return tools.disassemble_hsaco(path, arch)
     return read_text(entry.stage_path(stage))
 
 
