@@ -263,3 +263,20 @@ def test_a_target_with_an_absurd_architecture_is_refused(spec):
     with pytest.raises(UsageError):
         parse_target_spec(spec)
     assert parse_target_spec("sm_100a") == "cuda:100" and parse_target_spec("gfx1201") == "hip:gfx1201"
+
+
+def test_metadata_fields_of_the_wrong_type_are_unknown_not_reprs(cache39, tmp_path):
+    """A damaged metadata field was spelled from its repr (`['cuda']:90`, triton `[3, 9]`) or taken for a
+    number (`"4"` warps, `true` shared memory as 1 byte): each is unknown, and the target comes from the IR."""
+    src = next(p for p in cache39.iterdir() if (p / "add_kernel.cubin").exists())
+    cases = [{"target": {"backend": ["cuda"], "arch": 90, "warp_size": 32}, "triton_version": [3, 9]},
+             {"num_warps": "4", "shared": True, "num_stages": {"a": 1}, "target": ["cuda", {"a": 1}]}]
+    for i, fields in enumerate(cases):
+        entry = shutil.copytree(src, tmp_path / "c" / ("A" * 51 + "BC"[i]))
+        (meta,) = [f for f in entry.glob("*.json") if not f.name.startswith("__grp__")]
+        meta.write_text(json.dumps({**json.loads(meta.read_text()), **fields}))
+    first, second = sorted(Cache(tmp_path / "c").entries(), key=lambda e: e.hash)
+    assert str(first.target) == "cuda:90" and first.triton_version is None  # (the target from the PTX)
+    doc = second.to_json()
+    assert (doc["num_warps"], doc["shared"], doc["num_stages"]) == (None, None, None)
+    assert doc["target"]["backend"] == "cuda"

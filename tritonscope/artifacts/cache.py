@@ -90,13 +90,15 @@ def parse_target(raw: object) -> Target | None:
         arch = raw.get("arch")
         if backend is None and arch is None and _is_int(raw.get("capability")):
             return Target("cuda", str(raw["capability"]), 32)
-        if backend is None or not isinstance(arch, str | int):
+        if not isinstance(backend, str) or not _is_name(arch):
             return None  # Intel's XPU backend writes its device's properties as `arch`: its TTGIR names it
         warp = raw.get("warp_size")
-        return Target(str(backend), str(arch), int(warp) if isinstance(warp, int) else None)
+        return Target(backend, str(arch), warp if _is_int(warp) else None)
     if isinstance(raw, (list, tuple)) and len(raw) >= 2:
-        warp = raw[2] if len(raw) > 2 and isinstance(raw[2], int) else None
-        return Target(str(raw[0]), str(raw[1]), warp)
+        if not isinstance(raw[0], str) or not _is_name(raw[1]):
+            return None  # (a damaged field: no target rather than one spelled from a list's repr)
+        warp = raw[2] if len(raw) > 2 and _is_int(raw[2]) else None
+        return Target(raw[0], str(raw[1]), warp)
     if isinstance(raw, str) and ":" in raw:
         backend, arch = raw.split(":", 1)
         return Target(backend, arch)
@@ -105,6 +107,11 @@ def parse_target(raw: object) -> Target | None:
 
 def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_name(v: object) -> bool:
+    """An arch as metadata writes it: a string or a number (not a bool, a list or a dict)."""
+    return isinstance(v, str) or _is_int(v)
 
 
 def demangle(name: str, legacy: bool = False) -> str:
@@ -281,6 +288,12 @@ class KernelEntry:
     def meta(self, key: str, default=None):
         return self.metadata.get(key, default) if self.metadata else default
 
+    def meta_int(self, key: str) -> int | None:
+        """A count the metadata holds (num_warps, shared), None where it is missing or not a number: a
+        damaged `"4"`, `true` or list reads as unknown, never as a number."""
+        v = self.meta(key)
+        return v if _is_int(v) else None
+
     @property
     def tmem_columns(self) -> int | None:
         """The tensor memory columns Triton allocated (Blackwell; metadata `tmem_size`), else None."""
@@ -319,7 +332,7 @@ class KernelEntry:
     @property
     def triton_version(self) -> str | None:
         v = self.meta("triton_version")
-        return str(v) if v is not None else None
+        return v if isinstance(v, str) else None  # (a list or a number there is no version: unknown)
 
     @property
     def inferred_release(self) -> tuple[tuple[int, int], str, str] | None:
@@ -363,10 +376,10 @@ class KernelEntry:
             "path": str(self.path),
             "kind": self.kind,
             "target": {"backend": t.backend, "arch": t.arch, "warp_size": t.warp_size} if t else None,
-            "num_warps": self.meta("num_warps"),
-            "num_stages": self.meta("num_stages"),
-            "num_ctas": self.meta("num_ctas"),
-            "shared": self.meta("shared"),
+            "num_warps": self.meta_int("num_warps"),
+            "num_stages": self.meta_int("num_stages"),
+            "num_ctas": self.meta_int("num_ctas"),
+            "shared": self.meta_int("shared"),
             "tmem_columns": self.tmem_columns,
             "triton_version": self.triton_version,
             "triton_version_inferred": self.triton_version_inferred,

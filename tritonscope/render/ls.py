@@ -30,15 +30,15 @@ def ls_rows(entries: list[KernelEntry], now: float, tmem: bool = False) -> list[
     rows = []
     for e in entries:
         t = e.target
-        warps = e.meta("num_warps")
-        stages_n = e.meta("num_stages")
+        warps = e.meta_int("num_warps")
+        stages_n = e.meta_int("num_stages")
         ws = f"{warps if warps is not None else '-'}/{stages_n if stages_n is not None else '-'}"
         stages = " ".join(s for s in e.stages if s != "json")
         style = None
         if e.kind != "kernel":
             style = _KIND_STYLE.get(e.kind) or None
             stages = e.kind + (f" {stages}" if stages else "")
-        smem = e.meta("shared")
+        smem = e.meta_int("shared")
         name = one_line(e.name) + (" gluon" if e.language == "gluon" else "")  # (a name is one cell, one line)
         local = e.local_bytes
         if local:  # register spills / stack: flagged where the eye lands

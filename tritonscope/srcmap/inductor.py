@@ -1099,8 +1099,8 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
             "kernel": b.name, "graph": b.wrapper.graph, "wrapper": b.wrapper.path, "wrapper_line": b.line,
             "kernel_path": b.kernel_path, "aten_ops": b.aten_ops,
             "nodes": [n.to_json() for n in nodes], "all_nodes": len(b.nodes),
-            "entries": [{"hash": e.hash, "path": str(e.path), "num_warps": e.meta("num_warps"),
-                         "num_stages": e.meta("num_stages")}
+            "entries": [{"hash": e.hash, "path": str(e.path), "num_warps": e.meta_int("num_warps"),
+                         "num_stages": e.meta_int("num_stages")}
                         for e in sorted(by_block[id(b)], key=lambda e: e.hash)],
             "candidates_same_problem": len(candidates[id(b)]),
         })
