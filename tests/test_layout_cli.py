@@ -245,3 +245,29 @@ def test_a_layout_with_more_lanes_or_warps_than_a_cta_holds_is_refused(cli, bad)
 def test_an_element_type_of_no_bits_is_a_usage_error(cli, dtype):
     r = cli("layout", WORKED, "--shape", "64x256", "--dtype", dtype)
     assert r.returncode == 2 and "--dtype" in r.stderr and "internal error" not in r.stderr, r.stderr
+
+
+def test_a_memdesc_of_five_buffers_holds_five(cli):
+    """A 5-stage pipeline's 5x64x128 memdesc was counted as 8 buffers: 65,536 slots, 24,576 of them
+    'replicated' (past the 5th buffer), where the allocation holds 40,960 elements and no copies."""
+    import json
+
+    shared = "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>"
+    for shape, n in (("5x64x128", 5 * 8192), ("4x64x128", 4 * 8192), ("3x2x64x128", 6 * 8192)):
+        r = cli("layout", shared, "--shape", shape, "--json")
+        assert r.returncode == 0, r.stderr
+        facts = json.loads(r.stdout)
+        assert (facts["elements_per_thread"], facts["slots"], facts["distinct_elements"], facts["replicated"]) == \
+            (n, n, n, 0), shape
+
+
+def test_a_tensor_dim_that_is_no_power_of_two_is_refused(cli):
+    """Triton's tensors have power-of-two dims; a 48x64 shape was laid out with rows past 47 reported as
+    held (and 'replicated' slots that were not copies)."""
+    blocked = ("#ttg.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 8], warpsPerCTA = [1, 2], "
+               "order = [0, 1]}>")
+    r = cli("layout", blocked, "--shape", "48x64")
+    assert r.returncode == 2 and "48 is not a power of two" in r.stderr and r.stderr.count("\n") == 1
+    r = cli("layout", "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
+            "--shape", "5x48x128")
+    assert r.returncode == 2 and "48 is not a power of two" in r.stderr

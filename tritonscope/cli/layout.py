@@ -192,6 +192,7 @@ def _one_layout(text: str | None, title: str, uses: list | None, q: LayoutQuery,
     bits = _dtype_bits(dtype)
     if shape_text is not None:
         shape = _parse_ints(shape_text.lower(), "--shape", "x")
+        _check_pow2_shape(shape, layout)
     elif layout.shared:
         raise UsageError(f"a {layout.kind} layout needs --shape (shared layouts have no tile of their own)")
     else:
@@ -272,6 +273,7 @@ def _tensor_memory_layout(layout, title: str, uses: list | None, q: LayoutQuery,
     bits = _dtype_bits(dtype)
     if q.shape_text is not None:
         shape = _parse_ints(q.shape_text.lower(), "--shape", "x")
+        _check_pow2_shape(shape, layout)
     else:
         shape = layout.block_shape
         notes.append(f"--shape not given: the layout's block {'x'.join(map(str, shape))} is used")
@@ -470,3 +472,17 @@ def _use_json(u, layout, warp_size: int | None) -> dict:
         doc["facts"] = None
         doc["error"] = str(exc)
     return doc
+
+
+def _check_pow2_shape(shape: tuple[int, ...], layout) -> None:
+    """Triton's tensors have power-of-two dims (its linear layouts assert so); a memdesc's leading dims, its
+    buffers (`5x64x128` for five pipeline stages), may be any number."""
+    from tritonscope.errors import UsageError
+
+    if not (layout.shared or layout.tensor_memory) and layout.rank and len(shape) != layout.rank:
+        return  # (the rank that does not match is said by the conversion)
+    own = shape[-layout.rank:] if (layout.shared or layout.tensor_memory) and layout.rank else shape
+    bad = [n for n in own if n & (n - 1)]
+    if bad:
+        raise UsageError(f"--shape {'x'.join(map(str, shape))}: {bad[0]} is not a power of two (Triton's tensors, and "
+                         "a memory layout's own dims, are; only a memdesc's leading buffer dims may be any number)")

@@ -122,11 +122,18 @@ def describe(
     d = fastest_dim(layout, ll)
     in_dim = "offset" if shared else "register"
     per_thread = ll.size(in_dim)
+    slots = prod(ll.size(x) for x in ll.in_dims)
+    if shared and layout.rank and len(shape) > layout.rank:
+        # a multi-buffered memdesc (5x64x128): its offset bases cover the buffers rounded up to a power of
+        # two; the allocation holds as many buffers as the leading dims say
+        lead = len(shape) - layout.rank
+        own = [b for b in ll.bases.get("offset", []) if not any(b[:lead])]
+        per_thread = (1 << len(own)) * prod(shape[:lead])
+        slots = per_thread * ll.size("block")
     distinct_per_thread = per_thread if shared else 2 ** span_rank(ll.bases.get("register", []))
     contig = contiguous_run(ll, d, in_dim)
     vec_bytes = max(1, min(contig * element_bits // 8, MAX_VECTOR_BYTES))
     vec_elems = max(1, vec_bytes * 8 // element_bits)
-    slots = prod(ll.size(x) for x in ll.in_dims)
     distinct = prod(shape)
     broadcast = {k: sum(1 for b in v if not any(b)) for k, v in ll.bases.items()}
     return LayoutFacts(
