@@ -271,3 +271,21 @@ def test_a_tensor_dim_that_is_no_power_of_two_is_refused(cli):
     r = cli("layout", "#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>",
             "--shape", "5x48x128")
     assert r.returncode == 2 and "48 is not a power of two" in r.stderr
+
+
+@pytest.mark.parametrize(("text", "error"), [
+    ("#ttg.linear<{register = [[0, 1]], lane = [[0, 1], [1, 0], [2, 0], [4, 0], [8, 0]], warp = [], block = []}>",
+     "repeats a register basis"),
+    ("#ttg.linear<{register = [[1, 1]], lane = [[0, 2], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [], block = []}>",
+     "one power of two along one dim"),
+    ("#ttg.dot_op<{opIdx = 1, parent = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], "
+     "instrShape = [16, 64, 16]}>, kWidth = 2}>", "reads its B operand from shared memory"),
+    ("#ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8, fp4Padded = true}>",
+     "128-byte swizzling only"),
+])
+def test_a_layout_triton_refuses_is_refused(cli, text, error):
+    """Attributes Triton 3.9 refuses were decoded as if valid: a linear layout whose element two threads
+    hold with no broadcast to say so (its facts then contradicted --element), a Hopper MMA's B operand in
+    registers, padded FP4 without 128-byte swizzling."""
+    r = cli("layout", text, "--shape", "64x64", "--no-picture")
+    assert r.returncode == 1 and error in r.stderr and r.stderr.count("\n") == 1, r.stderr

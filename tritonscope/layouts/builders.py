@@ -273,6 +273,9 @@ def _build_dot_op(f: _Fields) -> Layout:
     parent = f.layout("parent")
     k_width = f.int("kWidth", required=False, default=0)
     f.bool("isMMAv1Row")  # 2.3's Volta operands: parsed, but mma v1 has no linear layout
+    if op_idx == 1 and getattr(parent, "kind", None) == "nvidia_mma" and parent.version_major == 3:
+        raise ParseError("opIdx: a Hopper (versionMajor 3) MMA reads its B operand from shared memory: it has no "
+                         "operand layout 1 (Triton refuses it)")
     return DotOperandLayout(op_idx, parent, k_width)
 
 
@@ -282,6 +285,22 @@ def _build_linear(f: _Fields) -> Layout:
     dims = {len(b) for b in (*reg, *lane, *warp, *block)}
     if len(dims) > 1:
         raise ParseError(f"bases: every basis must have the same rank, got ranks {sorted(dims)}")
+    # a distributed layout is a permutation once its broadcast (zero) bases are left out: each other basis
+    # one power of two along one dim, no two alike (Triton refuses any other: an element held by two
+    # threads that no broadcast explains)
+    seen: dict[tuple[int, int], str] = {}
+    for name, bases in (("register", reg), ("lane", lane), ("warp", warp), ("block", block)):
+        for b in bases:
+            nonzero = [(d, v) for d, v in enumerate(b) if v]
+            if not nonzero:
+                continue
+            if len(nonzero) > 1 or nonzero[0][1] < 0 or nonzero[0][1] & (nonzero[0][1] - 1):
+                raise ParseError(f"{name} basis {list(b)}: a distributed linear layout's basis is one power of two "
+                                 "along one dim (or all zeros)")
+            if nonzero[0] in seen:
+                raise ParseError(f"{name} basis {list(b)} repeats a {seen[nonzero[0]]} basis: not a permutation once "
+                                 "the zero bases are left out (Triton refuses it)")
+            seen[nonzero[0]] = name
     return LinearEncoding({"register": reg, "lane": lane, "warp": warp, "block": block})
 
 
@@ -307,6 +326,8 @@ def _build_nvmma_shared(f: _Fields) -> Layout:
     if ebw < 1:
         raise ParseError(f"elementBitWidth: expected a positive width, got {ebw}")
     fp4 = f.bool("fp4Padded")
+    if fp4 and width != 128:
+        raise ParseError(f"fp4Padded: padded FP4 is laid out with 128-byte swizzling only, got {width}")
     rank_hint = f.ints("CTAsPerCGA", required=False) or f.ints("CTAOrder", required=False)
     cga = f.bases("CGALayout", required=False)
     rank = len(rank_hint) if rank_hint else (len(cga[0]) if cga else 2)
