@@ -417,3 +417,20 @@ def test_default_output_is_a_plain_visible_file_here(name, expected):
     from tritonscope.cli.report import default_output
 
     assert default_output(name) == expected
+
+
+def test_an_empty_shown_stage_is_said_not_guessed(cli, cache39, tmp_path):
+    """With the shown TTGIR emptied, the page said the kernel was compiled without line info (its TTIR names
+    the source) and to add ttgir to --stages (it was there)."""
+    import shutil
+
+    name = "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ"
+    entry = shutil.copytree(cache39 / name, tmp_path / "c" / name)
+    (entry / "add_kernel.ttgir").write_text("")
+    out = tmp_path / "r.html"
+    r = cli("report", str(entry), "--stages", "ttgir", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    page = out.read_text()
+    assert "compiled without line info" not in page and "add ttgir to --stages" not in page
+    assert "no stage shown names a source file (ttgir: missing, empty or not read" in page
+    assert "no TTGIR text: layouts are read from it (the stage is empty)" in page

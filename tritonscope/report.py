@@ -145,12 +145,14 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
     del module  # kmap holds the parses until _map_lines is done with them
     kmap.source_file = srcmap.user_file(kmap)
     named = kmap.named_files()
-    model = ReportModel(kernel=kernel, source=_source_pane(kmap.source_file, named, options), stages=panes)
+    unread = [p.stage for p in panes if not p.text]  # (missing, empty, or not read: each pane says why)
+    model = ReportModel(kernel=kernel, source=_source_pane(kmap.source_file, named, options, unread), stages=panes)
     _map_lines(model, kmap)
     model.helpers = _helper_panes(model, kmap, named, options)
     model.sources = _source_statuses(model.source, model.helpers, named, options)
     kmap.stages.clear()  # the panes keep their text; loads reuses the entry's parses
-    _layouts(model, entry, next((p.text for p in panes if p.stage == "ttgir" and p.text), None))
+    _layouts(model, entry, next((p.text for p in panes if p.stage == "ttgir" and p.text), None),
+             next((p for p in panes if p.stage == "ttgir"), None))
     _loads(model, entry, options)
     model.metadata = _metadata(entry, {p.stage: p.text for p in panes if p.text is not None})
     for over in reversed(entry.over_limits):  # first thing a reader sees: this kernel cannot launch there
@@ -201,10 +203,12 @@ def _first_lines(text: str, n: int) -> tuple[str, int | None]:
     return text[: end + 1], text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
-def _source_pane(ir_path: str | None, named: set[str], options: ReportOptions) -> SourcePane:
+def _source_pane(ir_path: str | None, named: set[str], options: ReportOptions,
+                 unread: list[str] = ()) -> SourcePane:
     pane = SourcePane(ir_path=ir_path)
     if ir_path is None:
-        pane.note = "no stage names a source file (compiled without line info?)"
+        pane.note = (f"no stage shown names a source file ({', '.join(unread)}: missing, empty or not read, as its "
+                     "pane says)" if unread else "no stage shown names a source file (compiled without line info?)")
         return pane
     if not options.read_source:
         pane.note = f"{ir_path}: not embedded (--no-source)"
@@ -306,9 +310,10 @@ def _map_lines(model: ReportModel, kmap) -> None:
     model.chains = list(chain_index)
 
 
-def _layouts(model: ReportModel, entry: KernelEntry, ttgir: str | None) -> None:
+def _layouts(model: ReportModel, entry: KernelEntry, ttgir: str | None, pane: StagePane | None = None) -> None:
     if ttgir is None:
-        model.layouts_note = "no TTGIR: layouts are read from it (add ttgir to --stages)"
+        model.layouts_note = ("no TTGIR: layouts are read from it (add ttgir to --stages)" if pane is None else
+                              f"no TTGIR text: layouts are read from it ({pane.note or 'the stage is empty'})")
         return
     try:
         aliases = parse_layout_aliases(ttgir)
