@@ -105,3 +105,24 @@ def test_metadata_read_in_one_piece_or_refused_by_size(tmp_path, monkeypatch):
     assert e.metadata is None and "larger than 100.0 KiB, not Triton metadata" in e.metadata_error
     (entry / "k.json").write_text(_json.dumps({"name": "k"}))
     assert cache_mod.load_entry(entry).metadata == {"name": "k"}
+
+
+def test_links_in_a_cache_are_said_not_silently_left_out(cli, cache39, tmp_path):
+    """An entry directory that is a symbolic link was not listed, even with --all, and `show` said nothing
+    matched; a stage file that is a link read as 'no ttgir stage'. Links are still not followed (a cache's
+    links may lead anywhere), but each says it is one."""
+    import shutil
+
+    name = "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ"
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / name).symlink_to(cache39 / name, target_is_directory=True)
+    r = cli("ls", "--cache-dir", str(cache), "--all")
+    assert f"{cache / name}: an entry directory that is a symbolic link, not followed" in r.stderr, r.stderr
+    entry = tmp_path / "other" / name
+    entry.mkdir(parents=True)
+    shutil.copy(cache39 / name / "add_kernel.json", entry)
+    (entry / "add_kernel.ttgir").symlink_to(cache39 / name / "add_kernel.ttgir")
+    r = cli("show", str(entry), "--stage", "ttgir")
+    assert r.returncode == 1 and "the ttgir stage, add_kernel.ttgir, is a symbolic link, which is not followed" \
+        in r.stderr

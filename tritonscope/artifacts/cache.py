@@ -355,6 +355,12 @@ class KernelEntry:
             path = self.files[stage]
         except KeyError:
             have = ", ".join(self.stages) or "none"
+            suffix = STAGE_SUFFIXES.get(stage)
+            linked = next((n for n in sorted(self.other_files) if suffix and n.endswith(suffix)
+                           and os.path.islink(os.path.join(self.path, n))), None)
+            if linked is not None:  # there, but a link: a cache's links may lead anywhere, and are not followed
+                raise TritonscopeError(f"the {stage} stage, {linked}, is a symbolic link, which is not followed "
+                                       f"(stages: {have})", str(self.path)) from None
             raise TritonscopeError(f"no {stage} stage in this entry (stages: {have})", str(self.path)) from None
         size = self.sizes.get(stage)
         if self.max_stage_bytes is not None and size is not None and size > self.max_stage_bytes:
@@ -686,6 +692,7 @@ class Cache:
         if not os.path.lexists(self.root):
             raise TritonscopeError("no such cache directory", str(self.root))
         self._entries: list[KernelEntry] | None = None
+        self.linked: list[str] = []  # entry directories that are symbolic links: not followed
 
     @classmethod
     def discover(cls, cache_dir: str | os.PathLike | None = None) -> Cache:
@@ -725,6 +732,11 @@ class Cache:
             return
         for de in children:
             if not de.is_dir(follow_symlinks=False):
+                try:
+                    if de.is_symlink() and de.is_dir() and _ENTRY_NAME.match(de.name):
+                        self.linked.append(de.path)  # an entry's name, but a link: not followed, and said
+                except OSError:
+                    pass
                 continue
             p = Path(de.path)
             entry = load_entry(p, cache)  # one scandir per entry: it both classifies and loads

@@ -118,6 +118,12 @@ class Selection:
         if cache.root.is_dir():
             with counting_status(f"reading {cache.root}") as progress:
                 cache.entries(progress)
+            if cache.linked:
+                from tritonscope.cli.outcome import outcome
+
+                outcome().note(f"{cache.linked[0]}" + (f" and {len(cache.linked) - 1} more" if len(cache.linked) > 1
+                                                       else "") + ": an entry directory that is a symbolic link, "
+                               "not followed (a cache's links may lead anywhere): give it as KERNEL to read it")
         return cache
 
     def one(self, spec: str | None = None) -> KernelEntry:
