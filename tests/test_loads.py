@@ -518,7 +518,8 @@ def test_branch_only_for_masks_lowered_to_branches_at_the_access():
     assert store.llir_guarded == 0 and "branch" not in [x.code for x in store.reasons]
     (e,) = [e for e in Cache(data / "releases-3.0-3.4" / "3.1").kernels() if e.hash.startswith("ccc455c0")]
     (store,) = [r for r in analyze_entry(e).rows if r.line == 52]
-    assert store.llir_guarded == 32 and [x.code for x in store.reasons] == ["runtime-stride", "branch"]
+    # (its address steps by a runtime stride along the contiguous dim: that, not the branches, is the cause)
+    assert store.llir_guarded == 32 and [x.code for x in store.reasons] == ["runtime-stride"]
 
 
 def test_runtime_unrolled_loop_explains_extra_llir_copies(corpus):

@@ -891,14 +891,18 @@ def test_unsloth_nf4_codebook_gathered_in_a_helper_per_call():
 @needs_nvdisasm
 def test_unsloth_int4_gemv_act_order_scales_and_zeros_gathered():
     """unsloth's packed-int4 decode GEMV (GPTQ words, act-order `g_idx`, packed zero points) unpacks through a
-    helper of the same module: the words in 16-byte vectors, the scales and zero words gathered through the
-    loaded group indices; the zero words' address also steps by a stride not known to be aligned."""
+    helper of the same module: the words in 16-byte vectors; the scales and zero words gathered through the
+    loaded group indices, which vary along K only: along N the scales step by a runtime stride, the zero
+    words by one address per 8 elements."""
     report = _report(UNSLOTH, "BINQF67W")
     helper = {r.written[1]: r for r in report.rows if r.written}
     assert (helper[108].verdict, helper[108].counts("sass")) == ("as-predicted", {"LDG.E.128": 1})
+    # (the gathered group index varies along K only: along N, the contiguous dim, the scales step by a
+    # runtime stride, which is what keeps them apart)
     assert (helper[120].verdict, [x.code for x in helper[120].reasons]) == (
-        "scalar", ["gather", "layout-contiguity-1"])
-    assert [x.code for x in helper[123].reasons] == ["gather", "unknown-alignment", "layout-contiguity-1"]
+        "scalar", ["runtime-stride", "layout-contiguity-1"])
+    # (the packed zero words: along N one i32 word per 8 int4 zero points, `n // 8`)
+    assert [x.code for x in helper[123].reasons] == ["repeated-address", "layout-contiguity-1"]
     assert {r.verdict for r in report.rows} == {"as-predicted", "scalar"}
 
 
@@ -1714,3 +1718,18 @@ def test_two_tiles_stores_paired_into_two_address_lds_writes_on_no_line():
             r.relocations[0].evidence
         assert r.verdict == "as-predicted"
     assert not [u for u in report.unattributed if u["kind"] == "shared_store"]
+
+
+def test_a_loaded_base_that_does_not_vary_along_the_row_leaves_the_rows_step_readable():
+    """SGLang's sparse-MLA decode (cuda:100) reads a cache row found through a loaded index, then its FP8
+    values, their per-64 exponents and a bf16 rope part off the same base. The loaded index varies along
+    the rows only ([64, 1] before its broadcast): along the contiguous dim the exponents' address is
+    `d // 64`, one byte per 64 elements, which was reported as 'gather' while the values (same base,
+    `+ d`) are as predicted."""
+    report = _report(DATA.parent / "thirdparty-cuda100-triton3.9" / "sglang", "HLKEZJTZLT")
+    rows = {(r.line, r.written[1] if r.written else None): r for r in report.rows if r.kind == "global_load"}
+    values = next(r for (line, w), r in rows.items() if line == 114 and w == 50)
+    exponents = next(r for (line, w), r in rows.items() if line == 114 and w == 52)
+    assert values.verdict == "as-predicted"
+    assert [x.code for x in exponents.reasons] == ["repeated-address"]
+    assert "divided by 64" in exponents.reasons[0].evidence

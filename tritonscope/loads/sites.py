@@ -575,7 +575,7 @@ class ValueGraph:
             if mult > _MAX_FACTOR or div > _MAX_FACTOR:  # no real stride: this reading says nothing
                 self._unknown(out, dims, self.defs.get(v), unknown_ops)
                 continue
-            if not dims:
+            if not dims or all(d is None for d in dims):
                 continue  # a scalar (a splat's source): the same for every element
             op = self.defs.get(v)
             srcs = self.sources(v)
@@ -585,9 +585,18 @@ class ValueGraph:
                 continue  # (else a kernel argument: a scalar)
             if not _tensor_result(op):
                 continue  # a scalar (a program id, a loaded scalar, ...): the same for every element
+            shape = _result_shape(op)
+            if len(shape) == len(dims) and 1 in shape:
+                # one element wide along a dim (a [128, 1] column before its broadcast): the same along it,
+                # whatever it is computed from (a loaded index varies along the rows only); the axis stays,
+                # as None, so that an expand_dims below still drops the right one
+                dims = tuple(None if n == 1 else d for d, n in zip(dims, shape, strict=True))
+                if all(d is None for d in dims):
+                    continue
             name = op.op.strip('"')
             if name == "tt.make_range":
-                out.setdefault(dims[0], []).append((mult, factors, div))
+                if dims[0] is not None:
+                    out.setdefault(dims[0], []).append((mult, factors, div))
             elif name in ("tt.splat", "arith.constant"):
                 continue  # the same for every element (a dense constant Triton prints is a splat)
             elif name in ("arith.divsi", "arith.divui") and len(srcs) == 2 and (self.constant(srcs[1]) or 0) > 1:
@@ -631,7 +640,8 @@ class ValueGraph:
     @staticmethod
     def _unknown(out: dict, dims: tuple, op: Op | None, unknown_ops: list[Op] | None) -> None:
         for d in dims:
-            out.setdefault(d, []).append(None)
+            if d is not None:  # (an axis the value is one element wide along: no step along it)
+                out.setdefault(d, []).append(None)
         if unknown_ops is not None and op is not None and op not in unknown_ops:
             unknown_ops.append(op)
 
@@ -756,6 +766,13 @@ def parse_arguments(ttgir_lines: list[str]) -> dict[str, Argument]:
                      for am in ALIGNMENT_ATTR.finditer(chunk.split("loc(")[0])}
             out[a.group(1)[1:]] = Argument(a.group(1)[1:], ty, attrs)
     return out
+
+
+def _result_shape(op: Op) -> tuple[int, ...]:
+    """The shape of an op's result as its text prints it: the last shaped type (`-> tensor<128x64xi32>` of a
+    broadcast; a load's or an add's one type is its result's too); () when it prints none."""
+    shaped = _shaped_types(op.text.split(" loc(", 1)[0])
+    return shaped[-1][0] if shaped else ()
 
 
 def _shaped_types(text: str) -> list[tuple[tuple[int, ...], str]]:

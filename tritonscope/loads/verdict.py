@@ -90,15 +90,18 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     step = None  # how the address steps along the dim the elements run along (below)
     if in_shared:
         missing = []
-    if row.gather and row.shape and not in_shared:
+    dim = row.fastest_dim if wide is None else wide
+    if row.shape and row.fastest_dim is not None and site.address and not in_shared and dim is not None:
+        # the layout's fastest dim, or, where the tensor is 1 element wide along it, the one dim its
+        # elements run along (a 1x256 tile whose order names dim 0: how dim 1 steps decides); a loaded
+        # value that does not vary along it (a row's index broadcast along the row) leaves it readable
+        step = _step(graph, site.address, len(row.shape), dim)
+    gathered = row.gather and row.shape and not in_shared
+    if gathered and (step is None or (step[2] == 1 and not step[1] and step[0] <= 1)):
         lines = sorted({f"{op} at line {line}" if line else op for line, op in row.gather})
         out.append(Reason("gather", f"the address is computed from loaded values ({', '.join(lines)}): "
                                     "no contiguity or alignment can be proven for it"))
     elif row.shape and row.fastest_dim is not None and site.address and not in_shared:
-        # the layout's fastest dim, or, where the tensor is 1 element wide along it, the one dim its
-        # elements run along (a 1x256 tile whose order names dim 0: how dim 1 steps decides)
-        dim = row.fastest_dim if wide is None else wide
-        step = _step(graph, site.address, len(row.shape), dim) if dim is not None else None
         if step is not None and step[2] > 1:
             out.append(Reason("repeated-address",
                               f"along dim {dim} the index is divided by {step[2]}: each run of {step[2]} "
@@ -173,7 +176,9 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
                               f"each element may be masked separately{bound_text}"))
         n_llir = sum(row.counts("llir").values())
         llir_widths = [w for w in row.widths.get("llir", {}).values() if w]
-        if row.llir_guarded * 2 >= n_llir > 0 and llir_widths and max(llir_widths) < predicted:
+        # (where the address explains the width, each access in its own block is how it was lowered, no cause)
+        explained = any(r.code in ("repeated-address", "strided", "runtime-stride", "gather") for r in out)
+        if row.llir_guarded * 2 >= n_llir > 0 and llir_widths and max(llir_widths) < predicted and not explained:
             out.append(Reason("branch", f"{row.llir_guarded} of {n_llir} LLIR accesses sit in their own block "
                                         f"behind `br i1`, {max(llir_widths)} bytes each (a mask lowered to "
                                         f"branches, one per access)"))
