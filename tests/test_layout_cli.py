@@ -289,3 +289,15 @@ def test_a_layout_triton_refuses_is_refused(cli, text, error):
     registers, padded FP4 without 128-byte swizzling."""
     r = cli("layout", text, "--shape", "64x64", "--no-picture")
     assert r.returncode == 1 and error in r.stderr and r.stderr.count("\n") == 1, r.stderr
+
+
+def test_a_dot_operands_broadcast_warps_are_no_tile_along_k(cli):
+    """An MFMA operand of a parent with warps along N lays them out along K and drops what passes the
+    tensor: the copy is a broadcast (2 threads an element), not a second K tile; the tile read 64x256 and
+    'replicated along dim 1' for a 64x128 operand."""
+    import json
+
+    text = ("#ttg.dot_op<{opIdx = 0, parent = #ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = "
+            "[32, 32, 8], isTransposed = true}>, kWidth = 4}>")
+    facts = json.loads(cli("layout", text, "--shape", "64x128", "--json").stdout)
+    assert (facts["cta_tile"], facts["replicated_dims"], facts["threads_per_element"]) == ([64, 128], [], 2)

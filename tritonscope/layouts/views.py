@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from math import prod
 
 from tritonscope.errors import TritonscopeError
-from tritonscope.layouts.model import AmdMfmaLayout, BlockedLayout, Layout
+from tritonscope.layouts.model import AmdMfmaLayout, BlockedLayout, DotOperandLayout, Layout
 from tritonscope.layouts.tensor import LinearLayout, to_linear
 
 MAX_VECTOR_BYTES = 16  # the widest load/store one thread issues (128 bits) on NVIDIA and AMD GPUs
@@ -100,7 +100,14 @@ def cta_tile(layout: Layout, ll: LinearLayout) -> tuple[int, ...]:
         instr = [1] * (layout.rank - 2) + list(layout.instr_shape[:2])
         return tuple(i * t * w for i, t, w in zip(instr, tpw, layout.warps_per_cta, strict=False))
     if ll.natural_tile is not None:
-        return ll.natural_tile
+        tile = ll.natural_tile
+        if isinstance(layout, DotOperandLayout) and len(tile) >= 2 and len(ll.shape) == len(tile):
+            # an operand's warps along the parent's other dim are broadcast copies, not a second K tile
+            # (MFMA operands lay the parent's warps out along K, then drop what passes the tensor): K is
+            # covered once, by the tensor's K
+            k = len(tile) - 1 if layout.op_idx == 0 else len(tile) - 2
+            tile = tuple(min(t, ll.shape[k]) if i == k else t for i, t in enumerate(tile))
+        return tile
     return ll.shape
 
 
