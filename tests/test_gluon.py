@@ -273,3 +273,33 @@ def test_mma_layouts_match_on_every_field_written():
     assert matches(m2, parse_layout(mfma.format("false"))) and not matches(m2, parse_layout(mfma.format("true")))
     mma = "#ttg.nvidia_mma<{{versionMajor = {}, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}}>"
     assert matches(acc, parse_layout(mma.format(3))) and not matches(acc, parse_layout(mma.format(2)))
+
+
+NUM_WARPS_PARAM = '''
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+
+@gluon.jit
+def nw_kernel(x_ptr, N: gl.constexpr, num_warps: gl.constexpr):
+    L: gl.constexpr = gl.BlockedLayout([1], [32], [num_warps], [0])
+    offs = gl.arange(0, N, layout=L)
+    gl.store(x_ptr + offs, offs.to(gl.float32))
+'''
+
+
+def test_a_num_warps_parameter_is_the_launch_option_too(tmp_path, cli):
+    """Gluon kernels take `num_warps: gl.constexpr` (the tutorials' wgmma kernels): a launch's num_warps=8
+    binds the parameter and the option at once. --num-warps 8 left the parameter without a value, and
+    --constexpr num_warps=8 compiled with 4 warps (Triton refused the 8-warp layout). Both give the JIT's
+    cache key (checked against its warmup with a stand-in driver)."""
+    (tmp_path / "nw.py").write_text(NUM_WARPS_PARAM)
+    hashes = set()
+    for how in (["--num-warps", "8"], ["--constexpr", "num_warps=8"]):
+        r = cli("compile", f"{tmp_path / 'nw.py'}::nw_kernel", "--target", "cuda:90", "--signature", "x_ptr=*fp32",
+                "--constexpr", "N=1024", *how, "--cache-dir", str(tmp_path / "c"), "--json")
+        assert r.returncode == 0, r.stderr
+        (res,) = json.loads(r.stdout)["results"]
+        assert res["options"]["num_warps"] == 8
+        hashes.add(res["hash"])
+    assert len(hashes) == 1

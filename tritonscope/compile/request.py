@@ -401,6 +401,16 @@ def amd_buffer_ops_enabled() -> bool:
         return os.environ.get("AMDGCN_USE_BUFFER_OPS", "1").lower() in ("1", "true", "on", "yes")
 
 
+_LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas")
+
+
+def _launch_option_params(fn: Any) -> tuple[str, ...]:
+    """The kernel's constexpr parameters named as launch options (`num_warps: gl.constexpr`): a launch's
+    keyword gives both."""
+    params = {p.name for p in getattr(fn, "params", []) if getattr(p, "is_constexpr", False)}
+    return tuple(k for k in _LAUNCH_OPTIONS if k in params)
+
+
 def jit_debug(fn: Any) -> bool:
     """Whether a launch compiles the kernel with debug on: `@triton.jit(debug=True)`, or TRITON_DEBUG=1
     (`knobs.runtime.debug`, 3.4 on; before, the env var set the function's own flag): its
@@ -483,6 +493,13 @@ def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
         fn = load_user_kernel(ref.path, ref.name, request.target)
         constexprs = {name: module_value(fn, value) for name, value in constexprs.items()}
         names = list(fn.arg_names)
+        # a launch's `num_warps=8` binds a parameter of that name (Gluon's `num_warps: gl.constexpr`) and the
+        # launch option at once: --num-warps gives the parameter, --constexpr num_warps the option
+        both = _launch_option_params(fn)
+        if "num_warps" in both and request.num_warps is not None:
+            constexprs.setdefault("num_warps", request.num_warps)
+        option_values = {k: constexprs[k] for k in both if isinstance(constexprs.get(k), int)
+                         and not isinstance(constexprs.get(k), bool)}
         sig = request.signature or ""
         if "=" in sig or not sig:
             sig = _with_defaults(fn, sig, constexprs)
@@ -507,7 +524,8 @@ def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
             import triton
 
             raise UsageError(f"tensor descriptor arguments exist from Triton 3.4 on (installed: {triton.__version__})")
-        spec = sp.KernelSpec(tuple(args), {})
+        spec = sp.KernelSpec(tuple(args), {k: v for k, v in option_values.items()
+                                           if not (k == "num_warps" and request.num_warps is not None)})
         spec = sp.without_specialization(spec, request.no_specialize)
     if jit_debug(fn) and "debug" not in spec.options:
         spec = sp.KernelSpec(spec.args, {**spec.options, "debug": True})
