@@ -397,8 +397,8 @@ def test_outputs_inside_a_cache_are_refused_before_any_work(cli, tmp_path, cache
 
 
 def test_outputs_inside_another_triton_cache_are_refused(cli, tmp_path, cache39):
-    """`report -o` into a Triton cache the command does not read (an entry of another cache, a cache's
-    root, an entry without its json) wrote there: such folders are told by what they hold."""
+    """`report -o` into a Triton cache the command does not read (an entry of another cache, an entry
+    without its json) wrote there: such folders are told by their name and what they hold."""
     import shutil
 
     other = tmp_path / "other"
@@ -409,7 +409,7 @@ def test_outputs_inside_another_triton_cache_are_refused(cli, tmp_path, cache39)
     shutil.copy(entry / "add_kernel.ttir", partial / "add_kernel.ttir")
     before = sorted(str(p) for p in other.rglob("*"))
     base = ("report", "add_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "-o")
-    for path in (entry / "r.html", other / "r.html", partial / "r.html"):
+    for path in (entry / "r.html", partial / "r.html", entry / "sub" / "r.html"):
         proc = cli(*base, str(path))
         assert proc.returncode == 2 and "a Triton cache" in proc.stderr and "never writes there" in proc.stderr, \
             (path, proc.stderr)

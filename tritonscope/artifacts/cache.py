@@ -7,7 +7,6 @@ read-only, and nothing is ever created, locked or removed.
 from __future__ import annotations
 
 import fnmatch
-import itertools
 import json
 import os
 import re
@@ -651,21 +650,14 @@ def is_cache_entry_dir(path: str | Path) -> bool:
 
 
 def enclosing_compiler_cache(path: str | Path) -> Path | None:
-    """The Triton cache a path would land in, judged by what the folders it lies in hold: a cache entry's
-    parent (the path in an entry, or a folder of one), or a folder whose subfolders are cache entries (the
-    path at a cache's root). None: no Triton cache around it."""
+    """The Triton cache a path would land in, judged by the folders it lies in: a cache entry's parent when
+    the path is in an entry (a few levels down at most). None: in no entry. (A folder that merely holds
+    entries beside other things, a user's copy of one, is not taken for a cache: Triton ignores what it
+    did not write there, and such folders are common places for outputs.)"""
     folder = Path(os.path.abspath(path))
-    for depth, d in enumerate([folder, *folder.parents][:4]):
+    for d in [folder, *folder.parents][:4]:
         if is_cache_entry_dir(d):
             return d.parent
-        if depth == 0 and d.is_dir():
-            try:
-                with os.scandir(d) as it:
-                    subdirs = [de.path for de in itertools.islice(it, 4096) if de.is_dir(follow_symlinks=False)]
-            except OSError:
-                continue
-            if any(is_cache_entry_dir(s) for s in subdirs[:256]):
-                return d
     return None
 
 

@@ -345,8 +345,7 @@ def hsaco_arch(hsaco: str | os.PathLike) -> str | None:
     """The processor an AMDGPU code object is for, from its ELF header; None when its number is not one
     known here. An ELF of another machine (a CUBIN, an x86 binary) or no ELF at all is an error naming it."""
     try:
-        with open(hsaco, "rb") as fh:
-            head = fh.read(64)
+        head = read_binary(hsaco)[:64]  # (read once: the disassembly cache's key and the DWARF dump reuse it)
     except OSError as e:
         raise TritonscopeError(f"cannot read: {e.strerror or e}", str(hsaco)) from None
     if len(head) < 52 or head[:4] != b"\x7fELF":

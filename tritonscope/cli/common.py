@@ -155,10 +155,10 @@ class Selection:
             if within(path, root):
                 raise UsageError(f"{option} {path} is inside {root}, a Triton or Inductor cache (or an entry of one): "
                                  "inspection never writes there; give a path outside it")
-        # any other Triton cache, told by what the folders around the path hold (an entry, or entries)
+        # any other Triton cache's entry, told by its name and what it holds
         other = enclosing_compiler_cache(os.path.dirname(os.path.abspath(path)) or ".")
         if other is not None:
-            raise UsageError(f"{option} {path} is inside {other}, a Triton cache (its folders are cache entries): "
+            raise UsageError(f"{option} {path} is inside {other}, a Triton cache (the path is in one of its entries): "
                              "inspection never writes there; give a path outside it")
 
     def many(self, include_all: bool = False) -> list[KernelEntry]:
