@@ -301,3 +301,18 @@ def test_a_dot_operands_broadcast_warps_are_no_tile_along_k(cli):
             "[32, 32, 8], isTransposed = true}>, kWidth = 4}>")
     facts = json.loads(cli("layout", text, "--shape", "64x128", "--json").stdout)
     assert (facts["cta_tile"], facts["replicated_dims"], facts["threads_per_element"]) == ([64, 128], [], 2)
+
+
+def test_an_alias_used_by_a_three_buffer_memdesc(cli):
+    """Triton's pipelined persistent matmul (cuda:100) keeps 3 buffers of its NVMMA layout: `--alias shared`
+    asked for that use's 3x64x256 shape and refused it as no power of two (a shape the user never gave),
+    and its facts counted 4 buffers."""
+    import json
+    from pathlib import Path
+
+    entry = (Path(__file__).parent / "data" / "tutorials-cuda100-triton3.9" /
+             "3KDH47HNH4OSX2AUNWC5BDSICOFBVZV7SUIBSLJIZQTCY2GA2TVQ")
+    r = cli("layout", str(entry), "--alias", "shared", "--json")
+    assert r.returncode == 0, r.stderr
+    facts = json.loads(r.stdout)
+    assert facts["shape"] == [3, 64, 256] and (facts["elements_per_thread"], facts["replicated"]) == (49152, 0)

@@ -14,6 +14,7 @@ class LayoutQuery:
     """What `layout` was asked for one layout: the tensor it lays out, what to show, where to draw it."""
 
     shape_text: str | None = None  # --shape 64x256 (None: the layout's CTA tile)
+    shape_of_use: bool = False  # shape_text is a use's in the TTGIR (Triton's own), not the user's
     dtype: str | None = None
     warp_size: int | None = None
     num_warps: int | None = None
@@ -192,7 +193,8 @@ def _one_layout(text: str | None, title: str, uses: list | None, q: LayoutQuery,
     bits = _dtype_bits(dtype)
     if shape_text is not None:
         shape = _parse_ints(shape_text.lower(), "--shape", "x")
-        _check_pow2_shape(shape, layout)
+        if not q.shape_of_use:
+            _check_pow2_shape(shape, layout)
     elif layout.shared:
         raise UsageError(f"a {layout.kind} layout needs --shape (shared layouts have no tile of their own)")
     else:
@@ -273,7 +275,8 @@ def _tensor_memory_layout(layout, title: str, uses: list | None, q: LayoutQuery,
     bits = _dtype_bits(dtype)
     if q.shape_text is not None:
         shape = _parse_ints(q.shape_text.lower(), "--shape", "x")
-        _check_pow2_shape(shape, layout)
+        if not q.shape_of_use:
+            _check_pow2_shape(shape, layout)
     else:
         shape = layout.block_shape
         notes.append(f"--shape not given: the layout's block {'x'.join(map(str, shape))} is used")
@@ -364,7 +367,8 @@ def _kernel_layouts_as(sel: Selection, entry, alias: str | None, semantics, q: L
         one = table[0]
         if q.shape_text is None and one.uses:
             use = max(one.uses, key=lambda u: _elements(u.shape))
-            q = dataclasses.replace(q, shape_text="x".join(map(str, use.shape)), dtype=q.dtype or use.access_dtype)
+            q = dataclasses.replace(q, shape_text="x".join(map(str, use.shape)), dtype=q.dtype or use.access_dtype,
+                                    shape_of_use=True)
         _one_layout(
             None,
             f"#{one.name} = {one.layout.text or one.layout.to_text()}",
@@ -481,7 +485,9 @@ def _check_pow2_shape(shape: tuple[int, ...], layout) -> None:
 
     if not (layout.shared or layout.tensor_memory) and layout.rank and len(shape) != layout.rank:
         return  # (the rank that does not match is said by the conversion)
-    own = shape[-layout.rank:] if (layout.shared or layout.tensor_memory) and layout.rank else shape
+    memory = layout.shared or layout.tensor_memory
+    rank = layout.rank or (2 if memory else len(shape))  # (an NVMMA layout prints no rank below 3: it is 2-D)
+    own = shape[-rank:] if memory else shape
     bad = [n for n in own if n & (n - 1)]
     if bad:
         raise UsageError(f"--shape {'x'.join(map(str, shape))}: {bad[0]} is not a power of two (Triton's tensors, and "

@@ -130,15 +130,16 @@ def describe(
     in_dim = "offset" if shared else "register"
     per_thread = ll.size(in_dim)
     slots = prod(ll.size(x) for x in ll.in_dims)
-    if shared and layout.rank and len(shape) > layout.rank:
+    own_rank = layout.rank or 2  # (an NVMMA layout prints no rank below 3: it is 2-D)
+    if shared and len(shape) > own_rank:
         # a multi-buffered memdesc (5x64x128): its offset bases cover the buffers rounded up to a power of
         # two; the allocation holds as many buffers as the leading dims say
-        lead = len(shape) - layout.rank
+        lead = len(shape) - own_rank
         own = [b for b in ll.bases.get("offset", []) if not any(b[:lead])]
         per_thread = (1 << len(own)) * prod(shape[:lead])
         slots = per_thread * ll.size("block")
     distinct_per_thread = per_thread if shared else 2 ** span_rank(ll.bases.get("register", []))
-    contig = contiguous_run(ll, d, in_dim)
+    contig = min(contiguous_run(ll, d, in_dim), max(1, shape[d]) if d < len(shape) else 1)  # (no run past the tensor)
     vec_bytes = max(1, min(contig * element_bits // 8, MAX_VECTOR_BYTES))
     vec_elems = max(1, vec_bytes * 8 // element_bits)
     distinct = prod(shape)
