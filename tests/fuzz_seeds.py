@@ -213,9 +213,12 @@ def check_parse_error(exc: ParseError, path: str) -> None:
 def check_module(module: Module, stage: str, text: str, path: str) -> None:
     """What a parsed Module promises whatever its input: op lines point at the text's lines,
     every location chain is finite, everything serializes. Lines are numbered as the parsers and the
-    report number them (str.splitlines: a lone CR, form feed or U+2028 ends a line too)."""
+    report number them (at `\n` only, as `sed -n` does: a lone CR, a form feed or a U+2028 in a line is part
+    of it)."""
+    from tritonscope.stages.common import _split_lines
+
     assert module.stage == stage and module.path == path
-    lines = text.splitlines()
+    lines = _split_lines(text)
     for op in module.ops:
         assert 1 <= op.lineno <= len(lines), (op.lineno, len(lines))
         # an op's text starts with its line (a statement that spans lines goes on with the lines it continues)

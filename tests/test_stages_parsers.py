@@ -328,8 +328,9 @@ def test_hsaco_padding_after_the_code_is_no_op(cache39):
     assert [op.op for op in m.ops] == ["s_nop", "s_waitcnt", "s_nop"]
 
 
-def test_iter_lines_is_splitlines_in_chunks(monkeypatch):
-    """Large stages are split a chunk at a time; every line break splitlines knows, at every cut."""
+def test_iter_lines_is_the_whole_texts_lines_in_chunks(monkeypatch):
+    """Large stages are split a chunk at a time, at `\n` only (a U+2028, NEL or form feed in a PTX comment's
+    file name split the line, and every later line was numbered one off), the same at every cut."""
     import random
 
     from tritonscope.stages import common
@@ -338,4 +339,18 @@ def test_iter_lines_is_splitlines_in_chunks(monkeypatch):
     rng = random.Random(0)
     for _ in range(5000):
         text = "".join(rng.choice("ab \n\n\r\x0b\u2028") for _ in range(rng.randint(0, 60)))
-        assert list(common.iter_lines(text)) == text.splitlines(), repr(text)
+        assert list(common.iter_lines(text)) == common._split_lines(text), repr(text)
+        assert list(common.iter_lines(text)) == [line.rstrip("\r") for line in text.split("\n")][
+            :len(text.split("\n")) - (text.endswith("\n") or text == "")], repr(text)
+
+
+def test_a_line_separator_in_a_ptx_comment_numbers_no_line(cache39):
+    """A kernel file named with U+2028 shows up raw in PTX and AMDGCN `.loc` comments (`// k\\u2028x.py:8:12`):
+    str.splitlines broke the line there, and `map --at 40` named the op on line 36, the report's rows carried
+    other ops' lines."""
+    ptx_path = next(cache39.glob("7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ/*.ptx"))
+    text = ptx_path.read_text().replace("// kernels.py:", "// kern\u2028els.py:")
+    assert "\u2028" in text
+    module = parse("ptx", text)
+    lines = text.split("\n")
+    assert module.ops and all(lines[op.lineno - 1].strip().startswith(op.text.strip()[:12]) for op in module.ops)

@@ -317,19 +317,32 @@ def drop_trailing_padding(module: Module, is_padding, never_falls_through) -> No
 _LINE_CHUNK = 1 << 20
 
 
+def _split_lines(text: str) -> list[str]:
+    """Lines as the stage's tools (and `sed -n`, `grep -n`) number them: broken at `\n` only (the `\r`s
+    before it dropped).
+    `str.splitlines` also breaks at U+2028, NEL, form feeds and `\x1c`-`\x1e`, which a file name in a
+    PTX or AMDGCN comment (`// k\u2028x.py:8:12`) may hold: every later line was numbered one off."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if "\r" in text:
+        lines = [line.rstrip("\r") for line in lines]
+    return lines
+
+
 def iter_lines(text: str) -> Iterator[str]:
-    """`text.splitlines()` one chunk of about a megabyte at a time: the same lines, numbered the same,
-    without a list of every line of a large file alive beside the Ops made from it."""
+    """The text's lines (`_split_lines`) one chunk of about a megabyte at a time: the same lines, numbered
+    the same, without a list of every line of a large file alive beside the Ops made from it."""
     if len(text) <= _LINE_CHUNK:
-        yield from text.splitlines()
+        yield from _split_lines(text)
         return
     start, n = 0, len(text)
     while start < n:
         end = text.find("\n", start + _LINE_CHUNK)
         if end < 0:
             end = n
-        # the cut's own "\n" put back: a blank line or a "\r" at the cut splits as in the whole text
-        yield from (text[start:end] + "\n" if end < n else text[start:end]).splitlines()
+        # the cut's own "\n" put back: a blank line just before the cut splits as in the whole text
+        yield from _split_lines(text[start:end] + "\n" if end < n else text[start:end])
         start = end + 1
 
 
