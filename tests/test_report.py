@@ -434,3 +434,22 @@ def test_an_empty_shown_stage_is_said_not_guessed(cli, cache39, tmp_path):
     assert "compiled without line info" not in page and "add ttgir to --stages" not in page
     assert "no stage shown names a source file (ttgir: missing, empty or not read" in page
     assert "no TTGIR text: layouts are read from it (the stage is empty)" in page
+
+
+def test_ops_of_line_zero_inside_a_known_call_are_that_lines(cli, cache32, corpus, tmp_path):
+    """Triton 3.2's softmax (gfx942): AMDGCN instructions whose own line is 0 inside `tl.max`'s inlined call
+    from line 91 counted for line 91 in map (70 ops) but got no row in the report (59): clicking the line
+    highlighted fewer ops than map lists."""
+    import re
+
+    entry = next(p for p in cache32.iterdir() if p.name.startswith("HA6DyCKtBq"))
+    out = tmp_path / "r.html"
+    sub = ("--substitute-path", "/tmp/irkernels", str(corpus))
+    r = cli("report", str(entry), *sub, "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    page = out.read_text()
+    start = page.index('data-stage="amdgcn"')
+    end = min((i for i in (page.find('data-stage="', start + 1),) if i > 0), default=len(page))
+    rows = len(re.findall(r'data-s="91"', page[start:end]))
+    m = cli("map", str(entry), *sub, "--line", "91", "--stages", "amdgcn", "--json")
+    assert rows == json.loads(m.stdout)["stages"][0]["count"] == 70

@@ -289,7 +289,8 @@ def _map_lines(model: ReportModel, kmap) -> None:
         last = pane.text.count("\n") + 1 if pane.text else 0
         # each op's first line, and the later lines of a multi-line op (a tt.reduce's closing line)
         for lineno, op in [*((op.lineno, op) for op in module.ops), *module.continued.items()]:
-            if op.loc is None or not op.loc.known or lineno > last:
+            # (an op whose own line is 0 inside a call whose line is known is that line's, as map counts it)
+            if op.loc is None or not (op.loc.known or op.loc.outermost().known) or lineno > last:
                 continue
             chain = tuple((file_index.setdefault(loc.file, len(file_index)), loc.line, loc.col)
                           for loc in op.loc.chain())
@@ -302,7 +303,7 @@ def _map_lines(model: ReportModel, kmap) -> None:
                 if own:
                     pane.source_line[lineno] = outer.line
         if pane.stage == "ttgir" and pane.text:
-            for lineno, line in enumerate(pane.text.splitlines(), 1):
+            for lineno, line in enumerate(pane.text.split("\n"), 1):  # (numbered as the parsers number them)
                 refs = [m.group(1) for m in LAYOUT_REF.finditer(line) if not m.group(1).startswith("loc")]
                 if refs:
                     pane.layout_refs[lineno] = refs
