@@ -453,3 +453,17 @@ def test_ops_of_line_zero_inside_a_known_call_are_that_lines(cli, cache32, corpu
     rows = len(re.findall(r'data-s="91"', page[start:end]))
     m = cli("map", str(entry), *sub, "--line", "91", "--stages", "amdgcn", "--json")
     assert rows == json.loads(m.stdout)["stages"][0]["count"] == 70
+
+
+def test_a_kernel_that_spills_says_so_without_its_sass_shown(cli, tmp_path):
+    """lmdeploy's Gluon fp8 GEMM keeps 152 bytes a thread in ptxas's stack frame (its spills): `ls` flags
+    them, the page's chip read `local 0 B` (the .nv.local section alone) and no note said so unless SASS
+    was among the stages."""
+    from pathlib import Path
+
+    entry = (Path(__file__).parent / "data" / "thirdparty-h200-triton3.6" / "lmdeploy" /
+             "E7BARQYAFDZOKVMOTOHJ6QFLGKENFK3LGQUOJYF5THUJ4GOU3F2Q")
+    out = tmp_path / "r.html"
+    assert cli("report", str(entry), "-o", str(out)).returncode == 0
+    page = out.read_text()
+    assert 'chip"><b>local</b> 152 B' in page and "spills: 152 bytes of local memory per thread" in page

@@ -155,6 +155,10 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
              next((p for p in panes if p.stage == "ttgir"), None))
     _loads(model, entry, options)
     model.metadata = _metadata(entry, {p.stage: p.text for p in panes if p.text is not None})
+    local = entry.local_bytes
+    if local and not any(n.startswith("spills:") for n in model.notes):  # (the SASS stage not shown, say)
+        model.notes.insert(0, f"spills: {local} bytes of local memory per thread (register spills and stack, from "
+                              "the CUBIN; add sass to --stages for the instructions and their lines)")
     for over in reversed(entry.over_limits):  # first thing a reader sees: this kernel cannot launch there
         model.notes.insert(0, f"over the launch limit: {over['resource']} {over['used']:,} > {over['limit']:,} on "
                               f"{entry.target} (Triton raises OutOfResources before the first launch)")
@@ -449,7 +453,9 @@ def _resources(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str
         res = found.get(entry.meta("name") or entry.name) or next(iter(found.values()), None)
         if res is None:
             return [("registers", "unknown (no kernel in the CUBIN)")]
-        return [("registers / thread", str(res.registers)), ("local memory (spills, bytes)", str(res.local_bytes)),
+        # (ptxas puts spills in the stack frame: local memory is the larger of the two, as `ls` says it)
+        local = max(res.local_bytes, res.stack_bytes)
+        return [("registers / thread", str(res.registers)), ("local memory (spills, bytes)", str(local)),
                 ("stack (bytes)", str(res.stack_bytes)), ("static shared (bytes)", str(res.static_shared_bytes))]
     text = texts.get("amdgcn")
     if text is None and "amdgcn" in entry.files:
