@@ -467,3 +467,16 @@ def test_a_kernel_that_spills_says_so_without_its_sass_shown(cli, tmp_path):
     assert cli("report", str(entry), "-o", str(out)).returncode == 0
     page = out.read_text()
     assert 'chip"><b>local</b> 152 B' in page and "spills: 152 bytes of local memory per thread" in page
+
+
+def test_a_layout_card_of_a_pointer_tensor_counts_what_it_points_at(cli, tmp_path):
+    """Triton's fused-attention backward (cuda:90): #blocked is used largest by a `tensor<64x32x!tt.ptr<f16>>`:
+    its card took the 64-bit pointer for the element (2-element vectors) where layout and loads read f16."""
+    from pathlib import Path
+
+    entry = (Path(__file__).parent / "data" / "tutorials-cuda90-triton3.9" /
+             "FA2LYZZZ2HN5SO75MGJDLHIVC3VN4D4M6WZKT4XSWI563OSPYTNA")
+    out = tmp_path / "r.html"
+    assert cli("report", str(entry), "-o", str(out)).returncode == 0
+    card = out.read_text().split('id="layout-blocked"', 1)[1].split("</table>", 1)[0]
+    assert "<th>element</th><td>f16 (16 bits)</td>" in card and "tt.ptr" not in card

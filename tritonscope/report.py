@@ -30,6 +30,7 @@ LAYOUT_REF = re.compile(r"#([A-Za-z_][\w$.]*)")
 # `tensor<128x64xf16, #blocked1>` / `!ttg.memdesc<128x64xf16, #shared, ...>`: the shape and element type
 # a layout alias is used with.
 TENSOR_WITH_ALIAS = re.compile(r"(?:tensor|memdesc)<((?:\d+x)+)([\w!.<>]+?), #([A-Za-z_][\w$.]*)[>,]")
+_POINTEE = re.compile(r"^!tt\.ptr<([\w.]+)(?:, \d+)?>$")
 # The picture of a layout in the report: one corner of the tensor, small enough for a page.
 PICTURE_ROWS, PICTURE_COLS = 8, 16
 # A pane shows at most this many lines (the largest real LLIR has ~200k): past it, a page of a
@@ -331,11 +332,13 @@ def _layouts(model: ReportModel, entry: KernelEntry, ttgir: str | None, pane: St
     shapes: dict[str, tuple[tuple[int, ...], str, tuple[int, bool]]] = {}
     for m in TENSOR_WITH_ALIAS.finditer(ttgir):
         shape = tuple(int(d) for d in m.group(1).rstrip("x").split("x"))
+        # a pointer tensor's elements are what it points at (the access's data), as layout and loads read it
+        dtype = _POINTEE.sub(r"\1", m.group(2))
         # the largest tensor a layout is used with is the one worth a picture; of those, a float one
-        # (the data, not its masks, offsets or pointers)
-        key = (_elements(shape), m.group(2).startswith(("f", "bf")))
+        # (the data, not its masks or offsets)
+        key = (_elements(shape), dtype.startswith(("f", "bf")))
         if m.group(3) not in shapes or key > shapes[m.group(3)][2]:
-            shapes[m.group(3)] = (shape, m.group(2), key)
+            shapes[m.group(3)] = (shape, dtype, key)
     ttgir_pane = next((p for p in model.stages if p.stage == "ttgir"), None)
     for alias, layout in aliases.items():
         item = LayoutItem(alias=alias, kind=getattr(layout, "kind", "layout"),
