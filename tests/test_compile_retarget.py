@@ -378,3 +378,52 @@ def test_copies_of_one_position_shared_out_by_what_each_lacks(tmp_path):
     operands = {r["dtype"]: r for r in rows if r["where"].startswith("452:33") and r["kind"] == "shared_load"}
     assert operands["i8"]["isa"] == {"ds_read2_b64": 40} and operands["i8"]["attribution"] == "exact"
     assert operands["f32"]["isa"] == {"ds_read_b32": 5} and not operands["f32"]["ambiguous_with"]
+
+
+def test_hinted_accesses_of_a_loops_results_are_respelled(tmp_path):
+    """Triton 3.6 prints a loop's result operand as `%acc_6#0`: the respelling read only plain names, so a
+    hinted load and store of a loop's results stayed in 3.6's spelling and Triton 3.9 refused the TTIR."""
+    from tritonscope.compile.ttir_upgrade import upgrade
+
+    entry = TTIR36 / "PYIJX7RJ7I75WJ5HE3IOJT6HTPKAWRHJBEYY4MBOEYY5U4EJE22A"
+    text = (entry / "carried.ttir").read_text()
+    assert "%acc_6#0 cacheModifier = cg" in text
+    new, done = upgrade(text, (3, 6), (3, 9))
+    assert "cacheModifier" not in new and "evictionPolicy" not in new
+    assert "tt.load %acc_6#0 {cachePolicy = #tt.cache_policy<cache_modifier = cg" in new
+    if _triton() < (3, 9):
+        return
+    r = run_cli("compile", str(entry), "--target", "cuda:90", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    (ptx,) = (tmp_path / "c").glob("*/*.ptx")
+    assert "ld.global.cg" in ptx.read_text() and "st.global.cs" in ptx.read_text()
+
+
+def test_a_retarget_launches_as_the_entry_was_launched(tmp_path):
+    """A warp-specialized kernel's metadata counts every partition's warps (12 for Triton's Blackwell
+    attention, launched with 4): passed back as num_warps it was refused ('num_warps must be a power of
+    2'); a HIP kernel's own waves_per_eu was dropped for another HIP GPU; maxnreg, which HIP has no option
+    for, was dropped without a word and still claimed in the spec."""
+    import json
+    import shutil
+
+    if _triton() < (3, 9):
+        pytest.skip("Triton 3.9's own entries")
+    data = Path(__file__).parent / "data"
+    attn = data / "tutorials-cuda100-triton3.9" / "7IQX35U3XE32IUCDGZQJFYARR4IW6XECL2QTPTJBU5QWXIFGIOMA"
+    r = run_cli("compile", str(attn), "--target", "cuda:100", "--cache-dir", str(tmp_path / "ws"), "--json")
+    assert r.returncode == 0, r.stderr
+    (res,) = json.loads(r.stdout)["results"]
+    assert res["spec"]["options"]["num_warps"] == 4 and any("warp-specialized" in n for n in res["notes"])
+    aiter = next((data / "thirdparty-gfx942-triton3.9" / "aiter").glob("GQVHB6VX*"))
+    r = run_cli("compile", str(aiter), "--target", "hip:gfx950", "--cache-dir", str(tmp_path / "amd"), "--json")
+    (res,) = json.loads(r.stdout)["results"]
+    assert res["spec"]["options"].get("waves_per_eu") == 4, res
+    entry = shutil.copytree(TTIR36 /
+                            "PYIJX7RJ7I75WJ5HE3IOJT6HTPKAWRHJBEYY4MBOEYY5U4EJE22A", tmp_path / "mr" / "E")
+    meta = json.loads((entry / "carried.json").read_text())
+    (entry / "carried.json").write_text(json.dumps({**meta, "maxnreg": 64}))
+    r = run_cli("compile", str(entry), "--target", "hip:gfx942", "--cache-dir", str(tmp_path / "mrc"), "--json")
+    (res,) = json.loads(r.stdout)["results"]
+    assert "maxnreg" not in res["spec"]["options"]
+    assert any("maxnreg=64: the hip backend has no such option" in n for n in res["notes"]), res["notes"]

@@ -314,6 +314,18 @@ def _compile_ir(request: CompileRequest, cache_dir: str, log: str | None = None)
     meta = meta if isinstance(meta, dict) else {}
     result.kernel_name = str(meta.get("name") or path.stem)
     options = {k: meta[k] for k in RETARGET_OPTIONS if isinstance(meta.get(k), int)}  # (bools are ints)
+    launched = _ttgir_launch_options(path.with_suffix(".ttgir"))
+    if launched.get("num_warps") and options.get("num_warps") not in (None, launched["num_warps"]):
+        # a warp-specialized kernel's metadata counts every partition's warps; the launch asked the TTGIR's
+        result.notes.append(f"num_warps {launched['num_warps']}, the launch's (its TTGIR's): the metadata's "
+                            f"{options['num_warps']} counts the warps of its warp-specialized partitions too")
+    if not meta and launched:
+        result.notes.append("no metadata: " + ", ".join(f"{k} {v}" for k, v in launched.items())
+                            + " read from the entry's TTGIR, Triton's defaults for the rest")
+    options.update(launched)
+    if meta and request.target.backend == "hip" and str(meta.get("backend_name", "hip")) == "hip":
+        # a HIP kernel's own launch options (an autotuner's waves_per_eu, kpack), kept for another HIP GPU
+        options.update({k: meta[k] for k in HIP_RETARGET_OPTIONS if _is_int(meta.get(k)) and meta.get(k)})
     options.update(request.launch_options)
     if request.num_warps:
         options["num_warps"] = request.num_warps
@@ -324,8 +336,16 @@ def _compile_ir(request: CompileRequest, cache_dir: str, log: str | None = None)
         import triton
 
         target = request.target.gpu_target()
-        if _backend(request, result, options) is None:
+        backend = _backend(request, result, options)
+        if backend is None:
             return result
+        dropped = _options_the_backend_lacks(backend, options, request)
+        if dropped:  # (Triton's parse_options drops them without a word: said, and not claimed as applied)
+            result.notes.append(f"the metadata's {', '.join(f'{k}={v}' for k, v in dropped.items())}: the "
+                                f"{request.target.backend} backend has no such option, left out")
+            for k in dropped:
+                del options[k]
+            result.spec["options"] = options
         text, respelled = upgrade_ttir(path.read_text(encoding="utf-8", errors="replace"),
                                        wrote[0] if wrote else None, parse_version(triton.__version__))
         before = time.time()
@@ -363,6 +383,36 @@ def _compile_ir(request: CompileRequest, cache_dir: str, log: str | None = None)
         return result
     result.seconds = time.perf_counter() - start
     return _record_entry(result, Path(cache_dir), compiled, result.kernel_name, before)
+
+
+HIP_RETARGET_OPTIONS = ("waves_per_eu", "matrix_instr_nonkdim", "kpack")
+_TTGIR_OPTION = re.compile(r'"(?:ttg|triton_gpu)\.(num-warps|num-ctas)"\s*=\s*(\d{1,4})\s*:')
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _ttgir_launch_options(ttgir: Path) -> dict[str, int]:
+    """num_warps and num_ctas as the entry's TTGIR module records them (what the launch asked: a
+    warp-specialized kernel's metadata counts its partitions' warps too); {} without a TTGIR."""
+    try:
+        with open(ttgir, "rb") as fh:
+            head = fh.read(1 << 16).decode("utf-8", "replace")
+    except OSError:
+        return {}
+    found = {m.group(1).replace("-", "_"): int(m.group(2)) for m in _TTGIR_OPTION.finditer(head)}
+    return {k: v for k, v in found.items() if v > 0}
+
+
+def _options_the_backend_lacks(backend: Any, options: dict, request: CompileRequest) -> dict:
+    """Options taken from the metadata (not the command line's: those are refused) that `backend` has no
+    field for (maxnreg on HIP)."""
+    import dataclasses
+
+    known = {f.name for f in dataclasses.fields(backend.parse_options({}))}
+    given = {k for k, _ in request.launch_options} | ({"num_warps"} if request.num_warps else set())
+    return {k: v for k, v in options.items() if k not in known and k not in given}
 
 
 def _writer(meta: dict) -> tuple[tuple[int, int] | None, str, bool] | None:

@@ -29,7 +29,8 @@ _WRAPPED_DESC = re.compile(r"(!tt\.tensordesc<|tt\.make_tensor_descriptor\b.*:\s
                            r"tensor<([^<>]*(?:<[^<>]*>[^<>]*)*)>>")
 # a load or store: its operands, then the old keywords (either order), then an attr-dict or the type
 _HINTED = re.compile(
-    r"(?P<head>\btt\.(?:load|store)\s+%[\w.$-]+(?:\s*,\s*%[\w.$-]+)*)"
+    # (an operand may name one result of a multi-result op: `%acc_6#1`, a loop's result, as 3.6 prints it)
+    r"(?P<head>\btt\.(?:load|store)\s+%[\w.$-]+(?:#\d+)?(?:\s*,\s*%[\w.$-]+(?:#\d+)?)*)"
     r"(?P<hints>(?:\s+(?:cacheModifier|evictionPolicy)\s*=\s*\w+)+)"
     r"(?P<dict>\s*\{)?")
 _HINT = re.compile(r"(cacheModifier|evictionPolicy)\s*=\s*(\w+)")
