@@ -129,8 +129,11 @@ def compile_cmd(
     their layouts are written for.
 
     KERNEL may also be a cache entry (its directory, or its .ttir): its TTIR is compiled again by the installed
-    Triton for each --target, with the num_warps, num_stages, num_ctas, maxnreg and fp-fusion its metadata
-    records (--num-warps and --option override): what an H100 kernel becomes on cuda:100 or gfx942. The entry is
+    Triton for each --target, launched as it was: num_warps and num_ctas as its TTGIR records them (a
+    warp-specialized kernel's metadata counts its partitions' warps too), num_stages, maxnreg and fp-fusion as
+    its metadata does, and a HIP kernel's waves_per_eu, matrix_instr_nonkdim and kpack for another HIP GPU
+    (--num-warps and --option override; an option the target's backend lacks is said and left out): what an
+    H100 kernel becomes on cuda:100 or gfx942. The entry is
     only read; where an older release printed an op in a spelling the installed one no longer reads (3.6's
     cache-hint keywords and wrapped descriptor types), a respelled copy is compiled, and a note says so; a TTIR
     another release wrote may still not parse, and the error says so. Values the TTIR text
