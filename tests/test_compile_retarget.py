@@ -427,3 +427,19 @@ def test_a_retarget_launches_as_the_entry_was_launched(tmp_path):
     (res,) = json.loads(r.stdout)["results"]
     assert "maxnreg" not in res["spec"]["options"]
     assert any("maxnreg=64: the hip backend has no such option" in n for n in res["notes"]), res["notes"]
+
+
+def test_a_retargeted_entry_keeps_its_ttirs_column_convention(tmp_path, cache32):
+    """Compiled again from Triton 3.2's TTIR, an entry's columns are 3.2's (0-based) under 3.9's metadata:
+    map read them as 1-based and highlighted the expression before the one asked."""
+    import json
+
+    if _triton() < (3, 8):
+        pytest.skip("the metadata of a release before 3.8 says 0-based anyway")
+    src = next(p for p in cache32.iterdir() if (p / "add_kernel.ttir").exists() and (p / "add_kernel.json").exists()
+               and '"cuda"' in (p / "add_kernel.json").read_text())
+    r = run_cli("compile", str(src), "--target", "cuda:90", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    (entry,) = (tmp_path / "c").iterdir()
+    doc = json.loads(run_cli("map", str(entry), "--line", "65", "--json").stdout)
+    assert doc["columns"] == "0-based"

@@ -72,11 +72,27 @@ def _resolve_file_arg(kmap: KernelMap, file: str | None) -> str | None:
     return resolve_file(file, kmap.named_files(), prefer=kmap.source_file)
 
 
+def _columns_one_based(kmap: KernelMap) -> bool | None:
+    """Whether the kernel's columns count from 1 (3.8 on) or 0: read from its MLIR, where the kernel's own
+    function is located at its `def` line's column 1 or 0 (an entry compiled again from an older release's
+    TTIR keeps that release's columns under the new release's metadata), else from its release."""
+    for stage in ("ttir", "ttgir", "source"):
+        module = kmap.stages.get(stage)
+        if module is None:
+            continue
+        cols = {loc.col for loc in module.function_locs.values() if loc is not None and loc.known}
+        if cols == {0}:
+            return False
+        if cols == {1}:
+            return True
+    return columns_are_one_based(kmap.triton_version)
+
+
 def line_result(kmap: KernelMap, finder: SourceFinder, line: int, file: str | None = None,
                 col: int | None = None, context: int = DEFAULT_CONTEXT) -> dict:
     source = read_source(kmap, finder, file)
     requested = source.requested or None
-    one_based = columns_are_one_based(kmap.triton_version)
+    one_based = _columns_one_based(kmap)
     stages = []
     per_stage_kinds: dict[str, list[str | None]] = {}
     for stage, module in kmap.stages.items():
