@@ -335,6 +335,9 @@ def test_name_value_flags_are_checked_before_any_compile():
         (["--option", "1a=2"], "--option: expected NAME=VALUE as a launch keyword (num_ctas=2), got '1a=2'"),
         (["--option", "a="], "--option: expected NAME=VALUE as a launch keyword (num_ctas=2), got 'a='"),
         (["--option", "num_warps=4"], "--option num_warps: use --num-warps"),
+        # a value of the wrong type: Triton's own message was a pybind TypeError from its pass manager
+        (["--option", "num_stages=abc"], "--option num_stages=abc: expected a non-negative integer"),
+        (["--option", "enable_fp_fusion=1"], "--option enable_fp_fusion=1: expected True or False"),
     ):
         r = CliRunner().invoke(main, ["compile", "vector_add", *args])
         assert r.exit_code == 2 and says in r.output, r.output

@@ -27,8 +27,19 @@ def _name_values(items: tuple[str, ...], flag: str, keyword: bool = False) -> tu
             raise UsageError(f"{flag}: expected NAME=VALUE{hint}, got '{item}'")
         if keyword and name == "num_warps":
             raise UsageError("--option num_warps: use --num-warps")
-        out.append((name, parse_constant(value)))
+        parsed = parse_constant(value)
+        if keyword and name in _INT_OPTIONS and (not isinstance(parsed, int) or isinstance(parsed, bool) or parsed < 0):
+            raise UsageError(f"{flag} {name}={value.strip()}: expected a non-negative integer")
+        if keyword and name in _BOOL_OPTIONS and not isinstance(parsed, bool):
+            raise UsageError(f"{flag} {name}={value.strip()}: expected True or False")
+        out.append((name, parsed))
     return tuple(out)
+
+
+# Launch options of a known type, checked before the compile (Triton's own message for `num_stages=abc` is a
+# pybind TypeError deep in its pass manager)
+_INT_OPTIONS = ("num_stages", "num_ctas", "maxnreg", "waves_per_eu", "matrix_instr_nonkdim", "kpack")
+_BOOL_OPTIONS = ("enable_fp_fusion", "debug", "launch_cooperative_grid", "launch_pdl")
 
 
 @click.command("compile")
