@@ -443,3 +443,14 @@ def test_a_retargeted_entry_keeps_its_ttirs_column_convention(tmp_path, cache32)
     (entry,) = (tmp_path / "c").iterdir()
     doc = json.loads(run_cli("map", str(entry), "--line", "65", "--json").stdout)
     assert doc["columns"] == "0-based"
+
+
+def test_the_entry_compiled_again_is_no_cache_to_write(tmp_path, cache39):
+    """`compile ENTRY --cache-dir ENTRY` wrote the new entry inside the one it only reads."""
+    import shutil
+
+    entry = shutil.copytree(next(p for p in cache39.iterdir() if (p / "add_kernel.ttir").exists()), tmp_path / "e")
+    before = sorted(p.name for p in entry.iterdir())
+    r = run_cli("compile", str(entry), "--target", "cuda:90", "--cache-dir", str(entry))
+    assert r.returncode == 2 and "is inside a Triton cache entry (an entry is only read)" in r.stderr
+    assert sorted(p.name for p in entry.iterdir()) == before

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from pathlib import Path
 
 import click
 
@@ -183,6 +184,7 @@ def compile_cmd(
     if explain_spec:
         _explain(console, requests, as_json)
         return
+    _cache_is_no_entry(cache, requests)
     existed = os.path.isdir(cache)
     results = _compile_with_progress(comp, requests, cache, jobs, quiet=as_json)
     usage = [r for r in results if not r.ok and r.error.kind == "usage"]
@@ -396,3 +398,15 @@ def _run(console, kernels: tuple[str, ...], cache: str, interpret: bool, as_json
         render_run(checks, console)
     if not all(c.ok for c in checks):
         outcome().failed(f"{sum(not c.ok for c in checks)} run check(s) failed")
+
+
+def _cache_is_no_entry(cache: str, requests: list) -> None:
+    """--cache-dir inside a Triton cache's entry (the entry compiled again, given as its own cache): the
+    compile would write an entry into it, and an entry given to compile is only read."""
+    from tritonscope.artifacts.cache import enclosing_compiler_cache
+    from tritonscope.artifacts.own_cache import within
+
+    sources = {str(Path(r.kernel.ir).parent) for r in requests if r.kernel.ir}
+    if enclosing_compiler_cache(cache) is not None or any(within(cache, s) for s in sources):
+        raise UsageError(f"--cache-dir {cache} is inside a Triton cache entry (an entry is only read): give the "
+                         "cache's folder, or another")
