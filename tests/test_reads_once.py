@@ -99,3 +99,27 @@ def test_snapshot_through_the_records_cache_opens_each_file_once(cache39, tmp_pa
         counts = _opens_during(monkeypatch, entry, ["snapshot", str(entry), "-o", str(tmp_path / "out")])
         assert counts and max(counts.values()) == 1, dict(counts)
     assert len(list(records.rglob("*.rec"))) == 1
+
+
+def test_a_report_without_sources_opens_no_source(monkeypatch, tmp_path):
+    """`report --no-source` promises no file but the entry's is opened; its loads analysis still read a
+    Gluon kernel's source for the written layouts (and ignored --substitute-path when it did read it)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_gluon import NUM_WARPS_PARAM
+
+    from tritonscope.cli import main as cli_main
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "nw.py").write_text(NUM_WARPS_PARAM)
+    r = CliRunner().invoke(cli_main, ["compile", f"{src / 'nw.py'}::nw_kernel", "--target", "cuda:90", "--signature",
+                                      "x_ptr=*fp32", "--constexpr", "N=1024", "--num-warps", "4", "--cache-dir",
+                                      str(tmp_path / "c")], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    (entry,) = (tmp_path / "c").iterdir()
+    counts = _opens_during(monkeypatch, src, ["report", str(entry), "--no-source", "-o", str(tmp_path / "r.html")])
+    assert not counts, dict(counts)
+    page = (tmp_path / "r.html").read_text()
+    assert "source not read (--no-source)" in page

@@ -414,7 +414,9 @@ def _tmem_facts(item: LayoutItem, facts) -> None:
 def _loads(model: ReportModel, entry: KernelEntry, options: ReportOptions) -> None:
     """The `loads` rows (loads.analyze_entry), as its JSON rows."""
     try:
-        result = loads.analyze_entry(entry, sass="sass" in (options.stages or ()))
+        finder = SourceFinder(options.source_roots, options.substitutions, options.kept)
+        result = loads.analyze_entry(entry, sass="sass" in (options.stages or ()), finder=finder,
+                                     read_source=options.read_source)
     except TritonscopeError as exc:
         model.loads_note = f"loads analysis not available: {exc}"
         return

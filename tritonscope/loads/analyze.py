@@ -47,9 +47,10 @@ __all__ = ["VERDICTS", "AccessRow", "LoadsReport", "Reason", "analyze_entry", "a
 
 
 def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=None,
-                  file: str | None = None) -> LoadsReport:
+                  file: str | None = None, read_source: bool = True) -> LoadsReport:
     """Read the stages of a cache entry (read-only; SASS through nvdisasm when available) and analyze.
-    `finder` (a SourceFinder) locates a Gluon kernel's source, whose written layouts explain widths."""
+    `finder` (a SourceFinder) locates a Gluon kernel's source, whose written layouts explain widths;
+    `read_source` False: no file but the entry's is opened (the written layouts are not read)."""
     if "ttgir" not in entry.files:
         raise TritonscopeError("no TTGIR in this entry: loads needs it to find the accesses", str(entry.path))
     parsed = entry_stages(entry)  # read and parsed once, shared with whatever else reads this entry
@@ -74,7 +75,12 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
         except (ToolMissing, TritonscopeError) as exc:
             notes.append(f"SASS not joined: {exc}")
     target = entry.target
-    written = _gluon_written(entry, ttgir_text, notes, finder) if entry.language == "gluon" else None
+    written = None
+    if entry.language == "gluon":
+        if read_source:
+            written = _gluon_written(entry, ttgir_text, notes, finder)
+        else:
+            notes.append("Gluon: the kernel's source not read (--no-source): the layouts written there are not shown")
     semantics = releases.for_entry(entry)
     return analyze_modules(modules, target=str(target) if target else None, kernel=entry.name, hash=entry.hash,
                            ttgir_text=ttgir_text, line=line, notes=notes, written=written, semantics=semantics,
