@@ -303,3 +303,17 @@ def test_source_lines_are_numbered_as_python_numbers_them(cli, tmp_path):
     (line,) = [c for c in out["context"] if c["line"] == 10]
     assert line["text"] == "    x = tl.load(x_ptr + offs, mask=m)"
     assert [op["op"] for op in out["stages"][0]["ops"]][-1] == "tt.load"
+
+
+def test_reverse_lookup_names_another_files_line_as_that_files(cli):
+    """Triton 3.0's matmul (cuda:90): PTX line 49 comes from `standard.py:44` (tl.cdiv, kept as a call):
+    `--at 49` said `-> line 44` and counted it as the kernel's line 44."""
+    from pathlib import Path
+
+    entry = (Path(__file__).parent / "data" / "releases-3.0-3.4" / "3.0" /
+             "5cd8d90f674dd317d84ace5f91b2b606a56c36025c5ad9ca2c74725ff0c25fde")
+    doc = run_json(cli, str(entry), "--stage", "ptx", "--at", "49")
+    (m,) = doc["matches"]
+    assert m["source_line"] is None and m["chain"][-1]["file"].endswith("standard.py") and doc["by_line"] == []
+    r = cli("map", str(entry), "--stage", "ptx", "--at", "49")
+    assert "-> standard.py:44 (not the kernel's file)" in r.stdout

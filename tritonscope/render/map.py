@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -254,6 +256,10 @@ def render_reverse(result: dict, console: Console) -> None:
             src.append(f"line {m['source_line']}", style="bold")
             if m.get("source_text") is not None:
                 src.append(f"  {m['source_text'].strip()}")
+        elif m.get("chain") and m["chain"][-1].get("line"):
+            outer = m["chain"][-1]  # a line of another file (a library's, a helper kept as a call)
+            src.append(one_line(f"{os.path.basename(outer['file'])}:{outer['line']}"), style="bold")
+            src.append(" (not the kernel's file)", style="dim")
         else:
             src.append("no source line", style="yellow")
         console.print(src)

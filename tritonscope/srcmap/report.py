@@ -41,8 +41,10 @@ def op_json(op: Op, source: SourceText | None = None) -> dict:
     d = {"lineno": op.lineno, "op": op.op, "text": op.text, "function": op.function, "chain": _chain(op)}
     if source is not None and op.loc is not None:
         outer = op.loc.outermost()
-        d["source_line"] = outer.line if outer.known else None
-        d["source_text"] = source.line(outer.line) if outer.known and source.found else None
+        # a line of the kernel's own file only (a helper's file kept as a call, or a library's, is the chain's)
+        own = outer.known and same_file(outer.file, source.requested or None)
+        d["source_line"] = outer.line if own else None
+        d["source_text"] = source.line(outer.line) if own and source.found else None
     return d
 
 
@@ -209,7 +211,8 @@ def reverse_result(kmap: KernelMap, finder: SourceFinder, stage: str, at: int | 
     source = read_source(kmap, finder, None)
     by_line: Counter[int] = Counter()
     for op in ops:
-        if op.loc is not None and op.loc.outermost().known:
+        if op.loc is not None and op.loc.outermost().known and \
+                same_file(op.loc.outermost().file, source.requested or None):
             by_line[op.loc.outermost().line] += 1
     return {"kernel": kernel_json(kmap), "stage": stage, "query": {"at": at, "grep": grep},
             "source": source.to_json(), "matches": [op_json(op, source) for op in ops],
