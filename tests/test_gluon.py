@@ -304,3 +304,35 @@ def test_a_num_warps_parameter_is_the_launch_option_too(tmp_path, cli):
         assert res["options"]["num_warps"] == 8
         hashes.add(res["hash"])
     assert len(hashes) == 1
+
+
+SYMBOLIC_AND_CONCRETE = '''
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+
+@gluon.jit
+def spt_kernel(x_ptr, y_ptr, z_ptr, N: gl.constexpr, SPT: gl.constexpr):
+    L: gl.constexpr = gl.BlockedLayout([SPT], [32], [4], [0])
+    Lw: gl.constexpr = gl.BlockedLayout([2], [32], [4], [0])
+    offs_w = gl.arange(0, N, layout=Lw)
+    xw = gl.load(x_ptr + offs_w)
+    gl.store(z_ptr + offs_w, xw)
+    y = gl.convert_layout(xw, L)
+    offs = gl.arange(0, N, layout=L)
+    gl.store(y_ptr + offs, y)
+'''
+
+
+def test_written_layout_advice_names_the_layout_the_access_uses(tmp_path, cli):
+    """`L = BlockedLayout([SPT], ...)` (SPT=1) matches any blocked layout of its lines, Lw's [2] too: the load
+    written through Lw (line 8) was blamed on line 7 with 'SPT (= [2])', and the store through L read [2]."""
+    (tmp_path / "k.py").write_text(SYMBOLIC_AND_CONCRETE.lstrip("\n"))
+    r = cli("compile", f"{tmp_path / 'k.py'}::spt_kernel", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp16,y_ptr=*fp16,z_ptr=*fp16", "--constexpr", "N=1024", "--constexpr", "SPT=1",
+            "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("loads", "spt_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
+    why = {row["line"]: row["evidence"]["written-layout"] for row in doc["rows"] if "written-layout" in row["reasons"]}
+    assert why[10].startswith("k.py:8 writes size_per_thread=[2] for #blocked")
+    assert why[14].startswith("k.py:7 writes size_per_thread=[SPT] (= [1]) for #blocked1")

@@ -19,11 +19,11 @@ _GLOBAL_KINDS = ("global_load", "global_store", "buffer_load", "buffer_store")
 
 
 def _written_for(alias: str | None, resolutions: list[Resolution]) -> Resolution | None:
-    """The BlockedLayout call whose TTGIR layout is `alias` (several: the first in the source)."""
-    for r in resolutions:
-        if r.written.kind == "blocked" and any(t.name == alias for t in r.resolved):
-            return r
-    return None
+    """The BlockedLayout call whose TTGIR layout is `alias`: one that spells every field out ("as written")
+    before one with a symbol (`[SPT]`, which any value matches), else the first in the source."""
+    found = [r for r in resolutions if r.written.kind == "blocked" and any(t.name == alias for t in r.resolved)]
+    exact = [r for r in found if r.status == "as written"]
+    return (exact or found or [None])[0]
 
 
 def written_layout_reasons(rows: list[AccessRow], resolutions: list[Resolution], source_file: str) -> None:
@@ -39,7 +39,9 @@ def written_layout_reasons(rows: list[AccessRow], resolutions: list[Resolution],
         r = _written_for(row.layout, resolutions)
         if r is None or not r.resolved:
             continue
-        spt = getattr(r.resolved[0].layout, "size_per_thread", None)
+        # (the access's own layout: a written layout may resolve to several)
+        own = next((t for t in r.resolved if t.name == row.layout), r.resolved[0])
+        spt = getattr(own.layout, "size_per_thread", None)
         if not spt:
             continue
         d = row.fastest_dim
