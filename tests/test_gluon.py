@@ -336,3 +336,52 @@ def test_written_layout_advice_names_the_layout_the_access_uses(tmp_path, cli):
     why = {row["line"]: row["evidence"]["written-layout"] for row in doc["rows"] if "written-layout" in row["reasons"]}
     assert why[10].startswith("k.py:8 writes size_per_thread=[2] for #blocked")
     assert why[14].startswith("k.py:7 writes size_per_thread=[SPT] (= [1]) for #blocked1")
+
+
+def test_wmma_and_linear_layouts_match_on_their_bases():
+    """AMDWMMALayout's warp_bases and DistributedLinearLayout's bases are compared with the TTGIR's: before,
+    a written WMMA layout matched every `#ttg.amd_wmma` of its version, and a linear layout any `#ttg.linear`."""
+    from tritonscope.layouts.attrs import parse_layout
+    from tritonscope.layouts.gluon import matches
+    from tritonscope.layouts.written import written_layouts
+
+    source = ("from triton.experimental.gluon import language as gl\n"
+              "W: gl.constexpr = gl.amd.AMDWMMALayout(version=1, transposed=True, warp_bases=[[0, 1], [0, 2]])\n"
+              "L: gl.constexpr = gl.DistributedLinearLayout(reg_bases=[[0, 1]], lane_bases=[[1, 0], [2, 0]], "
+              "warp_bases=[], block_bases=[], shape=[4, 2])\n")
+    w, lin = written_layouts(source)
+    wmma = "#ttg.amd_wmma<{{version = 1, isTranspose = true, ctaLayout = {{warp = {}}}}}>"
+    assert matches(w, parse_layout(wmma.format("[[0, 1], [0, 2]]")))
+    assert not matches(w, parse_layout(wmma.format("[[1, 0], [2, 0]]")))
+    linear = "#ttg.linear<{{register = [[0, 1]], lane = {}, warp = [], block = []}}>"
+    assert matches(lin, parse_layout(linear.format("[[1, 0], [2, 0]]")))
+    assert not matches(lin, parse_layout(linear.format("[[2, 0], [1, 0]]")))
+
+
+ZEROS_ACCUMULATOR = '''
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+
+@gluon.jit
+def zeros_kernel(x_ptr, y_ptr, N: gl.constexpr):
+    L: gl.constexpr = gl.BlockedLayout([4], [32], [4], [0])
+    acc = gl.zeros([N], gl.float32, layout=L)
+    offs = gl.arange(0, N, layout=acc.type.layout)
+    acc += gl.load(x_ptr + offs)
+    gl.store(y_ptr + offs, acc)
+'''
+
+
+def test_a_layout_only_a_hoisted_constant_carries_is_in_ttgir(tmp_path, cli):
+    """L is used only by gl.zeros, a constant the compiler keeps at no line (the other ops take the layout
+    from `acc.type.layout`): no op of L's lines carries #blocked, yet the TTGIR has it with L's fields. It was
+    said to be 'not in TTGIR'."""
+    (tmp_path / "z.py").write_text(ZEROS_ACCUMULATOR.lstrip("\n"))
+    r = cli("compile", f"{tmp_path / 'z.py'}::zeros_kernel", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp32,y_ptr=*fp32", "--constexpr", "N=512", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("layout", "zeros_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
+    (row,) = doc["written"]["layouts"]
+    assert (row["status"], [r["name"] for r in row["resolved"]], row["on_lines"]) == (
+        "in TTGIR, on no op of its lines", ["blocked"], [])

@@ -35,7 +35,10 @@ FIELDS: dict[str, dict[str, str]] = {
                      "transposed": "transposed"},
     "tensor_memory_encoding": {"block": "block_shape", "col_stride": "col_stride", "two_ctas": "two_ctas",
                                "fp4_padded": "fp4_padded"},
+    "amd_wmma": {"version": "version", "transposed": "is_transposed", "warp_bases": "warp_bases"},
 }
+# DistributedLinearLayout's bases against the TTGIR's `#ttg.linear` ones, per input dim
+LINEAR_FIELDS = {"reg_bases": "register", "lane_bases": "lane", "warp_bases": "warp", "block_bases": "block"}
 
 
 @dataclass
@@ -61,6 +64,10 @@ class Resolution:
     seen: list[str] = field(default_factory=list)  # layouts of its lines, when none matched
 
 
+# The status of a written layout no op of its lines carries, whose fields a TTGIR layout has
+ELSEWHERE = "in TTGIR, on no op of its lines"
+
+
 def _norm(v: Any) -> Any:
     if isinstance(v, (list, tuple)):
         return tuple(_norm(x) for x in v)
@@ -79,6 +86,12 @@ def matches(written: WrittenLayout, layout: Layout | None) -> bool:
         value = written.args.get(key)
         if value is not None and not _agrees(value, getattr(layout, attr, None)):
             return False
+    if written.kind == "linear":  # (its fields are the bases of each input dim)
+        bases = getattr(layout, "bases", {}) or {}
+        for key, in_dim in LINEAR_FIELDS.items():
+            value = written.args.get(key)
+            if value is not None and not _agrees(value, tuple(tuple(b) for b in bases.get(in_dim, ()))):
+                return False
     return True
 
 
@@ -162,6 +175,14 @@ def resolve(written: WrittenLayout, kernel: KernelTensors) -> Resolution:
                     matched.setdefault(name, layout)
     if not matched:
         same_kind = [n for n, lay in seen.items() if written.kind is None or lay.kind == written.kind]
+        if not same_kind and not direct and written.function is not None:
+            # (written in the kernel or a helper: a module's layout no line uses is left out as before)
+            # no op of its lines carries it, but the TTGIR has a layout with its fields: a constant the
+            # compiler hoisted to no line (a gl.zeros accumulator), an op merged with an identical one
+            elsewhere = {n: lay for lay, n in kernel.names.items() if matches(written, lay)}
+            if elsewhere:
+                return Resolution(written, ELSEWHERE,
+                                  [TensorOnLine(n, lay, (), "", 0, "registers") for n, lay in elsewhere.items()])
         return Resolution(written, "differs" if same_kind else "not in TTGIR", seen=same_kind)
     best: dict[str, TensorOnLine] = {}
     on_lines: set[int] = set()
