@@ -385,3 +385,66 @@ def test_a_layout_only_a_hoisted_constant_carries_is_in_ttgir(tmp_path, cli):
     (row,) = doc["written"]["layouts"]
     assert (row["status"], [r["name"] for r in row["resolved"]], row["on_lines"]) == (
         "in TTGIR, on no op of its lines", ["blocked"], [])
+
+
+ALIASES_AND_SHADOWS = '''from triton.experimental.gluon import language as gl
+L: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+A: gl.constexpr = gl.BlockedLayout([2], [32], [4], [0])
+
+@gluon.jit
+def k(x, layout: gl.constexpr):
+    L: gl.constexpr = gl.BlockedLayout([4], [32], [4], [0])
+    A2: gl.constexpr = A
+    o = gl.arange(0, 128, layout=L)
+    p = gl.arange(0, 128, layout=A2)
+    s: gl.constexpr = gl.SliceLayout(0, A2)
+    q = gl.arange(0, 128, layout=layout)
+
+@gluon.jit
+def j(x, layout: gl.constexpr):
+    o = gl.arange(0, 128, layout=L)
+'''
+
+
+def test_uses_follow_aliases_and_stop_at_shadowing_names():
+    """`A2: gl.constexpr = A` reads A wherever A2 is read (before, A2's lines were no use of A and
+    SliceLayout(0, A2) had a symbol for a parent); a kernel's own `L` hides the module's `L` there (its
+    lines were uses of both)."""
+    module_l, a, local_l, s = written_layouts(ALIASES_AND_SHADOWS)
+    assert (module_l.line, module_l.uses) == (2, [16])
+    assert (a.line, a.uses) == (3, [8, 10, 11])
+    assert (local_l.line, local_l.uses) == (7, [9])
+    assert s.args["parent"] is a
+
+
+def test_a_static_factory_is_read_and_its_computed_fields_filled_in(tmp_path, cli):
+    """`gl.NVMMASharedLayout.get_default_for(...)` was not read at all (only constructors were): the
+    kernel's shared layout was missing from `layout`. Its computed fields are filled in from the TTGIR."""
+    (w,) = written_layouts("import gl\nP = gl.PaddedSharedLayout.with_identity_for([[64, 8]], [32, 64], [1, 0])\n")
+    assert (w.cls, w.factory, w.kind, w.symbolic) == ("PaddedSharedLayout", "with_identity_for", "padded_shared",
+                                                      ["offset_bases"])
+    assert w.args == {"interval_padding_pairs": [[64, 8]], "shape": [32, 64], "order": [1, 0]}
+    (tmp_path / "f.py").write_text(textwrap.dedent('''\
+        from triton.experimental import gluon
+        from triton.experimental.gluon import language as gl
+
+
+        @gluon.jit
+        def factory_kernel(x_ptr, y_ptr):
+            blk: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [4, 1], [1, 0])
+            sl: gl.constexpr = gl.NVMMASharedLayout.get_default_for([64, 64], gl.float16)
+            r = gl.arange(0, 64, layout=gl.SliceLayout(1, blk))
+            c = gl.arange(0, 64, layout=gl.SliceLayout(0, blk))
+            s = gl.allocate_shared_memory(gl.float16, [64, 64], sl, gl.load(x_ptr + r[:, None] * 64 + c[None, :]))
+            gl.store(y_ptr + r[:, None] * 64 + c[None, :], s.load(blk))
+        '''))
+    r = cli("compile", f"{tmp_path / 'f.py'}::factory_kernel", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp16,y_ptr=*fp16", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("layout", "factory_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
+    row = next(x for x in doc["written"]["layouts"] if x["written"]["line"] == 8)
+    assert (row["written"]["factory"], row["status"], row["filled"]) == (
+        "get_default_for", "filled in", {"swizzle_byte_width": "128", "element_bitwidth": "16"})
+    assert [t["name"] for t in row["resolved"]] == ["shared"]
+    shown = cli("layout", "factory_kernel", "--cache-dir", str(tmp_path / "c")).stdout
+    assert "written   NVMMASharedLayout.get_default_for(block_shape=[64, 64], dtype=gl.float16)" in shown

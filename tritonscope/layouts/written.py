@@ -34,6 +34,15 @@ GLUON_LAYOUTS: dict[str, tuple[str | None, tuple[str, ...]]] = {
     "TensorMemoryLayout": ("tensor_memory_encoding", ("block", "col_stride")),
     "TensorMemoryScalesLayout": ("tensor_memory_scales_encoding", ()),
 }
+# Static factories of those classes: (class, method) -> the method's parameters in positional order and the
+# class fields it computes from them (their TTGIR values are shown as filled in); a parameter of the same name
+# as a field (`transposed`) is that field.
+FACTORIES: dict[tuple[str, str], tuple[tuple[str, ...], tuple[str, ...]]] = {
+    ("NVMMASharedLayout", "get_default_for"): (("block_shape", "dtype", "transposed", "fp4_padded", "cga_layout"),
+                                               ("swizzle_byte_width", "element_bitwidth")),
+    ("PaddedSharedLayout", "with_identity_for"): (("interval_padding_pairs", "shape", "order", "cga_layout"),
+                                                  ("offset_bases",)),
+}
 
 
 @dataclass(frozen=True)
@@ -58,6 +67,7 @@ class WrittenLayout:
     uses: list[int] = field(default_factory=list)  # lines that read `name`
     function: str | None = None  # the function it is written in (None: module level)
     function_lines: tuple[int, int] | None = None  # that function's first and last line
+    factory: str | None = None  # the static factory called (`get_default_for`); args are its parameters
 
     @property
     def chosen_by_compiler(self) -> bool:
@@ -66,7 +76,8 @@ class WrittenLayout:
     @property
     def symbolic(self) -> list[str]:
         """Fields whose value the source does not spell out."""
-        return [k for k, v in self.args.items() if _has_symbol(v)]
+        computed = FACTORIES.get((self.cls, self.factory or ""), ((), ()))[1]
+        return [k for k, v in self.args.items() if _has_symbol(v)] + [k for k in computed if k not in self.args]
 
     def lines(self) -> list[int]:
         """Its own line and the lines that use it through its name."""
@@ -77,7 +88,7 @@ class WrittenLayout:
 
     def to_json(self) -> dict:
         return {"line": self.line, "col": self.col, "class": self.cls, "kind": self.kind, "text": self.text,
-                "name": self.name, "uses": self.uses, "function": self.function,
+                "name": self.name, "uses": self.uses, "function": self.function, "factory": self.factory,
                 "args": {k: _value_json(v) for k, v in self.args.items()}}
 
 
@@ -103,10 +114,19 @@ def _value_json(v: Any) -> Any:
     return v
 
 
-def _callee(node: ast.Call) -> str | None:
-    f = node.func
-    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
-    return name if name in GLUON_LAYOUTS else None
+def _name(node: ast.AST) -> str | None:
+    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+
+
+def _callee(node: ast.Call) -> tuple[str, str | None] | None:
+    """(class, factory) of a layout constructor call (`gl.BlockedLayout(...)`: factory None) or of a static
+    factory of one (`gl.NVMMASharedLayout.get_default_for(...)`)."""
+    name = _name(node.func)
+    if name in GLUON_LAYOUTS:
+        return name, None
+    if isinstance(node.func, ast.Attribute) and (_name(node.func.value), name) in FACTORIES:
+        return _name(node.func.value), name  # type: ignore[return-value]
+    return None
 
 
 def _unwrap_constexpr(node: ast.AST) -> ast.AST:
@@ -125,12 +145,17 @@ class _Scanner(ast.NodeVisitor):
         self.found: list[WrittenLayout] = []
         self.bound: dict[tuple[str | None, str], WrittenLayout] = {}  # (function, name) -> layout
         self.reads: list[tuple[str | None, str, int]] = []  # (function, name, line)
+        self.stores: set[tuple[str | None, str]] = set()  # (function, name) bound there: shadows a module's
+        self.aliases: list[tuple[str | None, str, WrittenLayout]] = []  # `A2: gl.constexpr = A`
         self.function: str | None = None
         self.function_lines: tuple[int, int] | None = None
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         outer = self.function, self.function_lines
         self.function, self.function_lines = node.name, (node.lineno, node.end_lineno or node.lineno)
+        a = node.args
+        for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs, *filter(None, [a.vararg, a.kwarg])]:
+            self.stores.add((node.name, arg.arg))
         for stmt in node.body:
             self.visit(stmt)
         self.function, self.function_lines = outer
@@ -143,8 +168,26 @@ class _Scanner(ast.NodeVisitor):
             layout = self.layout(value)
             layout.name = target.id
             self.bound[(self.function, target.id)] = layout
+            self.stores.add((self.function, target.id))
             return True
+        if isinstance(target, ast.Name) and isinstance(value, ast.Name):
+            bound = self._lookup(value.id)
+            if bound is not None:  # another name for a layout: its reads are the layout's uses
+                self.reads.append((self.function, value.id, value.lineno))
+                self.bound[(self.function, target.id)] = bound
+                self.stores.add((self.function, target.id))
+                self.aliases.append((self.function, target.id, bound))
+                return True
         return False
+
+    def _lookup(self, name: str) -> WrittenLayout | None:
+        """The layout `name` is bound to here: the function's own binding, else the module's unless the
+        function binds that name to something else."""
+        if (self.function, name) in self.bound:
+            return self.bound[(self.function, name)]
+        if (self.function, name) in self.stores:
+            return None
+        return self.bound.get((None, name))
 
     def visit_Assign(self, node: ast.Assign) -> None:
         if not (len(node.targets) == 1 and self._bind(node.targets[0], node.value)):
@@ -163,14 +206,19 @@ class _Scanner(ast.NodeVisitor):
     def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load):
             self.reads.append((self.function, node.id, node.lineno))
+        elif self.function is not None:
+            self.stores.add((self.function, node.id))
 
     def layout(self, node: ast.Call) -> WrittenLayout:
-        cls = _callee(node)
-        assert cls is not None
+        callee = _callee(node)
+        assert callee is not None
+        cls, factory = callee
         kind, fields = GLUON_LAYOUTS[cls]
+        if factory is not None:
+            fields = FACTORIES[cls, factory][0]
         segment = ast.get_source_segment(self.source, node) or cls
         written = WrittenLayout(node.lineno, node.col_offset + 1, cls, kind, " ".join(segment.split()),
-                                function=self.function, function_lines=self.function_lines)
+                                function=self.function, function_lines=self.function_lines, factory=factory)
         named = list(zip(fields, node.args, strict=False)) + [(k.arg, k.value) for k in node.keywords if k.arg]
         for key, value in named:
             written.args[key] = self.value(value)
@@ -182,7 +230,7 @@ class _Scanner(ast.NodeVisitor):
             return self.layout(node)
         if isinstance(node, ast.Name):
             self.reads.append((self.function, node.id, node.lineno))
-            bound = self.bound.get((self.function, node.id)) or self.bound.get((None, node.id))
+            bound = self._lookup(node.id)
             if bound is not None:
                 return bound
         try:
@@ -208,7 +256,10 @@ def written_layouts(source: str) -> list[WrittenLayout]:
     for layout in scanner.found:
         if layout.name is None:
             continue
-        layout.uses = sorted({line for fn, name, line in scanner.reads
-                              if name == layout.name and line != layout.line
-                              and (fn == layout.function or layout.function is None)})
+        # the names it goes by: its own and its aliases, each read in its scope (a module-level name is read
+        # in every function that does not bind that name itself)
+        names = [(layout.function, layout.name)] + [(fn, a) for fn, a, w in scanner.aliases if w is layout]
+        layout.uses = sorted({line for fn, name, line in scanner.reads if line != layout.line
+                              and any(name == n and (fn == scope or (scope is None and (fn, n) not in scanner.stores))
+                                      for scope, n in names)})
     return sorted(scanner.found, key=lambda w: (w.line, w.col))

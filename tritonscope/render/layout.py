@@ -377,8 +377,8 @@ def render_written_layouts(doc: dict, console: Console, kernel: str) -> None:
         console.print(Text(f"{name}:{w['line']}", style="bold cyan"), Text(f"  {r['source'] or w['text']}"),
                       soft_wrap=True)
         fields = ", ".join(f"{k}={_arg(v)}" for k, v in w["args"].items())
-        console.print(f"  written   {w['class']}({fields})" if fields else f"  written   {w['class']}()",
-                      markup=False, soft_wrap=True)
+        callee = f"{w['class']}.{w['factory']}" if w.get("factory") else w["class"]
+        console.print(f"  written   {callee}({fields})", markup=False, soft_wrap=True)
         if not r["resolved"]:
             seen = f": its lines carry {', '.join(r['seen'])}" if r["seen"] else ""
             console.print(f"  resolved  {r['status']}{seen}", markup=False, soft_wrap=True)
