@@ -480,3 +480,18 @@ def test_a_layout_card_of_a_pointer_tensor_counts_what_it_points_at(cli, tmp_pat
     assert cli("report", str(entry), "-o", str(out)).returncode == 0
     card = out.read_text().split('id="layout-blocked"', 1)[1].split("</table>", 1)[0]
     assert "<th>element</th><td>f16 (16 bits)</td>" in card and "tt.ptr" not in card
+
+
+@pytest.mark.parametrize("prefix", ["YZ4TDKYZMUKY", "TWO5S3DIWG7W"])
+def test_every_layout_link_has_its_card(prefix, cache39, tmp_path):
+    """A load whose layout is inline in its type (`#ttg.slice<...>`, a dot operand) has no card on the
+    Layouts tab: its cell linked to `#layout-slice` / `#layout-dot_op`, which no element has."""
+    out = tmp_path / "page.html"
+    r = run_cli("report", prefix, "--cache-dir", str(cache39), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    text = out.read_text(encoding="utf-8")
+    ids = set(re.findall(r'\bid="([^"]*)"', text))
+    links = set(re.findall(r'href="#(layout-[^"]*)"', text))
+    assert links and not links - ids
+    inline = [td for td in parse_page(text).find_all("td") if td.all_text() in ("slice", "dot_op")]
+    assert inline and all(td.attrs["title"].startswith(("#ttg.slice<", "#ttg.dot_op<")) for td in inline)

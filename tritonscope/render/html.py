@@ -388,6 +388,7 @@ def loads_panel(model) -> str:
     from tritonscope.loads.model import where_label
     from tritonscope.stages.common import same_file
     head = "".join(f"<th>{esc(label)}</th>" for label in LOAD_COLUMNS)
+    cards = {i.alias for i in model.layouts}  # an inline layout (`#ttg.slice<...>`) has no card to link to
     rows = []
     for row in model.loads:
         layout = row.get("layout")
@@ -410,9 +411,12 @@ def loads_panel(model) -> str:
         evidence += [f"{c.get('code')}: {c.get('evidence')}" for c in row.get("count_changes") or []]
         html_cells = []
         for i, value in enumerate(cells):
-            if i == 4 and layout:
+            if i == 4 and layout and str(layout).lstrip("#") in cards:
                 name = str(layout).lstrip("#")
                 html_cells.append(f'<td><a class="lay" href="#layout-{esc(name)}">#{esc(name)}</a></td>')
+            elif i == 4 and layout:  # inline in its type: the layout's text on hover
+                title = f' title="{esc(row["layout_text"])}"' if row.get("layout_text") else ""
+                html_cells.append(f"<td{title}>{esc(layout)}</td>")
             elif i == len(cells) - 1 and evidence:
                 html_cells.append(f'<td title="{esc(chr(10).join(evidence))}">{esc(value)}</td>')
             else:
