@@ -213,6 +213,8 @@ def test_amd_metadata_and_missing_stage(cache39, corpus, cli, tmp_path):
     meta = {tr.children[0].all_text(): tr.children[1].all_text()
             for tr in root.find_all("div", id="panel-meta")[0].find_all("tr")}
     assert (meta["VGPRs"], meta["SGPRs"], meta["occupancy (waves/SIMD)"], meta["spills"]) == ("20", "26", "8", "0")
+    # (the reduction's 16 B of scratch, which bind nothing)
+    assert meta["LDS (bytes)"] == "0 static + 16 dynamic (Triton's, at launch)"
     # without --source-root the source is not found: the pane says so and how to fix it
     (main,) = [c for c in pane(root, "python").children if c.attrs.get("data-file") == "main"]
     (empty,) = main.find_all("div", cls="empty")
@@ -495,3 +497,18 @@ def test_every_layout_link_has_its_card(prefix, cache39, tmp_path):
     assert links and not links - ids
     inline = [td for td in parse_page(text).find_all("td") if td.all_text() in ("slice", "dot_op")]
     assert inline and all(td.attrs["title"].startswith(("#ttg.slice<", "#ttg.dot_op<")) for td in inline)
+
+
+def test_amd_occupancy_counts_the_lds_triton_allocates_at_launch(cli, tmp_path):
+    """Triton's shared memory is dynamic LDS (the metadata's `shared`, 24576 B here): the kernel's static LDS
+    is 0 and LLVM's occupancy comment (4 waves/SIMD) counts none. The page said 'LDS 0' and 4; a gfx942 CU's
+    65536 B of LDS hold two such workgroups of 4 waves: 2 * 4 waves over 4 SIMDs = 2."""
+    out = tmp_path / "amd.html"
+    r = cli("report", "CUQKKHCF75H7", "--cache-dir", str(Path(__file__).parent / "data" / "releases-3.0-3.4" / "3.3"), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    root = parse_page(out.read_text())
+    meta = {tr.children[0].all_text(): tr.children[1].all_text()
+            for tr in root.find_all("div", id="panel-meta")[0].find_all("tr")}
+    assert meta["LDS (bytes)"] == "0 static + 24576 dynamic (Triton's, at launch)"
+    assert meta["occupancy (waves/SIMD)"] == (
+        "2 (LDS-bound: 24576 B of LDS a workgroup, 65536 B a CU; LLVM's 4 counted no dynamic LDS)")

@@ -479,7 +479,29 @@ def _resources(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str
     labels = {"vgprs": "VGPRs", "agprs": "AGPRs", "sgprs": "SGPRs", "spills": "spills", "scratch": "scratch (bytes)",
               "lds": "LDS (bytes)", "occupancy": "occupancy (waves/SIMD)"}
     res = amdgcn_resources(text)
-    return [(label, str(res[key])) for key, label in labels.items() if key in res]
+    out = {key: str(res[key]) for key in labels if key in res}
+    # Triton allocates its shared memory as dynamic LDS at launch (the metadata's `shared`): the kernel's
+    # static LDS is 0, and LLVM's occupancy comment counts only that
+    shared = entry.meta_int("shared")
+    if shared and shared > res.get("lds", 0) and "occupancy" in res:
+        occupancy = res["occupancy"]
+        target, warps = entry.target, entry.meta_int("num_warps")
+        lds_per_cu = _LDS_PER_CU.get(target.arch) if target is not None else None
+        if lds_per_cu and warps:  # (4 SIMDs a CU; a workgroup's waves spread over them)
+            limit = (lds_per_cu // shared) * warps // 4
+            why = f"{shared} B of LDS a workgroup, {lds_per_cu} B a CU"
+            if limit < occupancy:  # (else LLVM's figure stands: the LDS does not bind)
+                out["occupancy"] = f"{limit} (LDS-bound: {why}; LLVM's {occupancy} counted no dynamic LDS)"
+        else:
+            out["occupancy"] = f"{occupancy} (LLVM's, counting static LDS only: Triton adds {shared} B at launch)"
+    if "lds" in out or shared is not None:
+        out["lds"] = f"{res.get('lds', 0)} static" + (f" + {shared} dynamic (Triton's, at launch)" if shared else "")
+    return [(labels[key], out[key]) for key in labels if key in out]
+
+
+# LDS a compute unit has (CDNA / GCN, wave64, 4 SIMDs a CU): the AMD ISA guides of each
+_LDS_PER_CU = {"gfx906": 65536, "gfx908": 65536, "gfx90a": 65536, "gfx940": 65536, "gfx941": 65536,
+               "gfx942": 65536, "gfx950": 163840}
 
 
 def _plain(value: object) -> str:
