@@ -69,6 +69,14 @@ def test_what_cannot_be_compiled_again_says_why(tmp_path):
         (gluon / name).write_text("")
     r = run_cli("compile", str(gluon), "--cache-dir", out)
     assert r.returncode == 2 and "a Gluon kernel keeps no TTIR" in r.stderr and len(r.stderr.splitlines()) == 1
+    # a .ttir with no function (emptied, truncated): Triton's compiler died of SIGSEGV on it
+    for text in ("", "module {\n}\n"):
+        empty = tmp_path / "empty" / "k.ttir"
+        empty.parent.mkdir(exist_ok=True)
+        empty.write_text(text)
+        r = run_cli("compile", str(empty), "--target", "cuda:90", "--cache-dir", out)
+        assert r.returncode == 1 and r.stderr.splitlines()[-1] == (
+            f"tritonscope: error: {empty} (cuda:90): no tt.func in this TTIR: nothing to compile")
     if _triton() != (3, 9):
         return  # which TTIR another release refuses is release-specific
     # liger's 3.6 TTIR wraps tensor types in its descriptors, which 3.8 on refuses: respelled, it compiles

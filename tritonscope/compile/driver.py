@@ -330,6 +330,15 @@ def _compile_ir(request: CompileRequest, cache_dir: str, log: str | None = None)
     if request.num_warps:
         options["num_warps"] = request.num_warps
     result.spec = {"from_ir": str(path), "ir_triton_version": meta.get("triton_version"), "options": options}
+    try:
+        with open(path, "rb") as fh:
+            has_function = b"tt.func" in fh.read()
+    except OSError as exc:
+        result.error = CompileFailure("compile", f"cannot read it: {exc.strerror or exc}")
+        return result
+    if not has_function:  # (Triton's compiler dies of SIGSEGV on a module without one)
+        result.error = CompileFailure("compile", "no tt.func in this TTIR: nothing to compile")
+        return result
     wrote = _writer(meta)  # (release, its name, inferred?) of the Triton that wrote the TTIR
     start = time.perf_counter()
     try:
