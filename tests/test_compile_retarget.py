@@ -69,6 +69,11 @@ def test_what_cannot_be_compiled_again_says_why(tmp_path):
         (gluon / name).write_text("")
     r = run_cli("compile", str(gluon), "--cache-dir", out)
     assert r.returncode == 2 and "a Gluon kernel keeps no TTIR" in r.stderr and len(r.stderr.splitlines()) == 1
+    # before 3.9 no .glir: its .source is a module with TTGIR attributes (it said "no .ttir files")
+    (gluon / "k.glir").unlink()
+    (gluon / "k.source").write_text('module attributes {"ttg.num-warps" = 4 : i32} {\n}\n')
+    r = run_cli("compile", str(gluon), "--cache-dir", out)
+    assert r.returncode == 2 and "a Gluon kernel keeps no TTIR" in r.stderr and len(r.stderr.splitlines()) == 1
     # a .ttir with no function (emptied, truncated): Triton's compiler died of SIGSEGV on it
     for text in ("", "module {\n}\n"):
         empty = tmp_path / "empty" / "k.ttir"

@@ -427,6 +427,13 @@ def shared_limit(target: Target | None) -> int | None:
     return SHARED_LIMITS.get((target.backend, target.arch.lower())) if target is not None else None
 
 
+def is_gluon_source(path: str | os.PathLike) -> bool:
+    """Whether a `.source` stage is a Gluon kernel's (its module already has TTGIR attributes: 3.4 to 3.8,
+    before the `.glir` stage told)."""
+    head = _head(path, _SOURCE_HEAD_BYTES)
+    return head is not None and _GLUON_MODULE_ATTR.search(head) is not None
+
+
 def _head(path: str | os.PathLike | None, size: int) -> bytes | None:
     """The first `size` bytes of a file, None where there is none or it cannot be read."""
     if path is None:

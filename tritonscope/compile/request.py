@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from tritonscope.artifacts.cache import TARGET_FORMS, parse_target_spec
+from tritonscope.artifacts.cache import TARGET_FORMS, is_gluon_source, parse_target_spec
 from tritonscope.compile import signatures
 from tritonscope.compile import specialize as sp
 from tritonscope.compile.specialize import TensorArg, parse_version, rules_for
@@ -151,7 +151,7 @@ def _ttir_of(text: str) -> str:
     path = Path(text)
     if path.is_dir():
         found = sorted(path.glob("*.ttir"))
-        if not found and any(path.glob("*.glir")):
+        if not found and (any(path.glob("*.glir")) or any(map(is_gluon_source, path.glob("*.source")))):
             raise UsageError(f"{text}: a Gluon kernel keeps no TTIR (its layouts are written for its target): "
                              "compile its source (path/to/file.py::kernel) for another --target instead")
         if len(found) != 1:
