@@ -292,3 +292,46 @@ def test_mlir_renaming_a_function_at_once_matches_line_by_line():
     for _ in range(3000):
         lines = [rng.choice(MLIR_FRAGMENTS) for _ in range(rng.randrange(1, 10))]
         assert _rename_mlir_function(lines, NormalizeOptions()) == line_by_line(lines), lines
+
+
+def _assert_strings(folder: str, typed: bool = False) -> tuple[str, str]:
+    """debug=True's assert strings of one kernel compiled from `folder` (real Triton 3.9 lines; `typed`: the
+    typed-pointer GEP an older LLVM wrote for its use)."""
+    path = f"{folder}/k.py"
+    n = len(path.encode()) + 1
+    use = (f"getelementptr inbounds ([{n} x i8], [{n} x i8]* @assertFile_0, i64 0, i64 0)" if typed
+           else "@assertFile_0")
+    llir = (f'@assertFile_0 = internal constant [{n} x i8] c"{path}\\00"\n'
+            '@assertMessage_0 = internal constant [8 x i8] c"too far\\00"\n'
+            "define void @k() {\n"
+            f"  tail call void @__assertfail(ptr nonnull @assertMessage_0, ptr nonnull {use}, i32 8)\n"
+            "  ret void\n}\n")
+    ptx = (f".global .align 1 .b8 assertFile_0[{n}] = {{{', '.join(str(b) for b in path.encode())}}};\n"
+           ".visible .entry k()\n{\n\tmov.b64 \t%rd4, assertFile_0;\n\tret;\n}\n")
+    return llir, ptx
+
+
+@pytest.mark.parametrize("typed", [False, True])
+def test_an_assert_path_in_another_folder_is_no_difference(typed):
+    """debug=True keeps the kernel's file path in a string constant: its file name was kept, but the size
+    ([17 x i8], .b8 assertFile_0[17]) and, in PTX, the bytes of the whole path still differed between the
+    same kernel compiled in /tmp/d5/a/x and in /tmp/d5/bbbbbbbb."""
+    a, b = _assert_strings("/tmp/d5/a/x", typed), _assert_strings("/tmp/d5/bbbbbbbb", typed)
+    for i, stage in enumerate(("llir", "ptx")):
+        assert normalize(stage, a[i]) == normalize(stage, b[i])
+    llir = normalize("llir", a[0])
+    assert '@assertFile_0 = internal constant [5 x i8] c"k.py\\00"' in llir
+    assert '[8 x i8] c"too far\\00"' in llir and "[17 x i8]" not in llir
+    assert ".b8 assertFile_0[5] = {107, 46, 112, 121};" in normalize("ptx", a[1])
+
+
+def test_a_snapshot_written_before_the_size_fold_refolds_to_the_same_text():
+    """A snapshot committed by an older tritonscope kept `[17 x i8] c"k.py\\00"` and the PTX bytes of the
+    whole path: `refold` brings it to today's normalization, so CI does not report the kernel changed."""
+    from tritonscope.diff.normalize import refold
+
+    llir, ptx = _assert_strings("/tmp/d5/a/x")
+    old_llir = normalize("llir", llir).replace("[5 x i8]", "[17 x i8]")
+    old_ptx = ".global .align 1 .b8 assertFile_0[17] = {" + ", ".join(str(b) for b in b"/tmp/d5/a/x/k.py") + "};\n"
+    assert refold("llir", old_llir) == normalize("llir", llir)
+    assert refold("ptx", old_ptx) == ".global .align 1 .b8 assertFile_0[5] = {107, 46, 112, 121};\n"

@@ -105,7 +105,10 @@ def normalize(stage: str, text: str, options: NormalizeOptions = DEFAULT_OPTIONS
     # text says which of them any line needs (most texts need none), instead of four subs per line.
     subs = _needed_subs("\n".join(lines))
     out = [_tidy_line(ln, subs) for ln in lines]
-    return "\n".join(ln for ln in out if ln.strip()) + "\n"
+    text = "\n".join(ln for ln in out if ln.strip()) + "\n"
+    if stage == "llir" and any(pattern is QUOTED_ABS_PATH for pattern, _ in subs):
+        text = _fit_string_sizes(text)  # (a path shortened: a string constant's size with it)
+    return text
 
 
 def _byte_classes(members: bytes, keep: bytes = b"") -> bytes:
@@ -321,6 +324,30 @@ def _llir_prepass(text: str) -> str:
     return _LLIR_DBG_ATTACHMENT_PRINTED.sub("", text) if "!dbg" in text else text
 
 
+# A string constant that held an absolute path (debug=True's `@assertFile_0 = internal constant [17 x i8]
+# c"/home/me/k.py\00"`) keeps its file name (QUOTED_ABS_PATH): its size is made that of what is left, or
+# the same kernel compiled in two folders differs by it; its uses (`[17 x i8]* @assertFile_0`) alike. A
+# constant's size is its string's everywhere else, so this applies to older snapshots too (`refold`).
+_LLIR_STRING_CONSTANT = re.compile(r'^(@[-\w$.]+) = ([^\n"]*)\[(\d+) x i8\] c"((?:\\.|[^"\\\n])*)"', re.M)
+_LLVM_BYTE_ESCAPE = re.compile(r"\\(?:[0-9A-Fa-f]{2}|\\)")
+
+
+def _fit_string_sizes(text: str) -> str:
+    sizes: dict[str, tuple[str, str]] = {}
+
+    def fit(m: re.Match) -> str:
+        size = str(len(_LLVM_BYTE_ESCAPE.sub("x", m.group(4)).encode("utf-8")))
+        if size == m.group(3):
+            return m.group(0)
+        sizes[m.group(1)] = (m.group(3), size)
+        return f'{m.group(1)} = {m.group(2)}[{size} x i8] c"{m.group(4)}"'
+
+    text = _LLIR_STRING_CONSTANT.sub(fit, text)
+    for name, (old, new) in sizes.items():
+        text = re.sub(rf"\[{old} x i8\](?=[^\n]*{re.escape(name)}(?![-\w$.]))", f"[{new} x i8]", text)
+    return text
+
+
 def _may_be_llir_debug_line(line: str) -> bool:
     """False when neither LLIR_DEBUG_LINE nor LLIR_DEBUG_FLAG can match: each of their alternatives holds
     one of these words (checked at C speed; the regexes run on the ~5% of lines that pass)."""
@@ -340,8 +367,13 @@ def _gep_as_bytes(m: re.Match) -> str:
 def refold(stage: str, normalized: str) -> str:
     """Folds added since `normalized` may have been written (a committed snapshot): applied again, so an
     older snapshot and a newer normalization of the same kernel still compare equal."""
-    if stage == "llir" and "getelementptr" in normalized:
-        return _GEP_SCALAR.sub(_gep_as_bytes, normalized)
+    if stage == "llir":
+        if "getelementptr" in normalized:
+            normalized = _GEP_SCALAR.sub(_gep_as_bytes, normalized)
+        if ' x i8] c"' in normalized:
+            normalized = _fit_string_sizes(normalized)
+    elif stage == "ptx" and ".b8" in normalized and "= {47," in normalized:
+        normalized = _PTX_PATH_BYTES.sub(_ptx_path_bytes, normalized)
     return normalized
 
 
@@ -418,6 +450,21 @@ def _rename_llir_lines(lines: list[str], values: _Renamer) -> list[str]:
 # --- PTX --------------------------------------------------------------------------------------
 
 
+# A byte array holding an absolute path (debug=True's `.global .align 1 .b8 assertFile_0[17] = {47, 116, ...}`):
+# its file name kept, as QUOTED_ABS_PATH keeps a quoted one's, and its size shrunk alike.
+_PTX_PATH_BYTES = re.compile(r"\.b8 ([\w$]+)\[(\d+)\] = \{(47(?:, \d{1,3})*)\}")
+
+
+def _ptx_path_bytes(m: re.Match) -> str:
+    data = bytes(int(b) & 0xFF for b in m.group(3).split(", "))
+    folder = QUOTED_ABS_PATH.match(f'"{data.decode("latin-1")}"', 1)
+    if folder is None or b"\0" in data:
+        return m.group(0)
+    cut = folder.start(1) - 1  # (the match ran from the quote on)
+    return (f".b8 {m.group(1)}[{max(int(m.group(2)) - cut, 0)}] = "
+            f"{{{', '.join(str(b) for b in data[cut:])}}}")
+
+
 def _normalize_ptx(lines: list[str], options: NormalizeOptions) -> list[str]:
     out: list[str] = []
     registers: dict[str, _Renamer] = {}
@@ -439,6 +486,8 @@ def _normalize_ptx(lines: list[str], options: NormalizeOptions) -> list[str]:
             continue
         if "//" in line and '"' not in line:
             line = PTX_COMMENT.sub("", line)
+        if ".b8" in line and "= {47," in line:
+            line = _PTX_PATH_BYTES.sub(_ptx_path_bytes, line)
         if ("entry" in line or "func" in line) and PTX_FUNC_START.match(line):
             registers = {}
             labels = _Renamer("$L__BB")
