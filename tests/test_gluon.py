@@ -448,3 +448,92 @@ def test_a_static_factory_is_read_and_its_computed_fields_filled_in(tmp_path, cl
     assert [t["name"] for t in row["resolved"]] == ["shared"]
     shown = cli("layout", "factory_kernel", "--cache-dir", str(tmp_path / "c")).stdout
     assert "written   NVMMASharedLayout.get_default_for(block_shape=[64, 64], dtype=gl.float16)" in shown
+
+
+QA_KERNELS = '''
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+
+@gluon.jit
+def cse_kernel(x_ptr, y_ptr, N: gl.constexpr):
+    B: gl.constexpr = gl.BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0])
+    r = gl.arange(0, N, layout=gl.SliceLayout(1, B))
+    c = gl.arange(0, N, layout=gl.SliceLayout(0, B))
+    x = gl.load(x_ptr + r[:, None] * N + c[None, :])
+    r2 = gl.arange(0, N, layout=gl.SliceLayout(1, B))
+    gl.store(y_ptr + r2[:, None] * N + c[None, :], x)
+
+
+@gluon.jit
+def cond_kernel(x_ptr, y_ptr, N: gl.constexpr, ROWMAJOR: gl.constexpr):
+    if ROWMAJOR:
+        L: gl.constexpr = gl.BlockedLayout([1, 4], [4, 8], [4, 1], [1, 0])
+    else:
+        L: gl.constexpr = gl.BlockedLayout([4, 1], [8, 4], [1, 4], [0, 1])
+    r = gl.arange(0, N, layout=gl.SliceLayout(1, L))
+    c = gl.arange(0, N, layout=gl.SliceLayout(0, L))
+    x = gl.load(x_ptr + r[:, None] * N + c[None, :])
+    gl.store(y_ptr + r[:, None] * N + c[None, :], x)
+
+
+@gluon.jit
+def pad_kernel(x_ptr, y_ptr, M: gl.constexpr, K: gl.constexpr):
+    blk: gl.constexpr = gl.BlockedLayout([1, 8], [8, 8], [4, 1], [1, 0])
+    p1: gl.constexpr = gl.PaddedSharedLayout.with_identity_for([[32, 8]], [64, 32], [1, 0])
+    p2: gl.constexpr = gl.PaddedSharedLayout(interval_padding_pairs=[[64, 4]], offset_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0]], cga_layout=[], shape=[64, 32])
+    r = gl.arange(0, M, layout=gl.SliceLayout(1, blk))
+    c = gl.arange(0, K, layout=gl.SliceLayout(0, blk))
+    x = gl.load(x_ptr + r[:, None] * K + c[None, :])
+    s1 = gl.allocate_shared_memory(gl.float16, [M, K], p1, x)
+    s2 = gl.allocate_shared_memory(gl.float16, [M, K], p2, s1.load(blk))
+    gl.store(y_ptr + r[:, None] * K + c[None, :], s2.load(blk))
+'''
+
+
+def _qa_line(text: str) -> int:
+    (n,) = [i for i, line in enumerate(QA_KERNELS.lstrip("\n").splitlines(), 1) if text in line]
+    return n
+
+
+def _statuses(tmp_path, cli, kernel: str, target: str, signature: str, *constexprs: str) -> dict[int, tuple]:
+    (tmp_path / "qa.py").write_text(QA_KERNELS.lstrip("\n"))
+    args = [x for c in constexprs for x in ("--constexpr", c)]
+    cache = tmp_path / kernel
+    r = cli("compile", f"{tmp_path / 'qa.py'}::{kernel}", "--target", target, "--signature", signature, *args,
+            "--cache-dir", str(cache))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("layout", kernel, "--cache-dir", str(cache), "--json").stdout)
+    return {w["written"]["line"]: (w["status"], [t["name"] for t in w["resolved"]], w["filled"])
+            for w in doc["written"]["layouts"]}
+
+
+def test_a_slice_merged_into_an_identical_one_is_in_ttgir(tmp_path, cli):
+    """Line 11's SliceLayout(1, B) makes the same op as line 8's, which the compiler keeps: none of line 11's
+    ops carries it, yet the TTGIR has it (inline, never aliased). It was 'not in TTGIR'."""
+    got = _statuses(tmp_path, cli, "cse_kernel", "cuda:90", "x_ptr=*fp32,y_ptr=*fp32", "N=32")
+    slice1 = "#ttg.slice<{dim = 1, parent = #blocked}>"
+    assert got[_qa_line("r = gl.arange(0, N, layout=gl.SliceLayout(1, B))")] == ("as written", [slice1], {})
+    assert got[_qa_line("r2 = gl.arange")] == ("in TTGIR, on no op of its lines", [slice1], {})
+
+
+@pytest.mark.parametrize("rowmajor", [1, 0])
+def test_a_name_bound_in_each_branch_of_an_if(tmp_path, cli, rowmajor):
+    """`L` is bound in both branches of a constexpr `if`: the slices of L were matched against the last
+    binding only ('differs' when the first branch was compiled), and the branch not taken 'differed'."""
+    got = _statuses(tmp_path, cli, "cond_kernel", "cuda:90", "x_ptr=*fp32,y_ptr=*fp32", "N=32",
+                    f"ROWMAJOR={rowmajor}")
+    first = _qa_line("L: gl.constexpr = gl.BlockedLayout([1, 4]")
+    taken, other = (first, first + 2) if rowmajor else (first + 2, first)
+    assert got[taken] == ("as written", ["blocked"], {}) and got[other] == ("not in TTGIR", [], {})
+    assert got[first + 3][:2] == ("as written", ["#ttg.slice<{dim = 1, parent = #blocked}>"])
+    assert got[first + 4][:2] == ("as written", ["#ttg.slice<{dim = 0, parent = #blocked}>"])
+
+
+def test_padded_shared_layouts_match_on_their_padding_and_offsets(tmp_path, cli):
+    """Two padded layouts on one line (a load from one stored into the other): each written one resolved to
+    both, whatever its padding; the TTGIR prints identity offsets as order + shape, now compared too."""
+    got = _statuses(tmp_path, cli, "pad_kernel", "hip:gfx950", "x_ptr=*fp16,y_ptr=*fp16", "M=64", "K=32")
+    identity = "[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0]]"
+    assert got[_qa_line("p1: gl")] == ("filled in", ["shared"], {"offset_bases": identity})
+    assert got[_qa_line("p2: gl")] == ("as written", ["shared1"], {})

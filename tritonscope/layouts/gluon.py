@@ -17,7 +17,7 @@ from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.attrs import iter_shaped_types, parse_layout_aliases, parse_tensor_type
 from tritonscope.layouts.model import Layout
 from tritonscope.layouts.views import facts_for
-from tritonscope.layouts.written import Symbol, WrittenLayout, written_layouts
+from tritonscope.layouts.written import Either, Symbol, WrittenLayout, written_layouts
 from tritonscope.stages import parse_ttgir
 from tritonscope.stages.common import kernel_source_file, same_file
 
@@ -36,6 +36,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "tensor_memory_encoding": {"block": "block_shape", "col_stride": "col_stride", "two_ctas": "two_ctas",
                                "fp4_padded": "fp4_padded"},
     "amd_wmma": {"version": "version", "transposed": "is_transposed", "warp_bases": "warp_bases"},
+    "padded_shared": {"interval_padding_pairs": "intervals", "offset_bases": "offset_bases"},
 }
 # DistributedLinearLayout's bases against the TTGIR's `#ttg.linear` ones, per input dim
 LINEAR_FIELDS = {"reg_bases": "register", "lane_bases": "lane", "warp_bases": "warp", "block_bases": "block"}
@@ -84,7 +85,7 @@ def matches(written: WrittenLayout, layout: Layout | None) -> bool:
         return False
     for key, attr in FIELDS.get(written.kind, {}).items():
         value = written.args.get(key)
-        if value is not None and not _agrees(value, getattr(layout, attr, None)):
+        if value is not None and not _agrees(value, _field(layout, attr)):
             return False
     if written.kind == "linear":  # (its fields are the bases of each input dim)
         bases = getattr(layout, "bases", {}) or {}
@@ -95,13 +96,26 @@ def matches(written: WrittenLayout, layout: Layout | None) -> bool:
     return True
 
 
+def _field(layout: Layout | None, attr: str) -> Any:
+    """A field of a TTGIR layout as the Gluon constructor takes it: a padded layout printed with `order` and
+    `shape` (its identity offsets, as `with_identity_for` builds them) has those offset bases."""
+    value = getattr(layout, attr, None)
+    if value is None and attr == "offset_bases" and getattr(layout, "order", None) and getattr(layout, "shape", None):
+        rank = len(layout.shape)
+        value = tuple(tuple(1 << b if i == dim else 0 for i in range(rank))
+                      for dim in layout.order for b in range(max(layout.shape[dim], 1).bit_length() - 1))
+    return value
+
+
 def _agrees(value: Any, got: Any) -> bool:
     """A written field against the layout's: symbols agree with anything, lists element by element."""
     if isinstance(value, Symbol):
         return True
+    if isinstance(value, Either):
+        return any(matches(o, got) for o in value.options)
     if isinstance(value, WrittenLayout):
         return matches(value, got)
-    if isinstance(value, list) and any(isinstance(x, (Symbol, WrittenLayout, list)) for x in value):
+    if isinstance(value, list) and any(isinstance(x, (Symbol, WrittenLayout, Either, list)) for x in value):
         return isinstance(got, (list, tuple)) and len(got) == len(value) and all(map(_agrees, value, got))
     return _norm(value) == _norm(got)
 
@@ -124,6 +138,7 @@ class KernelTensors:
     by_line: dict[int, list[TensorOnLine]]
     names: dict[Layout, str]
     reached: frozenset[int] = frozenset()  # every line of the source file some op's chain names
+    every: dict[Layout, str] = field(default_factory=dict)  # every layout of the TTGIR's types (and parents)
 
 
 def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None) -> KernelTensors:
@@ -139,9 +154,8 @@ def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None
         if lines:
             frames.setdefault(op.lineno, set()).update(lines)
     out: dict[int, list[TensorOnLine]] = {}
+    every = {layout: name for name, layout in aliases.items()}
     for lineno, type_text in iter_shaped_types(ttgir):
-        if lineno not in frames:
-            continue
         try:
             tt = parse_tensor_type(type_text, aliases)
         except TritonscopeError as exc:
@@ -149,11 +163,15 @@ def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None
         if tt.encoding is None:
             continue
         name = tt.encoding_name or names.get(tt.encoding) or tt.encoding.text or tt.encoding.to_text()
+        if tt.encoding not in every:
+            every.update((lay, n) for n, lay in _with_parents(name, tt.encoding, names) if lay not in every)
+        if lineno not in frames:
+            continue
         t = TensorOnLine(name, tt.encoding, tt.shape, tt.pointee_dtype or tt.dtype, tt.access_bits, tt.memory,
                          tt.view_of)
         for line in frames[lineno]:
             out.setdefault(line, []).append(t)
-    return KernelTensors(out, names, frozenset().union(*frames.values()))
+    return KernelTensors(out, names, frozenset().union(*frames.values()), every)
 
 
 def _rank(t: TensorOnLine) -> tuple[int, bool, bool]:
@@ -179,7 +197,7 @@ def resolve(written: WrittenLayout, kernel: KernelTensors) -> Resolution:
             # (written in the kernel or a helper: a module's layout no line uses is left out as before)
             # no op of its lines carries it, but the TTGIR has a layout with its fields: a constant the
             # compiler hoisted to no line (a gl.zeros accumulator), an op merged with an identical one
-            elsewhere = {n: lay for lay, n in kernel.names.items() if matches(written, lay)}
+            elsewhere = {n: lay for lay, n in kernel.every.items() if matches(written, lay)}
             if elsewhere:
                 return Resolution(written, ELSEWHERE,
                                   [TensorOnLine(n, lay, (), "", 0, "registers") for n, lay in elsewhere.items()])
@@ -206,14 +224,14 @@ def _filled(written: WrittenLayout, resolved: list[TensorOnLine], kernel: Kernel
     if len(resolved) != 1 or written.kind is None:
         return {}
     attrs = FIELDS.get(written.kind, {})
-    return {k: _text(getattr(resolved[0].layout, attrs[k], None), kernel.names) for k in written.symbolic if k in attrs}
+    return {k: _text(_field(resolved[0].layout, attrs[k]), kernel.names) for k in written.symbolic if k in attrs}
 
 
 def _through_children(out: list[Resolution], kernel: KernelTensors) -> None:
     """A layout only ever used inside another written one (`parent` in `gl.SliceLayout(0, parent)`) has no
     line of its own with ops: it resolves to the field of what that one resolved to, where it matches."""
     for r in out:
-        if r.status != "not in TTGIR":
+        if r.status not in ("not in TTGIR", ELSEWHERE):  # (a child that resolved says more than the TTGIR's list)
             continue
         found: dict[str, Layout] = {}
         for child in out:
@@ -221,7 +239,8 @@ def _through_children(out: list[Resolution], kernel: KernelTensors) -> None:
                 continue
             for key, value in child.written.args.items():
                 attr = FIELDS.get(child.written.kind or "", {}).get(key)
-                if value is not r.written or attr is None:
+                if not (value is r.written or (isinstance(value, Either) and r.written in value.options)) \
+                        or attr is None:
                     continue
                 for t in child.resolved:
                     inner = getattr(t.layout, attr, None)
@@ -231,6 +250,15 @@ def _through_children(out: list[Resolution], kernel: KernelTensors) -> None:
             r.resolved = [TensorOnLine(n, lay, (), "", 0, "registers") for n, lay in found.items()]
             r.status = "filled in" if r.written.symbolic else "as written"
             r.filled, r.seen = _filled(r.written, r.resolved, kernel), []
+
+
+def _branches_not_taken(out: list[Resolution]) -> None:
+    """A name bound to layouts in each branch of a constexpr `if`: the one that resolved was compiled; the
+    others 'differ' only by not being taken."""
+    taken = {(r.written.function, r.written.name) for r in out if r.resolved and r.written.name}
+    for r in out:
+        if r.status == "differs" and r.written.name and (r.written.function, r.written.name) in taken:
+            r.status, r.seen = "not in TTGIR", []
 
 
 def _reached(written: WrittenLayout, kernel: KernelTensors) -> bool:
@@ -250,7 +278,7 @@ def _numel(shape: tuple[int, ...]) -> int:
 
 def _text(v: Any, names: dict[Layout, str] | None = None) -> str:
     if isinstance(v, tuple):
-        return "[" + ", ".join(map(str, v)) + "]"
+        return "[" + ", ".join(_text(x, names) for x in v) + "]"
     if isinstance(v, Layout):  # a parent layout: its alias, as the TTGIR names it
         name = (names or {}).get(v)
         return f"#{name.lstrip('#')}" if name else v.to_text()
@@ -272,6 +300,7 @@ def written_vs_resolved(source: str, source_file: str, ttgir: str, ttgir_path: s
                or _reached(w, kernel)]
     out = [resolve(w, kernel) for w in written]
     _through_children(out, kernel)
+    _branches_not_taken(out)
     # module-level layouts this kernel does not use belong to other kernels of the file
     return [r for r in out if r.written.function is not None or r.status != "not in TTGIR"]
 

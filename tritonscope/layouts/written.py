@@ -55,6 +55,14 @@ class Symbol:
         return self.text
 
 
+@dataclass(frozen=True)
+class Either:
+    """A name bound to a layout more than once in its scope (each branch of a constexpr `if`): the compiler
+    took one of them."""
+
+    options: tuple[WrittenLayout, ...]
+
+
 @dataclass
 class WrittenLayout:
     line: int
@@ -97,6 +105,8 @@ def _has_symbol(v: Any) -> bool:
 
 
 def _value_text(v: Any) -> str:
+    if isinstance(v, Either):
+        return _value_text(v.options[0])
     if isinstance(v, WrittenLayout):
         return v.name or v.text
     if isinstance(v, list):
@@ -105,6 +115,8 @@ def _value_text(v: Any) -> str:
 
 
 def _value_json(v: Any) -> Any:
+    if isinstance(v, Either):
+        return {"one_of": [_value_json(o) for o in v.options]}
     if isinstance(v, WrittenLayout):
         return {"layout_at_line": v.line, "name": v.name, "text": v.text}
     if isinstance(v, Symbol):
@@ -144,6 +156,7 @@ class _Scanner(ast.NodeVisitor):
         self.source = source
         self.found: list[WrittenLayout] = []
         self.bound: dict[tuple[str | None, str], WrittenLayout] = {}  # (function, name) -> layout
+        self.bindings: dict[tuple[str | None, str], list[WrittenLayout]] = {}  # ... every layout bound to it
         self.reads: list[tuple[str | None, str, int]] = []  # (function, name, line)
         self.stores: set[tuple[str | None, str]] = set()  # (function, name) bound there: shadows a module's
         self.aliases: list[tuple[str | None, str, WrittenLayout]] = []  # `A2: gl.constexpr = A`
@@ -168,6 +181,7 @@ class _Scanner(ast.NodeVisitor):
             layout = self.layout(value)
             layout.name = target.id
             self.bound[(self.function, target.id)] = layout
+            self.bindings.setdefault((self.function, target.id), []).append(layout)
             self.stores.add((self.function, target.id))
             return True
         if isinstance(target, ast.Name) and isinstance(value, ast.Name):
@@ -232,7 +246,9 @@ class _Scanner(ast.NodeVisitor):
             self.reads.append((self.function, node.id, node.lineno))
             bound = self._lookup(node.id)
             if bound is not None:
-                return bound
+                scope = self.function if (self.function, node.id) in self.bound else None
+                every = self.bindings.get((scope, node.id), [])
+                return Either(tuple(every)) if len(every) > 1 else bound
         try:
             return ast.literal_eval(node)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):

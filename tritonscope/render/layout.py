@@ -400,6 +400,8 @@ def render_written_layouts(doc: dict, console: Console, kernel: str) -> None:
 
 def _arg(v) -> str:
     if isinstance(v, dict):
+        if v.get("one_of"):  # (a name bound in each branch of an `if`)
+            return _arg(v["one_of"][0])
         return v.get("name") or v.get("symbol") or v.get("text") or "?"
     if isinstance(v, list):
         return "[" + ", ".join(map(_arg, v)) + "]"
