@@ -537,3 +537,30 @@ def test_padded_shared_layouts_match_on_their_padding_and_offsets(tmp_path, cli)
     identity = "[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0]]"
     assert got[_qa_line("p1: gl")] == ("filled in", ["shared"], {"offset_bases": identity})
     assert got[_qa_line("p2: gl")] == ("as written", ["shared1"], {})
+
+
+SLICE_NARROW = '''
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+
+@gluon.jit
+def slice_narrow_kernel(x_ptr, y_ptr, N: gl.constexpr):
+    B: gl.constexpr = gl.BlockedLayout([1, 4], [4, 8], [4, 1], [1, 0])
+    offs = gl.arange(0, N, layout=gl.SliceLayout(1, B))
+    x = gl.load(x_ptr + offs)
+    gl.store(y_ptr + offs, x)
+'''
+
+
+def test_a_written_slice_layout_is_not_blamed_on_the_compiler(tmp_path, cli):
+    """In a Gluon kernel the programmer wrote the slice the narrow load takes: its evidence said the layout
+    was 'propagated by the compiler's layout passes'; it names the line that writes it."""
+    (tmp_path / "s.py").write_text(SLICE_NARROW.lstrip("\n"))
+    r = cli("compile", f"{tmp_path / 's.py'}::slice_narrow_kernel", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp32,y_ptr=*fp32", "--constexpr", "N=64", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("loads", "slice_narrow_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
+    why = [row["evidence"]["layout-contiguity-1"] for row in doc["rows"]]
+    assert len(why) == 2 and all(w.endswith("4-byte accesses at most (a slice layout: written at s.py:8)")
+                                 for w in why)

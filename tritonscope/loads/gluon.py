@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import os
 
+from tritonscope.errors import TritonscopeError
+from tritonscope.layouts.attrs import parse_layout
 from tritonscope.layouts.gluon import Resolution
 from tritonscope.layouts.views import MAX_VECTOR_BYTES
 from tritonscope.loads.model import AccessRow, Reason
+from tritonscope.loads.verdict import PROPAGATED
 
 # Accesses whose register layout decides the global access width (shared-memory accesses also depend on
 # the shared layout, which `loads` explains on its own).
@@ -30,6 +33,7 @@ def written_layout_reasons(rows: list[AccessRow], resolutions: list[Resolution],
     """Add a `written-layout` reason to each global access whose written layout caps its vectors."""
     name = os.path.basename(source_file)
     for row in rows:
+        _written_not_propagated(row, resolutions, name)
         if row.kind not in _GLOBAL_KINDS or not row.shape or row.fastest_dim is None:
             continue
         element_bytes = max(1, row.element_bits // 8)
@@ -59,6 +63,23 @@ def written_layout_reasons(rows: list[AccessRow], resolutions: list[Resolution],
             "written-layout",
             f"{name}:{r.written.line} writes {value} for #{row.layout}: {run} contiguous {row.dtype} per thread "
             f"along dim {d}, {run * element_bytes}-byte accesses at most; {gain}"))
+
+
+def _written_not_propagated(row: AccessRow, resolutions: list[Resolution], name: str) -> None:
+    """A slice, dot-operand or linear layout of a Gluon kernel was written, not propagated by the compiler:
+    the `layout-contiguity-1` evidence names where (or says the source wrote it)."""
+    for i, reason in enumerate(row.reasons):
+        if reason.code != "layout-contiguity-1" or PROPAGATED not in reason.evidence:
+            continue
+        try:
+            layout = parse_layout(row.layout_text or "")
+        except TritonscopeError:
+            layout = None
+        lines = sorted({r.written.line for r in resolutions if layout is not None
+                        and any(t.layout == layout for t in r.resolved)})
+        where = (f": written at {name}:{', '.join(map(str, lines))}" if lines
+                 else ": in a Gluon kernel the source writes each layout")
+        row.reasons[i] = Reason(reason.code, reason.evidence.replace(PROPAGATED, where))
 
 
 def _ints(values) -> str:

@@ -5,6 +5,10 @@ from __future__ import annotations
 from tritonscope.loads.model import AccessRow, Reason
 from tritonscope.loads.sites import ValueGraph
 
+# Why a Triton kernel's access has a non-blocked layout (a Gluon kernel's is written: loads/gluon.py says where)
+PROPAGATED = (": the access takes the layout its result's uses need, propagated by the compiler's layout passes; "
+              "the coalesce pass picks blocked layouts only")
+
 
 def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
     stage = final if final and (row.stages.get(final) or row.ambiguous.get(final)) else None
@@ -142,9 +146,7 @@ def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
         spt = getattr(site.layout, "size_per_thread", None)
         detail = f"sizePerThread={list(spt)}, " if spt else ""
         article = "an" if kind and kind[:1] in "aeiou" else "a"
-        origin = "" if kind in (None, "blocked") else (
-            f" ({article} {kind} layout: the access takes the layout its result's uses need, propagated by the "
-            "compiler's layout passes; the coalesce pass picks blocked layouts only)")
+        origin = "" if kind in (None, "blocked") else f" ({article} {kind} layout{PROPAGATED})"
         narrow = ""
         if one_wide and total > 1:
             shape = "x".join(map(str, row.shape))
