@@ -156,7 +156,8 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
              next((p for p in panes if p.stage == "ttgir"), None))
     _loads(model, entry, options)
     model.metadata = _metadata(entry, {p.stage: p.text for p in panes if p.text is not None})
-    local = entry.local_bytes
+    # (the CUBIN's figure, read once by _resources; not KernelEntry.local_bytes, which opens it again)
+    local = next((int(v) for k, v in model.metadata if k == "local memory (spills, bytes)" and v.isdigit()), 0)
     if local and not any(n.startswith("spills:") for n in model.notes):  # (the SASS stage not shown, say)
         model.notes.insert(0, f"spills: {local} bytes of local memory per thread (register spills and stack, from "
                               "the CUBIN; add sass to --stages for the instructions and their lines)")
