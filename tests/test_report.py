@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import CORPUS, run_cli
 
 SOFTMAX_90 = "TWWPLXS2UOETQNB37UVKIJKEJSGQVY6IHVAXHM37QTBLWHZ7HVBA"
 SOFTMAX_GFX942 = "HAAWWFOXTFZB"  # hash prefix
@@ -512,3 +512,56 @@ def test_amd_occupancy_counts_the_lds_triton_allocates_at_launch(cli, tmp_path):
     assert meta["LDS (bytes)"] == "0 static + 24576 dynamic (Triton's, at launch)"
     assert meta["occupancy (waves/SIMD)"] == (
         "2 (LDS-bound: 24576 B of LDS a workgroup, 65536 B a CU; LLVM's 4 counted no dynamic LDS)")
+
+
+def _amd_meta(cli, tmp_path, edit: dict, amdgcn_edit: tuple[str, str] | None = None) -> dict[str, str]:
+    """The metadata table of a report on a copy of the 3.3 gfx942 matmul with its metadata (and AMDGCN) edited."""
+    entry = tmp_path / "c" / "CUQKKHCF75H76GQ7EJIUCFS6PQ4VDEQ2VP2DHCONARFPDDIOUCAA"
+    shutil.copytree(Path(__file__).parent / "data" / "releases-3.0-3.4" / "3.3" / entry.name, entry)
+    meta = json.loads((entry / "matmul_kernel.json").read_text())
+    (entry / "matmul_kernel.json").write_text(json.dumps({**meta, **edit}))
+    if amdgcn_edit:
+        gcn = entry / "matmul_kernel.amdgcn"
+        gcn.write_text(gcn.read_text().replace(*amdgcn_edit))
+    out = tmp_path / "amd.html"
+    r = cli("report", "CUQKKHCF75H7", "--cache-dir", str(tmp_path / "c"), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    root = parse_page(out.read_text())
+    return {tr.children[0].all_text(): tr.children[1].all_text()
+            for tr in root.find_all("div", id="panel-meta")[0].find_all("tr")}
+
+
+def test_amd_lds_bound_counts_static_lds_and_rounds_up(cli, tmp_path):
+    """One 1-wave workgroup of 20000 B: three fit a CU's 65536 B, one wave on each of three SIMDs: 1 a SIMD,
+    not 3 // 4 = 0. Static LDS adds to Triton's dynamic LDS (it was left out of the bound)."""
+    meta = _amd_meta(cli, tmp_path / "a", {"shared": 20000, "num_warps": 1})
+    assert meta["occupancy (waves/SIMD)"].startswith("1 (LDS-bound: 20000 B of LDS a workgroup, 65536 B a CU")
+    meta = _amd_meta(cli, tmp_path / "b", {"shared": 8192}, ("; LDSByteSize: 0 bytes", "; LDSByteSize: 32768 bytes"))
+    assert meta["LDS (bytes)"] == "32768 static + 8192 dynamic (Triton's, at launch)"
+    assert meta["occupancy (waves/SIMD)"].startswith("1 (LDS-bound: 40960 B of LDS a workgroup")
+    meta = _amd_meta(cli, tmp_path / "c", {"shared": -5})  # (damaged: unknown, not a negative size)
+    assert meta["LDS (bytes)"] == "0 static"
+
+
+def test_a_report_of_an_entry_without_text_stages(cli, tmp_path):
+    """An entry that kept only its metadata and binary: the page said it crashed (UnboundLocalError), then
+    that the kernel was 'compiled without line info?' and to 'add ttgir to --stages'."""
+    src = CORPUS / "triton-3.9.0" / "AYJIRKHPESPUQYN2QFLY4TIMHL4B3NXV45FRJOUBLTQMREITZBDQ"
+    entry = tmp_path / "c" / "e"
+    entry.mkdir(parents=True)
+    for name in ("matmul_kernel.json", "matmul_kernel.hsaco"):
+        shutil.copy(src / name, entry / name)
+    out = tmp_path / "p.html"
+    r = cli("report", "matmul_kernel", "--cache-dir", str(tmp_path / "c"), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "source + no IR stage (the entry keeps none)" in r.stderr
+    notes = [n.all_text() for n in parse_page(out.read_text()).find_all("div", cls="empty")]
+    assert "no IR stage to name a source file: the entry keeps none of its text stages" in notes
+    assert "no TTGIR in this entry: layouts are read from it" in notes
+
+
+def test_an_output_folder_that_does_not_exist_is_named(cli, tmp_path, cache39):
+    r = cli("report", "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:90",
+            "-o", str(tmp_path / "no" / "x.html"))
+    assert r.returncode == 1
+    assert r.stderr.strip() == f"tritonscope: error: {tmp_path / 'no' / 'x.html'}: No such file or directory"

@@ -336,3 +336,20 @@ def test_a_source_root_thousands_of_folders_deep_is_searched_without_error(tmp_p
         sys.setrecursionlimit(limit)
     assert found.found and found.path == str(root / "b" / "x" / "k.py")  # its folder x is the IR's
     assert missing.error == "source not found"
+
+
+def test_a_relative_path_does_not_climb_out_of_the_working_directory(tmp_path, monkeypatch):
+    """An IR location `../outside/secret.py` (a crafted cache: Triton writes absolute paths) was opened
+    relative to the working directory, whatever --source-root said: run from root/, the report embedded
+    ../outside/secret.py. It is looked up under the roots by its trailing components only."""
+    from tritonscope.srcmap.paths import SourceFinder
+
+    (tmp_path / "root").mkdir()
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "secret.py").write_text(JIT_KERNEL)
+    (tmp_path / "root" / "k.py").write_text(JIT_KERNEL)
+    monkeypatch.chdir(tmp_path / "root")
+    finder = SourceFinder(roots=(str(tmp_path / "root"),))
+    assert finder.locate("../outside/secret.py") == (None, None)
+    assert finder.locate("k.py") == ("k.py", "as is")  # (a relative path inside it still is)
+    assert finder.locate("../elsewhere/k.py") == (str(tmp_path / "root" / "k.py"), "source-root")

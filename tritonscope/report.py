@@ -143,11 +143,12 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
         panes.append(pane)
         if module is not None:
             kmap.stages[stage] = module
-    del module  # kmap holds the parses until _map_lines is done with them
+    module = None  # kmap holds the parses until _map_lines is done with them
     kmap.source_file = srcmap.user_file(kmap)
     named = kmap.named_files()
     unread = [p.stage for p in panes if not p.text]  # (missing, empty, or not read: each pane says why)
-    model = ReportModel(kernel=kernel, source=_source_pane(kmap.source_file, named, options, unread), stages=panes)
+    model = ReportModel(kernel=kernel, source=_source_pane(kmap.source_file, named, options, unread, len(panes)),
+                        stages=panes)
     _map_lines(model, kmap)
     model.helpers = _helper_panes(model, kmap, named, options)
     model.sources = _source_statuses(model.source, model.helpers, named, options)
@@ -210,11 +211,12 @@ def _first_lines(text: str, n: int) -> tuple[str, int | None]:
 
 
 def _source_pane(ir_path: str | None, named: set[str], options: ReportOptions,
-                 unread: list[str] = ()) -> SourcePane:
+                 unread: list[str] = (), shown: int = 1) -> SourcePane:
     pane = SourcePane(ir_path=ir_path)
     if ir_path is None:
         pane.note = (f"no stage shown names a source file ({', '.join(unread)}: missing, empty or not read, as its "
-                     "pane says)" if unread else "no stage shown names a source file (compiled without line info?)")
+                     "pane says)" if unread else "no stage shown names a source file (compiled without line info?)"
+                     if shown else "no IR stage to name a source file: the entry keeps none of its text stages")
         return pane
     if not options.read_source:
         pane.note = f"{ir_path}: not embedded (--no-source)"
@@ -319,7 +321,8 @@ def _map_lines(model: ReportModel, kmap) -> None:
 
 def _layouts(model: ReportModel, entry: KernelEntry, ttgir: str | None, pane: StagePane | None = None) -> None:
     if ttgir is None:
-        model.layouts_note = ("no TTGIR: layouts are read from it (add ttgir to --stages)" if pane is None else
+        model.layouts_note = ("no TTGIR in this entry: layouts are read from it" if "ttgir" not in entry.files else
+                              "no TTGIR: layouts are read from it (add ttgir to --stages)" if pane is None else
                               f"no TTGIR text: layouts are read from it ({pane.note or 'the stage is empty'})")
         return
     try:
@@ -484,13 +487,15 @@ def _resources(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str
     # Triton allocates its shared memory as dynamic LDS at launch (the metadata's `shared`): the kernel's
     # static LDS is 0, and LLVM's occupancy comment counts only that
     shared = entry.meta_int("shared")
-    if shared and shared > res.get("lds", 0) and "occupancy" in res:
-        occupancy = res["occupancy"]
+    shared = shared if shared is not None and shared >= 0 else None  # (a damaged value is unknown)
+    if shared and "occupancy" in res:
+        occupancy, total = res["occupancy"], res.get("lds", 0) + shared
         target, warps = entry.target, entry.meta_int("num_warps")
         lds_per_cu = _LDS_PER_CU.get(target.arch) if target is not None else None
-        if lds_per_cu and warps:  # (4 SIMDs a CU; a workgroup's waves spread over them)
-            limit = (lds_per_cu // shared) * warps // 4
-            why = f"{shared} B of LDS a workgroup, {lds_per_cu} B a CU"
+        if lds_per_cu and warps and warps > 0:
+            # the workgroups a CU's LDS holds, their waves spread over its 4 SIMDs: the most one SIMD holds
+            limit = -(-(lds_per_cu // total) * warps // 4)
+            why = f"{total} B of LDS a workgroup, {lds_per_cu} B a CU"
             if limit < occupancy:  # (else LLVM's figure stands: the LDS does not bind)
                 out["occupancy"] = f"{limit} (LDS-bound: {why}; LLVM's {occupancy} counted no dynamic LDS)"
         else:

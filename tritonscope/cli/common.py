@@ -333,7 +333,10 @@ def write_atomically(path: str, data: str | bytes) -> None:
             fh.write(data)
         return
     folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".tritonscope-", suffix=".tmp", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".tritonscope-", suffix=".tmp", dir=folder)
+    except OSError as exc:  # (named after the file asked for, not the temporary one beside it)
+        raise OSError(exc.errno, exc.strerror, path) from None
     try:
         mask = os.umask(0o022)
         os.umask(mask)

@@ -65,7 +65,8 @@ def report_cmd(sel: Selection, output: str | None, stages: str | None, open_brow
         return
     write_atomically(path, page)
     size = os.path.getsize(path)
-    click.echo(one_line(f"wrote {path} ({size / 1024:.0f} KiB: source + {', '.join(p.stage for p in model.stages)})"),
+    shown = ", ".join(p.stage for p in model.stages) or "no IR stage (the entry keeps none)"
+    click.echo(one_line(f"wrote {path} ({size / 1024:.0f} KiB: source + {shown})"),
                err=True)
     for s in model.sources:
         click.echo(one_line(f"  {'embedded' if s.embedded else 'not embedded'}: {s.ir_path}"

@@ -97,7 +97,9 @@ class SourceFinder:
                         outside = outside or f"{candidate} is outside {new} once its links are resolved"
                         continue
                     return candidate, "substitute-path"
-        if requested and os.path.isfile(requested):
+        # (a relative path is taken from the working directory only where it does not climb out of it)
+        if requested and (os.path.isabs(requested) or ".." not in Path(requested).parts) \
+                and os.path.isfile(requested):
             return requested, "as is"
         parts = [p for p in Path(requested).parts if p not in ("/", "")]
         # (the trailing components below the last `..`: a lookup under a root never climbs out of it)
