@@ -311,12 +311,17 @@ def _assert_strings(folder: str, typed: bool = False) -> tuple[str, str]:
     return llir, ptx
 
 
-@pytest.mark.parametrize("typed", [False, True])
-def test_an_assert_path_in_another_folder_is_no_difference(typed):
+@pytest.mark.parametrize("folder,typed", [("/tmp/d5/bbbbbbbb", False), ("/tmp/d5/bbbbbbbb", True),
+                                          ("/tmp/d5/with space", False), ("/tmp/d5/it's", False),
+                                          ("/tmp/d5/tab\tdir", False)])
+def test_an_assert_path_in_another_folder_is_no_difference(folder, typed):
     """debug=True keeps the kernel's file path in a string constant: its file name was kept, but the size
     ([17 x i8], .b8 assertFile_0[17]) and, in PTX, the bytes of the whole path still differed between the
-    same kernel compiled in /tmp/d5/a/x and in /tmp/d5/bbbbbbbb."""
-    a, b = _assert_strings("/tmp/d5/a/x", typed), _assert_strings("/tmp/d5/bbbbbbbb", typed)
+    same kernel compiled in /tmp/d5/a/x and in /tmp/d5/bbbbbbbb; a folder with a space, a quote or a tab
+    kept the whole path (QA helper 29)."""
+    a, b = _assert_strings("/tmp/d5/a/x", typed), _assert_strings(folder, typed)
+    if "\t" in folder:  # (LLVM prints a tab in a string as \09)
+        b = (b[0].replace("\t", "\\09"), b[1])
     for i, stage in enumerate(("llir", "ptx")):
         assert normalize(stage, a[i]) == normalize(stage, b[i])
     llir = normalize("llir", a[0])

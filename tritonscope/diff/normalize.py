@@ -35,7 +35,14 @@ _DIALECT_RENAME_RE = re.compile(r"\b(" + "|".join(re.escape(old) for old, _ in D
 _DIALECT_NEW = dict(DIALECT_RENAMES)
 
 # --- shared by every stage -------------------------------------------------------------------
-QUOTED_ABS_PATH = re.compile(r'(?<=["\'])/(?:[^"\'/\s]+/)+([^"\'/\s]*)(?=["\'])')
+# An absolute path as a whole quoted string, its file name the group: folders may hold spaces, tabs and the
+# other quote (`"/home/me/my project/it's/k.py"`), never the string's own quote or a line break.
+QUOTED_ABS_PATH = re.compile(r'(?<=")/(?:[^"/\n]+/)+(?P<name>[^"/\n]*)(?=")'
+                             r"|(?<=')/(?:[^'/\n]+/)+(?P<name2>[^'/\n]*)(?=')")
+
+
+def _file_name(m: re.Match) -> str:
+    return m.group("name") if m.group("name") is not None else m.group("name2")
 HEX_HASH = re.compile(r"\b[0-9a-fA-F]{32,}\b")
 BASE32_HASH = re.compile(r"\b[A-Z2-7]{52}\b")
 TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?\b")
@@ -140,7 +147,7 @@ def _may_hold_quoted_path(text: str, raw: bytes) -> bool:
 
 
 _TIDY_SUBS = (
-    (QUOTED_ABS_PATH, r"\1", _may_hold_quoted_path),
+    (QUOTED_ABS_PATH, _file_name, _may_hold_quoted_path),
     (HEX_HASH, "<hash>", lambda text, raw: b"x" * 32 in raw.translate(_HEX_BYTES)),
     (BASE32_HASH, "<hash>", lambda text, raw: b"x" * 52 in raw.translate(_BASE32_BYTES)),
     (TIMESTAMP, "<timestamp>", lambda text, raw: b"xxxx-xx-xx" in raw.translate(_DIGIT_BYTES)),
