@@ -481,7 +481,9 @@ def cond_kernel(x_ptr, y_ptr, N: gl.constexpr, ROWMAJOR: gl.constexpr):
 def pad_kernel(x_ptr, y_ptr, M: gl.constexpr, K: gl.constexpr):
     blk: gl.constexpr = gl.BlockedLayout([1, 8], [8, 8], [4, 1], [1, 0])
     p1: gl.constexpr = gl.PaddedSharedLayout.with_identity_for([[32, 8]], [64, 32], [1, 0])
-    p2: gl.constexpr = gl.PaddedSharedLayout(interval_padding_pairs=[[64, 4]], offset_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0]], cga_layout=[], shape=[64, 32])
+    p2: gl.constexpr = gl.PaddedSharedLayout(
+        interval_padding_pairs=[[64, 4]], cga_layout=[], shape=[64, 32],
+        offset_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [1, 0], [2, 0], [4, 0], [8, 0], [16, 0], [32, 0]])
     r = gl.arange(0, M, layout=gl.SliceLayout(1, blk))
     c = gl.arange(0, K, layout=gl.SliceLayout(0, blk))
     x = gl.load(x_ptr + r[:, None] * K + c[None, :])

@@ -504,7 +504,8 @@ def test_amd_occupancy_counts_the_lds_triton_allocates_at_launch(cli, tmp_path):
     is 0 and LLVM's occupancy comment (4 waves/SIMD) counts none. The page said 'LDS 0' and 4; a gfx942 CU's
     65536 B of LDS hold two such workgroups of 4 waves: 2 * 4 waves over 4 SIMDs = 2."""
     out = tmp_path / "amd.html"
-    r = cli("report", "CUQKKHCF75H7", "--cache-dir", str(Path(__file__).parent / "data" / "releases-3.0-3.4" / "3.3"), "-o", str(out))
+    cache = Path(__file__).parent / "data" / "releases-3.0-3.4" / "3.3"
+    r = cli("report", "CUQKKHCF75H7", "--cache-dir", str(cache), "-o", str(out))
     assert r.returncode == 0, r.stderr
     root = parse_page(out.read_text())
     meta = {tr.children[0].all_text(): tr.children[1].all_text()
