@@ -467,3 +467,14 @@ def test_the_entry_compiled_again_is_no_cache_to_write(tmp_path, cache39):
     r = run_cli("compile", str(entry), "--target", "cuda:90", "--cache-dir", str(entry))
     assert r.returncode == 2 and "is inside a Triton cache entry (an entry is only read)" in r.stderr
     assert sorted(p.name for p in entry.iterdir()) == before
+
+
+def test_a_crashed_compile_of_a_ttir_still_says_what_was_asked():
+    """A compile process killed by a signal had `spec` null: for a cache entry's TTIR, the file asked for."""
+    from tritonscope.compile.driver import _crashed, requests_for
+    from tritonscope.compile.request import CompileTarget
+
+    (request,) = requests_for([str(VLLM)], [CompileTarget("cuda", "90", 32)])
+    result = _crashed(request, -11, "")
+    assert result.spec == {"from_ir": request.kernel.ir} and request.kernel.ir.endswith(".ttir")
+    assert result.error.message == "Triton's compiler crashed: the process was killed by SIGSEGV"

@@ -541,7 +541,10 @@ def test_amd_lds_bound_counts_static_lds_and_rounds_up(cli, tmp_path):
     assert meta["LDS (bytes)"] == "32768 static + 8192 dynamic (Triton's, at launch)"
     assert meta["occupancy (waves/SIMD)"].startswith("1 (LDS-bound: 40960 B of LDS a workgroup")
     meta = _amd_meta(cli, tmp_path / "c", {"shared": -5})  # (damaged: unknown, not a negative size)
+    assert meta["LDS (bytes)"] == "0 static" and meta["shared memory (bytes)"] == "unknown (the metadata says -5)"
+    meta = _amd_meta(cli, tmp_path / "d", {"shared": "8192"})  # (the page said 8192 here, 0 dynamic there)
     assert meta["LDS (bytes)"] == "0 static"
+    assert meta["shared memory (bytes)"] == 'unknown (the metadata says "8192")'
 
 
 def test_a_report_of_an_entry_without_text_stages(cli, tmp_path):

@@ -437,6 +437,12 @@ def _loads(model: ReportModel, entry: KernelEntry, options: ReportOptions) -> No
         model.loads_note = "no memory accesses in this kernel's TTGIR"
 
 
+def _json_text(value: object) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _metadata(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = [("target", str(entry.target) if entry.target else "unknown")]
     for key, label in (("num_warps", "warps"), ("num_stages", "stages"), ("num_ctas", "CTAs"),
@@ -444,8 +450,13 @@ def _metadata(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str]
                        ("maxnreg", "max registers"),
                        ("cluster_dims", "cluster dims")):
         value = entry.meta(key)
-        if value is not None and not (key == "tmem_size" and not value):  # 0 before Blackwell: nothing to say
-            out.append((label, _plain(value)))
+        if value is None or (key == "tmem_size" and not value):  # (0 before Blackwell: nothing to say)
+            continue
+        if key != "cluster_dims" and (entry.meta_int(key) is None or entry.meta_int(key) < 0):
+            # a count of another type (a damaged "8192", true, -5): shown as what it is, not as a number
+            out.append((label, f"unknown (the metadata says {_json_text(value)[:40]})"))
+            continue
+        out.append((label, _plain(value)))
     out.extend(_resources(entry, texts))
     return out
 

@@ -640,6 +640,8 @@ def _crashed(request: CompileRequest, exitcode: int | None, printed: str) -> Com
     said = next((line for line in reversed(lines) if re.search(r"\b(?:error|fatal|assert)", line, re.I)),
                 lines[-1] if lines else "")
     result = CompileResult(request, kernel_name=request.kernel.label)
+    if request.kernel.ir:  # (what was asked; a Python kernel's spec is bound in the process that died)
+        result.spec = {"from_ir": str(request.kernel.ir)}
     result.error = CompileFailure("compile", f"Triton's compiler crashed: {said[:300] + ' (' if said else ''}"
                                              f"the process {how}{')' if said else ''}")
     return result
