@@ -156,12 +156,7 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
     _layouts(model, entry, next((p.text for p in panes if p.stage == "ttgir" and p.text), None),
              next((p for p in panes if p.stage == "ttgir"), None))
     _loads(model, entry, options)
-    model.metadata = _metadata(entry, {p.stage: p.text for p in panes if p.text is not None})
-    # (the CUBIN's figure, read once by _resources; not KernelEntry.local_bytes, which opens it again)
-    local = next((int(v) for k, v in model.metadata if k == "local memory (spills, bytes)" and v.isdigit()), 0)
-    if local and not any(n.startswith("spills:") for n in model.notes):  # (the SASS stage not shown, say)
-        model.notes.insert(0, f"spills: {local} bytes of local memory per thread (register spills and stack, from "
-                              "the CUBIN; add sass to --stages for the instructions and their lines)")
+    model.metadata = _metadata(entry, {p.stage: p.text for p in panes if p.text is not None}, model.notes)
     for over in reversed(entry.over_limits):  # first thing a reader sees: this kernel cannot launch there
         model.notes.insert(0, f"over the launch limit: {over['resource']} {over['used']:,} > {over['limit']:,} on "
                               f"{entry.target} (Triton raises OutOfResources before the first launch)")
@@ -443,7 +438,8 @@ def _json_text(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _metadata(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str]]:
+def _metadata(entry: KernelEntry, texts: dict[str, str], notes: list[str]) -> list[tuple[str, str]]:
+    """The metadata table's rows; a fact a reader must see first (spills) goes to the front of `notes`."""
     out: list[tuple[str, str]] = [("target", str(entry.target) if entry.target else "unknown")]
     for key, label in (("num_warps", "warps"), ("num_stages", "stages"), ("num_ctas", "CTAs"),
                        ("shared", "shared memory (bytes)"), ("tmem_size", "tensor memory (columns)"),
@@ -452,16 +448,17 @@ def _metadata(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str]
         value = entry.meta(key)
         if value is None or (key == "tmem_size" and not value):  # (0 before Blackwell: nothing to say)
             continue
-        if key != "cluster_dims" and (entry.meta_int(key) is None or entry.meta_int(key) < 0):
+        count = entry.meta_int(key)
+        if key != "cluster_dims" and (count is None or count < 0):
             # a count of another type (a damaged "8192", true, -5): shown as what it is, not as a number
             out.append((label, f"unknown (the metadata says {_json_text(value)[:40]})"))
             continue
         out.append((label, _plain(value)))
-    out.extend(_resources(entry, texts))
+    out.extend(_resources(entry, texts, notes))
     return out
 
 
-def _resources(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str]]:
+def _resources(entry: KernelEntry, texts: dict[str, str], notes: list[str]) -> list[tuple[str, str]]:
     if "cubin" in entry.files:
         from tritonscope.artifacts.nvinfo import cubin_resources
         from tritonscope.artifacts.tools import read_binary
@@ -475,6 +472,9 @@ def _resources(entry: KernelEntry, texts: dict[str, str]) -> list[tuple[str, str
             return [("registers", "unknown (no kernel in the CUBIN)")]
         # (ptxas puts spills in the stack frame: local memory is the larger of the two, as `ls` says it)
         local = max(res.local_bytes, res.stack_bytes)
+        if local and not any(n.startswith("spills:") for n in notes):  # (loads found none: SASS not shown)
+            notes.insert(0, f"spills: {local} bytes of local memory per thread (register spills and stack, from "
+                            "the CUBIN; add sass to --stages for the instructions and their lines)")
         return [("registers / thread", str(res.registers)), ("local memory (spills, bytes)", str(local)),
                 ("stack (bytes)", str(res.stack_bytes)), ("static shared (bytes)", str(res.static_shared_bytes))]
     text = texts.get("amdgcn")
