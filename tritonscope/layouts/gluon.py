@@ -285,11 +285,6 @@ def _text(v: Any, names: dict[Layout, str] | None = None) -> str:
     return str(v)
 
 
-def kernel_file(ttgir: str, path: str | None = None) -> str | None:
-    """The file most TTGIR ops trace back to (outermost frame): the kernel's own source."""
-    return kernel_source_file([parse_ttgir(ttgir, path)])
-
-
 def written_vs_resolved(source: str, source_file: str, ttgir: str, ttgir_path: str | None = None,
                         function: str | None = None) -> list[Resolution]:
     """Every layout written in `source` against the TTGIR: with `function` given, those written in it, in

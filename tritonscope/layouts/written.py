@@ -143,11 +143,8 @@ def _callee(node: ast.Call) -> tuple[str, str | None] | None:
 
 def _unwrap_constexpr(node: ast.AST) -> ast.AST:
     """`gl.constexpr(X)` -> X: module-level layouts are often wrapped so kernels can read them."""
-    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:
-        f = node.func
-        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else None
-        if name == "constexpr":
-            return node.args[0]
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords and _name(node.func) == "constexpr":
+        return node.args[0]
     return node
 
 
