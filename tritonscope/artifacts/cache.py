@@ -87,16 +87,16 @@ def parse_target(raw: object) -> Target | None:
     if isinstance(raw, dict):
         backend = raw.get("backend")
         arch = raw.get("arch")
-        if backend is None and arch is None and _is_int(raw.get("capability")):
+        if backend is None and arch is None and is_int(raw.get("capability")):
             return Target("cuda", str(raw["capability"]), 32)
         if not isinstance(backend, str) or not _is_name(arch):
             return None  # Intel's XPU backend writes its device's properties as `arch`: its TTGIR names it
         warp = raw.get("warp_size")
-        return Target(backend, str(arch), warp if _is_int(warp) else None)
+        return Target(backend, str(arch), warp if is_int(warp) else None)
     if isinstance(raw, (list, tuple)) and len(raw) >= 2:
         if not isinstance(raw[0], str) or not _is_name(raw[1]):
             return None  # (a damaged field: no target rather than one spelled from a list's repr)
-        warp = raw[2] if len(raw) > 2 and _is_int(raw[2]) else None
+        warp = raw[2] if len(raw) > 2 and is_int(raw[2]) else None
         return Target(raw[0], str(raw[1]), warp)
     if isinstance(raw, str) and ":" in raw:
         backend, arch = raw.split(":", 1)
@@ -104,13 +104,14 @@ def parse_target(raw: object) -> Target | None:
     return None
 
 
-def _is_int(v: object) -> bool:
+def is_int(v: object) -> bool:
+    """An int that is not a bool (JSON's `true` reads as one)."""
     return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _is_name(v: object) -> bool:
     """An arch as metadata writes it: a string or a number (not a bool, a list or a dict)."""
-    return isinstance(v, str) or _is_int(v)
+    return isinstance(v, str) or is_int(v)
 
 
 def demangle(name: str, legacy: bool = False) -> str:
@@ -151,7 +152,7 @@ def infer_release(meta: object) -> tuple[tuple[int, int], str, str] | None:
         return (3, 2), "3.2", "inferred: metadata without triton_version, with 3.2's sanitize_overflow"
     if "allow_fp8e4b15" in meta and isinstance(target, dict) and "backend" in target:
         return (3, 1), "3.0-3.1", "inferred: 3.0/3.1 metadata (allow_fp8e4b15, no triton_version; they decode alike)"
-    if "ids_of_folded_args" in meta or isinstance(target, list) or _is_int(target):
+    if "ids_of_folded_args" in meta or isinstance(target, list) or is_int(target):
         return (2, 3), "2.3", "inferred: 2.3 metadata (ids_of_folded_args, the target as a list)"
     if (isinstance(target, dict) and "capability" in target) or "enable_warp_specialization" in meta:
         return (2, 2), "2.2", "inferred: 2.2 metadata (the target as {capability}, enable_warp_specialization)"
@@ -232,7 +233,7 @@ class KernelEntry:
     def target(self) -> Target | None:
         if self.metadata:
             t = parse_target(self.metadata.get("target"))
-            if t is None and _is_int(self.metadata.get("arch")) and self.metadata.get("device_type") == "cuda":
+            if t is None and is_int(self.metadata.get("arch")) and self.metadata.get("device_type") == "cuda":
                 t = Target("cuda", str(self.metadata["arch"]), 32)  # 2.1: `"arch": 80`
             if t is not None:
                 if t.warp_size is None and isinstance(self.metadata.get("warp_size"), int):
@@ -291,13 +292,13 @@ class KernelEntry:
         """A count the metadata holds (num_warps, shared), None where it is missing or not a number: a
         damaged `"4"`, `true` or list reads as unknown, never as a number."""
         v = self.meta(key)
-        return v if _is_int(v) else None
+        return v if is_int(v) else None
 
     @property
     def tmem_columns(self) -> int | None:
         """The tensor memory columns Triton allocated (Blackwell; metadata `tmem_size`), else None."""
         v = self.meta("tmem_size")
-        return v if _is_int(v) and v > 0 else None
+        return v if is_int(v) and v > 0 else None
 
     @property
     def over_limits(self) -> list[dict]:
@@ -315,10 +316,10 @@ class KernelEntry:
         `{"resource", "used", "limit"}`. Empty where within the limits or the target's limit is not known."""
         out = []
         shared, limit = self.meta("shared"), shared_limit(t)
-        if _is_int(shared) and limit is not None and shared > limit:
+        if is_int(shared) and limit is not None and shared > limit:
             out.append({"resource": "shared", "used": shared, "limit": limit})
         warps = self.meta("num_warps")
-        if _is_int(warps) and t is not None and t.warp_size and warps * t.warp_size > MAX_THREADS_PER_BLOCK:
+        if is_int(warps) and t is not None and t.warp_size and warps * t.warp_size > MAX_THREADS_PER_BLOCK:
             # (the driver's n_max_threads is at most this, less where registers run out: the bound it always has)
             out.append({"resource": "threads", "used": warps * t.warp_size, "limit": MAX_THREADS_PER_BLOCK})
         cols = self.tmem_columns

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tritonscope.artifacts.cache import is_int
 from tritonscope.compile.diagnostics import (
     CompileFailure,
     capture_stderr,
@@ -325,18 +326,17 @@ def _compile_ir(request: CompileRequest, cache_dir: str, log: str | None = None)
     options.update(launched)
     if meta and request.target.backend == "hip" and str(meta.get("backend_name", "hip")) == "hip":
         # a HIP kernel's own launch options (an autotuner's waves_per_eu, kpack), kept for another HIP GPU
-        options.update({k: meta[k] for k in HIP_RETARGET_OPTIONS if _is_int(meta.get(k)) and meta.get(k)})
+        options.update({k: meta[k] for k in HIP_RETARGET_OPTIONS if is_int(meta.get(k)) and meta.get(k)})
     options.update(request.launch_options)
     if request.num_warps:
         options["num_warps"] = request.num_warps
     result.spec = {"from_ir": str(path), "ir_triton_version": meta.get("triton_version"), "options": options}
     try:
-        with open(path, "rb") as fh:
-            has_function = b"tt.func" in fh.read()
+        ttir = path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         result.error = CompileFailure("compile", f"cannot read it: {exc.strerror or exc}")
         return result
-    if not has_function:  # (Triton's compiler dies of SIGSEGV on a module without one)
+    if "tt.func" not in ttir:  # (Triton's compiler dies of SIGSEGV on a module without one)
         result.error = CompileFailure("compile", "no tt.func in this TTIR: nothing to compile")
         return result
     wrote = _writer(meta)  # (release, its name, inferred?) of the Triton that wrote the TTIR
@@ -355,8 +355,7 @@ def _compile_ir(request: CompileRequest, cache_dir: str, log: str | None = None)
             for k in dropped:
                 del options[k]
             result.spec["options"] = options
-        text, respelled = upgrade_ttir(path.read_text(encoding="utf-8", errors="replace"),
-                                       wrote[0] if wrote else None, parse_version(triton.__version__))
+        text, respelled = upgrade_ttir(ttir, wrote[0] if wrote else None, parse_version(triton.__version__))
         before = time.time()
         start = time.perf_counter()
         with contextlib.ExitStack() as stack:
@@ -396,10 +395,6 @@ def _compile_ir(request: CompileRequest, cache_dir: str, log: str | None = None)
 
 HIP_RETARGET_OPTIONS = ("waves_per_eu", "matrix_instr_nonkdim", "kpack")
 _TTGIR_OPTION = re.compile(r'"(?:ttg|triton_gpu)\.(num-warps|num-ctas)"\s*=\s*(\d{1,4})\s*:')
-
-
-def _is_int(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _ttgir_launch_options(ttgir: Path) -> dict[str, int]:
