@@ -280,7 +280,8 @@ def _most_alike(paths: list[str], tail: list[str]) -> list[str]:
     if not paths:
         return []
     scores = [shared(p) for p in paths]
-    return [p for p, n in zip(paths, scores, strict=True) if n == max(scores)]
+    top = max(scores)
+    return [p for p, n in zip(paths, scores, strict=True) if n == top]
 
 
 def _find_by_name(root: str, name: str, most: int = 2) -> list[str]:
