@@ -63,10 +63,10 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
     _records_apart(a, b, sel.cache_dir, *sel.inductor_dirs)
     # Compare like with like: a side read from its cache is normalized the way the snapshot on the other
     # side was written (A's, else B's: a committed baseline is either)
-    snapshot_fold = next((f for f in map(snapshot_fold_renames, (a, b)) if f is not None), None)
+    which, snapshot_fold = next(((side, f) for side in (a, b) if (f := snapshot_fold_renames(side)) is not None),
+                                (None, None))
     if snapshot_fold is not None and snapshot_fold != fold_renames:
         options = NormalizeOptions(fold_renames=snapshot_fold)
-        which = a if snapshot_fold_renames(a) is not None else b
         click.echo(one_line(f"tritonscope: note: {which} was written with fold_renames={snapshot_fold}; using that "
                             "for both sides"), err=True)
     side_a = load_side(a, options, kernel, target, progress_bar, sel.max_stage_bytes)
