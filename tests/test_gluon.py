@@ -490,6 +490,22 @@ def pad_kernel(x_ptr, y_ptr, M: gl.constexpr, K: gl.constexpr):
     s1 = gl.allocate_shared_memory(gl.float16, [M, K], p1, x)
     s2 = gl.allocate_shared_memory(gl.float16, [M, K], p2, s1.load(blk))
     gl.store(y_ptr + r[:, None] * K + c[None, :], s2.load(blk))
+
+
+@gluon.jit
+def helper_kernel(x_ptr, y_ptr, N: gl.constexpr, ROWMAJOR: gl.constexpr):
+    H: gl.constexpr = pick_layout(ROWMAJOR, gl.num_warps())
+    r = gl.arange(0, N, layout=gl.SliceLayout(1, H))
+    c = gl.arange(0, N, layout=gl.SliceLayout(0, pick_layout(ROWMAJOR, gl.num_warps())))
+    x = gl.load(x_ptr + r[:, None] * N + c[None, :])
+    gl.store(y_ptr + r[:, None] * N + c[None, :], x)
+
+
+@gluon.constexpr_function
+def pick_layout(rowmajor, num_warps):
+    if rowmajor:
+        return gl.BlockedLayout([1, 4], [4, 8], [num_warps, 1], [1, 0])
+    return gl.BlockedLayout([4, 1], [8, 4], [1, num_warps], [0, 1])
 '''
 
 
@@ -530,6 +546,38 @@ def test_a_name_bound_in_each_branch_of_an_if(tmp_path, cli, rowmajor):
     assert got[taken] == ("as written", ["blocked"], {}) and got[other] == ("not in TTGIR", [], {})
     assert got[first + 3][:2] == ("as written", ["#ttg.slice<{dim = 1, parent = #blocked}>"])
     assert got[first + 4][:2] == ("as written", ["#ttg.slice<{dim = 0, parent = #blocked}>"])
+
+
+def test_helpers_returning_layouts_are_read_where_they_are_called():
+    """`H: gl.constexpr = pick_layout(...)` (a `@gluon.constexpr_function` defined below the kernel) binds H
+    to what the helper returns: its layouts' uses are the caller's lines (they had none, and the kernel's
+    slices had a symbol `H` for a parent)."""
+    found = {w.line: w for w in written_layouts(QA_KERNELS.lstrip("\n"))}
+    first, second = found[_qa_line("return gl.BlockedLayout([1, 4]")], found[_qa_line("return gl.BlockedLayout([4, 1]")]
+    bind, c = _qa_line("H: gl.constexpr = pick_layout"), _qa_line("c = gl.arange(0, N, layout=gl.SliceLayout(0, pick")
+    assert first.returned and second.returned and first.name is None
+    assert first.uses == second.uses == [bind, bind + 1, c]
+    assert found[bind + 1].args["parent"].options == (first, second)  # `H` is either
+    assert found[c].args["parent"].options == (first, second)
+
+
+@pytest.mark.parametrize("rowmajor", [1, 0])
+def test_a_layout_a_helper_returns_resolves_in_the_kernel_that_calls_it(tmp_path, cli, rowmajor):
+    """The helper's layouts were left out of the kernel's (no op has a constexpr_function's lines): the one
+    returned resolves where the kernel uses it, its `num_warps` filled in; the other branch is not in TTGIR."""
+    got = _statuses(tmp_path, cli, "helper_kernel", "cuda:90", "x_ptr=*fp32,y_ptr=*fp32", "N=32",
+                    f"ROWMAJOR={rowmajor}")
+    first = _qa_line("return gl.BlockedLayout([1, 4]")
+    taken, other = (first, first + 1) if rowmajor else (first + 1, first)
+    warps = "[4, 1]" if rowmajor else "[1, 4]"
+    assert got[taken] == ("filled in", ["blocked"], {"warps_per_cta": warps})
+    assert got[other] == ("not in TTGIR", [], {})
+    bind = _qa_line("H: gl.constexpr = pick_layout")
+    assert got[bind + 1][:2] == ("as written", ["#ttg.slice<{dim = 1, parent = #blocked}>"])
+    assert got[bind + 2][:2] == ("as written", ["#ttg.slice<{dim = 0, parent = #blocked}>"])
+    shown = cli("layout", "helper_kernel", "--cache-dir", str(tmp_path / "helper_kernel")).stdout
+    assert f"returned by pick_layout() to lines {bind}-{bind + 2}" in shown
+    assert "SliceLayout(dim=1, parent=pick_layout(...))" in shown
 
 
 def test_padded_shared_layouts_match_on_their_padding_and_offsets(tmp_path, cli):

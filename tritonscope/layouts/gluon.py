@@ -253,11 +253,14 @@ def _through_children(out: list[Resolution], kernel: KernelTensors) -> None:
 
 
 def _branches_not_taken(out: list[Resolution]) -> None:
-    """A name bound to layouts in each branch of a constexpr `if`: the one that resolved was compiled; the
-    others 'differ' only by not being taken."""
-    taken = {(r.written.function, r.written.name) for r in out if r.resolved and r.written.name}
+    """A name bound to layouts in each branch of a constexpr `if` (or a helper returning one from each): the
+    one that resolved was compiled; the others 'differ' only by not being taken."""
+    def alternatives(w: WrittenLayout) -> tuple | None:  # a name's bindings, or a helper's returns
+        return (w.function, w.name) if w.name else (w.function, "return") if w.returned else None
+
+    taken = {alternatives(r.written) for r in out if r.resolved} - {None}
     for r in out:
-        if r.status == "differs" and r.written.name and (r.written.function, r.written.name) in taken:
+        if r.status == "differs" and alternatives(r.written) in taken:
             r.status, r.seen = "not in TTGIR", []
 
 
@@ -289,10 +292,11 @@ def written_vs_resolved(source: str, source_file: str, ttgir: str, ttgir_path: s
                         function: str | None = None) -> list[Resolution]:
     """Every layout written in `source` against the TTGIR: with `function` given, those written in it, in
     the functions the kernel reached (helpers, warp-specialized partitions: a line of theirs is in some op's
-    chain) and at module level."""
+    chain), at module level, and those a function returns (`@gluon.constexpr_function`, run while compiling:
+    no op has its lines) to a line the kernel reached."""
     kernel = tensors_by_source_line(ttgir, source_file, ttgir_path)
     written = [w for w in written_layouts(source) if function is None or w.function in (function, None)
-               or _reached(w, kernel)]
+               or _reached(w, kernel) or any(line in kernel.reached for line in w.uses)]
     out = [resolve(w, kernel) for w in written]
     _through_children(out, kernel)
     _branches_not_taken(out)

@@ -76,6 +76,7 @@ class WrittenLayout:
     function: str | None = None  # the function it is written in (None: module level)
     function_lines: tuple[int, int] | None = None  # that function's first and last line
     factory: str | None = None  # the static factory called (`get_default_for`); args are its parameters
+    returned: bool = False  # `function` returns it (a `@gluon.constexpr_function` helper): used where called
 
     @property
     def chosen_by_compiler(self) -> bool:
@@ -97,6 +98,7 @@ class WrittenLayout:
     def to_json(self) -> dict:
         return {"line": self.line, "col": self.col, "class": self.cls, "kind": self.kind, "text": self.text,
                 "name": self.name, "uses": self.uses, "function": self.function, "factory": self.factory,
+                "returned": self.returned,
                 "args": {k: _value_json(v) for k, v in self.args.items()}}
 
 
@@ -108,7 +110,7 @@ def _value_text(v: Any) -> str:
     if isinstance(v, Either):
         return _value_text(v.options[0])
     if isinstance(v, WrittenLayout):
-        return v.name or v.text
+        return v.name or (f"{v.function}(...)" if v.returned else v.text)
     if isinstance(v, list):
         return "[" + ", ".join(_value_text(x) for x in v) + "]"
     return str(v).replace("True", "true").replace("False", "false") if isinstance(v, bool) else str(v)
@@ -118,7 +120,8 @@ def _value_json(v: Any) -> Any:
     if isinstance(v, Either):
         return {"one_of": [_value_json(o) for o in v.options]}
     if isinstance(v, WrittenLayout):
-        return {"layout_at_line": v.line, "name": v.name, "text": v.text}
+        return {"layout_at_line": v.line, "name": v.name, "text": v.text,
+                "returned_by": v.function if v.returned else None}
     if isinstance(v, Symbol):
         return {"symbol": v.text}
     if isinstance(v, list):
@@ -141,6 +144,19 @@ def _callee(node: ast.Call) -> tuple[str, str | None] | None:
     return None
 
 
+def _returns(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.Return]:
+    """The `return X` statements of `fn` itself (not of functions defined in it)."""
+    out: list[ast.Return] = []
+    todo: list[ast.AST] = list(fn.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Return) and node.value is not None:
+            out.append(node)
+        elif not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+    return sorted(out, key=lambda r: (r.lineno, r.col_offset))
+
+
 def _unwrap_constexpr(node: ast.AST) -> ast.AST:
     """`gl.constexpr(X)` -> X: module-level layouts are often wrapped so kernels can read them."""
     if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords and _name(node.func) == "constexpr":
@@ -156,9 +172,24 @@ class _Scanner(ast.NodeVisitor):
         self.bindings: dict[tuple[str | None, str], list[WrittenLayout]] = {}  # ... every layout bound to it
         self.reads: list[tuple[str | None, str, int]] = []  # (function, name, line)
         self.stores: set[tuple[str | None, str]] = set()  # (function, name) bound there: shadows a module's
-        self.aliases: list[tuple[str | None, str, WrittenLayout]] = []  # `A2: gl.constexpr = A`
+        self.aliases: list[tuple[str | None, str, WrittenLayout]] = []  # `A2: gl.constexpr = A`, `A = helper()`
+        self.returns: dict[str, list[WrittenLayout]] = {}  # function -> the layouts it returns
+        self.helper_calls: list[tuple[WrittenLayout, int]] = []  # a layout a helper returns, the call's line
+        self.by_node: dict[int, WrittenLayout] = {}  # id(ast.Call) -> the layout it builds
         self.function: str | None = None
         self.function_lines: tuple[int, int] | None = None
+
+    def visit_Module(self, node: ast.Module) -> None:
+        # functions that return a layout (`@gluon.constexpr_function def row_layout(...)`) first, with the
+        # module's own statements, so a kernel above them in the file still reads what they return
+        helpers = [s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+                   and any(isinstance(_unwrap_constexpr(r.value), (ast.Call, ast.Name)) for r in _returns(s))]
+        for stmt in node.body:
+            if stmt in helpers or not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.visit(stmt)
+        for stmt in node.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt not in helpers:
+                self.visit(stmt)
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         outer = self.function, self.function_lines
@@ -168,6 +199,16 @@ class _Scanner(ast.NodeVisitor):
             self.stores.add((node.name, arg.arg))
         for stmt in node.body:
             self.visit(stmt)
+        returned = []
+        for ret in _returns(node):
+            value = _unwrap_constexpr(ret.value)
+            layout = self.by_node.get(id(value)) if isinstance(value, ast.Call) else \
+                self._lookup(value.id) if isinstance(value, ast.Name) else None
+            if layout is not None and layout not in returned:
+                layout.returned = layout.function == node.name
+                returned.append(layout)
+        if returned:
+            self.returns[node.name] = returned
         self.function, self.function_lines = outer
 
     visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
@@ -181,6 +222,15 @@ class _Scanner(ast.NodeVisitor):
             self.bindings.setdefault((self.function, target.id), []).append(layout)
             self.stores.add((self.function, target.id))
             return True
+        returned = self._returned(value)
+        if isinstance(target, ast.Name) and returned:  # `layout: gl.constexpr = row_layout(gl.num_warps())`
+            self.generic_visit(value)
+            self.reads.append((self.function, target.id, value.lineno))
+            self.bound[(self.function, target.id)] = returned[0]
+            self.bindings.setdefault((self.function, target.id), []).extend(returned)
+            self.stores.add((self.function, target.id))
+            self.aliases.extend((self.function, target.id, layout) for layout in returned)
+            return True
         if isinstance(target, ast.Name) and isinstance(value, ast.Name):
             bound = self._lookup(value.id)
             if bound is not None:  # another name for a layout: its reads are the layout's uses
@@ -190,6 +240,13 @@ class _Scanner(ast.NodeVisitor):
                 self.aliases.append((self.function, target.id, bound))
                 return True
         return False
+
+    def _returned(self, node: ast.AST) -> list[WrittenLayout]:
+        """The layouts a call of a function of this source returns (none: not such a call)."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and self._lookup(node.func.id) is None \
+                and (self.function, node.func.id) not in self.stores:
+            return self.returns.get(node.func.id, [])
+        return []
 
     def _lookup(self, name: str) -> WrittenLayout | None:
         """The layout `name` is bound to here: the function's own binding, else the module's unless the
@@ -212,6 +269,8 @@ class _Scanner(ast.NodeVisitor):
         if _callee(node):
             self.layout(node)
             return
+        # `layout=row_layout(4)`: the line uses what the helper returns
+        self.helper_calls.extend((layout, node.lineno) for layout in self._returned(node))
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
@@ -234,11 +293,16 @@ class _Scanner(ast.NodeVisitor):
         for key, value in named:
             written.args[key] = self.value(value)
         self.found.append(written)
+        self.by_node[id(node)] = written
         return written
 
     def value(self, node: ast.AST) -> Any:
         if isinstance(node, ast.Call) and _callee(node):
             return self.layout(node)
+        returned = self._returned(node)
+        if returned:  # `gl.SliceLayout(0, row_layout(4))`
+            self.visit(node)
+            return Either(tuple(returned)) if len(returned) > 1 else returned[0]
         if isinstance(node, ast.Name):
             self.reads.append((self.function, node.id, node.lineno))
             bound = self._lookup(node.id)
@@ -267,12 +331,14 @@ def written_layouts(source: str) -> list[WrittenLayout]:
     scanner = _Scanner(source)
     scanner.visit(ast.parse(source))
     for layout in scanner.found:
-        if layout.name is None:
-            continue
-        # the names it goes by: its own and its aliases, each read in its scope (a module-level name is read
-        # in every function that does not bind that name itself)
-        names = [(layout.function, layout.name)] + [(fn, a) for fn, a, w in scanner.aliases if w is layout]
-        layout.uses = sorted({line for fn, name, line in scanner.reads if line != layout.line
-                              and any(name == n and (fn == scope or (scope is None and (fn, n) not in scanner.stores))
-                                      for scope, n in names)})
+        # the names it goes by: its own and its aliases (a name bound to what a helper returns is one), each
+        # read in its scope (a module-level name is read in every function that does not bind that name
+        # itself), and the lines calling a helper that returns it
+        names = [(layout.function, layout.name)] if layout.name else []
+        names += [(fn, a) for fn, a, w in scanner.aliases if w is layout]
+        called = {line for w, line in scanner.helper_calls if w is layout}
+        layout.uses = sorted(called | {line for fn, name, line in scanner.reads if line != layout.line
+                                       and any(name == n and (fn == scope or (scope is None
+                                                                              and (fn, n) not in scanner.stores))
+                                               for scope, n in names)})
     return sorted(scanner.found, key=lambda w: (w.line, w.col))

@@ -379,6 +379,8 @@ def render_written_layouts(doc: dict, console: Console, kernel: str) -> None:
         fields = ", ".join(f"{k}={_arg(v)}" for k, v in w["args"].items())
         callee = f"{w['class']}.{w['factory']}" if w.get("factory") else w["class"]
         console.print(f"  written   {callee}({fields})", markup=False, soft_wrap=True)
+        if w.get("returned") and w["uses"]:
+            console.print(f"            returned by {w['function']}() to lines {_line_span(w['uses'])}", markup=False)
         if not r["resolved"]:
             seen = f": its lines carry {', '.join(r['seen'])}" if r["seen"] else ""
             console.print(f"  resolved  {r['status']}{seen}", markup=False, soft_wrap=True)
@@ -402,7 +404,8 @@ def _arg(v) -> str:
     if isinstance(v, dict):
         if v.get("one_of"):  # (a name bound in each branch of an `if`)
             return _arg(v["one_of"][0])
-        return v.get("name") or v.get("symbol") or v.get("text") or "?"
+        returned = f"{v['returned_by']}(...)" if v.get("returned_by") else None
+        return v.get("name") or returned or v.get("symbol") or v.get("text") or "?"
     if isinstance(v, list):
         return "[" + ", ".join(map(_arg, v)) + "]"
     return str(v).replace("True", "true").replace("False", "false") if isinstance(v, bool) else str(v)
