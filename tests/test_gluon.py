@@ -501,6 +501,15 @@ def helper_kernel(x_ptr, y_ptr, N: gl.constexpr, ROWMAJOR: gl.constexpr):
     gl.store(y_ptr + r[:, None] * N + c[None, :], x)
 
 
+@gluon.jit
+def convert_kernel(x_ptr, y_ptr, N: gl.constexpr, SPT: gl.constexpr):
+    a: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    b: gl.constexpr = gl.BlockedLayout([SPT], [32], [4], [0])
+    x = gl.load(x_ptr + gl.arange(0, N, layout=a))
+    y = gl.convert_layout(x, b)
+    gl.store(y_ptr + gl.arange(0, N, layout=b), y)
+
+
 @gluon.constexpr_function
 def pick_layout(rowmajor, num_warps):
     if rowmajor:
@@ -578,6 +587,15 @@ def test_a_layout_a_helper_returns_resolves_in_the_kernel_that_calls_it(tmp_path
     shown = cli("layout", "helper_kernel", "--cache-dir", str(tmp_path / "helper_kernel")).stdout
     assert f"returned by pick_layout() to lines {bind}-{bind + 2}" in shown
     assert "SliceLayout(dim=1, parent=pick_layout(...))" in shown
+
+
+def test_a_symbolic_layout_converted_to_is_not_the_layout_converted_from(tmp_path, cli):
+    """b = BlockedLayout([SPT], ...) matches both sides of `gl.convert_layout(x, b)`: it resolved to both,
+    nothing filled in and carried by a's lines too. a (every field written) is the source's."""
+    got = _statuses(tmp_path, cli, "convert_kernel", "cuda:90", "x_ptr=*fp32,y_ptr=*fp32", "N=1024", "SPT=4")
+    assert got[_qa_line("a: gl.constexpr = gl.BlockedLayout([1], [32]")] == ("as written", ["blocked"], {})
+    assert got[_qa_line("b: gl.constexpr = gl.BlockedLayout([SPT]")] == (
+        "filled in", ["blocked1"], {"size_per_thread": "[4]"})
 
 
 def test_padded_shared_layouts_match_on_their_padding_and_offsets(tmp_path, cli):

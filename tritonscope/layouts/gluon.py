@@ -179,7 +179,8 @@ def _rank(t: TensorOnLine) -> tuple[int, bool, bool]:
             t.dtype not in ("i1",) and not t.dtype.startswith("!tt.ptr"))
 
 
-def resolve(written: WrittenLayout, kernel: KernelTensors) -> Resolution:
+def resolve(written: WrittenLayout, kernel: KernelTensors, claimed: frozenset[str] = frozenset()) -> Resolution:
+    """What `written` became: the layouts of its lines' ops that match it, but those in `claimed`."""
     # AutoLayout/CoalescedLayout: what the ops of its own line hold (nothing to read through a name)
     direct = written.kind is None
     seen: dict[str, Layout] = {}
@@ -189,7 +190,7 @@ def resolve(written: WrittenLayout, kernel: KernelTensors) -> Resolution:
             chain = [(t.name, t.layout)] if direct else _with_parents(t.name, t.layout, kernel.names)
             for name, layout in chain:
                 seen.setdefault(name, layout)
-                if matches(written, layout):
+                if name not in claimed and matches(written, layout):
                     matched.setdefault(name, layout)
     if not matched:
         same_kind = [n for n, lay in seen.items() if written.kind is None or lay.kind == written.kind]
@@ -225,6 +226,19 @@ def _filled(written: WrittenLayout, resolved: list[TensorOnLine], kernel: Kernel
         return {}
     attrs = FIELDS.get(written.kind, {})
     return {k: _text(_field(resolved[0].layout, attrs[k]), kernel.names) for k in written.symbolic if k in attrs}
+
+
+def _claimed_by_literals(out: list[Resolution], kernel: KernelTensors) -> None:
+    """A layout with symbolic fields matches more than it became where its lines hold other layouts of its
+    kind (`gl.convert_layout(x, b)`: x's layout too). A layout another written one became as written, with
+    every field spelled out, is that one's: the symbolic one became the others, where there are others."""
+    for i, r in enumerate(out):
+        if r.status != "filled in" or len(r.resolved) < 2:
+            continue
+        claimed = frozenset(o.resolved[0].name for o in out if o.status == "as written" and len(o.resolved) == 1
+                            and o.written.kind == r.written.kind and not o.written.symbolic)
+        if claimed & {t.name for t in r.resolved} and {t.name for t in r.resolved} - claimed:
+            out[i] = resolve(r.written, kernel, claimed)
 
 
 def _through_children(out: list[Resolution], kernel: KernelTensors) -> None:
@@ -298,6 +312,7 @@ def written_vs_resolved(source: str, source_file: str, ttgir: str, ttgir_path: s
     written = [w for w in written_layouts(source) if function is None or w.function in (function, None)
                or _reached(w, kernel) or any(line in kernel.reached for line in w.uses)]
     out = [resolve(w, kernel) for w in written]
+    _claimed_by_literals(out, kernel)
     _through_children(out, kernel)
     _branches_not_taken(out)
     # module-level layouts this kernel does not use belong to other kernels of the file
