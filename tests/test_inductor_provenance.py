@@ -406,6 +406,27 @@ def test_model_line_reverse_lookup(cli, rec):
     assert r.returncode == 2 and "expected FILE:LINE" in r.stderr
 
 
+def test_a_node_the_kernel_reads_back_is_its_op_not_a_placeholder():
+    """`rsqrt` is in the layer norm's fragment twice, as a PlaceHolder (the kernel re-reads its output) and
+    as aten.rsqrt: it was shown as a placeholder with target `rsqrt`, the input before the op."""
+    w = parse_wrapper((DATA / "inductor_cache" / f"{FWD}.py").read_text(), "fwd.py")
+    norm = next(b for b in w.blocks if b.name == "triton_per_fused_native_layer_norm_0")
+    nodes = {n.name: n for n in norm.nodes}
+    assert (nodes["rsqrt"].op, nodes["rsqrt"].target) == ("call_function", "torch.ops.aten.rsqrt.default")
+    assert [n.name for n in norm.nodes][0] == "convert_element_type"
+
+
+def test_model_line_of_one_kernel(cli, rec):
+    """`map --model-line F:L KERNEL` resolved KERNEL, then listed every kernel of the line."""
+    args = ["--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "inductor_cache"),
+            "--model-line", "provenance_model.py:21"]
+    doc = json.loads(cli("map", *args, "437JYK", "--json").stdout)
+    assert [k["kernel"] for k in doc["kernels"]] == [
+        "triton_per_fused__softmax__softmax_backward_data_gelu_gelu_backward_mul_6"]
+    r = cli("map", *args, "BL2QG")
+    assert r.returncode == 0 and "no kernel of BL2QG has an FX node from provenance_model.py:21" in r.stdout
+
+
 def test_show_and_map_carry_the_block(cli, rec):
     args = ["--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "inductor_cache")]
     r = cli("show", "BL2QGYIC", *args, "-s", "ttir")

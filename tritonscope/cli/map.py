@@ -159,6 +159,9 @@ def _model_line(sel: Selection, spec: str, as_json: bool) -> None:
     else:
         entries = sel.provenance_cache().kernels()
     result = model_line_result(index, entries, file, int(num))
+    if sel.kernel:  # the kernels of that line that KERNEL's entries compiled
+        result["kernels"] = [k for k in result["kernels"] if k["entries"]]
+        result["query"]["kernel"] = sel.kernel
     for text in result.pop("notes"):
         outcome().note(text)
     _emit(result, "map.model_line", as_json, "render_model_line")

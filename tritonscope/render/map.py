@@ -319,7 +319,8 @@ def render_model_line(result: dict, console: Console) -> None:
     if not result["kernels"]:
         rec = result["recorded_lines"]
         more = f" (lines recorded for {q['file']}: {', '.join(map(str, rec))})" if rec else ""
-        console.print(Text(f"no kernel has an FX node from {q['file']}:{q['line']}{more}", style="yellow"))
+        which = f"no kernel of {q['kernel']}" if q.get("kernel") else "no kernel"
+        console.print(Text(f"{which} has an FX node from {q['file']}:{q['line']}{more}", style="yellow"))
         return
     for k in result["kernels"]:
         head = Text(k["kernel"], style="bold")

@@ -210,7 +210,9 @@ class KernelBlock:
     def _own_nodes(self) -> list[FxNode]:
         seen: dict[str, FxNode] = {}
         mapped = {n for posts in self.mapping.values() for n in posts}
-        for n in self.fragment:
+        # a node the kernel computes and reads back (a reduction's output re-read in the same kernel) is in
+        # the fragment twice, as its op and as a PlaceHolder: the op is the node
+        for n in sorted(self.fragment, key=lambda n: n.op in PLACEHOLDER_OPS):
             if n.op not in PLACEHOLDER_OPS or n.name in mapped:
                 seen.setdefault(n.name, n)
         # Inductor lists each node once, under its source (utils.get_kernel_metadata): a name listed twice is
