@@ -129,7 +129,8 @@ def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
     resolver = CommentChains(files, lambda: {pos for _, pos, _ in op_locs})
     dwarf_sites: dict = {}
     if not has_chains:
-        calls = read_inlined_calls(section_lines.get(".debug_info", []), section_lines.get(".debug_ranges", []))
+        calls = read_inlined_calls(section_lines.get(".debug_info", []), section_lines.get(".debug_ranges", []),
+                                   section_lines.get(".debug_abbrev"))
         dwarf_sites = call_sites_by_line(calls, labels, [op.lineno for op, _, _ in op_locs],
                                          {op.lineno: pos for op, pos, _ in op_locs})
     for op, pos, chain in op_locs:

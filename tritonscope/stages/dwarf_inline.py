@@ -40,9 +40,33 @@ class InlinedCall:
     parent: InlinedCall | None = None  # the call this one was inlined into (None: into the kernel)
 
 
-def read_inlined_calls(info_lines: list[str], ranges_lines: list[str]) -> list[InlinedCall]:
-    """Every DW_TAG_inlined_subroutine with its label ranges and call site, nesting depth set."""
+def read_inlined_calls(info_lines: list[str], ranges_lines: list[str],
+                       abbrev_lines: list[str] | None = None) -> list[InlinedCall]:
+    """Every DW_TAG_inlined_subroutine with its label ranges and call site, nesting depth set: from the
+    printer's comments, else (LLVM before Triton 3.2 printed none) decoded from the bytes with the
+    `.debug_abbrev` table."""
+    calls = _from_comments(info_lines)
+    if calls is None:
+        calls = _from_bytes(info_lines, abbrev_lines) if abbrev_lines else []
+    if any(c.ranges_ref for c in calls):
+        lists = _range_lists(ranges_lines)
+        for call in calls:
+            if call.ranges_ref:
+                call.ranges.extend(lists.get(call.ranges_ref, []))
+    # Nesting from the entries' byte extents: a call inside another was inlined into that helper.
+    for call in calls:
+        holders = [o for o in calls if o is not call and o.offset < call.offset < o.offset + o.size]
+        call.depth = len(holders)
+        call.parent = max(holders, key=lambda o: o.offset) if holders else None
+    for call in calls:
+        call.call_file = str(call.call_file)
+    return calls
+
+
+def _from_comments(info_lines: list[str]) -> list[InlinedCall] | None:
+    """The calls the printer's `Abbrev [N] ... DW_TAG_...` comments describe; None: there are none."""
     calls: list[InlinedCall] = []
+    commented = False
     current: InlinedCall | None = None
     low: str | None = None
     last_attr: str | None = None
@@ -50,6 +74,7 @@ def read_inlined_calls(info_lines: list[str], ranges_lines: list[str]) -> list[I
     for line in info_lines:
         m = DIE_START.search(line)
         if m:
+            commented = True
             current = None
             last_attr = None
             if m.group(3) == "DW_TAG_inlined_subroutine":
@@ -79,19 +104,211 @@ def read_inlined_calls(info_lines: list[str], ranges_lines: list[str]) -> list[I
             attr = _CALL_FIELDS[last_attr]
             setattr(current, attr, getattr(current, attr) + (int(c.group(1)) << shift))
             shift += 8
-    if any(c.ranges_ref for c in calls):
-        lists = _range_lists(ranges_lines)
-        for call in calls:
-            if call.ranges_ref:
-                call.ranges.extend(lists.get(call.ranges_ref, []))
-    # Nesting from the entries' byte extents: a call inside another was inlined into that helper.
-    for call in calls:
-        holders = [o for o in calls if o is not call and o.offset < call.offset < o.offset + o.size]
-        call.depth = len(holders)
-        call.parent = max(holders, key=lambda o: o.offset) if holders else None
-    for call in calls:
-        call.call_file = str(call.call_file)
-    return calls
+    return calls if commented else None
+
+
+# Raw DWARF as assemblers print it with no comments: `.b8 29` / `.b32 .debug_abbrev` / `.b64 $L__tmp1`
+# (PTX), `.byte 29` / `.long .Ldebug_ranges0` / `.quad .Lfunc_begin0` / `.uleb128 5` (AMDGCN).
+_DATA = lazy_compile(r"^\s*\.(b8|b16|b32|b64|byte|short|2byte|long|4byte|quad|8byte|uleb128|sleb128)\s+"
+                     r"([^/;]*?)\s*(?:(?://|;).*)?$")
+_SIZES = {"b8": 1, "byte": 1, "b16": 2, "short": 2, "2byte": 2, "b32": 4, "long": 4, "4byte": 4,
+          "b64": 8, "quad": 8, "8byte": 8}
+_INLINED_SUBROUTINE = 0x1D
+# DW_AT_ -> InlinedCall field
+_RAW_CALL_FIELDS = {0x58: "call_file", 0x59: "call_line", 0x57: "call_col"}
+# fixed-size DW_FORMs: bytes (DW_FORM_addr and ref_addr take the unit's address / offset size)
+_FORM_SIZES = {0x05: 2, 0x06: 4, 0x07: 8, 0x0B: 1, 0x0C: 1, 0x0E: 4, 0x11: 1, 0x12: 2, 0x13: 4, 0x14: 8,
+               0x17: 4, 0x19: 0, 0x1E: 16, 0x1F: 4, 0x20: 8, 0x21: 0, 0x25: 1, 0x26: 2, 0x27: 3, 0x28: 4,
+               0x29: 1, 0x2A: 2, 0x2B: 3, 0x2C: 4}
+_FORM_ULEB = {0x0F, 0x15, 0x1A, 0x1B, 0x22, 0x23}  # udata, ref_udata, strx, addrx, loclistx, rnglistx
+_FORM_BLOCK = {0x0A: 1, 0x03: 2, 0x04: 4, 0x09: 0, 0x18: 0}  # block1/2/4 (length bytes), block/exprloc (uleb)
+
+
+class _Malformed(Exception):
+    pass
+
+
+class _Bytes:
+    """A section's data directives as bytes: a number is its little-endian bytes, a label or expression one
+    cell of its directive's size (read whole, as the value of an attribute of that size)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.cells: list[int | tuple[str, int]] = []
+        for line in lines:
+            m = _DATA.match(line)
+            if m is None:
+                if line.rstrip().endswith(":") or not line.strip():
+                    continue  # a label (`.Ldebug_info_start0:`)
+                raise _Malformed(line)
+            kind, values = m.group(1), [v.strip() for v in m.group(2).split(",")]
+            for v in values:
+                n = _number(v)
+                if kind in ("uleb128", "sleb128"):
+                    if n is None:
+                        raise _Malformed(line)
+                    self.cells.extend(_leb(n))
+                elif n is None:
+                    self.cells.append((v, _SIZES[kind]))
+                else:
+                    self.cells.extend((n >> (8 * i)) & 0xFF for i in range(_SIZES[kind]))
+        self.i = 0
+        self.offset = 0
+
+    def more(self) -> bool:
+        return self.i < len(self.cells)
+
+    def read(self, size: int) -> int | str:
+        if size == 0:
+            return 0
+        cell = self.cells[self.i] if self.i < len(self.cells) else None
+        if isinstance(cell, tuple):
+            if cell[1] != size:
+                raise _Malformed(cell[0])
+            self.i += 1
+            self.offset += size
+            return cell[0]
+        value = 0
+        for k in range(size):
+            b = self.cells[self.i + k] if self.i + k < len(self.cells) else None
+            if not isinstance(b, int):
+                raise _Malformed("short data")
+            value |= b << (8 * k)
+        self.i += size
+        self.offset += size
+        return value
+
+    def uleb(self) -> int:
+        value, shift = 0, 0
+        while True:
+            b = self.read(1)
+            if not isinstance(b, int) or shift > 63:
+                raise _Malformed("bad LEB128")
+            value |= (b & 0x7F) << shift
+            shift += 7
+            if b < 0x80:
+                return value
+
+
+def _number(text: str) -> int | None:
+    try:
+        return int(text, 0)
+    except ValueError:
+        return None
+
+
+def _leb(n: int) -> list[int]:
+    out = []
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        if (n == 0 and not b & 0x40) or (n == -1 and b & 0x40):
+            return out + [b]
+        out.append(b | 0x80)
+
+
+def _abbrevs(data: _Bytes) -> dict[int, tuple[int, bool, list[tuple[int, int]]]]:
+    """code -> (tag, has children, [(attribute, form)])."""
+    table: dict[int, tuple[int, bool, list[tuple[int, int]]]] = {}
+    while data.more():
+        code = data.uleb()
+        if code == 0:
+            break
+        tag, children = data.uleb(), data.read(1)
+        attrs = []
+        while True:
+            attr, form = data.uleb(), data.uleb()
+            if attr == 0 and form == 0:
+                break
+            if form == 0x21:  # implicit_const: its value is in the table
+                data.uleb()
+            attrs.append((attr, form))
+        table[code] = (tag, bool(children), attrs)
+    return table
+
+
+def _from_bytes(info_lines: list[str], abbrev_lines: list[str]) -> list[InlinedCall]:
+    """Decode `.debug_info` with its abbreviation table: only what inlined calls need. Anything it does
+    not understand (64-bit DWARF, an unknown form, a label where a number must be) gives no calls."""
+    try:
+        table = _abbrevs(_Bytes(abbrev_lines))
+        data = _Bytes(info_lines)
+        calls: list[InlinedCall] = []
+        while data.more():
+            start = data.offset
+            length = data.read(4)
+            if isinstance(length, int) and length >= 0xFFFFFFF0:
+                return []  # 64-bit DWARF (a length the assembler computes, `.Ldebug_info_end0-...`, is read on)
+            version = data.read(2)
+            if version == 5:
+                data.read(1)  # unit type
+                addr_size = data.read(1)
+                data.read(4)
+            else:
+                data.read(4)
+                addr_size = data.read(1)
+            if not isinstance(addr_size, int) or addr_size not in (4, 8):
+                return []
+            open_dies: list[tuple[InlinedCall | None, int]] = []  # DIEs with children not yet closed
+            end = None if isinstance(length, str) else start + 4 + length
+            while data.more() and (end is None or data.offset < end):
+                offset = data.offset
+                code = data.uleb()
+                if code == 0:
+                    if not open_dies:
+                        break
+                    call, _ = open_dies.pop()
+                    if call is not None:
+                        call.size = data.offset - call.offset
+                    continue
+                tag, children, attrs = table[code]
+                call = InlinedCall(offset, 0) if tag == _INLINED_SUBROUTINE else None
+                low: str | int | None = None
+                for attr, form in attrs:
+                    value = _attribute(data, form, addr_size)
+                    if call is None:
+                        continue
+                    if attr == 0x11:  # low_pc
+                        low = value
+                    elif attr == 0x12 and low is not None:  # high_pc: an address or `.Lend-.Lstart`
+                        call.ranges.append((str(low), str(value).split("-")[0]))
+                    elif attr == 0x55:
+                        call.ranges_ref = str(value)
+                    elif attr == 0x31:
+                        call.origin = str(value)
+                    elif attr in _RAW_CALL_FIELDS and isinstance(value, int):
+                        setattr(call, _RAW_CALL_FIELDS[attr], value)
+                if call is not None:
+                    calls.append(call)
+                    call.size = data.offset - offset
+                if children:
+                    open_dies.append((call, offset))
+        return calls
+    except (_Malformed, KeyError, IndexError, RecursionError):  # (indirect forms nest)
+        return []
+
+
+def _attribute(data: _Bytes, form: int, addr_size: int) -> int | str:
+    if form in (0x01, 0x10):  # addr, ref_addr
+        return data.read(addr_size if form == 0x01 else 4)
+    if form in _FORM_SIZES:
+        return data.read(_FORM_SIZES[form])
+    if form in _FORM_ULEB or form == 0x0D:  # (sdata: the value is not needed, its bytes are skipped)
+        return data.uleb()
+    if form == 0x08:  # string
+        while data.read(1) != 0:
+            pass
+        return 0
+    if form in _FORM_BLOCK:
+        size = _FORM_BLOCK[form]
+        n = data.read(size) if size else data.uleb()
+        if not isinstance(n, int):
+            raise _Malformed("block length")
+        for _ in range(n):
+            data.read(1)
+        return 0
+    if form == 0x16:  # indirect
+        return _attribute(data, data.uleb(), addr_size)
+    raise _Malformed(f"DW_FORM {form:#x}")
 
 
 _CALL_FIELDS = {"DW_AT_call_file": "call_file", "DW_AT_call_line": "call_line", "DW_AT_call_column": "call_col"}

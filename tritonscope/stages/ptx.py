@@ -189,7 +189,7 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
     dwarf_sites: dict = {}
     if not callers and not has_chains:  # neither `inlined_at` nor comments (before 3.4): the DWARF ranges
         dwarf_calls = read_inlined_calls(section_lines.get(".debug_info", []),
-                                         section_lines.get(".debug_ranges", []))
+                                         section_lines.get(".debug_ranges", []), section_lines.get(".debug_abbrev"))
         dwarf_sites = call_sites_by_line(dwarf_calls, labels, [op.lineno for op, *_ in op_locs],
                                          {op.lineno: pos for op, pos, *_ in op_locs})
     resolver = _ChainResolver(files, callers)
