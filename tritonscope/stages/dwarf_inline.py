@@ -395,6 +395,15 @@ def call_sites_by_line(calls: list[InlinedCall], labels: dict[str, int], op_line
             for k in range(i, j):
                 held.setdefault(op_lines[k], []).append((call, start))
     positions = op_positions or {}
+    # A call made by the kernel itself is made from the kernel's file: the one file of the ops no inlined
+    # range holds. Triton 2.x wrote the callee's file there (`standard.py:26` for the kernel's `tl.max`
+    # at line 26, as its LLIR's DILexicalBlockFile does); from 3.0 the two agree.
+    own = {positions[line][0] for line in op_lines if line not in held and line in positions}
+    if len(own) == 1:
+        (kernel_file,) = own
+        for call in calls:
+            if call.parent is None and call.call_file != kernel_file:
+                call.call_file = kernel_file
     first_op_files = {off: positions[line][0] for off, line in first_op.items() if line in positions}
     callee = callee_files(calls, first_op_files)
     origins: dict[tuple[str, int, int], set[str]] = {}

@@ -127,16 +127,24 @@ class _DebugInfo:
             loc = SourceLoc("", 0, 0)
         else:
             fields = node[1]
-            file = self.scope_file(fields.get("scope", ""))
             inlined = fields.get("inlinedAt")
             caller = self.location(inlined[1:], depth + 1) if inlined and inlined.startswith("!") else None
+            if depth and caller is None:
+                # the outermost call site of an inlined chain is in the kernel's own code: its function's
+                # file (Triton 2.x scoped it in a DILexicalBlockFile of the callee's file, `tl.max` at
+                # `standard.py:26` for the kernel's line 26; from 3.0 the two files agree)
+                file = self.scope_file(fields.get("scope", ""), function=True)
+            else:
+                file = self.scope_file(fields.get("scope", ""))
             loc = SourceLoc(file, _int(fields.get("line")), _int(fields.get("column")), caller)
         self.loc_cache[node_id] = loc
         return loc
 
-    def scope_file(self, ref: str) -> str:
-        """The file of a scope: its own `file:` field, else its parent scope's."""
-        hit = self.file_cache.get(ref)
+    def scope_file(self, ref: str, function: bool = False) -> str:
+        """The file of a scope: its own `file:` field, else its parent scope's (`function`: the file of the
+        DISubprogram the scope is in, lexical blocks passed over)."""
+        key = "^" + ref if function else ref
+        hit = self.file_cache.get(key)
         if hit is not None:
             return hit
         file = ""
@@ -152,13 +160,16 @@ class _DebugInfo:
                 file = _join(fields)
                 break
             f = fields.get("file")
+            if function and kind.startswith("DILexicalBlock"):
+                cur = fields.get("scope", "")
+                continue
             if f and f.startswith("!"):
                 fnode = self.nodes.get(f[1:])
                 if fnode is not None and fnode[0] == "DIFile":
                       file = _join(fnode[1])
                       break
             cur = fields.get("scope", "")
-        self.file_cache[ref] = file
+        self.file_cache[key] = file
         return file
 
     def file_table(self) -> dict[str, str]:
