@@ -56,6 +56,13 @@ CASES = [
     ("llir", "call", "tail call void @llvm.amdgcn.global.load.async.lds(ptr addrspace(1) %47, ptr addrspace(3) "
      "%65, i32 16, i32 0, i32 0), !dbg !35",
      ("async_copy", "global.load.async.lds", 16, "global", False)),
+    # the destination a constant expression with an i32 of its own (the LDS offset, read as the size before)
+    ("llir", "call", "tail call void @llvm.amdgcn.global.load.async.lds(ptr addrspace(1) %235, ptr addrspace(3) "
+     "getelementptr (i8, ptr addrspace(3) @global_smem, i32 32944), i32 16, i32 0, i32 0), !dbg !35",
+     ("async_copy", "global.load.async.lds", 16, "global", False)),
+    ("llir", "call", "call void @llvm.amdgcn.raw.ptr.buffer.load.lds(ptr addrspace(8) %r, ptr addrspace(3) "
+     "getelementptr inbounds (i8, ptr addrspace(3) @global_smem, i32 4096), i32 4, i32 %v, i32 0, i32 0, i32 0)",
+     ("async_copy", "raw.ptr.buffer.load.lds", 4, "global", False)),
     ("llir", "atomicrmw", '%9 = atomicrmw fadd ptr addrspace(1) %8, float %7 syncscope("agent") monotonic, '
      'align 4, !dbg !12',
      ("atomic", "atomicrmw fadd float", 4, "global", False)),

@@ -190,7 +190,25 @@ _LL_ASM_BODY = lazy_compile(r'\basm\s+(?:sideeffect\s+)?(?:alignstack\s+)?(?:int
                             r'"(?P<body>(?:[^"\\]|\\.)*)"')
 _LL_VECTOR = lazy_compile(r"<(?P<n>\d+) x (?P<el>[^>]+)>")
 _LL_FIRST_ARG_TYPE = lazy_compile(r"^\s*(?P<ty><\d+ x [^>]+>|[\w.]+)\s")
-_LL_INT_ARG = lazy_compile(r"\bi32\s+(\d+)")
+_LL_TOP_LEVEL_INT_ARG = lazy_compile(r"^\s*i32\s+(\d+)\s*$")
+
+
+def _lds_copy_bytes(args: str) -> int | None:
+    """The size operand of an AMDGPU copy into LDS (`global.load.lds(src, dst, i32 size, ...)`, the buffer
+    and async forms alike): the first i32 constant argument at the top level, not one inside the
+    destination's constant expression (`getelementptr (i8, ptr addrspace(3) @global_smem, i32 32944)`)."""
+    depth, start = 0, 0
+    for i, ch in enumerate(args + ","):
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            m = _LL_TOP_LEVEL_INT_ARG.match(args[start:i])
+            if m:
+                return int(m.group(1))
+            start = i + 1
+    return None
 _LL_SCALAR_BITS = {"half": 16, "bfloat": 16, "float": 32, "double": 64, "fp128": 128, "ptr": 64}
 
 # NVPTX and AMDGPU agree on these address spaces for what Triton emits (AMDGPU 4 is constant, 5 private).
@@ -324,12 +342,10 @@ def _classify_amdgcn_intrinsic(short: str, args: str, ret: str) -> MemAccess | N
             ty = ret
         form = f"{m.group('variant')}.buffer.{op}{'.lds' if lds else ''}"
         if lds:
-            size = _LL_INT_ARG.search(args)
-            return MemAccess(kind, form, int(size.group(1)) if size else None, None, "global")
+            return MemAccess(kind, form, _lds_copy_bytes(args), None, "global")
         return _ll_access(kind, f"{form} {ty}".strip(), ty, "global")
     if short.startswith(("global.load.lds", "global.load.async.lds", "load.to.lds", "global.load.async")):
-        size = _LL_INT_ARG.search(args)
-        return MemAccess("async_copy", short, int(size.group(1)) if size else None, None, "global")
+        return MemAccess("async_copy", short, _lds_copy_bytes(args), None, "global")
     if short.startswith(("ds.read.tr", "ds.load.tr", "global.load.tr")):
         space = "shared" if short.startswith("ds.") else "global"
         return _ll_access("shared_load" if space == "shared" else "global_load", f"{short} {ret}", ret, space)
