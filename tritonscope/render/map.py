@@ -275,7 +275,8 @@ def render_reverse(result: dict, console: Console) -> None:
 def render_stats(result: dict, console: Console) -> None:
     stages = [t["stage"] for t in result["totals"]]
     table = Table(box=None, pad_edge=False, title="ops with a source line (attributed / all; "
-                  "unknown = line 0 / loc(unknown); none = no location)", title_justify="left")
+                  "unknown = line 0 / loc(unknown); none = no location; other = attributed to a line of "
+                  "another file than the kernel's)", title_justify="left")
     table.add_column("kernel", overflow="fold")
     table.add_column("hash")
     table.add_column("target")
@@ -307,6 +308,8 @@ def _cov_cell(c: dict) -> str:
         extra.append(f"unk {c['unknown']}")
     if c["no_loc"]:
         extra.append(f"none {c['no_loc']}")
+    if c.get("other_file"):
+        extra.append(f"other {c['other_file']}")
     tail = f" ({', '.join(extra)})" if extra else ""
     return f"{c['attributed']}/{c['ops']} {c['percent']:.1f}%{tail}"
 
