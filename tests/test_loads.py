@@ -650,3 +650,18 @@ def test_memory_instructions_of_no_access_are_listed_once_even_on_an_access_line
     listed = {(u["stage"], u["line"], u["col"], u["form"], u["count"]) for u in report.unattributed
               if u["kind"] == "other_mem"}
     assert spills and spills <= listed, spills - listed
+
+
+def test_a_line_whose_memory_is_the_compilers_own_lists_it(cli, cache39):
+    """softmax's line 91 (tl.max) moves data only through the reduction's shared scratch: `--line 91` said
+    "no memory access" while its JSON listed six instructions, and `--explain 91` was a usage error."""
+    args = ("loads", "TWWPLXS2UO", "--cache-dir", str(cache39), "--no-sass")
+    for option in ("--line", "--explain"):
+        p = cli(*args, option, "91")
+        assert p.returncode == 0, p.stderr
+        assert "no load or store of the kernel's on line 91" in p.stdout
+        assert "ptx     line 36:9 @ 91:15  1x st.shared.b32 (shared_store)" in p.stdout
+    p = cli(*args, "--explain", "9999")
+    assert p.returncode == 2 and p.stderr.startswith("tritonscope: error: --explain 9999: ")
+    p = cli(*args, "--explain", "0")  # click's own check: one line too (it printed Usage / Try / Error)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "'--explain': 0 is not in the range" in p.stderr

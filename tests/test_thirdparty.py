@@ -248,7 +248,7 @@ def test_helper_accesses_labelled_where_they_were_written(cli):
     text = cli(*gemlite, "--file", "utils.py", "--line", "24").stdout
     assert text.count("utils.py:24:23 @ 408:50") == 2 and text.count("utils.py:24:23 @ 410:46") == 1
     none = cli(*gemlite, "--file", "utils.py", "--line", "25")
-    assert none.returncode == 0 and "no memory access on line 25 of utils.py" in none.stdout
+    assert none.returncode == 0 and "no load or store of the kernel's on line 25 of utils.py" in none.stdout
     bad = cli(*gemlite, "--file", "nope.py", "--line", "1")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "nope.py" in bad.stderr
 

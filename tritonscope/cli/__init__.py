@@ -34,6 +34,16 @@ class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [name for name, (target, _) in COMMANDS.items() if _module_exists(target)]
 
+    def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        """The group's own options parsed; a wrong one is one line, exit 2 (click prints three)."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            if isinstance(exc, getattr(click.exceptions, "NoArgsIsHelpError", ())):
+                raise  # (no arguments: the help)
+            click.echo(f"tritonscope: error: {exc.format_message()}", err=True)
+            raise click.exceptions.Exit(ExitStatus.USAGE) from None
+
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:
             return None
@@ -65,7 +75,11 @@ class LazyGroup(click.Group):
             except click.exceptions.Exit:  # --help / --version of a command
                 outcome.report()
                 raise
-            except (click.ClickException, click.Abort):  # click's own usage errors: its message, exit 2
+            except click.UsageError as exc:  # a command's arguments, as click parsed them: one line, exit 2
+                from tritonscope.errors import UsageError
+
+                outcome.error = UsageError(exc.format_message())
+            except (click.ClickException, click.Abort):
                 raise
             except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - recorded, then one line
                 outcome.error = exc

@@ -46,28 +46,29 @@ def loads_cmd(sel: Selection, line: int | None, file: str | None, explain: int |
     entry = sel.one()
     report = analyze_entry(entry, line=wanted, sass=sass, finder=sel.finder(), file=file)
     if wanted is not None and not report.rows:
-        check_line(entry, sel, wanted, file)
+        check_line(entry, sel, wanted, file, "--explain" if explain is not None else "--line")
     if as_json:
         emit_json(report.to_json(), "loads")
         return
-    from tritonscope.render.loads import render_explain, render_loads
+    from tritonscope.render.loads import render_explain, render_loads, render_no_access
     from tritonscope.render.terminal import make_console
 
     console = make_console()
 
-    if explain is not None:
-        if not report.rows:
-            raise UsageError(f"no memory access on line {explain} (run `tritonscope loads` for the list)")
+    if explain is not None and report.rows:
         render_explain(report, console)
     elif wanted is not None and not report.rows:
+        if explain is not None and not report.unattributed:
+            raise UsageError(f"no memory access on line {explain} (run `tritonscope loads` for the list)")
         where = f"line {wanted}" + (f" of {file}" if file else "")
-        console.print(f"{report.kernel}  {report.target or '?'}\nno memory access on {where} "
+        console.print(f"{report.kernel}  {report.target or '?'}\nno load or store of the kernel's on {where} "
                       "(run `tritonscope loads` for the list)", markup=False)
+        render_no_access(report, console)
     else:
         render_loads(report, console)
 
 
-def check_line(entry, sel: Selection, line: int, file: str | None = None) -> None:
+def check_line(entry, sel: Selection, line: int, file: str | None = None, option: str = "--line") -> None:
     """A line with no access: a usage error when it lies outside the source file (the kernel's, or --file,
     which some location must name), or, when the file cannot be read, past the last line its locations name."""
     from tritonscope.errors import UsageError
@@ -80,7 +81,7 @@ def check_line(entry, sel: Selection, line: int, file: str | None = None) -> Non
     if file is not None and source.requested not in kmap.named_files():
         raise UsageError(f"--file {file}: no location of this kernel names that file")
     if source.found and line > len(source.lines):
-        raise UsageError(f"--line {line}: {source.path} has {len(source.lines)} lines")
+        raise UsageError(f"{option} {line}: {source.path} has {len(source.lines)} lines")
     last = last_named_line(kmap, source.requested or kmap.source_file)
     if not source.found and last is not None and line > last:
-        raise UsageError(f"--line {line}: no location names a line past {last} of {source.requested}")
+        raise UsageError(f"{option} {line}: no location names a line past {last} of {source.requested}")

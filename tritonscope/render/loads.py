@@ -90,15 +90,19 @@ def render_loads(report: LoadsReport, console: Console) -> None:
             size = f", {s['bytes']} B each" if s["bytes"] else ""
             console.print(f"  {s['stage']:7} line {s['line']}:{s['col']}  {s['count']}x {s['instruction']}{size}",
                           markup=False)
-    others = report.unattributed
-    if others:
+    render_no_access(report, console)
+    for note in report.notes:
+        console.print(f"note: {note}", markup=False)
+
+
+def render_no_access(report: LoadsReport, console: Console) -> None:
+    """The memory instructions that are no load or store of the kernel's."""
+    if report.unattributed:
         console.print("\nmemory instructions of no access (layout conversions, reductions, spills, arguments):")
-        for u in others:
+        for u in report.unattributed:
             at = f"{u['written']} @ " if u.get("written") else ""
             console.print(f"  {u['stage']:7} line {at}{u['line']}:{u['col']}  {u['count']}x {u['form']} ({u['kind']})",
                           markup=False)
-    for note in report.notes:
-        console.print(f"note: {note}", markup=False)
 
 
 _COPIES = {
