@@ -151,7 +151,8 @@ def test_usage_errors(cli, cache39):
     for extra, msg in ((("--at", "3"), "--at / --grep need --stage"),
                        (("--stage", "ptx"), "--stage goes with --at or --grep"),
                        (("--col", "3"), "--col needs --line"),
-                       (("--stages", "ttir,bogus"), "unknown stage 'bogus'"),
+                       (("--stages", "ttir,bogus"), "--stages: unknown stage 'bogus'"),
+                       (("--stage", "bogus", "--at", "3"), "--stage: unknown stage 'bogus'"),  # (said --stages)
                        # a file no location names, a line past the stage file: were "0 ops", exit 0
                        (("--file", "nope.py", "--line", "3"), "--file nope.py: no location of this kernel names "
                         "that file (its files: kernels.py, standard.py)"),  # (tl.max is in standard.py)

@@ -95,7 +95,7 @@ def map_cmd(sel: Selection, line: int | None, file: str | None, col: int | None,
     if at is not None or grep is not None:
         assert stage is not None
         name = STAGE_ALIASES.get(stage.lower(), stage.lower())
-        names, _ = parse_stage_list(name, entry)
+        names, _ = parse_stage_list(name, entry, "--stage")
         kmap = load_kernel_map(entry, names, explicit=True)
         lines = kmap.stages[names[0]].line_count
         if at is not None and at > lines:

@@ -113,8 +113,9 @@ def default_stages(entry: KernelEntry) -> list[str]:
     return out
 
 
-def parse_stage_list(text: str | None, entry: KernelEntry) -> tuple[list[str], bool]:
-    """`--stages ttir,ptx,sass` -> stage names; (default stages, False) when not given."""
+def parse_stage_list(text: str | None, entry: KernelEntry, option: str = "--stages") -> tuple[list[str], bool]:
+    """`--stages ttir,ptx,sass` -> stage names; (default stages, False) when not given. `option` is named in
+    the error for an unknown stage."""
     if not text:
         return default_stages(entry), False
     out = []
@@ -123,7 +124,7 @@ def parse_stage_list(text: str | None, entry: KernelEntry) -> tuple[list[str], b
         if not name:
             continue
         if name not in MAP_STAGES:
-            raise UsageError(f"--stages: unknown stage {raw.strip()!r} (known: {', '.join(MAP_STAGES)})")
+            raise UsageError(f"{option}: unknown stage {raw.strip()!r} (known: {', '.join(MAP_STAGES)})")
         if name not in out:
             out.append(name)
     return out, True
