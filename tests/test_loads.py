@@ -665,3 +665,18 @@ def test_a_line_whose_memory_is_the_compilers_own_lists_it(cli, cache39):
     assert p.returncode == 2 and p.stderr.startswith("tritonscope: error: --explain 9999: ")
     p = cli(*args, "--explain", "0")  # click's own check: one line too (it printed Usage / Try / Error)
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "'--explain': 0 is not in the range" in p.stderr
+
+
+def test_a_layout_repeating_elements_is_loaded_once_per_distinct_element(cli):
+    """conch's `_bev_pool_kernel` (3.5, gfx942) 113:21: a 64x1 tile whose 32 registers a thread holds are 8
+    distinct elements: 8 LLIR loads for a predicted 32, and nothing said why."""
+    from pathlib import Path
+
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.5-3.7" / "conch"
+    doc = json.loads(cli("loads", "G3KM7KPRTR", "--cache-dir", str(cache), "--no-sass", "--line", "113",
+                         "--json").stdout)
+    (row,) = doc["rows"]
+    assert (row["elements_per_thread"], row["distinct_per_thread"], row["predicted_vectors_per_thread"]) == (32, 8, 32)
+    assert row["stages"]["llir"] == {"load <1 x i32>": 8}
+    (change,) = [c for c in row["count_changes"] if c["code"] == "distinct-only"]
+    assert "they hold 8 distinct elements, each 4 times" in change["evidence"]

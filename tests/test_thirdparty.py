@@ -211,7 +211,9 @@ def test_helper_calls_scheduled_together_keep_their_lines():
         for r in report.rows:
             assert sum(r.counts("llir").values()) == sum(r.counts("ptx").values()) == \
                 sum(r.counts("sass").values()) > 0, (r.line, r.op, r.stages)
-            assert not r.count_changes and not r.ambiguous and r.verdict != "unknown"
+            # (452's dot operand: 32 registers, 4 distinct elements, loaded once each: `distinct-only`)
+            assert [c.code for c in r.count_changes] == (["distinct-only"] if r.line == 452 else [])
+            assert not r.ambiguous and r.verdict != "unknown"
     ldmatrix = [r for r in analyze_entry(_entry("gemlite", "2LVMWLFPTN")).rows if r.line == 436]
     assert ldmatrix[0].sites[0].op.loc.describe() == "utils.py:93:17 @ gemm_kernels.py:436:110"
 
@@ -1385,7 +1387,8 @@ def _combined_into(rows: dict, low, wheres: tuple[str, ...]) -> None:
     """Each of `wheres` has no AMDGCN instruction of its own and is `combined` with `low`."""
     for where in wheres:
         r = rows[where]
-        assert not r.counts("amdgcn") and r.combined_with is low and [c.code for c in r.count_changes] == ["combined"]
+        assert not r.counts("amdgcn") and r.combined_with is low
+        assert [c.code for c in r.count_changes if c.code != "distinct-only"] == ["combined"]
 
 
 def _combined_run(entry, low_where: str, instructions: dict, code: str, evidence: str, others: tuple[str, ...]):

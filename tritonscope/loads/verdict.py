@@ -247,6 +247,14 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
                 "unrolled", f"the layout gives {expected} vector(s) of {width} B per run, {m} llir instructions "
                 f"move {moved} B: {moved // per_run} runs' bytes; the access runs {trips} times per launch (the "
                 f"constant-bound scf.for loops around it) and LLVM unrolled the loop, in narrower instructions"))
+        elif row.distinct_per_thread and row.elements_per_thread and row.distinct_per_thread < row.elements_per_thread \
+                and same and m < expected and m * row.elements_per_thread == expected * row.distinct_per_thread:
+            # the layout's registers repeat elements (a broadcast dim): the lowering moves each distinct one once
+            row.count_changes.append(Reason(
+                "distinct-only", f"the layout gives {expected} vector(s) over its {row.elements_per_thread} "
+                f"registers, {m} in llir: they hold {row.distinct_per_thread} distinct elements, each "
+                f"{row.elements_per_thread // row.distinct_per_thread} times, and Triton's lowering moves each "
+                f"distinct element once"))
         elif copied_loop and same and m > expected and m % (row.predicted_vectors_per_thread or expected) == 0:
             # (whole copies of one instance's vectors: a pipelined access's loop copy peeled, its prologue not)
             copies = []
