@@ -680,3 +680,15 @@ def test_a_layout_repeating_elements_is_loaded_once_per_distinct_element(cli):
     assert row["stages"]["llir"] == {"load <1 x i32>": 8}
     (change,) = [c for c in row["count_changes"] if c["code"] == "distinct-only"]
     assert "they hold 8 distinct elements, each 4 times" in change["evidence"]
+
+
+def test_a_row_combined_into_another_gives_the_reasons_of_its_verdict(cli):
+    """aiter's rope kernel (gfx942): 105:25, a 0-d load the backend folded into 104:30's s_load_dwordx2,
+    took the verdict `scalar` with no reason, where 104:30 says `scalar-access`."""
+    from pathlib import Path
+
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "aiter"
+    doc = json.loads(cli("loads", "RN73H7HSR5", "--cache-dir", str(cache), "--line", "105", "--json").stdout)
+    (row,) = doc["rows"]
+    assert row["verdict"] == "scalar" and row["reasons"] == ["scalar-access"]
+    assert [c["code"] for c in row["count_changes"]] == ["combined"]

@@ -154,21 +154,21 @@ DATA_35 = Path(__file__).parent / "data" / "releases-3.5-3.8"
 EXPECTED_35 = {
     "3.5": ("3.5.1", {
         "333:32": ("global_load", "scalar", ["scalar-access"], []),
-        "334:8": ("global_load", "scalar", [], ["combined"]),
+        "334:8": ("global_load", "scalar", ["scalar-access"], ["combined"]),
         "354:16": ("global_load", "scalar", ["unknown-alignment"], ["unrolled"]),
         "356:29": ("global_load", "scalar", ["scalar-access"], ["unrolled"]),
         "369:8": ("global_store", "as-predicted", [], [])},
         {"ttir": (84, 75), "ttgir": (75, 66), "llir": (367, 361), "amdgcn": (496, 494)}),
     "3.7": ("3.7.0", {
         "333:32": ("global_load", "scalar", ["scalar-access"], []),
-        "334:8": ("global_load", "scalar", [], ["combined"]),
+        "334:8": ("global_load", "scalar", ["scalar-access"], ["combined"]),
         "354:16": ("buffer_load", "scalar", ["unknown-alignment"], ["unrolled"]),
         "356:29": ("global_load", "scalar", ["scalar-access"], ["unrolled"]),
         "369:8": ("buffer_store", "as-predicted", [], [])},
         {"ttir": (84, 76), "ttgir": (73, 65), "llir": (405, 401), "amdgcn": (500, 497)}),
     "3.8": ("3.8.0", {
         "333:25": ("global_load", "scalar", ["scalar-access"], []),
-        "333:62": ("global_load", "scalar", [], ["combined"]),
+        "333:62": ("global_load", "scalar", ["scalar-access"], ["combined"]),
         "353:18": ("buffer_load", "scalar", ["unknown-alignment"], ["unrolled"]),
         "356:22": ("global_load", "scalar", ["scalar-access"], ["unrolled"]),
         "367:5": ("buffer_store", "as-predicted", [], [])},

@@ -34,7 +34,7 @@ from tritonscope.loads.join import (
 )
 from tritonscope.loads.model import VERDICTS, AccessRow, LoadsReport, Reason, disambiguate
 from tritonscope.loads.sites import AccessSite, ValueGraph, access_sites
-from tritonscope.loads.verdict import decide, explain_counts
+from tritonscope.loads.verdict import decide, explain_counts, reasons
 from tritonscope.srcmap.paths import SourceFinder
 from tritonscope.stages import entry_stages
 from tritonscope.stages.common import Module, SourceLoc
@@ -199,7 +199,8 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         if partner is not None and row.verdict == "unknown" and partner.verdict != "unknown":
             row.verdict, row.vector_bytes, row.vector_stage = partner.verdict, partner.vector_bytes, \
                 partner.vector_stage
-            row.reasons = [r for r in row.reasons if r.code != "no-isa-match"]
+            # why its own access is no wider (a scalar, one element a thread), as for any row of that verdict
+            row.reasons = reasons(row, graph) if row.verdict != "as-predicted" else []
     _unlocated(unlocated, len(rows), lined, notes)
     loadreclaim.common_subexpressions(located)
     loadreclaim.merged_arms(located, graph.lines, same_value)

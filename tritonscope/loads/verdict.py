@@ -54,7 +54,7 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
     else:
         row.verdict = "as-predicted"
     if row.verdict != "as-predicted":
-        row.reasons = _reasons(row, graph)
+        row.reasons = reasons(row, graph)
     before = {"sass": "ptx", "ptx": "llir", "amdgcn": "llir"}.get(stage)
     if row.vector_bytes < row.element_bytes and before and row.kind.endswith("load"):
         held = row.stages.get(before) or row.ambiguous.get(before, {})
@@ -66,7 +66,7 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
                 f"the value needs (e.g. the high half of an i64 converted to i32)"))
 
 
-def _reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
+def reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     """Why an access is narrower than a 16-byte vector, most basic cause first, each with its evidence."""
     out: list[Reason] = []
     site = row.sites[0]
