@@ -692,3 +692,51 @@ def test_a_row_combined_into_another_gives_the_reasons_of_its_verdict(cli):
     (row,) = doc["rows"]
     assert row["verdict"] == "scalar" and row["reasons"] == ["scalar-access"]
     assert [c["code"] for c in row["count_changes"]] == ["combined"]
+
+
+def test_an_access_in_a_called_function_is_read_through_each_call(cli):
+    """SGLang's `_load_compact` (gfx950, kept as a function in TTGIR) loads `Cache + offset` for four
+    calls. Two pass offsets whose columns are `d // 32` (one address for 32 bytes: 8 byte loads is all
+    there is), two pass contiguous ones (dwordx4). The function's own `offset` argument has no divisibility
+    (its callers disagree): the two were blamed on `unknown-alignment`, which no alignment would cure."""
+    from pathlib import Path
+
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx950-triton3.9" / "sglang"
+    doc = json.loads(cli("loads", "DUELNOYX4W", "--cache-dir", str(cache), "--no-sass", "--json").stdout)
+    calls = {r["chain"].replace("compact_attention_hip.py:", "").split(" @ ", 1)[1]: r for r in doc["rows"]
+             if r["chain"].startswith("compact_attention_hip.py:24:16 @")}
+    got = {where: (r["verdict"], r["reasons"]) for where, r in calls.items()}
+    assert got == {"72:13 @ 221:10 @ 297:29": ("as-predicted", []), "72:13 @ 221:10 @ 313:43": ("as-predicted", []),
+                   "81:15 @ 221:10 @ 297:29": ("scalar", ["repeated-address"]),
+                   "81:15 @ 221:10 @ 313:43": ("scalar", ["repeated-address"])}
+    assert "divided by 32" in calls["81:15 @ 221:10 @ 297:29"]["evidence"]["repeated-address"]
+
+
+CALLED_HELPER_TTGIR = """module {
+  tt.func public @k(%x: !tt.ptr<f32>) {
+    %offset = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+    %r = tt.call @h(%offset) : (tensor<128xi32>) -> tensor<128xi32>
+    tt.return
+  }
+  tt.func private @h(%offset: tensor<128xi32>) -> tensor<128xi32> {
+    %c = arith.constant dense<4> : tensor<128xi32>
+    %0 = arith.muli %offset, %c : tensor<128xi32>
+    tt.return %0 : tensor<128xi32>
+  }
+}
+"""
+
+
+def test_a_called_functions_argument_is_not_a_value_of_the_same_name():
+    """Triton 3.9 names values after the Python variables: the kernel's `%offset` and the helper's argument
+    `%offset` were one value to the graph. The argument is its own (a scalar to step along, as any argument),
+    and through the call it is what the call passes."""
+    from tritonscope.loads.sites import ValueGraph
+
+    module = parse("ttgir", CALLED_HELPER_TTGIR, "k.ttgir")
+    graph = ValueGraph(module, CALLED_HELPER_TTGIR)
+    call = next(op for op in module.ops if op.op == "tt.call")
+    assert graph.function_args == {"k": ["%x"], "h": ["%offset@h"]}
+    assert graph.steps(["%0"], 1) == {}
+    with graph.through((call,)):
+        assert graph.steps(["%0"], 1) == {0: [(4, frozenset(), 1)]}

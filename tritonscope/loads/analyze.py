@@ -128,7 +128,8 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     with releases.using(semantics):
         for row in rows:
             _predict(row)
-            _alignment(row, graph)
+            with graph.through(row.sites[0].calls):  # (a called function's copy: its call's values)
+                _alignment(row, graph)
     if semantics.release != releases.NEWEST:
         notes.append(semantics.sentence())
     isa_stage = "amdgcn" if "amdgcn" in modules else "ptx" if "ptx" in modules else None
@@ -189,7 +190,8 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     final = "sass" if "sass" in modules else isa_stage
     copied_loops = _copied_loops(modules["llir"]) if "llir" in modules else None
     for row in rows:
-        decide(row, final, graph)
+        with graph.through(row.sites[0].calls):
+            decide(row, final, graph)
         trips = [graph.loop_trips(s.op) for s in row.sites]  # (each copy's loops: a prologue's are not the loop's)
         explain_counts(row, stages, trips[0] if trips else None, copied_loops if None in trips else None,
                        in_runtime_loop=None in trips and any(graph.in_loop(s.op) for s in row.sites))
@@ -200,7 +202,8 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
             row.verdict, row.vector_bytes, row.vector_stage = partner.verdict, partner.vector_bytes, \
                 partner.vector_stage
             # why its own access is no wider (a scalar, one element a thread), as for any row of that verdict
-            row.reasons = reasons(row, graph) if row.verdict != "as-predicted" else []
+            with graph.through(row.sites[0].calls):
+                row.reasons = reasons(row, graph) if row.verdict != "as-predicted" else []
     _unlocated(unlocated, len(rows), lined, notes)
     loadreclaim.common_subexpressions(located)
     loadreclaim.merged_arms(located, graph.lines, same_value)

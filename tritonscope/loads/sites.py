@@ -10,6 +10,7 @@ locations and layouts come from the stage parser and `layouts.attrs`, not from h
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import re
 from dataclasses import dataclass, field
@@ -91,6 +92,9 @@ class AccessSite:
     shared_layout: Layout | None = None  # the memdesc's layout, for local loads/stores and async copies
     shared_layout_name: str | None = None
     mma_operands: str | None = None  # mma_shared: which operands the MMA reads from shared memory ("A and B")
+    # the `tt.call`s this copy of an access in a called function runs through, innermost first: its values
+    # are the call's operands there (ValueGraph.through)
+    calls: tuple[Op, ...] = ()
 
 
 class ValueGraph:
@@ -107,6 +111,11 @@ class ValueGraph:
         self._by_line: dict[int, Op] = {op.lineno: op for op in module.ops}
         self.extra_sources: dict[str, list[str]] = {}  # loop-carried values: init and yielded value
         self.arguments: dict[str, Argument] = parse_arguments(self.lines)
+        # each function's arguments as keys, in order: a name another function's value goes by gets a key
+        # of its own (`%offset@_load_compact`), so that a called function's argument is never that value
+        self.function_args: dict[str, list[str]] = {}
+        self._bound: dict[str, str] = {}  # an argument of a called function -> the call's operand (through)
+        headers = function_arguments(self.lines)
         self._uses: dict[int, dict[str, str]] = {}  # op line -> {name as written: key}, where they differ
         # an scf.for's or scf.if's results: result k is its k-th loop-carried value (init, then each
         # yield), or the k-th value either arm yields
@@ -120,7 +129,18 @@ class ValueGraph:
             key = current[name] = name if name not in current else f"{name}@{op.lineno}"
             return key
 
+        function: object = object()
         for op in module.ops:
+            if op.function != function:
+                function = op.function
+                if function in headers and function not in self.function_args:
+                    keys = self.function_args[function] = []
+                    for a in headers[function]:
+                        name = f"%{a.name}"
+                        key = current[name] = name if name not in current and name not in self.defs \
+                            else f"{name}@{function}"
+                        self.arguments[key[1:]] = a
+                        keys.append(key)
             used = {n: current[n] for n in operands(op.text) if current.get(n, n) != n}
             if used:
                 self._uses[op.lineno] = used
@@ -155,6 +175,27 @@ class ValueGraph:
                     self.defs[key] = op
                     if feeds and op.op in ("scf.for", "scf.if"):
                         self._region_results[key] = feeds
+
+    @contextlib.contextmanager
+    def through(self, calls: tuple[Op, ...]):
+        """Within: each argument of a called function is the operand its call (`calls`, innermost first)
+        passes, followed into the caller (an SGLang helper loads `Cache + offset` for four calls, each
+        passing its own offsets: how one copy's address steps is its call's)."""
+        bound: dict[str, str] = {}
+        for call in calls:
+            m = _CALL_OPERANDS.search(call.text.split(" loc(", 1)[0])
+            args = self.function_args.get(m.group(1).strip('"')) if m else None
+            if not args:
+                break
+            passed = self.at(call, VALUE.findall(m.group(2)))
+            if len(passed) != len(args):
+                break
+            bound.update((a, v) for a, v in zip(args, passed, strict=True) if a != v)
+        saved, self._bound = self._bound, bound
+        try:
+            yield
+        finally:
+            self._bound = saved
 
     def at(self, op: Op, names: list[str]) -> list[str]:
         """The keys of the values `op` uses by these names (`%11#2`: a loop's third result is its third
@@ -239,6 +280,8 @@ class ValueGraph:
         return collections.Counter({value: 1}), 0
 
     def sources(self, value: str) -> list[str]:
+        if value in self._bound:
+            return [self._bound[value]]
         op = self.defs.get(value)
         out = list(self.extra_sources.get(value, []))
         if op is not None:
@@ -258,7 +301,7 @@ class ValueGraph:
                 continue
             seen.add(v)
             arg = self.arguments.get(v[1:])
-            if arg is not None and v not in self.defs:
+            if arg is not None and v not in self.defs and v not in self._bound:
                 args.append(arg)
                 continue
             op = self.defs.get(v)
@@ -427,7 +470,7 @@ class ValueGraph:
             return gcd(abs(c), _MAX_FACTOR)
         op = self.defs.get(value)
         arg = self.arguments.get(value[1:])
-        if arg is not None and op is None:
+        if arg is not None and op is None and value not in self._bound:
             return arg.attrs.get("tt.divisibility", assume)
         active.add(value)
         try:
@@ -502,7 +545,7 @@ class ValueGraph:
                 continue
             seen.add((v, mult, frozen))
             arg = self.arguments.get(v[1:])
-            if arg is not None and v not in self.defs:
+            if arg is not None and v not in self.defs and v not in self._bound:
                 if mult != _NO_TERM:
                     out[arg.name] = gcd(out.get(arg.name, 0), 1 if mult == _UNKNOWN_UNITS else mult)
                 continue
@@ -662,6 +705,8 @@ class ValueGraph:
         if depth > 64:
             return None
         op = self.defs.get(value)
+        if op is None and value in self._bound:
+            return self.varies_along(self._bound[value], dim, depth + 1)
         if op is None:
             return None if value in self.extra_sources else False  # loop-carried: unknown; argument: scalar
         name = op.op.split(".", 1)[-1]
@@ -749,6 +794,16 @@ def operands(text: str, *, result_numbers: bool = False) -> list[str]:
     return [v.split("#")[0] for v in VALUE.findall(body)]
 
 
+def function_arguments(ttgir_lines: list[str]) -> dict[str, list[Argument]]:
+    """Each `tt.func`'s arguments, in order."""
+    out: dict[str, list[Argument]] = {}
+    for line in ttgir_lines:
+        m = FUNC_LINE.match(line)
+        if m:
+            out[m.group("name")] = list(_header_arguments(m.group("args")).values())
+    return out
+
+
 def parse_arguments(ttgir_lines: list[str]) -> dict[str, Argument]:
     """Kernel arguments and their alignment attributes, from each `tt.func` header."""
     out: dict[str, Argument] = {}
@@ -756,15 +811,20 @@ def parse_arguments(ttgir_lines: list[str]) -> dict[str, Argument]:
         m = FUNC_LINE.match(line)
         if not m:
             continue
-        args = m.group("args")
-        starts = list(ARG_START.finditer(args))
-        for i, a in enumerate(starts):
-            end = starts[i + 1].start() if i + 1 < len(starts) else len(args)
-            chunk = args[a.end():end]
-            ty = re.split(r"\s*(?:\{|loc\(|,\s*$|\)\s*(?:attributes|\{|$))", chunk, maxsplit=1)[0].strip().rstrip(",")
-            attrs = {am.group(1): int((am.group("int") or am.group("dense")).split(",")[0])
-                     for am in ALIGNMENT_ATTR.finditer(chunk.split("loc(")[0])}
-            out[a.group(1)[1:]] = Argument(a.group(1)[1:], ty, attrs)
+        out.update(_header_arguments(m.group("args")))
+    return out
+
+
+def _header_arguments(args: str) -> dict[str, Argument]:
+    out: dict[str, Argument] = {}
+    starts = list(ARG_START.finditer(args))
+    for i, a in enumerate(starts):
+        end = starts[i + 1].start() if i + 1 < len(starts) else len(args)
+        chunk = args[a.end():end]
+        ty = re.split(r"\s*(?:\{|loc\(|,\s*$|\)\s*(?:attributes|\{|$))", chunk, maxsplit=1)[0].strip().rstrip(",")
+        attrs = {am.group(1): int((am.group("int") or am.group("dense")).split(",")[0])
+                 for am in ALIGNMENT_ATTR.finditer(chunk.split("loc(")[0])}
+        out[a.group(1)[1:]] = Argument(a.group(1)[1:], ty, attrs)
     return out
 
 
@@ -799,6 +859,7 @@ def access_sites(module: Module, aliases: dict[str, Layout], lines: list[str] | 
 
 
 _CALLEE = re.compile(r"\btt\.call\s+@([\w.$-]+|\"[^\"]+\")")
+_CALL_OPERANDS = re.compile(r"\btt\.call\s+@([\w.$-]+|\"[^\"]+\")\(([^)]*)\)")
 _FUNC_DEF = re.compile(r"^\s*tt\.func\s+(?:(public|private|nested)\s+)?@([\w.$-]+|\"[^\"]+\")")
 
 
@@ -822,25 +883,27 @@ def expand_calls(sites: list[AccessSite], module: Module, lines: list[str]) -> l
                 calls.setdefault(m.group(1).strip('"'), []).append(op)
     if not calls or len(defs) < 2:
         return sites
-    chains: dict[str, list[SourceLoc | None]] = {}
+    chains: dict[str, list[tuple[SourceLoc | None, tuple[Op, ...]]]] = {}
     visiting: set[str] = set()
+    kernel: list[tuple[SourceLoc | None, tuple[Op, ...]]] = [(None, ())]
 
-    def call_chains(fn: str | None) -> list[SourceLoc | None]:
-        """The full callers' positions a function runs at: [None] for a kernel (or an unknown function, or
-        a cycle of calls, which Triton never emits: no expansion then)."""
+    def call_chains(fn: str | None) -> list[tuple[SourceLoc | None, tuple[Op, ...]]]:
+        """The full callers' positions a function runs at, with the calls it runs through (innermost
+        first): [(None, ())] for a kernel (or an unknown function, or a cycle of calls, which Triton never
+        emits: no expansion then)."""
         if fn is None or fn not in defs or fn in visiting:
-            return [None]
+            return kernel
         if fn in chains:
             return chains[fn]
         visibility, noinline = defs[fn]
         if noinline or (fn not in calls and visibility == "public"):
-            chains[fn] = [None]
+            chains[fn] = kernel
             return chains[fn]
         visiting.add(fn)
-        out: list[SourceLoc | None] = []
+        out: list[tuple[SourceLoc | None, tuple[Op, ...]]] = []
         for call in calls.get(fn, []):
-            for outer in call_chains(call.function):
-                out.append(chained(call.loc.chain(), outer) if call.loc is not None else outer)
+            for outer, through in call_chains(call.function):
+                out.append((chained(call.loc.chain(), outer) if call.loc is not None else outer, (call, *through)))
                 if len(out) > 4096:  # a damaged module's call graph: stop multiplying
                     break
         visiting.discard(fn)
@@ -849,12 +912,12 @@ def expand_calls(sites: list[AccessSite], module: Module, lines: list[str]) -> l
 
     expanded: list[AccessSite] = []
     for site in sites:
-        for outer in call_chains(site.op.function):
-            if outer is None:
+        for outer, through in call_chains(site.op.function):
+            if outer is None and not through:
                 expanded.append(site)
             else:
                 op = dataclasses.replace(site.op, loc=chained(site.op.loc.chain(), outer) if site.op.loc else outer)
-                expanded.append(dataclasses.replace(site, op=op))
+                expanded.append(dataclasses.replace(site, op=op, calls=through))
     return expanded
 
 
