@@ -573,6 +573,30 @@ def test_one_kernel_in_two_graphs(cli, rec):
     per = {(k["graph"], k["kernel"]): len(k["entries"]) for k in json.loads(r.stdout)["kernels"]}
     assert per[("0_forward", "triton_per_fused_native_layer_norm_0")] == 2
     assert per[("1_forward", "triton_per_fused_native_layer_norm_0")] == 2
+    # the text's `also` row names the other graph's model lines too (it named its ATen ops only)
+    r = cli("ls", "--inductor", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "inductor_cache"))
+    assert "triton_per_fused_native_layer_norm_0 in graph 1_forward: aten.native_layer_norm; model lines " \
+           "provenance_model.py:19" in r.stdout
+
+
+def test_a_kernel_launched_twice_in_one_graph_says_whose_nodes_it_lists(cli, rec):
+    """The two MLP blocks launch the softmax kernel twice in the forward wrapper; Inductor writes its code,
+    mapping and fragment once, with the first launch's nodes. The second launch (block 2's y_5, softmax_1,
+    y_6) was not said: its nodes appeared under no kernel, and nothing told the count was one launch's."""
+    w = parse_wrapper((DATA / "inductor_cache" / f"{FWD}.py").read_text(), "fwd.py")
+    soft = "triton_per_fused__softmax_exp_gelu_mul_prepare_softmax_online_sub_2"
+    assert w.calls[soft] == [(985, ["y_1", "softmax", "y_2"]), (1013, ["y_5", "softmax_1", "y_6"])]
+    assert w.calls["triton_per_fused_native_layer_norm_0"] == [(971, ["y"])]
+    args = ["--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "inductor_cache")]
+    doc = json.loads(cli("map", *args, "--model-line", "provenance_model.py:21", "--json").stdout)
+    (k,) = [k for k in doc["kernels"] if k["kernel"] == soft]
+    assert k["other_calls"] == [{"wrapper_line": 1013, "source_nodes": ["y_5", "softmax_1", "y_6"]}]
+    text = cli("map", *args, "--model-line", "provenance_model.py:21").stdout
+    assert ("calls  launched 2 times in graph 0_forward: the nodes are its first launch's, Inductor names none "
+            "for the other, at wrapper line 1013 (source nodes y_5, softmax_1, y_6)") in text
+    rows, _ = _ls_json(cli, rec, "--inductor-dir", str(rec / "inductor_cache"))
+    assert rows["22DEHI5G"]["inductor"]["other_calls"] == k["other_calls"]
+    assert rows["BL2QGYIC"]["inductor"]["other_calls"] == []
 
 
 def test_model_line_without_any_triton_cache(cli, rec, tmp_path):

@@ -80,4 +80,8 @@ def provenance_comment(prov: dict, stage: str) -> str:
                          f"[{', '.join(row['nodes'])}]")
         for o in prov.get("also_in", []):
             lines.append(f"  also: {o['kernel']} in graph {o['graph']} ({o['wrapper']}:{o['wrapper_line']})")
+        if prov.get("other_calls"):
+            from tritonscope.srcmap.inductor import other_calls_text
+
+            lines.append(f"  calls: {other_calls_text(prov['graph'], prov['other_calls'])}")
     return "".join(f"{mark} {line}\n" for line in lines) + "\n"

@@ -103,6 +103,7 @@ def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console,
         USER_KERNEL_TEXT,
         call_text,
         model_lines,
+        other_calls_text,
         stack_text,
     )
 
@@ -147,7 +148,12 @@ def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console,
             out.append("\n")
         for o in link.others:
             out.append("    also   ", style="dim")
-            out.append(f"{o.name} in graph {o.wrapper.graph}: {', '.join(o.aten_ops)}\n")
+            lines = ", ".join(f"{Path(r['file']).name}:{r['line']}" for r in model_lines(o.nodes))
+            out.append(f"{o.name} in graph {o.wrapper.graph}: {', '.join(o.aten_ops)}"
+                       + (f"; model lines {lines}" if lines else "") + "\n")
+        if b.wrapper.calls.get(b.name, [])[1:]:
+            out.append("    calls  ", style="dim")
+            out.append(other_calls_text(b.wrapper.graph, b.wrapper.other_calls(b.name)) + "\n", style="dim")
         unplaced = [n.name for n in b.nodes if n.model is None]
         if unplaced and b.wrapper.fx_graph is not None:
             out.append("    model  ", style="dim")

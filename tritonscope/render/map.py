@@ -40,6 +40,7 @@ def render_provenance(prov: dict, console: Console, per_line: bool = False) -> N
     from tritonscope.srcmap.inductor import (  # a linked kernel only: Inductor's module is loaded
         USER_KERNEL_TEXT,
         call_text,
+        other_calls_text,
         stack_text,
     )
     if not prov.get("kernel"):
@@ -73,6 +74,8 @@ def render_provenance(prov: dict, console: Console, per_line: bool = False) -> N
     for o in prov.get("also_in", []):
         console.print(Text(f"  also   {o['kernel']} in graph {o['graph']} ({o['wrapper']}:{o['wrapper_line']})",
                            style="dim"))
+    if prov.get("other_calls"):
+        console.print(Text(f"  calls  {other_calls_text(prov['graph'], prov['other_calls'])}", style="dim"))
     if per_line:
         console.print(Text("  Inductor records these per kernel, not per kernel line", style="dim"))
 
@@ -316,7 +319,11 @@ def _cov_cell(c: dict) -> str:
 
 def render_model_line(result: dict, console: Console) -> None:
     """`map --model-line`: per kernel, the nodes made from the model line and the entries compiled."""
-    from tritonscope.srcmap.inductor import PLACEHOLDER_OPS, call_text  # only --model-line reads Inductor's records
+    from tritonscope.srcmap.inductor import (  # only --model-line reads Inductor's records
+        PLACEHOLDER_OPS,
+        call_text,
+        other_calls_text,
+    )
 
     q = result["query"]
     if not result["kernels"]:
@@ -354,6 +361,8 @@ def render_model_line(result: dict, console: Console) -> None:
             console.print(Text(f"  cache  {len(k['entries'])} entr{'y' if len(k['entries']) == 1 else 'ies'}: {cfg}"))
         else:
             console.print(Text("  cache  no entry of this kernel in the Triton cache", style="yellow"))
+        if k.get("other_calls"):
+            console.print(Text(f"  calls  {other_calls_text(k['graph'], k['other_calls'])}", style="dim"))
         if k.get("candidates_same_problem"):
             console.print(Text(f"  tuned  {k['candidates_same_problem']} autotuning candidate(s) of the same "
                                "sizes and strides benchmarked", style="dim"))

@@ -65,6 +65,7 @@ _ORIGINAL_PATH = lazy_compile(r"^# Original path: (?P<file>.+):(?P<line>\d+)\s*$
 # above a kernel call, with provenance tracking on (torch >= 2.9): the key of its stacks in the torch trace
 _HANDLE_MARK = "# [Provenance debug handles] "
 _HANDLE = lazy_compile(r"^\s*# \[Provenance debug handles\] (([\w.]+):\d+)\s*$")
+_LAUNCH = lazy_compile(r"^([A-Za-z_]\w*)\.run\(")
 # `# Topologically Sorted Source Nodes: [...]` (torch >= 2.5; `Unsorted` across graphs), `# Source Nodes:`
 # before; the mapping lines `#   src => a, b` after a header line, or `# src => a, b` right after the
 # Source Nodes line (torch <= 2.4, no header, no graph fragment).
@@ -256,6 +257,13 @@ class Wrapper:
     # `# [Provenance debug handles] NAME:N` above each kernel call (provenance tracking on): NAME -> keys
     handles: dict[str, list[str]] = field(default_factory=dict)
     trace: str | None = None  # the torch trace record (LOG:LINE) it was read from or matched to
+    # each kernel's launches in `call()` (`NAME.run(...)`): [(wrapper line, the source nodes its comment
+    # names)]. Inductor writes a kernel's code, mapping and fragment once, for its first call's nodes
+    calls: dict[str, list[tuple[int, list[str]]]] = field(default_factory=dict)
+
+    def other_calls(self, name: str) -> list[dict]:
+        """The launches of kernel `name` after its first: their nodes are not the ones written with it."""
+        return [{"wrapper_line": line, "source_nodes": nodes} for line, nodes in self.calls.get(name, [])[1:]]
 
     @property
     def graph(self) -> str:
@@ -299,6 +307,8 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
     wrapper = Wrapper(path, aot)
     pending: dict | None = None
     section = None
+    names: set[str] = set()  # the kernels defined so far (their launches follow, in `call()`)
+    call_nodes: list[str] = []  # the source nodes the comment above the next launch names
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -306,6 +316,16 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
             wrapper.handles.setdefault(hm.group(2), []).append(hm.group(1))
             i += 1
             continue
+        if line[:1] in (" ", "\t"):  # inside `call()`: a launch, and the comment above it
+            stripped = line.lstrip()
+            if stripped.startswith("# Topologically Sorted Source Nodes:") and (sm := match_source_nodes(stripped)):
+                call_nodes = _names(sm[0])
+            elif ".run(" in stripped and (rm := _LAUNCH.match(stripped)) and rm.group(1) in names:
+                wrapper.calls.setdefault(rm.group(1), []).append((i + 1, call_nodes))
+                call_nodes = []
+            if pending is None:
+                i += 1
+                continue
         m = _KERNEL_PATH.match(line)
         if m:
             pending = _block_head(m.group(1).strip(), i + 1)
@@ -350,6 +370,7 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
             for n in block.fragment:
                 n.source_node = by_post.get(n.name) or None
             wrapper.blocks.append(block)
+            names.add(block.name)
             pending, section = None, None
             i = j + 1
             continue
@@ -625,6 +646,7 @@ class Link:
             "trace": b.wrapper.trace,
             "also_in": [{**_block_summary(o), "wrapper_line": o.line, "model_lines": model_lines(o.nodes)}
                         for o in self.others],
+            "other_calls": b.wrapper.other_calls(b.name),
         })
         return out
 
@@ -672,6 +694,16 @@ USER_KERNEL_TEXT = "a kernel the model calls, compiled as written"
 def stack_text(stack: list[dict]) -> str:
     """A call stack (Frame.to_json()s, outermost first) as `model.py:76 > kernels.py:22`."""
     return " > ".join(f"{f['file'].rsplit('/', 1)[-1]}:{f['line']}" for f in stack)
+
+
+def other_calls_text(graph: str, calls: list[dict]) -> str:
+    """What `Wrapper.other_calls` says, in words ('' for a kernel launched once)."""
+    if not calls:
+        return ""
+    where = "; ".join(f"line {c['wrapper_line']}" + (f" (source nodes {', '.join(c['source_nodes'])})"
+                                                     if c["source_nodes"] else "") for c in calls)
+    return (f"launched {len(calls) + 1} times in graph {graph}: the nodes are its first launch's, Inductor names "
+            f"none for the other{'s' if len(calls) > 1 else ''}, at wrapper {where}")
 
 
 def call_text(row: dict) -> str:
@@ -1105,6 +1137,7 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
                          "num_stages": e.meta_int("num_stages")}
                         for e in sorted(by_block[id(b)], key=lambda e: e.hash)],
             "candidates_same_problem": len(candidates[id(b)]),
+            "other_calls": b.wrapper.other_calls(b.name),
         })
     recorded = sorted({n.model.line for w in index.wrappers for b in w.blocks for n in b.nodes
                          if n.model is not None and same_file(n.model.file, file)})
