@@ -343,3 +343,17 @@ def test_stats_say_how_many_ops_are_in_other_files(cli):
     r = cli("map", "2LVMWLFPTN", "--cache-dir", str(cache), "--stats", "--stages", "source,ttir")
     assert r.returncode == 0, r.stderr
     assert "487/487 100.0% (other 107)" in r.stdout and "77/85 90.6% (unk 8)" in r.stdout
+
+
+def test_file_names_a_path_not_the_bare_name_comment_chains_spell():
+    """PTX comment chains spell files by their basename (`@[ gemm_kernels.py:357:75 ]`): with a helper file
+    of the kernel file's name, `--file xxxxxxx/gemm_kernels.py` was refused as naming two files (that path
+    and the bare name), and `--file gemm_kernels.py` queried the bare name, another file than without PTX."""
+    from tritonscope.stages.common import resolve_file
+
+    kernel, helper = "/p/triton_kernels/gemm_kernels.py", "/p/xxxxxxx/gemm_kernels.py"
+    recorded = {kernel, helper, "gemm_kernels.py", "standard.py"}
+    assert resolve_file("xxxxxxx/gemm_kernels.py", recorded, prefer=kernel) == helper
+    assert resolve_file("gemm_kernels.py", recorded, prefer=kernel) == kernel
+    assert resolve_file("gemm_kernels.py", recorded - {kernel}, prefer=kernel) == helper
+    assert resolve_file("standard.py", recorded, prefer=kernel) == "standard.py"

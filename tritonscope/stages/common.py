@@ -97,8 +97,11 @@ def resolve_file(asked: str, recorded, prefer: str | None = None) -> str:
     its trailing components (`utils.py`, `ops/utils.py`); else, for an absolute path elsewhere (the user's
     own checkout of the file), those sharing the most trailing components with it (its basename at
     least). Several: `prefer` (the kernel's file) if among them, else a usage error naming them. None:
-    `asked` unchanged (no location names it)."""
+    `asked` unchanged (no location names it). A bare name that a recorded path ends with is that path as
+    comment chains spell it (PTX and AMDGCN `@[ utils.py:24:23 ]`), no file of its own."""
     recorded = set(recorded)
+    spelled = {Path(f).name for f in recorded if Path(f).name != f}
+    recorded = {f for f in recorded if f not in spelled}
     if asked in recorded:
         return asked
     found = sorted(f for f in recorded if same_file(f, asked))
