@@ -510,6 +510,40 @@ def convert_kernel(x_ptr, y_ptr, N: gl.constexpr, SPT: gl.constexpr):
     gl.store(y_ptr + gl.arange(0, N, layout=b), y)
 
 
+@gluon.jit
+def shared_helper_kernel(x_ptr, y_ptr, N: gl.constexpr):
+    L: gl.constexpr = outer_layout(gl.num_warps())
+    x = gl.load(x_ptr + gl.arange(0, N, layout=L))
+    gl.store(y_ptr + gl.arange(0, N, layout=L), x)
+
+
+@gluon.jit
+def zeros_helper_kernel(y_ptr, N: gl.constexpr):
+    L: gl.constexpr = outer_layout(gl.num_warps())
+    L1: gl.constexpr = gl.BlockedLayout([1], [32], [gl.num_warps()], [0])
+    z = gl.zeros([N], gl.float32, L)
+    gl.store(y_ptr + gl.arange(0, N, layout=L1), gl.convert_layout(z, L1) + 1.0)
+
+
+@gluon.constexpr_function
+def outer_layout(num_warps):
+    return inner_layout(num_warps)
+
+
+@gluon.constexpr_function
+def inner_layout(num_warps):
+    if num_warps == 4:
+        lay = gl.BlockedLayout([2], [32], [num_warps], [0])
+    else:
+        lay = gl.BlockedLayout([4], [32], [num_warps], [0])
+    return lay
+
+
+@gluon.constexpr_function
+def either_layout(wide, num_warps):
+    return gl.BlockedLayout([4], [32], [num_warps], [0]) if wide else gl.BlockedLayout([1], [32], [num_warps], [0])
+
+
 @gluon.constexpr_function
 def pick_layout(rowmajor, num_warps):
     if rowmajor:
@@ -518,8 +552,11 @@ def pick_layout(rowmajor, num_warps):
 '''
 
 
-def _qa_line(text: str) -> int:
-    (n,) = [i for i, line in enumerate(QA_KERNELS.lstrip("\n").splitlines(), 1) if text in line]
+def _qa_line(text: str, which: int | None = None) -> int:
+    found = [i for i, line in enumerate(QA_KERNELS.lstrip("\n").splitlines(), 1) if text in line]
+    if which is not None:
+        return found[which]
+    (n,) = found
     return n
 
 
@@ -568,6 +605,33 @@ def test_helpers_returning_layouts_are_read_where_they_are_called():
     assert first.uses == second.uses == [bind, bind + 1, c]
     assert found[bind + 1].args["parent"].options == (first, second)  # `H` is either
     assert found[c].args["parent"].options == (first, second)
+
+
+def test_helpers_returning_a_name_bound_in_branches_a_conditional_or_another_helper():
+    """`lay` bound in each branch and returned: only the last binding was returned; `A if c else B` and
+    `return inner_layout(...)` (a helper above the one it calls) returned nothing."""
+    found = {w.line: w for w in written_layouts(QA_KERNELS.lstrip("\n"))}
+    first, second = _qa_line("lay = gl.BlockedLayout([2]"), _qa_line("lay = gl.BlockedLayout([4]")
+    wide = _qa_line("return gl.BlockedLayout([4], [32], [num_warps], [0]) if wide")
+    assert found[first].returned and found[second].returned and found[wide].returned
+    shared = _qa_line("L: gl.constexpr = outer_layout", 0)
+    assert shared in found[first].uses and shared in found[second].uses
+    assert {"shared_helper_kernel", "zeros_helper_kernel", "inner_layout"} <= set(found[first].use_functions)
+
+
+def test_a_helpers_layout_is_the_calling_kernels_its_lines_only_and_filled_in_where_hoisted(tmp_path, cli):
+    """outer_layout() -> inner_layout(), used by two kernels: each listed the other's lines (and the
+    helper's own `return lay`) as its uses; a kernel using it only through `gl.zeros` (a constant with no
+    line) did not list it at all; and 'on no op of its lines' filled nothing in."""
+    got = _statuses(tmp_path, cli, "zeros_helper_kernel", "cuda:90", "y_ptr=*fp32", "N=512")
+    first, second = _qa_line("lay = gl.BlockedLayout([2]"), _qa_line("lay = gl.BlockedLayout([4]")
+    assert got[first] == ("in TTGIR, on no op of its lines", ["blocked"], {"warps_per_cta": "[4]"})
+    assert got[second] == ("not in TTGIR", [], {})
+    doc = json.loads(cli("layout", "zeros_helper_kernel", "--cache-dir", str(tmp_path / "zeros_helper_kernel"),
+                         "--json").stdout)
+    (row,) = [r for r in doc["written"]["layouts"] if r["written"]["line"] == first]
+    zeros = _qa_line("L: gl.constexpr = outer_layout", 1)
+    assert row["written"]["uses"] == [zeros, zeros + 2]  # its own kernel's lines, not the helper's
 
 
 @pytest.mark.parametrize("rowmajor", [1, 0])

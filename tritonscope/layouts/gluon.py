@@ -200,8 +200,8 @@ def resolve(written: WrittenLayout, kernel: KernelTensors, claimed: frozenset[st
             # compiler hoisted to no line (a gl.zeros accumulator), an op merged with an identical one
             elsewhere = {n: lay for lay, n in kernel.every.items() if matches(written, lay)}
             if elsewhere:
-                return Resolution(written, ELSEWHERE,
-                                  [TensorOnLine(n, lay, (), "", 0, "registers") for n, lay in elsewhere.items()])
+                found = [TensorOnLine(n, lay, (), "", 0, "registers") for n, lay in elsewhere.items()]
+                return Resolution(written, ELSEWHERE, found, _filled(written, found, kernel))
         return Resolution(written, "differs" if same_kind else "not in TTGIR", seen=same_kind)
     best: dict[str, TensorOnLine] = {}
     on_lines: set[int] = set()
@@ -278,6 +278,20 @@ def _branches_not_taken(out: list[Resolution]) -> None:
             r.status, r.seen = "not in TTGIR", []
 
 
+def _in_kernel(w: WrittenLayout, function: str, kernel: KernelTensors) -> bool:
+    """Whether `w` is the kernel `function`'s: written in it, at module level (used or not), in a function
+    the kernel reached, or used in one of those (what a `@gluon.constexpr_function` returns: no op has its
+    lines). Its uses are cut to the kernel's own: not another kernel's lines, not the helper's."""
+    def ours(fn: str) -> bool:
+        first, last = w.use_functions[fn]
+        return fn == function or any(first <= line <= last for line in kernel.reached)
+
+    theirs = [span for fn, span in w.use_functions.items() if not ours(fn)]
+    w.uses = [u for u in w.uses if not any(first <= u <= last for first, last in theirs)]
+    used_here = any(ours(fn) for fn in w.use_functions)
+    return w.function in (function, None) or _reached(w, kernel) or (used_here and bool(w.uses))
+
+
 def _reached(written: WrittenLayout, kernel: KernelTensors) -> bool:
     """Whether the function `written` is in has a line some op of the kernel came from."""
     if written.function_lines is None:
@@ -309,8 +323,9 @@ def written_vs_resolved(source: str, source_file: str, ttgir: str, ttgir_path: s
     chain), at module level, and those a function returns (`@gluon.constexpr_function`, run while compiling:
     no op has its lines) to a line the kernel reached."""
     kernel = tensors_by_source_line(ttgir, source_file, ttgir_path)
-    written = [w for w in written_layouts(source) if function is None or w.function in (function, None)
-               or _reached(w, kernel) or any(line in kernel.reached for line in w.uses)]
+    written = written_layouts(source)
+    if function is not None:
+        written = [w for w in written if _in_kernel(w, function, kernel)]
     out = [resolve(w, kernel) for w in written]
     _claimed_by_literals(out, kernel)
     _through_children(out, kernel)

@@ -77,6 +77,7 @@ class WrittenLayout:
     function_lines: tuple[int, int] | None = None  # that function's first and last line
     factory: str | None = None  # the static factory called (`get_default_for`); args are its parameters
     returned: bool = False  # `function` returns it (a `@gluon.constexpr_function` helper): used where called
+    use_functions: dict[str, tuple[int, int]] = field(default_factory=dict)  # the functions `uses` are in: lines
 
     @property
     def chosen_by_compiler(self) -> bool:
@@ -157,6 +158,14 @@ def _returns(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.Return]:
     return sorted(out, key=lambda r: (r.lineno, r.col_offset))
 
 
+def _branches(node: ast.AST) -> list[ast.AST]:
+    """What an expression can be: each arm of a conditional expression, `gl.constexpr(X)` unwrapped."""
+    node = _unwrap_constexpr(node)
+    if isinstance(node, ast.IfExp):
+        return _branches(node.body) + _branches(node.orelse)
+    return [node]
+
+
 def _unwrap_constexpr(node: ast.AST) -> ast.AST:
     """`gl.constexpr(X)` -> X: module-level layouts are often wrapped so kernels can read them."""
     if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords and _name(node.func) == "constexpr":
@@ -174,7 +183,10 @@ class _Scanner(ast.NodeVisitor):
         self.stores: set[tuple[str | None, str]] = set()  # (function, name) bound there: shadows a module's
         self.aliases: list[tuple[str | None, str, WrittenLayout]] = []  # `A2: gl.constexpr = A`, `A = helper()`
         self.returns: dict[str, list[WrittenLayout]] = {}  # function -> the layouts it returns
-        self.helper_calls: list[tuple[WrittenLayout, int]] = []  # a layout a helper returns, the call's line
+        self.helper_calls: list[tuple[WrittenLayout, str | None, int]] = []  # (a layout a helper returns,
+        # the function calling it, the call's line)
+        self.forwards: dict[str, list[str]] = {}  # function -> the functions whose call it returns
+        self.spans: dict[str, tuple[int, int]] = {}  # function -> its first and last line
         self.by_node: dict[int, WrittenLayout] = {}  # id(ast.Call) -> the layout it builds
         self.function: str | None = None
         self.function_lines: tuple[int, int] | None = None
@@ -183,7 +195,7 @@ class _Scanner(ast.NodeVisitor):
         # functions that return a layout (`@gluon.constexpr_function def row_layout(...)`) first, with the
         # module's own statements, so a kernel above them in the file still reads what they return
         helpers = [s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
-                   and any(isinstance(_unwrap_constexpr(r.value), (ast.Call, ast.Name)) for r in _returns(s))]
+                   and any(isinstance(v, (ast.Call, ast.Name)) for r in _returns(s) for v in _branches(r.value))]
         for stmt in node.body:
             if stmt in helpers or not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.visit(stmt)
@@ -194,19 +206,30 @@ class _Scanner(ast.NodeVisitor):
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         outer = self.function, self.function_lines
         self.function, self.function_lines = node.name, (node.lineno, node.end_lineno or node.lineno)
+        self.spans[node.name] = self.function_lines
         a = node.args
         for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs, *filter(None, [a.vararg, a.kwarg])]:
             self.stores.add((node.name, arg.arg))
         for stmt in node.body:
             self.visit(stmt)
-        returned = []
+        returned: list[WrittenLayout] = []
         for ret in _returns(node):
-            value = _unwrap_constexpr(ret.value)
-            layout = self.by_node.get(id(value)) if isinstance(value, ast.Call) else \
-                self._lookup(value.id) if isinstance(value, ast.Name) else None
-            if layout is not None and layout not in returned:
-                layout.returned = layout.function == node.name
-                returned.append(layout)
+            for value in _branches(ret.value):  # (`return A if wide else B`: either)
+                if isinstance(value, ast.Call) and id(value) in self.by_node:
+                    layouts = [self.by_node[id(value)]]
+                elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+                    # `return inner(nw)`: what that helper returns (read when this one is called)
+                    self.forwards.setdefault(node.name, []).append(value.func.id)
+                    continue
+                elif isinstance(value, ast.Name):  # every binding of the name (one per branch of an `if`)
+                    scope = node.name if (node.name, value.id) in self.bindings else None
+                    layouts = self.bindings.get((scope, value.id), []) if self._lookup(value.id) else []
+                else:
+                    continue
+                for layout in layouts:
+                    if layout not in returned:
+                        layout.returned = layout.returned or layout.function == node.name
+                        returned.append(layout)
         if returned:
             self.returns[node.name] = returned
         self.function, self.function_lines = outer
@@ -245,8 +268,17 @@ class _Scanner(ast.NodeVisitor):
         """The layouts a call of a function of this source returns (none: not such a call)."""
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and self._lookup(node.func.id) is None \
                 and (self.function, node.func.id) not in self.stores:
-            return self.returns.get(node.func.id, [])
+            return self._returns_of(node.func.id, set())
         return []
+
+    def _returns_of(self, function: str, seen: set[str]) -> list[WrittenLayout]:
+        """What `function` returns: its own layouts and those of the helpers it returns the call of."""
+        seen.add(function)
+        out = list(self.returns.get(function, []))
+        for callee in self.forwards.get(function, []):
+            if callee not in seen:
+                out += [w for w in self._returns_of(callee, seen) if w not in out]
+        return out
 
     def _lookup(self, name: str) -> WrittenLayout | None:
         """The layout `name` is bound to here: the function's own binding, else the module's unless the
@@ -270,7 +302,7 @@ class _Scanner(ast.NodeVisitor):
             self.layout(node)
             return
         # `layout=row_layout(4)`: the line uses what the helper returns
-        self.helper_calls.extend((layout, node.lineno) for layout in self._returned(node))
+        self.helper_calls.extend((layout, self.function, node.lineno) for layout in self._returned(node))
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
@@ -336,9 +368,10 @@ def written_layouts(source: str) -> list[WrittenLayout]:
         # itself), and the lines calling a helper that returns it
         names = [(layout.function, layout.name)] if layout.name else []
         names += [(fn, a) for fn, a, w in scanner.aliases if w is layout]
-        called = {line for w, line in scanner.helper_calls if w is layout}
-        layout.uses = sorted(called | {line for fn, name, line in scanner.reads if line != layout.line
-                                       and any(name == n and (fn == scope or (scope is None
-                                                                              and (fn, n) not in scanner.stores))
-                                               for scope, n in names)})
+        sites = {(fn, line) for w, fn, line in scanner.helper_calls if w is layout}
+        sites |= {(fn, line) for fn, name, line in scanner.reads if line != layout.line
+                  and any(name == n and (fn == scope or (scope is None and (fn, n) not in scanner.stores))
+                          for scope, n in names)}
+        layout.uses = sorted({line for _, line in sites})
+        layout.use_functions = {fn: scanner.spans[fn] for fn, _ in sites if fn in scanner.spans}
     return sorted(scanner.found, key=lambda w: (w.line, w.col))
