@@ -696,3 +696,39 @@ def test_a_written_slice_layout_is_not_blamed_on_the_compiler(tmp_path, cli):
     why = [row["evidence"]["layout-contiguity-1"] for row in doc["rows"]]
     assert len(why) == 2 and all(w.endswith("4-byte accesses at most (a slice layout: written at s.py:8)")
                                  for w in why)
+
+
+def test_a_layout_another_modules_function_returns_is_said_not_read(tmp_path, cli):
+    """Triton's Gluon translator imports its layout helpers (`default_blocked_layout`); a kernel whose layouts
+    all come from another module's functions showed '0 layouts written' and nothing said why."""
+    (tmp_path / "layouts_of_mine.py").write_text(textwrap.dedent("""\
+        from triton.experimental import gluon
+        from triton.experimental.gluon import language as gl
+
+
+        @gluon.constexpr_function
+        def ext_layout(num_warps):
+            return gl.BlockedLayout([2], [32], [num_warps], [0])
+        """))
+    (tmp_path / "ext.py").write_text(textwrap.dedent("""\
+        from triton.experimental import gluon
+        from triton.experimental.gluon import language as gl
+        import layouts_of_mine as lm
+        from layouts_of_mine import ext_layout as EL
+
+
+        @gluon.jit
+        def ext_kernel(x_ptr, y_ptr, N: gl.constexpr):
+            L: gl.constexpr = EL(gl.num_warps())
+            x = gl.load(x_ptr + gl.arange(0, N, layout=L))
+            gl.store(y_ptr + gl.arange(0, N, layout=lm.ext_layout(4)), x)
+        """))
+    r = cli("compile", f"{tmp_path / 'ext.py'}::ext_kernel", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp32,y_ptr=*fp32", "--constexpr", "N=512", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("layout", "ext_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)["written"]
+    assert doc["layouts"] == [] and doc["notes"] == [
+        "ext.py:9: L is what layouts_of_mine.ext_layout() returns, written in another module: the layouts "
+        "written there are not read",
+        "ext.py:11: layouts_of_mine.ext_layout() returns a layout, written in another module: the layouts "
+        "written there are not read"]

@@ -432,7 +432,8 @@ def _written(entry, ttgir: str, path: str, finder) -> dict:
 
     found = written_in_source(ttgir, path, entry.name, finder)
     source = found.source
-    doc = {"source": source.to_json() if source is not None else None, "error": found.error, "layouts": []}
+    doc = {"source": source.to_json() if source is not None else None, "error": found.error, "layouts": [],
+           "notes": found.notes}
     if found.resolutions is not None:
         doc["layouts"] = [resolution_json(r, (source.line(r.written.line) or "").strip()) for r in found.resolutions]
     return doc

@@ -10,6 +10,7 @@ lines produced no op). Pure: texts in, dataclasses out.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +18,7 @@ from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.attrs import iter_shaped_types, parse_layout_aliases, parse_tensor_type
 from tritonscope.layouts.model import Layout
 from tritonscope.layouts.views import facts_for
-from tritonscope.layouts.written import Either, Symbol, WrittenLayout, written_layouts
+from tritonscope.layouts.written import Either, Scan, Symbol, WrittenLayout, scan
 from tritonscope.stages import parse_ttgir
 from tritonscope.stages.common import kernel_source_file, same_file
 
@@ -317,13 +318,13 @@ def _text(v: Any, names: dict[Layout, str] | None = None) -> str:
 
 
 def written_vs_resolved(source: str, source_file: str, ttgir: str, ttgir_path: str | None = None,
-                        function: str | None = None) -> list[Resolution]:
+                        function: str | None = None, scanned: Scan | None = None) -> list[Resolution]:
     """Every layout written in `source` against the TTGIR: with `function` given, those written in it, in
     the functions the kernel reached (helpers, warp-specialized partitions: a line of theirs is in some op's
     chain), at module level, and those a function returns (`@gluon.constexpr_function`, run while compiling:
     no op has its lines) to a line the kernel reached."""
     kernel = tensors_by_source_line(ttgir, source_file, ttgir_path)
-    written = written_layouts(source)
+    written = (scanned or scan(source)).layouts
     if function is not None:
         written = [w for w in written if _in_kernel(w, function, kernel)]
     out = [resolve(w, kernel) for w in written]
@@ -343,6 +344,7 @@ class WrittenSource:
     source: Any = None  # srcmap.paths.SourceText, when looked for
     resolutions: list[Resolution] | None = None
     error: str | None = None
+    notes: list[str] = field(default_factory=list)  # what is not read (layouts other modules' functions return)
 
 
 def written_in_source(ttgir: str, ttgir_path: str, function: str | None, finder) -> WrittenSource:
@@ -360,11 +362,15 @@ def written_in_source(ttgir: str, ttgir_path: str, function: str | None, finder)
     stale = _changed_since_compiled(source, module, ttgir, function, requested)
     if stale:
         return WrittenSource(requested, source, error=stale)
+    text = "\n".join(source.lines)
     try:
-        resolved = written_vs_resolved("\n".join(source.lines), requested, ttgir, ttgir_path, function)
+        scanned = scan(text)
     except SyntaxError as exc:
         return WrittenSource(requested, source, error=f"{source.path}:{exc.lineno}: not Python ({exc.msg})")
-    return WrittenSource(requested, source, resolved)
+    resolved = written_vs_resolved(text, requested, ttgir, ttgir_path, function, scanned)
+    name = os.path.basename(source.path or requested)
+    notes = [f.sentence(name) for f in scanned.foreign if function is None or f.function in (function, None)]
+    return WrittenSource(requested, source, resolved, notes=notes)
 
 
 def _named_arguments(ttgir: str, function: str) -> list[str]:

@@ -187,6 +187,11 @@ class _Scanner(ast.NodeVisitor):
         # the function calling it, the call's line)
         self.forwards: dict[str, list[str]] = {}  # function -> the functions whose call it returns
         self.spans: dict[str, tuple[int, int]] = {}  # function -> its first and last line
+        # layouts from functions of other modules (`from helpers import row_layout`), which are not read:
+        self.imported: dict[str, str] = {}  # name -> `module.name` it was imported as
+        self.modules: dict[str, str] = {}  # `import helpers as h`: h -> helpers
+        self.foreign_bound: dict[tuple[str | None, str], tuple[int, str]] = {}  # (function, name) -> (line, call)
+        self.foreign: list[Foreign] = []
         self.by_node: dict[int, WrittenLayout] = {}  # id(ast.Call) -> the layout it builds
         self.function: str | None = None
         self.function_lines: tuple[int, int] | None = None
@@ -236,8 +241,45 @@ class _Scanner(ast.NodeVisitor):
 
     visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
 
+    def visit_Import(self, node: ast.Import) -> None:
+        for a in node.names:
+            self.modules[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        module = "." * node.level + (node.module or "")
+        for a in node.names:
+            self.imported[a.asname or a.name] = f"{module}.{a.name}" if node.module else f"{module}{a.name}"
+
+    def _foreign_call(self, node: ast.AST) -> str | None:
+        """`module.function` of a call of a function imported from another module, else None."""
+        if not isinstance(node, ast.Call) or _callee(node):
+            return None
+        f = node.func
+        if isinstance(f, ast.Name) and f.id in self.imported and f.id not in self.returns \
+                and (self.function, f.id) not in self.stores:
+            return self.imported[f.id]
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in self.modules \
+                and (self.function, f.value.id) not in self.stores:
+            return f"{self.modules[f.value.id]}.{f.attr}"
+        return None
+
+    def _as_layout(self, node: ast.AST) -> None:
+        """`node` is used as a layout: a call of another module's function, or a name bound to one, is a
+        layout this reading cannot see."""
+        called = self._foreign_call(_unwrap_constexpr(node))
+        if called is not None:
+            self.foreign.append(Foreign(node.lineno, None, called, self.function))
+        elif isinstance(node, ast.Name):
+            key = (self.function, node.id) if (self.function, node.id) in self.foreign_bound else (None, node.id)
+            if key in self.foreign_bound and (self.function, node.id) not in self.bound:
+                line, called = self.foreign_bound[key]
+                self.foreign.append(Foreign(line, node.id, called, self.function))
+
     def _bind(self, target: ast.AST, value: ast.AST) -> bool:
         value = _unwrap_constexpr(value)
+        called = self._foreign_call(value)
+        if isinstance(target, ast.Name) and called is not None:
+            self.foreign_bound[(self.function, target.id)] = (value.lineno, called)
         if isinstance(target, ast.Name) and isinstance(value, ast.Call) and _callee(value):
             layout = self.layout(value)
             layout.name = target.id
@@ -303,6 +345,12 @@ class _Scanner(ast.NodeVisitor):
             return
         # `layout=row_layout(4)`: the line uses what the helper returns
         self.helper_calls.extend((layout, self.function, node.lineno) for layout in self._returned(node))
+        position = _LAYOUT_ARGUMENT.get(_name(node.func) or "")
+        for k in node.keywords:
+            if k.arg == "layout":
+                self._as_layout(k.value)
+        if position is not None and len(node.args) > position:
+            self._as_layout(node.args[position])
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
@@ -335,6 +383,8 @@ class _Scanner(ast.NodeVisitor):
         if returned:  # `gl.SliceLayout(0, row_layout(4))`
             self.visit(node)
             return Either(tuple(returned)) if len(returned) > 1 else returned[0]
+        if isinstance(node, (ast.Name, ast.Call)):
+            self._as_layout(node)  # (a parent, an operand's layout: from another module?)
         if isinstance(node, ast.Name):
             self.reads.append((self.function, node.id, node.lineno))
             bound = self._lookup(node.id)
@@ -356,10 +406,43 @@ class _Scanner(ast.NodeVisitor):
         return Symbol(ast.get_source_segment(self.source, node) or "?")
 
 
+@dataclass(frozen=True)
+class Foreign:
+    """A layout a function of another module returns (`L: gl.constexpr = helpers.row_layout(4)`), used as
+    a layout at `line` (or bound there to `name`): the layouts written in that module are not read."""
+
+    line: int
+    name: str | None
+    called: str  # `module.function`
+    function: str | None  # the function using it
+
+    def sentence(self, file: str) -> str:
+        what = f"{self.name} is what {self.called}() returns" if self.name else f"{self.called}() returns a layout"
+        return f"{file}:{self.line}: {what}, written in another module: the layouts written there are not read"
+
+
+# Gluon functions taking a layout positionally: name -> its index (gl.arange(0, N, L), gl.zeros(shape,
+# dtype, L), gl.full(shape, value, dtype, L), gl.convert_layout(x, L), gl.allocate_shared_memory(dtype,
+# shape, L), gl.set_auto_layout(x, L))
+_LAYOUT_ARGUMENT = {"arange": 2, "zeros": 2, "full": 3, "convert_layout": 1, "allocate_shared_memory": 2,
+                    "set_auto_layout": 1}
+
+
+@dataclass
+class Scan:
+    layouts: list[WrittenLayout]  # every layout constructor call, in line order (written_layouts)
+    foreign: list[Foreign]  # the layouts functions of other modules return, once each
+
+
 def written_layouts(source: str) -> list[WrittenLayout]:
     """Every layout constructor call of a Python source, in line order, with the lines using its name.
 
     Raises SyntaxError for text that is not Python (the caller names the file)."""
+    return scan(source).layouts
+
+
+def scan(source: str) -> Scan:
+    """The layouts a Python source writes, and those it takes from other modules' functions."""
     scanner = _Scanner(source)
     scanner.visit(ast.parse(source))
     for layout in scanner.found:
@@ -374,4 +457,4 @@ def written_layouts(source: str) -> list[WrittenLayout]:
                           for scope, n in names)}
         layout.uses = sorted({line for _, line in sites})
         layout.use_functions = {fn: scanner.spans[fn] for fn, _ in sites if fn in scanner.spans}
-    return sorted(scanner.found, key=lambda w: (w.line, w.col))
+    return Scan(sorted(scanner.found, key=lambda w: (w.line, w.col)), list(dict.fromkeys(scanner.foreign)))

@@ -97,6 +97,7 @@ def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None):
             notes.append(f"Gluon: {found.requested or 'the kernel source'}: {found.error}; the layouts written "
                          "there are not shown")
         return None
+    notes.extend(f"Gluon: {n}" for n in found.notes)
     return found.requested, found.resolutions
 
 

@@ -397,6 +397,8 @@ def render_written_layouts(doc: dict, console: Console, kernel: str) -> None:
                 view = f" (a view of a {x(t['view_of'])} allocation)" if t.get("view_of") else ""
                 console.print(f"            {x(t['shape'])} {t['dtype']}{view}: {held_sentence(t['facts'])}",
                               markup=False)
+    for note in doc.get("notes", []):
+        console.print(f"note: {note}", markup=False, soft_wrap=True)
     console.print()
 
 
