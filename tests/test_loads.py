@@ -740,3 +740,15 @@ def test_a_called_functions_argument_is_not_a_value_of_the_same_name():
     assert graph.steps(["%0"], 1) == {}
     with graph.through((call,)):
         assert graph.steps(["%0"], 1) == {0: [(4, frozenset(), 1)]}
+
+
+def test_a_triton_2_pipelined_load_is_an_async_copy(cli, cache23):
+    """Triton 2.3 pipelines a matmul's loads as `triton_gpu.insert_slice_async` (3.0's
+    async_copy_global_to_local): they had no row, their cp.async only 'memory instructions of no access'."""
+    doc = json.loads(cli("loads", "554d8215f5", "--cache-dir", str(cache23), "--json").stdout)
+    rows = {(r["line"], r["op"]): r for r in doc["rows"]}
+    for line in (42, 43):
+        r = rows[(line, "triton_gpu.insert_slice_async")]
+        assert (r["kind"], r["instances"], r["verdict"]) == ("async_copy", 3, "as-predicted")
+        assert r["stages"]["ptx"] == {"cp.async.cg.shared.global": 6}
+    assert not [u for u in doc["unattributed"] if u["kind"] == "async_copy"]

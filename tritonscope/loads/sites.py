@@ -930,6 +930,7 @@ _OPERANDS: dict[str, tuple[tuple[int, ...], int | None, int | None]] = {
     "buffer_load": ((0, 1), 2, 3), "buffer_store": ((1, 2), 3, None),
     "buffer_atomic_rmw": ((1, 2), 3, None), "buffer_atomic_cas": ((2, 3), None, None),
     "buffer_load_to_local": ((0, 1), 2, 3),
+    "insert_slice_async": ((0,), 3, 4),  # (2.x) `%ptrs, %buffers, %index, %mask, %other`
     "local_store": ((1,), None, None),
     "tmem_store": ((1,), None, None),  # `ttng.tmem_store %value, %tmem, %pred`
     "tmem_copy": ((1,), None, None),  # `ttng.tmem_copy %shared, %tmem`
@@ -998,6 +999,8 @@ def _site(op: Op, kind: str, aliases: dict[str, Layout]) -> AccessSite:
             dst = sig.rpartition("->")[2].strip()
             sig = f"!ttg.memdesc{dst}" if dst.startswith("<") else dst
         memdesc = next((t for _, t in iter_shaped_types(sig) if "memdesc" in t), None)
+        if memdesc is None and name == "insert_slice_async":  # (2.x: the buffers are a #shared tensor)
+            memdesc = sig.rpartition("->")[2].strip() or None
         if memdesc is not None:
             try:
                 md = parse_tensor_type(memdesc, aliases)

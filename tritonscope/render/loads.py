@@ -15,6 +15,7 @@ _STAGE_TITLE = {"llir": "LLIR", "ptx": "PTX", "sass": "SASS", "amdgcn": "AMDGCN"
 _OP_WORDS = {
     "load": "tl.load", "store": "tl.store", "atomic_rmw": "atomic read-modify-write", "atomic_cas": "atomic CAS",
     "async_copy_global_to_local": "async copy global->shared (from a pipelined tl.load)",
+    "insert_slice_async": "async copy global->shared (from a pipelined tl.load)",
     "buffer_load": "AMD buffer load (a tl.load)", "buffer_store": "AMD buffer store (a tl.store)",
     "buffer_load_to_local": "AMD buffer load to LDS (from a pipelined tl.load)",
     "local_load": "shared-memory load", "local_store": "shared-memory store",

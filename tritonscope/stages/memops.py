@@ -133,6 +133,7 @@ _MLIR_KINDS: dict[str, str] = {
     "async_tma_gather": "tma", "async_tma_scatter": "tma", "async_tma_reduce": "tma",
     "async_copy_global_to_local": "async_copy", "buffer_load_to_local": "async_copy",
     "async_copy_local_to_global": "async_copy",
+    "insert_slice_async": "async_copy",  # Triton 2.x's pipelined load: `triton_gpu.insert_slice_async`
     "buffer_load": "buffer_load", "buffer_store": "buffer_store",
     "local_load": "shared_load", "local_store": "shared_store",
     "tmem_load": "tmem_load", "tmem_store": "tmem_store",  # Blackwell tensor memory <-> registers
