@@ -257,3 +257,16 @@ def test_variants_of_one_specialization_pair_by_their_ir_after_an_edit(cli, tmp_
             assert not removed and not added
             assert sorted((block_of(x), block_of(y)) for x, y in pairs) == [
                 ("1024", "1024"), ("256", "256"), ("512", "512")], (a, b)
+
+
+def test_two_hashes_of_one_kernel_for_two_targets_name_both(cli):
+    """`diff 1cdc 3dbb` (Triton 2.2's dot_kernel for cuda:80 and cuda:90) named cuda:90 alone: `mma 16 -> 0,
+    wgmma 0 -> 2` read as a change between releases, not between GPUs."""
+    from pathlib import Path
+
+    cache = Path(__file__).parent / "data" / "releases-2.0-2.2" / "2.2"
+    r = cli("diff", "--cache-dir", str(cache), "1cdc", "3dbb", "--stat")
+    assert r.returncode == 0, r.stderr
+    assert "dot_kernel  cuda:80 -> cuda:90" in r.stdout
+    md = cli("diff", "--cache-dir", str(cache), "1cdc", "3dbb", "--format", "markdown")
+    assert "`cuda:80 -> cuda:90`" in md.stdout, md.stdout[:500]

@@ -78,6 +78,11 @@ def _shown_deltas(pair: KernelPair, opts: RenderOptions) -> list[MetricDelta]:
 # --- JSON -------------------------------------------------------------------------------------
 
 
+def _targets(p) -> str:
+    """A pair's target, or both where they differ (two hashes of one kernel compiled for two GPUs)."""
+    return p.b.target if p.a.target == p.b.target else f"{p.a.target} -> {p.b.target}"
+
+
 def _record_json(r: KernelRecord) -> dict:
     return {"kernel": r.name, "target": r.target, "origin": r.origin, "spec_key": r.spec_key, "spec": r.spec,
             "triton_version": r.triton_version}
@@ -141,11 +146,11 @@ def render_text(result: DiffResult, opts: RenderOptions) -> str:
             for d in _headline(p):
                 worse = _is_worse(d)
                 cells.append(f"{d.name} {_fmt_delta(d)}  ", style="red" if worse else "green" if worse is False else "")
-            table.add_row(p.b.name, p.b.target, stages, cells)
+            table.add_row(p.b.name, _targets(p), stages, cells)
         console.print(table)
     for p in result.changed:
         console.print()
-        console.print(Text(f"=== {p.b.name} {p.b.target}  ({p.a.origin} -> {p.b.origin})", style="bold"))
+        console.print(Text(f"=== {p.b.name} {_targets(p)}  ({p.a.origin} -> {p.b.origin})", style="bold"))
         for d in _shown_deltas(p, opts):
             worse = _is_worse(d)
             console.print(Text(f"  {d.name}: {_fmt_delta(d)}", style="red" if worse else "green" if worse is False
@@ -219,7 +224,7 @@ def render_markdown(result: DiffResult, opts: RenderOptions) -> str:
             stages = ", ".join(f"{d.stage} {f'+{d.added}/-{d.removed}' if d.status == 'changed' else d.status}"
                                for d in p.stage_diffs) or "-"
             metrics = "<br>".join(f"{_badge(d)} `{d.name}` {_fmt_delta(d)}" for d in _headline(p)) or "-"
-            out.append(f"| {_code(p.b.name)} | {_code(p.b.target)} | {stages} | {metrics} |")
+            out.append(f"| {_code(p.b.name)} | {_code(_targets(p))} | {stages} | {metrics} |")
         out.append("")
     body = "\n".join(out)
     details: list[str] = []
@@ -264,7 +269,7 @@ def _text(text: str) -> str:
 
 
 def _markdown_kernel_details(p: KernelPair, opts: RenderOptions, max_lines: int) -> str:
-    summary = f"<code>{html.escape(p.b.name)}</code> <code>{html.escape(p.b.target)}</code>: {p.change_summary()}"
+    summary = f"<code>{html.escape(p.b.name)}</code> <code>{html.escape(_targets(p))}</code>: {p.change_summary()}"
     lines = [f"<details><summary>{summary}</summary>", ""]
     deltas = _shown_deltas(p, opts)
     if deltas:

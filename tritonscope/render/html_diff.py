@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from tritonscope.render.diff import _fmt_num, _is_worse, _shown_deltas, diff_payload
+from tritonscope.render.diff import _fmt_num, _is_worse, _shown_deltas, _targets, diff_payload
 from tritonscope.render.html import STAGE_TITLES, empty, esc, highlight_lines, page
 
 # `@@ -12,7 +12,8 @@`: a hunk of a unified diff, with its old and new start lines.
@@ -106,7 +106,7 @@ def render_diff_result(result, opts) -> str:
             for kind, records in (("added", result.added), ("removed", result.removed)) for r in records]
     for i, p in enumerate(result.changed):
         rows.append(f'<tr><td><a href="#k{i}">changed</a></td><td><code>{esc(p.b.name)}</code></td>'
-                    f'<td>{esc(p.b.target)}</td><td>{esc(p.change_summary())}</td></tr>')
+                    f'<td>{esc(_targets(p))}</td><td>{esc(p.change_summary())}</td></tr>')
     if rows:
         parts.append('<table class="grid"><thead><tr><th></th><th>kernel</th><th>target</th><th>changes</th>'
                      f'</tr></thead><tbody>{"".join(rows)}</tbody></table>')
@@ -124,7 +124,7 @@ def render_diff_result(result, opts) -> str:
                           side_by_side=i < MAX_SIDE_BY_SIDE)
             for d in p.stage_diffs)
         parts.append(f'<section class="kernel" id="k{i}"><h2><code>{esc(p.b.name)}</code> '
-                     f"<small>{esc(p.b.target)} · {esc(p.change_summary())}</small></h2>{table}{sections}</section>")
+                     f"<small>{esc(_targets(p))} · {esc(p.change_summary())}</small></h2>{table}{sections}</section>")
     if result.empty:
         parts.append(empty("no differences"))
     title = f"{result.a.path} → {result.b.path}"
