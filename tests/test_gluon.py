@@ -698,9 +698,11 @@ def test_a_written_slice_layout_is_not_blamed_on_the_compiler(tmp_path, cli):
                                  for w in why)
 
 
-def test_a_layout_another_modules_function_returns_is_said_not_read(tmp_path, cli):
-    """Triton's Gluon translator imports its layout helpers (`default_blocked_layout`); a kernel whose layouts
-    all come from another module's functions showed '0 layouts written' and nothing said why."""
+def test_layouts_of_helpers_the_kernel_imports(tmp_path, cli):
+    """Triton's Gluon translator imports its layout helpers (`default_blocked_layout`), and so do kernels of
+    a package: a kernel whose layouts all came from another module's functions showed '0 layouts written'
+    and nothing said why. A module of the kernel's package is read (`import m`, `from m import f as g`, one
+    scan for both); Triton's own modules are not (the installed release need not be the compiler's)."""
     (tmp_path / "layouts_of_mine.py").write_text(textwrap.dedent("""\
         from triton.experimental import gluon
         from triton.experimental.gluon import language as gl
@@ -713,6 +715,7 @@ def test_a_layout_another_modules_function_returns_is_said_not_read(tmp_path, cl
     (tmp_path / "ext.py").write_text(textwrap.dedent("""\
         from triton.experimental import gluon
         from triton.experimental.gluon import language as gl
+        from triton.tools.triton_to_gluon_translator.common_helpers import default_blocked_layout
         import layouts_of_mine as lm
         from layouts_of_mine import ext_layout as EL
 
@@ -722,13 +725,39 @@ def test_a_layout_another_modules_function_returns_is_said_not_read(tmp_path, cl
             L: gl.constexpr = EL(gl.num_warps())
             x = gl.load(x_ptr + gl.arange(0, N, layout=L))
             gl.store(y_ptr + gl.arange(0, N, layout=lm.ext_layout(4)), x)
+            T: gl.constexpr = default_blocked_layout([N], gl.num_warps())
+            gl.store(y_ptr + gl.arange(0, N, layout=T), gl.convert_layout(x, T))
         """))
     r = cli("compile", f"{tmp_path / 'ext.py'}::ext_kernel", "--target", "cuda:90", "--signature",
             "x_ptr=*fp32,y_ptr=*fp32", "--constexpr", "N=512", "--cache-dir", str(tmp_path / "c"))
     assert r.returncode == 0, r.stderr
     doc = json.loads(cli("layout", "ext_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)["written"]
-    assert doc["layouts"] == [] and doc["notes"] == [
-        "ext.py:9: L is what layouts_of_mine.ext_layout() returns, written in another module: the layouts "
-        "written there are not read",
-        "ext.py:11: layouts_of_mine.ext_layout() returns a layout, written in another module: the layouts "
-        "written there are not read"]
+    (row,) = doc["layouts"]
+    assert (row["written"]["file"], row["written"]["line"], row["written"]["uses"]) == (
+        str(tmp_path / "layouts_of_mine.py"), 7, [10, 11, 12])
+    assert (row["status"], row["filled"], row["source"]) == (
+        "filled in", {"warps_per_cta": "[4]"}, "return gl.BlockedLayout([2], [32], [num_warps], [0])")
+    assert doc["notes"] == [
+        "ext.py:13: T is what triton.tools.triton_to_gluon_translator.common_helpers.default_blocked_layout() "
+        "returns, written in another module: the layouts written there are not read"]
+    text = cli("layout", "ext_kernel", "--cache-dir", str(tmp_path / "c")).stdout
+    assert "written in ext.py and layouts_of_mine.py (imported)" in text and "layouts_of_mine.py:7 " in text
+
+
+def test_modules_of_the_kernels_package_are_found_and_nothing_above_it(tmp_path):
+    """The resolver for imported helpers: relative imports from the importing file's package, absolute
+    ones from the kernel's folder up its packages; never beyond the folder above the top package (a crafted
+    source's `from ......etc import x`), never Triton's own modules."""
+    from tritonscope.layouts.gluon import package_modules
+
+    pkg = tmp_path / "proj" / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    for f in (pkg / "__init__.py", pkg / "sub" / "__init__.py"):
+        f.write_text("")
+    (pkg / "util.py").write_text("U = 1\n")
+    (tmp_path / "secret.py").write_text("S = 1\n")
+    resolve = package_modules(str(pkg / "sub" / "k.py"))
+    assert resolve("util", 2, None) == (str(pkg / "util.py"), "U = 1\n")
+    assert resolve("pkg.util", 0, None) == (str(pkg / "util.py"), "U = 1\n")
+    assert resolve("secret", 4, None) is None and resolve("secret", 0, None) is None
+    assert resolve("triton.language.standard", 0, None) is None

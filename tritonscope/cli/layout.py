@@ -435,7 +435,8 @@ def _written(entry, ttgir: str, path: str, finder) -> dict:
     doc = {"source": source.to_json() if source is not None else None, "error": found.error, "layouts": [],
            "notes": found.notes}
     if found.resolutions is not None:
-        doc["layouts"] = [resolution_json(r, (source.line(r.written.line) or "").strip()) for r in found.resolutions]
+        doc["layouts"] = [resolution_json(r, r.written.line_text if r.written.file else
+                                          (source.line(r.written.line) or "").strip()) for r in found.resolutions]
     return doc
 
 

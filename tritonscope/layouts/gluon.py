@@ -290,12 +290,13 @@ def _in_kernel(w: WrittenLayout, function: str, kernel: KernelTensors) -> bool:
     theirs = [span for fn, span in w.use_functions.items() if not ours(fn)]
     w.uses = [u for u in w.uses if not any(first <= u <= last for first, last in theirs)]
     used_here = any(ours(fn) for fn in w.use_functions)
-    return w.function in (function, None) or _reached(w, kernel) or (used_here and bool(w.uses))
+    return (w.file is None and w.function in (function, None)) or _reached(w, kernel) or (used_here and bool(w.uses))
 
 
 def _reached(written: WrittenLayout, kernel: KernelTensors) -> bool:
-    """Whether the function `written` is in has a line some op of the kernel came from."""
-    if written.function_lines is None:
+    """Whether the function `written` is in has a line some op of the kernel came from (a function of
+    another file's has none of the kernel file's lines)."""
+    if written.function_lines is None or written.file is not None:
         return False
     first, last = written.function_lines
     return any(first <= line <= last for line in kernel.reached)
@@ -364,13 +365,53 @@ def written_in_source(ttgir: str, ttgir_path: str, function: str | None, finder)
         return WrittenSource(requested, source, error=stale)
     text = "\n".join(source.lines)
     try:
-        scanned = scan(text)
+        scanned = scan(text, package_modules(source.path) if source.path else None)
     except SyntaxError as exc:
         return WrittenSource(requested, source, error=f"{source.path}:{exc.lineno}: not Python ({exc.msg})")
     resolved = written_vs_resolved(text, requested, ttgir, ttgir_path, function, scanned)
     name = os.path.basename(source.path or requested)
     notes = [f.sentence(name) for f in scanned.foreign if function is None or f.function in (function, None)]
     return WrittenSource(requested, source, resolved, notes=notes)
+
+
+_MAX_MODULE_BYTES = 4 << 20
+
+
+def package_modules(kernel_path: str):
+    """A written.Resolver for the modules of the kernel's own package: a relative import from the
+    importing file's folder, an absolute one from the kernel's folder or a folder of its package (up while
+    the folder holds an `__init__.py`); nothing outside the folder above the top package. Read-only;
+    Triton's own modules are not read (the installed release need not be the one that compiled)."""
+    from pathlib import Path
+
+    home = Path(kernel_path).parent
+    tops = [home]
+    while (tops[-1] / "__init__.py").is_file() and tops[-1].parent != tops[-1] and len(tops) < 16:
+        tops.append(tops[-1].parent)
+
+    def resolve(module: str, level: int, importer: str | None):
+        if not module or (not level and module.split(".")[0] in ("triton", "torch")):
+            return None
+        if level:
+            start = Path(importer).parent if importer else home
+            for _ in range(level - 1):
+                start = start.parent
+            if not start.is_relative_to(tops[-1]):  # (beyond the top-level package: Python refuses it too)
+                return None
+            roots = [start]
+        else:
+            roots = tops
+        for root in roots:
+            base = root.joinpath(*module.split("."))
+            for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+                try:
+                    if candidate.is_file() and candidate.stat().st_size <= _MAX_MODULE_BYTES:
+                        return str(candidate), candidate.read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError, ValueError):
+                    continue
+        return None
+
+    return resolve
 
 
 def _named_arguments(ttgir: str, function: str) -> list[str]:
@@ -451,6 +492,8 @@ def written_by_line(resolutions: list[Resolution]) -> dict[int, list[dict]]:
     """Source line -> the layouts written there, each with what it became (for `map`)."""
     out: dict[int, list[dict]] = {}
     for r in resolutions:
+        if r.written.file is not None:  # (written in another file: no line of this one)
+            continue
         out.setdefault(r.written.line, []).append({
             "class": r.written.cls, "text": r.written.text, "status": r.status, "filled": r.filled,
             "resolved": [t.name if t.name.startswith("#") else f"#{t.name}" for t in r.resolved],

@@ -9,6 +9,7 @@ literals (a constexpr parameter `SPT`, `gl.num_warps()`) stay symbolic: the TTGI
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,6 +79,9 @@ class WrittenLayout:
     factory: str | None = None  # the static factory called (`get_default_for`); args are its parameters
     returned: bool = False  # `function` returns it (a `@gluon.constexpr_function` helper): used where called
     use_functions: dict[str, tuple[int, int]] = field(default_factory=dict)  # the functions `uses` are in: lines
+    # written in another module of the kernel's package (a helper it imports): that file, and its line's text
+    file: str | None = None
+    line_text: str | None = None
 
     @property
     def chosen_by_compiler(self) -> bool:
@@ -90,8 +94,13 @@ class WrittenLayout:
         return [k for k, v in self.args.items() if _has_symbol(v)] + [k for k in computed if k not in self.args]
 
     def lines(self) -> list[int]:
-        """Its own line and the lines that use it through its name."""
-        return sorted({self.line, *self.uses})
+        """Its own line and the lines that use it through its name (of the scanned source: not its own line
+        where it is written in another file)."""
+        return sorted({self.line, *self.uses}) if self.file is None else sorted(set(self.uses))
+
+    def where(self, source_name: str) -> str:
+        """`file:line`, the scanned source named `source_name`."""
+        return f"{self.file.replace(chr(92), '/').rsplit('/', 1)[-1] if self.file else source_name}:{self.line}"
 
     def fields_text(self) -> str:
         return ", ".join(f"{k}={_value_text(v)}" for k, v in self.args.items())
@@ -99,7 +108,7 @@ class WrittenLayout:
     def to_json(self) -> dict:
         return {"line": self.line, "col": self.col, "class": self.cls, "kind": self.kind, "text": self.text,
                 "name": self.name, "uses": self.uses, "function": self.function, "factory": self.factory,
-                "returned": self.returned,
+                "returned": self.returned, "file": self.file,
                 "args": {k: _value_json(v) for k, v in self.args.items()}}
 
 
@@ -173,9 +182,19 @@ def _unwrap_constexpr(node: ast.AST) -> ast.AST:
     return node
 
 
+# A sibling module of the kernel's: (dotted module, relative-import level, importing file or None for the
+# scanned source) -> (its path, its text), or None where none is found
+Resolver = Callable[[str, int, "str | None"], "tuple[str, str] | None"]
+_MAX_IMPORT_DEPTH = 3
+
+
 class _Scanner(ast.NodeVisitor):
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, resolver: Resolver | None = None, path: str | None = None,
+                 depth: int = 0, scans: dict[str, _Scanner] | None = None) -> None:
         self.source = source
+        self.resolver, self.path, self.depth = resolver, path, depth
+        self.scans = {} if scans is None else scans  # path -> its scan: one module imported twice is one
+        self.module_scans: dict[str, _Scanner] = {}  # `import helpers as h`: h -> its scan
         self.found: list[WrittenLayout] = []
         self.bound: dict[tuple[str | None, str], WrittenLayout] = {}  # (function, name) -> layout
         self.bindings: dict[tuple[str | None, str], list[WrittenLayout]] = {}  # ... every layout bound to it
@@ -243,12 +262,52 @@ class _Scanner(ast.NodeVisitor):
 
     def visit_Import(self, node: ast.Import) -> None:
         for a in node.names:
+            if a.asname or "." not in a.name:
+                sub = self._scan_module(a.name, 0)
+                if sub is not None:
+                    self.module_scans[a.asname or a.name] = sub
+                    continue
             self.modules[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = "." * node.level + (node.module or "")
+        sub = self._scan_module(node.module or "", node.level) if node.module else None
         for a in node.names:
-            self.imported[a.asname or a.name] = f"{module}.{a.name}" if node.module else f"{module}{a.name}"
+            layouts = sub._returns_of(a.name, set()) if sub is not None else []
+            if layouts:  # a helper of the kernel's package: what it returns is read there
+                self.returns[a.asname or a.name] = layouts
+                self._adopt(layouts)
+            else:
+                self.imported[a.asname or a.name] = f"{module}.{a.name}" if node.module else f"{module}{a.name}"
+
+    def _scan_module(self, module: str, level: int) -> _Scanner | None:
+        """The scan of a module the resolver finds (one of the kernel's package), else None."""
+        if self.resolver is None or self.depth >= _MAX_IMPORT_DEPTH:
+            return None
+        found = self.resolver(module, level, self.path)
+        if found is None:
+            return None
+        path, text = found
+        if path in self.scans:
+            return self.scans[path]
+        sub = self.scans[path] = _Scanner(text, self.resolver, path, self.depth + 1, self.scans)
+        try:
+            sub.visit(ast.parse(text))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            self.scans[path] = None  # type: ignore[assignment]
+            return None
+        return sub
+
+    def _adopt(self, layouts: list[WrittenLayout]) -> None:
+        """Layouts another module's helper returns (and those they are built from) are this scan's too."""
+        todo = list(layouts)
+        while todo:
+            w = todo.pop()
+            if any(w is f for f in self.found):
+                continue
+            self.found.append(w)
+            for v in w.args.values():
+                todo.extend(o for o in (v.options if isinstance(v, Either) else [v]) if isinstance(o, WrittenLayout))
 
     def _foreign_call(self, node: ast.AST) -> str | None:
         """`module.function` of a call of a function imported from another module, else None."""
@@ -307,10 +366,17 @@ class _Scanner(ast.NodeVisitor):
         return False
 
     def _returned(self, node: ast.AST) -> list[WrittenLayout]:
-        """The layouts a call of a function of this source returns (none: not such a call)."""
+        """The layouts a call of a function of this source (or of a module it imports that the resolver
+        found) returns; none: not such a call."""
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and self._lookup(node.func.id) is None \
                 and (self.function, node.func.id) not in self.stores:
             return self._returns_of(node.func.id, set())
+        f = node.func if isinstance(node, ast.Call) else None
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in self.module_scans \
+                and (self.function, f.value.id) not in self.stores:
+            layouts = self.module_scans[f.value.id]._returns_of(f.attr, set())
+            self._adopt(layouts)
+            return layouts
         return []
 
     def _returns_of(self, function: str, seen: set[str]) -> list[WrittenLayout]:
@@ -369,6 +435,10 @@ class _Scanner(ast.NodeVisitor):
         segment = ast.get_source_segment(self.source, node) or cls
         written = WrittenLayout(node.lineno, node.col_offset + 1, cls, kind, " ".join(segment.split()),
                                 function=self.function, function_lines=self.function_lines, factory=factory)
+        if self.path is not None:  # (a module the kernel's source imports)
+            lines = self.source.splitlines()
+            written.file = self.path
+            written.line_text = lines[node.lineno - 1].strip() if node.lineno <= len(lines) else None
         named = list(zip(fields, node.args, strict=False)) + [(k.arg, k.value) for k in node.keywords if k.arg]
         for key, value in named:
             written.args[key] = self.value(value)
@@ -441,20 +511,23 @@ def written_layouts(source: str) -> list[WrittenLayout]:
     return scan(source).layouts
 
 
-def scan(source: str) -> Scan:
-    """The layouts a Python source writes, and those it takes from other modules' functions."""
-    scanner = _Scanner(source)
+def scan(source: str, resolver: Resolver | None = None) -> Scan:
+    """The layouts a Python source writes, and those it takes from other modules' functions: read where
+    `resolver` finds the module (a helper of the kernel's package), else listed as `foreign`."""
+    scanner = _Scanner(source, resolver)
     scanner.visit(ast.parse(source))
     for layout in scanner.found:
         # the names it goes by: its own and its aliases (a name bound to what a helper returns is one), each
         # read in its scope (a module-level name is read in every function that does not bind that name
         # itself), and the lines calling a helper that returns it
-        names = [(layout.function, layout.name)] if layout.name else []
+        own = layout.file is None  # (one written in an imported module: only this source's names for it)
+        names = [(layout.function, layout.name)] if layout.name and own else []
         names += [(fn, a) for fn, a, w in scanner.aliases if w is layout]
         sites = {(fn, line) for w, fn, line in scanner.helper_calls if w is layout}
-        sites |= {(fn, line) for fn, name, line in scanner.reads if line != layout.line
+        sites |= {(fn, line) for fn, name, line in scanner.reads if (line != layout.line or not own)
                   and any(name == n and (fn == scope or (scope is None and (fn, n) not in scanner.stores))
                           for scope, n in names)}
         layout.uses = sorted({line for _, line in sites})
         layout.use_functions = {fn: scanner.spans[fn] for fn, _ in sites if fn in scanner.spans}
-    return Scan(sorted(scanner.found, key=lambda w: (w.line, w.col)), list(dict.fromkeys(scanner.foreign)))
+    return Scan(sorted(scanner.found, key=lambda w: (w.file is not None, w.file or "", w.line, w.col)),
+                list(dict.fromkeys(scanner.foreign)))

@@ -61,7 +61,7 @@ def written_layout_reasons(rows: list[AccessRow], resolutions: list[Resolution],
             gain = f"the tensor has {row.shape[d]} elements along dim {d}: no wider vector fits"
         row.reasons.append(Reason(
             "written-layout",
-            f"{name}:{r.written.line} writes {value} for #{row.layout}: {run} contiguous {row.dtype} per thread "
+            f"{r.written.where(name)} writes {value} for #{row.layout}: {run} contiguous {row.dtype} per thread "
             f"along dim {d}, {run * element_bytes}-byte accesses at most; {gain}"))
 
 
@@ -75,10 +75,11 @@ def _written_not_propagated(row: AccessRow, resolutions: list[Resolution], name:
             layout = parse_layout(row.layout_text or "")
         except TritonscopeError:
             layout = None
-        lines = sorted({r.written.line for r in resolutions if layout is not None
-                        and any(t.layout == layout for t in r.resolved)})
-        where = (f": written at {name}:{', '.join(map(str, lines))}" if lines
-                 else ": in a Gluon kernel the source writes each layout")
+        places = sorted({(r.written.file or "", r.written.line, r.written.where(name)) for r in resolutions
+                         if layout is not None and any(t.layout == layout for t in r.resolved)})
+        mine = [str(line) for file, line, _ in places if not file]
+        where = ", ".join(([f"{name}:{', '.join(mine)}"] if mine else []) + [w for file, _, w in places if file])
+        where = f": written at {where}" if where else ": in a Gluon kernel the source writes each layout"
         row.reasons[i] = Reason(reason.code, reason.evidence.replace(PROPAGATED, where))
 
 

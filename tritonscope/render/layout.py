@@ -370,12 +370,16 @@ def render_written_layouts(doc: dict, console: Console, kernel: str) -> None:
         console.print()
         return
     rows = doc["layouts"]
-    console.print(Text(f"{kernel} (Gluon): {len(rows)} layout{'s' if len(rows) != 1 else ''} written in {name}, "
+    others = sorted({r["written"]["file"].replace("\\", "/").rsplit("/", 1)[-1] for r in rows
+                     if r["written"].get("file")})
+    files = name + (f" and {', '.join(others)} (imported)" if others else "")
+    console.print(Text(f"{kernel} (Gluon): {len(rows)} layout{'s' if len(rows) != 1 else ''} written in {files}, "
                        "as written and as resolved", style="bold"))
     for r in rows:
         w = r["written"]
-        console.print(Text(f"{name}:{w['line']}", style="bold cyan"), Text(f"  {r['source'] or w['text']}"),
-                      soft_wrap=True)
+        where = f"{w['file'].replace(chr(92), '/').rsplit('/', 1)[-1]}:{w['line']}" if w.get("file") else \
+            f"{name}:{w['line']}"
+        console.print(Text(where, style="bold cyan"), Text(f"  {r['source'] or w['text']}"), soft_wrap=True)
         fields = ", ".join(f"{k}={_arg(v)}" for k, v in w["args"].items())
         callee = f"{w['class']}.{w['factory']}" if w.get("factory") else w["class"]
         console.print(f"  written   {callee}({fields})", markup=False, soft_wrap=True)
