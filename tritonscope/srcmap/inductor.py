@@ -700,7 +700,10 @@ def other_calls_text(graph: str, calls: list[dict]) -> str:
     """What `Wrapper.other_calls` says, in words ('' for a kernel launched once)."""
     if not calls:
         return ""
-    where = "; ".join(f"line {c['wrapper_line']}" + (f" (source nodes {', '.join(c['source_nodes'])})"
+    def nodes(names: list[str]) -> str:
+        return ", ".join(names) if len(names) <= 6 else f"{', '.join(names[:5])}, ... ({len(names)} in all)"
+
+    where = "; ".join(f"line {c['wrapper_line']}" + (f" (source nodes {nodes(c['source_nodes'])})"
                                                      if c["source_nodes"] else "") for c in calls)
     return (f"launched {len(calls) + 1} times in graph {graph}: the nodes are its first launch's, Inductor names "
             f"none for the other{'s' if len(calls) > 1 else ''}, at wrapper {where}")
