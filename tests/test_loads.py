@@ -7,6 +7,7 @@ read off the artifacts (`grep -c` on the stage files) before it was written here
 from __future__ import annotations
 
 import json
+import textwrap
 
 import pytest
 
@@ -752,3 +753,63 @@ def test_a_triton_2_pipelined_load_is_an_async_copy(cli, cache23):
         assert (r["kind"], r["instances"], r["verdict"]) == ("async_copy", 3, "as-predicted")
         assert r["stages"]["ptx"] == {"cp.async.cg.shared.global": 6}
     assert not [u for u in doc["unattributed"] if u["kind"] == "async_copy"]
+
+
+def test_through_a_call_the_mask_and_the_element_type_are_the_callers(cli, tmp_path):
+    """(1) A helper loading `ptr + offs` under `mask` called with `offs < 1024` over 1024 elements: the
+    callee's own `%mask` argument was read (`mask-on-contiguous-dim`), not what the call passes (uniform over
+    each vector). (2) An AMD `buffer_load_to_local` of f16 was an `i32` row (its offsets' type): 4-byte copies
+    of two f16 each were 'scalar, unexplained'."""
+    (tmp_path / "m.py").write_text(textwrap.dedent("""\
+        from triton.experimental import gluon
+        from triton.experimental.gluon import language as gl
+
+
+        @gluon.jit
+        def ld(ptr, offs, mask, flag):
+            if flag:
+                return gl.load(ptr + offs, mask=mask)
+            return gl.load(ptr + offs + 4, mask=mask)
+
+
+        @gluon.jit
+        def kern(x_ptr, y_ptr, f, n, N: gl.constexpr):
+            L: gl.constexpr = gl.BlockedLayout([8], [32], [4], [0])
+            offs = gl.arange(0, N, layout=L)
+            m = offs < N
+            acc = gl.zeros([N], gl.float32, L)
+            for it in range(n):
+                acc += ld(x_ptr, offs * 2, m, f)
+            gl.store(y_ptr + offs, acc)
+        """))
+    r = cli("compile", f"{tmp_path / 'm.py'}::kern", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp32,y_ptr=*fp32,f=i32,n=i32", "--constexpr", "N=1024", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("loads", "kern", "--cache-dir", str(tmp_path / "c"), "--no-sass", "--json").stdout)
+    called = [r for r in doc["rows"] if " @ " in r["chain"]]
+    assert len(called) == 2 and all(r["reasons"] == ["strided"] for r in called), [r["reasons"] for r in called]
+    from pathlib import Path
+
+    aiter = Path(__file__).parent / "data" / "thirdparty-gfx950-triton3.9" / "aiter"
+    doc = json.loads(cli("loads", "5K53DQMB", "--cache-dir", str(aiter), "--json").stdout)
+    copies = [r for r in doc["rows"] if r["op"] == "amdg.buffer_load_to_local"]
+    assert copies and all((r["dtype"], r["predicted_vector_bytes"], r["predicted_vectors_per_thread"])
+                          == ("bf16", 16, 1) for r in copies)
+
+
+def test_line_of_a_helper_lists_the_compilers_own_instructions_written_there(cli):
+    """SGLang's gfx950 attention: line 145 (a reduction inside a helper inlined at 328 and 332) has only
+    the reduction's shared-memory instructions; `--line 145` listed nothing (they were filtered by their
+    outermost line) and `--explain 145` was a usage error."""
+    from pathlib import Path
+
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx950-triton3.9" / "sglang"
+    for option in ("--line", "--explain"):
+        p = cli("loads", "_compact_attention_kernel", "--cache-dir", str(cache), "--no-sass", option, "145")
+        assert p.returncode == 0, p.stderr
+        assert "amdgcn  line 145:15 @ 328:35  1x ds_read_b32 (shared_load)" in p.stdout
+    doc = json.loads(cli("loads", "_compact_attention_kernel", "--cache-dir", str(cache), "--no-sass",
+                         "--line", "145", "--json").stdout)
+    assert doc["unattributed"] and all(u["written"].startswith("145:") and
+                                       u["written_file"].endswith("compact_attention_hip.py")
+                                       for u in doc["unattributed"])

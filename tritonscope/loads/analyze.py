@@ -217,18 +217,21 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
 
         written_layout_reasons(rows, written[1], written[0])
     if line is not None:
+        from tritonscope.stages.common import kernel_source_file, same_file
+
+        own = kernel_source_file(modules.values())  # (ttgir first: the order analyze_entry parses them)
         if file is not None:
             from tritonscope.srcmap.kernelmap import named_files
-            from tritonscope.stages.common import kernel_source_file, resolve_file
+            from tritonscope.stages.common import resolve_file
 
-            own = kernel_source_file(modules.values())  # (ttgir first: the order analyze_entry parses them)
             file = resolve_file(file, named_files(modules.values()), prefer=own)
         rows = [r for r in rows if r.at_line(line, file)]
-        if file is None:  # (the lines of these are the kernel's own)
-            unattributed = [u for u in unattributed if u["line"] == line]
-            spills = [s for s in spills if s["line"] == line]
-        else:
-            unattributed, spills = [], []
+        want = file or own
+        # the compiler's own instructions on the line, or written on it by a helper inlined elsewhere
+        unattributed = [u for u in unattributed if (file is None and u["line"] == line)
+                        or (u.get("written") and u["written"].split(":")[0] == str(line)
+                            and same_file(u.get("written_file"), want))]
+        spills = [s for s in spills if s["line"] == line] if file is None else []
     return LoadsReport(kernel, hash, target, isa_stage, stages, rows, unattributed, notes, spills,
                        semantics.to_json())
 

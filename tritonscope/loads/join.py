@@ -86,8 +86,8 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
             continue
         # (SASS located through the PTX has its columns and helpers: matched by them, listed by line alone)
         inner = op.loc.written() if op.loc is not None and (stage not in LINE_ONLY_STAGES or col) else None
-        written = (inner.line, inner.col) if inner is not None else None
-        chosen, level = _choose(stage, acc, key, line, col, candidates, written)
+        written = (inner.line, inner.col, inner.file) if inner is not None else None
+        chosen, level = _choose(stage, acc, key, line, col, candidates, written[:2] if written else None)
         if stage in LINE_ONLY_STAGES:
             written = None
         if not chosen:
@@ -138,6 +138,7 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
                  "bytes": widths.get(form)}
         if written is not None:  # inlined from a helper: where it was written (a line of the helper)
             entry["written"] = f"{written[0]}:{written[1]}"
+            entry["written_file"] = written[2]
         unattributed.append(entry)
 
 

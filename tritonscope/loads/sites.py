@@ -197,6 +197,14 @@ class ValueGraph:
         finally:
             self._bound = saved
 
+    def _follow(self, value: str) -> str:
+        """The caller's value a called function's argument is, through the calls bound (`through`)."""
+        for _ in range(64):
+            if value not in self._bound:
+                break
+            value = self._bound[value]
+        return value
+
     def at(self, op: Op, names: list[str]) -> list[str]:
         """The keys of the values `op` uses by these names (`%11#2`: a loop's third result is its third
         loop-carried value)."""
@@ -356,6 +364,7 @@ class ValueGraph:
     def constant(self, value: str, depth: int = 0) -> int | None:
         """The integer a value always holds: `arith.constant 64`, `dense<64>`, and splats, broadcasts,
         casts and layout conversions of one; None otherwise."""
+        value = self._follow(value)
         op = self.defs.get(value)
         if op is None or depth > 16:
             return None
@@ -377,6 +386,7 @@ class ValueGraph:
 
         if depth > 32:
             return None
+        mask = self._follow(mask)
         if self.varies_along(mask, dim) is False:
             return _MAX_FACTOR
         op = self.defs.get(mask)
@@ -423,6 +433,7 @@ class ValueGraph:
         multiple of. None for any other index."""
         from math import gcd
 
+        value = self._follow(value)
         if depth > 32:
             return None
         op = self.defs.get(value)
@@ -690,6 +701,7 @@ class ValueGraph:
 
     def _splat_arguments(self, value: str) -> frozenset | None:
         """The kernel arguments a splat of a scalar is computed from (`tt.splat %stride`), else None."""
+        value = self._follow(value)
         op = self.defs.get(value)
         while op is not None and op.op in ("tt.broadcast", "ttg.convert_layout"):
             srcs = self._operands(op, value)
@@ -704,9 +716,8 @@ class ValueGraph:
         """Whether a tensor value can differ between positions along `dim` (None: cannot tell)."""
         if depth > 64:
             return None
+        value = self._follow(value)
         op = self.defs.get(value)
-        if op is None and value in self._bound:
-            return self.varies_along(self._bound[value], dim, depth + 1)
         if op is None:
             return None if value in self.extra_sources else False  # loop-carried: unknown; argument: scalar
         name = op.op.split(".", 1)[-1]
@@ -1019,6 +1030,9 @@ def _elements(type_text: str) -> int:
     return n
 
 
+_BUFFER_BASE = re.compile(r"!tt\.ptr<(\w+)[^>]*>\[tensor<")
+
+
 def _access_type(text: str, aliases: dict[str, Layout]):
     """(shape, element dtype moved, bits, layout, layout name) from the op's type signature."""
     sig = text[text.find(" : ") + 3:] if " : " in text else ""
@@ -1044,5 +1058,10 @@ def _access_type(text: str, aliases: dict[str, Layout]):
         return (), "?", 0, None, None
     dtype = tt.pointee_dtype or tt.dtype
     bits = tt.access_bits
+    base = _BUFFER_BASE.search(sig)
+    if base is not None and chosen.startswith("tensor<") and "!tt.ptr" not in chosen:
+        # an AMD buffer op `!tt.ptr<bf16>[tensor<16x128xi32, #blocked>]`: the offsets' shape and layout, the
+        # base's element type (the i32 is the offsets')
+        dtype, bits = base.group(1), dtype_bits(base.group(1)) or bits
     name = tt.encoding_name or (tt.encoding.kind if tt.encoding is not None else None)
     return tt.shape, dtype, bits, tt.encoding, name
