@@ -813,3 +813,27 @@ def test_line_of_a_helper_lists_the_compilers_own_instructions_written_there(cli
     assert doc["unattributed"] and all(u["written"].startswith("145:") and
                                        u["written_file"].endswith("compact_attention_hip.py")
                                        for u in doc["unattributed"])
+
+
+def test_a_constant_offset_off_a_vector_boundary_is_the_reason(cli, tmp_path):
+    """`tl.load(x_ptr + 1 + offs)`: the layout allows 16-byte vectors, the +1 element puts every one off a
+    16-byte boundary. It was 'unexplained'; `+ 4` (16 bytes) stays a vector."""
+    (tmp_path / "o.py").write_text(textwrap.dedent("""\
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def off_kernel(x_ptr, y_ptr, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            tl.store(y_ptr + offs, tl.load(x_ptr + 1 + offs))
+            tl.store(y_ptr + BLOCK + offs, tl.load(x_ptr + 4 + offs))
+        """))
+    r = cli("compile", f"{tmp_path / 'o.py'}::off_kernel", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp32,y_ptr=*fp32", "--constexpr", "BLOCK=1024", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("loads", "off_kernel", "--cache-dir", str(tmp_path / "c"), "--no-sass", "--json").stdout)
+    loads = {r["line"]: r for r in doc["rows"] if r["op"] == "tt.load"}
+    assert (loads[8]["verdict"], loads[8]["reasons"]) == ("scalar", ["misaligned-offset"])
+    assert "adds 1 element (4 bytes), not a multiple of 16" in loads[8]["evidence"]["misaligned-offset"]
+    assert (loads[9]["verdict"], loads[9]["reasons"]) == ("as-predicted", [])

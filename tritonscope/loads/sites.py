@@ -260,6 +260,26 @@ class ValueGraph:
         terms_b, const_b = self._int_terms(b, 0)
         return const_b - const_a if terms_a == terms_b else None
 
+    def constant_offset(self, site: AccessSite) -> int:
+        """The elements an access's address adds as a constant (`ptr + offs + 1`, `(x_ptr + 1) + offs`, a
+        buffer op's `offs + 1`), through its pointer sums, scalar or splat; 0 where none."""
+        if not site.address:
+            return 0
+        if site.op.op.split(".")[-1].startswith("buffer") and len(site.address) > 1:
+            return self._int_terms(site.address[1], 0)[1]
+        total, value = 0, site.address[0]
+        for _ in range(16):  # (an addptr of a splat of an addptr: the scalar pointer's constant too)
+            root, _, const = self._pointer_terms(self._follow(value), 0)
+            total += const
+            op = self.defs.get(root)
+            if op is None or op.op not in ("tt.splat", "tt.broadcast", "ttg.convert_layout"):
+                break
+            srcs = self._operands(op, root)
+            if len(srcs) != 1:
+                break
+            value = srcs[0]
+        return total
+
     def _pointer_terms(self, value: str, depth: int) -> tuple[str, collections.Counter, int]:
         op = self.defs.get(value)
         if op is not None and op.op == "tt.addptr" and depth < 16:

@@ -193,6 +193,14 @@ def reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
                           f"operand across its contiguous dimension in shared memory with it"))
     if row.dtype in ("i1",) or row.dtype.startswith("!tt.ptr") or (0 < row.element_bits < 8):
         out.append(Reason("dtype", f"element type {row.dtype} ({row.element_bits} bits) limits the vector"))
+    if narrower_than_layout and not in_shared and not any(
+            r.code in ("strided", "runtime-stride", "repeated-address", "gather") for r in out):
+        const = graph.constant_offset(site)
+        if const and (const * row.element_bytes) % need:
+            out.append(Reason("misaligned-offset",
+                              f"the address adds {const} element{'s' if abs(const) != 1 else ''} "
+                              f"({const * row.element_bytes} bytes), not a multiple of {need}: every vector "
+                              f"it would read starts off a {need}-byte boundary"))
     if narrower_than_layout and not any(r.code not in ("layout-contiguity-1", "shared-layout") for r in out):
         out.append(Reason("unexplained", "nothing in TTGIR explains it; compare the LLIR forms"))
     return out
