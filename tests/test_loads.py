@@ -837,3 +837,37 @@ def test_a_constant_offset_off_a_vector_boundary_is_the_reason(cli, tmp_path):
     assert (loads[8]["verdict"], loads[8]["reasons"]) == ("scalar", ["misaligned-offset"])
     assert "adds 1 element (4 bytes), not a multiple of 16" in loads[8]["evidence"]["misaligned-offset"]
     assert (loads[9]["verdict"], loads[9]["reasons"]) == ("as-predicted", [])
+
+
+LOOP_INDEX_REUSED_TTGIR = """module {
+  tt.func public @k(%p: !tt.ptr<i32> {tt.divisibility = 16 : i32}, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %ps = tt.splat %p : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>
+    scf.for %acc_56 = %c0 to %n step %c64  : i32 {
+      %o = tt.splat %acc_56 : i32 -> tensor<64xi32>
+      %o2 = arith.addi %o, %r : tensor<64xi32>
+      %a = tt.addptr %ps, %o2 : tensor<64x!tt.ptr<i32>>, tensor<64xi32>
+      %v = tt.load %a : tensor<64x!tt.ptr<i32>>
+    }
+    %b = tt.addptr %ps, %r : tensor<64x!tt.ptr<i32>>, tensor<64xi32>
+    %acc_56 = tt.load %b : tensor<64x!tt.ptr<i32>>
+    tt.return
+  }
+}
+"""
+
+
+def test_a_loop_index_is_not_a_value_of_the_same_name_after_the_loop():
+    """The AMD pipeliner's int4 matmul: the K loop's index `%acc_56` and an `%acc_56 = tt.dot` after the
+    loop were one value to the graph: the A load's address was 'computed from loaded values' (a gather)."""
+    from tritonscope.loads.sites import ValueGraph
+
+    module = parse("ttgir", LOOP_INDEX_REUSED_TTGIR, "k.ttgir")
+    graph = ValueGraph(module, LOOP_INDEX_REUSED_TTGIR)
+    load = next(op for op in module.ops if op.op == "tt.load")
+    (address,) = graph.at(load, ["%a"])
+    _, loads = graph.multiples([address])
+    assert loads == []
+    assert graph.steps([address], 1) == {0: [(1, frozenset(), 1)]}

@@ -55,6 +55,7 @@ _FACTOR_BREAKING_OPS = frozenset(("arith.divsi", "arith.divui", "arith.ceildivsi
 # `cumsum(digit == bin)` scatters to where the counts say, whatever the shift amount's divisibility)
 _NO_TERM_OPS = frozenset(("arith.cmpi", "arith.cmpf", "tt.scan", "tt.reduce", "tt.histogram", "arith.fptosi",
                           "arith.fptoui"))
+_FOR_IV = re.compile(r"\bscf\.for\s+(%[\w.$-]+)\s*=")
 EXPAND_AXIS = re.compile(r"axis\s*=\s*(\d{1,9})(?!\d)")
 # ops through which a term keeps its factor and its dims (the offsets of `tt.addptr` included)
 _STEP_SAME_OPS = frozenset(("tt.addptr", "arith.addi", "arith.subi", "tt.broadcast", "arith.extsi", "arith.extui",
@@ -147,6 +148,9 @@ class ValueGraph:
             m = RESULTS.match(op.text)
             feeds: list[str] = []
             if op.op == "scf.for":
+                iv = _FOR_IV.search(op.text)
+                if iv:  # the induction variable: a name of its own from here on (`%acc_56` of the loop and a
+                    fresh(iv.group(1), op)  # `%acc_56 = tt.dot` after it were one value), no definition
                 it = ITER_ARGS.search(op.text)
                 for arg, init in ITER_ARG.findall(it.group("body")) if it else []:
                     key = fresh(arg, op)
