@@ -871,3 +871,31 @@ def test_a_loop_index_is_not_a_value_of_the_same_name_after_the_loop():
     _, loads = graph.multiples([address])
     assert loads == []
     assert graph.steps([address], 1) == {0: [(1, frozenset(), 1)]}
+
+
+def test_a_row_gather_is_contiguous_along_the_row(cli, tmp_path):
+    """An embedding lookup `w + ids[:, None] * D + offs_d`: the loaded ids are the same along each row, so
+    the row is contiguous and only its start is unknown; the evidence said 'no contiguity or alignment can
+    be proven'. An element gather (`w + idx` with `idx` loaded per element) keeps that wording."""
+    (tmp_path / "e.py").write_text(textwrap.dedent("""\
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def emb_kernel(w_ptr, ids_ptr, out_ptr, D, BLOCK_T: tl.constexpr, BLOCK_D: tl.constexpr):
+            offs_t = tl.program_id(0) * BLOCK_T + tl.arange(0, BLOCK_T)
+            offs_d = tl.arange(0, BLOCK_D)
+            ids = tl.load(ids_ptr + offs_t)
+            rows = tl.load(w_ptr + ids[:, None] * D + offs_d[None, :])
+            elems = tl.load(w_ptr + tl.load(ids_ptr + offs_d))
+            tl.store(out_ptr + offs_t[:, None] * D + offs_d[None, :], rows + elems[None, :])
+        """))
+    r = cli("compile", f"{tmp_path / 'e.py'}::emb_kernel", "--target", "cuda:90", "--signature",
+            "w_ptr=*fp16,ids_ptr=*i64,out_ptr=*fp16,D=i32", "--constexpr", "BLOCK_T=16", "--constexpr",
+            "BLOCK_D=128", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("loads", "emb_kernel", "--cache-dir", str(tmp_path / "c"), "--no-sass", "--json").stdout)
+    gathers = {r["line"]: r["evidence"]["gather"] for r in doc["rows"] if "gather" in r["reasons"]}
+    assert "that are the same along dim 1: each run along it is contiguous" in gathers[10]
+    assert "no contiguity or alignment can be proven" in gathers[11]

@@ -103,8 +103,14 @@ def reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     gathered = row.gather and row.shape and not in_shared
     if gathered and (step is None or (step[2] == 1 and not step[1] and step[0] <= 1)):
         lines = sorted({f"{op} at line {line}" if line else op for line, op in row.gather})
-        out.append(Reason("gather", f"the address is computed from loaded values ({', '.join(lines)}): "
-                                    "no contiguity or alignment can be proven for it"))
+        if step is not None and step[0] == 1:  # (the loaded values are the same along the dim: a row gather)
+            out.append(Reason("gather", f"the address adds loaded values ({', '.join(lines)}) that are the same "
+                                        f"along dim {dim}: each run along it is contiguous, but where it starts "
+                                        "is read from memory, so no alignment can be proven for it (a row "
+                                        "gather: rows of a table picked by loaded indices)"))
+        else:
+            out.append(Reason("gather", f"the address is computed from loaded values ({', '.join(lines)}): "
+                                        "no contiguity or alignment can be proven for it"))
     elif row.shape and row.fastest_dim is not None and site.address and not in_shared:
         if step is not None and step[2] > 1:
             out.append(Reason("repeated-address",
