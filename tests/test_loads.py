@@ -899,3 +899,20 @@ def test_a_row_gather_is_contiguous_along_the_row(cli, tmp_path):
     gathers = {r["line"]: r["evidence"]["gather"] for r in doc["rows"] if "gather" in r["reasons"]}
     assert "that are the same along dim 1: each run along it is contiguous" in gathers[10]
     assert "no contiguity or alignment can be proven" in gathers[11]
+
+
+def test_reasons_of_two_rows_at_one_position_name_their_op(cli):
+    """aiter's rope kernel (gfx942): a local_alloc and the local_load of it share 259:17; their reasons
+    printed as lines `259:17 <code>: ...` with nothing saying whose."""
+    from pathlib import Path
+
+    from tritonscope.render.loads import op_words
+
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "aiter"
+    args = ("loads", "RN73H7HSR5", "--cache-dir", str(cache), "--line", "259")
+    rows = [r for r in json.loads(cli(*args, "--json").stdout)["rows"] if r["where"] == "259:17"]
+    assert {r["op"] for r in rows} == {"ttg.local_load", "ttg.local_alloc"}
+    text = cli(*args).stdout
+    for r in rows:
+        for code in r["reasons"] + [c["code"] for c in r["count_changes"]]:
+            assert f"  259:17 {op_words(r['op'])} {code}:" in text

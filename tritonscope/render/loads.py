@@ -77,8 +77,10 @@ def render_loads(report: LoadsReport, console: Console) -> None:
         evidence = [(r, x) for r in report.rows for x in [*r.reasons, *r.count_changes]]
         if evidence:
             console.print("\nreasons:")
-            for r, x in evidence:
-                console.print(f"  {r.where} {x.code}: {x.evidence}", markup=False)
+            shared = {r.where for r in report.rows if sum(o.where == r.where for o in report.rows) > 1}
+            for r, x in evidence:  # (rows of one position told apart by their op)
+                where = f"{r.where} {op_words(r.op)}" if r.where in shared else r.where
+                console.print(f"  {where} {x.code}: {x.evidence}", markup=False)
         ambiguous = [r for r in report.rows if r.attribution == "ambiguous"]
         for r in ambiguous:
             console.print(f"  {r.where} attribution ambiguous with {', '.join(r.ambiguous_with)}: "
