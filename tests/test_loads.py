@@ -902,7 +902,7 @@ def test_a_row_gather_is_contiguous_along_the_row(cli, tmp_path):
 
 
 def test_reasons_of_two_rows_at_one_position_name_their_op(cli):
-    """aiter's rope kernel (gfx942): a local_alloc and the local_load of it share 259:17; their reasons
+    """aiter's rope kernel (gfx942): a buffer load, its local_alloc and the local_load share 259:17; reasons
     printed as lines `259:17 <code>: ...` with nothing saying whose."""
     from pathlib import Path
 
@@ -911,7 +911,7 @@ def test_reasons_of_two_rows_at_one_position_name_their_op(cli):
     cache = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "aiter"
     args = ("loads", "RN73H7HSR5", "--cache-dir", str(cache), "--line", "259")
     rows = [r for r in json.loads(cli(*args, "--json").stdout)["rows"] if r["where"] == "259:17"]
-    assert {r["op"] for r in rows} == {"ttg.local_load", "ttg.local_alloc"}
+    assert {"ttg.local_load", "ttg.local_alloc"} <= {r["op"] for r in rows}
     text = cli(*args).stdout
     for r in rows:
         for code in r["reasons"] + [c["code"] for c in r["count_changes"]]:
