@@ -233,13 +233,16 @@ def _claimed_by_literals(out: list[Resolution], kernel: KernelTensors) -> None:
     """A layout with symbolic fields matches more than it became where its lines hold other layouts of its
     kind (`gl.convert_layout(x, b)`: x's layout too). A layout another written one became as written, with
     every field spelled out, is that one's: the symbolic one became the others, where there are others."""
+    claimed: dict[str | None, set[str]] = {}  # layout kind -> what fully written layouts became
+    for o in out:
+        if o.status == "as written" and len(o.resolved) == 1 and not o.written.symbolic:
+            claimed.setdefault(o.written.kind, set()).add(o.resolved[0].name)
     for i, r in enumerate(out):
         if r.status != "filled in" or len(r.resolved) < 2:
             continue
-        claimed = frozenset(o.resolved[0].name for o in out if o.status == "as written" and len(o.resolved) == 1
-                            and o.written.kind == r.written.kind and not o.written.symbolic)
-        if claimed & {t.name for t in r.resolved} and {t.name for t in r.resolved} - claimed:
-            out[i] = resolve(r.written, kernel, claimed)
+        theirs = frozenset(claimed.get(r.written.kind, ()))
+        if theirs & {t.name for t in r.resolved} and {t.name for t in r.resolved} - theirs:
+            out[i] = resolve(r.written, kernel, theirs)
 
 
 def _through_children(out: list[Resolution], kernel: KernelTensors) -> None:

@@ -193,6 +193,7 @@ class _Scanner(ast.NodeVisitor):
                  depth: int = 0, scans: dict[str, _Scanner] | None = None) -> None:
         self.source = source
         self.resolver, self.path, self.depth = resolver, path, depth
+        self.lines = source.splitlines() if path is not None else []  # (an imported module's: its lines' text)
         self.scans = {} if scans is None else scans  # path -> its scan: one module imported twice is one
         self.module_scans: dict[str, _Scanner] = {}  # `import helpers as h`: h -> its scan
         self.found: list[WrittenLayout] = []
@@ -436,9 +437,8 @@ class _Scanner(ast.NodeVisitor):
         written = WrittenLayout(node.lineno, node.col_offset + 1, cls, kind, " ".join(segment.split()),
                                 function=self.function, function_lines=self.function_lines, factory=factory)
         if self.path is not None:  # (a module the kernel's source imports)
-            lines = self.source.splitlines()
             written.file = self.path
-            written.line_text = lines[node.lineno - 1].strip() if node.lineno <= len(lines) else None
+            written.line_text = self.lines[node.lineno - 1].strip() if node.lineno <= len(self.lines) else None
         named = list(zip(fields, node.args, strict=False)) + [(k.arg, k.value) for k in node.keywords if k.arg]
         for key, value in named:
             written.args[key] = self.value(value)
