@@ -168,3 +168,13 @@ def test_an_inductor_kernel_files_sites_have_one_name_in_every_run():
 
     assert site_file("/tmp/torchinductor_u/ab/cab" + "c" * 49 + ".py") == "inductor.py"
     assert site_file("/src/kernels.py") == "kernels.py"
+
+
+def test_a_hint_metric_spelled_with_an_equals_sign_is_a_rule(cli, cache32, cache39):
+    """MLIR's hints are metrics like `ops:hint:eviction_policy=evict_first@ttgir`: the `=` in the name made
+    such a rule a usage error, so the hint could not be gated on."""
+    rule = "ops:hint:eviction_policy=evict_first@ttgir>+0"
+    assert Rule.parse(rule) == Rule(rule, "ops:hint:eviction_policy=evict_first@ttgir", ">", "delta", 0.0)
+    assert Rule.parse("regs==5").cmp == "==" and Rule.parse("regs>=+5%").metric == "regs"
+    assert _verdict(cli, cache32, cache39, rule, "-k", "gemv_tile_kernel", "--target", "cuda:80") == (
+        1, [("gemv_tile_kernel", "cuda:80", "0 -> 1")])
