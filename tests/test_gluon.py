@@ -747,7 +747,8 @@ def test_layouts_of_helpers_the_kernel_imports(tmp_path, cli):
 def test_modules_of_the_kernels_package_are_found_and_nothing_above_it(tmp_path):
     """The resolver for imported helpers: relative imports from the importing file's package, absolute
     ones from the kernel's folder up its packages; never beyond the folder above the top package (a crafted
-    source's `from ......etc import x`), never Triton's own modules."""
+    source's `from ......etc import x`, a link out of it: a symlinked module was read and its line shown),
+    never Triton's own modules, and within a budget (40 modules of 4 MB each made `layout` hang)."""
     from tritonscope.layouts.gluon import package_modules
 
     pkg = tmp_path / "proj" / "pkg"
@@ -761,3 +762,14 @@ def test_modules_of_the_kernels_package_are_found_and_nothing_above_it(tmp_path)
     assert resolve("pkg.util", 0, None) == (str(pkg / "util.py"), "U = 1\n")
     assert resolve("secret", 4, None) is None and resolve("secret", 0, None) is None
     assert resolve("triton.language.standard", 0, None) is None
+    # a link whose real path leaves the tree (a module, or a folder on the way) is not read
+    (pkg / "linked.py").symlink_to(tmp_path / "secret.py")
+    (pkg / "out").symlink_to(tmp_path, target_is_directory=True)
+    assert resolve("linked", 2, None) is None and resolve("out.secret", 2, None) is None
+    # a budget for one kernel: 1 MiB a module, 32 modules
+    (pkg / "big.py").write_text("#" * (1 << 20) + "\n")
+    assert resolve("big", 2, None) is None
+    for i in range(40):
+        (pkg / f"m{i}.py").write_text("M = 1\n")
+    found = [resolve(f"m{i}", 2, None) for i in range(40)]
+    assert sum(f is not None for f in found) == 32 - 2  # (util.py and pkg.util read above)

@@ -612,3 +612,17 @@ def test_model_line_without_any_triton_cache(cli, rec, tmp_path):
     assert "no Triton cache at" in r.stderr
     r = cli(*args, "--cache-dir", str(tmp_path / "missing"))
     assert r.returncode == 1 and "no such cache directory" in r.stderr
+
+
+def test_a_launch_repeated_without_end_is_said_in_a_few_words():
+    """A wrapper whose `call()` repeats one launch 100,000 times printed a 1.2 MB line of wrapper lines."""
+    from tritonscope.srcmap.inductor import other_calls_text
+
+    calls = [{"wrapper_line": 1000 + i, "source_nodes": []} for i in range(1000)]
+    text = other_calls_text("0_forward", calls, 100001)
+    assert text.startswith("launched 100001 times in graph 0_forward")
+    assert text.endswith("at wrapper line 1000; line 1001; line 1002; line 1003; line 1004; ... (100000 in all)")
+    w = parse_wrapper((DATA / "inductor_cache" / f"{FWD}.py").read_text(), "fwd.py")
+    name = "triton_per_fused_native_layer_norm_0"
+    w.calls[name] = [(i, []) for i in range(5000)]
+    assert len(w.other_calls(name)) == 1000

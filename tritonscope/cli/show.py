@@ -83,5 +83,5 @@ def provenance_comment(prov: dict, stage: str) -> str:
         if prov.get("other_calls"):
             from tritonscope.srcmap.inductor import other_calls_text
 
-            lines.append(f"  calls: {other_calls_text(prov['graph'], prov['other_calls'])}")
+            lines.append(f"  calls: {other_calls_text(prov['graph'], prov['other_calls'], prov.get('launches'))}")
     return "".join(f"{mark} {line}\n" for line in lines) + "\n"

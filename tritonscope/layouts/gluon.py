@@ -377,23 +377,30 @@ def written_in_source(ttgir: str, ttgir_path: str, function: str | None, finder)
     return WrittenSource(requested, source, resolved, notes=notes)
 
 
-_MAX_MODULE_BYTES = 4 << 20
+_MAX_MODULE_BYTES = 1 << 20  # a module of the kernel's package read for its layouts, at most
+_MAX_MODULES, _MAX_MODULES_BYTES = 32, 4 << 20  # all of them, for one kernel
 
 
 def package_modules(kernel_path: str):
     """A written.Resolver for the modules of the kernel's own package: a relative import from the
     importing file's folder, an absolute one from the kernel's folder or a folder of its package (up while
-    the folder holds an `__init__.py`); nothing outside the folder above the top package. Read-only;
-    Triton's own modules are not read (the installed release need not be the one that compiled)."""
+    the folder holds an `__init__.py`); nothing whose real path is outside the folder above the top package,
+    at most 32 modules and 4 MiB for one kernel (1 MiB each). Read-only; Triton's own modules are not read
+    (the installed release need not be the one that compiled)."""
     from pathlib import Path
 
     home = Path(kernel_path).parent
     tops = [home]
     while (tops[-1] / "__init__.py").is_file() and tops[-1].parent != tops[-1] and len(tops) < 16:
         tops.append(tops[-1].parent)
+    try:
+        tree = tops[-1].resolve()
+    except (OSError, RuntimeError):
+        return lambda module, level, importer: None
+    budget = {"modules": _MAX_MODULES, "bytes": _MAX_MODULES_BYTES}  # (all modules read for one kernel)
 
     def resolve(module: str, level: int, importer: str | None):
-        if not module or (not level and module.split(".")[0] in ("triton", "torch")):
+        if not module or (not level and module.split(".")[0] in ("triton", "torch")) or budget["modules"] <= 0:
             return None
         if level:
             start = Path(importer).parent if importer else home
@@ -408,9 +415,16 @@ def package_modules(kernel_path: str):
             base = root.joinpath(*module.split("."))
             for candidate in (base.with_suffix(".py"), base / "__init__.py"):
                 try:
-                    if candidate.is_file() and candidate.stat().st_size <= _MAX_MODULE_BYTES:
-                        return str(candidate), candidate.read_text(encoding="utf-8")
-                except (OSError, UnicodeDecodeError, ValueError):
+                    # a plain file whose real path is in the package's tree (a link out of it is not read)
+                    if not candidate.is_file() or not candidate.resolve().is_relative_to(tree):
+                        continue
+                    size = candidate.stat().st_size
+                    if size > min(_MAX_MODULE_BYTES, budget["bytes"]):
+                        continue
+                    budget["modules"] -= 1
+                    budget["bytes"] -= size
+                    return str(candidate), candidate.read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError, ValueError, RuntimeError):
                     continue
         return None
 

@@ -332,7 +332,7 @@ def provenance_panel(prov: dict) -> str:
     if prov.get("other_calls"):
         from tritonscope.srcmap.inductor import other_calls_text
 
-        facts.append(("launches", other_calls_text(prov["graph"], prov["other_calls"])))
+        facts.append(("launches", other_calls_text(prov["graph"], prov["other_calls"], prov.get("launches"))))
     head = "".join(f"<tr><th>{esc(a)}</th><td>{esc(b)}</td></tr>" for a, b in facts)
     lines = "".join(f"<tr><td>{esc(r['file'].rsplit('/', 1)[-1])}:{r['line']}</td><td>{esc(r['function'])}</td>"
                     f"<td><code>{esc(r['code'])}</code>{esc(call_text(r))}</td>"

@@ -153,7 +153,8 @@ def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console,
                        + (f"; model lines {lines}" if lines else "") + "\n")
         if b.wrapper.calls.get(b.name, [])[1:]:
             out.append("    calls  ", style="dim")
-            out.append(other_calls_text(b.wrapper.graph, b.wrapper.other_calls(b.name)) + "\n", style="dim")
+            said = other_calls_text(b.wrapper.graph, b.wrapper.other_calls(b.name), len(b.wrapper.calls[b.name]))
+            out.append(said + "\n", style="dim")
         unplaced = [n.name for n in b.nodes if n.model is None]
         if unplaced and b.wrapper.fx_graph is not None:
             out.append("    model  ", style="dim")

@@ -75,7 +75,8 @@ def render_provenance(prov: dict, console: Console, per_line: bool = False) -> N
         console.print(Text(f"  also   {o['kernel']} in graph {o['graph']} ({o['wrapper']}:{o['wrapper_line']})",
                            style="dim"))
     if prov.get("other_calls"):
-        console.print(Text(f"  calls  {other_calls_text(prov['graph'], prov['other_calls'])}", style="dim"))
+        said = other_calls_text(prov["graph"], prov["other_calls"], prov.get("launches"))
+        console.print(Text(f"  calls  {said}", style="dim"))
     if per_line:
         console.print(Text("  Inductor records these per kernel, not per kernel line", style="dim"))
 
@@ -362,7 +363,8 @@ def render_model_line(result: dict, console: Console) -> None:
         else:
             console.print(Text("  cache  no entry of this kernel in the Triton cache", style="yellow"))
         if k.get("other_calls"):
-            console.print(Text(f"  calls  {other_calls_text(k['graph'], k['other_calls'])}", style="dim"))
+            said = other_calls_text(k["graph"], k["other_calls"], k.get("launches"))
+            console.print(Text(f"  calls  {said}", style="dim"))
         if k.get("candidates_same_problem"):
             console.print(Text(f"  tuned  {k['candidates_same_problem']} autotuning candidate(s) of the same "
                                "sizes and strides benchmarked", style="dim"))

@@ -262,8 +262,9 @@ class Wrapper:
     calls: dict[str, list[tuple[int, list[str]]]] = field(default_factory=dict)
 
     def other_calls(self, name: str) -> list[dict]:
-        """The launches of kernel `name` after its first: their nodes are not the ones written with it."""
-        return [{"wrapper_line": line, "source_nodes": nodes} for line, nodes in self.calls.get(name, [])[1:]]
+        """The launches of kernel `name` after its first: their nodes are not the ones written with it (the
+        first 1,000: a damaged wrapper can repeat a launch without end)."""
+        return [{"wrapper_line": line, "source_nodes": nodes} for line, nodes in self.calls.get(name, [])[1:1001]]
 
     @property
     def graph(self) -> str:
@@ -647,6 +648,7 @@ class Link:
             "also_in": [{**_block_summary(o), "wrapper_line": o.line, "model_lines": model_lines(o.nodes)}
                         for o in self.others],
             "other_calls": b.wrapper.other_calls(b.name),
+            "launches": len(b.wrapper.calls.get(b.name, [])),
         })
         return out
 
@@ -696,17 +698,21 @@ def stack_text(stack: list[dict]) -> str:
     return " > ".join(f"{f['file'].rsplit('/', 1)[-1]}:{f['line']}" for f in stack)
 
 
-def other_calls_text(graph: str, calls: list[dict]) -> str:
-    """What `Wrapper.other_calls` says, in words ('' for a kernel launched once)."""
+def other_calls_text(graph: str, calls: list[dict], launches: int | None = None) -> str:
+    """What `Wrapper.other_calls` says, in words ('' for a kernel launched once); `launches`: how many in
+    all (the list is cut at 1,000)."""
     if not calls:
         return ""
+
     def nodes(names: list[str]) -> str:
         return ", ".join(names) if len(names) <= 6 else f"{', '.join(names[:5])}, ... ({len(names)} in all)"
 
     where = "; ".join(f"line {c['wrapper_line']}" + (f" (source nodes {nodes(c['source_nodes'])})"
-                                                     if c["source_nodes"] else "") for c in calls)
-    return (f"launched {len(calls) + 1} times in graph {graph}: the nodes are its first launch's, Inductor names "
-            f"none for the other{'s' if len(calls) > 1 else ''}, at wrapper {where}")
+                                                     if c["source_nodes"] else "") for c in calls[:5])
+    if len(calls) > 5:
+        where += f"; ... ({(launches or len(calls) + 1) - 1} in all)"
+    return (f"launched {launches or len(calls) + 1} times in graph {graph}: the nodes are its first launch's, "
+            f"Inductor names none for the other{'s' if len(calls) > 1 else ''}, at wrapper {where}")
 
 
 def call_text(row: dict) -> str:
@@ -1141,6 +1147,7 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
                         for e in sorted(by_block[id(b)], key=lambda e: e.hash)],
             "candidates_same_problem": len(candidates[id(b)]),
             "other_calls": b.wrapper.other_calls(b.name),
+            "launches": len(b.wrapper.calls.get(b.name, [])),
         })
     recorded = sorted({n.model.line for w in index.wrappers for b in w.blocks for n in b.nodes
                          if n.model is not None and same_file(n.model.file, file)})
