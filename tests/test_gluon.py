@@ -702,7 +702,7 @@ def test_layouts_of_helpers_the_kernel_imports(tmp_path, cli):
     """Triton's Gluon translator imports its layout helpers (`default_blocked_layout`), and so do kernels of
     a package: a kernel whose layouts all came from another module's functions showed '0 layouts written'
     and nothing said why. A module of the kernel's package is read (`import m`, `from m import f as g`, one
-    scan for both); Triton's own modules are not (the installed release need not be the compiler's)."""
+    scan for both); Triton's own modules where the installed release is the one that compiled it."""
     (tmp_path / "layouts_of_mine.py").write_text(textwrap.dedent("""\
         from triton.experimental import gluon
         from triton.experimental.gluon import language as gl
@@ -732,16 +732,26 @@ def test_layouts_of_helpers_the_kernel_imports(tmp_path, cli):
             "x_ptr=*fp32,y_ptr=*fp32", "--constexpr", "N=512", "--cache-dir", str(tmp_path / "c"))
     assert r.returncode == 0, r.stderr
     doc = json.loads(cli("layout", "ext_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)["written"]
-    (row,) = doc["layouts"]
-    assert (row["written"]["file"], row["written"]["line"], row["written"]["uses"]) == (
+    (mine,) = [r for r in doc["layouts"] if r["written"]["file"].endswith("layouts_of_mine.py")]
+    (triton_s,) = [r for r in doc["layouts"] if r is not mine]
+    assert (mine["written"]["file"], mine["written"]["line"], mine["written"]["uses"]) == (
         str(tmp_path / "layouts_of_mine.py"), 7, [10, 11, 12])
-    assert (row["status"], row["filled"], row["source"]) == (
+    assert (mine["status"], mine["filled"], mine["source"]) == (
         "filled in", {"warps_per_cta": "[4]"}, "return gl.BlockedLayout([2], [32], [num_warps], [0])")
-    assert doc["notes"] == [
+    # the release that compiled it is the one installed: its translator helper is read from that install
+    assert triton_s["written"]["file"].endswith("triton_to_gluon_translator/common_helpers.py")
+    assert (triton_s["status"], triton_s["written"]["uses"], doc["notes"]) == ("filled in", [13, 14], [])
+    text = cli("layout", "ext_kernel", "--cache-dir", str(tmp_path / "c")).stdout
+    assert "written in ext.py and common_helpers.py, layouts_of_mine.py (imported)" in text
+    assert "layouts_of_mine.py:7 " in text
+    # compiled by another release: Triton's module is not read (the installed one may differ), and said so
+    (meta,) = (tmp_path / "c").glob("*/ext_kernel.json")
+    doc = json.loads(meta.read_text())
+    meta.write_text(json.dumps({**doc, "triton_version": "3.8.0"}))
+    doc = json.loads(cli("layout", "ext_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)["written"]
+    assert len(doc["layouts"]) == 1 and doc["notes"] == [
         "ext.py:13: T is what triton.tools.triton_to_gluon_translator.common_helpers.default_blocked_layout() "
         "returns, written in another module: the layouts written there are not read"]
-    text = cli("layout", "ext_kernel", "--cache-dir", str(tmp_path / "c")).stdout
-    assert "written in ext.py and layouts_of_mine.py (imported)" in text and "layouts_of_mine.py:7 " in text
 
 
 def test_modules_of_the_kernels_package_are_found_and_nothing_above_it(tmp_path):
@@ -773,3 +783,13 @@ def test_modules_of_the_kernels_package_are_found_and_nothing_above_it(tmp_path)
         (pkg / f"m{i}.py").write_text("M = 1\n")
     found = [resolve(f"m{i}", 2, None) for i in range(40)]
     assert sum(f is not None for f in found) == 32 - 2  # (util.py and pkg.util read above)
+    # Triton's own modules from the install of the release that compiled it, never its language packages
+    site = tmp_path / "site"
+    for sub in ("tools", "language"):
+        (site / "triton" / sub).mkdir(parents=True)
+        (site / "triton" / sub / "h.py").write_text("H = 1\n")
+    (site / "triton" / "tools" / "evil.py").symlink_to(tmp_path / "secret.py")
+    with_triton = package_modules(str(pkg / "sub" / "k.py"), site)
+    assert with_triton("triton.tools.h", 0, None) == (str(site / "triton" / "tools" / "h.py"), "H = 1\n")
+    assert with_triton("triton.language.h", 0, None) is None and with_triton("triton.tools.evil", 0, None) is None
+    assert with_triton("h", 1, str(site / "triton" / "tools" / "x.py"))[0] == str(site / "triton" / "tools" / "h.py")

@@ -430,7 +430,7 @@ def _written(entry, ttgir: str, path: str, finder) -> dict:
     """A Gluon kernel: the layouts its source writes against those of its TTGIR."""
     from tritonscope.layouts.gluon import resolution_json, written_in_source
 
-    found = written_in_source(ttgir, path, entry.name, finder)
+    found = written_in_source(ttgir, path, entry.name, finder, entry.triton_version)
     source = found.source
     doc = {"source": source.to_json() if source is not None else None, "error": found.error, "layouts": [],
            "notes": found.notes}

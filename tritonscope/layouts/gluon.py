@@ -10,8 +10,12 @@ lines produced no op). Pure: texts in, dataclasses out.
 
 from __future__ import annotations
 
+import functools
 import os
+import re
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tritonscope.errors import TritonscopeError
@@ -351,7 +355,8 @@ class WrittenSource:
     notes: list[str] = field(default_factory=list)  # what is not read (layouts other modules' functions return)
 
 
-def written_in_source(ttgir: str, ttgir_path: str, function: str | None, finder) -> WrittenSource:
+def written_in_source(ttgir: str, ttgir_path: str, function: str | None, finder,
+                      triton_version: str | None = None) -> WrittenSource:
     """Find the kernel's source with `finder` (a srcmap.paths.SourceFinder; read-only) and resolve the layouts
     `function` writes there against the TTGIR: what `layout`, `map` and `loads` show of a Gluon kernel."""
     from tritonscope.srcmap.kernelmap import named_files
@@ -368,7 +373,7 @@ def written_in_source(ttgir: str, ttgir_path: str, function: str | None, finder)
         return WrittenSource(requested, source, error=stale)
     text = "\n".join(source.lines)
     try:
-        scanned = scan(text, package_modules(source.path) if source.path else None)
+        scanned = scan(text, package_modules(source.path, installed_triton(triton_version)) if source.path else None)
     except SyntaxError as exc:
         return WrittenSource(requested, source, error=f"{source.path}:{exc.lineno}: not Python ({exc.msg})")
     resolved = written_vs_resolved(text, requested, ttgir, ttgir_path, function, scanned)
@@ -381,36 +386,45 @@ _MAX_MODULE_BYTES = 1 << 20  # a module of the kernel's package read for its lay
 _MAX_MODULES, _MAX_MODULES_BYTES = 32, 4 << 20  # all of them, for one kernel
 
 
-def package_modules(kernel_path: str):
+def package_modules(kernel_path: str, triton_root: Path | None = None):
     """A written.Resolver for the modules of the kernel's own package: a relative import from the
     importing file's folder, an absolute one from the kernel's folder or a folder of its package (up while
     the folder holds an `__init__.py`); nothing whose real path is outside the folder above the top package,
-    at most 32 modules and 4 MiB for one kernel (1 MiB each). Read-only; Triton's own modules are not read
-    (the installed release need not be the one that compiled)."""
-    from pathlib import Path
-
+    at most 32 modules and 4 MiB for one kernel (1 MiB each). Read-only. Triton's own modules (the Gluon
+    translator's helpers) only from `triton_root`, the folder holding the installed `triton` package where
+    its release is the one that compiled (`installed_triton`); never its language packages (they define
+    the layout classes, no helper of the kernel's)."""
     home = Path(kernel_path).parent
     tops = [home]
     while (tops[-1] / "__init__.py").is_file() and tops[-1].parent != tops[-1] and len(tops) < 16:
         tops.append(tops[-1].parent)
     try:
-        tree = tops[-1].resolve()
+        trees = [(tops[-1], tops[-1].resolve())]
+        if triton_root is not None:
+            trees.append((triton_root / "triton", (triton_root / "triton").resolve()))
     except (OSError, RuntimeError):
         return lambda module, level, importer: None
     budget = {"modules": _MAX_MODULES, "bytes": _MAX_MODULES_BYTES}  # (all modules read for one kernel)
 
     def resolve(module: str, level: int, importer: str | None):
-        if not module or (not level and module.split(".")[0] in ("triton", "torch")) or budget["modules"] <= 0:
+        top = module.split(".")[0]
+        if not module or budget["modules"] <= 0 or (not level and top == "torch"):
             return None
-        if level:
+        if not level and top == "triton":
+            if triton_root is None or module.startswith(("triton.language", "triton.experimental.gluon")):
+                return None
+            roots, tree = [triton_root], trees[-1][1]
+        elif level:
             start = Path(importer).parent if importer else home
             for _ in range(level - 1):
                 start = start.parent
-            if not start.is_relative_to(tops[-1]):  # (beyond the top-level package: Python refuses it too)
+            # (beyond the top-level package, or Triton's: Python refuses it too)
+            spelled, tree = next(((t, real) for t, real in trees if start.is_relative_to(t)), (None, None))
+            if spelled is None:
                 return None
             roots = [start]
         else:
-            roots = tops
+            roots, tree = tops, trees[0][1]
         for root in roots:
             base = root.joinpath(*module.split("."))
             for candidate in (base.with_suffix(".py"), base / "__init__.py"):
@@ -431,10 +445,28 @@ def package_modules(kernel_path: str):
     return resolve
 
 
+@functools.lru_cache(maxsize=8)
+def installed_triton(version: str | None) -> Path | None:
+    """The folder on `sys.path` holding a `triton` package of release `version` (read from its
+    `__init__.py`, never imported), else None."""
+    if not version:
+        return None
+    want = version.split("+")[0]
+    for entry in sys.path:
+        init = Path(entry or ".") / "triton" / "__init__.py"
+        try:
+            if not init.is_file() or init.stat().st_size > _MAX_MODULE_BYTES:
+                continue
+            m = re.search(r"""^__version__\s*=\s*['"]([^'"]+)['"]""", init.read_text(encoding="utf-8"), re.M)
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
+        if m and m.group(1).split("+")[0] == want:
+            return init.parent.parent
+    return None
+
+
 def _named_arguments(ttgir: str, function: str) -> list[str]:
     """The argument names of `function`'s `tt.func` line (`%src_ptr: ...`; none before Triton 3.5's `%arg0`)."""
-    import re
-
     m = re.search(rf"^\s*tt\.func\s+(?:public\s+|private\s+)?@{re.escape(function)}\((.*)$", ttgir, re.M)
     if m is None:
         return []

@@ -195,7 +195,8 @@ class _Scanner(ast.NodeVisitor):
         self.resolver, self.path, self.depth = resolver, path, depth
         self.lines = source.splitlines() if path is not None else []  # (an imported module's: its lines' text)
         self.scans = {} if scans is None else scans  # path -> its scan: one module imported twice is one
-        self.module_scans: dict[str, _Scanner] = {}  # `import helpers as h`: h -> its scan
+        self.module_scans: dict[str, _Scanner | None] = {}  # `import helpers as h`: h -> its scan, once read
+        self.lazy_imports: dict[str, tuple[str, int, str]] = {}  # name -> (module, level, its name there)
         self.found: list[WrittenLayout] = []
         self.bound: dict[tuple[str | None, str], WrittenLayout] = {}  # (function, name) -> layout
         self.bindings: dict[tuple[str | None, str], list[WrittenLayout]] = {}  # ... every layout bound to it
@@ -261,25 +262,44 @@ class _Scanner(ast.NodeVisitor):
 
     visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
 
+    # Imports are read when a function of the module is called where a layout is taken (`_imported_returns`):
+    # a module imported for anything else is never opened.
     def visit_Import(self, node: ast.Import) -> None:
         for a in node.names:
-            if a.asname or "." not in a.name:
-                sub = self._scan_module(a.name, 0)
-                if sub is not None:
-                    self.module_scans[a.asname or a.name] = sub
-                    continue
             self.modules[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = "." * node.level + (node.module or "")
-        sub = self._scan_module(node.module or "", node.level) if node.module else None
         for a in node.names:
-            layouts = sub._returns_of(a.name, set()) if sub is not None else []
-            if layouts:  # a helper of the kernel's package: what it returns is read there
-                self.returns[a.asname or a.name] = layouts
-                self._adopt(layouts)
-            else:
-                self.imported[a.asname or a.name] = f"{module}.{a.name}" if node.module else f"{module}{a.name}"
+            self.imported[a.asname or a.name] = f"{module}.{a.name}" if node.module else f"{module}{a.name}"
+            if node.module:
+                self.lazy_imports[a.asname or a.name] = (node.module, node.level, a.name)
+
+    def _imported_returns(self, name: str) -> list[WrittenLayout]:
+        """What function `name`, imported from a module the resolver finds, returns (its scan, once)."""
+        if name in self.returns or name not in self.lazy_imports:
+            return self.returns.get(name, [])
+        module, level, attr = self.lazy_imports.pop(name)
+        sub = self._scan_module(module, level)
+        layouts = sub._returns_of(attr, set()) if sub is not None else []
+        if layouts:  # a helper of the kernel's package (or of the release that compiled it)
+            self.returns[name] = layouts
+            self.imported.pop(name, None)
+            self._adopt(layouts)
+        return layouts
+
+    def _module_returns(self, alias: str, attr: str) -> list[WrittenLayout]:
+        """What `alias.attr` returns, `alias` a module imported whole (`import layouts as L`)."""
+        if alias not in self.module_scans:
+            if alias not in self.modules:
+                return []
+            self.module_scans[alias] = self._scan_module(self.modules[alias], 0)  # (None: not found)
+        sub = self.module_scans[alias]
+        if sub is None:
+            return []
+        layouts = sub._returns_of(attr, set())
+        self._adopt(layouts)
+        return layouts
 
     def _scan_module(self, module: str, level: int) -> _Scanner | None:
         """The scan of a module the resolver finds (one of the kernel's package), else None."""
@@ -315,11 +335,11 @@ class _Scanner(ast.NodeVisitor):
         if not isinstance(node, ast.Call) or _callee(node):
             return None
         f = node.func
-        if isinstance(f, ast.Name) and f.id in self.imported and f.id not in self.returns \
+        if isinstance(f, ast.Name) and f.id in self.imported and not self._imported_returns(f.id) \
                 and (self.function, f.id) not in self.stores:
             return self.imported[f.id]
         if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in self.modules \
-                and (self.function, f.value.id) not in self.stores:
+                and (self.function, f.value.id) not in self.stores and not self._module_returns(f.value.id, f.attr):
             return f"{self.modules[f.value.id]}.{f.attr}"
         return None
 
@@ -373,17 +393,15 @@ class _Scanner(ast.NodeVisitor):
                 and (self.function, node.func.id) not in self.stores:
             return self._returns_of(node.func.id, set())
         f = node.func if isinstance(node, ast.Call) else None
-        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in self.module_scans \
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in self.modules \
                 and (self.function, f.value.id) not in self.stores:
-            layouts = self.module_scans[f.value.id]._returns_of(f.attr, set())
-            self._adopt(layouts)
-            return layouts
+            return self._module_returns(f.value.id, f.attr)
         return []
 
     def _returns_of(self, function: str, seen: set[str]) -> list[WrittenLayout]:
         """What `function` returns: its own layouts and those of the helpers it returns the call of."""
         seen.add(function)
-        out = list(self.returns.get(function, []))
+        out = list(self._imported_returns(function))
         for callee in self.forwards.get(function, []):
             if callee not in seen:
                 out += [w for w in self._returns_of(callee, seen) if w not in out]

@@ -89,7 +89,8 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
 
 def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None):
     """A Gluon kernel's written layouts against its TTGIR, from the source file the IR names (read-only)."""
-    found = written_in_source(ttgir_text, str(entry.stage_path("ttgir")), entry.name, finder or SourceFinder())
+    found = written_in_source(ttgir_text, str(entry.stage_path("ttgir")), entry.name, finder or SourceFinder(),
+                              entry.triton_version)
     if found.resolutions is None:
         if found.source is not None and found.source.found:  # read, but not Python: the error names the file
             notes.append(f"Gluon: {found.error}; written layouts not shown")
