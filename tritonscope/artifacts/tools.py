@@ -33,16 +33,21 @@ DEFAULT_TIMEOUT = _timeout(os.environ.get("TRITONSCOPE_TOOL_TIMEOUT"))
 _OBJDUMP_VERSION = lazy_compile(r"llvm-objdump-(\d+)$")
 
 
-def triton_nvidia_bin() -> Path | None:
-    """`triton/backends/nvidia/bin` of the installed triton, located without importing triton."""
+def triton_package_dirs() -> list[Path]:
+    """The folders of the installed `triton` package, located without importing it."""
     try:
         spec = importlib.util.find_spec("triton")
     except (ImportError, ValueError):
-        return None
+        return []
     if spec is None or not spec.submodule_search_locations:
-        return None
-    for loc in spec.submodule_search_locations:
-        p = Path(loc) / "backends" / "nvidia" / "bin"
+        return []
+    return [Path(loc) for loc in spec.submodule_search_locations]
+
+
+def triton_nvidia_bin() -> Path | None:
+    """`triton/backends/nvidia/bin` of the installed triton, located without importing triton."""
+    for loc in triton_package_dirs():
+        p = loc / "backends" / "nvidia" / "bin"
         if p.is_dir():
             return p
     return None

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from tritonscope.artifacts.cache import is_int
 from tritonscope.cli.common import emit_json, json_option
 from tritonscope.cli.outcome import outcome
 from tritonscope.errors import TritonscopeError, UsageError
@@ -29,7 +30,7 @@ def _name_values(items: tuple[str, ...], flag: str, keyword: bool = False) -> tu
         if keyword and name == "num_warps":
             raise UsageError("--option num_warps: use --num-warps")
         parsed = parse_constant(value)
-        if keyword and name in _INT_OPTIONS and (not isinstance(parsed, int) or isinstance(parsed, bool) or parsed < 0):
+        if keyword and name in _INT_OPTIONS and (not is_int(parsed) or parsed < 0):
             raise UsageError(f"{flag} {name}={value.strip()}: expected a non-negative integer")
         if keyword and name in _BOOL_OPTIONS and not isinstance(parsed, bool):
             raise UsageError(f"{flag} {name}={value.strip()}: expected True or False")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from tritonscope.artifacts.cache import TARGET_FORMS, is_gluon_source, parse_target_spec
+from tritonscope.artifacts.cache import TARGET_FORMS, is_gluon_source, is_int, parse_target_spec
 from tritonscope.compile import signatures
 from tritonscope.compile import specialize as sp
 from tritonscope.compile.specialize import TensorArg, parse_version, rules_for
@@ -498,8 +498,7 @@ def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
         both = _launch_option_params(fn)
         if "num_warps" in both and request.num_warps is not None:
             constexprs.setdefault("num_warps", request.num_warps)
-        option_values = {k: constexprs[k] for k in both if isinstance(constexprs.get(k), int)
-                         and not isinstance(constexprs.get(k), bool)}
+        option_values = {k: constexprs[k] for k in both if is_int(constexprs.get(k))}
         sig = request.signature or ""
         if "=" in sig or not sig:
             sig = _with_defaults(fn, sig, constexprs)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import os
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -447,13 +446,15 @@ def package_modules(kernel_path: str, triton_root: Path | None = None):
 
 @functools.lru_cache(maxsize=8)
 def installed_triton(version: str | None) -> Path | None:
-    """The folder on `sys.path` holding a `triton` package of release `version` (read from its
-    `__init__.py`, never imported), else None."""
+    """The folder holding the installed `triton` package (`tools.triton_package_dirs`, never imported)
+    where its release, as its `__init__.py` says, is `version`; else None."""
+    from tritonscope.artifacts.tools import triton_package_dirs
+
     if not version:
         return None
     want = version.split("+")[0]
-    for entry in sys.path:
-        init = Path(entry or ".") / "triton" / "__init__.py"
+    for package in triton_package_dirs():
+        init = package / "__init__.py"
         try:
             if not init.is_file() or init.stat().st_size > _MAX_MODULE_BYTES:
                 continue
@@ -461,7 +462,7 @@ def installed_triton(version: str | None) -> Path | None:
         except (OSError, UnicodeDecodeError, ValueError):
             continue
         if m and m.group(1).split("+")[0] == want:
-            return init.parent.parent
+            return package.parent
     return None
 
 

@@ -100,7 +100,7 @@ class WrittenLayout:
 
     def where(self, source_name: str) -> str:
         """`file:line`, the scanned source named `source_name`."""
-        return f"{self.file.replace(chr(92), '/').rsplit('/', 1)[-1] if self.file else source_name}:{self.line}"
+        return f"{file_name(self.file) if self.file else source_name}:{self.line}"
 
     def fields_text(self) -> str:
         return ", ".join(f"{k}={_value_text(v)}" for k, v in self.args.items())
@@ -110,6 +110,11 @@ class WrittenLayout:
                 "name": self.name, "uses": self.uses, "function": self.function, "factory": self.factory,
                 "returned": self.returned, "file": self.file,
                 "args": {k: _value_json(v) for k, v in self.args.items()}}
+
+
+def file_name(path: str) -> str:
+    """A file by its name (`/pkg/layouts.py`: `layouts.py`; a Windows path's too)."""
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
 
 
 def _has_symbol(v: Any) -> bool:

@@ -363,6 +363,8 @@ def _line_span(lines: list[int]) -> str:
 
 def render_written_layouts(doc: dict, console: Console, kernel: str) -> None:
     """A Gluon kernel's layouts as its source writes them, each beside the TTGIR layout it became."""
+    from tritonscope.layouts.written import file_name  # (a Gluon kernel's only: `ast` stays out of the start)
+
     src = doc.get("source") or {}
     name = (src.get("path") or src.get("requested") or "?").rsplit("/", 1)[-1]
     if doc.get("error"):
@@ -370,15 +372,13 @@ def render_written_layouts(doc: dict, console: Console, kernel: str) -> None:
         console.print()
         return
     rows = doc["layouts"]
-    others = sorted({r["written"]["file"].replace("\\", "/").rsplit("/", 1)[-1] for r in rows
-                     if r["written"].get("file")})
+    others = sorted({file_name(r["written"]["file"]) for r in rows if r["written"].get("file")})
     files = name + (f" and {', '.join(others)} (imported)" if others else "")
     console.print(Text(f"{kernel} (Gluon): {len(rows)} layout{'s' if len(rows) != 1 else ''} written in {files}, "
                        "as written and as resolved", style="bold"))
     for r in rows:
         w = r["written"]
-        where = f"{w['file'].replace(chr(92), '/').rsplit('/', 1)[-1]}:{w['line']}" if w.get("file") else \
-            f"{name}:{w['line']}"
+        where = f"{file_name(w['file']) if w.get('file') else name}:{w['line']}"
         console.print(Text(where, style="bold cyan"), Text(f"  {r['source'] or w['text']}"), soft_wrap=True)
         fields = ", ".join(f"{k}={_arg(v)}" for k, v in w["args"].items())
         callee = f"{w['class']}.{w['factory']}" if w.get("factory") else w["class"]

@@ -151,10 +151,11 @@ def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console,
             lines = ", ".join(f"{Path(r['file']).name}:{r['line']}" for r in model_lines(o.nodes))
             out.append(f"{o.name} in graph {o.wrapper.graph}: {', '.join(o.aten_ops)}"
                        + (f"; model lines {lines}" if lines else "") + "\n")
-        if b.wrapper.calls.get(b.name, [])[1:]:
+        launched = b.wrapper.launches(b.name)
+        if launched["other_calls"]:
             out.append("    calls  ", style="dim")
-            said = other_calls_text(b.wrapper.graph, b.wrapper.other_calls(b.name), len(b.wrapper.calls[b.name]))
-            out.append(said + "\n", style="dim")
+            out.append(other_calls_text(b.wrapper.graph, launched["other_calls"], launched["launches"]) + "\n",
+                       style="dim")
         unplaced = [n.name for n in b.nodes if n.model is None]
         if unplaced and b.wrapper.fx_graph is not None:
             out.append("    model  ", style="dim")

@@ -261,10 +261,13 @@ class Wrapper:
     # names)]. Inductor writes a kernel's code, mapping and fragment once, for its first call's nodes
     calls: dict[str, list[tuple[int, list[str]]]] = field(default_factory=dict)
 
-    def other_calls(self, name: str) -> list[dict]:
-        """The launches of kernel `name` after its first: their nodes are not the ones written with it (the
-        first 1,000: a damaged wrapper can repeat a launch without end)."""
-        return [{"wrapper_line": line, "source_nodes": nodes} for line, nodes in self.calls.get(name, [])[1:1001]]
+    def launches(self, name: str) -> dict:
+        """Kernel `name`'s launches, as the JSON says them: `other_calls`, those after its first (their nodes
+        are not the ones written with it; the first 1,000: a damaged wrapper can repeat a launch without
+        end), and `launches`, how many in all."""
+        calls = self.calls.get(name, [])
+        return {"other_calls": [{"wrapper_line": line, "source_nodes": nodes} for line, nodes in calls[1:1001]],
+                "launches": len(calls)}
 
     @property
     def graph(self) -> str:
@@ -647,8 +650,7 @@ class Link:
             "trace": b.wrapper.trace,
             "also_in": [{**_block_summary(o), "wrapper_line": o.line, "model_lines": model_lines(o.nodes)}
                         for o in self.others],
-            "other_calls": b.wrapper.other_calls(b.name),
-            "launches": len(b.wrapper.calls.get(b.name, [])),
+            **b.wrapper.launches(b.name),
         })
         return out
 
@@ -699,8 +701,8 @@ def stack_text(stack: list[dict]) -> str:
 
 
 def other_calls_text(graph: str, calls: list[dict], launches: int | None = None) -> str:
-    """What `Wrapper.other_calls` says, in words ('' for a kernel launched once); `launches`: how many in
-    all (the list is cut at 1,000)."""
+    """What `Wrapper.launches` says, in words ('' for a kernel launched once); `launches`: how many in all
+    (the list is cut at 1,000)."""
     if not calls:
         return ""
 
@@ -1146,8 +1148,7 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
                          "num_stages": e.meta_int("num_stages")}
                         for e in sorted(by_block[id(b)], key=lambda e: e.hash)],
             "candidates_same_problem": len(candidates[id(b)]),
-            "other_calls": b.wrapper.other_calls(b.name),
-            "launches": len(b.wrapper.calls.get(b.name, [])),
+            **b.wrapper.launches(b.name),
         })
     recorded = sorted({n.model.line for w in index.wrappers for b in w.blocks for n in b.nodes
                          if n.model is not None and same_file(n.model.file, file)})
