@@ -244,6 +244,30 @@ def test_a_process_that_dies_compiling_is_named_with_its_signal(cli, tmp_path):
         "killed by SIGSEGV"]
 
 
+def test_a_process_that_dies_in_triton_compile_still_says_what_it_was_compiling(cli, tmp_path):
+    # The process dies inside triton.compile, after the kernel's arguments were specialized there: the JSON
+    # result still has the kernel's name and the specialization it was compiling (it was null: the spec was
+    # bound only in the process that died).
+    path = _write(tmp_path, USER_KERNEL + textwrap.dedent("""
+        import multiprocessing, os, signal
+
+        def _die(*args, **kwargs):
+            os.kill(os.getpid(), signal.SIGABRT)
+
+        if multiprocessing.parent_process():
+            triton.compile = _die
+        """))
+    proc = cli("compile", f"{path}::copy_kernel", "--target", "cuda:90", "--signature", "*fp16, *fp16, i32, 128",
+               "--cache-dir", str(tmp_path / "cache"), "--jobs", "1", "--json")
+    assert proc.returncode == 1, proc.stderr
+    (result,) = json.loads(proc.stdout)["results"]
+    assert result["error"]["message"] == "Triton's compiler crashed: the process was killed by SIGABRT"
+    assert result["kernel_name"] == "copy_kernel"
+    args = {a["name"]: a for a in result["spec"]["args"]}
+    assert list(args) == ["src_ptr", "dst_ptr", "n", "BLOCK"] and args["BLOCK"]["value"] == 128
+    assert not list((tmp_path / "cache").glob("**/*.spec")), "the worker's note is not left in the cache"
+
+
 def test_mlir_diagnostic_in_the_kernel_file_is_a_source_error(tmp_path):
     from types import SimpleNamespace
 

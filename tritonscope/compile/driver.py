@@ -198,6 +198,8 @@ def compile_one(request: CompileRequest, cache_dir: str, log: str | None = None)
     _reset_cache_knob(str(cache_dir))
     result.kernel_name = fn.__name__
     result.spec = spec.to_json()
+    if log:  # (what a crash of this process leaves its parent to say what was being compiled)
+        _leave_spec(log, {"kernel_name": result.kernel_name, "spec": result.spec})
     if getattr(fn, "tritonscope_import_note", None):
         result.notes.append(fn.tritonscope_import_note)
     result.notes.extend(request.notes)
@@ -547,7 +549,7 @@ def _compile_marked(i: int, request: CompileRequest, cache_dir: str, running: st
     try:
         return compile_one(request, cache_dir, log=marker + ".log")
     finally:
-        for path in (marker, marker + ".log"):
+        for path in (marker, marker + ".log", marker + ".log.spec"):
             with contextlib.suppress(OSError):
                 os.remove(path)
 
@@ -585,6 +587,25 @@ def _clear(folder: str) -> None:
                 os.remove(path)
 
 
+def _leave_spec(log: str, bound: dict) -> None:
+    import json
+
+    with contextlib.suppress(OSError, TypeError, ValueError), open(log + ".spec", "w", encoding="utf-8") as f:
+        json.dump(bound, f)
+
+
+def _left_spec(log: str) -> dict:
+    """What `_leave_spec` wrote before the process died: {} if it died before."""
+    import json
+
+    with contextlib.suppress(OSError, ValueError):
+        with open(log + ".spec", encoding="utf-8") as f:
+            bound = json.load(f)
+        if isinstance(bound, dict) and isinstance(bound.get("spec"), dict):
+            return bound
+    return {}
+
+
 def _alone(i: int, request: CompileRequest, cache_dir: str, running: str, conn) -> None:
     conn.send(_compile_marked(i, request, cache_dir, running))
     conn.close()
@@ -614,13 +635,14 @@ def _each_alone(requests, indices: list[int], cache_dir: str, running: str):
                     printed = f.read().decode("utf-8", "replace")
             except OSError:
                 printed = ""
-            result = _crashed(requests[i], proc.exitcode, printed)
+            result = _crashed(requests[i], proc.exitcode, printed, _left_spec(log))
         yield i, result
     _clear(running)
 
 
-def _crashed(request: CompileRequest, exitcode: int | None, printed: str) -> CompileResult:
-    """The result of a compile whose process died: the compiler's last words and the signal."""
+def _crashed(request: CompileRequest, exitcode: int | None, printed: str, bound: dict | None = None) -> CompileResult:
+    """The result of a compile whose process died: the compiler's last words and the signal; `bound`: the
+    kernel name and specialization a Python kernel's process bound before it died, if it got that far."""
     import signal
 
     how = "ended"
@@ -634,9 +656,12 @@ def _crashed(request: CompileRequest, exitcode: int | None, printed: str) -> Com
     lines = [" ".join(line.split()) for line in printed.splitlines() if line.strip()]
     said = next((line for line in reversed(lines) if re.search(r"\b(?:error|fatal|assert)", line, re.I)),
                 lines[-1] if lines else "")
-    result = CompileResult(request, kernel_name=request.kernel.label)
-    if request.kernel.ir:  # (what was asked; a Python kernel's spec is bound in the process that died)
+    bound = bound or {}
+    result = CompileResult(request, kernel_name=str(bound.get("kernel_name") or request.kernel.label))
+    if request.kernel.ir:  # (what was asked)
         result.spec = {"from_ir": str(request.kernel.ir)}
+    elif bound:
+        result.spec = bound["spec"]
     result.error = CompileFailure("compile", f"Triton's compiler crashed: {said[:300] + ' (' if said else ''}"
                                              f"the process {how}{')' if said else ''}")
     return result
