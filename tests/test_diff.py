@@ -270,3 +270,81 @@ def test_two_hashes_of_one_kernel_for_two_targets_name_both(cli):
     assert "dot_kernel  cuda:80 -> cuda:90" in r.stdout
     md = cli("diff", "--cache-dir", str(cache), "1cdc", "3dbb", "--format", "markdown")
     assert "`cuda:80 -> cuda:90`" in md.stdout, md.stdout[:500]
+
+
+def test_renumbering_alone_is_no_change_and_an_inserted_op_is_one_line():
+    # Normalized names are numbered in order of first appearance: one constant more renumbers every value
+    # after it. A line diff showed all of them (3.7 -> 3.8's ttgir: +63/-64 for four changed ops).
+    from tritonscope.diff.core import stage_line_diff
+
+    a = ["tt.func @k(%v0: i32) {", "  %v1 = arith.constant 8 : i32", "  %v2 = arith.addi %v0, %v1 : i32",
+         "  %v3 = arith.subf %v2, %v1 : f32", "  tt.return", "}"]
+    b = ["tt.func @k(%v0: i32) {", "  %v1 = arith.constant true", "  %v2 = arith.constant 8 : i32",
+         "  %v3 = arith.addi %v0, %v2 : i32", "  %v4 = arith.subf %v3, %v2 : f32", "  tt.return", "}"]
+    assert [ln for ln in stage_line_diff("ttgir", a, b, 0) if ln[0] in "+-"] == ["+  %v1 = arith.constant true"]
+    # the same text under another numbering throughout is the same code
+    renumbered = [ln.replace("%v1", "%vX").replace("%v2", "%v1").replace("%vX", "%v2") for ln in a]
+    assert stage_line_diff("ttgir", a, renumbered, 3) == []
+    shifted = [a[0], "  %v5 = arith.constant 8 : i32", "  %v6 = arith.addi %v0, %v5 : i32",
+               "  %v7 = arith.subf %v6, %v5 : f32", *a[4:]]
+    assert stage_line_diff("ttgir", a, shifted, 3) == []
+    # an operand swapped under the renaming stays a change
+    swapped = [*b[:4], "  %v4 = arith.subf %v2, %v3 : f32", *b[5:]]
+    assert [ln for ln in stage_line_diff("ttgir", a, swapped, 0) if ln[0] in "+-"] == [
+        "+  %v1 = arith.constant true", "-  %v3 = arith.subf %v2, %v1 : f32", "+  %v4 = arith.subf %v2, %v3 : f32"]
+    # a value removed and another added are not one value where a later line uses them alike
+    # (the mask of 3.8's buffer loads, above)
+    uses = ["f(%v0) {", "  %v1 = arith.cmpi slt, %v0, %v0 : i32", "  %v2 = arith.constant 5 : i32",
+            "  %v3 = tt.load %v0, %v1 : i32"]
+    used = ["f(%v0) {", "  %v1 = arith.constant 5 : i32", "  %v2 = arith.constant true",
+            "  %v3 = tt.load %v0, %v2 : i32"]
+    assert [ln for ln in stage_line_diff("ttgir", uses, used, 0) if ln[0] in "+-"] == [
+        "-  %v1 = arith.cmpi slt, %v0, %v0 : i32", "+  %v2 = arith.constant true",
+        "-  %v3 = tt.load %v0, %v1 : i32", "+  %v3 = tt.load %v0, %v2 : i32"]
+    # registers of two classes are not one name (%r1 against %rd1)
+    assert stage_line_diff("ptx", ["add.s32 %r1, %r2, 1;"], ["add.s32 %rd1, %r2, 1;"], 0) != []
+    # a number in the text, not in a name, is compared as it is
+    assert stage_line_diff("ttgir", ["  %v1 = arith.constant 8 : i32"], ["  %v2 = arith.constant 9 : i32"], 0)
+
+
+def test_a_release_that_adds_one_constant_diffs_in_the_lines_that_changed(cli):
+    from pathlib import Path
+
+    rel = Path(__file__).parent / "data" / "releases-3.5-3.8"
+    proc = cli("diff", str(rel / "3.7"), str(rel / "3.8"), "-s", "ttgir", "--format", "json")
+    [pair] = json.loads(proc.stdout)["changed"]
+    [ttgir] = [s for s in pair["stages"] if s["stage"] == "ttgir"]
+    assert (ttgir["added"], ttgir["removed"]) == (3, 4)
+    changed = [ln for ln in ttgir["diff"].splitlines() if ln[:1] in "+-"]
+    # 3.8 masks the buffer load and store with a constant true where 3.7 compared offsets with 512
+    assert changed == ["+    %v8 = arith.constant dense<true> : tensor<512xi1, #blocked>",
+                       "-    %v18 = arith.constant dense<512> : tensor<512xi32, #blocked>",
+                       "-    %v34 = arith.cmpi slt, %v33, %v18 : tensor<512xi32, #blocked>",
+                       "-        %v56 = amdg.buffer_load %v0[%v55], %v34 : tensor<512xf32, #blocked>",
+                       "+        %v55 = amdg.buffer_load %v0[%v54], %v8 : tensor<512xf32, #blocked>",
+                       "-    amdg.buffer_store %v79, %v1[%v76], %v34 {contiguity = 2 : i32} : "
+                       "tensor<512xbf16, #blocked>",
+                       "+    amdg.buffer_store %v78, %v1[%v75], %v8 {contiguity = 2 : i32} : "
+                       "tensor<512xbf16, #blocked>"]
+
+
+def test_a_stage_without_renamed_names_diffs_as_difflib_does():
+    import difflib
+    import random
+
+    from tritonscope.diff.core import stage_line_diff
+
+    rng = random.Random(1)
+    for _ in range(200):
+        a = [rng.choice("abcdefg") for _ in range(rng.randint(0, 30))]
+        b = list(a)
+        for _ in range(rng.randint(0, 6)):
+            op = rng.random()
+            if op < 0.3 and b:
+                b.pop(rng.randrange(len(b)))
+            elif op < 0.6:
+                b.insert(rng.randint(0, len(b)), rng.choice("xyz"))
+            elif b:
+                b[rng.randrange(len(b))] = rng.choice("pq")
+        for n in (0, 1, 3):
+            assert stage_line_diff("metadata", a, b, n) == list(difflib.unified_diff(a, b, lineterm="", n=n))[2:]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tritonscope.artifacts.cache import Cache, parse_target, select
 from tritonscope.diff.build import tool_build
-from tritonscope.diff.normalize import NormalizeOptions
+from tritonscope.diff.normalize import RENAMED_NAMES, NormalizeOptions
 from tritonscope.diff.records import KernelRecord, records_for_entries
 from tritonscope.diff.snapshot import is_snapshot, read_snapshot
 from tritonscope.stages.table import DIFFED_STAGES
@@ -232,7 +232,9 @@ def compare_pair(a: KernelRecord, b: KernelRecord, stages: tuple[str, ...] | Non
             pair.stage_diffs.append(StageDiff(stage, "added" if ta is None else "removed",
                                               n if ta is None else 0, n if tb is None else 0))
             continue
-        lines = list(difflib.unified_diff(ta.splitlines(), tb.splitlines(), lineterm="", n=context))[2:]
+        lines = stage_line_diff(stage, ta.splitlines(), tb.splitlines(), context)
+        if not lines:  # the same code, its names renumbered (an op more or less above)
+            continue
         added = sum(1 for ln in lines if ln.startswith("+"))
         removed = sum(1 for ln in lines if ln.startswith("-"))
         pair.stage_diffs.append(StageDiff(stage, "changed", added, removed, lines))
@@ -241,6 +243,178 @@ def compare_pair(a: KernelRecord, b: KernelRecord, stages: tuple[str, ...] | Non
         if va != vb:
             pair.deltas.append(MetricDelta(name, va, vb))
     return pair
+
+
+def stage_line_diff(stage: str, a: list[str], b: list[str], context: int) -> list[str]:
+    """The unified diff's lines (after its `---`/`+++` header) of a stage's normalized texts; [] where they
+    are the same code.
+
+    Normalized names (SSA values, blocks, registers, labels, metadata) are numbered in order of first
+    appearance, so one op more or less renumbers every name after it, and a plain line diff shows them all.
+    Lines are aligned with their names' numbers left out; an aligned pair is the same line only where its
+    names follow one renaming, a one-to-one map learned from the first use of each name in aligned lines
+    and checked at every other (`subf %v1, %v2` against `subf %v2, %v1` stays a change). Kept lines show
+    B's text."""
+    if stage not in RENAMED_NAMES:
+        opcodes = difflib.SequenceMatcher(None, a, b).get_opcodes()
+    else:
+        names, starts = RENAMED_NAMES[stage]
+        split_a, split_b = [names.split(x) for x in a], [names.split(x) for x in b]
+        keys_a, keys_b = _unnumbered(split_a), _unnumbered(split_b)
+        keyed = difflib.SequenceMatcher(None, keys_a, keys_b).get_opcodes()
+        opcodes = _renamed_alike(names, starts, split_a, split_b, keys_a, keys_b, keyed)
+    if all(tag == "equal" for tag, *_ in opcodes):
+        return []
+    out: list[str] = []
+    for group in _grouped(opcodes, context):
+        (_, i1, _, j1, _), (_, _, i2, _, j2) = group[0], group[-1]
+        out.append(f"@@ -{_unified_range(i1, i2)} +{_unified_range(j1, j2)} @@")
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                out += [" " + line for line in b[j1:j2]]
+                continue
+            out += ["-" + line for line in a[i1:i2]]
+            out += ["+" + line for line in b[j1:j2]]
+    return out
+
+
+_NO_DIGITS = str.maketrans("", "", "0123456789")
+
+
+def _unnumbered(split: list[list]) -> list[str]:
+    """Each line (`names.split`: text, local name, global name, text, ...) with its names' numbers left out."""
+    keys = []
+    for parts in split:
+        if len(parts) == 1:
+            keys.append(parts[0])
+            continue
+        kept = parts[::3]
+        for k in range(1, len(parts), 3):
+            kept[k // 3] += (parts[k] if parts[k] is not None else parts[k + 1]).translate(_NO_DIGITS)
+        keys.append("".join(kept))
+    return keys
+
+
+def _renamed_alike(names: re.Pattern, starts: re.Pattern, split_a: list[list], split_b: list[list],
+                   keys_a: list[str], keys_b: list[str], keyed: list) -> list:
+    """`keyed` (opcodes of the lines aligned by `keys`, their names' numbers left out) with each aligned
+    pair that is not the same line up to the renaming made a `replace`: the text between names must be
+    equal, and the names (`names`' groups: `l`ocal to a function, `g`lobal) must follow the renaming.
+
+    A name is mapped where it first appears on both sides at once (where it is defined, or a phi's or a
+    branch's forward reference), on lines aligned as equal, replaced one for one, or removed and added
+    alike elsewhere (an op that moved); never at a later use, so that a value removed and another added
+    are not taken for one."""
+    seg_a, intro_a = _introductions(starts, split_a)
+    seg_b, intro_b = _introductions(starts, split_b)
+    fwd: dict[tuple, tuple] = {}  # (function or -1, name) of A -> of B
+    back: dict[tuple, tuple] = {}
+
+    def judge(i: int, j: int) -> bool:
+        pa, pb = split_a[i], split_b[j]  # [text, local, global, text, ...]
+        if len(pa) != len(pb):
+            return False
+        same = pa[::3] == pb[::3]
+        for k in range(1, len(pa), 3):
+            if (pa[k] is None) != (pb[k] is None):
+                same = False
+                continue
+            x = (seg_a[i], pa[k]) if pa[k] is not None else (-1, pa[k + 1])
+            y = (seg_b[j], pb[k]) if pb[k] is not None else (-1, pb[k + 1])
+            seen = fwd.get(x)
+            if seen is None and y not in back and x in intro_a[i] and y in intro_b[j]:
+                fwd[x], back[y] = y, x
+            elif seen != y:
+                same = False
+        return same
+
+    removed: dict[str, list[int]] = defaultdict(list)
+    added: list[int] = []
+    for tag, i1, i2, j1, j2 in keyed:
+        if tag == "replace" and i2 - i1 == j2 - j1:  # an op for an op: what each defines is the other's
+            for i in range(i1, i2):
+                judge(i, j1 + i - i1)
+        elif tag != "equal":
+            for i in range(i1, i2):
+                removed[keys_a[i]].append(i)
+            added += range(j1, j2)
+    for j in added:  # an op removed here and added there
+        moved = removed.get(keys_b[j])
+        if moved:
+            judge(moved.pop(0), j)
+
+    out: list[tuple[str, int, int, int, int]] = []
+
+    def add(tag: str, i1: int, i2: int, j1: int, j2: int) -> None:
+        if out and out[-1][0] == tag:
+            _, p1, _, q1, _ = out.pop()
+            i1, j1 = p1, q1
+        out.append((tag, i1, i2, j1, j2))
+
+    for tag, i1, i2, j1, j2 in keyed:
+        if tag != "equal":
+            add(tag, i1, i2, j1, j2)
+            continue
+        for i in range(i1, i2):
+            j = j1 + i - i1
+            add("equal" if judge(i, j) else "replace", i, i + 1, j, j + 1)
+    return out
+
+
+def _introductions(starts: re.Pattern, split: list[list]) -> tuple[list[int], list]:
+    """Each line's function (a count of function starts) and the names that first appear on it, as
+    (function, name) for a local name and (-1, name) for a global one."""
+    segments: list[int] = []
+    intro: list = []
+    seen: set = set()
+    seg = 0
+    empty: frozenset = frozenset()
+    for parts in split:
+        if starts.match(parts[0]):
+            seg += 1
+        segments.append(seg)
+        new = None
+        for k in range(1, len(parts), 3):
+            key = (seg, parts[k]) if parts[k] is not None else (-1, parts[k + 1])
+            if key not in seen:
+                seen.add(key)
+                if new is None:
+                    new = set()
+                new.add(key)
+        intro.append(new or empty)
+    return segments, intro
+
+
+def _grouped(opcodes: list, n: int) -> list[list]:
+    """Changes with up to `n` lines of context each side, as difflib.SequenceMatcher.get_grouped_opcodes."""
+    codes = list(opcodes)
+    if codes[0][0] == "equal":
+        tag, i1, i2, j1, j2 = codes[0]
+        codes[0] = tag, max(i1, i2 - n), i2, max(j1, j2 - n), j2
+    if codes[-1][0] == "equal":
+        tag, i1, i2, j1, j2 = codes[-1]
+        codes[-1] = tag, i1, min(i2, i1 + n), j1, min(j2, j1 + n)
+    groups, group = [], []
+    for tag, i1, i2, j1, j2 in codes:
+        if tag == "equal" and i2 - i1 > 2 * n:
+            group.append((tag, i1, min(i2, i1 + n), j1, min(j2, j1 + n)))
+            groups.append(group)
+            group = []
+            i1, j1 = max(i1, i2 - n), max(j1, j2 - n)
+        group.append((tag, i1, i2, j1, j2))
+    if group and not (len(group) == 1 and group[0][0] == "equal"):
+        groups.append(group)
+    return groups
+
+
+def _unified_range(start: int, stop: int) -> str:
+    """A hunk's range as unified diffs write it (difflib's own spelling)."""
+    beginning, length = start + 1, stop - start
+    if length == 1:
+        return str(beginning)
+    if not length:
+        beginning -= 1
+    return f"{beginning},{length}"
 
 
 def _stage_order(stages: set[str]) -> list[str]:

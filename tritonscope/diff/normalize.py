@@ -556,6 +556,22 @@ def _normalize_amdgcn(lines: list[str], options: NormalizeOptions) -> list[str]:
     return out
 
 
+# --- the names the renamers above give ------------------------------------------------------
+# Per stage: (the names a normalized text holds, as `l`ocal (numbered anew in each function) or `g`lobal
+# groups, both always present; where a function starts). One op more or less renumbers every name after
+# it; `diff` tells such texts apart from changed ones with these (core.stage_line_diff).
+_NONE = "(?P<g>(?!))"
+_MLIR_NAMES = (re.compile(r"(?P<l>%v\d+|\^bb\d+)" + "|" + _NONE), MLIR_FUNC_START)
+RENAMED_NAMES: dict[str, tuple[re.Pattern, re.Pattern]] = {
+    "source": _MLIR_NAMES,
+    "ttir": _MLIR_NAMES,
+    "ttgir": _MLIR_NAMES,
+    "llir": (re.compile(r"(?P<l>%v\d+|^v\d+(?=:))|(?P<g>!\d+\b|(?<![\w\\])#\d+\b)"), re.compile(r"^define\b")),
+    "ptx": (re.compile(r"(?P<l>%[a-z]+\d+\b|\$L__BB\d+)" + "|" + _NONE), PTX_FUNC_START),
+    "amdgcn": (re.compile(r"(?P<l>(?!))|(?P<g>\b[vsa]\d+\b|\b[vsa]\[\d+|\.LBB\d+\b)"), re.compile(r"(?!)")),
+}
+
+
 _NORMALIZERS: dict[str, Callable[[list[str], NormalizeOptions], list[str]]] = {
     "source": _normalize_mlir,
     "ttir": _normalize_mlir,
