@@ -90,6 +90,34 @@ def test_several_candidates_match_deterministically(inductor_cache):
     assert all(a is b for a, b in pairs)  # each variant pairs with itself, whatever the order
 
 
+def test_a_variant_keeps_its_exact_match_whatever_came_first(inductor_cache):
+    # B keeps one of A's eight triton_mm variants, one line of its PTX edited (so content does not pair
+    # it): the first A variant in sorted order took it as its most similar candidate, the variant of the
+    # same specialization was reported removed.
+    import dataclasses
+
+    side = load_side(str(inductor_cache), NormalizeOptions())
+    mm = sorted((r for r in side.records if r.name == "triton_mm"), key=lambda r: r.spec_key)
+    for kept in (mm[-1], mm[len(mm) // 2]):
+        edited = dataclasses.replace(kept, stages={**kept.stages, "ptx": kept.stages["ptx"] + "\n// edited"})
+        pairs, removed, added = match_records(mm, [edited])
+        assert [(a.origin, b.origin) for a, b in pairs] == [(kept.origin, kept.origin)]
+        assert len(removed) == 7 and kept not in removed and added == []
+
+
+def test_two_libraries_kernels_of_one_name_are_not_one_kernel(cli):
+    # thirdparty-cuda90-triton3.8 holds MInference's _attn_fwd (f16 pointers, 26 arguments), 3.9 holds
+    # SageAttention's (i8 pointers, 18): they were paired and "changed" by +30% registers.
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data"
+    proc = cli("diff", str(data / "thirdparty-cuda90-triton3.8"), str(data / "thirdparty-cuda90-triton3.9"),
+               "-k", "_attn_fwd", "--format", "json")
+    doc = json.loads(proc.stdout)
+    assert doc["summary"]["matched"] == 0 and doc["changed"] == []
+    assert [r["kernel"] for r in doc["removed"]] == [r["kernel"] for r in doc["added"]] == ["_attn_fwd"]
+
+
 def test_cache_against_itself_is_empty_exit_0(cli, cache39):
     proc = cli("diff", str(cache39), str(cache39), "--format", "json", "--fail-on", "any")
     assert proc.returncode == 0, proc.stderr

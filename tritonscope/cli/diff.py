@@ -45,7 +45,9 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
     """Compare A and B: two caches, two snapshot directories, or two kernel entries / artifact files;
     with --cache-dir, A and B may also name two entries of that cache (name or hash prefix).
 
-    Kernels match by name, target and specialization; unmatched ones are listed as added/removed.
+    Kernels match by name, target and argument types (two libraries' kernels of one name are two
+    kernels), then by specialization (num_warps, num_stages, argument hints) and shared IR; unmatched
+    ones are listed as added/removed. A stage's line diff pairs lines up to a renumbering of their values.
     Exit status: 0 when no --fail-on rule failed, 1 when one did, 2 for usage errors.
     """
     from tritonscope.diff.core import diff_sides, load_side

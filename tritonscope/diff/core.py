@@ -155,7 +155,13 @@ class _Overlap:
 
 def match_records(a: list[KernelRecord], b: list[KernelRecord], pair_singletons: bool = False
                   ) -> tuple[list[tuple[KernelRecord, KernelRecord]], list[KernelRecord], list[KernelRecord]]:
-    """(pairs, only in A, only in B). With pair_singletons, one record per side pairs whatever it is."""
+    """(pairs, only in A, only in B). With pair_singletons, one record per side pairs whatever it is.
+
+    Records pair within one kernel name and target, and only where their arguments have the same types
+    (two libraries' `_attn_fwd`, f16 against i8 pointers, are two kernels). Within a group: identical
+    content first (a cache against its own snapshot), then over all pairs at once, best first: the same
+    specialization, the most similar one, the most shared IR lines (ties to the first in sorted order),
+    so that one variant cannot take another's exact match because it came first."""
     if pair_singletons and len(a) == 1 and len(b) == 1:
         return [(a[0], b[0])], [], []
     ga: dict[tuple[str, str], list[KernelRecord]] = defaultdict(list)
@@ -172,7 +178,6 @@ def match_records(a: list[KernelRecord], b: list[KernelRecord], pair_singletons:
         left = sorted(ga.get(key, []), key=_sort_key)
         right = sorted(gb.get(key, []), key=_sort_key)
         if len(left) > 1 or len(right) > 1:
-            # 1. identical content (a cache against its own snapshot), in order
             right_by_content: dict[str, list[KernelRecord]] = defaultdict(list)
             for rb in right:
                 right_by_content[_content_key(rb)].append(rb)
@@ -183,19 +188,42 @@ def match_records(a: list[KernelRecord], b: list[KernelRecord], pair_singletons:
                     pairs.append((ra, rb))
                     left.remove(ra)
                     right.remove(rb)
-        # 2. the rest: same specialization, then the most similar one, then the most shared IR lines;
-        #    ties go to the first in sorted order
-        for ra in list(left):
-            if not right:
-                break
-            best = max(right, key=lambda rb: (rb.spec_key == ra.spec_key, _similarity(ra, rb),
-                                              overlap(ra, rb) if len(right) > 1 else 0, -right.index(rb)))
-            pairs.append((ra, best))
-            left.remove(ra)
-            right.remove(best)
-        removed.extend(left)
-        added.extend(right)
+        scored = []
+        for ia, ra in enumerate(left):
+            for ib, rb in enumerate(right):
+                if not _same_arguments(ra, rb):
+                    continue
+                score = (rb.spec_key == ra.spec_key, _similarity(ra, rb))
+                scored.append((score, ia, ib))
+        if len(left) > 1 or len(right) > 1:  # (shared lines break ties among candidates)
+            scored = [((*score, overlap(left[ia], right[ib])), ia, ib) for score, ia, ib in scored]
+        scored.sort(key=lambda t: (tuple(-x for x in t[0]), t[1], t[2]))
+        taken_a: set[int] = set()
+        taken_b: set[int] = set()
+        for _, ia, ib in scored:
+            if ia not in taken_a and ib not in taken_b:
+                taken_a.add(ia)
+                taken_b.add(ib)
+                pairs.append((left[ia], right[ib]))
+        removed.extend(r for i, r in enumerate(left) if i not in taken_a)
+        added.extend(r for i, r in enumerate(right) if i not in taken_b)
     return pairs, removed, added
+
+
+_ARG_NAME_AND_ATTRIBUTES = re.compile(r"^%[\w.$-]+:\s*|\s*\{.*")  # (named, unfolded: `%x_ptr: ...`)
+
+
+def _same_arguments(a: KernelRecord, b: KernelRecord) -> bool:
+    """Whether two records' kernels take arguments of the same types (their attributes, such as
+    `tt.divisibility` or 3.9's `tt.pointer_range`, may differ); true where either signature is unknown."""
+    sa, sb = a.spec.get("ir_signature"), b.spec.get("ir_signature")
+    if not isinstance(sa, dict) or not isinstance(sb, dict):
+        return True
+    ta, tb = sa.get("args"), sb.get("args")
+    if not isinstance(ta, list) or not isinstance(tb, list):
+        return True
+    return ([_ARG_NAME_AND_ATTRIBUTES.sub("", str(x)) for x in ta]
+            == [_ARG_NAME_AND_ATTRIBUTES.sub("", str(x)) for x in tb])
 
 
 # --- comparison -----------------------------------------------------------------------------
