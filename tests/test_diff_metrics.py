@@ -65,6 +65,37 @@ def test_ptx_op_classes_and_cache_hints(cache32, cache39):
     assert a["ops:hint:L1::evict_first"] == b["ops:hint:L1::evict_first"] == 32
 
 
+def test_a_load_hint_has_one_name_in_every_release(cache32, cache39, cache23):
+    # 3.2 prints `evictionPolicy = evict_first`, 3.9 `eviction_policy = evict_first` in a #tt.cache_policy:
+    # the metric was `ops:hint:evictionPolicy=...` on one side and `eviction_policy=...` on the other, so a
+    # rule written against one spelling failed on every kernel of the other release.
+    a = _record(cache32, "gemv_loop_kernel", "cuda:80").metrics
+    b = _record(cache39, "gemv_loop_kernel", "cuda:80").metrics
+    assert a["ops:hint:eviction_policy=evict_first@ttgir"] == b["ops:hint:eviction_policy=evict_first@ttgir"] == 1
+    assert not [k for k in (*a, *b) if "evictionPolicy" in k]
+    # 2.x writes the enums' numbers (`cache = 1 : i32, evict = 1 : i32`: the defaults), 3.0-3.3
+    # `cacheModifier = cg`; 3.9's default `eviction_policy = evict_normal` is no hint either
+    from tritonscope.stages.common import Op
+    from tritonscope.stages.memops import _classify_mlir
+
+    def hints(text):
+        return _classify_mlir(Op(1, "tt.load", text)).cache_hints
+
+    assert hints("%1 = tt.load %0 {cache = 1 : i32, evict = 1 : i32, isVolatile = false} : tensor<4xf16>") == ()
+    assert hints("%1 = tt.load %0 {cache = 3 : i32, evict = 2 : i32} : tensor<4x!tt.ptr<f16>>") == (
+        "eviction_policy=evict_first", "cache_modifier=cg")
+    assert hints("%1 = tt.load %0 cacheModifier = cs evictionPolicy = evict_last : tensor<4x!tt.ptr<f16>>") == (
+        "eviction_policy=evict_last", "cache_modifier=cs")
+    assert hints("%1 = tt.load %0 {cachePolicy = #tt.cache_policy<cache_modifier = none, eviction_policy = "
+                 "evict_normal>} : tensor<4x!tt.ptr<f16>>") == ()
+    old = [r for r in _record_all(cache23) if any(k.startswith("ops:hint:cache") for k in r.metrics)]
+    assert old == []  # (2.3.1's loads are all default: `cache = 1`, no `cache=1` hint)
+
+
+def _record_all(cache: Path):
+    return [record_for_entry(e, NormalizeOptions()) for e in Cache(cache).kernels() if e.kind == "kernel"]
+
+
 def test_llir_vector_loads_and_mfma(cache32, cache39):
     a = _record(cache32, "matmul_kernel", "hip:gfx90a")
     b = _record(cache39, "matmul_kernel", "hip:gfx90a")

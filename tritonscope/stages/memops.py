@@ -140,8 +140,28 @@ _MLIR_KINDS: dict[str, str] = {
     "tmem_copy": "tmem_copy",  # shared -> tensor memory (tcgen05.cp: MMA scales)
 }
 _MLIR_DIALECTS = ("tt", "ttg", "triton_gpu", "ttng", "triton_nvidia_gpu", "amdgpu", "amdg", "triton_amdgpu")
-_MLIR_EVICTION = lazy_compile(r"eviction_?[pP]olicy\s*=\s*(\w+)")
-_MLIR_CACHE = lazy_compile(r"(?:cache_modifier|cache)\s*=\s*(\w+)")
+# A load's hints in each release's spelling (2.x `cache = 3 : i32, evict = 2 : i32`, the numbers of Triton's
+# TT_CacheModifierAttr and TT_EvictionPolicyAttr; 3.2 `evictionPolicy = evict_first`, `cacheModifier = cg`;
+# 3.9 `#tt.cache_policy<cache_modifier = none, eviction_policy = evict_first>`), named in the one spelling
+# of the newest (metrics and rules compare releases); the defaults are no hint.
+_MLIR_EVICTION = lazy_compile(r"\b(?:eviction_?[pP]olicy|evict)\s*=\s*(\w+)")
+_MLIR_CACHE = lazy_compile(r"\bcache(?:_?[mM]odifier)?\s*=\s*(\w+)")
+_MLIR_HINT_NUMBERS = {"eviction_policy": ("evict_normal", "evict_first", "evict_last"),
+                      "cache_modifier": ("none", "ca", "cg", "wb", "cs", "wt", "cv")}
+_MLIR_HINT_DEFAULTS = frozenset(("none", "normal", "NORMAL", "NONE", "evict_normal", "EVICT_NORMAL"))
+
+
+def _mlir_hints(text: str) -> tuple[str, ...]:
+    hints = []
+    for rx, key in ((_MLIR_EVICTION, "eviction_policy"), (_MLIR_CACHE, "cache_modifier")):
+        for m in rx.finditer(text):
+            value = m.group(1)
+            if value.isdigit():  # (2.x's enum numbers count from 1)
+                names = _MLIR_HINT_NUMBERS[key]
+                value = names[int(value) - 1] if 0 < int(value) <= len(names) else value
+            if value not in _MLIR_HINT_DEFAULTS:
+                hints.append(f"{key}={value}")
+    return tuple(hints)
 _MLIR_LOCAL_ALLOC_WITH_VALUE = lazy_compile(r"(?:local|tmem)_alloc\s+%")
 
 
@@ -167,8 +187,7 @@ def _classify_mlir(op: Op) -> MemAccess | None:
     kind = mlir_op_kind(name) or initialized_alloc_kind(op)
     if kind is None:
         return None
-    hints = tuple(f"{m.group(0).split('=')[0].strip()}={m.group(1)}" for rx in (_MLIR_EVICTION, _MLIR_CACHE)
-                  for m in rx.finditer(op.text) if m.group(1) not in ("none", "normal", "NORMAL", "NONE"))
+    hints = _mlir_hints(op.text)
     space = "shared" if kind.startswith("shared") else "tensor" if kind == "tma" else \
         "tensor_memory" if kind.startswith("tmem") else "global"
     return MemAccess(kind, name, space=space, cache_hints=hints)
