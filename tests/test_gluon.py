@@ -255,6 +255,17 @@ def test_a_source_changed_since_compiling_is_not_matched(tmp_path, cli):
     src.write_text(USER_KERNEL.replace("src_ptr", "a_ptr"))
     other = cli("layout", "copy_kernel", "--cache-dir", str(tmp_path / "c"))
     assert "has no parameter 'src_ptr'" in other.stdout and "as written" not in other.stdout
+    # Triton's tutorials wrap a signature with `,  #` line ends: the file is the one compiled (its
+    # parameters after a comment were missed, and every written layout dropped as "the file changed")
+    wrapped = USER_KERNEL.replace("def copy_kernel(src_ptr, dst_ptr, n, BLOCK: gl.constexpr):",
+                                  "def copy_kernel(src_ptr,  #\n               dst_ptr,  # (out)\n"
+                                  "               n, BLOCK: gl.constexpr):")
+    src.write_text(wrapped)
+    proc = cli("compile", f"{src}::copy_kernel", "--signature", "src_ptr=*fp32,dst_ptr=*fp32,n=i32",
+               "--constexpr", "BLOCK=512", "--target", "cuda:90", "--cache-dir", str(tmp_path / "w"))
+    assert proc.returncode == 0, proc.stderr
+    shown = cli("layout", "copy_kernel", "--cache-dir", str(tmp_path / "w"))
+    assert "as written" in shown.stdout and "changed since it was compiled" not in shown.stdout
 
 
 def test_mma_layouts_match_on_every_field_written():

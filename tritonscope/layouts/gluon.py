@@ -504,20 +504,39 @@ def _changed_since_compiled(source, module, ttgir: str, function: str | None, re
         return f"{source.path}:{at} is not `def {function}(`, where the TTGIR locates the kernel: {changed}"
     # the arguments the TTGIR names (Triton >= 3.5 keeps their names; constexprs are compiled away) must be
     # parameters of that def
-    signature = "\n".join(source.lines[found - 1:found + 40])
-    params = signature[signature.index("(") + 1:]
-    depth, end = 1, len(params)
-    for i, c in enumerate(params):
-        depth += (c == "(") - (c == ")")
-        if depth == 0:
-            end = i
-            break
-    declared = set(re.findall(r"(?:^|[(,])\s*\*{0,2}(\w+)", params[:end]))
+    declared = _parameters("\n".join(source.lines[found - 1:found + 40]))
     missing = [a for a in _named_arguments(ttgir, function) if a not in declared]
     if missing:
         return (f"{source.path}:{found}: `def {function}(` has no parameter {missing[0]!r}, an argument of the "
                 f"compiled kernel: {changed}")
     return None
+
+
+def _parameters(text: str) -> set[str]:
+    """The parameter names of the `def name(...)` that `text` starts with, read as Python's tokenizer reads
+    them (comments (Triton's tutorials end each wrapped line with `,  #`), strings, nested brackets of
+    annotations and defaults)."""
+    import io
+    import tokenize
+
+    names: set[str] = set()
+    depth = 0
+    previous = ""
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.OP and tok.string in "([{":
+                depth += 1
+            elif tok.type == tokenize.OP and tok.string in ")]}":
+                depth -= 1
+                if depth == 0:
+                    break
+            elif tok.type == tokenize.NAME and depth == 1 and previous in ("(", ",", "*", "**"):
+                names.add(tok.string)
+            if tok.type not in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE):
+                previous = tok.string
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass  # (the text may stop inside a string or bracket: what came before is read)
+    return names
 
 
 def resolution_json(r: Resolution, source_line: str | None) -> dict:
