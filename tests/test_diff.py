@@ -376,3 +376,21 @@ def test_a_stage_without_renamed_names_diffs_as_difflib_does():
                 b[rng.randrange(len(b))] = rng.choice("pq")
         for n in (0, 1, 3):
             assert stage_line_diff("metadata", a, b, n) == list(difflib.unified_diff(a, b, lineterm="", n=n))[2:]
+
+
+def test_region_arguments_a_release_named_alike_in_each_region_are_defined_anew():
+    # 3.2 printed each tt.reduce's block arguments with the same names (normalized: %v16, %v17 in both);
+    # 3.9 names them apart. Renamed alike, the second reduce's body was shown changed.
+    from tritonscope.diff.core import stage_line_diff
+
+    def reduces(first: tuple[int, int, int], second: tuple[int, int, int]) -> list[str]:
+        out = ["tt.func @k(%v0: f32) {"]
+        for op, (x, y, r) in (("maxnumf", first), ("addf", second)):
+            out += [f"  %v{r + 10} = \"tt.reduce\"(%v0) ({{", f"  ^bb0(%v{x}: f32, %v{y}: f32):",
+                    f"    %v{r} = arith.{op} %v{x}, %v{y} : f32", f"    tt.reduce.return %v{r} : f32", "  })"]
+        return out
+
+    assert stage_line_diff("ttgir", reduces((1, 2, 3), (1, 2, 3)), reduces((1, 2, 3), (4, 5, 6)), 3) == []
+    swapped = reduces((1, 2, 3), (1, 2, 3))
+    swapped[8] = "    %v3 = arith.addf %v2, %v1 : f32"
+    assert stage_line_diff("ttgir", swapped, reduces((1, 2, 3), (4, 5, 6)), 0) != []

@@ -286,11 +286,11 @@ def stage_line_diff(stage: str, a: list[str], b: list[str], context: int) -> lis
     if stage not in RENAMED_NAMES:
         opcodes = difflib.SequenceMatcher(None, a, b).get_opcodes()
     else:
-        names, starts = RENAMED_NAMES[stage]
+        names, starts, defines = RENAMED_NAMES[stage]
         split_a, split_b = [names.split(x) for x in a], [names.split(x) for x in b]
         keys_a, keys_b = _unnumbered(split_a), _unnumbered(split_b)
         keyed = difflib.SequenceMatcher(None, keys_a, keys_b).get_opcodes()
-        opcodes = _renamed_alike(names, starts, split_a, split_b, keys_a, keys_b, keyed)
+        opcodes = _renamed_alike(starts, defines, split_a, split_b, keys_a, keys_b, keyed)
     if all(tag == "equal" for tag, *_ in opcodes):
         return []
     out: list[str] = []
@@ -323,18 +323,19 @@ def _unnumbered(split: list[list]) -> list[str]:
     return keys
 
 
-def _renamed_alike(names: re.Pattern, starts: re.Pattern, split_a: list[list], split_b: list[list],
+def _renamed_alike(starts: re.Pattern, defines: bool, split_a: list[list], split_b: list[list],
                    keys_a: list[str], keys_b: list[str], keyed: list) -> list:
     """`keyed` (opcodes of the lines aligned by `keys`, their names' numbers left out) with each aligned
     pair that is not the same line up to the renaming made a `replace`: the text between names must be
-    equal, and the names (`names`' groups: `l`ocal to a function, `g`lobal) must follow the renaming.
+    equal, and the names (`l`ocal to a function, `g`lobal: the groups of RENAMED_NAMES' pattern that split
+    the lines) must follow the renaming.
 
     A name is mapped where it first appears on both sides at once (where it is defined, or a phi's or a
-    branch's forward reference), on lines aligned as equal, replaced one for one, or removed and added
-    alike elsewhere (an op that moved); never at a later use, so that a value removed and another added
-    are not taken for one."""
-    seg_a, intro_a = _introductions(starts, split_a)
-    seg_b, intro_b = _introductions(starts, split_b)
+    branch's forward reference) or is defined anew on both (`defines`), on lines aligned as equal,
+    replaced one for one, or removed and added alike elsewhere (an op that moved); never at a later use,
+    so that a value removed and another added are not taken for one."""
+    seg_a, intro_a = _introductions(starts, defines, split_a)
+    seg_b, intro_b = _introductions(starts, defines, split_b)
     fwd: dict[tuple, tuple] = {}  # (function or -1, name) of A -> of B
     back: dict[tuple, tuple] = {}
 
@@ -350,9 +351,15 @@ def _renamed_alike(names: re.Pattern, starts: re.Pattern, split_a: list[list], s
             x = (seg_a[i], pa[k]) if pa[k] is not None else (-1, pa[k + 1])
             y = (seg_b[j], pb[k]) if pb[k] is not None else (-1, pb[k + 1])
             seen = fwd.get(x)
-            if seen is None and y not in back and x in intro_a[i] and y in intro_b[j]:
+            if seen == y:
+                continue
+            if x in intro_a[i] and y in intro_b[j]:  # defined here on both sides: from here on, one name
+                if seen is not None:
+                    del back[seen]
+                if y in back:
+                    del fwd[back[y]]
                 fwd[x], back[y] = y, x
-            elif seen != y:
+            else:
                 same = False
         return same
 
@@ -389,9 +396,10 @@ def _renamed_alike(names: re.Pattern, starts: re.Pattern, split_a: list[list], s
     return out
 
 
-def _introductions(starts: re.Pattern, split: list[list]) -> tuple[list[int], list]:
-    """Each line's function (a count of function starts) and the names that first appear on it, as
-    (function, name) for a local name and (-1, name) for a global one."""
+def _introductions(starts: re.Pattern, defines: bool, split: list[list]) -> tuple[list[int], list]:
+    """Each line's function (a count of function starts) and the names that first appear on it, or, where
+    `defines`, that it defines (MLIR: an op's results, left of its `=`; a block's arguments), as (function,
+    name) for a local name and (-1, name) for a global one."""
     segments: list[int] = []
     intro: list = []
     seen: set = set()
@@ -402,9 +410,14 @@ def _introductions(starts: re.Pattern, split: list[list]) -> tuple[list[int], li
             seg += 1
         segments.append(seg)
         new = None
+        # (a line that starts with a name: `%v5 = ...`, `%v4:2 = ...`, `^bb0(%v1: f32, ...)`)
+        block = defines and len(parts) > 3 and not parts[0].strip() and (parts[1] or "").startswith("^")
+        anew = defines and len(parts) > 1 and not parts[0].strip()
         for k in range(1, len(parts), 3):
+            if anew and k > 1 and not block and "=" in parts[k - 1]:
+                anew = False  # (past the results: the operands)
             key = (seg, parts[k]) if parts[k] is not None else (-1, parts[k + 1])
-            if key not in seen:
+            if key not in seen or anew:
                 seen.add(key)
                 if new is None:
                     new = set()

@@ -558,17 +558,21 @@ def _normalize_amdgcn(lines: list[str], options: NormalizeOptions) -> list[str]:
 
 # --- the names the renamers above give ------------------------------------------------------
 # Per stage: (the names a normalized text holds, as `l`ocal (numbered anew in each function) or `g`lobal
-# groups, both always present; where a function starts). One op more or less renumbers every name after
-# it; `diff` tells such texts apart from changed ones with these (core.stage_line_diff).
+# groups, both always present; where a function starts; whether a line's definitions (an op's results, a
+# block's arguments) name values anew, whatever came before: MLIR's regions, which Triton 3.2 printed with
+# the same names in each `tt.reduce`). One op more or less renumbers every name after it; `diff` tells such
+# texts apart from changed ones with these (core.stage_line_diff).
 _NONE = "(?P<g>(?!))"
-_MLIR_NAMES = (re.compile(r"(?P<l>%v\d+|\^bb\d+)" + "|" + _NONE), MLIR_FUNC_START)
-RENAMED_NAMES: dict[str, tuple[re.Pattern, re.Pattern]] = {
+_NEVER = re.compile(r"(?!)")
+_MLIR_NAMES = (re.compile(r"(?P<l>%v\d+|\^bb\d+)" + "|" + _NONE), MLIR_FUNC_START, True)
+RENAMED_NAMES: dict[str, tuple[re.Pattern, re.Pattern, bool]] = {
     "source": _MLIR_NAMES,
     "ttir": _MLIR_NAMES,
     "ttgir": _MLIR_NAMES,
-    "llir": (re.compile(r"(?P<l>%v\d+|^v\d+(?=:))|(?P<g>!\d+\b|(?<![\w\\])#\d+\b)"), re.compile(r"^define\b")),
-    "ptx": (re.compile(r"(?P<l>%[a-z]+\d+\b|\$L__BB\d+)" + "|" + _NONE), PTX_FUNC_START),
-    "amdgcn": (re.compile(r"(?P<l>(?!))|(?P<g>\b[vsa]\d+\b|\b[vsa]\[\d+|\.LBB\d+\b)"), re.compile(r"(?!)")),
+    "llir": (re.compile(r"(?P<l>%v\d+|^v\d+(?=:))|(?P<g>!\d+\b|(?<![\w\\])#\d+\b)"), re.compile(r"^define\b"),
+             False),
+    "ptx": (re.compile(r"(?P<l>%[a-z]+\d+\b|\$L__BB\d+)" + "|" + _NONE), PTX_FUNC_START, False),
+    "amdgcn": (re.compile(r"(?P<l>(?!))|(?P<g>\b[vsa]\d+\b|\b[vsa]\[\d+|\.LBB\d+\b)"), _NEVER, False),
 }
 
 
