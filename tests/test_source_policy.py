@@ -34,6 +34,8 @@ PLANTS = {
     "linked_.py": "a symlink that leaves its directory",
     "binary_.py": "binary",
     "nojit__.py": "defines no Triton function",
+    # another Triton file (it has every line the kernel names): not the kernel's def where the IR locates it
+    "other__.py": "is not `def softmax_kernel(`, where the IR locates that function",
     "fifo___.py": "source not found",  # not a regular file: never opened (a FIFO would block a reader)
     "adir___.py": "source not found",
 }
@@ -53,6 +55,8 @@ def _make_plants(folder: Path) -> None:
     os.symlink(outside / "real.py", folder / "linked_.py")
     (folder / "binary_.py").write_bytes((JIT_KERNEL + f"# {_marker('binary_.py')}\n").encode() * 400 + b"\0\1\2")
     (folder / "nojit__.py").write_text(f"API_TOKEN = '{_marker('nojit__.py')}'\n" * 400)
+    (folder / "other__.py").write_text("import triton\n\n@triton.jit\ndef proprietary(x):\n    pass\n"
+                                       + f"# {_marker('other__.py')}\n" * 400)
     os.mkfifo(folder / "fifo___.py")
     (folder / "adir___.py").mkdir()
 

@@ -479,25 +479,16 @@ def _changed_since_compiled(source, module, ttgir: str, function: str | None, re
     kernel's function at a line of it, where the file must have `def <function>(` (or the decorators above
     it). An edited file (lines moved) or another file of the same path would otherwise get its layouts
     matched, with confidence, against a kernel they did not make."""
-    import re
 
     loc = module.function_locs.get(function) if function else None
     if loc is None or not loc.line or not same_file(loc.file, requested):
         return None
     at = loc.line
-    head = source.line(at)
-    if head is None:
+    if source.line(at) is None:
         return f"{source.path} has no line {at}, where the TTGIR locates {function}: not the source compiled"
-    pattern = re.compile(rf"\s*(?:async\s+)?def\s+{re.escape(function)}\s*\(")
-    found = at if pattern.match(head) else None
-    if found is None and head.lstrip().startswith("@"):  # (a decorator: its function's def follows)
-        for n in range(at + 1, min(at + 200, len(source.lines)) + 1):
-            line = source.line(n) or ""
-            if pattern.match(line):
-                found = n
-                break
-            if re.match(r"\s*(?:async\s+)?def\s", line):
-                break
+    from tritonscope.srcmap.paths import def_line
+
+    found = def_line(source.lines, function, at)
     changed = ("the file changed since it was compiled (or is another file of that path); its layouts are "
                "not matched")
     if found is None:

@@ -64,14 +64,32 @@ class KernelMap:
 
     def named_files(self) -> dict[str, int]:
         """Every file a location of this kernel names (its own function's and its inlined callees'), with
-        the last line named in it. The only files whose text the tool may read (srcmap.paths)."""
-        return named_files(self.stages.values())
+        the last line named in it. The only files whose text the tool may read (srcmap.paths). Where no
+        stage parsed locates the kernel's def (PTX, SASS and AMDGCN do not), its file must define it
+        somewhere (`NamedFiles.defs`' line 0)."""
+        named = named_files(self.stages.values())
+        if self.source_file and self.source_file in named and not named.defs.get(self.source_file):
+            named.defs[self.source_file] = {(self.name, 0)}
+        return named
 
 
-def named_files(modules) -> dict[str, int]:
-    """File -> the last line the modules' locations name in it (0: none but unknown lines)."""
-    out: dict[str, int] = {}
+class NamedFiles(dict):
+    """File -> the last line a kernel's locations name in it; `.defs`: file -> {(function, line)}, where the
+    IR locates a function's `def` (MLIR's `tt.func ... loc(...)`: the kernel and the helpers it keeps)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.defs: dict[str, set[tuple[str, int]]] = {}
+
+
+def named_files(modules) -> NamedFiles:
+    """File -> the last line the modules' locations name in it (0: none but unknown lines), with the
+    functions' def lines (`NamedFiles.defs`)."""
+    out = NamedFiles()
     for module in modules:
+        for function, loc in getattr(module, "function_locs", {}).items():
+            if loc is not None and loc.file and loc.line > 0 and function:
+                out.defs.setdefault(loc.file, set()).add((function, loc.line))
         seen: set[int] = set()
         for op in module.ops:
             loc = op.loc

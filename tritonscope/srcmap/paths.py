@@ -19,7 +19,10 @@ when all of these hold (`SourcePolicy`), else the result names it with the reaso
 - it is at most `MAX_SOURCE_BYTES`, UTF-8 text without NUL bytes;
 - it defines a Triton function (a Triton or Gluon `jit` decorator or call: not torch's, JAX's or numba's
   qualified ones): a kernel's source always does;
-- it has every line the kernel's locations name in it (a shorter file is not the source compiled).
+- it has every line the kernel's locations name in it (a shorter file is not the source compiled), and
+  where the IR locates a function's `def` in it (the kernel's, a helper's it keeps), that line is the
+  `def` of that function or a decorator above it (another file with a Triton function, or one edited
+  since, is not the source compiled).
 
 A path the IR names is read as is where it exists on this machine, through whatever links its directories
 are (a venv's `lib64 -> lib`, a cluster's `/home -> /gpfs/home`): the IR could name the file behind such a
@@ -142,6 +145,7 @@ class SourceFinder:
             if held is not None:
                 try:
                     text.lines = checked_lines(held[0].encode("utf-8"), _last_line(named, requested))
+                    _check_defs(text.lines, _defs(named, requested))
                 except SourceRefused as e:
                     text.error = f"not read: {held[1]}: {e}"
                     return text
@@ -153,6 +157,7 @@ class SourceFinder:
         try:
             lines = source_lines(read_checked(path))
             _check_length(lines, _last_line(named, requested))
+            _check_defs(lines, _defs(named, requested))
         except SourceRefused as e:
             text.error = f"not read: {path}: {e}"
             return text
@@ -178,6 +183,45 @@ def _check_length(lines: list[str], last: int) -> None:
     if len(lines) < last:
         raise SourceRefused(f"{len(lines)} lines, and this kernel's locations name line {last} of it: not the "
                             "source it was compiled from")
+
+
+def _defs(named: Collection[str], requested: str) -> set[tuple[str, int]]:
+    """The (function, line) pairs where the kernel's IR locates a `def` in `requested` (kernelmap.NamedFiles)."""
+    return getattr(named, "defs", {}).get(requested, set())
+
+
+def _check_defs(lines: list[str], defs: set[tuple[str, int]]) -> None:
+    for function, line in sorted(defs, key=lambda d: d[1]):
+        if not line:  # (where the def is, the stages read do not say: anywhere in the file)
+            if not any(def_line(lines, function, n) for n, text in enumerate(lines, 1) if "def" in text):
+                raise SourceRefused(f"defines no `def {function}(`: not the source it was compiled from")
+        elif def_line(lines, function, line) is None:
+            raise SourceRefused(f"line {line} is not `def {function}(`, where the IR locates that function: not "
+                                "the source it was compiled from")
+
+
+_DEF = lazy_compile(r"\s*(?:async\s+)?def\s+(\w+)\s*\(")
+
+
+def def_line(lines: list[str], function: str, at: int) -> int | None:
+    """The line of `def function(` that a location at line `at` names: that line, or the def below the
+    decorators `at` starts (Python counts a decorated function from its first decorator); None if neither.
+    `function` may be the IR's name of a helper (`pkg.mod.helper__Pfp32_i32`: module, name, specialization)."""
+    head = lines[at - 1] if 0 < at <= len(lines) else None
+    if head is None:
+        return None
+    n = at
+    if head.lstrip().startswith("@"):  # (its function's def is the first def or class below)
+        n = next((k for k in range(at + 1, min(at + 200, len(lines)) + 1)
+                  if re.match(r"\s*(?:class|async\s+def|def)\b", lines[k - 1])), at)
+    m = _DEF.match(lines[n - 1])
+    if m is None:
+        return None
+    name = m.group(1)
+    dotted = "." + function
+    if function == name or dotted.endswith("." + name) or ("." + name + "__") in dotted:
+        return n
+    return None
 
 
 def checked_lines(data: bytes, last: int = 0) -> list[str]:

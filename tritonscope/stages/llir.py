@@ -43,6 +43,7 @@ def parse(text: str, path: str | None = None, stage: str = "llir") -> Module:
     ops_append = module.ops.append
     cont_parts: list[str] | None = None  # the lines so far of an instruction that continues (`switch ... [`)
     cont_op: Op | None = None
+    subprograms: list[tuple[str, str]] = []
     for lineno, raw in enumerate(iter_lines(text), 1):
         line = raw.strip()
         if not line or line[0] == ";":
@@ -73,6 +74,9 @@ def parse(text: str, path: str | None = None, stage: str = "llir") -> Module:
                 if line.endswith("{"):
                       function = dm.group(1).strip('"')
                       module.functions.append(function)
+                      d = dbg_ref(line)  # (its DISubprogram: the def's file and line)
+                      if d:
+                          subprograms.append((function, d[1]))
                 continue
             if line.startswith(TOP_LEVEL_PREFIXES) or line == "}":
                 continue
@@ -100,6 +104,10 @@ def parse(text: str, path: str | None = None, stage: str = "llir") -> Module:
     resolver = _DebugInfo(nodes)
     for op, node_id in pending:
         op.loc = resolver.location(node_id)
+    for function, node_id in subprograms:
+        node = nodes.get(node_id)
+        if node is not None and node[0] == "DISubprogram" and _int(node[1].get("line")) > 0:
+            module.function_locs[function] = SourceLoc(resolver.scope_file("!" + node_id), _int(node[1]["line"]), 0)
     module.files = {k: v for k, v in resolver.file_table().items()}
     return module
 
