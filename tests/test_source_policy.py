@@ -98,6 +98,8 @@ def _outputs(cli, entry: Path, plants: Path, tmp: Path, hip: bool) -> str:
     for args in (("map", str(entry), "--line", str(lines[len(lines) // 2]), "--json"),
                  ("map", str(entry)),
                  ("map", str(entry), "--stage", "llir", "--grep", "load", "--json"),
+                 # (an ISA alone does not locate the kernel's def: its file must still define it)
+                 ("map", str(entry), "--stages", "amdgcn" if hip else "ptx", "--line", str(lines[len(lines) // 2])),
                  ("loads", str(entry), "--explain", str(lines[len(lines) // 2]), "--no-sass"),
                  ("layout", str(entry))):
         r = cli(*args, *sub)
