@@ -23,6 +23,9 @@ STAGE_CHOICES = SHOWN_STAGES
 def show_cmd(sel: Selection, stage: str | None, meta: bool, no_provenance: bool) -> None:
     """Print one stage of KERNEL with syntax highlighting (plain when piped or NO_COLOR is set).
 
+    On a terminal, control characters in the text are shown escaped; piped, the stage's text is written as
+    it is, byte for byte (`show K -s ptx > k.ptx`), as `cat` would.
+
     `--stage sass` disassembles the cubin with nvdisasm; `--stage hsaco-asm` the hsaco with llvm-objdump.
     """
     from tritonscope.errors import TritonscopeError
