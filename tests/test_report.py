@@ -8,6 +8,7 @@ instructions and 24 PTX instructions.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from html.parser import HTMLParser
@@ -570,3 +571,22 @@ def test_an_output_folder_that_does_not_exist_is_named(cli, tmp_path, cache39):
             "-o", str(tmp_path / "no" / "x.html"))
     assert r.returncode == 1
     assert r.stderr.strip() == f"tritonscope: error: {tmp_path / 'no' / 'x.html'}: No such file or directory"
+
+
+def test_a_full_stdout_and_an_empty_output_path_are_one_line_each(cli, cache39):
+    """`report -o - > /dev/full` was an internal error (OSError with no file name); `-o ''` wrote the default
+    name without a word."""
+    import subprocess
+    import sys
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    args = [sys.executable, "-m", "tritonscope", "report", "add_kernel", "--cache-dir", str(cache39), "--target",
+            "cuda:90", "-o", "-"]
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run(args, stdout=full, stderr=subprocess.PIPE, text=True)
+    assert proc.returncode == 1 and proc.stderr.splitlines() == [
+        "tritonscope: error: <stdout>: No space left on device"]
+    empty = cli("report", "add_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "-o", "")
+    assert empty.returncode == 2 and empty.stderr.splitlines() == [
+        "tritonscope: error: -o: an empty path (give a file name, or '-' for stdout)"]

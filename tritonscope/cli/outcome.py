@@ -8,12 +8,16 @@ parsers left unparsed are collected for the duration of the command. Nothing her
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass, field
 
 import click
 
 from tritonscope.errors import ExitStatus
 from tritonscope.render.visible import one_line
+
+# A write that fails for want of room or of a device (`report -o - > /dev/full`)
+_OUTPUT_ERRNOS = frozenset(n for n in (errno.ENOSPC, getattr(errno, "EDQUOT", None), errno.EFBIG, errno.EIO) if n)
 
 
 @dataclass(slots=True)
@@ -62,6 +66,8 @@ class Outcome:
             return "tritonscope: interrupted"
         if isinstance(exc, OSError) and exc.filename:
             return f"tritonscope: error: {exc.filename}: {exc.strerror}"
+        if isinstance(exc, OSError) and exc.errno in _OUTPUT_ERRNOS:  # (a write that names no file: stdout's)
+            return f"tritonscope: error: <stdout>: {exc.strerror or exc}"
         where = "" if self.debug else " (run with --debug for a traceback)"
         return f"tritonscope: internal error: {type(exc).__name__}: {exc}{where}"
 

@@ -45,6 +45,10 @@ def report_cmd(sel: Selection, output: str | None, stages: str | None, open_brow
     from tritonscope.report import ReportOptions, build_report, default_stages
     from tritonscope.stages.common import DERIVED_STAGES
 
+    if output == "":
+        from tritonscope.errors import UsageError
+
+        raise UsageError("-o: an empty path (give a file name, or '-' for stdout)")
     entry = sel.one()
     path = None
     if output != "-":
