@@ -644,3 +644,20 @@ def test_a_marker_naming_a_build_oddly_still_diffs(cli, tmp_path, cache39):
     (out / "snapshot.json").write_text(json.dumps({**doc, "tool": {"build": [1], "version": {"x": 1}}}))
     proc = cli("diff", str(out), str(out))
     assert proc.returncode == 0 and "internal error" not in proc.stderr, proc.stderr
+
+
+def test_a_snapshot_without_its_marker_is_an_error_not_a_cache(cli, tmp_path, cache39):
+    """A snapshot whose snapshot.json was lost was read as a Triton cache (a kernel `metrics` for each target,
+    every real kernel removed), exit 0 without --fail-on: ci.md's workflow tells an unreadable input by an
+    empty report."""
+    import shutil
+
+    snap = tmp_path / "snap"
+    assert cli("snapshot", "add_kernel", "--cache-dir", str(cache39), "--out", str(snap)).returncode == 0
+    lost = shutil.copytree(snap, tmp_path / "lost")
+    (lost / "snapshot.json").unlink()
+    proc = cli("diff", str(snap), str(lost))
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        f"tritonscope: error: {lost / 'snapshot.json'}: a snapshot's <kernel>/<target> folders without its "
+        "snapshot.json, the file a snapshot is read by: write the snapshot again"]

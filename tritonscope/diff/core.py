@@ -19,7 +19,8 @@ from tritonscope.artifacts.cache import Cache, parse_target, select
 from tritonscope.diff.build import tool_build
 from tritonscope.diff.normalize import RENAMED_NAMES, NormalizeOptions
 from tritonscope.diff.records import KernelRecord, records_for_entries
-from tritonscope.diff.snapshot import is_snapshot, read_snapshot
+from tritonscope.diff.snapshot import MARKER, is_snapshot, looks_like_snapshot, read_snapshot
+from tritonscope.errors import TritonscopeError
 from tritonscope.stages.table import DIFFED_STAGES
 
 
@@ -481,6 +482,9 @@ def load_side(path: str, options: NormalizeOptions, kernel: str | None = None, t
         records = [r for r in records if _selected(r, kernel, target)]
         return Side(path=path, kind="snapshot", records=records, fold_renames=opts.get("fold_renames"),
                     tool=opts.get("tool"))
+    if p.is_dir() and looks_like_snapshot(p):
+        raise TritonscopeError(f"a snapshot's <kernel>/<target> folders without its {MARKER}, the file a snapshot "
+                               "is read by: write the snapshot again", str(p / MARKER))
     cache = Cache(p)
     entries = select(cache.kernels(), kernel, target) if (kernel or target) else cache.kernels()
     if max_stage_bytes != -1:

@@ -505,6 +505,22 @@ def is_snapshot(path: Path) -> bool:
     return (path / MARKER).is_file()
 
 
+def looks_like_snapshot(path: Path, most: int = 64) -> bool:
+    """Whether `path` holds a snapshot's `<kernel>/<target>/metrics.json` (looked for in its first `most`
+    folders): a snapshot that lost its marker is not to be read as a cache of no kernels."""
+    try:
+        with os.scandir(path) as it:
+            kernels = [de.path for _, de in zip(range(most), it, strict=False) if de.is_dir(follow_symlinks=False)]
+        for kernel in kernels:
+            with os.scandir(kernel) as it:
+                if any(de.is_dir(follow_symlinks=False) and os.path.isfile(os.path.join(de.path, METRICS_FILE))
+                       for _, de in zip(range(most), it, strict=False)):
+                    return True
+    except OSError:
+        return False
+    return False
+
+
 def snapshot_fold_renames(path: str | Path) -> bool | None:
     """How the snapshot at `path` was normalized (its marker's fold_renames, true when it does not say);
     None where `path` is no snapshot, or its marker cannot be read (reading the side reports that)."""
