@@ -661,3 +661,26 @@ def test_a_snapshot_without_its_marker_is_an_error_not_a_cache(cli, tmp_path, ca
     assert proc.stderr.splitlines() == [
         f"tritonscope: error: {lost / 'snapshot.json'}: a snapshot's <kernel>/<target> folders without its "
         "snapshot.json, the file a snapshot is read by: write the snapshot again"]
+
+
+def test_what_of_an_entry_is_not_read_is_said(cli, tmp_path):
+    """A truncated metadata json (its num_warps, smem unknown: a rule on them gave no verdict) and a
+    directory in a stage file's place (`llir removed` in a later diff) went into a snapshot without a word."""
+    import shutil
+    from pathlib import Path
+
+    cache = shutil.copytree(Path(__file__).parent / "data" / "releases-3.5-3.8" / "3.8", tmp_path / "cache")
+    [entry] = [p for p in cache.iterdir() if p.is_dir()]
+    meta = entry / "_fwd_kernel_stage2.json"
+    meta.write_bytes(meta.read_bytes()[:100])
+    (entry / "_fwd_kernel_stage2.llir").unlink()
+    (entry / "_fwd_kernel_stage2.llir").mkdir()
+    proc = cli("snapshot", "--cache-dir", str(cache), "--out", str(tmp_path / "snap"))
+    assert proc.returncode == 0, proc.stderr
+    notes = [ln for ln in proc.stderr.splitlines() if ln.startswith("tritonscope: note:")]
+    assert notes == [
+        f"tritonscope: note: {meta}: metadata not read (Unterminated string starting at: line 1 column 100 "
+        "(char 99)): what it gives (num_warps, num_stages, shared memory, the release) is unknown",
+        f"tritonscope: note: {entry / '_fwd_kernel_stage2.llir'}: not a file: its stage is left out"]
+    diff = cli("diff", str(cache), str(tmp_path / "snap"))
+    assert [ln for ln in diff.stderr.splitlines() if ln.startswith("tritonscope: note:")] == notes

@@ -369,6 +369,22 @@ class KernelEntry:
                 "(no real artifact is this large; raise it with --max-stage-size)", str(path))
         return path
 
+    def damage(self) -> list[str]:
+        """What of this entry cannot be read, one line each naming the file (for commands that go on with the
+        rest, `snapshot` and `diff`): metadata that does not read, a stage's name on what is no file."""
+        out = []
+        if self.metadata_error:
+            where = self.file_paths.get("json") or str(self.path)
+            out.append(f"{where}: metadata not read ({self.metadata_error.split(': ', 1)[-1]}): what it gives "
+                       "(num_warps, num_stages, shared memory, the release) is unknown")
+        for name in sorted(self.other_files):
+            dot = name.rfind(".")
+            if dot > 0 and name[dot:] in _SUFFIX_TO_STAGE and not name.startswith("__grp__"):
+                full = os.path.join(self.path, name)
+                if not os.path.islink(full) and not os.path.isfile(full):
+                    out.append(f"{full}: not a file: its stage is left out")
+        return out
+
     def label(self) -> str:
         t = self.target
         return f"{self.name} {self.hash[:10]} {t if t else '?'}"

@@ -73,6 +73,8 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
                             "for both sides"), err=True)
     side_a = load_side(a, options, kernel, target, progress_bar, sel.max_stage_bytes)
     side_b = load_side(b, options, kernel, target, progress_bar, sel.max_stage_bytes)
+    for line in dict.fromkeys(side_a.damage + side_b.damage):
+        click.echo(one_line(f"tritonscope: note: {line}"), err=True)
     if side_b.kind == "snapshot" and side_b.fold_renames is not None and side_b.fold_renames != options.fold_renames:
         click.echo(one_line(f"tritonscope: note: {b} was written with fold_renames={side_b.fold_renames}, A with "
                             f"{options.fold_renames}: renamed spellings will show as differences"), err=True)
@@ -171,6 +173,9 @@ def snapshot_cmd(sel: Selection, out: str, fold_renames: bool) -> None:
         raise TritonscopeError("no kernels to snapshot", str(sel.cache().root))
     sel.refuse_output_inside_caches(out, "--out", entries)
     _records_apart(out, *sel.read_roots(entries))
+    for e in entries:
+        for line in e.damage():
+            click.echo(one_line(f"tritonscope: note: {line}"), err=True)
     options = NormalizeOptions(fold_renames=fold_renames)
     writer = SnapshotWriter(Path(out), options)
     try:

@@ -33,6 +33,7 @@ class Side:
     records: list[KernelRecord]
     fold_renames: bool | None = None  # as recorded by a snapshot
     tool: dict | None = None  # the tritonscope build that computed the records (build.tool_build)
+    damage: list[str] = field(default_factory=list)  # what of a cache's entries was not read (KernelEntry.damage)
 
 
 @dataclass(slots=True)
@@ -497,7 +498,7 @@ def load_side(path: str, options: NormalizeOptions, kernel: str | None = None, t
     else:
         records = records_for_entries(entries, options)
     return Side(path=path, kind="entry" if single else "cache", records=records,
-                fold_renames=options.fold_renames, tool=tool_build())
+                fold_renames=options.fold_renames, tool=tool_build(), damage=[d for e in entries for d in e.damage()])
 
 
 def _selected(r: KernelRecord, kernel: str | None, target: str | None) -> bool:
