@@ -166,3 +166,14 @@ def test_vgprs_of_a_listing_without_comments_leave_the_agprs_out():
     (listing,) = Path(__file__).parent.glob("data/releases-3.0-3.4/3.1/*/matmul_kernel.amdgcn")
     found = amdgcn_resources(listing.read_text())
     assert (found["vgprs"], found["agprs"], found["regs"]) == (52, 32, 84)
+
+
+def test_tensor_memory_is_none_in_a_release_from_before_it(cache32, cache39):
+    # 3.2's metadata has no tmem_size: `tmem ? -> 0` showed as a change on every kernel (and tripped
+    # `--fail-on any`); the release allocated none
+    a = _record(cache32, "add_kernel", "cuda:80").metrics
+    b = _record(cache39, "add_kernel", "cuda:80").metrics
+    assert a["tmem"] == b["tmem"] == 0
+    from tritonscope.diff.metrics import metadata_metrics
+
+    assert "tmem" not in metadata_metrics({"name": "k"})  # (no metadata to tell the release by)
