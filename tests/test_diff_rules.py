@@ -185,3 +185,15 @@ def test_a_hint_metric_spelled_with_an_equals_sign_is_a_rule(cli, cache32, cache
     # a kernel without the hint against one with it (two entries pair whatever they are)
     assert _verdict(cli, entry("add_kernel"), entry("gemv_tile_kernel"), rule) == (
         1, [("gemv_tile_kernel", "cuda:80", "0 -> 1")])
+
+
+def test_a_stage_chosen_scopes_any_to_it(cli, cache32, cache39):
+    # 3.2 -> 3.9 add_kernel cuda:80: the TTIR is the same code renumbered; `-s ttir --fail-on any` failed on
+    # lines:llir, lines:ptx, lines:source and tmem, none of them the TTIR's
+    assert _verdict(cli, cache32, cache39, "any", "-k", "add_kernel", "--target", "cuda:80", "-s", "ttir") == (0, [])
+    code, failed = _verdict(cli, cache32, cache39, "any", "-k", "add_kernel", "--target", "cuda:80", "-s", "ptx")
+    assert code == 1 and failed == [("add_kernel", "cuda:80", "changed: ptx changed +13/-11, 1 metric(s)")]  # lines:ptx
+    # a named metric's rule still applies
+    code, failed = _verdict(cli, cache32, cache39, "lines:llir>+0", "-k", "add_kernel", "--target", "cuda:80",
+                            "-s", "ttir")
+    assert code == 1 and [f[:2] for f in failed] == [("add_kernel", "cuda:80")]

@@ -28,7 +28,9 @@ def _fold_option(f: Callable) -> Callable:
 @click.argument("b")
 @selection_options(kernel="option")
 @click.option("--stage", "-s", "stages", multiple=True, type=click.Choice(DIFF_STAGES),
-              help="Diff only these stages (repeatable; default: every text stage).")
+              help="Diff only these stages and the metrics counted in them, not the kernel's resources "
+              "(repeatable; default: every text stage, and every metric). A --fail-on rule on a named metric "
+              "still applies.")
 @click.option("--context", "-U", "context", type=click.IntRange(0), default=3, show_default=True,
               help="Lines of context around each change.")
 @click.option("--stat", is_flag=True, help="Summary and per-stage line counts only, no diff text.")

@@ -269,10 +269,31 @@ def compare_pair(a: KernelRecord, b: KernelRecord, stages: tuple[str, ...] | Non
         removed = sum(1 for ln in lines if ln.startswith("-"))
         pair.stage_diffs.append(StageDiff(stage, "changed", added, removed, lines))
     for name in sorted(set(a.metrics) | set(b.metrics)):
+        if stages is not None and _stage_of(metric_stage(name), a, b) not in stages:
+            continue  # (only these stages are compared: `--fail-on any` and the tables follow)
         va, vb = _metric_value(a, name), _metric_value(b, name)
         if va != vb:
             pair.deltas.append(MetricDelta(name, va, vb))
     return pair
+
+
+def _stage_of(stage: str | None, a: KernelRecord, b: KernelRecord) -> str | None:
+    """`metric_stage`'s `isa` as the pair's ISA stage (ptx or amdgcn)."""
+    if stage != "isa":
+        return stage
+    return next((s for s in ("ptx", "amdgcn") if s in a.stages or s in b.stages), None)
+
+
+def metric_stage(name: str) -> str | None:
+    """The stage a metric is counted in (`lines:llir`, `ops:global_load@ttgir`; `ops:` alone counts the ISA
+    text), else None: the kernel's resources, from its metadata and binary."""
+    if name.startswith("lines:"):
+        return name.split(":", 1)[1]
+    if "@" in name:
+        return name.rsplit("@", 1)[1]
+    if name.startswith("ops:"):
+        return "isa"
+    return None
 
 
 def stage_line_diff(stage: str, a: list[str], b: list[str], context: int) -> list[str]:
