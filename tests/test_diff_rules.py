@@ -194,6 +194,6 @@ def test_a_stage_chosen_scopes_any_to_it(cli, cache32, cache39):
     code, failed = _verdict(cli, cache32, cache39, "any", "-k", "add_kernel", "--target", "cuda:80", "-s", "ptx")
     assert code == 1 and failed == [("add_kernel", "cuda:80", "changed: ptx changed +13/-11, 1 metric(s)")]  # lines:ptx
     # a named metric's rule still applies
-    code, failed = _verdict(cli, cache32, cache39, "lines:llir>+0", "-k", "add_kernel", "--target", "cuda:80",
+    code, failed = _verdict(cli, cache32, cache39, "lines:ptx>+0", "-k", "add_kernel", "--target", "cuda:80",
                             "-s", "ttir")
     assert code == 1 and [f[:2] for f in failed] == [("add_kernel", "cuda:80")]
