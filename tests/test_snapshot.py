@@ -684,3 +684,21 @@ def test_what_of_an_entry_is_not_read_is_said(cli, tmp_path):
         f"tritonscope: note: {entry / '_fwd_kernel_stage2.llir'}: not a file: its stage is left out"]
     diff = cli("diff", str(cache), str(tmp_path / "snap"))
     assert [ln for ln in diff.stderr.splitlines() if ln.startswith("tritonscope: note:")] == notes
+
+
+def test_a_file_of_someone_s_own_in_a_kernel_directory_is_never_removed(cli, tmp_path, cache39):
+    """ci.md: a snapshot written over another replaces only what a snapshot wrote there. A NOTE.md put in a
+    kernel directory was removed with it."""
+    out = tmp_path / "snap"
+    args = ("snapshot", "add_kernel", "--cache-dir", str(cache39), "--out", str(out))
+    assert cli(*args).returncode == 0
+    note = out / "add_kernel" / "cuda-80" / "NOTE.md"
+    note.write_text("keep\n")
+    before = sorted(p.name for p in note.parent.iterdir())
+    proc = cli(*args)
+    assert proc.returncode == 1 and proc.stderr.splitlines() == [
+        f"tritonscope: error: {note}: in a kernel directory this snapshot replaces, but no snapshot wrote it; "
+        "move it out and run again"]
+    assert note.read_text() == "keep\n" and sorted(p.name for p in note.parent.iterdir()) == before
+    note.unlink()
+    assert cli(*args).returncode == 0

@@ -413,6 +413,10 @@ def _clear_the_way(out: Path, old: list[str], new: list[str], kept: set[str]) ->
         if k == "link":
             links.append(out / rel)
         elif k == "dir":
+            foreign = _not_written(out / rel)
+            if foreign is not None:  # (someone's own file in it: never removed with it)
+                raise TritonscopeError("in a kernel directory this snapshot replaces, but no snapshot wrote it; "
+                                       "move it out and run again", str(foreign))
             trees.append(out / rel)
         else:
             continue  # gone already, or a file put there: left as it is (in the way below if it must go)
@@ -421,6 +425,21 @@ def _clear_the_way(out: Path, old: list[str], new: list[str], kept: set[str]) ->
         if rel.split("/", 1)[0] not in linked and rel not in going and kind(out / rel) is not None:
             raise in_the_way(out / rel)
     return links, trees
+
+
+def _not_written(d: Path) -> Path | None:
+    """The first thing in a previous snapshot's kernel directory named as no snapshot names its files (a
+    stage's normalized text, metrics.json), else None. (What has a snapshot file's name is replaced, whatever
+    it became.)"""
+    ours = {*NORMALIZED_STAGES, METRICS_FILE}
+    try:
+        with os.scandir(d) as it:
+            for name in sorted(de.name for de in it):
+                if name not in ours:
+                    return d / name
+    except OSError:
+        return None
+    return None
 
 
 def _lock(out: Path) -> int | None:
