@@ -804,3 +804,19 @@ def test_modules_of_the_kernels_package_are_found_and_nothing_above_it(tmp_path)
     assert with_triton("triton.tools.h", 0, None) == (str(site / "triton" / "tools" / "h.py"), "H = 1\n")
     assert with_triton("triton.language.h", 0, None) is None and with_triton("triton.tools.evil", 0, None) is None
     assert with_triton("h", 1, str(site / "triton" / "tools" / "x.py"))[0] == str(site / "triton" / "tools" / "h.py")
+
+
+def test_loads_does_not_blame_a_coalesce_pass_gluon_does_not_run(tmp_path, cli):
+    """A Gluon kernel's layouts are its programmer's: Gluon runs no coalesce pass. An unaligned argument
+    said `the coalesce pass therefore gave the layout 1 contiguous element per thread`."""
+    src = tmp_path / "gk.py"
+    src.write_text(USER_KERNEL.replace("BlockedLayout([4], [32]", "BlockedLayout([1], [32]"))
+    proc = cli("compile", f"{src}::copy_kernel", "--signature", "src_ptr=*fp32,dst_ptr=*fp32,n=i32",
+               "--constexpr", "BLOCK=512", "--target", "cuda:90", "--no-specialize", "src_ptr",
+               "--cache-dir", str(tmp_path / "c"))
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(cli("loads", "copy_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
+    load = next(r for r in doc["rows"] if r["op"] == "tt.load")
+    assert "unknown-alignment" in load["reasons"]
+    said = load["evidence"]["unknown-alignment"]
+    assert "coalesce" not in said and said.endswith("the compiler cannot prove 16-byte alignment")

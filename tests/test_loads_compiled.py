@@ -223,3 +223,24 @@ def test_rdna_wave32_mnemonics(compile_kernel, target):
     forms = {u["form"] for u in report.unattributed if u["stage"] == "amdgcn"}
     assert {"ds_load_b128", "ds_store_b128"} <= forms
     assert not [f for f in forms if f.endswith("_inv") or f.startswith(("global_inv", "global_wb"))], forms
+
+
+MASK_BOUNDS = Path(__file__).parent / "data" / "loads" / "mask_bounds.py"
+
+
+def test_a_mask_through_a_reshape_and_the_bound_of_the_contiguous_dim(compile_kernel):
+    """A mask built on `tl.reshape(tl.arange(0, K), (1, K))` (how a tensor descriptor's loads are lowered
+    where there is no TMA) was `unexplained`: the walk stopped at tt.reshape. In a 2-D mask only the bound of
+    the contiguous dim's comparison is named (`M` bounds dim 0: it was named too)."""
+    reshaped = _report(compile_kernel(f"{MASK_BOUNDS}::masked_reshape", signature="a_ptr=*fp16,c_ptr=*fp16,K=i32",
+                                      constexprs={"BLOCK_K": 1024}))
+    load = next(r for r in reshaped.rows if r.op == "tt.load")
+    assert (load.verdict, [r.code for r in load.reasons]) == ("scalar", ["mask-on-contiguous-dim"])
+    assert "its bound K (i32) has no tt.divisibility" in load.reasons[0].evidence
+    tile = _report(compile_kernel(f"{MASK_BOUNDS}::masked_tile",
+                                  signature="a_ptr=*fp16,c_ptr=*fp16,M=i32,K=i32,stride_m=i32:16",
+                                  constexprs={"BLOCK_M": 64, "BLOCK_K": 64}))
+    load = next(r for r in tile.rows if r.op == "tt.load")
+    assert (load.verdict, [r.code for r in load.reasons]) == ("scalar", ["mask-on-contiguous-dim"])
+    assert load.reasons[0].evidence.endswith("its bound K (i32) has no tt.divisibility, so no group of elements "
+                                             "shares a mask bit")

@@ -84,7 +84,7 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
     semantics = releases.for_entry(entry)
     return analyze_modules(modules, target=str(target) if target else None, kernel=entry.name, hash=entry.hash,
                            ttgir_text=ttgir_text, line=line, notes=notes, written=written, semantics=semantics,
-                           file=file)
+                           file=file, gluon=entry.language == "gluon")
 
 
 def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None):
@@ -105,11 +105,12 @@ def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None):
 def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: str, hash: str = "",
                     ttgir_text: str, line: int | None = None, file: str | None = None,
                     notes: list[str] | None = None, written: tuple[str, list] | None = None,
-                    semantics=None) -> LoadsReport:
+                    semantics=None, gluon: bool = False) -> LoadsReport:
     """The pure analysis: parsed stages in, report out. `written`: (source file, the Gluon kernel's
     written-vs-resolved layouts), whose written layouts then explain the vector widths they allow.
     `semantics` (layouts.releases.Semantics): the release whose layout decoding predicts the rows (default
-    the newest: up to 3.8 a tensor smaller than its blocked tile keeps its repeated registers)."""
+    the newest: up to 3.8 a tensor smaller than its blocked tile keeps its repeated registers). `gluon`: the
+    kernel's layouts are its programmer's (Gluon), no coalesce pass's."""
     semantics = semantics or releases.DEFAULT
     ttgir = modules["ttgir"]
     notes = list(notes or [])
@@ -119,6 +120,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         aliases = {}
         notes.append(f"layouts not read ({exc}): no predictions")
     graph = ValueGraph(ttgir, ttgir_text)
+    graph.layouts_written = gluon
     sites = access_sites(ttgir, aliases, graph.lines)
     for site in sites:  # the values an access uses, as the graph's keys (a name may be defined twice)
         site.address = graph.at(site.op, site.address)

@@ -109,6 +109,7 @@ class ValueGraph:
         operands as keys."""
         self.defs: dict[str, Op] = {}
         self.lines = ttgir_text.splitlines()  # the TTGIR's lines, split once (loop_trips, merged_arms)
+        self.layouts_written = False  # a Gluon kernel's: its programmer's, no coalesce pass's (analyze sets it)
         self._by_line: dict[int, Op] = {op.lineno: op for op in module.ops}
         self.extra_sources: dict[str, list[str]] = {}  # loop-carried values: init and yielded value
         self.arguments: dict[str, Argument] = parse_arguments(self.lines)
@@ -451,6 +452,33 @@ class ValueGraph:
         edge = (gcd(abs(c), _MAX_FACTOR) or _MAX_FACTOR) if c is not None else self.divisor(bound)
         return gcd(start, edge)
 
+    def mask_bounds(self, mask: str, dim: int, depth: int = 0) -> list[str] | None:
+        """The values a mask compares an index that varies along `dim` against (`offs_k < K` in
+        `(offs_m < M) & (offs_k < K)`, for the dim of `offs_k`): through layout conversions, broadcasts,
+        dims added, `and`/`or`. None where the mask is not such a comparison (its whole slice then)."""
+        if depth > 32:
+            return None
+        mask = self._follow(mask)
+        if self.varies_along(mask, dim) is False:
+            return []
+        op = self.defs.get(mask)
+        if op is None:
+            return None
+        srcs = self._operands(op, mask)
+        if op.op in _RESHAPING_OPS:
+            moved = _reshaped_source(op, srcs, dim)
+            return None if moved is None else self.mask_bounds(*moved, depth + 1)
+        if op.op in ("arith.andi", "arith.ori") and len(srcs) == 2:
+            parts = [self.mask_bounds(v, dim, depth + 1) for v in srcs]
+            return None if None in parts else [b for p in parts for b in p]
+        if op.op == "arith.cmpi" and len(srcs) == 2:
+            varies = [self.varies_along(v, dim) for v in srcs]
+            if varies == [True, False]:
+                return [srcs[1]]
+            if varies == [False, True]:
+                return [srcs[0]]
+        return None
+
     def _index_start(self, value: str, dim: int, depth: int) -> int | None:
         """For an index that steps by 1 along `dim` (`tt.make_range`, its layout conversions and
         broadcasts, plus a value that does not vary along `dim`): what every run's first index is a
@@ -770,10 +798,16 @@ class ValueGraph:
             return None if any(r is None for r in results) else False
         if name == "convert_layout":
             return self.varies_along(srcs[0], dim, depth + 1) if srcs else None
+        if name == "reshape" and srcs:  # (what a tensor descriptor's lowering masks with: [32] -> [1, 32])
+            types = _shaped_types(op.text)
+            if types and dim < len(types[-1][0]) and types[-1][0][dim] == 1:
+                return False
+            moved = _reshaped_source(op, srcs, dim)
+            return None if moved is None else self.varies_along(*moved, depth + 1)
         return None
 
 
-_RESHAPING_OPS = ("ttg.convert_layout", "tt.broadcast", "tt.expand_dims")
+_RESHAPING_OPS = ("ttg.convert_layout", "tt.broadcast", "tt.expand_dims", "tt.reshape")
 
 
 _PURE_OPS = frozenset(("tt.splat", "tt.addptr", "tt.broadcast", "tt.expand_dims", "tt.make_range", "tt.reshape",
@@ -793,10 +827,21 @@ def _shape_of(text: str) -> str:
 
 def _reshaped_source(op: Op, srcs: list[str], dim: int) -> tuple[str, int] | None:
     """Through an op that only moves a value's elements (a layout conversion, a broadcast, an
-    `expand_dims`): its source and the same dim there; None without a source, or for the dim
-    `expand_dims` adds (what varies along it is not the source's)."""
+    `expand_dims`, a `reshape` that adds or drops dims of size 1): its source and the same dim there; None
+    without a source, for the dim `expand_dims` adds (what varies along it is not the source's), or for a
+    reshape that merges or splits dims."""
     if not srcs:
         return None
+    if op.op == "tt.reshape":
+        types = _shaped_types(op.text)
+        if len(types) < 2:
+            return None
+        (src, _), (dst, _) = types[0], types[-1]
+        if [n for n in src if n != 1] != [n for n in dst if n != 1] or dim >= len(dst) or dst[dim] == 1:
+            return None
+        nth = sum(1 for n in dst[:dim] if n != 1)  # the dim's place among those of more than one element
+        at = [i for i, n in enumerate(src) if n != 1]
+        return srcs[0], at[nth]
     if op.op != "tt.expand_dims":
         return srcs[0], dim
     axis = re.search(r"axis\s*=\s*(\d+)", op.text)

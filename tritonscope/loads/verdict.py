@@ -135,6 +135,7 @@ def reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
         names = ", ".join(f"{a['value']} ({a['type']})" for a in missing)
         consequence = ("; the coalesce pass therefore gave the layout 1 contiguous element per thread"
                        if layout_is_scalar and kind == "blocked" and not row.gather
+                       and not getattr(graph, "layouts_written", False)  # (Gluon's layouts are written)
                        else f": the compiler cannot prove {need}-byte alignment")
         out.append(Reason("unknown-alignment", f"no tt.divisibility on {names}, used in the address{consequence}"))
     elif narrower_than_layout and compiler and compiler[0]["n"] * row.element_bytes < (predicted or 0):
@@ -173,7 +174,8 @@ def reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
         run = graph.mask_run(site.mask, row.fastest_dim) if site.mask and row.fastest_dim is not None else None
         if site.mask and row.fastest_dim is not None and graph.varies_along(site.mask, row.fastest_dim) and \
                 not (run and vector and run % vector == 0):  # (one bit per vector: the mask splits none)
-            _, mask_args = graph.slice([site.mask])
+            along = graph.mask_bounds(site.mask, row.fastest_dim)  # (the bounds of that dim's comparison)
+            _, mask_args = graph.slice(along if along else [site.mask])
             bounds = [a for a in mask_args if not a.type.startswith("!tt.ptr") and "tt.divisibility" not in a.attrs]
             bound_text = ""
             if bounds:
