@@ -820,3 +820,85 @@ def test_loads_does_not_blame_a_coalesce_pass_gluon_does_not_run(tmp_path, cli):
     assert "unknown-alignment" in load["reasons"]
     said = load["evidence"]["unknown-alignment"]
     assert "coalesce" not in said and said.endswith("the compiler cannot prove 16-byte alignment")
+
+
+PASSED_KERNELS = textwrap.dedent("""\
+    import importlib
+
+    from triton.experimental import gluon
+    from triton.experimental.gluon import language as gl
+
+    hm = importlib.import_module("helpmod")
+
+
+    @gluon.jit
+    def helper(ptr, layout: gl.constexpr):
+        offs = gl.arange(0, 128, layout=layout)
+        gl.store(ptr + offs, 1.0)
+
+
+    @gluon.jit
+    def worker(ptr):
+        pass
+
+
+    @gluon.jit
+    def k_direct(ptr):
+        layout: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+        helper(ptr, layout)
+
+
+    @gluon.jit
+    def k_ws(ptr):
+        layout: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+        gl.warp_specialize([(helper, (ptr, layout)), (worker, (ptr,))], [1], [24])
+
+
+    @gluon.jit
+    def k_multiline(ptr):
+        layout: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+        offs = gl.arange(
+            0,
+            128,
+            layout=layout,
+        )
+        gl.store(ptr + offs, 1.0)
+
+
+    @gluon.jit
+    def k_imported(ptr, num_warps: gl.constexpr):
+        layout: gl.constexpr = hm.pick_layout(num_warps)
+        offs = gl.arange(0, 128, layout=layout)
+        gl.store(ptr + offs, 1.0)
+    """)
+
+HELPMOD = textwrap.dedent("""\
+    from triton.experimental import gluon
+    from triton.experimental.gluon import language as gl
+
+
+    @gluon.constexpr_function
+    def pick_layout(num_warps):
+        return gl.BlockedLayout([1], [32], [num_warps], [0])
+    """)
+
+
+@pytest.mark.parametrize("kernel,where,carried", [
+    ("k_ws", "kernels.py:28", "carried by lines 11-12"),  # a warp-specialized partition's arguments: its lines
+    ("k_direct", "kernels.py:22", "carried by lines 11-12, 23"),
+    ("k_multiline", "kernels.py:34", "carried by lines 35, 40"),  # the name on the 4th line of line 35's call
+    ("k_imported", "helpmod.py:7", "carried by lines 46-47"),  # importlib.import_module("helpmod").pick_layout
+])
+def test_layouts_passed_on_spread_over_a_call_or_imported_by_importlib(tmp_path, cli, kernel, where, carried):
+    """A layout given to a warp-specialized partition (its ops carry no call site), named on a later line of
+    a call spread over several, or returned by a helper of a module imported with importlib.import_module
+    (Triton's tutorials import each other so) was `on no op of its lines`, or not read at all."""
+    (tmp_path / "kernels.py").write_text(PASSED_KERNELS)
+    (tmp_path / "helpmod.py").write_text(HELPMOD)
+    proc = cli("compile", f"{tmp_path / 'kernels.py'}::{kernel}", "--signature", "ptr=*fp32", "--target", "cuda:90",
+               "--cache-dir", str(tmp_path / "c"), *(["--constexpr", "num_warps=4"] if kernel == "k_imported" else []))
+    assert proc.returncode == 0, proc.stderr
+    shown = cli("layout", kernel, "--cache-dir", str(tmp_path / "c"))
+    assert shown.returncode == 0, shown.stderr
+    assert "1 layout written in kernels.py" in shown.stdout.splitlines()[0]
+    assert f"\n{where} " in shown.stdout and carried in shown.stdout, shown.stdout

@@ -294,9 +294,15 @@ def _in_kernel(w: WrittenLayout, function: str, kernel: KernelTensors) -> bool:
         return fn == function or any(first <= line <= last for line in kernel.reached)
 
     theirs = [span for fn, span in w.use_functions.items() if not ours(fn)]
-    w.uses = [u for u in w.uses if not any(first <= u <= last for first, last in theirs)]
+    # a use in a function the layout is passed to is the kernel's where the kernel (or a function it
+    # reached) passes it there
+    passers = {fn for roots in w.passed_from.values() for fn in roots if fn is not None}
+    mine = {fn for fn in passers if fn in w.use_functions and ours(fn)} | ({function} & passers)
+    w.uses = [u for u in w.uses if not any(first <= u <= last for first, last in theirs)
+              and (u not in w.passed_from or w.passed_from[u] & mine or None in w.passed_from[u])]
     used_here = any(ours(fn) for fn in w.use_functions)
-    return (w.file is None and w.function in (function, None)) or _reached(w, kernel) or (used_here and bool(w.uses))
+    return (w.file is None and w.function in (function, None)) or _reached(w, kernel) or (
+        used_here and any(u not in w.passed_from for u in w.uses)) or bool(mine)
 
 
 def _reached(written: WrittenLayout, kernel: KernelTensors) -> bool:

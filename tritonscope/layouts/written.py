@@ -79,6 +79,9 @@ class WrittenLayout:
     factory: str | None = None  # the static factory called (`get_default_for`); args are its parameters
     returned: bool = False  # `function` returns it (a `@gluon.constexpr_function` helper): used where called
     use_functions: dict[str, tuple[int, int]] = field(default_factory=dict)  # the functions `uses` are in: lines
+    # uses in a function it is passed to, as a parameter (`_parameters_given`): line -> the functions passing
+    # it there first (those a kernel must be, or reach, for the line to be its use)
+    passed_from: dict[int, set[str | None]] = field(default_factory=dict)
     # written in another module of the kernel's package (a helper it imports): that file, and its line's text
     file: str | None = None
     line_text: str | None = None
@@ -206,6 +209,9 @@ class _Scanner(ast.NodeVisitor):
         self.bound: dict[tuple[str | None, str], WrittenLayout] = {}  # (function, name) -> layout
         self.bindings: dict[tuple[str | None, str], list[WrittenLayout]] = {}  # ... every layout bound to it
         self.reads: list[tuple[str | None, str, int]] = []  # (function, name, line)
+        # the first line of each call being read, innermost last: a name on a later line of a call spread over
+        # several (`gl.arange(\n 0, 128,\n layout=layout,\n)`) is used where Triton locates the call's op
+        self.calls_open: list[int] = []
         self.stores: set[tuple[str | None, str]] = set()  # (function, name) bound there: shadows a module's
         self.aliases: list[tuple[str | None, str, WrittenLayout]] = []  # `A2: gl.constexpr = A`, `A = helper()`
         self.returns: dict[str, list[WrittenLayout]] = {}  # function -> the layouts it returns
@@ -213,6 +219,10 @@ class _Scanner(ast.NodeVisitor):
         # the function calling it, the call's line)
         self.forwards: dict[str, list[str]] = {}  # function -> the functions whose call it returns
         self.spans: dict[str, tuple[int, int]] = {}  # function -> its first and last line
+        self.params: dict[str, list[str]] = {}  # function -> its parameters' names, in order
+        # names passed to a function of this source: (caller, callee, position or keyword, the name passed),
+        # by a call or as a warp-specialized partition's arguments (`gl.warp_specialize([(f, (a, L))], ...)`)
+        self.passes: list[tuple[str | None, str, int | str, str]] = []
         # layouts from functions of other modules (`from helpers import row_layout`), which are not read:
         self.imported: dict[str, str] = {}  # name -> `module.name` it was imported as
         self.modules: dict[str, str] = {}  # `import helpers as h`: h -> helpers
@@ -241,6 +251,7 @@ class _Scanner(ast.NodeVisitor):
         a = node.args
         for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs, *filter(None, [a.vararg, a.kwarg])]:
             self.stores.add((node.name, arg.arg))
+        self.params[node.name] = [arg.arg for arg in [*a.posonlyargs, *a.args]]
         for stmt in node.body:
             self.visit(stmt)
         returned: list[WrittenLayout] = []
@@ -384,12 +395,37 @@ class _Scanner(ast.NodeVisitor):
         if isinstance(target, ast.Name) and isinstance(value, ast.Name):
             bound = self._lookup(value.id)
             if bound is not None:  # another name for a layout: its reads are the layout's uses
-                self.reads.append((self.function, value.id, value.lineno))
+                self._read(value.id, value.lineno)
                 self.bound[(self.function, target.id)] = bound
                 self.stores.add((self.function, target.id))
                 self.aliases.append((self.function, target.id, bound))
                 return True
         return False
+
+    def _passes(self, node: ast.Call) -> None:
+        """The names a call passes to a function (`f(a, L)`, `f(layout=L)`) or to a warp-specialized
+        partition (`gl.warp_specialize([(f, (a, L)), ...], ...)`, and 3.5's `(default_args, default_fn,
+        worker_args, worker_fns, ...)` form is read alike where its pairs are written as tuples)."""
+        def passed(callee: str, args: list[ast.expr], keywords: list[ast.keyword] = ()) -> None:
+            for i, arg in enumerate(args):
+                if isinstance(arg, ast.Name):
+                    self.passes.append((self.function, callee, i, arg.id))
+            for k in keywords:
+                if k.arg and isinstance(k.value, ast.Name):
+                    self.passes.append((self.function, callee, k.arg, k.value.id))
+
+        if isinstance(node.func, ast.Name):
+            passed(node.func.id, node.args, node.keywords)
+        if _name(node.func) == "warp_specialize" and node.args and isinstance(node.args[0], (ast.List, ast.Tuple)):
+            for pair in node.args[0].elts:
+                if isinstance(pair, ast.Tuple) and len(pair.elts) == 2 and isinstance(pair.elts[0], ast.Name) \
+                        and isinstance(pair.elts[1], (ast.Tuple, ast.List)):
+                    passed(pair.elts[0].id, pair.elts[1].elts)
+
+    def _read(self, name: str, line: int) -> None:
+        self.reads.append((self.function, name, line))
+        if self.calls_open and self.calls_open[-1] != line:
+            self.reads.append((self.function, name, self.calls_open[-1]))
 
     def _returned(self, node: ast.AST) -> list[WrittenLayout]:
         """The layouts a call of a function of this source (or of a module it imports that the resolver
@@ -422,8 +458,26 @@ class _Scanner(ast.NodeVisitor):
         return self.bound.get((None, name))
 
     def visit_Assign(self, node: ast.Assign) -> None:
+        if len(node.targets) == 1 and self._imports_module(node.targets[0], node.value):
+            return
         if not (len(node.targets) == 1 and self._bind(node.targets[0], node.value)):
             self.generic_visit(node)
+
+    def _imports_module(self, target: ast.expr, value: ast.expr) -> bool:
+        """`t5 = importlib.import_module("05-wgmma")` at module level (Triton's tutorials import each other so:
+        their file names are no identifiers): as `import ... as t5`."""
+        if self.function is not None or not isinstance(target, ast.Name) or not isinstance(value, ast.Call):
+            return False
+        f = value.func
+        named = (isinstance(f, ast.Attribute) and f.attr == "import_module" and isinstance(f.value, ast.Name)
+                 and f.value.id == "importlib") or (
+            isinstance(f, ast.Name) and f.id == "import_module"
+            and self.imported.get("import_module") == "importlib.import_module")
+        if not named or not value.args or not isinstance(value.args[0], ast.Constant) \
+                or not isinstance(value.args[0].value, str) or value.args[0].value.startswith("."):
+            return False
+        self.modules[target.id] = value.args[0].value
+        return True
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         if node.value is None or not self._bind(node.target, node.value):
@@ -436,16 +490,21 @@ class _Scanner(ast.NodeVisitor):
         # `layout=row_layout(4)`: the line uses what the helper returns
         self.helper_calls.extend((layout, self.function, node.lineno) for layout in self._returned(node))
         position = _LAYOUT_ARGUMENT.get(_name(node.func) or "")
-        for k in node.keywords:
-            if k.arg == "layout":
-                self._as_layout(k.value)
-        if position is not None and len(node.args) > position:
-            self._as_layout(node.args[position])
-        self.generic_visit(node)
+        self._passes(node)
+        self.calls_open.append(node.lineno)
+        try:
+            for k in node.keywords:
+                if k.arg == "layout":
+                    self._as_layout(k.value)
+            if position is not None and len(node.args) > position:
+                self._as_layout(node.args[position])
+            self.generic_visit(node)
+        finally:
+            self.calls_open.pop()
 
     def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load):
-            self.reads.append((self.function, node.id, node.lineno))
+            self._read(node.id, node.lineno)
         elif self.function is not None:
             self.stores.add((self.function, node.id))
 
@@ -479,7 +538,7 @@ class _Scanner(ast.NodeVisitor):
         if isinstance(node, (ast.Name, ast.Call)):
             self._as_layout(node)  # (a parent, an operand's layout: from another module?)
         if isinstance(node, ast.Name):
-            self.reads.append((self.function, node.id, node.lineno))
+            self._read(node.id, node.lineno)
             bound = self._lookup(node.id)
             if bound is not None:
                 scope = self.function if (self.function, node.id) in self.bound else None
@@ -521,6 +580,30 @@ _LAYOUT_ARGUMENT = {"arange": 2, "zeros": 2, "full": 3, "convert_layout": 1, "al
                     "set_auto_layout": 1}
 
 
+def _parameters_given(names: list[tuple[str | None, str]], scanner: _Scanner) -> dict[tuple[str, str], set]:
+    """The parameters of this source's functions that the names are passed to, and on through their calls:
+    (function, parameter) -> the functions holding the names that pass it first. A name read in the callee
+    is the layout's use there, as a helper's lines are the ops of its call (a warp-specialized partition's
+    ops carry no call site to give them back to their caller)."""
+    out: dict[tuple[str, str], set] = {}
+    todo = [(scope, name, scope) for scope, name in names]
+    seen = set(names)
+    while todo and len(seen) < 256:
+        scope, name, root = todo.pop()
+        for caller, callee, where, given in scanner.passes:
+            if given != name or caller != scope or callee not in scanner.params:
+                continue
+            params = scanner.params[callee]
+            param = where if isinstance(where, str) else params[where] if where < len(params) else None
+            if param is None or (callee, param) in names:
+                continue
+            out.setdefault((callee, param), set()).add(root)
+            if (callee, param) not in seen:
+                seen.add((callee, param))
+                todo.append((callee, param, root))
+    return out
+
+
 @dataclass
 class Scan:
     layouts: list[WrittenLayout]  # every layout constructor call, in line order (written_layouts)
@@ -546,10 +629,17 @@ def scan(source: str, resolver: Resolver | None = None) -> Scan:
         own = layout.file is None  # (one written in an imported module: only this source's names for it)
         names = [(layout.function, layout.name)] if layout.name and own else []
         names += [(fn, a) for fn, a, w in scanner.aliases if w is layout]
+        given = _parameters_given(names, scanner)  # (function, parameter) -> the functions passing it first
         sites = {(fn, line) for w, fn, line in scanner.helper_calls if w is layout}
         sites |= {(fn, line) for fn, name, line in scanner.reads if (line != layout.line or not own)
                   and any(name == n and (fn == scope or (scope is None and (fn, n) not in scanner.stores))
                           for scope, n in names)}
+        layout.passed_from = {}
+        for fn, name, line in scanner.reads:
+            roots = given.get((fn, name))
+            if roots and (fn, line) not in sites:
+                layout.passed_from.setdefault(line, set()).update(roots)
+                sites.add((fn, line))
         layout.uses = sorted({line for _, line in sites})
         layout.use_functions = {fn: scanner.spans[fn] for fn, _ in sites if fn in scanner.spans}
     return Scan(sorted(scanner.found, key=lambda w: (w.file is not None, w.file or "", w.line, w.col)),
