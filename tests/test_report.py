@@ -137,6 +137,13 @@ def test_every_op_element_carries_its_source_line(softmax_page):
     per_line = {stage: sum(1 for n in lines(pane(root, stage)) if n.attrs.get("data-s") == "92")
                 for stage in ("ttgir", "llir", "ptx")}
     assert per_line == {"ttgir": 3, "llir": 20, "ptx": 24}
+    # the closing lines are marked as part of their op (`cont`): the pane's count and the page's per-line
+    # counts are ops (they counted 28 TTGIR ops, `map` 26)
+    ttgir = lines(pane(root, "ttgir"))
+    assert sum(1 for n in ttgir if "op" in n.classes and "cont" not in n.classes) == 26
+    assert [n.all_text().lstrip()[:4] for n in ttgir if "cont" in n.classes] == ["}) :", "}) :"]
+    header = pane(root, "ttgir").find_all("span", cls="count")[0].all_text()
+    assert header == "26 located ops"
     # the ttgir op on line 29 is `%row = tt.load ...` from source line 90 `row = tl.load(...)`
     row = lines(pane(root, "ttgir"))[28]
     assert row.all_text().strip().startswith("%row = tt.load") and row.attrs["data-s"] == "90"

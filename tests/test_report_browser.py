@@ -120,6 +120,13 @@ def test_softmax_sample_cuda90_click_to_highlight(browser, compiled_entries, tmp
     assert marked(browser, "sel") == {"python": 1}
     assert "sel" in line.get_attribute("class").split()
     assert browser.find_element(By.ID, "status").text == "line 24 → ttgir 3 · llir 20 · ptx 24 · sass 48"
+    # line 23 `x_max = tl.max(x, axis=0)`: its tt.reduce's closing line lights up with it, and is no op of
+    # its own in the counts (the status said ttgir 4 where map says 3)
+    click(browser, source_line(browser, 23))
+    said = browser.find_element(By.ID, "status").text
+    lit = browser.find_elements(By.CSS_SELECTOR, '.pane[data-stage="ttgir"] .body > div.hl')
+    assert said.startswith("line 23 → ttgir 3 ·") and len(lit) == 4, said
+    click(browser, source_line(browser, 24))
     # each pane scrolled its first highlighted line into view
     for stage in ("ttgir", "llir", "ptx", "sass"):
         first = browser.find_element(By.CSS_SELECTOR, f'.pane[data-stage="{stage}"] .body > div.hl')

@@ -52,10 +52,13 @@ class StagePane:
     source_line: dict[int, int] = field(default_factory=dict)  # stage line -> user line in the shown file
     chain: dict[int, int] = field(default_factory=dict)  # stage line -> index into ReportModel.chains
     layout_refs: dict[int, list[str]] = field(default_factory=dict)  # TTGIR line -> layout aliases used
+    # the later lines of multi-line ops (a tt.reduce's closing line, a switch's cases): highlighted with their
+    # op, never counted as ops of their own
+    continued: set[int] = field(default_factory=set)
 
     @property
     def op_count(self) -> int:
-        return len(self.chain)
+        return len(self.chain) - len(self.continued & self.chain.keys())
 
 
 @dataclass(slots=True)
@@ -298,6 +301,8 @@ def _map_lines(model: ReportModel, kmap) -> None:
             chain = tuple((file_index.setdefault(loc.file, len(file_index)), loc.line, loc.col)
                           for loc in op.loc.chain())
             pane.chain[lineno] = chain_index.setdefault(chain, len(chain_index))
+            if lineno != op.lineno:
+                pane.continued.add(lineno)
             outer = op.loc.outermost()
             if outer.known and shown is not None:
                 own = in_shown.get(outer.file)

@@ -279,7 +279,8 @@ def stage_pane(pane, aliases: set[str]) -> str:
             line = HIGHLIGHTED_ALIAS.sub(lambda m: _alias_link(m, aliases), line)
         if n in pane.chain:
             src = f' data-s="{pane.source_line[n]}"' if n in pane.source_line else ""
-            rows.append(f'<div class="op" data-c="{pane.chain[n]}"{src}>{line}</div>')
+            kind = "op cont" if n in pane.continued else "op"  # (a later line of a multi-line op: not counted)
+            rows.append(f'<div class="{kind}" data-c="{pane.chain[n]}"{src}>{line}</div>')
         else:
             rows.append(f'<div>{line}</div>')
     note = f'<div class="note">{esc(pane.note)}</div>' if pane.note else ""

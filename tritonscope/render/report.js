@@ -1,7 +1,8 @@
 /* tritonscope report: click-to-highlight across panes. Data: the JSON blob #ts-data
    (files, chains of [file, line, col] innermost first, srcFiles: the file indices of the shown source).
    Each pane's .body holds one <div> per text line; op lines (.op) carry data-c (their chain) and
-   data-s (the user's source line). The source pane holds the kernel's file (data-file="main") and, one
+   data-s (the user's source line); the later lines of a multi-line op are .op.cont, highlighted with it and
+   not counted. The source pane holds the kernel's file (data-file="main") and, one
    shown at a time, the files helpers were written in (data-file: their index in files). */
 (function () {
   'use strict';
@@ -64,9 +65,12 @@
       if (p && !seen[p.dataset.stage]) { seen[p.dataset.stage] = true; reveal(e, true); }
     });
   }
-  function counts(els) {
+  function counts(els) {  // (a multi-line op's later lines, .cont, are its own: not counted again)
     var c = {};
-    els.forEach(function (e) { var s = e.closest('.pane').dataset.stage; c[s] = (c[s] || 0) + 1; });
+    els.forEach(function (e) {
+      if (e.classList.contains('cont')) return;
+      var s = e.closest('.pane').dataset.stage; c[s] = (c[s] || 0) + 1;
+    });
     return D.stages.filter(function (s) { return c[s]; }).map(function (s) { return s + ' ' + c[s]; }).join(' · ');
   }
   function setStatus(html) { if (status) status.innerHTML = html; }
