@@ -245,3 +245,25 @@ def test_attributes_of_other_dialects_are_no_layouts():
     assert set(parse_layout_aliases(text)) == {"blocked"}
     with pytest.raises(ParseError, match="unknown layout kind ttg.fancy"):
         parse_layout_aliases(text + "#f = #ttg.fancy<{a = 1}>\n")
+
+
+def test_a_memdesc_printed_without_its_name_is_a_type(cli, corpus):
+    """`ttg.async_copy_global_to_local ... -> <64x32xf16, #shared, #smem, mutable>`: the op's custom form
+    prints its result memdesc without `!ttg.memdesc`; `layout` left the copies out of #shared's uses (the
+    report's layout card listed them)."""
+    import json
+
+    from tritonscope.layouts.attrs import iter_shaped_types
+
+    line = ("%a = ttg.async_copy_global_to_local %p, %b mask %m : tensor<64x32x!tt.ptr<f16>, #blocked1> -> "
+            "<64x32xf16, #shared, #smem, mutable> loc(#loc64)")
+    assert [t for _, t in iter_shaped_types(line)] == [
+        "tensor<64x32x!tt.ptr<f16>, #blocked1>", "!ttg.memdesc<64x32xf16, #shared, #smem, mutable>"]
+    assert iter_shaped_types("%x = arith.select %c, %a, %b : i1 -> <unknown, #foo>") == []
+    entry = next((corpus / "triton-3.9.0").glob("FK4O4HMCRZ*"))
+    doc = json.loads(cli("layout", str(entry), "--json").stdout)
+    shared = next(la for la in doc["layouts"] if la["name"] == "shared")
+    view = next(u for u in shared["uses"] if u["shape"] == [64, 32])
+    text = (entry / "matmul_kernel.ttgir").read_text().splitlines()
+    copies = [n for n, t in enumerate(text, 1) if "async_copy_global_to_local" in t and "#shared," in t]
+    assert copies and set(copies) <= set(view["ttgir_lines"])

@@ -226,7 +226,10 @@ _LAYOUT_DIALECTS = frozenset(("ttg", "triton_gpu", "ttng", "triton_nvidia_gpu", 
                               "amdg", "amdgpu", "triton_amdgpu"))
 
 
-TYPE_START = re.compile(r"(?<![\w.])(tensor|!(?:ttg|triton_gpu|tt)\.memdesc|!tt\.tensordesc)<")
+TYPE_START = re.compile(r"(?<![\w.])(tensor|!(?:ttg|triton_gpu|tt)\.memdesc|!tt\.tensordesc)<"
+                        # a memdesc an op's custom form prints without its name (`ttg.async_copy_global_to_local
+                        # ... -> <64x32xf16, #shared, #smem, mutable>`)
+                        r"|(?<=-> )<(?=(?:\d+x)*(?:[fiu]\d|bf16|tf32|!tt\.ptr)[^,<>]*, #)")
 
 
 def iter_shaped_types(text: str) -> list[tuple[int, str]]:
@@ -259,5 +262,6 @@ def iter_shaped_types(text: str) -> list[tuple[int, str]]:
                 break
             line_starts.append(nxt + 1)
         covered = i + 1
-        out.append((text.count("\n", 0, start) + 1, text[start : i + 1]))
+        out.append((text.count("\n", 0, start) + 1,
+                    text[start : i + 1] if m.group(1) else "!ttg.memdesc" + text[start : i + 1]))
     return out
