@@ -379,7 +379,9 @@ def layouts_panel(model) -> str:
             f'<article class="card" id="layout-{esc(item.alias)}"><h3>#{esc(item.alias)} '
             f'<span class="kind">{esc(item.kind)}</span><small>{defined}</small></h3>'
             f'<code class="attr">{esc(item.text)}</code><table class="kv">{facts}</table>{picture}{note}'
-            f'<p class="uses">used on TTGIR lines: {uses or "none"}{more}</p></article>')
+            # (named: as the type's layout, or as the parent of a slice or dot operand layout; `layout --json`
+            # lists the first only, per shape)
+            f'<p class="uses">named on TTGIR lines (itself or as a parent): {uses or "none"}{more}</p></article>')
     note = f'<p class="note">{esc(model.layouts_note)}</p>' if model.layouts_note else ""
     return note + f'<div class="cards">{"".join(cards)}</div>'
 
