@@ -316,3 +316,12 @@ def test_an_alias_used_by_a_three_buffer_memdesc(cli):
     assert r.returncode == 0, r.stderr
     facts = json.loads(r.stdout)
     assert facts["shape"] == [3, 64, 256] and (facts["elements_per_thread"], facts["replicated"]) == (49152, 0)
+
+
+@pytest.mark.parametrize("shape", ["64xx64", "64x", "x64", "", "64x6a"])
+def test_a_shape_with_a_field_left_out_is_a_usage_error(cli, shape):
+    # `64xx64` was taken as 64x64 and `64x` as a rank-1 shape (then blamed on the layout's rank)
+    blocked = "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [2, 2], order = [1, 0]}>"
+    proc = cli("layout", blocked, "--shape", shape)
+    assert proc.returncode == 2 and proc.stderr.splitlines() == [
+        f"tritonscope: error: --shape: expected integers separated by 'x', got {shape!r}"]

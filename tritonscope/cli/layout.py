@@ -48,13 +48,13 @@ def _dtype_bits(dtype: str) -> int:
 def _parse_ints(text: str, what: str, sep: str) -> tuple[int, ...]:
     from tritonscope.errors import UsageError
 
+    parts = text.replace(" ", "").split(sep)
     try:
-        values = tuple(int(v) for v in text.replace(" ", "").split(sep) if v != "")
+        if "" in parts:  # (`64xx64`, `64x`: a field left out is no dim to drop)
+            raise ValueError
+        return tuple(int(v) for v in parts)
     except ValueError:
         raise UsageError(f"{what}: expected integers separated by '{sep}', got {text!r}") from None
-    if not values:
-        raise UsageError(f"{what}: expected integers separated by '{sep}', got {text!r}")
-    return values
 
 
 @click.command("layout")
