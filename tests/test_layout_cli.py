@@ -325,3 +325,17 @@ def test_a_shape_with_a_field_left_out_is_a_usage_error(cli, shape):
     proc = cli("layout", blocked, "--shape", shape)
     assert proc.returncode == 2 and proc.stderr.splitlines() == [
         f"tritonscope: error: --shape: expected integers separated by 'x', got {shape!r}"]
+
+
+def test_an_nvmma_shared_layout_s_element_width_is_its_dtype_unless_told(cli):
+    # without --dtype, f16 was assumed (a 32-bit layout's widths halved); a --dtype of another width was taken
+    # without a word, while the swizzle is the layout's (as Triton computes it)
+    import json
+
+    wide = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>"
+    doc = json.loads(cli("layout", wide, "--shape", "64x64", "--json").stdout)
+    assert doc["element_bits"] == 32
+    assert "--dtype not given: 32-bit elements, the layout's elementBitWidth (f32 for the vector widths)" in doc["notes"]
+    narrow = wide.replace("= 32}", "= 16}")
+    doc = json.loads(cli("layout", narrow, "--shape", "64x64", "--dtype", "f32", "--json").stdout)
+    assert any(n.startswith("--dtype f32 is 32-bit, the layout's elementBitWidth 16") for n in doc["notes"])

@@ -187,10 +187,18 @@ def _one_layout(text: str | None, title: str, uses: list | None, q: LayoutQuery,
     if layout.tensor_memory:
         _tensor_memory_layout(layout, title, uses, q, notes + releases.notes_for(layout, semantics))
         return
+    written_bits = layout.element_bit_width if layout.kind == "nvmma_shared" else None
+    if dtype is None and written_bits in (8, 16, 32, 64):  # (the layout says its element's width)
+        dtype = {8: "i8", 16: "f16", 32: "f32", 64: "f64"}[written_bits]
+        notes.append(f"--dtype not given: {written_bits}-bit elements, the layout's elementBitWidth ({dtype} for "
+                     "the vector widths)")
     if dtype is None:
         dtype = "f16"
         notes.append("--dtype not given: f16 assumed for the vector widths")
     bits = _dtype_bits(dtype)
+    if written_bits is not None and bits != written_bits:
+        notes.append(f"--dtype {dtype} is {bits}-bit, the layout's elementBitWidth {written_bits}: its swizzle is "
+                     f"for {written_bits}-bit elements (as Triton computes it), the vector widths for {bits}-bit")
     if shape_text is not None:
         shape = _parse_ints(shape_text.lower(), "--shape", "x")
         if not q.shape_of_use:
