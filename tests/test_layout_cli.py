@@ -335,7 +335,8 @@ def test_an_nvmma_shared_layout_s_element_width_is_its_dtype_unless_told(cli):
     wide = "#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32}>"
     doc = json.loads(cli("layout", wide, "--shape", "64x64", "--json").stdout)
     assert doc["element_bits"] == 32
-    assert "--dtype not given: 32-bit elements, the layout's elementBitWidth (f32 for the vector widths)" in doc["notes"]
+    said = "--dtype not given: 32-bit elements, the layout's elementBitWidth (f32 for the vector widths)"
+    assert said in doc["notes"]
     narrow = wide.replace("= 32}", "= 16}")
     doc = json.loads(cli("layout", narrow, "--shape", "64x64", "--dtype", "f32", "--json").stdout)
     assert any(n.startswith("--dtype f32 is 32-bit, the layout's elementBitWidth 16") for n in doc["notes"])
