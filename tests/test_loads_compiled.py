@@ -244,3 +244,19 @@ def test_a_mask_through_a_reshape_and_the_bound_of_the_contiguous_dim(compile_ke
     assert (load.verdict, [r.code for r in load.reasons]) == ("scalar", ["mask-on-contiguous-dim"])
     assert load.reasons[0].evidence.endswith("its bound K (i32) has no tt.divisibility, so no group of elements "
                                              "shares a mask bit")
+
+
+SCALED = Path(__file__).parent / "data" / "loads" / "scaled_operands.py"
+
+
+def test_a_layout_conversion_s_stores_at_an_alloc_s_position_are_not_the_alloc_s(compile_kernel):
+    """tl.dot_scaled's B operand on cuda:90: a `ttg.convert_layout` and a `ttg.local_alloc` at one position
+    (line 12). The convert's 4 `st.shared.v4.b32` went to the alloc's 128 `st.shared.b16` (its bytes read
+    16/2): they are listed with the instructions of no access, beside the convert's `ldmatrix`."""
+    report = _report(compile_kernel(f"{SCALED}::scaled",
+                                    signature="a_ptr=*u8,as_ptr=*u8,b_ptr=*u8,bs_ptr=*u8,c_ptr=*fp32",
+                                    constexprs={"M": 128, "N": 128, "K": 128}))
+    alloc = next(r for r in report.rows if r.op == "ttg.local_alloc" and r.line == 12)
+    assert alloc.stages["ptx"] == {"st.shared.b16": 128} and alloc.vector_bytes == 2
+    extra = {(u["stage"], u["form"]): u["count"] for u in report.unattributed if u["line"] == 12}
+    assert extra[("ptx", "st.shared.v4.b32")] == 4 and extra[("ptx", "ldmatrix.sync.aligned.m8n8.x4.shared.b16")] == 4

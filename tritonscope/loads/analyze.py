@@ -25,6 +25,7 @@ from tritonscope.loads.join import (
     mark_branch_guarded,
     settle_by_counts,
     settle_by_family,
+    settle_conversion_surplus,
     settle_matrix_beside_complete,
     settle_mma_by_shape,
     settle_tensor_memory_surplus,
@@ -169,6 +170,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         settle_tma_by_copies(stage, located)
         settle_tensor_memory_surplus(stage, located)
         settle_matrix_beside_complete(stage, located)
+        settle_conversion_surplus(stage, located, ttgir, unattributed)
         settle_by_counts(stage, located)
         settle_by_family(stage, located)
         if stage == "llir":

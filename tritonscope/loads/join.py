@@ -683,6 +683,51 @@ _GLOBAL_KINDS = ("global_load", "global_store", "buffer_load", "buffer_store", "
 _COUNTED_KINDS = (*_GLOBAL_KINDS, "shared_load", "shared_store")
 
 
+_LLVM_TYPES = {"f16": "half", "bf16": "bfloat", "f32": "float", "f64": "double", "i8": "i8", "i16": "i16",
+               "i32": "i32", "i64": "i64"}
+
+
+def settle_conversion_surplus(stage: str, rows: list[AccessRow], ttgir: Module, unattributed: list[dict]) -> None:
+    """A shared-memory row that got, beside every vector its layout needs (of its predicted width), another
+    form of its kind, where a layout conversion of the TTGIR stands at the row's position: that form is the
+    conversion's (its round trip through shared memory: `ttg.convert_layout` and a `ttg.local_alloc` of one
+    `tl.dot_scaled` operand, both at 46:9, the convert's 4 `st.shared.v4.b32` had gone to the 128
+    `st.shared.b16` of the alloc), listed with the instructions of no access."""
+    converts = {loc_key(op.loc) for op in ttgir.ops if op.op == "ttg.convert_layout" and op.loc is not None}
+    if not converts:
+        return
+    for row in rows:
+        forms = row.stages.get(stage, {})
+        if row.kind not in ("shared_load", "shared_store") or len(forms) < 2 or not row.sites \
+                or loc_key(row.sites[0].op.loc) not in converts:
+            continue
+        width = row.predicted_vector_bytes
+        widths = row.widths.get(stage, {})
+        need = (row.elements_per_thread or 0) * (row.element_bits // 8) * row.instances
+
+        def moved(chosen, forms=forms, widths=widths) -> int:
+            return sum(forms[f] * (widths.get(f) or 0) for f in chosen)
+
+        if _has_every_vector(row, stage):
+            others = [f for f in forms if widths.get(f) != width]
+        elif stage == "llir":
+            # (LLVM types its loads: those of another element type than the row's, where the row's own move
+            # every byte of its registers)
+            own_type = _LLVM_TYPES.get(row.dtype)
+            mine = [f for f in forms if own_type and re.search(rf"\b{own_type}\b", f)]
+            others = [f for f in forms if f not in mine] if mine and need and moved(mine) == need else []
+        else:  # (untyped: the one set of its forms that moves every byte of the row's registers, if one)
+            subsets = [c for k in range(1, len(forms)) for c in itertools.combinations(sorted(forms), k)
+                       if moved(c) == need] if need and len(forms) <= 6 else []
+            others = [f for f in forms if f not in subsets[0]] if len(subsets) == 1 else []
+        if not others or any(family(f) != family(others[0]) for f in others):
+            continue
+        for form in others:
+            n = forms.pop(form)
+            unattributed.append({"stage": stage, "line": row.line, "col": row.col, "kind": row.kind, "form": form,
+                                 "count": n, "bytes": row.widths.get(stage, {}).pop(form, None)})
+
+
 def _has_every_vector(row: AccessRow, stage: str, without: str | None = None) -> bool:
     """The row's own instructions of its predicted width (the form `without` left out) number its predicted
     vectors (all instances)."""
