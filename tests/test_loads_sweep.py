@@ -63,3 +63,19 @@ def test_sweep_triton39_with_sass(cache39, target):
         if "sass" not in report.stages:
             pytest.skip("nvdisasm not available: " + "; ".join(report.notes))
         assert all(r.verdict != "unknown" for r in report.rows), entry.name
+
+
+def test_a_conversion_s_loads_at_a_local_load_s_position_are_its_own():
+    """xformers' lightning attention (H100, Triton 3.6), line 390:16: beside the `ttg.local_load` of a 64x32
+    bf16 tile stand two `ttg.convert_layout`s (an i32 slice, a pointer tensor) whose shared-memory round
+    trips (`load i32`, `load i64`; `ld.shared.b32`, `ld.shared.b64`) were the load's."""
+    from pathlib import Path
+
+    entry_dir = (Path(__file__).parent / "data" / "thirdparty-h100-triton3.6" / "xformers" /
+                 "YFDNCOBXAZ7ERO5EQOUCBL7F5RHPOJDJV2WYFFIKCUDA7CVT7UZA")
+    [entry] = [e for e in Cache(entry_dir.parent).kernels() if e.path == entry_dir]
+    report = analyze_entry(entry, sass=False)
+    row = next(r for r in report.rows if r.where == "390:16" and r.op == "ttg.local_load")
+    assert row.stages == {"llir": {"load <4 x bfloat>": 4}, "ptx": {"ld.shared.v4.b32": 2}}
+    left = {(u["stage"], u["form"]): u["count"] for u in report.unattributed if (u["line"], u["col"]) == (390, 16)}
+    assert (left[("llir", "load i64")], left[("llir", "load i32")], left[("ptx", "ld.shared.b64")]) == (2, 1, 2)
