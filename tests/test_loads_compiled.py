@@ -260,3 +260,19 @@ def test_a_layout_conversion_s_stores_at_an_alloc_s_position_are_not_the_alloc_s
     assert alloc.stages["ptx"] == {"st.shared.b16": 128} and alloc.vector_bytes == 2
     extra = {(u["stage"], u["form"]): u["count"] for u in report.unattributed if u["line"] == 12}
     assert extra[("ptx", "st.shared.v4.b32")] == 4 and extra[("ptx", "ldmatrix.sync.aligned.m8n8.x4.shared.b16")] == 4
+
+
+SPIN_LOCK = Path(__file__).parent / "data" / "loads" / "spin_lock.py"
+
+
+def test_a_lock_s_release_is_its_own_access_where_the_backend_put_it_on_the_acquire(compile_kernel):
+    """gfx942: the `atomicrmw xchg` of `tl.atomic_xchg(lock, 0)` (line 12) carries the line of the
+    `tl.atomic_cas` that acquires the lock (line 8): it was counted in the CAS's row, and the exchange's row
+    had no instruction (`unknown`)."""
+    report = _report(compile_kernel(f"{SPIN_LOCK}::spin_lock", target="hip:gfx942",
+                                    signature="lock_ptr=*i32,cnt_ptr=*fp32,x_ptr=*fp32", constexprs={"BLOCK": 128}))
+    cas = next(r for r in report.rows if r.op == "tt.atomic_cas")
+    xchg = next(r for r in report.rows if r.op == "tt.atomic_rmw" and r.line == 12)
+    assert (cas.stages["llir"], cas.stages["amdgcn"]) == ({"cmpxchg i32": 1}, {"global_atomic_cmpswap": 1})
+    assert (xchg.stages["llir"], xchg.stages["amdgcn"]) == ({"atomicrmw xchg i32": 1}, {"global_atomic_swap": 1})
+    assert xchg.verdict != "unknown" and [r.code for r in xchg.relocations] == ["relocated", "relocated"]

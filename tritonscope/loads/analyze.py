@@ -171,6 +171,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         settle_tensor_memory_surplus(stage, located)
         settle_matrix_beside_complete(stage, located)
         settle_conversion_surplus(stage, located, ttgir, unattributed)
+        loadreclaim.atomics_by_operation(stage, located)
         settle_by_counts(stage, located)
         settle_by_family(stage, located)
         if stage == "llir":

@@ -492,6 +492,40 @@ def _moved(row: AccessRow, reason: Reason) -> None:
     row.attribution = "moved"
 
 
+# A read-modify-write's operation in each stage's spelling of an atomic instruction: LLIR `atomicrmw xchg`,
+# PTX `atom.global.gpu.acq_rel.exch.b32`, AMDGCN `global_atomic_swap`/`buffer_atomic_swap` (TTGIR: `exch`)
+_RMW_OP = re.compile(r"^atomicrmw\s+(\w+)|^atom\.(?:\w+\.)*?(exch|add|and|or|xor|max|min|inc|dec)\b"
+                     r"|^(?:global|buffer|flat)_atomic_([a-z]+)")
+_RMW_SPELLINGS = {"xchg": "exch", "swap": "exch", "smax": "max", "smin": "min", "umax": "umax", "umin": "umin",
+                  "fadd": "fadd", "add": "add"}
+_CAS_FORM = re.compile(r"cmpxchg|cmpswap|\.cas\b")
+
+
+def atomics_by_operation(stage: str, rows: list[AccessRow]) -> None:
+    """A compare-and-swap row holding another atomic operation's instructions, where the kernel's one
+    read-modify-write access of that operation has none in the stage: they are its (a CAS lowers to no
+    exchange). AMD's backend put a spin lock's release, `tl.atomic_xchg(lock, 0)`, on the acquiring
+    `tl.atomic_cas` line in the line table."""
+    for cas in [r for r in rows if r.kind == "atomic" and r.op.endswith("atomic_cas")]:
+        for form in [f for f in cas.stages.get(stage, {}) if not _CAS_FORM.search(f)]:
+            m = _RMW_OP.match(form)
+            if m is None:
+                continue
+            op = next(g for g in m.groups() if g)
+            op = _RMW_SPELLINGS.get(op, op)
+            lacking = [r for r in rows if r.kind == "atomic" and r.op.endswith("atomic_rmw") and not r.stages.get(stage)
+                       and r.sites and re.search(rf"atomic_rmw\s+{re.escape(op)}\b", r.sites[0].op.text)]
+            if len(lacking) != 1:
+                continue
+            (row,) = lacking
+            n = cas.stages[stage].pop(form)
+            row.stages[stage] = {form: n}
+            row.widths.setdefault(stage, {})[form] = cas.widths.get(stage, {}).pop(form, None)
+            _moved(row, Reason("relocated", f"{stage}: its {n} `{form}` sit on the compare-and-swap's position "
+                                            f"{cas.line}:{cas.col} in the line table; a compare-and-swap lowers to "
+                                            f"no {op}, and this is the kernel's one {op} access without one"))
+
+
 def _record(stage: str, before: str, row: AccessRow, line: int, col: int, moved: int,
             nbytes: int | None = None) -> None:
     same = (f"exactly {moved} of the same kind and width" if nbytes is None else
