@@ -8,7 +8,9 @@ here from counts and the TTGIR, and recorded on the row as a `count_changes` rea
   one other line: LLVM's scheduler (or ptxas) moved them next to their use, e.g. the int8 B operand of an
   `mma` loaded on the `tl.dot` line; or on the row's own line at another column (the dot's), when no other
   access of the line lacks instructions of that kind; or, for accesses side by side in memory, one element
-  an instruction, on the lines of others of the run, none wider than an element (`_one_line_run`).
+  an instruction, on the lines of others of the run, none wider than an element (`_one_line_run`); or an
+  atomic operation's instructions in a compare-and-swap's row, the kernel's one read-modify-write of that
+  operation having none (`atomics_by_operation`: gfx942 puts a spin lock's release on its acquire's line).
 - `at-use`: LLIR holds none of a load's instructions, and the line of a TTGIR op that uses the loaded
   value holds unclaimed instructions of the row's kind moving exactly the row's bytes per thread (the
   lowering of a dot operand put them there): every register's bytes, or only the distinct registers'
