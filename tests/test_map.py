@@ -357,3 +357,20 @@ def test_file_names_a_path_not_the_bare_name_comment_chains_spell():
     assert resolve_file("gemm_kernels.py", recorded, prefer=kernel) == kernel
     assert resolve_file("gemm_kernels.py", recorded - {kernel}, prefer=kernel) == helper
     assert resolve_file("standard.py", recorded, prefer=kernel) == "standard.py"
+
+
+def test_a_line_whose_ops_vanish_says_so(compile_kernel, cli):
+    """`b = tl.cumsum(x, 0)` computes what the line above does: the source stage has its call, TTIR none
+    (merged with the other line's tt.scan). `map --line` showed 0 ops in every stage after, without a word."""
+    from pathlib import Path
+
+    src = Path(__file__).parent / "data" / "kernels" / "merged_lines.py"
+    result = compile_kernel(f"{src}::twice", signature="x_ptr=*fp32,y_ptr=*fp32", constexprs={"BLOCK": 256})
+    assert result.ok, result.error
+    doc = json.loads(cli("map", result.entry, "--line", "10", "--json").stdout)
+    counts = {s["stage"]: s["count"] for s in doc["stages"]}
+    assert counts["source"] == 1 and counts["ttir"] == 0
+    ttir = next(s for s in doc["stages"] if s["stage"] == "ttir")
+    assert ttir["notes"][0].startswith("this line's 1 source op is in no ttir op: folded, removed as unused, or "
+                                       "merged with the same computation on another line")
+    assert all(not n.startswith("this line's") for s in doc["stages"] if s["stage"] != "ttir" for n in s["notes"])

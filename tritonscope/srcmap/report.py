@@ -106,6 +106,7 @@ def line_result(kmap: KernelMap, finder: SourceFinder, line: int, file: str | No
                        "columns": has_cols, "col_filtered": col is not None and has_cols,
                        "ops": [{**op_json(op), "memory": kind} for op, kind in zip(ops, kinds, strict=True)],
                        "notes": list(kmap.stages[stage].notes)})
+    _note_vanished(stages)
     ctx = []
     if source.found:  # (no more lines than the file has, whatever --context asks for)
         context = min(context, max(line, len(source.lines)))
@@ -128,6 +129,18 @@ def line_result(kmap: KernelMap, finder: SourceFinder, line: int, file: str | No
             "query": {"file": requested, "line": line, "col": col, "match": _match(kmap, stages, requested, line)},
             "columns": None if one_based is None else ("1-based" if one_based else "0-based"),
             "context": ctx, "highlight": highlight, "stages": stages, "flow": flow, "skipped": kmap.skipped}
+
+
+def _note_vanished(stages: list[dict]) -> None:
+    """A stage with no op of the line after one with some: say so there (tl.cumsum's call on a line whose
+    scan equals another line's: one tt.scan is left, on that line)."""
+    for before, after in zip(stages, stages[1:], strict=False):
+        if before["count"] and not after["count"]:
+            n = before["count"]
+            after["notes"].insert(0, f"this line's {n} {before['stage']} op{'s are' if n != 1 else ' is'} in no "
+                                     f"{after['stage']} op: folded, removed as unused, or merged with the same "
+                                     "computation on another line (whose ops then do this line's work)")
+            return
 
 
 def _match(kmap: KernelMap, stages: list[dict], file: str | None, line: int) -> str:
