@@ -329,6 +329,13 @@ def test_renumbering_alone_is_no_change_and_an_inserted_op_is_one_line():
     assert [ln for ln in stage_line_diff("ttgir", uses, used, 0) if ln[0] in "+-"] == [
         "-  %v1 = arith.cmpi slt, %v0, %v0 : i32", "+  %v2 = arith.constant true",
         "-  %v3 = tt.load %v0, %v1 : i32", "+  %v3 = tt.load %v0, %v2 : i32"]
+    # a name on a line twice against two names (the first occurrence maps it; the second must agree)
+    assert stage_line_diff("ttgir", ["f(%v0) {", "  cf.cond_br %v0, ^bb1, ^bb1", "^bb1:"],
+                           ["f(%v0) {", "  cf.cond_br %v0, ^bb1, ^bb2", "^bb1:"], 0) != []
+    assert stage_line_diff("ptx", ["add.s32 %r900, %r900, %r901;"], ["add.s32 %r900, %r901, %r901;"], 0) != []
+    assert stage_line_diff("llir", ["define void @f() {", "  %v3 = phi i32 [ %v4, %v2 ], [ %v4, %v1 ]"],
+                           ["define void @f() {", "  %v3 = phi i32 [ %v4, %v2 ], [ %v5, %v1 ]"], 0) == [
+        "@@ -2 +2 @@", "-  %v3 = phi i32 [ %v4, %v2 ], [ %v4, %v1 ]", "+  %v3 = phi i32 [ %v4, %v2 ], [ %v5, %v1 ]"]
     # registers of two classes are not one name (%r1 against %rd1)
     assert stage_line_diff("ptx", ["add.s32 %r1, %r2, 1;"], ["add.s32 %rd1, %r2, 1;"], 0) != []
     # a number in the text, not in a name, is compared as it is

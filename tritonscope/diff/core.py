@@ -367,6 +367,8 @@ def _renamed_alike(starts: re.Pattern, defines: bool, split_a: list[list], split
         if len(pa) != len(pb):
             return False
         same = pa[::3] == pb[::3]
+        here_a: set = set()  # the names this line maps (once mapped on a line, a name keeps that mapping there)
+        here_b: set = set()
         for k in range(1, len(pa), 3):
             if (pa[k] is None) != (pb[k] is None):
                 same = False
@@ -374,9 +376,12 @@ def _renamed_alike(starts: re.Pattern, defines: bool, split_a: list[list], split
             x = (seg_a[i], pa[k]) if pa[k] is not None else (-1, pa[k + 1])
             y = (seg_b[j], pb[k]) if pb[k] is not None else (-1, pb[k + 1])
             seen = fwd.get(x)
+            first = x not in here_a and y not in here_b
+            here_a.add(x)
+            here_b.add(y)
             if seen == y:
                 continue
-            if x in intro_a[i] and y in intro_b[j]:  # defined here on both sides: from here on, one name
+            if first and x in intro_a[i] and y in intro_b[j]:  # defined here on both sides: from now, one name
                 if seen is not None:
                     del back[seen]
                 if y in back:
