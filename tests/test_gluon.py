@@ -902,3 +902,17 @@ def test_layouts_passed_on_spread_over_a_call_or_imported_by_importlib(tmp_path,
     assert shown.returncode == 0, shown.stderr
     assert "1 layout written in kernels.py" in shown.stdout.splitlines()[0]
     assert f"\n{where} " in shown.stdout and carried in shown.stdout, shown.stdout
+
+
+def test_a_chain_of_helpers_thousands_long_is_read_without_recursion():
+    # r0() returns r1(), ..., r2999() returns a BlockedLayout: RecursionError (an internal error in layout
+    # and report) from about 1000 on
+    from tritonscope.layouts.written import scan
+
+    n = 3000
+    source = "\n".join(["from triton.experimental import gluon", "from triton.experimental.gluon import language as gl",
+                        "@gluon.jit", "def k(x):", "    L: gl.constexpr = r0()", "    gl.arange(0, 128, layout=L)"]
+                       + [f"def r{i}():\n    return r{i + 1}()" for i in range(n)]
+                       + [f"def r{n}():\n    return gl.BlockedLayout([1], [32], [4], [0])"]) + "\n"
+    [layout] = scan(source).layouts
+    assert layout.cls == "BlockedLayout" and 5 in layout.uses

@@ -440,12 +440,17 @@ class _Scanner(ast.NodeVisitor):
         return []
 
     def _returns_of(self, function: str, seen: set[str]) -> list[WrittenLayout]:
-        """What `function` returns: its own layouts and those of the helpers it returns the call of."""
-        seen.add(function)
-        out = list(self._imported_returns(function))
-        for callee in self.forwards.get(function, []):
-            if callee not in seen:
-                out += [w for w in self._returns_of(callee, seen) if w not in out]
+        """What `function` returns: its own layouts and those of the helpers it returns the call of, through
+        any chain of them (a stack of its own: a chain thousands long raised RecursionError)."""
+        out: list[WrittenLayout] = []
+        todo = [function]
+        while todo:
+            f = todo.pop()
+            if f in seen:
+                continue
+            seen.add(f)
+            out += [w for w in self._imported_returns(f) if w not in out]
+            todo.extend(reversed(self.forwards.get(f, [])))
         return out
 
     def _lookup(self, name: str) -> WrittenLayout | None:
