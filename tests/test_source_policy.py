@@ -36,6 +36,8 @@ PLANTS = {
     "nojit__.py": "defines no Triton function",
     # another Triton file (it has every line the kernel names): not the kernel's def where the IR locates it
     "other__.py": "is not `def softmax_kernel(`, where the IR locates that function",
+    # the kernel's def where the IR locates it, but comments where its ops are: not the source compiled
+    "comment.py": "which this kernel's locations name, is a comment",
     "fifo___.py": "source not found",  # not a regular file: never opened (a FIFO would block a reader)
     "adir___.py": "source not found",
 }
@@ -55,6 +57,11 @@ def _make_plants(folder: Path) -> None:
     os.symlink(outside / "real.py", folder / "linked_.py")
     (folder / "binary_.py").write_bytes((JIT_KERNEL + f"# {_marker('binary_.py')}\n").encode() * 400 + b"\0\1\2")
     (folder / "nojit__.py").write_text(f"API_TOKEN = '{_marker('nojit__.py')}'\n" * 400)
+    from conftest import CORPUS
+
+    lines = (CORPUS / "kernels.py").read_text().splitlines()
+    (folder / "comment.py").write_text("\n".join(ln if ln.lstrip().startswith(("def ", "@")) or not ln.strip()
+                                                else f"# {_marker('comment.py')}" for ln in lines) + "\n")
     (folder / "other__.py").write_text("import triton\n\n@triton.jit\ndef proprietary(x):\n    pass\n"
                                        + f"# {_marker('other__.py')}\n" * 400)
     os.mkfifo(folder / "fifo___.py")
@@ -183,7 +190,8 @@ def helper_plants(tmp_path_factory) -> Path:
     (folder / ".bashrc_.py").write_text(JIT_KERNEL + f"# {_marker('.bashrc_.py')}\n" * 200)
     (outside / "real.py").write_text(JIT_KERNEL + f"# {_marker('linked__.py')}\n" * 200)
     os.symlink(outside / "real.py", folder / "linked__.py")
-    (folder / "standard.py").write_text(JIT_KERNEL + "# GENUINE-HELPER-MARKER\n" * 400)  # (the IR names line 314)
+    # (the IR names lines up to 314: code lines, as in the real file; a blank or comment line is refused)
+    (folder / "standard.py").write_text(JIT_KERNEL + "    x = 1  # GENUINE-HELPER-MARKER\n" * 400)
     return folder
 
 

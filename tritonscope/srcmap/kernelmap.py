@@ -75,11 +75,13 @@ class KernelMap:
 
 class NamedFiles(dict):
     """File -> the last line a kernel's locations name in it; `.defs`: file -> {(function, line)}, where the
-    IR locates a function's `def` (MLIR's `tt.func ... loc(...)`: the kernel and the helpers it keeps)."""
+    IR locates a function's `def` (MLIR's `tt.func ... loc(...)`: the kernel and the helpers it keeps);
+    `.lines`: file -> every line named in it."""
 
     def __init__(self) -> None:
         super().__init__()
         self.defs: dict[str, set[tuple[str, int]]] = {}
+        self.lines: dict[str, set[int]] = {}
 
 
 def named_files(modules) -> NamedFiles:
@@ -99,6 +101,8 @@ def named_files(modules) -> NamedFiles:
             for p in loc.chain():
                 if p.file and out.get(p.file, -1) < p.line:
                     out[p.file] = p.line
+                if p.file and p.line > 0:
+                    out.lines.setdefault(p.file, set()).add(p.line)
     return out
 
 

@@ -22,7 +22,8 @@ when all of these hold (`SourcePolicy`), else the result names it with the reaso
 - it has every line the kernel's locations name in it (a shorter file is not the source compiled), and
   where the IR locates a function's `def` in it (the kernel's, a helper's it keeps), that line is the
   `def` of that function or a decorator above it (another file with a Triton function, or one edited
-  since, is not the source compiled).
+  since, is not the source compiled); and no line the kernel's locations name in it is blank or a comment
+  (a file the IR names only as an inlined call's is held to that).
 
 A path the IR names is read as is where it exists on this machine, through whatever links its directories
 are (a venv's `lib64 -> lib`, a cluster's `/home -> /gpfs/home`): the IR could name the file behind such a
@@ -146,6 +147,7 @@ class SourceFinder:
                 try:
                     text.lines = checked_lines(held[0].encode("utf-8"), _last_line(named, requested))
                     _check_defs(text.lines, _defs(named, requested))
+                    _check_named_lines(text.lines, named, requested)
                 except SourceRefused as e:
                     text.error = f"not read: {held[1]}: {e}"
                     return text
@@ -158,6 +160,7 @@ class SourceFinder:
             lines = source_lines(read_checked(path))
             _check_length(lines, _last_line(named, requested))
             _check_defs(lines, _defs(named, requested))
+            _check_named_lines(lines, named, requested)
         except SourceRefused as e:
             text.error = f"not read: {path}: {e}"
             return text
@@ -188,6 +191,16 @@ def _check_length(lines: list[str], last: int) -> None:
 def _defs(named: Collection[str], requested: str) -> set[tuple[str, int]]:
     """The (function, line) pairs where the kernel's IR locates a `def` in `requested` (kernelmap.NamedFiles)."""
     return getattr(named, "defs", {}).get(requested, set())
+
+
+def _check_named_lines(lines: list[str], named: Collection[str], requested: str) -> None:
+    """No op is written on a blank line or a comment: a file where the kernel's locations name one is not
+    the source compiled (or another file of its path)."""
+    for n in sorted(getattr(named, "lines", {}).get(requested, ())):
+        text = lines[n - 1].strip() if 0 < n <= len(lines) else None
+        if text is not None and (not text or text.startswith("#")):
+            raise SourceRefused(f"line {n}, which this kernel's locations name, is {'a comment' if text else 'blank'}:"
+                                " not the source it was compiled from")
 
 
 def _check_defs(lines: list[str], defs: set[tuple[str, int]]) -> None:
