@@ -367,3 +367,31 @@ def test_a_relative_path_does_not_climb_out_of_the_working_directory(tmp_path, m
     assert finder.locate("../outside/secret.py") == (None, None)
     assert finder.locate("k.py") == ("k.py", "as is")  # (a relative path inside it still is)
     assert finder.locate("../elsewhere/k.py") == (str(tmp_path / "root" / "k.py"), "source-root")
+
+
+def test_the_def_is_where_the_ir_locates_it_in_every_release(cli, tmp_path):
+    """Every release locates a kernel at its `def` line (2.3.1's mangled `dot_kernel_0d1d2d3d4d5d6d` too, which
+    was refused as another function); a decorator there is a file edited since (a line added above the
+    kernel: accepted, every line shown one off)."""
+    from pathlib import Path
+
+    from tritonscope.srcmap.paths import def_line
+
+    data = Path(__file__).parent / "data" / "triton-2.3.1"
+    args = ("map", "dot_kernel", "--cache-dir", str(data / "cache"), "--target", "cuda:80", "--line", "40",
+            "--stages", "ttir", "--substitute-path", "/tmp/tritonscope-fixtures")
+    read = cli(*args, str(data))
+    assert "(via substitute-path)" in read.stdout.splitlines()[1], read.stdout
+    edited = tmp_path / "kernels23.py"
+    edited.write_text("# one line added\n" + (data / "kernels23.py").read_text())
+    refused = cli(*args, str(tmp_path))
+    assert "line 33 is not `def dot_kernel_0d1d2d3d4d5d6d(`" in refused.stdout.splitlines()[1], refused.stdout
+    lines = ["@triton.jit", "def k(x):", "def my(x):", "def fused__to_copy(x):"]
+    assert [def_line(lines, "k", 1), def_line(lines, "k", 2), def_line(lines, "my__kernel", 3),
+            def_line(lines, "pkg.mod.my__Pfp32", 3), def_line(lines, "fused__to_copy", 4)] == [None, 2, None, 3, 4]
+
+
+def test_a_source_with_old_mac_line_ends_is_a_source(tmp_path):
+    f = tmp_path / "k.py"
+    f.write_bytes(b"import triton\r\r@triton.jit\rdef k(x):\r    pass\r")
+    assert SourceFinder().read(str(f), {str(f)}).found

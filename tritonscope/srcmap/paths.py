@@ -50,7 +50,7 @@ SOURCE_SUFFIX = ".py"
 # `@triton.jit`, `@jit`, `@gluon.jit`, `@triton.jit(...)`, `triton.jit(fn)`: every file that holds a
 # function Triton compiled (the kernel, its helpers, triton/language/*.py) has one; `@torch.jit.script`,
 # `jax.jit(f)` or a comment saying `jit(` do not count.
-_JIT_MARK = lazy_compile(rb"^[ \t]*@(?:(?:triton|gluon|tl)(?:\.\w+)*\.)?jit\b"
+_JIT_MARK = lazy_compile(rb"(?:^|(?<=\r))[ \t]*@(?:(?:triton|gluon|tl)(?:\.\w+)*\.)?jit\b"  # (\r: old Mac line ends)
                          rb"|\b(?:triton|gluon)(?:\.\w+)*\.jit\(", re.M)
 # The name Inductor gives a kernel's source file (`c` and its text's hash): a file whose text Inductor's
 # records may hold (`SourceFinder.kept`), asked without loading those records for any other name.
@@ -217,23 +217,20 @@ _DEF = lazy_compile(r"\s*(?:async\s+)?def\s+(\w+)\s*\(")
 
 
 def def_line(lines: list[str], function: str, at: int) -> int | None:
-    """The line of `def function(` that a location at line `at` names: that line, or the def below the
-    decorators `at` starts (Python counts a decorated function from its first decorator); None if neither.
-    `function` may be the IR's name of a helper (`pkg.mod.helper__Pfp32_i32`: module, name, specialization)."""
+    """`at` where that line is `def function(`, else None. Every release seen (2.3 to 3.9, Gluon's too)
+    locates a function at its `def`, below its decorators: a decorator there is a file edited since (a line
+    added above). `function` may be the IR's name of a helper (`pkg.mod.helper__Pfp32_i32`: module, name,
+    specialization) or Triton 2.x's (`add_kernel_0d1d2d3d`)."""
+    from tritonscope.artifacts.cache import demangle
+
     head = lines[at - 1] if 0 < at <= len(lines) else None
-    if head is None:
-        return None
-    n = at
-    if head.lstrip().startswith("@"):  # (its function's def is the first def or class below)
-        n = next((k for k in range(at + 1, min(at + 200, len(lines)) + 1)
-                  if re.match(r"\s*(?:class|async\s+def|def)\b", lines[k - 1])), at)
-    m = _DEF.match(lines[n - 1])
+    m = _DEF.match(head) if head is not None else None
     if m is None:
         return None
     name = m.group(1)
-    dotted = "." + function
-    if function == name or dotted.endswith("." + name) or ("." + name + "__") in dotted:
-        return n
+    if name in (function, demangle(function), demangle(function, legacy=True)) or function.endswith("." + name) \
+            or f".{name}__" in function:  # (a helper's: a module path before it, its specialization after)
+        return at
     return None
 
 
