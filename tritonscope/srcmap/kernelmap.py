@@ -73,10 +73,13 @@ class KernelMap:
         return named
 
 
+_FAITHFUL_STAGES = frozenset(("source", "glir", "ttir", "ttgir", "llir", "ptx", "amdgcn"))
+
+
 class NamedFiles(dict):
     """File -> the last line a kernel's locations name in it; `.defs`: file -> {(function, line)}, where the
     IR locates a function's `def` (MLIR's `tt.func ... loc(...)`: the kernel and the helpers it keeps);
-    `.lines`: file -> every line named in it."""
+    `.lines`: file -> every line the IR names in it (not a binary's line table: SASS, hsaco-asm)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -93,6 +96,10 @@ def named_files(modules) -> NamedFiles:
             if loc is not None and loc.file and loc.line > 0 and function:
                 out.defs.setdefault(loc.file, set()).add((function, loc.line))
         seen: set[int] = set()
+        # (the IR's own locations, PTX's and AMDGCN's as their parsers read them; a binary's line table, as
+        # nvdisasm or llvm-objdump print it, also names the lines LLVM numbered inside an inline asm string
+        # from its call's line: a blank line after the call, no source position)
+        faithful = getattr(module, "stage", None) in _FAITHFUL_STAGES
         for op in module.ops:
             loc = op.loc
             if loc is None or id(loc) in seen:
@@ -101,7 +108,7 @@ def named_files(modules) -> NamedFiles:
             for p in loc.chain():
                 if p.file and out.get(p.file, -1) < p.line:
                     out[p.file] = p.line
-                if p.file and p.line > 0:
+                if p.file and p.line > 0 and faithful:
                     out.lines.setdefault(p.file, set()).add(p.line)
     return out
 
