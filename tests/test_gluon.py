@@ -242,12 +242,16 @@ def test_a_source_changed_since_compiling_is_not_matched(tmp_path, cli):
     another kernel of the same name and path, are said to be no longer the source; before, their layouts were
     matched with confidence against a kernel they did not make."""
     src = tmp_path / "gk.py"
-    src.write_text(USER_KERNEL)
-    proc = cli("compile", f"{src}::copy_kernel", "--signature", "src_ptr=*fp32,dst_ptr=*fp32,n=i32",
-               "--constexpr", "BLOCK=512", "--target", "cuda:90", "--cache-dir", str(tmp_path / "c"))
-    assert proc.returncode == 0, proc.stderr
-    shown = cli("layout", "copy_kernel", "--cache-dir", str(tmp_path / "c"))
-    assert "as written" in shown.stdout and "changed since it was compiled" not in shown.stdout
+
+    def compiled_as_written(text: str, cache: str) -> None:
+        src.write_text(text)
+        proc = cli("compile", f"{src}::copy_kernel", "--signature", "src_ptr=*fp32,dst_ptr=*fp32,n=i32",
+                   "--constexpr", "BLOCK=512", "--target", "cuda:90", "--cache-dir", str(tmp_path / cache))
+        assert proc.returncode == 0, proc.stderr
+        shown = cli("layout", "copy_kernel", "--cache-dir", str(tmp_path / cache))
+        assert "as written" in shown.stdout and "changed since it was compiled" not in shown.stdout
+
+    compiled_as_written(USER_KERNEL, "c")
     src.write_text("# a comment\n# another\n" + USER_KERNEL)
     moved = cli("layout", "copy_kernel", "--cache-dir", str(tmp_path / "c"))
     assert moved.returncode == 0 and "changed since it was compiled" in moved.stdout
@@ -260,12 +264,7 @@ def test_a_source_changed_since_compiling_is_not_matched(tmp_path, cli):
     wrapped = USER_KERNEL.replace("def copy_kernel(src_ptr, dst_ptr, n, BLOCK: gl.constexpr):",
                                   "def copy_kernel(src_ptr,  #\n               dst_ptr,  # (out)\n"
                                   "               n, BLOCK: gl.constexpr):")
-    src.write_text(wrapped)
-    proc = cli("compile", f"{src}::copy_kernel", "--signature", "src_ptr=*fp32,dst_ptr=*fp32,n=i32",
-               "--constexpr", "BLOCK=512", "--target", "cuda:90", "--cache-dir", str(tmp_path / "w"))
-    assert proc.returncode == 0, proc.stderr
-    shown = cli("layout", "copy_kernel", "--cache-dir", str(tmp_path / "w"))
-    assert "as written" in shown.stdout and "changed since it was compiled" not in shown.stdout
+    compiled_as_written(wrapped, "w")
 
 
 def test_mma_layouts_match_on_every_field_written():
