@@ -303,9 +303,9 @@ def stage_line_diff(stage: str, a: list[str], b: list[str], context: int) -> lis
     Normalized names (SSA values, blocks, registers, labels, metadata) are numbered in order of first
     appearance, so one op more or less renumbers every name after it, and a plain line diff shows them all.
     Lines are aligned with their names' numbers left out; an aligned pair is the same line only where its
-    names follow one renaming, a one-to-one map learned from the first use of each name in aligned lines
-    and checked at every other (`subf %v1, %v2` against `subf %v2, %v1` stays a change). Kept lines show
-    B's text."""
+    names follow one renaming, a one-to-one map learned where each name is defined on both sides
+    (`_renamed_alike`) and checked at every use (`subf %v1, %v2` against `subf %v2, %v1` stays a change).
+    Kept lines show B's text."""
     if stage not in RENAMED_NAMES:
         opcodes = difflib.SequenceMatcher(None, a, b).get_opcodes()
     else:
