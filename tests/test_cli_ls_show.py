@@ -192,3 +192,15 @@ def test_an_empty_since_is_a_usage_error(cli, cache39):
     """`--since ''` (an unset shell variable) listed every entry as if no filter were given."""
     r = cli("ls", "--cache-dir", str(cache39), "--since", "")
     assert r.returncode == 2 and "--since" in r.stderr, r.stderr
+
+
+def test_a_kernel_is_found_by_the_name_its_files_go_by(cli):
+    """triton_kernels names its kernel `_matmul_NNT_bf16xbf16xmxfp4_16x256x128x1` in the metadata, its files
+    `_matmul.*`: `layout _matmul` said nothing matches."""
+    from pathlib import Path
+
+    cache = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6" / "triton_kernels"
+    proc = cli("layout", "_matmul", "--cache-dir", str(cache))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("_matmul_NNT_bf16xbf16xmxfp4_16x256x128x1: 30 layouts in ")
+    assert cli("layout", "_matmu", "--cache-dir", str(cache)).returncode == 1  # (no prefix of a file's name)

@@ -793,7 +793,8 @@ def _is_nested_cache(path: Path, levels: int) -> bool:
 
 
 def select(entries: list[KernelEntry], spec: str | None, target: str | None = None) -> list[KernelEntry]:
-    """Entries matching a name, glob, hash prefix, or entry path; then a target filter."""
+    """Entries matching a name, glob, hash prefix, or entry path, else the name of their files; then a
+    target filter."""
     out = entries
     if spec:
         if any(c in spec for c in "*?["):
@@ -804,7 +805,11 @@ def select(entries: list[KernelEntry], spec: str | None, target: str | None = No
                 out = by_name
             else:
                 low = spec.lower()
-                out = [e for e in out if e.hash.lower().startswith(low) or str(e.path) == spec]
+                found = [e for e in out if e.hash.lower().startswith(low) or str(e.path) == spec]
+                # else the name its files go by, where the metadata names the kernel otherwise (triton_kernels'
+                # `_matmul.ttgir` of `_matmul_NNT_bf16xbf16xmxfp4_16x256x128x1`)
+                out = found or [e for e in out if any(os.path.basename(p).rsplit(".", 1)[0] == spec
+                                                      for p in e.file_paths.values())]
     if target:
         out = [e for e in out if e.target is not None and e.target.matches(target)]
     return out
