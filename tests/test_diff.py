@@ -401,3 +401,18 @@ def test_region_arguments_a_release_named_alike_in_each_region_are_defined_anew(
     swapped = reduces((1, 2, 3), (1, 2, 3))
     swapped[8] = "    %v3 = arith.addf %v2, %v1 : f32"
     assert stage_line_diff("ttgir", swapped, reduces((1, 2, 3), (4, 5, 6)), 0) != []
+
+
+def test_an_amdgcn_kernel_reading_another_input_register_is_changed(cli, tmp_path, cache39):
+    """AMDGCN registers are physical: a kernel reading its work item's id from v200, or its arguments through
+    s[40:41], where the hardware put them in v0 and s[4:5], is another kernel. The normalizer renamed every
+    register by first appearance, so the two were the same text (`--fail-on any` passed)."""
+    import re
+
+    entry = next(p.parent for p in cache39.glob("*/gemv_tile_kernel.json") if '"gfx90a"' in p.read_text())
+    a, b = shutil.copytree(entry, tmp_path / "a" / entry.name), shutil.copytree(entry, tmp_path / "b" / entry.name)
+    gcn = b / "gemv_tile_kernel.amdgcn"
+    gcn.write_text(re.sub(r"\bv0\b", "v200", gcn.read_text()).replace("s[4:5]", "s[40:41]"))
+    proc = cli("diff", str(a.parent), str(b.parent), "-s", "amdgcn", "--fail-on", "any")
+    assert proc.returncode == 1, proc.stdout
+    assert "+    s_load_dwordx2 s[0:+1], $s[40:41], 0x0" in proc.stdout.splitlines()

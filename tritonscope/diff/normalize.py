@@ -2,7 +2,9 @@
 
 Each stage drops its debug information (MLIR `loc(...)`, LLVM `!dbg` and `!DI*` metadata, PTX/AMDGCN
 `.loc`/`.file` and debug sections), absolute paths, hashes and timestamps, and renames SSA values,
-block labels and registers by order of first appearance, so renumbering alone is no difference.
+block labels and registers by order of first appearance, so renumbering alone is no difference (an
+AMDGCN register read before it is written, an input the hardware or the launch set, keeps its physical
+name as `$v0`: reading another is another kernel).
 Spellings that only changed name between Triton releases are folded behind `fold_renames` (on by
 default): dialect prefixes, the named SSA values of Triton >= 3.5 (`%offs_k_4` vs `%12`), and LLVM 20's
 byte-typed GEPs (Triton 3.8: `getelementptr [2 x i8]` for 3.7's `getelementptr half`).
@@ -101,6 +103,13 @@ GCN_RESOURCE_COMMENT = re.compile(r"^;\s*[A-Za-z][\w:]*\s*(?::|=)\s*\S")
 GCN_COMMENT = re.compile(r"\s*;.*$")
 GCN_REGISTER = re.compile(r"\b([vsa])(?:(\d+)\b|\[(\d{1,9}):(\d{1,9})\])")  # a range is int()ed: bounded
 GCN_LABEL = re.compile(r"\.LBB\d+_\d+")
+# Instructions with no destination register: every register they name is read (stores, compares into SCC
+# or EXEC, branches, waits, messages)
+_GCN_NO_DEST = re.compile(r"(?:s_cmp|s_bitcmp|v_cmpx|s_cbranch|s_branch|s_setpc|s_wait|s_barrier|s_endpgm|s_nop|"
+                          r"s_sendmsg|exp\b|s_setprio|s_sleep|s_dcache|s_icache|s_delay|s_setreg|s_trap|"
+                          r"buffer_wb|buffer_inv|s_set_gpr_idx|(?:global|buffer|tbuffer|flat|scratch|s|s_buffer)_store|"
+                          r"ds_write|ds_store)")
+_GCN_DS_NON_ATOMIC = ("read", "write", "load", "store", "swizzle", "permute", "append", "consume", "nop", "gws")
 
 
 def normalize(stage: str, text: str, options: NormalizeOptions = DEFAULT_OPTIONS) -> str:
@@ -517,10 +526,31 @@ def _normalize_ptx(lines: list[str], options: NormalizeOptions) -> list[str]:
 # --- AMDGCN -----------------------------------------------------------------------------------
 
 
+def _gcn_destination_end(line: str) -> int:
+    """Where an instruction's destination operand ends in `line` (registers before it are written), 0 where
+    it has none (every register it names is read)."""
+    parts = line.split(None, 1)
+    if len(parts) < 2:
+        return 0
+    mnemonic = parts[0]
+    if _GCN_NO_DEST.match(mnemonic):
+        return 0
+    if mnemonic.startswith(("global_atomic", "buffer_atomic", "flat_atomic")) and not re.search(
+            r"\b(?:glc|sc0)\b", parts[1]):
+        return 0  # (an atomic that returns nothing)
+    if mnemonic.startswith("ds_") and not any(w in mnemonic for w in _GCN_DS_NON_ATOMIC) and "_rtn" not in mnemonic:
+        return 0
+    comma = line.find(",", line.find(mnemonic) + len(mnemonic))
+    return comma if comma >= 0 else len(line)
+
+
 def _normalize_amdgcn(lines: list[str], options: NormalizeOptions) -> list[str]:
+    """Registers renamed in order of first appearance where they are first written; one first read (an
+    input: v0 the work item, s[0:1] the kernel arguments) keeps its name, as `$v0`."""
     out: list[str] = []
     in_debug_section = False
     registers: dict[str, _Renamer] = {}
+    inputs: set[tuple[str, str]] = set()
     labels = _Renamer(".LBB")
     for line in lines:
         sec = GCN_SECTION.match(line)
@@ -541,14 +571,21 @@ def _normalize_amdgcn(lines: list[str], options: NormalizeOptions) -> list[str]:
             continue
         line = GCN_COMMENT.sub("", line)
         if not stripped.startswith("."):  # instructions; directives name no registers
+            dest_end = _gcn_destination_end(line)
 
-            def rename_register(m: re.Match) -> str:
+            def rename_register(m: re.Match, dest_end: int = dest_end) -> str:
                 cls = m.group(1)
                 r = registers.setdefault(cls, _Renamer(cls))
+                number = m.group(2) if m.group(2) is not None else m.group(3)
+                if (cls, number) in inputs or (number not in r.names and m.start() >= dest_end):
+                    # read before any write: the value the hardware or the launch put there (v0 the work item,
+                    # s[0:1] the kernel arguments): its own name, which no renaming may equal
+                    inputs.add((cls, number))
+                    return "$" + m.group(0)
                 if m.group(2) is not None:
-                    return r(m.group(2))
+                    return r(number)
                 lo, hi = int(m.group(3)), int(m.group(4))
-                return f"{cls}[{r(m.group(3))[1:]}:+{hi - lo}]"
+                return f"{cls}[{r(number)[1:]}:+{hi - lo}]"
 
             line = GCN_REGISTER.sub(rename_register, line)
         line = GCN_LABEL.sub(lambda m, lb=labels: lb(m.group(0)), line)
@@ -572,7 +609,7 @@ RENAMED_NAMES: dict[str, tuple[re.Pattern, re.Pattern, bool]] = {
     "llir": (re.compile(r"(?P<l>%v\d+|^v\d+(?=:))|(?P<g>!\d+\b|(?<![\w\\])#\d+\b)"), re.compile(r"^define\b"),
              False),
     "ptx": (re.compile(r"(?P<l>%[a-z]+\d+\b|\$L__BB\d+)" + "|" + _NONE), PTX_FUNC_START, False),
-    "amdgcn": (re.compile(r"(?P<l>(?!))|(?P<g>\b[vsa]\d+\b|\b[vsa]\[\d+|\.LBB\d+\b)"), _NEVER, False),
+    "amdgcn": (re.compile(r"(?P<l>(?!))|(?P<g>(?<!\$)\b[vsa]\d+\b|(?<!\$)\b[vsa]\[\d+|\.LBB\d+\b)"), _NEVER, False),
 }
 
 
