@@ -482,9 +482,9 @@ def _named_arguments(ttgir: str, function: str) -> list[str]:
 
 def _changed_since_compiled(source, module, ttgir: str, function: str | None, requested: str) -> str | None:
     """Why the file found is not the source the TTGIR was compiled from, or None: the TTGIR locates the
-    kernel's function at a line of it, where the file must have `def <function>(` (or the decorators above
-    it). An edited file (lines moved) or another file of the same path would otherwise get its layouts
-    matched, with confidence, against a kernel they did not make."""
+    kernel's function at a line of it, where the file must have `def <function>(` (`paths.def_line`). An
+    edited file (lines moved) or another file of the same path would otherwise get its layouts matched,
+    with confidence, against a kernel they did not make."""
 
     loc = module.function_locs.get(function) if function else None
     if loc is None or not loc.line or not same_file(loc.file, requested):
