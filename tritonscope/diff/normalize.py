@@ -3,8 +3,8 @@
 Each stage drops its debug information (MLIR `loc(...)`, LLVM `!dbg` and `!DI*` metadata, PTX/AMDGCN
 `.loc`/`.file` and debug sections), absolute paths, hashes and timestamps, and renames SSA values,
 block labels and registers by order of first appearance, so renumbering alone is no difference (an
-AMDGCN register read before it is written, an input the hardware or the launch set, keeps its physical
-name as `$v0`: reading another is another kernel).
+AMDGCN register the kernel never writes, an input the hardware or the launch set, keeps its physical name
+as `$s8`: reading another is another kernel).
 Spellings that only changed name between Triton releases are folded behind `fold_renames` (on by
 default): dialect prefixes, the named SSA values of Triton >= 3.5 (`%offs_k_4` vs `%12`), and LLVM 20's
 byte-typed GEPs (Triton 3.8: `getelementptr [2 x i8]` for 3.7's `getelementptr half`).
@@ -104,12 +104,15 @@ GCN_COMMENT = re.compile(r"\s*;.*$")
 GCN_REGISTER = re.compile(r"\b([vsa])(?:(\d+)\b|\[(\d{1,9}):(\d{1,9})\])")  # a range is int()ed: bounded
 GCN_LABEL = re.compile(r"\.LBB\d+_\d+")
 # Instructions with no destination register: every register they name is read (stores, compares into SCC
-# or EXEC, branches, waits, messages)
-_GCN_NO_DEST = re.compile(r"(?:s_cmp|s_bitcmp|v_cmpx|s_cbranch|s_branch|s_setpc|s_wait|s_barrier|s_endpgm|s_nop|"
-                          r"s_sendmsg|exp\b|s_setprio|s_sleep|s_dcache|s_icache|s_delay|s_setreg|s_trap|"
+# or EXEC, branches, waits, messages, loads straight into LDS, the global data share)
+_GCN_NO_DEST = re.compile(r"(?:s_cmp|s_bitcmp|s_cbranch|s_branch|s_setpc|s_wait|s_barrier|s_endpgm|s_nop|"
+                          r"s_sendmsg(?!_rtn)|exp\b|s_setprio|s_sleep|s_dcache|s_icache|s_delay|s_setreg|s_trap|"
                           r"buffer_wb|buffer_inv|s_set_gpr_idx|(?:global|buffer|tbuffer|flat|scratch|s|s_buffer)_store|"
-                          r"ds_write|ds_store)")
+                          r"ds_write|ds_store|ds_gws|global_load_lds)")
 _GCN_DS_NON_ATOMIC = ("read", "write", "load", "store", "swizzle", "permute", "append", "consume", "nop", "gws")
+# Instructions with a second destination, a carry or condition mask (VOP3b: `v_add_co_u32_e64 v1, s[0:1], ...`)
+_GCN_TWO_DEST = re.compile(r"v_(?:add|sub|subrev|addc|subb|subbrev)_co|v_div_scale|v_mad_[iu]64_[iu]32")
+_GCN_RETURNS = re.compile(r"\b(?:glc|sc0|TH_ATOMIC_RETURN)\b")
 
 
 def normalize(stage: str, text: str, options: NormalizeOptions = DEFAULT_OPTIONS) -> str:
@@ -526,32 +529,55 @@ def _normalize_ptx(lines: list[str], options: NormalizeOptions) -> list[str]:
 # --- AMDGCN -----------------------------------------------------------------------------------
 
 
-def _gcn_destination_end(line: str) -> int:
-    """Where an instruction's destination operand ends in `line` (registers before it are written), 0 where
-    it has none (every register it names is read)."""
-    parts = line.split(None, 1)
-    if len(parts) < 2:
-        return 0
-    mnemonic = parts[0]
-    if _GCN_NO_DEST.match(mnemonic):
-        return 0
-    if mnemonic.startswith(("global_atomic", "buffer_atomic", "flat_atomic")) and not re.search(
-            r"\b(?:glc|sc0)\b", parts[1]):
-        return 0  # (an atomic that returns nothing)
+def _gcn_destinations(line: str) -> list[tuple[int, int]]:
+    """The spans of `line` that an instruction writes (its destination operands; both halves of an RDNA
+    `v_dual_*` pair), as (start, end)."""
+    spans: list[tuple[int, int]] = []
+    offset = 0
+    for part in line.split("::"):
+        spans += [(offset + a, offset + b) for a, b in _gcn_destinations_of(part)]
+        offset += len(part) + 2
+    return spans
+
+
+def _gcn_destinations_of(text: str) -> list[tuple[int, int]]:
+    m = re.match(r"\s*(\S+)\s*", text)
+    if m is None or m.end() == len(text):
+        return []
+    mnemonic, rest = m.group(1), text[m.end():]
+    if _GCN_NO_DEST.match(mnemonic) or (" lds" in rest and mnemonic.startswith("buffer_load")):
+        return []
+    if mnemonic.startswith(("global_atomic", "buffer_atomic", "flat_atomic")) and not _GCN_RETURNS.search(rest):
+        return []  # (an atomic that returns nothing)
     if mnemonic.startswith("ds_") and not any(w in mnemonic for w in _GCN_DS_NON_ATOMIC) and "_rtn" not in mnemonic:
-        return 0
-    comma = line.find(",", line.find(mnemonic) + len(mnemonic))
-    return comma if comma >= 0 else len(line)
+        return []
+    if mnemonic.startswith("v_cmpx") and not rest.lstrip().startswith(("s[", "vcc")):
+        return []  # (gfx10 on: EXEC only; gfx9's _e64 form names an SGPR pair first)
+    operands: list[tuple[int, int]] = []
+    pos = m.end()
+    for piece in rest.split(","):
+        operands.append((pos, pos + len(piece)))
+        pos += len(piece) + 1
+    count = 2 if _GCN_TWO_DEST.match(mnemonic) and len(operands) > 2 and re.match(
+        r"\s*(?:s\[|s\d|vcc)", text[operands[1][0]:operands[1][1]]) else 1
+    return operands[:count]
+
+
+def _gcn_registers(m: re.Match) -> list[tuple[str, int]]:
+    """Each register a GCN_REGISTER match names: `v5`, or every one of `v[4:7]`."""
+    cls = m.group(1)
+    if m.group(2) is not None:
+        return [(cls, int(m.group(2)))]
+    lo, hi = int(m.group(3)), int(m.group(4))
+    return [(cls, k) for k in range(lo, min(hi, lo + 64) + 1)]
 
 
 def _normalize_amdgcn(lines: list[str], options: NormalizeOptions) -> list[str]:
-    """Registers renamed in order of first appearance where they are first written; one first read (an
-    input: v0 the work item, s[0:1] the kernel arguments) keeps its name, as `$v0`."""
-    out: list[str] = []
+    """Registers renamed in order of first appearance, but those the kernel never writes (its inputs: v0 the
+    work item's id, s[4:5] the kernel arguments, the workgroup ids), which keep their names as `$v0`."""
+    kept: list[tuple[str, bool]] = []  # (line, whether an instruction)
     in_debug_section = False
-    registers: dict[str, _Renamer] = {}
-    inputs: set[tuple[str, str]] = set()
-    labels = _Renamer(".LBB")
+    written: set[tuple[str, int]] = set()
     for line in lines:
         sec = GCN_SECTION.match(line)
         if sec:
@@ -565,31 +591,35 @@ def _normalize_amdgcn(lines: list[str], options: NormalizeOptions) -> list[str]:
         stripped = line.strip()
         if stripped.startswith(";"):
             if GCN_RESOURCE_COMMENT.match(stripped):
-                out.append(stripped)
+                kept.append((stripped, False))
             continue
         if GCN_DEBUG_DIRECTIVE.match(line) or GCN_DEBUG_LABEL.match(line):
             continue
         line = GCN_COMMENT.sub("", line)
-        if not stripped.startswith("."):  # instructions; directives name no registers
-            dest_end = _gcn_destination_end(line)
+        instruction = not stripped.startswith(".")  # (directives name no registers)
+        if instruction:
+            for a, b in _gcn_destinations(line):
+                for m in GCN_REGISTER.finditer(line, a, b):
+                    written.update(_gcn_registers(m))
+        kept.append((line, instruction))
+    registers: dict[str, _Renamer] = {}
+    labels = _Renamer(".LBB")
 
-            def rename_register(m: re.Match, dest_end: int = dest_end) -> str:
-                cls = m.group(1)
-                r = registers.setdefault(cls, _Renamer(cls))
-                number = m.group(2) if m.group(2) is not None else m.group(3)
-                if (cls, number) in inputs or (number not in r.names and m.start() >= dest_end):
-                    # read before any write: the value the hardware or the launch put there (v0 the work item,
-                    # s[0:1] the kernel arguments): its own name, which no renaming may equal
-                    inputs.add((cls, number))
-                    return "$" + m.group(0)
-                if m.group(2) is not None:
-                    return r(number)
-                lo, hi = int(m.group(3)), int(m.group(4))
-                return f"{cls}[{r(number)[1:]}:+{hi - lo}]"
+    def rename_register(m: re.Match) -> str:
+        if not written.intersection(_gcn_registers(m)):
+            return "$" + m.group(0)  # (an input: its own name, which no renaming may equal)
+        cls = m.group(1)
+        r = registers.setdefault(cls, _Renamer(cls))
+        if m.group(2) is not None:
+            return r(m.group(2))
+        lo, hi = int(m.group(3)), int(m.group(4))
+        return f"{cls}[{r(m.group(3))[1:]}:+{hi - lo}]"
 
+    out: list[str] = []
+    for line, instruction in kept:
+        if instruction:
             line = GCN_REGISTER.sub(rename_register, line)
-        line = GCN_LABEL.sub(lambda m, lb=labels: lb(m.group(0)), line)
-        out.append(line)
+        out.append(GCN_LABEL.sub(lambda m, lb=labels: lb(m.group(0)), line))
     return out
 
 
