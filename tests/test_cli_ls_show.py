@@ -204,3 +204,22 @@ def test_a_kernel_is_found_by_the_name_its_files_go_by(cli):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("_matmul_NNT_bf16xbf16xmxfp4_16x256x128x1: 30 layouts in ")
     assert cli("layout", "_matmu", "--cache-dir", str(cache)).returncode == 1  # (no prefix of a file's name)
+
+
+def test_a_name_of_another_target_does_not_hide_a_file_name_of_this_one(cli, tmp_path, cache39):
+    """`--target cuda` with KERNEL `softmax_kernel`: an hip entry of that name matched first and the target
+    filter then left nothing, so the cuda entry whose files are named softmax_kernel.* (its metadata names
+    it otherwise) was never tried."""
+    import json
+    import shutil
+
+    hip = next(p.parent for p in cache39.glob("*/softmax_kernel.json") if '"hip"' in p.read_text())
+    cuda = next(p.parent for p in cache39.glob("*/add_kernel.json") if '"arch": 90' in p.read_text())
+    cache = tmp_path / "c"
+    shutil.copytree(hip, cache / hip.name)
+    renamed = shutil.copytree(cuda, cache / cuda.name)
+    for f in list(renamed.iterdir()):
+        f.rename(f.with_name(f.name.replace("add_kernel", "softmax_kernel")))
+    proc = cli("ls", "softmax_kernel", "--cache-dir", str(cache), "--target", "cuda", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert [e["name"] for e in json.loads(proc.stdout)["entries"]] == ["add_kernel"]

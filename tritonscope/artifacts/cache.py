@@ -796,6 +796,8 @@ def select(entries: list[KernelEntry], spec: str | None, target: str | None = No
     """Entries matching a name, glob, hash prefix, or entry path, else the name of their files; then a
     target filter."""
     out = entries
+    if target:  # (first: a name another target's entry has must not hide the file names of this target's)
+        out = [e for e in out if e.target is not None and e.target.matches(target)]
     if spec:
         if any(c in spec for c in "*?["):
             out = [e for e in out if fnmatch.fnmatchcase(e.name, spec) or fnmatch.fnmatchcase(e.hash, spec)]
@@ -810,8 +812,6 @@ def select(entries: list[KernelEntry], spec: str | None, target: str | None = No
                 # `_matmul.ttgir` of `_matmul_NNT_bf16xbf16xmxfp4_16x256x128x1`)
                 out = found or [e for e in out if any(os.path.basename(p).rsplit(".", 1)[0] == spec
                                                       for p in e.file_paths.values())]
-    if target:
-        out = [e for e in out if e.target is not None and e.target.matches(target)]
     return out
 
 
