@@ -22,9 +22,10 @@ when all of these hold (`SourcePolicy`), else the result names it with the reaso
 - it has every line the kernel's locations name in it (a shorter file is not the source compiled), and
   where the IR locates a function's `def` in it (the kernel's, a helper's it keeps), that line is the
   `def` of that function (another file with a Triton function, or one edited since, is not the source
-  compiled; with only PTX, SASS or AMDGCN read, which locate no def, the file must define the kernel); and no line the IR's locations (TTIR to PTX/AMDGCN: not a binary's
-  line table, which also numbers the lines of an inline asm string) name in it is blank or a comment (a
-  file the IR names only as an inlined call's is held to that).
+  compiled; with only PTX, SASS or AMDGCN read, which locate no def, the file must define the kernel); and
+  no line the IR's locations (TTIR to PTX/AMDGCN: not a binary's line table, which also numbers the lines
+  of an inline asm string) name in it is blank or a comment (a file the IR names only as an inlined call's
+  is held to that).
 
 A path the IR names is read as is where it exists on this machine, through whatever links its directories
 are (a venv's `lib64 -> lib`, a cluster's `/home -> /gpfs/home`): the IR could name the file behind such a
