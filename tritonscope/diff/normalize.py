@@ -532,6 +532,8 @@ def _normalize_ptx(lines: list[str], options: NormalizeOptions) -> list[str]:
 def _gcn_destinations(line: str) -> list[tuple[int, int]]:
     """The spans of `line` that an instruction writes (its destination operands; both halves of an RDNA
     `v_dual_*` pair), as (start, end)."""
+    if "::" not in line:
+        return _gcn_destinations_of(line)
     spans: list[tuple[int, int]] = []
     offset = 0
     for part in line.split("::"):
@@ -540,27 +542,32 @@ def _gcn_destinations(line: str) -> list[tuple[int, int]]:
     return spans
 
 
+_GCN_MNEMONIC = re.compile(r"\s*(\S+)\s*")
+_GCN_SGPR_OPERAND = re.compile(r"\s*(?:s\[|s\d|vcc)")
+
+
 def _gcn_destinations_of(text: str) -> list[tuple[int, int]]:
-    m = re.match(r"\s*(\S+)\s*", text)
+    m = _GCN_MNEMONIC.match(text)
     if m is None or m.end() == len(text):
         return []
-    mnemonic, rest = m.group(1), text[m.end():]
+    mnemonic, start = m.group(1), m.end()
+    rest = text[start:]
     if _GCN_NO_DEST.match(mnemonic) or (" lds" in rest and mnemonic.startswith("buffer_load")):
         return []
     if mnemonic.startswith(("global_atomic", "buffer_atomic", "flat_atomic")) and not _GCN_RETURNS.search(rest):
         return []  # (an atomic that returns nothing)
     if mnemonic.startswith("ds_") and not any(w in mnemonic for w in _GCN_DS_NON_ATOMIC) and "_rtn" not in mnemonic:
         return []
-    if mnemonic.startswith("v_cmpx") and not rest.lstrip().startswith(("s[", "vcc")):
+    if mnemonic.startswith("v_cmpx") and not rest.startswith(("s[", "vcc")):
         return []  # (gfx10 on: EXEC only; gfx9's _e64 form names an SGPR pair first)
-    operands: list[tuple[int, int]] = []
-    pos = m.end()
-    for piece in rest.split(","):
-        operands.append((pos, pos + len(piece)))
-        pos += len(piece) + 1
-    count = 2 if _GCN_TWO_DEST.match(mnemonic) and len(operands) > 2 and re.match(
-        r"\s*(?:s\[|s\d|vcc)", text[operands[1][0]:operands[1][1]]) else 1
-    return operands[:count]
+    first = text.find(",", start)
+    if first < 0:
+        return [(start, len(text))]
+    if _GCN_TWO_DEST.match(mnemonic):  # (its second operand an SGPR mask, with more operands after it)
+        second = text.find(",", first + 1)
+        if second >= 0 and _GCN_SGPR_OPERAND.match(text, first + 1):
+            return [(start, first), (first + 1, second)]
+    return [(start, first)]
 
 
 def _gcn_registers(m: re.Match) -> list[tuple[str, int]]:
@@ -604,10 +611,15 @@ def _normalize_amdgcn(lines: list[str], options: NormalizeOptions) -> list[str]:
         kept.append((line, instruction))
     registers: dict[str, _Renamer] = {}
     labels = _Renamer(".LBB")
+    is_input: dict[str, bool] = {}  # register as written -> whether the kernel never writes it (asked once)
 
     def rename_register(m: re.Match) -> str:
-        if not written.intersection(_gcn_registers(m)):
-            return "$" + m.group(0)  # (an input: its own name, which no renaming may equal)
+        spelled = m.group(0)
+        kept_name = is_input.get(spelled)
+        if kept_name is None:
+            kept_name = is_input[spelled] = written.isdisjoint(_gcn_registers(m))
+        if kept_name:
+            return "$" + spelled  # (an input: its own name, which no renaming may equal)
         cls = m.group(1)
         r = registers.setdefault(cls, _Renamer(cls))
         if m.group(2) is not None:
