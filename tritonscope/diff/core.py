@@ -191,9 +191,11 @@ def match_records(a: list[KernelRecord], b: list[KernelRecord], pair_singletons:
                     left.remove(ra)
                     right.remove(rb)
         scored = []
+        types_b = [_argument_types(rb) for rb in right]  # (once per record, not per pair)
         for ia, ra in enumerate(left):
+            types_a = _argument_types(ra)
             for ib, rb in enumerate(right):
-                if not _same_arguments(ra, rb):
+                if types_a is not None and types_b[ib] is not None and types_a != types_b[ib]:
                     continue
                 score = (rb.spec_key == ra.spec_key, _similarity(ra, rb))
                 scored.append((score, ia, ib))
@@ -215,17 +217,13 @@ def match_records(a: list[KernelRecord], b: list[KernelRecord], pair_singletons:
 _ARG_NAME_AND_ATTRIBUTES = re.compile(r"^%[\w.$-]+:\s*|\s*\{.*")  # (named, unfolded: `%x_ptr: ...`)
 
 
-def _same_arguments(a: KernelRecord, b: KernelRecord) -> bool:
-    """Whether two records' kernels take arguments of the same types (their attributes, such as
-    `tt.divisibility` or 3.9's `tt.pointer_range`, may differ); true where either signature is unknown."""
-    sa, sb = a.spec.get("ir_signature"), b.spec.get("ir_signature")
-    if not isinstance(sa, dict) or not isinstance(sb, dict):
-        return True
-    ta, tb = sa.get("args"), sb.get("args")
-    if not isinstance(ta, list) or not isinstance(tb, list):
-        return True
-    return ([_ARG_NAME_AND_ATTRIBUTES.sub("", str(x)) for x in ta]
-            == [_ARG_NAME_AND_ATTRIBUTES.sub("", str(x)) for x in tb])
+def _argument_types(r: KernelRecord) -> list[str] | None:
+    """The types of a record's kernel arguments, their names and attributes (`tt.divisibility`, 3.9's
+    `tt.pointer_range`) left out: two records whose types differ are two kernels; None where its signature
+    is unknown (it may pair with any)."""
+    sig = r.spec.get("ir_signature")
+    args = sig.get("args") if isinstance(sig, dict) else None
+    return [_ARG_NAME_AND_ATTRIBUTES.sub("", str(x)) for x in args] if isinstance(args, list) else None
 
 
 # --- comparison -----------------------------------------------------------------------------
@@ -234,15 +232,32 @@ def _same_arguments(a: KernelRecord, b: KernelRecord) -> bool:
 _COUNT_PREFIXES = ("ops:", "lines:")
 
 
+def _stage_of(stage: str | None, a: KernelRecord, b: KernelRecord) -> str | None:
+    """`metric_stage`'s `isa` as the pair's ISA stage (ptx or amdgcn)."""
+    if stage != "isa":
+        return stage
+    return next((s for s in ("ptx", "amdgcn") if s in a.stages or s in b.stages), None)
+
+
+def metric_stage(name: str) -> str | None:
+    """The stage a metric is counted in (`lines:llir`, `ops:global_load@ttgir`; `ops:` alone counts the ISA
+    text), else None: the kernel's resources, from its metadata and binary."""
+    if name.startswith("lines:"):
+        return name.split(":", 1)[1]
+    if "@" in name:
+        return name.rsplit("@", 1)[1]
+    if name.startswith("ops:"):
+        return "isa"
+    return None
+
+
 def _metric_value(rec: KernelRecord, name: str) -> float | None:
     v = rec.metrics.get(name)
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return v
     if name.startswith(_COUNT_PREFIXES):
-        stage = name.rsplit("@", 1)[1] if "@" in name else None
-        if name.startswith("lines:"):
-            stage = name.split(":", 1)[1]
-        present = stage in rec.stages if stage else bool({"ptx", "amdgcn"} & set(rec.stages))
+        stage = metric_stage(name)
+        present = bool({"ptx", "amdgcn"} & set(rec.stages)) if stage == "isa" else stage in rec.stages
         return 0 if present else None
     if name.startswith("loads:") and any(k.startswith("loads:") for k in rec.metrics):
         return 0  # the kernel's loads have verdicts, none of them this one
@@ -275,25 +290,6 @@ def compare_pair(a: KernelRecord, b: KernelRecord, stages: tuple[str, ...] | Non
         if va != vb:
             pair.deltas.append(MetricDelta(name, va, vb))
     return pair
-
-
-def _stage_of(stage: str | None, a: KernelRecord, b: KernelRecord) -> str | None:
-    """`metric_stage`'s `isa` as the pair's ISA stage (ptx or amdgcn)."""
-    if stage != "isa":
-        return stage
-    return next((s for s in ("ptx", "amdgcn") if s in a.stages or s in b.stages), None)
-
-
-def metric_stage(name: str) -> str | None:
-    """The stage a metric is counted in (`lines:llir`, `ops:global_load@ttgir`; `ops:` alone counts the ISA
-    text), else None: the kernel's resources, from its metadata and binary."""
-    if name.startswith("lines:"):
-        return name.split(":", 1)[1]
-    if "@" in name:
-        return name.rsplit("@", 1)[1]
-    if name.startswith("ops:"):
-        return "isa"
-    return None
 
 
 def stage_line_diff(stage: str, a: list[str], b: list[str], context: int) -> list[str]:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from tritonscope.diff.core import DiffResult, KernelPair
     from tritonscope.diff.records import KernelRecord
 
-# (a metric's name may hold `=`: MLIR's hints, `ops:hint:evictionPolicy=evict_last@ttgir`)
+# (a metric's name may hold `=`: MLIR's hints, `ops:hint:eviction_policy=evict_last@ttgir`)
 RULE = re.compile(r"^\s*(?P<metric>[A-Za-z][\w.:@=-]*?)\s*(?P<cmp>>=|<=|==|!=|>|<)\s*"
                   r"(?P<value>(?P<sign>[+-])?(?P<number>\d+(?:\.\d+)?)(?P<percent>%)?)?\s*$")
 COMPARATORS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le, "==": operator.eq,
