@@ -585,18 +585,20 @@ _LAYOUT_ARGUMENT = {"arange": 2, "zeros": 2, "full": 3, "convert_layout": 1, "al
                     "set_auto_layout": 1}
 
 
-def _parameters_given(names: list[tuple[str | None, str]], scanner: _Scanner) -> dict[tuple[str, str], set]:
+def _parameters_given(names: list[tuple[str | None, str]], scanner: _Scanner,
+                      passes: dict[tuple[str | None, str], list[tuple[str, int | str]]]) -> dict[tuple[str, str], set]:
     """The parameters of this source's functions that the names are passed to, and on through their calls:
     (function, parameter) -> the functions holding the names that pass it first. A name read in the callee
     is the layout's use there, as a helper's lines are the ops of its call (a warp-specialized partition's
-    ops carry no call site to give them back to their caller)."""
+    ops carry no call site to give them back to their caller). `passes`: the scanner's passes by (caller,
+    the name passed)."""
     out: dict[tuple[str, str], set] = {}
     todo = [(scope, name, scope) for scope, name in names]
     seen = set(names)
     while todo and len(seen) < 256:
         scope, name, root = todo.pop()
-        for caller, callee, where, given in scanner.passes:
-            if given != name or caller != scope or callee not in scanner.params:
+        for callee, where in passes.get((scope, name), ()):
+            if callee not in scanner.params:
                 continue
             params = scanner.params[callee]
             param = where if isinstance(where, str) else params[where] if where < len(params) else None
@@ -627,6 +629,9 @@ def scan(source: str, resolver: Resolver | None = None) -> Scan:
     `resolver` finds the module (a helper of the kernel's package), else listed as `foreign`."""
     scanner = _Scanner(source, resolver)
     scanner.visit(ast.parse(source))
+    passes: dict[tuple[str | None, str], list[tuple[str, int | str]]] = {}  # (caller, name) -> (callee, where)
+    for caller, callee, where, given in scanner.passes:
+        passes.setdefault((caller, given), []).append((callee, where))
     for layout in scanner.found:
         # the names it goes by: its own and its aliases (a name bound to what a helper returns is one), each
         # read in its scope (a module-level name is read in every function that does not bind that name
@@ -634,13 +639,13 @@ def scan(source: str, resolver: Resolver | None = None) -> Scan:
         own = layout.file is None  # (one written in an imported module: only this source's names for it)
         names = [(layout.function, layout.name)] if layout.name and own else []
         names += [(fn, a) for fn, a, w in scanner.aliases if w is layout]
-        given = _parameters_given(names, scanner)  # (function, parameter) -> the functions passing it first
+        given = _parameters_given(names, scanner, passes)  # (function, parameter) -> who passes it first
         sites = {(fn, line) for w, fn, line in scanner.helper_calls if w is layout}
         sites |= {(fn, line) for fn, name, line in scanner.reads if (line != layout.line or not own)
                   and any(name == n and (fn == scope or (scope is None and (fn, n) not in scanner.stores))
                           for scope, n in names)}
         layout.passed_from = {}
-        for fn, name, line in scanner.reads:
+        for fn, name, line in scanner.reads if given else ():
             roots = given.get((fn, name))
             if roots and (fn, line) not in sites:
                 layout.passed_from.setdefault(line, set()).update(roots)
