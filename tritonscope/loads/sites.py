@@ -401,7 +401,7 @@ class ValueGraph:
             return self.constant(srcs[0], depth + 1) if len(srcs) == 1 else None
         return None
 
-    def mask_run(self, mask: str, dim: int, depth: int = 0) -> int | None:
+    def mask_run(self, mask: str, dim: int) -> int | None:
         """How many consecutive elements along `dim`, from a multiple of that many, one mask bit covers, as
         Triton's AxisInfo gives a comparison's constancy: a unit-step index (`tt.make_range`, plus values
         that do not vary along `dim`) against a bound, `offs < 512` from 0: runs of gcd(the index's start
@@ -409,22 +409,53 @@ class ValueGraph:
         `dim`: any run. None where it cannot be told."""
         from math import gcd
 
+        comparisons = self._mask_comparisons(mask, dim)
+        if comparisons is None:
+            return None
+        run = _MAX_FACTOR
+        for pred, index, bound, at, depth in comparisons:
+            if pred not in ("slt", "ult", "sge", "uge", "sle", "ule", "sgt", "ugt"):
+                return None  # (eq/ne: one position flips the bit)
+            start = self._index_start(index, at, depth + 1)
+            if start is None:
+                return None
+            # the bit flips where the index reaches the bound (`<`, `>=`) or passes it (`<=`, `>`)
+            c = self.constant(bound)
+            if pred in ("sle", "ule", "sgt", "ugt"):
+                if c is None:
+                    return None
+                c += 1
+            edge = (gcd(abs(c), _MAX_FACTOR) or _MAX_FACTOR) if c is not None else self.divisor(bound)
+            run = gcd(run, gcd(start, edge))
+        return run
+
+    def mask_bounds(self, mask: str, dim: int) -> list[str] | None:
+        """The values a mask compares an index that varies along `dim` against (`offs_k < K` in
+        `(offs_m < M) & (offs_k < K)`, for the dim of `offs_k`). None where the mask is not made of such
+        comparisons (its whole slice then)."""
+        comparisons = self._mask_comparisons(mask, dim)
+        return None if comparisons is None else [bound for _, _, bound, _, _ in comparisons]
+
+    def _mask_comparisons(self, mask: str, dim: int, depth: int = 0) -> list[tuple[str, str, str, int, int]] | None:
+        """The comparisons `index <pred> bound` a mask is made of, the index the side that varies along
+        `dim` (`bound > index` read as `index < bound`), through layout conversions, broadcasts, reshapes
+        and dims added (the dim followed to the comparison's own: `at`), `and`/`or`: (pred, index, bound,
+        at, depth). [] for a mask that does not vary along `dim`; None where a part is no such comparison."""
         if depth > 32:
             return None
         mask = self._follow(mask)
         if self.varies_along(mask, dim) is False:
-            return _MAX_FACTOR
+            return []
         op = self.defs.get(mask)
         if op is None:
             return None
         srcs = self._operands(op, mask)
-        name = op.op
-        if name in _RESHAPING_OPS:
+        if op.op in _RESHAPING_OPS:
             moved = _reshaped_source(op, srcs, dim)
-            return None if moved is None else self.mask_run(*moved, depth + 1)
-        if name in ("arith.andi", "arith.ori") and len(srcs) == 2:
-            runs = [self.mask_run(v, dim, depth + 1) for v in srcs]
-            return None if None in runs else gcd(*runs)
+            return None if moved is None else self._mask_comparisons(*moved, depth + 1)
+        if op.op in ("arith.andi", "arith.ori") and len(srcs) == 2:
+            parts = [self._mask_comparisons(v, dim, depth + 1) for v in srcs]
+            return None if None in parts else [c for p in parts for c in p]
         m = re.match(r"\s*(?:%[\w.$-]+\s*=\s*)?arith\.cmpi\s+(\w+)", op.text)
         if m is None or len(srcs) != 2:
             return None
@@ -438,46 +469,7 @@ class ValueGraph:
                     "sle": "sge", "ule": "uge"}.get(pred, pred)
         else:
             return None
-        if pred not in ("slt", "ult", "sge", "uge", "sle", "ule", "sgt", "ugt"):
-            return None  # (eq/ne: one position flips the bit)
-        start = self._index_start(index, dim, depth + 1)
-        if start is None:
-            return None
-        # the bit flips where the index reaches the bound (`<`, `>=`) or passes it (`<=`, `>`)
-        c = self.constant(bound)
-        if pred in ("sle", "ule", "sgt", "ugt"):
-            if c is None:
-                return None
-            c += 1
-        edge = (gcd(abs(c), _MAX_FACTOR) or _MAX_FACTOR) if c is not None else self.divisor(bound)
-        return gcd(start, edge)
-
-    def mask_bounds(self, mask: str, dim: int, depth: int = 0) -> list[str] | None:
-        """The values a mask compares an index that varies along `dim` against (`offs_k < K` in
-        `(offs_m < M) & (offs_k < K)`, for the dim of `offs_k`): through layout conversions, broadcasts,
-        dims added, `and`/`or`. None where the mask is not such a comparison (its whole slice then)."""
-        if depth > 32:
-            return None
-        mask = self._follow(mask)
-        if self.varies_along(mask, dim) is False:
-            return []
-        op = self.defs.get(mask)
-        if op is None:
-            return None
-        srcs = self._operands(op, mask)
-        if op.op in _RESHAPING_OPS:
-            moved = _reshaped_source(op, srcs, dim)
-            return None if moved is None else self.mask_bounds(*moved, depth + 1)
-        if op.op in ("arith.andi", "arith.ori") and len(srcs) == 2:
-            parts = [self.mask_bounds(v, dim, depth + 1) for v in srcs]
-            return None if None in parts else [b for p in parts for b in p]
-        if op.op == "arith.cmpi" and len(srcs) == 2:
-            varies = [self.varies_along(v, dim) for v in srcs]
-            if varies == [True, False]:
-                return [srcs[1]]
-            if varies == [False, True]:
-                return [srcs[0]]
-        return None
+        return [(pred, index, bound, dim, depth)]
 
     def _index_start(self, value: str, dim: int, depth: int) -> int | None:
         """For an index that steps by 1 along `dim` (`tt.make_range`, its layout conversions and
