@@ -79,3 +79,15 @@ def test_a_conversion_s_loads_at_a_local_load_s_position_are_its_own():
     assert row.stages == {"llir": {"load <4 x bfloat>": 4}, "ptx": {"ld.shared.v4.b32": 2}}
     left = {(u["stage"], u["form"]): u["count"] for u in report.unattributed if (u["line"], u["col"]) == (390, 16)}
     assert (left[("llir", "load i64")], left[("llir", "load i32")], left[("ptx", "ld.shared.b64")]) == (2, 1, 2)
+
+
+def test_a_load_s_hints_are_read_as_the_metrics_read_them(cache23):
+    """`loads` parsed hints apart from the metrics: Triton 2.x's default `cache = 1 : i32` showed as `cache 1`
+    on 35 rows, 3.9's default `eviction_policy = evict_normal` as a hint on 8."""
+    from tritonscope.stages.memops import mlir_hint_values
+
+    rows = [r for e in Cache(cache23).kernels() if e.kind == "kernel" for r in analyze_entry(e, sass=False).rows]
+    assert rows and all(r.cache is None and r.eviction is None for r in rows)
+    text = ("%1 = tt.load %0 {cachePolicy = #tt.cache_policy<cache_modifier = ca, eviction_policy = "
+            "evict_normal>} : tensor<4x!tt.ptr<f16>>")
+    assert list(mlir_hint_values(text)) == [("cache_modifier", "ca")]

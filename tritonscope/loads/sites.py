@@ -19,7 +19,7 @@ from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.attrs import dtype_bits, iter_shaped_types, parse_tensor_type
 from tritonscope.layouts.model import Layout
 from tritonscope.stages.common import Module, Op, SourceLoc, chained
-from tritonscope.stages.memops import initialized_alloc_kind, mlir_op_kind
+from tritonscope.stages.memops import initialized_alloc_kind, mlir_hint_values, mlir_op_kind
 
 # `%a, %b = ` / `%acc:9 = ` at the start of an op: the values it defines.
 RESULTS = re.compile(r"^\s*(?P<names>%[\w.$-]+(?::\d+)?(?:\s*,\s*%[\w.$-]+(?::\d+)?)*)\s*=")
@@ -34,8 +34,6 @@ FUNC_LINE = re.compile(r"^\s*tt\.func\s+(?:public\s+|private\s+)?@(?P<name>[\w$.
 ARG_START = re.compile(r"(%[\w.$-]+)\s*:\s*")
 ITER_ARGS = re.compile(r"iter_args\((?P<body>.*?)\)\s*->")
 ITER_ARG = re.compile(r"(%[\w.$-]+)\s*=\s*(%[\w.$-]+(?:#\d+)?)")
-EVICTION = re.compile(r"eviction_?[pP]olicy\s*=\s*(\w+)")
-CACHE_MODIFIER = re.compile(r"cache_?[mM]odifier\s*=\s*(\w+)|\bcache\s*=\s*(\w+)")
 ATTR_DICT = re.compile(r"\{[^{}]*\}")
 # `%src, %dst mask %m other %o` (async_copy_global_to_local): keyword operands.
 KEYWORD_OPERAND = re.compile(r"\b(mask|other)\s+(%[\w.$-]+)")
@@ -1057,14 +1055,13 @@ def _site(op: Op, kind: str, aliases: dict[str, Layout]) -> AccessSite:
     other = positional[other_idx] if other_idx is not None and other_idx < len(positional) else None
     mask = kw.get("mask", mask)
     other = kw.get("other", other)
-    ev = EVICTION.search(text)
-    cm = CACHE_MODIFIER.search(text)
-    cache = (cm.group(1) or cm.group(2)) if cm else None
+    hints: dict[str, str] = {}
+    for key, value in mlir_hint_values(text):  # (each release's spelling, as the metrics read it)
+        hints.setdefault(key, value)
     attrs = {m.group(1): int((m.group("int") or m.group("dense")).split(",")[0]) for m in ALIGNMENT_ATTR.finditer(text)}
     shape, dtype, bits, layout, layout_name = _access_type(text, aliases)
     site = AccessSite(op, kind, shape, dtype, bits, layout, layout_name, mask, other,
-                      ev.group(1) if ev and ev.group(1) not in ("normal",) else None,
-                      cache if cache not in (None, "none") else None, address, attrs)
+                      hints.get("eviction_policy"), hints.get("cache_modifier"), address, attrs)
     if kind.startswith("shared") or kind == "async_copy":
         sig = text[text.find(" : ") + 3:] if " : " in text else ""
         if kind == "async_copy":  # (its destination prints as `-> <128x64xf16, #shared, #smem, mutable>`)

@@ -151,8 +151,9 @@ _MLIR_HINT_NUMBERS = {"eviction_policy": ("evict_normal", "evict_first", "evict_
 _MLIR_HINT_DEFAULTS = frozenset(("none", "normal", "NORMAL", "NONE", "evict_normal", "EVICT_NORMAL"))
 
 
-def _mlir_hints(text: str) -> tuple[str, ...]:
-    hints = []
+def mlir_hint_values(text: str):
+    """(key, value) of each hint an MLIR op's text gives, `eviction_policy` first, then `cache_modifier`, in
+    the newest release's spelling; the defaults are none (`loads` shows them, metrics count them)."""
     for rx, key in ((_MLIR_EVICTION, "eviction_policy"), (_MLIR_CACHE, "cache_modifier")):
         for m in rx.finditer(text):
             value = m.group(1)
@@ -160,8 +161,11 @@ def _mlir_hints(text: str) -> tuple[str, ...]:
                 names = _MLIR_HINT_NUMBERS[key]
                 value = names[int(value) - 1] if 0 < int(value) <= len(names) else value
             if value not in _MLIR_HINT_DEFAULTS:
-                hints.append(f"{key}={value}")
-    return tuple(hints)
+                yield key, value
+
+
+def _mlir_hints(text: str) -> tuple[str, ...]:
+    return tuple(f"{key}={value}" for key, value in mlir_hint_values(text))
 _MLIR_LOCAL_ALLOC_WITH_VALUE = lazy_compile(r"(?:local|tmem)_alloc\s+%")
 
 
