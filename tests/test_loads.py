@@ -916,3 +916,20 @@ def test_reasons_of_two_rows_at_one_position_name_their_op(cli):
     for r in rows:
         for code in r["reasons"] + [c["code"] for c in r["count_changes"]]:
             assert f"  259:17 {op_words(r['op'])} {code}:" in text
+
+
+def test_fewer_llir_vectors_than_the_layouts_say_why(cli):
+    """SGLang's GPTQ MoE kernel on gfx942, 184:19: a scale load pipelined into 3 copies of 2 predicted 16-byte
+    vectors, 2 in LLIR (every row of the 64-row tile reads one address: `(offs_k[:, None] + 64 * k) // 128`,
+    and the two prologue copies read the same): `as-predicted` with no count change said why 6 became 2."""
+    from pathlib import Path
+
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "sglang"
+    doc = json.loads(cli("loads", "54KWHBUSQE", "--cache-dir", str(cache), "--line", "184", "--json").stdout)
+    (row,) = doc["rows"]
+    assert (row["instances"], row["predicted_vectors_per_thread"], row["verdict"]) == (3, 2, "as-predicted")
+    assert row["stages"]["llir"] == {"raw.ptr.buffer.load <4 x i32>": 2}
+    (change,) = row["count_changes"]
+    assert change["code"] == "merged"
+    assert change["evidence"].startswith("the layout gives 6 vector(s) (3 copies x 2), 2 in llir")
+    assert change["evidence"].endswith("the address is divided by 128 along dim 0, of 64 elements")

@@ -35,7 +35,7 @@ from tritonscope.loads.join import (
 )
 from tritonscope.loads.model import VERDICTS, AccessRow, LoadsReport, Reason, disambiguate
 from tritonscope.loads.sites import AccessSite, ValueGraph, access_sites
-from tritonscope.loads.verdict import decide, explain_counts, reasons
+from tritonscope.loads.verdict import decide, explain_counts, reasons, repeating_dims
 from tritonscope.srcmap.paths import SourceFinder
 from tritonscope.stages import entry_stages
 from tritonscope.stages.common import Module, SourceLoc
@@ -200,8 +200,11 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         with graph.through(row.sites[0].calls):
             decide(row, final, graph)
         trips = [graph.loop_trips(s.op) for s in row.sites]  # (each copy's loops: a prologue's are not the loop's)
+        with graph.through(row.sites[0].calls):
+            repeats = repeating_dims(row, graph)
         explain_counts(row, stages, trips[0] if trips else None, copied_loops if None in trips else None,
-                       in_runtime_loop=None in trips and any(graph.in_loop(s.op) for s in row.sites))
+                       in_runtime_loop=None in trips and any(graph.in_loop(s.op) for s in row.sites),
+                       repeats=repeats)
         row.count_changes.extend(row.relocations)
     for row in rows:  # an access combined into another's wider instruction has that one's verdict
         partner = row.combined_with

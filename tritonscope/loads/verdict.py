@@ -223,8 +223,31 @@ def _step(graph: ValueGraph, address: list[str], rank: int, dim: int) -> tuple[i
     return terms[0]
 
 
+def repeating_dims(row: AccessRow, graph: ValueGraph) -> str | None:
+    """Where a global access's address is the same for several of a thread's elements along a dim other than
+    the contiguous one (it does not vary along it, or its index is divided there), in words; None when every
+    dim's step is unknown or moves. (Loads of equal addresses LLVM may merge into one.)"""
+    site = row.sites[0]
+    if not row.shape or site.kind.startswith("shared") or not site.address or row.fastest_dim is None:
+        return None
+    steps = graph.steps(site.address, len(row.shape))
+    if any(None in terms for terms in steps.values()):
+        return None  # (a term this reading does not follow: nothing can be said of any dim)
+    out = []
+    for dim, n in enumerate(row.shape):
+        if dim == row.fastest_dim or n == 1:
+            continue
+        terms = steps.get(dim, [])
+        if not terms:
+            out.append(f"does not vary along dim {dim}")
+        elif len(set(terms)) == 1 and terms[0][2] > 1:
+            out.append(f"is divided by {terms[0][2]} along dim {dim}, of {n} elements")
+    return f"the address {' and '.join(out)}" if out else None
+
+
 def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
-                   copied_loop: str | None = None, in_runtime_loop: bool = False) -> None:
+                   copied_loop: str | None = None, in_runtime_loop: bool = False,
+                   repeats: str | None = None) -> None:
     """Why consecutive stages hold different numbers of the row's instructions (per thread, static), and
     why LLIR holds more than the layout's vectors (`unrolled`: a constant-bound loop LLVM unrolled).
 
@@ -238,7 +261,11 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
     did to such loops, read from its block names (`analyze._copied_loops`: "unrolled or peeled", "unswitched"):
     the access may be there several times. `in_runtime_loop`: the access sits in a loop of run-time trip
     count; more SASS instructions than PTX ones, none narrower (no vector was cut), are then ptxas's
-    unrolling of that loop (colossalai's `for i in range(0, cur_seq_idx): tl.load(...)`: 1 PTX, 8 SASS)."""
+    unrolling of that loop (colossalai's `for i in range(0, cur_seq_idx): tl.load(...)`: 1 PTX, 8 SASS).
+    Fewer LLIR instructions of a global access than the layout's vectors, each as wide as predicted, are
+    `merged` (LLVM combined loads of equal addresses, or removed or moved some; `repeats`, from
+    `repeating_dims`, says where the address repeats: sglang's GPTQ MoE scale
+    `(offs_k[:, None] + BLOCK_K * k) // group_size`, 3 copies of 2 vectors, 2 in llir on gfx942)."""
     row.count_changes = []
     totals = [(s, sum(row.stages[s].values())) for s in stages if row.stages.get(s)]
     expected = (row.predicted_vectors_per_thread or 0) * row.instances
@@ -271,6 +298,13 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
                 f"registers, {m} in llir: they hold {row.distinct_per_thread} distinct elements, each "
                 f"{row.elements_per_thread // row.distinct_per_thread} times, and Triton's lowering moves each "
                 f"distinct element once"))
+        elif same and m < expected and not row.kind.startswith("shared"):
+            # (a shared-memory dot operand's instructions spread over the dot's lines: nothing to say there)
+            copies = f" ({row.instances} copies x {row.predicted_vectors_per_thread})" if row.instances > 1 else ""
+            row.count_changes.append(Reason(
+                "merged", f"the layout gives {expected} vector(s){copies}, {m} in llir, each as wide as predicted: "
+                "LLVM combined loads of equal addresses, or removed or moved some"
+                + (f": {repeats}" if repeats else "")))
         elif copied_loop and same and m > expected and m % (row.predicted_vectors_per_thread or expected) == 0:
             # (whole copies of one instance's vectors: a pipelined access's loop copy peeled, its prologue not)
             copies = []
