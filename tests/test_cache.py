@@ -102,7 +102,8 @@ def test_launcher_empty_tmp_and_binary_only(tmp_path, cache39):
 
 
 def test_list_form_target_and_mangled_names():
-    assert parse_target(["cuda", 80]) == Target("cuda", "80", None)
+    assert parse_target(["cuda", 80]) == Target("cuda", "80", 32)  # (2.3 names no warp size: NVIDIA's is 32)
+    assert parse_target(["hip", "gfx90a"]) == Target("hip", "gfx90a", None)
     assert parse_target({"backend": "hip", "arch": "gfx942", "warp_size": 64}) == Target("hip", "gfx942", 64)
     assert parse_target("hip:gfx90a") == Target("hip", "gfx90a")
     assert parse_target(None) is None
@@ -203,7 +204,7 @@ def test_triton_23_cache(cache23):
     assert all(len(e.hash) == 32 for e in entries)  # md5 hex directory names
     assert Counter(e.name for e in entries) == {"add_kernel": 2, "softmax_kernel": 2, "dot_kernel": 2}
     (add80,) = select(entries, "add_kernel", "cuda:80")
-    assert add80.mangled_name == "add_kernel_0d1d2d3d" and add80.target == Target("cuda", "80", None)
+    assert add80.mangled_name == "add_kernel_0d1d2d3d" and add80.target == Target("cuda", "80", 32)
     assert select(entries, "add_kernel_0d1d2d3d", "cuda:90")[0].name == "add_kernel"
 
 

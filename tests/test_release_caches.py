@@ -187,3 +187,63 @@ def test_one_library_kernel_as_each_release_compiles_it(rel):
     layout = _json("layout", str(entry.path), "--json", "--no-picture")
     assert layout["semantics"]["triton_version"] == rel and layout["semantics"]["from"] == "the entry's metadata"
     assert _mapped(entry) == stages
+
+
+def _copy_entry(src: Path, dst: Path) -> Path:
+    import shutil
+
+    shutil.copytree(src, dst)
+    return dst
+
+
+def test_every_cubins_header_names_the_arch_its_metadata_does():
+    """An entry keeping only its CUBIN (2.0 names its target in no metadata, only the PTX's `.target`) takes
+    the arch from the ELF header's flags: both ABIs (0x33 v7, 0x41 v8) of every CUBIN in the test data and
+    the corpus give the arch their entry's metadata names."""
+    from tritonscope.artifacts.nvinfo import cubin_arch
+
+    root = Path(__file__).parent / "data"
+    checked = collections.Counter()
+    from conftest import CORPUS
+
+    for cache in (root, CORPUS):
+        for cubin in sorted(cache.rglob("*.cubin")):
+            entry = next((e for e in Cache(cubin.parent.parent).kernels() if e.path == cubin.parent), None)
+            if entry is None or entry.metadata is None or entry.target is None:
+                continue
+            head = cubin.read_bytes()[:64]
+            assert cubin_arch(head) == entry.target.arch, cubin
+            checked[(head[7], head[8])] += 1
+    assert checked[(0x33, 7)] > 50 and checked[(0x41, 8)] > 20, checked
+    assert cubin_arch(b"\x7fELF" + bytes(60)) is None and cubin_arch(b"") is None
+
+
+def test_2x_targets_without_a_warp_size_or_a_ptx(tmp_path):
+    """Triton 2.3's metadata names the target as ["cuda", 80] (no warp size): the thread limit went
+    unchecked (num_warps 64 = 2048 threads passed where 2.2's copy was flagged); a 2.0 entry that lost its PTX
+    had no target, and `--target cuda` dropped it."""
+    entry23 = next(e for e in Cache(Path(__file__).parent / "data" / "triton-2.3.1" / "cache").kernels())
+    copy = _copy_entry(entry23.path, tmp_path / "c" / "E23")
+    meta = copy / Path(entry23.file_paths["json"]).name
+    doc = json.loads(meta.read_text())
+    assert isinstance(doc["target"], list) and len(doc["target"]) == 2
+    meta.write_text(json.dumps({**doc, "num_warps": 64}))
+    entry20 = next(e for e in Cache(DATA_2X / "2.0").kernels() if "ptx" in e.file_paths)
+    copy20 = _copy_entry(entry20.path, tmp_path / "c" / "E20")
+    (copy20 / Path(entry20.file_paths["ptx"]).name).unlink()
+    listed = {x["hash"]: x for x in _json("ls", "--cache-dir", str(tmp_path / "c"), "--json", "--target",
+                                          "cuda")["entries"]}
+    assert listed["E23"]["target"]["warp_size"] == 32
+    assert listed["E23"]["over_limits"] == [{"resource": "threads", "used": 2048, "limit": 1024}]
+    assert listed["E20"]["target"] == {"backend": "cuda", "arch": entry20.target.arch, "warp_size": 32}
+
+
+def test_a_2x_tensor_of_a_shared_layout_is_in_shared_memory():
+    """Up to 2.3 a tensor in shared memory is a `tensor<64x32xf16, #shared0>` (no memdesc): `layout` said
+    "64x32 f16 in registers" under `#triton_gpu.shared<...>`."""
+    entry = next(e for e in Cache(DATA_2X / "2.0").kernels() if e.name == "dot_kernel")
+    doc = _json("layout", entry.hash[:8], "--cache-dir", str(DATA_2X / "2.0"), "--json")
+    uses = {(layout["name"], use["memory"]) for layout in doc["layouts"] for use in layout["uses"]}
+    assert ("shared0", "shared") in uses and ("shared1", "shared") in uses
+    assert not any(name.startswith("shared") and memory == "registers" for name, memory in uses)
+    assert any(name.startswith("blocked") and memory == "registers" for name, memory in uses)

@@ -97,10 +97,10 @@ def parse_target(raw: object) -> Target | None:
         if not isinstance(raw[0], str) or not _is_name(raw[1]):
             return None  # (a damaged field: no target rather than one spelled from a list's repr)
         warp = raw[2] if len(raw) > 2 and is_int(raw[2]) else None
-        return Target(raw[0], str(raw[1]), warp)
+        return Target(raw[0], str(raw[1]), 32 if warp is None and raw[0] == "cuda" else warp)  # (2.3: no size)
     if isinstance(raw, str) and ":" in raw:
         backend, arch = raw.split(":", 1)
-        return Target(backend, arch)
+        return Target(backend, arch, 32 if backend == "cuda" else None)
     return None
 
 
@@ -243,15 +243,20 @@ class KernelEntry:
 
     def _target_from_ir(self) -> Target | None:
         """Partial entries have no json, 2.0's names no target: the TTGIR module header names it (up to 2.3
-        as `triton_gpu.compute-capability`), else the PTX's `.target sm_80`."""
+        as `triton_gpu.compute-capability`), else the PTX's `.target sm_80`, else the CUBIN's ELF header."""
         head = (_head(self.file_paths.get("ttgir"), _IR_HEAD_BYTES) or b"").decode("utf-8", "replace")
         m = _TTGIR_TARGET.search(head)
         if m:
             w = _TTGIR_WARP.search(head)
             backend, arch = (m.group(1), m.group(2)) if m.group(1) else ("cuda", m.group(3))
-            return Target(backend, arch, int(w.group(1)) if w else None)
+            return Target(backend, arch, int(w.group(1)) if w else 32 if backend == "cuda" else None)
         m = _PTX_TARGET.search((_head(self.file_paths.get("ptx"), _IR_HEAD_BYTES) or b"").decode("utf-8", "replace"))
-        return Target("cuda", m.group(1), 32) if m else None
+        if m:
+            return Target("cuda", m.group(1), 32)
+        from tritonscope.artifacts.nvinfo import cubin_arch
+
+        arch = cubin_arch(_head(self.file_paths.get("cubin"), 64) or b"")  # (an entry keeping only its CUBIN)
+        return Target("cuda", arch, 32) if arch else None
 
     @property
     def language(self) -> str | None:

@@ -50,6 +50,30 @@ class _Section:
     info: int
 
 
+EM_CUDA = 190
+
+
+def cubin_arch(head: bytes) -> str | None:
+    """The SM a CUBIN was built for, from its ELF header's flags ('80' for sm_80 and '90' for sm_90a, as
+    Triton's metadata names them), None for what is not a CUBIN header this reads. Two ABIs are seen:
+    OS ABI 0x33 version 7 keeps the SM in the flags' low byte (EF_CUDA_SM80 = 0x50; Triton 2.0 to 3.6), OS
+    ABI 0x41 version 8 in their second byte (0x5a04 on sm_90a, 0x6402 on sm_100a; CUDA 13's ptxas)."""
+    if len(head) < 0x34 or head[:4] != ELF_MAGIC or head[4] != 2 or head[5] not in (1, 2):
+        return None
+    endian = "<" if head[5] == 1 else ">"
+    machine, = struct.unpack_from(endian + "H", head, 0x12)
+    flags, = struct.unpack_from(endian + "I", head, 0x30)
+    if machine != EM_CUDA:
+        return None
+    if (head[7], head[8]) == (0x33, 7):
+        sm = flags & 0xFF
+    elif (head[7], head[8]) == (0x41, 8):
+        sm = (flags >> 8) & 0xFF
+    else:
+        return None
+    return str(sm) if sm >= 10 else None
+
+
 def _sections(data: bytes, path: str | None) -> list[_Section]:
     if data[:4] != ELF_MAGIC or len(data) < 64:
         raise ParseError("not an ELF file", path)

@@ -191,6 +191,8 @@ def parse_tensor_type(text: str, aliases: dict[str, Layout] | None = None) -> Te
             alloc_shape = tuple(int(d) for d in extra.split("x"))
     # a TMA descriptor's block: the tile a copy moves through shared memory, in its shared layout
     memory = "registers" if m.group("kind") == "tensor" else "shared"
+    if memory == "registers" and getattr(encoding, "shared", False):
+        memory = "shared"  # (up to 2.3 a tensor in shared memory is a `tensor<>` of a shared layout)
     if any(p.strip().startswith("#ttng.tensor_memory") for p in parts[2:]):
         memory = "tensor_memory"
     return TensorType(shape, dtype, bits, encoding, encoding_name, pointee, pointee_bits, memory, alloc_shape)
