@@ -223,3 +223,20 @@ def test_a_name_of_another_target_does_not_hide_a_file_name_of_this_one(cli, tmp
     proc = cli("ls", "softmax_kernel", "--cache-dir", str(cache), "--target", "cuda", "--json")
     assert proc.returncode == 0, proc.stderr
     assert [e["name"] for e in json.loads(proc.stdout)["entries"]] == ["add_kernel"]
+
+
+def test_ls_names_metadata_that_does_not_read(cli, tmp_path):
+    """A truncated metadata JSON made the entry `partial` (a failed compile, as `--partial` says) and the
+    table said nothing of the file: only `--json`'s metadata_error did. A note names it, as snapshot's does."""
+    from pathlib import Path
+
+    src = Path(__file__).parent / "data" / "releases-2.0-2.2" / "2.1"
+    entry = next(p for p in sorted(src.iterdir()) if p.is_dir())
+    shutil.copytree(entry, tmp_path / "c" / entry.name)
+    meta = next(p for p in (tmp_path / "c" / entry.name).glob("*.json") if not p.name.startswith("__grp__"))
+    meta.write_text('{"num_warps": 4, "sha')
+    for args in ((), ("--json",)):
+        p = cli("ls", "--cache-dir", str(tmp_path / "c"), *args)
+        assert p.returncode == 0, p.stderr
+        assert p.stderr == f"tritonscope: note: {meta}: metadata not read (Unterminated string starting at: line 1 " \
+            "column 18 (char 17)): what it gives (num_warps, num_stages, shared memory, the release) is unknown\n"

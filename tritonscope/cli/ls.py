@@ -24,7 +24,9 @@ def parse_since(text: str) -> float:
 @click.command("ls")
 @selection_options(metavar="PATTERN")
 @click.option("--since", "since", default=None, metavar="AGE", help="Only entries newer than AGE (30m, 2h, 7d).")
-@click.option("--partial", is_flag=True, help="Only partial entries (failed compiles: IR but no metadata).")
+@click.option("--partial", is_flag=True,
+              help="Only partial entries: IR but no readable metadata (a failed compile; damaged metadata gets a "
+              "note naming its file).")
 @click.option("--all", "include_all", is_flag=True, help="Also launcher (.so), empty and tmp.* entries.")
 @click.option("--inductor", "inductor_view", is_flag=True,
               help="torch.compile kernels only: each one's graph, fused ATen ops and model lines.")
@@ -45,6 +47,11 @@ def ls_cmd(sel: Selection, since: str | None, partial: bool, include_all: bool, 
         cutoff = time.time() - parse_since(since)
         entries = [e for e in entries if e.mtime >= cutoff]
     entries.sort(key=lambda e: (-e.mtime, e.name, e.hash))
+    for e in entries:  # (what of a listed entry does not read: its metadata, a stage file that is no file)
+        for line in e.damage():
+            from tritonscope.render.visible import one_line
+
+            click.echo(one_line(f"tritonscope: note: {line}"), err=True)
     links = sel.inductor_links(entries, inductor_view) if (as_json or inductor_view) else [None] * len(entries)
     if inductor_view:
         kept = [(e, link) for e, link in zip(entries, links, strict=True) if link is not None]
