@@ -567,7 +567,7 @@ def test_a_report_of_an_entry_without_text_stages(cli, tmp_path):
     out = tmp_path / "p.html"
     r = cli("report", "matmul_kernel", "--cache-dir", str(tmp_path / "c"), "-o", str(out))
     assert r.returncode == 0, r.stderr
-    assert "source + no IR stage (the entry keeps none)" in r.stderr
+    assert "KiB: no IR stage (the entry keeps none))" in r.stderr  # (and no source: no IR names one)
     notes = [n.all_text() for n in parse_page(out.read_text()).find_all("div", cls="empty")]
     assert "no IR stage to name a source file: the entry keeps none of its text stages" in notes
     assert "no TTGIR in this entry: layouts are read from it" in notes
@@ -597,3 +597,13 @@ def test_a_full_stdout_and_an_empty_output_path_are_one_line_each(cli, cache39):
     empty = cli("report", "add_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "-o", "")
     assert empty.returncode == 2 and empty.stderr.splitlines() == [
         "tritonscope: error: -o: an empty path (give a file name, or '-' for stdout)"]
+
+
+def test_the_written_line_says_source_only_when_the_page_has_it(cli, tmp_path):
+    """Triton 2.0 writes no locations: the page embeds no source, and the line said `source + ttgir, ...`."""
+    from pathlib import Path
+
+    cache = Path(__file__).parent / "data" / "releases-2.0-2.2" / "2.0"
+    p = cli("report", "9777d134", "--cache-dir", str(cache), "-o", str(tmp_path / "r.html"))
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.startswith(f"wrote {tmp_path / 'r.html'} (") and "KiB: ttgir, llir, ptx)\n" in p.stderr

@@ -70,7 +70,8 @@ def report_cmd(sel: Selection, output: str | None, stages: str | None, open_brow
     write_atomically(path, page)
     size = os.path.getsize(path)
     shown = ", ".join(p.stage for p in model.stages) or "no IR stage (the entry keeps none)"
-    click.echo(one_line(f"wrote {path} ({size / 1024:.0f} KiB: source + {shown})"),
+    source = "source + " if model.source.text is not None else ""  # (2.0 names no file; --no-source; refused)
+    click.echo(one_line(f"wrote {path} ({size / 1024:.0f} KiB: {source}{shown})"),
                err=True)
     for s in model.sources:
         click.echo(one_line(f"  {'embedded' if s.embedded else 'not embedded'}: {s.ir_path}"
