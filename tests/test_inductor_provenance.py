@@ -626,3 +626,26 @@ def test_a_launch_repeated_without_end_is_said_in_a_few_words():
     name = "triton_per_fused_native_layer_norm_0"
     w.calls[name] = [(i, []) for i in range(5000)]
     assert len(w.launches(name)["other_calls"]) == 1000 and w.launches(name)["launches"] == 5000
+
+
+def test_a_kernel_file_edited_since_inductor_wrote_it_is_not_read(cli, rec):
+    """Inductor names a kernel's file by the hash of its text, and the wrapper holds that text: a file that
+    differs (a line added at 45) was read and every later line shown one off; the wrapper's copy is read."""
+    args = ["--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "inductor_cache")]
+    kernel = "triton_per_fused__softmax__softmax_backward_data_gelu_gelu_backward_mul_6"
+    before = json.loads(cli("map", kernel, *args, "--json").stdout)
+    assert before["source"]["how"] == "source-root" and before["source"]["note"] is None
+    path = Path(before["source"]["path"])
+    lines = path.read_text().split("\n")
+    path.write_text("\n".join(lines[:44] + ["    tmpX = tmp5 + tmp5"] + lines[44:]))
+    r = cli("map", kernel, *args, "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["source"]["how"] == "Inductor's wrapper"
+    assert doc["source"]["path"] == f"{rec / 'inductor_cache' / BWD}.py:563"
+    assert doc["source"]["note"] == (f"{path} differs from the text Inductor compiled, which its name is the hash "
+                                     "of (edited since): not read")
+    shown = {row["line"]: row["text"] for row in doc["lines"]}
+    assert shown[45] == lines[44] and "tmpX" not in shown[45]
+    r = cli("map", kernel, *args)
+    assert f"source: {path} differs from the text Inductor compiled" in r.stdout

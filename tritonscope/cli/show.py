@@ -24,7 +24,8 @@ def show_cmd(sel: Selection, stage: str | None, meta: bool, no_provenance: bool)
     """Print one stage of KERNEL with syntax highlighting (plain when piped or NO_COLOR is set).
 
     On a terminal, control characters in the text are shown escaped; piped, the stage's text is written as
-    it is, byte for byte (`show K -s ptx > k.ptx`), as `cat` would.
+    it is, byte for byte (`show K -s ptx > k.ptx`), as `cat` would, after the comment block a torch.compile
+    kernel's provenance gets in a text stage (`--no-provenance` leaves it out).
 
     `--stage sass` disassembles the cubin with nvdisasm; `--stage hsaco-asm` the hsaco with llvm-objdump.
     """

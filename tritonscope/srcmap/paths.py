@@ -68,6 +68,7 @@ class SourceText:
     how: str | None = None  # 'as is' | 'substitute-path' | 'source-root' | "Inductor's wrapper" (path: its file:line)
     lines: list[str] = field(default_factory=list)
     error: str | None = None
+    note: str | None = None  # why a file found was passed over for the text Inductor's wrapper holds
 
     @property
     def found(self) -> bool:
@@ -78,7 +79,7 @@ class SourceText:
 
     def to_json(self) -> dict:
         return {"requested": self.requested, "path": self.path, "how": self.how, "found": self.found,
-                "error": self.error}
+                "error": self.error, "note": self.note}
 
 
 @dataclass(frozen=True)
@@ -146,20 +147,21 @@ class SourceFinder:
         if path is None:
             held = self.kept(requested) if self.kept is not None else None
             if held is not None:
-                try:
-                    text.lines = checked_lines(held[0].encode("utf-8"), _last_line(named, requested))
-                    _check_defs(text.lines, _defs(named, requested))
-                    _check_named_lines(text.lines, named, requested)
-                except SourceRefused as e:
-                    text.error = f"not read: {held[1]}: {e}"
-                    return text
-                text.path, text.how = held[1], "Inductor's wrapper"
-                return text
+                return self._held(text, held, named)
             text.error = "source not found" + ("" if self.roots or self.substitutions else
                                                " (try --source-root DIR or --substitute-path OLD NEW)")
             return text
         try:
             lines = source_lines(read_checked(path))
+            if self.kept is not None and INDUCTOR_KERNEL_FILE.fullmatch(os.path.basename(path)):
+                # Inductor names a kernel's file by the hash of its text: where its wrapper holds the text of
+                # that name and the file differs, the file was edited since (every line shown one off)
+                held = self.kept(requested)
+                if held is not None and [x.rstrip() for x in source_lines(held[0].strip())] != \
+                        [x.rstrip() for x in source_lines("\n".join(lines).strip())]:
+                    text.note = (f"{path} differs from the text Inductor compiled, which its name is the hash "
+                                 "of (edited since): not read")
+                    return self._held(text, held, named)
             _check_length(lines, _last_line(named, requested))
             _check_defs(lines, _defs(named, requested))
             _check_named_lines(lines, named, requested)
@@ -171,6 +173,20 @@ class SourceFinder:
             return text
         text.path, text.how = path, how
         text.lines = lines
+        return text
+
+
+    @staticmethod
+    def _held(text: SourceText, held: tuple[str, str], named: Collection[str]) -> SourceText:
+        """`text` read from what Inductor's wrapper holds of it, `held` = (its text, where it is held)."""
+        try:
+            text.lines = checked_lines(held[0].encode("utf-8"), _last_line(named, text.requested))
+            _check_defs(text.lines, _defs(named, text.requested))
+            _check_named_lines(text.lines, named, text.requested)
+        except SourceRefused as e:
+            text.error = f"not read: {held[1]}: {e}"
+            return text
+        text.path, text.how = held[1], "Inductor's wrapper"
         return text
 
 
