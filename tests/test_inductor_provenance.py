@@ -112,6 +112,23 @@ def test_fx_graph_inference_rules():
     assert t["lone"] is None  # no user, no located producer: nothing is made up
 
 
+def test_fx_graph_frame_comment_that_does_not_read_is_no_line():
+    """A `# File:` comment this does not read (a line number of 23 digits) left its nodes under the comment
+    before it: `softmax`'s nodes took the previous frame's line 22 as a recorded fact."""
+    text = '''class GraphModule(torch.nn.Module):
+    def forward(self, a: "f32[4]"):
+        # File: /m/model.py:22 in forward, code: y = self.down(y)
+        b: "f32[4]" = torch.ops.aten.add.Tensor(a, 1)
+
+        # File: /m/model.py:99999999999999999999999 in forward, code: y = torch.softmax(y)
+        c: "f32[4]" = torch.ops.aten.exp.default(a)
+        return (b, c)
+'''
+    t = parse_fx_graph(text)
+    assert t["b"][:2] == ("/m/model.py", 22)
+    assert t["c"] is None  # (no user, and its producer `a` is located nowhere: nothing is made up)
+
+
 def _fx_graphs(name: str) -> dict[str, str]:
     """The graphs of a file of tests/data/fx-graphs, by the name after `===== `."""
     parts = (DATA.parent / "fx-graphs" / name).read_text().split("===== ")[1:]
@@ -344,7 +361,8 @@ def test_missing_inductor_dir_is_one_note(cli, rec, tmp_path):
     env = {"TORCHINDUCTOR_CACHE_DIR": str(empty)}
     r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--json", env=env)
     assert r.returncode == 0 and r.stderr == ""
-    assert all("no Inductor wrapper under" in e["inductor"]["note"] for e in json.loads(r.stdout)["entries"])
+    assert all(f"no Inductor wrapper (a module headed `# AOT ID`) under {empty} (give --inductor-dir)" in
+               e["inductor"]["note"] for e in json.loads(r.stdout)["entries"])
     r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--inductor", env=env)
     assert r.returncode == 0 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
     r = cli("show", "BL2QGYIC", "--cache-dir", str(rec / "triton_cache"), "-s", "ttir", env=env)
@@ -649,3 +667,34 @@ def test_a_kernel_file_edited_since_inductor_wrote_it_is_not_read(cli, rec):
     assert shown[45] == lines[44] and "tmpX" not in shown[45]
     r = cli("map", kernel, *args)
     assert f"source: {path} differs from the text Inductor compiled" in r.stdout
+
+
+def test_a_block_without_its_kernel_path_line_keeps_its_nodes(cli, rec):
+    """A wrapper block whose `# kernel path:` line is gone: the comment block under it (source nodes, ATen
+    ops, mapping, graph fragment) was thrown away; the kernel linked by its text's hash with no nodes."""
+    wrapper = rec / "inductor_cache" / f"{BWD}.py"
+    lines = wrapper.read_text().split("\n")
+    (at,) = [i for i, ln in enumerate(lines) if ln.startswith("# kernel path:") and "cvojtqzimfndgvfob" in ln]
+    wrapper.write_text("\n".join(lines[:at] + lines[at + 1:]))
+    r = cli("map", "triton_per_fused__softmax__softmax_backward_data_gelu_gelu_backward_mul_6", "--cache-dir",
+            str(rec / "triton_cache"), "--inductor-dir", str(rec / "inductor_cache"), "--json")
+    assert r.returncode == 0, r.stderr
+    prov = json.loads(r.stdout)["inductor"]
+    assert prov["linked_by"] == "kernel text hash" and prov["kernel_path"] is None
+    assert prov["source_nodes"][:2] == ["mul_17", "convert_element_type_37"] and len(prov["source_nodes"]) == 18
+    assert "aten._softmax_backward_data" in prov["aten_ops"]
+    assert {m["line"] for m in prov["model_lines"]} == {20, 21}
+
+
+def test_a_note_suggests_inductor_dir_only_where_none_was_given(cli, inductor_cache, inductor_src, tmp_path):
+    """The corpus keeps Inductor's kernel sources but no wrapper: with --inductor-dir given, the note said
+    "(give --inductor-dir)" all the same."""
+    (entry,) = [p.name for p in inductor_cache.iterdir() if p.name.startswith("JEHESICA")]
+    r = cli("map", entry, "--cache-dir", str(inductor_cache), "--inductor-dir", str(inductor_src), "--json")
+    assert r.returncode == 0, r.stderr
+    note = json.loads(r.stdout)["inductor"]["note"]
+    assert note == ("named as Inductor names kernels, but no Inductor wrapper (a module headed `# AOT ID`) under "
+                    f"{inductor_src}")
+    r = cli("map", entry, "--cache-dir", str(inductor_cache), "--json",
+            env={"TORCHINDUCTOR_CACHE_DIR": str(tmp_path)})
+    assert json.loads(r.stdout)["inductor"]["note"].endswith(f"under {tmp_path} (give --inductor-dir)")

@@ -342,6 +342,8 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
             section = None
             i += 1
             continue
+        if pending is None and line.startswith("# Topologically Sorted Source Nodes:"):
+            pending, section = _block_head(None, i + 1), None  # a block whose `# kernel path:` line is gone
         if pending is not None and line.startswith("#"):
             m = match_source_nodes(line)
             if m:
@@ -488,6 +490,9 @@ def parse_fx_scopes(text: str) -> list[FxScope]:
         if m:
             current = (m[0], m[1], (m[2] or "").strip(), m[3].strip())
             policy = _checkpoint_policy(line)
+            continue
+        if m is None and "File: " in line and line.lstrip().startswith("#"):
+            current, policy = None, _checkpoint_policy(line)  # a frame this does not read: no line, not the last
             continue
         if _FX_NO_TRACE.match(line):
             current, policy = None, _checkpoint_policy(line)
@@ -746,6 +751,7 @@ class InductorIndex:
     def __init__(self, roots: list[Path], wrappers: list[Wrapper], notes: list[str],
                  read: list[Path] | None = None):
         self.roots = roots  # where it looked (named in notes)
+        self.given = False  # whether the user named them (--inductor-dir): notes then suggest no other
         self.read = roots if read is None else read  # where it read: kernel sources are looked up there
         self.wrappers = wrappers
         self.notes = notes
@@ -810,6 +816,7 @@ class InductorIndex:
                 wrappers[key] = w
         _merge_traces(wrappers, sorted(set(logs)), notes)
         index = cls(roots, list(wrappers.values()), notes, read)
+        index.given = bool(dirs)
         for w in index.wrappers:
             notes.extend(w.notes)
         return index
@@ -835,8 +842,8 @@ class InductorIndex:
                     or any(_INDUCTOR_FILE.search(f) for f in entry_kernel_files(entry))):
                 return None
             return Link(None, None, None, "unknown",
-                        f"named as Inductor names kernels, but no Inductor wrapper under {self.where} "
-                        "(give --inductor-dir)")
+                        f"named as Inductor names kernels, but no Inductor wrapper (a module headed `# AOT ID`) "
+                        f"under {self.where}" + ("" if self.given else " (give --inductor-dir)"))
         files = entry_kernel_files(entry)
         if not files:
             return None
@@ -869,10 +876,10 @@ class InductorIndex:
                                                                        else ": one of these, or one like them)"))
                 return Link(kernel_file, None, None, "autotuning candidate", note, same)
         if text is not None or _looks_inductor(entry.name, kernel_file):
-            note = (f"a torch.compile kernel whose source is not under {self.where} (give --inductor-dir)"
-                    if text is None else
+            hint = "" if self.given else " (give --inductor-dir)"
+            note = (f"a torch.compile kernel whose source is not under {self.where}{hint}" if text is None else
                     f"a torch.compile kernel that no wrapper under {self.where} names (its wrapper is gone or "
-                    "elsewhere: give --inductor-dir)")
+                    f"elsewhere{'' if self.given else ': give --inductor-dir'})")
             return Link(kernel_file, None, None, "unknown", note)
         return None
 
