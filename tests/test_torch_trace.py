@@ -275,3 +275,21 @@ def test_a_log_cut_inside_its_last_head_line_says_so(tmp_path, cut_at, damaged):
 
 
 _STACKS_B = b"inductor_provenance_tracking_kernel_stack_traces"
+
+
+def test_a_log_cut_inside_its_last_payload_says_so(tmp_path):
+    """A trace cut inside the backward graph's wrapper (its `inductor_output_code` payload, the last record
+    kept) was read as a whole wrapper: its kernels after the cut vanished, and no note said the log was cut.
+    torch ends every record with a newline: a log that does not was cut in its last record."""
+    data = LOG.read_bytes()
+    heads = [i for i in range(len(data)) if data.startswith(b'"inductor_output_code"', i)]
+    start = data.rindex(b"\n", 0, heads[-1]) + 1
+    end = data.find(b"\n", data.find(b"\n\t", start) + 1 + len(data) // 200)  # some lines into its payload
+    cut = tmp_path / "cut.log"
+    cut.write_bytes(data[:end + 10])
+    graphs, notes = read_trace(str(cut))
+    assert [g.wrapper_text is not None for g in graphs] == [True] * (len(heads) - 1)
+    assert notes == [f"{cut}: 1 provenance record(s) not read (damaged or truncated)"]
+    cut.write_bytes(data[:end + 1])  # cut at a line's end: nothing tells, the record is read
+    graphs, notes = read_trace(str(cut))
+    assert len(graphs) == len(heads) and graphs[-1].wrapper_text is not None and notes == []

@@ -20,7 +20,8 @@ graph (forward, backward, each recompile) this module reads, in the order torch 
 Those FX graphs keep only a node's innermost frame: an op implemented in torch's own Python (`F.rms_norm`,
 FlexAttention's wrapper) names torch's line there. The stacks add the model line that called it.
 
-It reads; it never writes. A damaged record (bad JSON, truncated payload) is skipped and counted.
+It reads; it never writes. A damaged record (bad JSON, truncated payload; a last record the log ends inside
+of, without the newline torch ends every record with) is skipped and counted.
 """
 
 from __future__ import annotations
@@ -188,10 +189,21 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
                 continue
             record = (kind, meta, lineno)
             payload = [] if meta.get("has_payload") else None
+        if record is not None and payload and not _ends_with_newline(fh):
+            record = None  # torch ends every record with a newline: a log that does not was cut in its last one
+            damaged += 1
         finish()
     if damaged:
         notes.append(f"{path}: {damaged} provenance record(s) not read (damaged or truncated)")
     return graphs, notes
+
+
+def _ends_with_newline(fh) -> bool:
+    try:
+        fh.seek(-1, os.SEEK_END)
+        return fh.read(1) == b"\n"
+    except OSError:  # (not seekable: a FIFO named .log; nothing says it was cut)
+        return True
 
 
 def _lines(fh, limit: int | None = None):
