@@ -698,3 +698,18 @@ def test_a_note_suggests_inductor_dir_only_where_none_was_given(cli, inductor_ca
     r = cli("map", entry, "--cache-dir", str(inductor_cache), "--json",
             env={"TORCHINDUCTOR_CACHE_DIR": str(tmp_path)})
     assert json.loads(r.stdout)["inductor"]["note"].endswith(f"under {tmp_path} (give --inductor-dir)")
+
+
+@pytest.mark.parametrize("kernel", ["triton_per_fused__softmax__softmax_backward_data_gelu_gelu_backward_mul_6",
+                                    "triton_per_fused__to_copy_div_exp_expand_mul_sub_sum_unsqueeze_0"])
+def test_a_wrapper_cut_inside_a_kernels_text_says_so(cli, rec, kernel):
+    """A wrapper cut short 50 bytes past a kernel's `def` was read as far as it went, its kernels after the
+    cut gone without a word (and one cut in its first kernel was skipped as no wrapper at all)."""
+    wrapper = rec / "inductor_cache" / f"{BWD}.py"
+    text = wrapper.read_text()
+    at = text.index(f"async_compile.triton('{kernel}'")
+    wrapper.write_text(text[:text.index("def ", at) + 50])
+    line = text[:at].count("\n") + 1
+    _, err = _ls_json(cli, rec, "--inductor-dir", str(rec / "inductor_cache"))
+    assert f"tritonscope: note: {wrapper}: ends inside the text of kernel {kernel} (line {line}; cut short?): it " \
+        "and what would follow are not read\n" in err

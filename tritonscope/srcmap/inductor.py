@@ -365,6 +365,10 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
             j = i + 1
             while j < len(lines) and not _SOURCE_END.match(lines[j]):
                 j += 1
+            if j == len(lines):  # (its text never closes: the file was cut short in it)
+                wrapper.notes.append(f"{path}: ends inside the text of kernel {m.group(1)} (line {i + 1}; cut "
+                                     "short?): it and what would follow are not read")
+                break
             info = pending or _block_head(None, i + 1)  # a kernel with no comment block above it
             kernel_text = "\n".join(lines[i + 1:j])
             block = KernelBlock(m.group(1), info["kernel_path"], wrapper, info["line"], info["source_nodes"],
@@ -805,6 +809,7 @@ class InductorIndex:
                 continue
             w = parse_wrapper(text, path)
             if not w.blocks:
+                notes.extend(w.notes)  # (one cut short in its first kernel)
                 continue
             _attach_graph(w)
             key = w.key()
@@ -1184,6 +1189,7 @@ def _merge_traces(wrappers: dict[tuple, Wrapper], logs: list[str], notes: list[s
                 continue
             tw = parse_wrapper(g.wrapper_text, g.wrapper_path or g.where)
             if not tw.blocks:
+                notes.extend(tw.notes)
                 continue
             w = wrappers.get(tw.key())
             if w is None:
