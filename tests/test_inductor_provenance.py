@@ -9,6 +9,7 @@ checks that a moved recording links (by kernel file basename) without --substitu
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -580,11 +581,16 @@ def test_one_kernel_in_two_graphs(cli, rec):
     again.parent.mkdir()
     again.write_text(fwd.read_text().replace("# AOT ID: ['0_forward']", "# AOT ID: ['1_forward']", 1))
     shutil.copytree(rec / "inductor_cache" / f"{FWD}.debug", again.with_suffix(".debug"))
+    os.utime(again, (1e9, 1e9))  # (written before the first: the newest wrapper's graph is the kernel's own)
     rows, _ = _ls_json(cli, rec, "--inductor-dir", str(rec / "inductor_cache"))
     prov = rows["BL2QGYIC"]["inductor"]
     assert prov["graph"] == "0_forward"
     assert [(o["graph"], o["kernel"]) for o in prov["also_in"]] == [
         ("1_forward", "triton_per_fused_native_layer_norm_0")]
+    os.utime(again)  # now the newest: an older run's wrapper sorting first by name took the link
+    rows, _ = _ls_json(cli, rec, "--inductor-dir", str(rec / "inductor_cache"))
+    prov = rows["BL2QGYIC"]["inductor"]
+    assert prov["graph"] == "1_forward" and [o["graph"] for o in prov["also_in"]] == ["0_forward"]
     assert rows["437JYKXF"]["inductor"]["also_in"] == []  # the backward kernel is in one graph only
     r = cli("map", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "inductor_cache"),
             "--model-line", "provenance_model.py:19", "--json")
@@ -593,7 +599,7 @@ def test_one_kernel_in_two_graphs(cli, rec):
     assert per[("1_forward", "triton_per_fused_native_layer_norm_0")] == 2
     # the text's `also` row names the other graph's model lines too (it named its ATen ops only)
     r = cli("ls", "--inductor", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "inductor_cache"))
-    assert "triton_per_fused_native_layer_norm_0 in graph 1_forward: aten.native_layer_norm; model lines " \
+    assert "triton_per_fused_native_layer_norm_0 in graph 0_forward: aten.native_layer_norm; model lines " \
            "provenance_model.py:19" in r.stdout
 
 

@@ -820,7 +820,9 @@ class InductorIndex:
                     (old.fx_graph is None) == (w.fx_graph is None) and old.path.endswith("output_code.py")):
                 wrappers[key] = w
         _merge_traces(wrappers, sorted(set(logs)), notes)
-        index = cls(roots, list(wrappers.values()), notes, read)
+        # newest first: a kernel whose text several runs' wrappers hold is linked to the latest run's graph
+        # (an edited model's lines), the others listed after it
+        index = cls(roots, sorted(wrappers.values(), key=lambda w: -_written(w)), notes, read)  # (stable)
         index.given = bool(dirs)
         for w in index.wrappers:
             notes.extend(w.notes)
@@ -1172,6 +1174,17 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
     return {"query": {"file": file, "line": line}, "kernels": kernels, "recorded_lines": recorded,
             "granularity": "kernel: Inductor records the FX nodes of each kernel, not of each kernel line",
             "notes": notes}
+
+
+def _written(w: Wrapper) -> float:
+    """When a wrapper was written: its file's mtime, else its trace log's."""
+    for path in (w.path, w.trace.rsplit(":", 1)[0] if w.trace else None):
+        if path:
+            try:
+                return os.stat(path).st_mtime
+            except OSError:
+                continue
+    return 0.0
 
 
 def _merge_traces(wrappers: dict[tuple, Wrapper], logs: list[str], notes: list[str]) -> None:
