@@ -763,7 +763,9 @@ class InductorIndex:
         self.by_file: dict[str, list[KernelBlock]] = {}
         self.by_text_file: dict[str, list[KernelBlock]] = {}  # the file named by the kernel's text's hash
         self.by_name: dict[str, list[KernelBlock]] = {}
-        for w in wrappers:
+        # newest first (stable): a kernel whose text several runs' wrappers hold is linked to the latest run's
+        # graph (an edited model's lines), the others listed after it
+        for w in sorted(wrappers, key=lambda w: -_written(w)) if len(wrappers) > 1 else wrappers:
             for b in w.blocks:
                 if b.kernel_path:
                     self.by_file.setdefault(Path(b.kernel_path).name, []).append(b)
@@ -820,9 +822,7 @@ class InductorIndex:
                     (old.fx_graph is None) == (w.fx_graph is None) and old.path.endswith("output_code.py")):
                 wrappers[key] = w
         _merge_traces(wrappers, sorted(set(logs)), notes)
-        # newest first: a kernel whose text several runs' wrappers hold is linked to the latest run's graph
-        # (an edited model's lines), the others listed after it
-        index = cls(roots, sorted(wrappers.values(), key=lambda w: -_written(w)), notes, read)  # (stable)
+        index = cls(roots, list(wrappers.values()), notes, read)
         index.given = bool(dirs)
         for w in index.wrappers:
             notes.extend(w.notes)
