@@ -135,6 +135,14 @@ def test_missing_kernel_in_user_file(cli, tmp_path):
     proc = cli("compile", f"{path}::nope", "--target", "cuda:90", "--signature", "*fp16", "--cache-dir", str(tmp_path))
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1  # a usage error, as --explain-spec says it
     assert "no kernel 'nope' (kernels there: copy_kernel, broken_kernel)" in proc.stderr
+    # a helper imported from another module is not listed as the file's own (SGLang's MoE kernel file)
+    (tmp_path / "helpers_mod.py").write_text("import triton\n\n\n@triton.jit\ndef write_zeros(p):\n    pass\n")
+    user = tmp_path / "user_mod.py"
+    user.write_text("import triton\nfrom helpers_mod import write_zeros\n\n\n@triton.jit\ndef moe(p):\n"
+                    "    write_zeros(p)\n")
+    proc = cli("compile", f"{user}::nope", "--target", "cuda:90", "--cache-dir", str(tmp_path))
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "no kernel 'nope' (kernels there: moe; imported: write_zeros)" in proc.stderr
 
 
 AUTOTUNED = """import triton

@@ -186,6 +186,15 @@ class CompileRequest:
 # ---- loading kernels and their specs ----------------------------------------------------------------
 
 
+def _defined_in(fn: Any, file: Path) -> bool:
+    """Whether a jit function's Python function was written in `file` (not imported into it)."""
+    code = getattr(getattr(unwrap(fn), "fn", None), "__code__", None)
+    try:
+        return code is not None and Path(code.co_filename).resolve() == file
+    except (OSError, ValueError):
+        return False
+
+
 def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) -> Any:
     """Import `path` as a module and return its @triton.jit (or @gluon.jit) function `name`; with a
     `target`, the driver answers code that asks it at import with that target (gluon.driver_answering),
@@ -209,7 +218,10 @@ def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) 
     fn = getattr(module, name, None)
     if fn is None:
         found = [k for k, v in vars(module).items() if hasattr(v, "arg_names") and hasattr(v, "fn")]
-        raise UsageError(f"{path}: no kernel '{name}' (kernels there: {', '.join(found) or 'none'})")
+        own = [k for k in found if _defined_in(getattr(module, k), file)]
+        imported = [k for k in found if k not in own]  # (a helper of another module, imported by name)
+        raise UsageError(f"{path}: no kernel '{name}' (kernels there: {', '.join(own) or 'none'}"
+                         + (f"; imported: {', '.join(imported)})" if imported else ")"))
     if not hasattr(fn, "arg_names"):
         raise UsageError(f"{path}: '{name}' is not a @triton.jit or @gluon.jit function")
     fn = unwrap(fn)
