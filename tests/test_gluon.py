@@ -393,8 +393,9 @@ def test_a_layout_only_a_hoisted_constant_carries_is_in_ttgir(tmp_path, cli):
     assert r.returncode == 0, r.stderr
     doc = json.loads(cli("layout", "zeros_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
     (row,) = doc["written"]["layouts"]
+    # (the lines whose ops carry it are said all the same: the layout flows to them through `acc`)
     assert (row["status"], [r["name"] for r in row["resolved"]], row["on_lines"]) == (
-        "in TTGIR, on no op of its lines", ["blocked"], [])
+        "in TTGIR, on no op of its lines", ["blocked"], [9, 10, 11])
 
 
 ALIASES_AND_SHADOWS = '''from triton.experimental.gluon import language as gl
@@ -915,3 +916,67 @@ def test_a_chain_of_helpers_thousands_long_is_read_without_recursion():
                        + [f"def r{n}():\n    return gl.BlockedLayout([1], [32], [4], [0])"]) + "\n"
     [layout] = scan(source).layouts
     assert layout.cls == "BlockedLayout" and 5 in layout.uses
+
+
+AGGREGATE = '''
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.hopper import mbarrier
+from lay_helpers import SHARED_BLK
+
+
+@gluon.aggregate
+class Conf:
+    N: gl.constexpr
+    row_layout: gl.constexpr
+
+    @gluon.constexpr_function
+    def __init__(self, N):
+        self.N = gl.constexpr(N)
+        self.row_layout = gl.constexpr(gl.BlockedLayout([1, 2], [4, 8], [4, 1], [1, 0]))
+
+    @gluon.jit
+    def offs(self, layout: gl.constexpr):
+        r = gl.arange(0, self.N, layout=gl.SliceLayout(1, layout))
+        c = gl.arange(0, 16, layout=gl.SliceLayout(0, layout))
+        return r[:, None] * 16 + c[None, :]
+
+
+@gluon.jit
+def agg_kernel(x_ptr, y_ptr, N: gl.constexpr):
+    cfg = Conf(N)
+    x = gl.load(x_ptr + cfg.offs(cfg.row_layout))
+    y = gl.load(y_ptr + cfg.offs(SHARED_BLK))
+    gl.store(x_ptr + cfg.offs(cfg.row_layout), gl.convert_layout(y, cfg.row_layout) + x)
+    bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    mbarrier.init(bar, count=1)
+    mbarrier.invalidate(bar)
+'''
+
+
+def test_layouts_of_an_aggregate_an_imported_module_and_mbarriers(tmp_path, cli):
+    """Helper 50's kernels: a layout an aggregate's `__init__` binds to `self.row_layout` (read as
+    `cfg.row_layout`), one another module binds at its top level (`from lay_helpers import SHARED_BLK`), and
+    `mbarrier.MBarrierLayout()` (a swizzled layout of fixed fields) were missing from `layout`'s written list."""
+    (tmp_path / "lay_helpers.py").write_text(
+        "from triton.experimental.gluon import language as gl\n"
+        "SHARED_BLK = gl.constexpr(gl.BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0]))\n")
+    (tmp_path / "agg.py").write_text(AGGREGATE.lstrip("\n"))
+    r = cli("compile", f"{tmp_path / 'agg.py'}::agg_kernel", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp32,y_ptr=*fp32", "--constexpr", "N=32", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("layout", "agg_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
+    rows = {(row["written"]["file"] and Path(row["written"]["file"]).name, row["written"]["line"]): row
+            for row in doc["written"]["layouts"]}
+    row = rows[(None, 15)]  # self.row_layout = ...
+    assert (row["written"]["name"], row["status"], [t["name"] for t in row["resolved"]]) == (
+        "self.row_layout", "as written", ["blocked"])
+    assert {27, 29} <= set(row["on_lines"])
+    row = rows[("lay_helpers.py", 2)]
+    assert (row["status"], row["resolved"][0]["text"]) == (
+        "as written", "#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], "
+                      "order = [1, 0]}>")
+    assert 28 in row["on_lines"]
+    row = rows[(None, 30)]  # MBarrierLayout()
+    assert (row["written"]["class"], row["status"], row["resolved"][0]["text"]) == (
+        "MBarrierLayout", "as written", "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>")

@@ -58,7 +58,7 @@ def test_map_reads_the_kernel_file_through_every_stage(cli, tmp_path, entry, fol
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["source"] == {"requested": f"{folder}/k.py", "path": str(src / "k.py"), "how": "substitute-path",
-                             "found": True, "error": None}
+                             "found": True, "error": None, "note": None}
     counts = {s["stage"]: s["count"] for s in out["stages"]}
     assert all(counts[s] > 0 for s in stages), counts
     r = cli("map", "--stats", "--cache-dir", str(cache), "--json")

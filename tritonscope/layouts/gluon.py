@@ -202,11 +202,20 @@ def resolve(written: WrittenLayout, kernel: KernelTensors, claimed: frozenset[st
             # (written in the kernel or a helper: a module's layout no line uses is left out as before)
             # no op of its lines carries it, but the TTGIR has a layout with its fields: a constant the
             # compiler hoisted to no line (a gl.zeros accumulator), an op merged with an identical one
+            # (the lines whose ops do carry it are said: an accumulator's layout flows to its dot's lines)
             elsewhere = {n: lay for lay, n in kernel.every.items() if matches(written, lay)}
             if elsewhere:
-                found = [TensorOnLine(n, lay, (), "", 0, "registers") for n, lay in elsewhere.items()]
-                return Resolution(written, ELSEWHERE, found, _filled(written, found, kernel))
+                found, on_lines = _carried(elsewhere, kernel)
+                return Resolution(written, ELSEWHERE, found, _filled(written, found, kernel), on_lines)
         return Resolution(written, "differs" if same_kind else "not in TTGIR", seen=same_kind)
+    resolved, on_lines = _carried(matched, kernel)
+    status = "chosen by the compiler" if direct else "filled in" if written.symbolic else "as written"
+    return Resolution(written, status, resolved, _filled(written, resolved, kernel), on_lines)
+
+
+def _carried(matched: dict[str, Layout], kernel: KernelTensors) -> tuple[list[TensorOnLine], list[int]]:
+    """Per layout, the largest tensor holding it (a layout only ever seen as a parent has no tensor of its
+    own: no shape to describe it with), and the source lines whose ops carry any of them."""
     best: dict[str, TensorOnLine] = {}
     on_lines: set[int] = set()
     for line, tensors in kernel.by_line.items():
@@ -218,10 +227,8 @@ def resolve(written: WrittenLayout, kernel: KernelTensors, claimed: frozenset[st
                 # the largest tensor; of equal ones a float one (the data), else not a mask (i1) or pointers
                 if layout is t.layout and (name not in best or _rank(t) > _rank(best[name])):
                     best[name] = t
-    # a layout only ever seen as a parent has no tensor of its own: no shape to describe it with
     resolved = [best.get(n) or TensorOnLine(n, lay, (), "", 0, "registers") for n, lay in matched.items()]
-    status = "chosen by the compiler" if direct else "filled in" if written.symbolic else "as written"
-    return Resolution(written, status, resolved, _filled(written, resolved, kernel), sorted(on_lines))
+    return resolved, sorted(on_lines)
 
 
 def _filled(written: WrittenLayout, resolved: list[TensorOnLine], kernel: KernelTensors) -> dict[str, str]:

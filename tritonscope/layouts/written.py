@@ -34,7 +34,14 @@ GLUON_LAYOUTS: dict[str, tuple[str | None, tuple[str, ...]]] = {
     # (cta_split_num up to 3.7, cga_layout from 3.8): only keywords name them
     "TensorMemoryLayout": ("tensor_memory_encoding", ("block", "col_stride")),
     "TensorMemoryScalesLayout": ("tensor_memory_scales_encoding", ()),
+    # a swizzled layout of fixed fields (nvidia/ampere/mbarrier.py, amd/cdna5/mbarrier.py: IMPLIED)
+    "MBarrierLayout": ("swizzled_shared", ()),
 }
+# The fields a class sets itself, whatever its arguments
+IMPLIED: dict[str, dict[str, Any]] = {"MBarrierLayout": {"vec": 1, "per_phase": 1, "max_phase": 1, "order": [0]}}
+# Attributes every Gluon object of some kind has (a descriptor's `.layout`, a tensor's `.shape`): a read of
+# `x.layout` is an aggregate's layout attribute of that name only on `self` (`_Scanner.attr_reads`)
+_GENERIC_ATTRIBUTES = frozenset({"layout", "shape", "dtype", "type", "value", "block_type", "numel", "rank"})
 # Static factories of those classes: (class, method) -> the method's parameters in positional order and the
 # class fields it computes from them (their TTGIR values are shown as filled in); a parameter of the same name
 # as a field (`transposed`) is that field.
@@ -231,6 +238,25 @@ class _Scanner(ast.NodeVisitor):
         self.by_node: dict[int, WrittenLayout] = {}  # id(ast.Call) -> the layout it builds
         self.function: str | None = None
         self.function_lines: tuple[int, int] | None = None
+        # an aggregate's layout attributes (`self.row_layout = gl.constexpr(gl.BlockedLayout(...))` in a method
+        # of a class): attribute -> the layouts bound to it; and the attributes read, (function, `self` or
+        # not, attribute, line): `cfg.row_layout` is a use of it
+        self.klass: str | None = None
+        self.attr_layouts: dict[str, list[WrittenLayout]] = {}
+        self.attr_reads: list[tuple[str | None, bool, str, int]] = []
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        outer, self.klass = self.klass, node.name
+        self.generic_visit(node)
+        self.klass = outer
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if isinstance(node.ctx, ast.Load):
+            on_self = isinstance(node.value, ast.Name) and node.value.id == "self"
+            self.attr_reads.append((self.function, on_self, node.attr, node.lineno))
+            if self.calls_open and self.calls_open[-1] != node.lineno:
+                self.attr_reads.append((self.function, on_self, node.attr, self.calls_open[-1]))
+        self.generic_visit(node)
 
     def visit_Module(self, node: ast.Module) -> None:
         # functions that return a layout (`@gluon.constexpr_function def row_layout(...)`) first, with the
@@ -304,6 +330,21 @@ class _Scanner(ast.NodeVisitor):
             self._adopt(layouts)
         return layouts
 
+    def _imported_layout(self, name: str) -> None:
+        """`from layouts import ROW` where that module (one the resolver finds) binds ROW to a layout at its
+        top level: the name is that layout here, read as a module-level name of this source."""
+        if name not in self.lazy_imports or (None, name) in self.bound or (self.function, name) in self.stores:
+            return
+        module, level, attr = self.lazy_imports[name]
+        sub = self._scan_module(module, level)
+        layout = sub.bound.get((None, attr)) if sub is not None else None
+        if layout is None:
+            return
+        self.bound[(None, name)] = layout
+        self.aliases.append((None, name, layout))
+        self.imported.pop(name, None)
+        self._adopt([layout])
+
     def _module_returns(self, alias: str, attr: str) -> list[WrittenLayout]:
         """What `alias.attr` returns, `alias` a module imported whole (`import layouts as L`)."""
         if alias not in self.module_scans:
@@ -373,6 +414,9 @@ class _Scanner(ast.NodeVisitor):
 
     def _bind(self, target: ast.AST, value: ast.AST) -> bool:
         value = _unwrap_constexpr(value)
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self" \
+                and self.klass is not None and self.function is not None:
+            return self._bind_attribute(target.attr, value)
         called = self._foreign_call(value)
         if isinstance(target, ast.Name) and called is not None:
             self.foreign_bound[(self.function, target.id)] = (value.lineno, called)
@@ -401,6 +445,25 @@ class _Scanner(ast.NodeVisitor):
                 self.aliases.append((self.function, target.id, bound))
                 return True
         return False
+
+    def _bind_attribute(self, attr: str, value: ast.AST) -> bool:
+        """`self.attr = <layout>` in a method of a class (a `@gluon.aggregate`'s `__init__`): a layout
+        constructor, what a helper returns, or a name bound to a layout."""
+        if isinstance(value, ast.Call) and _callee(value):
+            layout = self.layout(value)
+            layout.name = f"self.{attr}"
+            layouts = [layout]
+        elif returned := self._returned(value):
+            self.generic_visit(value)
+            layouts = returned
+        elif isinstance(value, ast.Name) and (bound := self._lookup(value.id)) is not None:
+            self._read(value.id, value.lineno)
+            layouts = [bound]
+        else:
+            return False
+        mine = self.attr_layouts.setdefault(attr, [])
+        mine.extend(w for w in layouts if w not in mine)
+        return True
 
     def _passes(self, node: ast.Call) -> None:
         """The names a call passes to a function (`f(a, L)`, `f(layout=L)`) or to a warp-specialized
@@ -509,6 +572,7 @@ class _Scanner(ast.NodeVisitor):
 
     def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Load):
+            self._imported_layout(node.id)
             self._read(node.id, node.lineno)
         elif self.function is not None:
             self.stores.add((self.function, node.id))
@@ -529,6 +593,7 @@ class _Scanner(ast.NodeVisitor):
         named = list(zip(fields, node.args, strict=False)) + [(k.arg, k.value) for k in node.keywords if k.arg]
         for key, value in named:
             written.args[key] = self.value(value)
+        written.args.update(IMPLIED.get(cls, {}))
         self.found.append(written)
         self.by_node[id(node)] = written
         return written
@@ -644,6 +709,9 @@ def scan(source: str, resolver: Resolver | None = None) -> Scan:
         sites |= {(fn, line) for fn, name, line in scanner.reads if (line != layout.line or not own)
                   and any(name == n and (fn == scope or (scope is None and (fn, n) not in scanner.stores))
                           for scope, n in names)}
+        attrs = {a for a, bound in scanner.attr_layouts.items() if any(w is layout for w in bound)}
+        sites |= {(fn, line) for fn, on_self, attr, line in scanner.attr_reads
+                  if attr in attrs and (on_self or attr not in _GENERIC_ATTRIBUTES)}
         layout.passed_from = {}
         for fn, name, line in scanner.reads if given else ():
             roots = given.get((fn, name))
