@@ -595,3 +595,98 @@ def test_pruned_autotune_configs_are_said_and_each_config_is_named(cli, tmp_path
             "--cache-dir", str(tmp_path / "c"))
     assert r.returncode == 0, r.stderr
     assert r.stderr.count("the autotuner prunes its 2 configs by early_config_prune") == 1
+
+
+ADD_ONE = "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x_ptr):\n    tl.store(x_ptr, 1.0)\n"
+
+
+def test_a_module_that_ends_the_process_or_is_not_utf8_is_one_error(cli, tmp_path):
+    """`os._exit(0)` at import ended the command at once with status 0 and nothing printed; a Latin-1 byte in
+    a comment was an internal error (UnicodeDecodeError) naming no file."""
+    (tmp_path / "osexit.py").write_text("import os\nos._exit(0)\n" + ADD_ONE)
+    (tmp_path / "latin1.py").write_bytes(ADD_ONE.replace("\n\n\n", "\n# caf\xe9\n\n", 1).encode("latin-1"))
+    for name, message in [("osexit", "osexit.py:2: ModuleExited: the module called os._exit(0) while it was imported"),
+                          ("latin1", "latin1.py:5: ValueError: @jit functions should be defined in a Python file "
+                                     "(the file is not UTF-8: byte 0xe9 on line 3)")]:
+        p = cli("compile", f"{tmp_path / name}.py::k", "--target", "cuda:90", "--signature", "x_ptr=*fp32",
+                "--cache-dir", str(tmp_path / "c"), "--json")
+        assert p.returncode == 1, (name, p.stderr)
+        (result,) = json.loads(p.stdout)["results"]
+        assert message in result["error"]["message"] or message in p.stderr, (name, p.stderr, result)
+        assert "internal error" not in p.stderr
+
+
+def test_sigterm_during_a_module_import_ends_the_command(tmp_path):
+    """A module looping at import: SIGTERM (a CI timeout) raised SystemExit(143) in it, which the import
+    took for the module's own sys.exit: the command went on to compile in a worker that looped again."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    (tmp_path / "loop.py").write_text("import time\nwhile True:\n    time.sleep(0.01)\n" + ADD_ONE)
+    proc = subprocess.Popen([sys.executable, "-m", "tritonscope", "compile", f"{tmp_path / 'loop.py'}::k",
+                             "--target", "cuda:90", "--signature", "x_ptr=*fp32", "--cache-dir", str(tmp_path / "c")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    time.sleep(4)  # (well into the import: Triton is imported first)
+    proc.send_signal(signal.SIGTERM)
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # (its workers too)
+        proc.communicate()
+        raise AssertionError("still running 30 s after SIGTERM") from None
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert b"ModuleExited" not in err
+
+
+def test_a_kernel_a_class_holds_is_named_by_its_dotted_name(cli, tmp_path):
+    """`kern.py::Ops.inner` (a @staticmethod @triton.jit of a class, launched as `Ops.inner[grid](...)`) was
+    an unknown sample."""
+    (tmp_path / "kern.py").write_text(ADD_ONE.replace("@triton.jit\ndef k(x_ptr):\n    tl.store",
+                                                      "class Ops:\n    @staticmethod\n    @triton.jit\n"
+                                                      "    def inner(x_ptr):\n        tl.store"))
+    p = cli("compile", f"{tmp_path / 'kern.py'}::Ops.inner", "--target", "cuda:90", "--signature", "x_ptr=*fp32",
+            "--cache-dir", str(tmp_path / "c"), "--json")
+    assert p.returncode == 0, p.stderr
+    (result,) = json.loads(p.stdout)["results"]
+    assert result["kernel"].endswith("kern.py::Ops.inner") and (Path(result["entry"]) / "inner.ttir").is_file()
+
+
+PRUNED_ON_CONFIGS = """
+import triton
+import triton.language as tl
+
+
+def prune(configs, named_args, **kwargs):
+    return [c for c in configs if c.kwargs["BLOCK"] <= 256 and named_args.get("n", 1) > 0]
+
+
+def prune_on_n(configs, named_args, **kwargs):
+    return [c for c in configs if c.kwargs["BLOCK"] <= named_args["n"]]
+
+
+def tuned(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+
+
+CONFIGS = [triton.Config({"BLOCK": b}, num_warps=w) for b, w in ((128, 4), (256, 8), (512, 8))]
+by_configs = triton.autotune(CONFIGS, key=["n"], prune_configs_by={"early_config_prune": prune})(triton.jit(tuned))
+by_n = triton.autotune(CONFIGS, key=["n"], prune_configs_by={"early_config_prune": prune_on_n})(triton.jit(tuned))
+"""
+
+
+def test_an_early_config_prune_that_reads_only_the_configs_is_applied(cli, tmp_path):
+    """A pruner deciding from the configs alone (BLOCK <= 256): the JIT compiles 2 of 3 on a first launch,
+    the cross-compile compiled all 3. One that reads a launch's argument (`n`) cannot be asked: all 3, said."""
+    (tmp_path / "pruned.py").write_text(PRUNED_ON_CONFIGS.lstrip("\n"))
+    for name, n, note in [("by_configs", 2, "early_config_prune keeps 2 of its 3 configs"),
+                          ("by_n", 3, "prunes its 3 configs by early_config_prune on a launch's arguments")]:
+        p = cli("compile", f"{tmp_path / 'pruned.py'}::{name}", "--target", "cuda:90", "--signature",
+                "x_ptr=*fp32,n=i32", "--cache-dir", str(tmp_path / name), "--json")
+        assert p.returncode == 0, p.stderr
+        results = json.loads(p.stdout)["results"]
+        assert len(results) == n and all(r["entry"] for r in results), (name, results)
+        assert note in p.stderr or any(note in x for r in results for x in r.get("notes", [])), (name, p.stderr)

@@ -50,3 +50,8 @@ class UsageError(TritonscopeError):
 
 class ToolMissing(TritonscopeError):
     """An external disassembler is not installed or does not know the architecture."""
+
+
+class Terminated(SystemExit):
+    """SIGTERM or SIGHUP: the command ends as Ctrl-C ends it, exit status 128 + the signal. A SystemExit, so
+    that cleanup runs; its own class, so that code catching a user module's `sys.exit` lets it through."""

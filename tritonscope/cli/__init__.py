@@ -127,8 +127,10 @@ def _cleanup_on_termination() -> None:
     cleanup (a snapshot's or report's temporary files removed, a lock released), exit status 128 + signal."""
     import signal
 
+    from tritonscope.errors import Terminated
+
     def terminated(signum, frame):
-        raise SystemExit(128 + signum)
+        raise Terminated(128 + signum)
 
     for name in ("SIGTERM", "SIGHUP"):
         if hasattr(signal, name) and signal.getsignal(getattr(signal, name)) == signal.SIG_DFL:

@@ -129,8 +129,9 @@ def compile_cmd(
     """Compile sample kernels (default: all) or user kernels into a Triton cache.
 
     KERNEL is a sample name (see --list), a sample variant (gemv-unaligned, gemv-kmask) or
-    path/to/file.py::kernel_name (a @triton.jit or a @gluon.jit function; under @triton.autotune each
-    config is compiled, as a first launch would, unless --constexpr gives the tuned values; under
+    path/to/file.py::kernel_name (a @triton.jit or a @gluon.jit function, or Class.kernel_name for one a
+    class holds; under @triton.autotune each config is compiled, as a first launch would, unless --constexpr
+    gives the tuned values, the configs its early_config_prune keeps where it reads no other argument; under
     @triton.heuristics give the values it would compute; a file inside a package is imported as the
     package's module, and code asking the driver for the current target or which backend is active at
     import gets the target compiled for; so does torch.cuda.get_device_capability() where torch has no

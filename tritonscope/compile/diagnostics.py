@@ -66,7 +66,7 @@ def _source_line(path: str | None, line: int | None) -> str | None:
     if not path or not line:
         return None
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(path, encoding="utf-8", errors="replace") as fh:  # (a file not UTF-8 still has lines)
             for i, text in enumerate(fh, 1):
                 if i == line:
                     return text.rstrip("\n")
@@ -178,9 +178,28 @@ def import_failure(exc: BaseException, path: str | None) -> CompileFailure:
         if mine:
             file, line = os.path.abspath(mine[-1].filename), mine[-1].lineno
     message = f"{type(exc).__name__}: {_one_line(str(exc))}"
+    undecodable = _not_utf8(file)
+    if undecodable:  # (Triton's `inspect` reads the source as UTF-8: "should be defined in a Python file")
+        message += f" ({undecodable})"
     return CompileFailure(
         "import", message, _display_path(file) if file else None, line, None, _source_line(file, line)
     )
+
+
+def _not_utf8(path: str | None) -> str | None:
+    """Why a source is not UTF-8 text (where its first bad byte is), None where it is or cannot be read."""
+    if not path:
+        return None
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(16 << 20)
+        data.decode("utf-8")
+    except OSError:
+        return None
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        return f"the file is not UTF-8: byte 0x{data[e.start]:02x} on line {line}"
+    return None
 
 
 def classify_failure(exc: BaseException, stderr_text: str, fn: Any, target: Any) -> CompileFailure:

@@ -492,7 +492,7 @@ def _estimated_cost(ref: KernelRef) -> int:
     else:
         path = Path(ref.path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8", errors="replace")  # (an estimate: the import says what is wrong)
     except OSError:
         return 0
     return len(text) + 5000 * text.count("tl.dot(")

@@ -26,7 +26,8 @@ from tritonscope.errors import UsageError
 DEFAULT_TARGETS = ("cuda:90", "hip:gfx942")
 # AMD architectures whose wavefront is 32 lanes (RDNA); the CDNA ones (gfx9xx) use 64.
 _WAVE32_PREFIXES = ("gfx10", "gfx11", "gfx12")
-_USER_KERNEL = re.compile(r"^(?P<path>.+\.py)::(?P<name>[A-Za-z_]\w*)$")
+# (`kern.py::Ops.inner`: a kernel held by a class of the module, as the JIT launches `Ops.inner[grid](...)`)
+_USER_KERNEL = re.compile(r"^(?P<path>.+\.py)::(?P<name>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)$")
 
 
 @dataclass(frozen=True)
@@ -215,7 +216,9 @@ def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) 
     # what the module prints at import goes to stderr: stdout is the command's (its --json)
     with contextlib.redirect_stdout(sys.stderr):
         module, note = _import_on_path(file, package, target, root, before)
-    fn = getattr(module, name, None)
+    fn = module
+    for part in name.split("."):
+        fn = getattr(fn, part, None)
     if fn is None:
         found = [k for k, v in vars(module).items() if hasattr(v, "arg_names") and hasattr(v, "fn")]
         own = [k for k in found if _defined_in(getattr(module, k), file)]
@@ -236,7 +239,15 @@ class ModuleExited(Exception):
 
 def _import_on_path(file: Path, package: list[str], target: CompileTarget | None, root: Path,
                     before: set[str]) -> tuple[Any, str | None]:
+    from tritonscope.errors import Terminated
+
     note = None
+    real_exit = os._exit
+
+    def os_exit(code):  # (os._exit would end this process at once, silently, with the module's status)
+        raise ModuleExited(f"the module called os._exit({code!r}) while it was imported")
+
+    os._exit = os_exit
     try:
         try:
             module = _import_answering_torch(file, package, target)
@@ -253,10 +264,13 @@ def _import_on_path(file: Path, package: list[str], target: CompileTarget | None
             note = (f"{file.name} imported without the __init__.py of its package {package[0]}, which does not "
                     f"import here ({type(exc).__name__}: {exc})")
     except SystemExit as exc:  # a module run as a script at import (`sys.exit(main())` with no __main__ guard)
+        if isinstance(exc, Terminated):  # (SIGTERM while it imported: the command ends, as it would anywhere)
+            raise
         raise ModuleExited(f"the module called sys.exit({exc.code!r}) while it was imported (a script's "
                            "`sys.exit(main())` without an `if __name__ == '__main__':` guard?)"
                            ).with_traceback(exc.__traceback__) from None
     finally:
+        os._exit = real_exit
         sys.path.remove(str(root))
         if not package:
             _forget_siblings(before, root)
@@ -623,6 +637,30 @@ def _pruning_note(autotuner: Any, n: int) -> tuple[str, ...]:
             "compile without a GPU has not got: every config is compiled (give --constexpr values to pick one)",)
 
 
+class _NotGiven(dict):
+    """A launch's arguments as far as the command line gives them: reading another one is a KeyError."""
+
+    def __missing__(self, key):
+        raise KeyError(key)
+
+
+def _early_pruned(autotuner: Any, configs: list, given: dict[str, Any]) -> list | None:
+    """The configs the autotuner's `early_config_prune` keeps, where it decides from the configs alone (or
+    the --constexpr values given): Triton calls it with a launch's named arguments, which a cross-compile has
+    not got, so a pruner that reads any other argument (or fails, or has a perf_model to answer) is not
+    asked: None."""
+    prune = getattr(autotuner, "early_config_prune", None)
+    if prune is None or getattr(autotuner, "perf_model", None) is not None:
+        return None
+    try:
+        kept = prune(list(configs), _NotGiven(given))
+    except Exception:  # noqa: BLE001 - it needs what a launch passes: every config, said
+        return None
+    if not isinstance(kept, list | tuple) or not kept or not all(hasattr(c, "kwargs") for c in kept):
+        return None
+    return list(kept)
+
+
 def autotune_requests(request: CompileRequest) -> list[CompileRequest]:
     """A user kernel under @triton.autotune, none of whose tuned constexprs the command line gives: one
     request per config, as the autotuner compiles each on a first launch (its kwargs as constexprs, its
@@ -641,6 +679,11 @@ def autotune_requests(request: CompileRequest) -> list[CompileRequest]:
             continue
         out = []
         params = set(fn.arg_names)
+        kept = _early_pruned(w, configs, given)
+        prune_notes = _pruning_note(w, len(configs)) if kept is None else (
+            f"the autotuner's early_config_prune keeps {len(kept)} of its {len(configs)} configs (it reads no "
+            "launch argument the command line does not give)",)
+        configs = configs if kept is None else kept
         for i, c in enumerate(configs):
             # a config's kwarg that names no parameter is a compile option (AMD's waves_per_eu), as the
             # JIT reads the extra keywords of a launch
@@ -649,7 +692,7 @@ def autotune_requests(request: CompileRequest) -> list[CompileRequest]:
             options += tuple((k, v) for k, v in c.kwargs.items() if k not in params)
             warps = request.num_warps if request.num_warps is not None else getattr(c, "num_warps", None)
             constexprs = {**given, **{k: v for k, v in c.kwargs.items() if k in params}}
-            notes = _pruning_note(w, len(configs)) if i == 0 else ()  # (said once, with the first)
+            notes = prune_notes if i == 0 else ()  # (said once, with the first)
             out.append(replace(request, constexprs=tuple(constexprs.items()), num_warps=warps,
                                options=options, config=(i, len(configs)), notes=notes))
         return out
