@@ -980,3 +980,33 @@ def test_layouts_of_an_aggregate_an_imported_module_and_mbarriers(tmp_path, cli)
     row = rows[(None, 30)]  # MBarrierLayout()
     assert (row["written"]["class"], row["status"], row["resolved"][0]["text"]) == (
         "MBarrierLayout", "as written", "#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>")
+
+
+ROWSUM = '''
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+
+@gluon.jit
+def rowsum_kernel(x_ptr, y_ptr):
+    L: gl.constexpr = gl.BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0])
+    S: gl.constexpr = gl.SliceLayout(1, L)
+    r = gl.arange(0, 32, layout=S)
+    c = gl.arange(0, 16, layout=gl.SliceLayout(0, L))
+    x = gl.load(x_ptr + r[:, None] * 16 + c[None, :])
+    s = gl.sum(x, axis=1)
+    gl.store(y_ptr + r, s)
+'''
+
+
+def test_a_reductions_result_layout_is_carried_by_its_line(tmp_path, cli):
+    """`gl.sum(x, axis=1)`'s result is `#slice<{dim = 1, ...}>`, a type TTGIR prints on the tt.reduce's closing
+    line (`}) : (...) -> tensor<32xf32, #ttg.slice<...>>`), not its first: line 12 was missing from the
+    lines carrying S, though its tensor was among S's uses."""
+    (tmp_path / "rowsum.py").write_text(ROWSUM.lstrip("\n"))
+    r = cli("compile", f"{tmp_path / 'rowsum.py'}::rowsum_kernel", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp32,y_ptr=*fp32", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("layout", "rowsum_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
+    (row,) = [w for w in doc["written"]["layouts"] if w["written"]["name"] == "S"]
+    assert row["status"] == "as written" and 12 in row["on_lines"], row["on_lines"]

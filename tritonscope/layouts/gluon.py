@@ -151,12 +151,14 @@ def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None
     names = {layout: name for name, layout in aliases.items()}
     module = parse_ttgir(ttgir, path)
     frames: dict[int, set[int]] = {}
-    for op in module.ops:
+    # each op's first line, and the later lines of a multi-line op: a tt.reduce's result type is on its
+    # closing line (`}) : (tensor<32x16xf32, #blocked>) -> tensor<32xf32, #ttg.slice<...>>`)
+    for lineno, op in [*((op.lineno, op) for op in module.ops), *module.continued.items()]:
         if op.loc is None:
             continue
         lines = {p.line for p in op.loc.chain() if p.line and p.file and same_file(p.file, source_file)}
         if lines:
-            frames.setdefault(op.lineno, set()).update(lines)
+            frames.setdefault(lineno, set()).update(lines)
     out: dict[int, list[TensorOnLine]] = {}
     every = {layout: name for name, layout in aliases.items()}
     for lineno, type_text in iter_shaped_types(ttgir):
