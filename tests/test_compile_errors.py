@@ -604,8 +604,11 @@ def test_a_module_that_ends_the_process_or_is_not_utf8_is_one_error(cli, tmp_pat
     """`os._exit(0)` at import ended the command at once with status 0 and nothing printed; a Latin-1 byte in
     a comment was an internal error (UnicodeDecodeError) naming no file."""
     (tmp_path / "osexit.py").write_text("import os\nos._exit(0)\n" + ADD_ONE)
+    (tmp_path / "posixexit.py").write_text("import posix\nposix._exit(0)\n" + ADD_ONE)  # (the same function)
     (tmp_path / "latin1.py").write_bytes(ADD_ONE.replace("\n\n\n", "\n# caf\xe9\n\n", 1).encode("latin-1"))
     for name, message in [("osexit", "osexit.py:2: ModuleExited: the module called os._exit(0) while it was imported"),
+                          ("posixexit", "posixexit.py:2: ModuleExited: the module called os._exit(0) while it was "
+                                        "imported"),
                           ("latin1", "latin1.py:5: ValueError: @jit functions should be defined in a Python file "
                                      "(the file is not UTF-8: byte 0xe9 on line 3)")]:
         p = cli("compile", f"{tmp_path / name}.py::k", "--target", "cuda:90", "--signature", "x_ptr=*fp32",
@@ -690,3 +693,52 @@ def test_an_early_config_prune_that_reads_only_the_configs_is_applied(cli, tmp_p
         results = json.loads(p.stdout)["results"]
         assert len(results) == n and all(r["entry"] for r in results), (name, results)
         assert note in p.stderr or any(note in x for r in results for x in r.get("notes", [])), (name, p.stderr)
+
+
+PRUNERS = """
+import os
+import sys
+
+import triton
+import triton.language as tl
+
+
+class NotAConfig:
+    kwargs = {"NOPE": 1}
+
+
+PRUNERS = {
+    "exits": lambda configs, named_args, **kw: sys.exit(3),
+    "os_exits": lambda configs, named_args, **kw: os._exit(0),
+    "twice": lambda configs, named_args, **kw: [configs[0], configs[0], configs[1]],
+    "not_configs": lambda configs, named_args, **kw: [NotAConfig()],
+}
+
+
+def make(name):
+    configs = [triton.Config({"BLOCK": b}, num_warps=4) for b in (64, 128, 256)]
+
+    @triton.autotune(configs=configs, key=["n"], prune_configs_by={"early_config_prune": PRUNERS[name]})
+    @triton.jit
+    def k(x_ptr, n, BLOCK: tl.constexpr):
+        o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(x_ptr + o, tl.load(x_ptr + o, mask=o < n), mask=o < n)
+    return k
+
+
+exits, os_exits, twice, not_configs = (make(n) for n in PRUNERS)
+"""
+
+
+def test_a_pruner_that_exits_or_gives_no_configs_is_not_taken(cli, tmp_path):
+    """Helper 53: a pruner calling sys.exit / os._exit ended the command (status 3, or 0 with nothing said);
+    one naming a config twice compiled it twice ('keeps 3 of 3'); one giving objects that are no Config was
+    taken for configs (a usage error blaming the command line)."""
+    (tmp_path / "pruners.py").write_text(PRUNERS.lstrip("\n"))
+    for name, n in [("exits", 3), ("os_exits", 3), ("twice", 2), ("not_configs", 3)]:
+        p = cli("compile", f"{tmp_path / 'pruners.py'}::{name}", "--target", "cuda:90", "--signature",
+                "x_ptr=*fp32,n=i32", "--cache-dir", str(tmp_path / name), "--json")
+        assert p.returncode == 0, (name, p.stderr)
+        results = json.loads(p.stdout)["results"]
+        assert len(results) == n and all(r["entry"] for r in results), (name, results)
+        assert len({r["entry"] for r in results}) == n, name

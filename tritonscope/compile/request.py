@@ -242,12 +242,8 @@ def _import_on_path(file: Path, package: list[str], target: CompileTarget | None
     from tritonscope.errors import Terminated
 
     note = None
-    real_exit = os._exit
-
-    def os_exit(code):  # (os._exit would end this process at once, silently, with the module's status)
-        raise ModuleExited(f"the module called os._exit({code!r}) while it was imported")
-
-    os._exit = os_exit
+    exits = _exits_raise("the module", "while it was imported")
+    exits.__enter__()
     try:
         try:
             module = _import_answering_torch(file, package, target)
@@ -270,11 +266,29 @@ def _import_on_path(file: Path, package: list[str], target: CompileTarget | None
                            "`sys.exit(main())` without an `if __name__ == '__main__':` guard?)"
                            ).with_traceback(exc.__traceback__) from None
     finally:
-        os._exit = real_exit
+        exits.__exit__(None, None, None)
         sys.path.remove(str(root))
         if not package:
             _forget_siblings(before, root)
     return module, note
+
+
+@contextlib.contextmanager
+def _exits_raise(who: str, when: str):
+    """`os._exit` (and `posix._exit`, the same function) raise ModuleExited while user code runs: they would
+    end this process at once, silently, with the code's status."""
+    import posix
+
+    real = os._exit
+
+    def exit_now(code=0):
+        raise ModuleExited(f"{who} called os._exit({code!r}) {when}")
+
+    os._exit = posix._exit = exit_now
+    try:
+        yield
+    finally:
+        os._exit = posix._exit = real
 
 
 def _forget_siblings(before: set[str], folder: Path) -> None:
@@ -649,16 +663,22 @@ def _early_pruned(autotuner: Any, configs: list, given: dict[str, Any]) -> list 
     the --constexpr values given): Triton calls it with a launch's named arguments, which a cross-compile has
     not got, so a pruner that reads any other argument (or fails, or has a perf_model to answer) is not
     asked: None."""
+    from tritonscope.errors import Terminated
+
     prune = getattr(autotuner, "early_config_prune", None)
     if prune is None or getattr(autotuner, "perf_model", None) is not None:
         return None
     try:
-        kept = prune(list(configs), _NotGiven(given))
-    except Exception:  # noqa: BLE001 - it needs what a launch passes: every config, said
+        with _exits_raise("early_config_prune", "while asked which configs to keep"):
+            kept = list(prune(list(configs), _NotGiven(given)))
+    except Terminated:
+        raise
+    except (Exception, SystemExit):  # noqa: BLE001 - it needs what a launch passes (or ends): every config
         return None
-    if not isinstance(kept, list | tuple) or not kept or not all(hasattr(c, "kwargs") for c in kept):
+    kinds = tuple({type(c) for c in configs})  # (triton.Config: an object of another class is no config)
+    if not kept or not all(isinstance(c, kinds) for c in kept):
         return None
-    return list(kept)
+    return list({id(c): c for c in kept}.values())  # (one config named twice is compiled once)
 
 
 def autotune_requests(request: CompileRequest) -> list[CompileRequest]:
@@ -680,9 +700,11 @@ def autotune_requests(request: CompileRequest) -> list[CompileRequest]:
         out = []
         params = set(fn.arg_names)
         kept = _early_pruned(w, configs, given)
+        own = kept is not None and all(any(c is o for o in configs) for c in kept)
         prune_notes = _pruning_note(w, len(configs)) if kept is None else (
-            f"the autotuner's early_config_prune keeps {len(kept)} of its {len(configs)} configs (it reads no "
-            "launch argument the command line does not give)",)
+            "the autotuner's early_config_prune " + (f"keeps {len(kept)} of its {len(configs)} configs" if own else
+                                                        f"gives {len(kept)} configs in place of its {len(configs)}")
+            + " (it reads no launch argument the command line does not give)",)
         configs = configs if kept is None else kept
         for i, c in enumerate(configs):
             # a config's kwarg that names no parameter is a compile option (AMD's waves_per_eu), as the
