@@ -240,3 +240,19 @@ def test_ls_names_metadata_that_does_not_read(cli, tmp_path):
         assert p.returncode == 0, p.stderr
         assert p.stderr == f"tritonscope: note: {meta}: metadata not read (Unterminated string starting at: line 1 " \
             "column 18 (char 17)): what it gives (num_warps, num_stages, shared memory, the release) is unknown\n"
+
+
+def test_ls_names_a_stage_that_is_a_symbolic_link(cli, tmp_path):
+    """A `.cubin` that is a symbolic link (here to itself) was left out of the entry's stages without a word;
+    a directory or a FIFO in its place got a note."""
+    from pathlib import Path
+
+    src = Path(__file__).parent / "data" / "releases-2.0-2.2" / "2.1" / "f20dbd411f8ba70b9632abe0935aafc4"
+    entry = tmp_path / "c" / src.name
+    shutil.copytree(src, entry)
+    cubin = entry / "dot_kernel.cubin"
+    cubin.unlink()
+    cubin.symlink_to("dot_kernel.cubin")
+    p = cli("ls", "--cache-dir", str(tmp_path / "c"))
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == f"tritonscope: note: {cubin}: a symbolic link, which is not followed: its stage is left out\n"

@@ -354,6 +354,7 @@ def test_missing_inductor_dir_is_one_note(cli, rec, tmp_path):
     notes = r.stderr.strip().splitlines()
     assert notes[0] == f"tritonscope: note: {tmp_path / 'nope'}: no such directory (--inductor-dir)"
     assert "no Inductor wrapper under" in notes[1] and len(notes) == 2
+    assert notes[1].endswith("(is it Inductor's cache or debug dir?)")  # (--inductor-dir is given: not "give")
     assert all(e["inductor"]["role"] == "unknown" for e in json.loads(r.stdout)["entries"])
     # the default dir empty: not asked for, so no note on stderr (each record's note says it), but
     # `ls --inductor` asks: one note

@@ -933,3 +933,31 @@ def test_fewer_llir_vectors_than_the_layouts_say_why(cli):
     assert change["code"] == "merged"
     assert change["evidence"].startswith("the layout gives 6 vector(s) (3 copies x 2), 2 in llir")
     assert change["evidence"].endswith("the address is divided by 128 along dim 0, of 64 elements")
+
+
+FLOAT_ATOMIC_MAX = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def amax_kernel(x_ptr, amax_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    tl.atomic_max(amax_ptr, tl.max(tl.abs(x), axis=0))
+'''
+
+
+def test_a_float_atomic_max_is_two_integer_atomics_not_two_copies(cli, tmp_path):
+    """Triton lowers a float `tl.atomic_max` to `tt.atomic_rmw max` and `tt.atomic_rmw umin` at one
+    position; `--explain` called them 2 copies 'written out in one block, as an unrolled tl.static_range or
+    a Python loop does', and a scalar's layout `#None`."""
+    (tmp_path / "amax.py").write_text(FLOAT_ATOMIC_MAX.lstrip("\n"))
+    r = cli("compile", f"{tmp_path / 'amax.py'}::amax_kernel", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp32,amax_ptr=*fp32", "--constexpr", "BLOCK=256", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("loads", "amax_kernel", "--cache-dir", str(tmp_path / "c"), "--line", "8", "--json").stdout)
+    (row,) = [r for r in doc["rows"] if r["kind"] == "atomic"]
+    assert (row["instances"], row["copies"]) == (2, "float-atomic")
+    text = cli("loads", "amax_kernel", "--cache-dir", str(tmp_path / "c"), "--explain", "8").stdout
+    assert "2 copies in TTGIR: a float atomic max or min, which Triton lowers to two integer atomics" in text
+    assert "#None" not in text and "no layout (a scalar)" in text

@@ -216,6 +216,10 @@ def test_every_cubins_header_names_the_arch_its_metadata_does():
             checked[(head[7], head[8])] += 1
     assert checked[(0x33, 7)] > 50 and checked[(0x41, 8)] > 20, checked
     assert cubin_arch(b"\x7fELF" + bytes(60)) is None and cubin_arch(b"") is None
+    head = bytearray(next(h for h in (c.read_bytes()[:64] for c in sorted(root.rglob("*.cubin")))
+                          if (h[7], h[8]) == (0x33, 7)))
+    head[0x30] = 0xFF  # (sm_255: no architecture; it was `cuda:255`)
+    assert cubin_arch(bytes(head)) is None
 
 
 def test_2x_targets_without_a_warp_size_or_a_ptx(tmp_path):

@@ -274,6 +274,12 @@ def test_non_utf8_source_is_refused(tmp_path):
     f.write_bytes(JIT_KERNEL.encode() + "# caf\xe9\n".encode("latin-1"))
     with pytest.raises(SourceRefused, match="not UTF-8"):
         read_checked(str(f))
+    # one that declares its encoding (PEP 263) is read as Python reads it: `compile` took it, `map` refused it
+    f.write_bytes(b"# -*- coding: latin-1 -*-\n" + JIT_KERNEL.encode() + "# caf\xe9\n".encode("latin-1"))
+    assert read_checked(str(f)).endswith("# caf\xe9\n")
+    f.write_bytes(b"# -*- coding: no-such-codec -*-\n" + JIT_KERNEL.encode() + b"# caf\xe9\n")
+    with pytest.raises(SourceRefused, match="not UTF-8"):
+        read_checked(str(f))
 
 
 @pytest.mark.parametrize("text", ["import jax\ndef g(x):\n    return x\nf = jax.jit(g)\n",

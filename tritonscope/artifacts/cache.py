@@ -386,7 +386,9 @@ class KernelEntry:
             dot = name.rfind(".")
             if dot > 0 and name[dot:] in _SUFFIX_TO_STAGE and not name.startswith("__grp__"):
                 full = os.path.join(self.path, name)
-                if not os.path.islink(full) and not os.path.isfile(full):
+                if os.path.islink(full):
+                    out.append(f"{full}: a symbolic link, which is not followed: its stage is left out")
+                elif not os.path.isfile(full):
                     out.append(f"{full}: not a file: its stage is left out")
         return out
 

@@ -71,7 +71,7 @@ def cubin_arch(head: bytes) -> str | None:
         sm = (flags >> 8) & 0xFF
     else:
         return None
-    return str(sm) if sm >= 10 else None
+    return str(sm) if 10 <= sm < 200 else None  # (sm_10 to sm_121 exist: 255 is no architecture)
 
 
 def _sections(data: bytes, path: str | None) -> list[_Section]:

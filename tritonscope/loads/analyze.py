@@ -303,6 +303,7 @@ def _rows(sites: list[AccessSite]) -> list[AccessRow]:
 
 
 _LOOPS = ("scf.for", "scf.while")
+_RMW_KIND = re.compile(r"\btt\.atomic_rmw\s+(\w+)")
 
 
 def copies_cause(ops: list, parents: dict) -> str:
@@ -319,6 +320,9 @@ def copies_cause(ops: list, parents: dict) -> str:
         return tuple(out)
 
     held = [loops(op) for op in ops]
+    kinds = {m.group(1) for op in ops if (m := _RMW_KIND.search(op.text))}
+    if len(kinds) == 2 and len(ops) == 2 and kinds in ({"max", "umin"}, {"min", "umax"}) and held[0] == held[1]:
+        return "float-atomic"  # (tl.atomic_max/min of floats: an integer atomic per sign, one position)
     if len(set(held)) == 1:
         return "unrolled"
     deepest = max(held, key=len)

@@ -114,6 +114,8 @@ _COPIES = {
     "pipelined-epilogue": "loop and its peeled last iteration",
     "pipelined-prologue-epilogue": "pipeline prologue, loop and peeled last iteration",
     "copied": "in different loops",
+    "float-atomic": "a float atomic max or min, which Triton lowers to two integer atomics, one for "
+                    "non-negative values and one for negative ones",
 }
 
 
@@ -134,7 +136,9 @@ def explain_lines(report: LoadsReport) -> list[str]:
         if r.instances > 1:
             head += f" ({r.instances} copies in TTGIR: {_COPIES.get(r.copies, 'copied')})"
         out.append(head + _summary(r, report))
-        out.append(f"  TTGIR: {r.op}, layout #{r.layout}" + (f" = {r.layout_text}" if r.layout_text else "")
+        layout = (f"layout #{r.layout}" + (f" = {r.layout_text}" if r.layout_text else "")) if r.layout else \
+            "no layout (a scalar)" if not r.shape else "no layout"
+        out.append(f"  TTGIR: {r.op}, {layout}"
                    + f"; mask: {'yes' if r.mask else 'no'}" + (", other: yes" if r.other else "")
                    + (f"; eviction {r.eviction}" if r.eviction else "") + (f"; cache {r.cache}" if r.cache else ""))
         if r.predicted_vector_bytes is not None and r.shape:

@@ -1112,10 +1112,11 @@ def link_notes(index: InductorIndex, links: list[Link | None], asked: bool = Tru
     if unknown:
         if not index.found:
             notes.append(f"{unknown} torch.compile kernel(s), but no Inductor wrapper under {where} "
-                         "(give Inductor's cache or debug dir with --inductor-dir)")
+                         + ("(is it Inductor's cache or debug dir?)" if index.given else
+                            "(give Inductor's cache or debug dir with --inductor-dir)"))
         else:
             notes.append(f"{unknown} torch.compile kernel(s) in no wrapper under {where} "
-                         "(another run's? give its dir with --inductor-dir)")
+                         + ("(another run's?)" if index.given else "(another run's? give its dir with --inductor-dir)"))
     no_lines = {link.block.wrapper.path for link in links
                 if link is not None and link.block is not None and link.block.wrapper.fx_graph is None}
     if no_lines:

@@ -325,10 +325,25 @@ def checked_text(data: bytes) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise SourceRefused(f"not UTF-8 text (byte {e.start})") from None
+        text = _declared(data)  # (a `# -*- coding: latin-1 -*-` line: Python reads the file so)
+        if text is None:
+            raise SourceRefused(f"not UTF-8 text (byte {e.start})") from None
     if not _JIT_MARK.search(data):
         raise SourceRefused("defines no Triton function (no jit decorator): not a kernel source")
     return text
+
+
+def _declared(data: bytes) -> str | None:
+    """A source's text in the encoding its first two lines declare (PEP 263), as Python reads it; None where
+    none is declared (UTF-8 then) or the text does not decode in it."""
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return None if encoding in ("utf-8", "utf-8-sig") else data.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError):
+        return None
 
 
 def _strip_prefix(path: str, prefix: str) -> str | None:
