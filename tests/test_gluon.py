@@ -1010,3 +1010,67 @@ def test_a_reductions_result_layout_is_carried_by_its_line(tmp_path, cli):
     doc = json.loads(cli("layout", "rowsum_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
     (row,) = [w for w in doc["written"]["layouts"] if w["written"]["name"] == "S"]
     assert row["status"] == "as written" and 12 in row["on_lines"], row["on_lines"]
+
+
+TWO_CLASSES = '''
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+
+@gluon.aggregate
+class Inner:
+    layout: gl.constexpr
+
+    @gluon.constexpr_function
+    def __init__(self):
+        self.layout = gl.constexpr(gl.BlockedLayout([1, 1], [2, 16], [4, 1], [1, 0]))
+
+
+@gluon.aggregate
+class Unused:
+    layout: gl.constexpr
+
+    @gluon.constexpr_function
+    def __init__(self):
+        self.layout = gl.constexpr(gl.BlockedLayout([4, 1], [4, 8], [4, 1], [0, 1]))
+
+
+@gluon.aggregate
+class Outer:
+    inner: Inner
+
+    @gluon.constexpr_function
+    def __init__(self):
+        self.inner = Inner()
+
+
+@gluon.jit
+def offs(layout: gl.constexpr):
+    r = gl.arange(0, 32, layout=gl.SliceLayout(1, layout))
+    c = gl.arange(0, 16, layout=gl.SliceLayout(0, layout))
+    return r[:, None] * 16 + c[None, :]
+
+
+@gluon.jit
+def nested_kernel(x_ptr):
+    o = Outer()
+    x = gl.load(x_ptr + offs(o.inner.layout))
+    gl.store(x_ptr + offs(o.inner.layout), x + 1)
+    z = gl.load(x_ptr + offs(gl.BlockedLayout([4, 1], [4, 8], [4, 1], [0, 1])))
+    gl.store(x_ptr + offs(gl.BlockedLayout([4, 1], [4, 8], [4, 1], [0, 1])), z)
+'''
+
+
+def test_an_aggregate_attribute_is_the_class_its_receiver_is(tmp_path, cli):
+    """Helper 53: two classes binding `self.layout`: reads were matched by the attribute's name alone, so
+    the class never built (`Unused`) was 'carried' by the lines reading `o.inner.layout`; and `layout`, an
+    attribute every descriptor has, was read nowhere but on `self`, so `Inner`'s was left out."""
+    (tmp_path / "nested.py").write_text(TWO_CLASSES.lstrip("\n"))
+    r = cli("compile", f"{tmp_path / 'nested.py'}::nested_kernel", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp32", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("layout", "nested_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
+    rows = {w["written"]["line"]: w for w in doc["written"]["layouts"]}
+    assert (rows[11]["written"]["name"], rows[11]["status"], rows[11]["written"]["uses"]) == (
+        "self.layout", "as written", [42, 43])
+    assert 20 not in rows  # Unused's: built nowhere (the inline layouts of lines 44-45 are its fields)

@@ -241,22 +241,45 @@ class _Scanner(ast.NodeVisitor):
         # an aggregate's layout attributes (`self.row_layout = gl.constexpr(gl.BlockedLayout(...))` in a method
         # of a class): attribute -> the layouts bound to it; and the attributes read, (function, `self` or
         # not, attribute, line): `cfg.row_layout` is a use of it
+        # the class of what an attribute is read on, where the source says: `self` in a method, a name bound to
+        # a call of a class of the source (`cfg = Conf(N)`) or a parameter annotated with one, an attribute a
+        # class binds to such a call (`self.inner = Inner()`)
         self.klass: str | None = None
-        self.attr_layouts: dict[str, list[WrittenLayout]] = {}
-        self.attr_reads: list[tuple[str | None, bool, str, int]] = []
+        self.classes: set[str] = set()
+        self.attr_layouts: dict[tuple[str, str], list[WrittenLayout]] = {}  # (class, attribute) -> layouts
+        self.attr_classes: dict[tuple[str, str], str] = {}  # (class, attribute) -> the class called to bind it
+        self.instances: dict[tuple[str | None, str], str] = {}  # (function, name) -> the class called to bind it
+        # (function, the class whose method it is, what the attribute is read on, attribute, line)
+        self.attr_reads: list[tuple[str | None, str | None, tuple | None, str, int]] = []
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         outer, self.klass = self.klass, node.name
+        self.classes.add(node.name)
         self.generic_visit(node)
         self.klass = outer
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if isinstance(node.ctx, ast.Load):
-            on_self = isinstance(node.value, ast.Name) and node.value.id == "self"
-            self.attr_reads.append((self.function, on_self, node.attr, node.lineno))
+            receiver = _receiver(node.value)
+            self.attr_reads.append((self.function, self.klass, receiver, node.attr, node.lineno))
             if self.calls_open and self.calls_open[-1] != node.lineno:
-                self.attr_reads.append((self.function, on_self, node.attr, self.calls_open[-1]))
+                self.attr_reads.append((self.function, self.klass, receiver, node.attr, self.calls_open[-1]))
         self.generic_visit(node)
+
+    def class_of(self, receiver: tuple | None, function: str | None, klass: str | None) -> str | None:
+        """The class of the source that `receiver` (`_receiver`) is an instance of, where the source says."""
+        depth = 0
+        path: list[str] = []
+        while receiver is not None and receiver[0] == "attr" and depth < 16:
+            path.append(receiver[2])
+            receiver, depth = receiver[1], depth + 1
+        if receiver is None or receiver[0] == "attr":
+            return None
+        cls = klass if receiver == ("name", "self") and klass else \
+            self.instances.get((function, receiver[1])) or self.instances.get((None, receiver[1]))
+        for attr in reversed(path):
+            cls = self.attr_classes.get((cls, attr)) if cls else None
+        return cls if cls in self.classes else None
 
     def visit_Module(self, node: ast.Module) -> None:
         # functions that return a layout (`@gluon.constexpr_function def row_layout(...)`) first, with the
@@ -277,6 +300,8 @@ class _Scanner(ast.NodeVisitor):
         a = node.args
         for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs, *filter(None, [a.vararg, a.kwarg])]:
             self.stores.add((node.name, arg.arg))
+            if isinstance(arg.annotation, ast.Name):  # (`def load(p: PartitionArgs)`: checked against classes)
+                self.instances[(node.name, arg.arg)] = arg.annotation.id
         self.params[node.name] = [arg.arg for arg in [*a.posonlyargs, *a.args]]
         for stmt in node.body:
             self.visit(stmt)
@@ -416,7 +441,11 @@ class _Scanner(ast.NodeVisitor):
         value = _unwrap_constexpr(value)
         if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self" \
                 and self.klass is not None and self.function is not None:
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+                self.attr_classes[(self.klass, target.attr)] = value.func.id  # (`self.inner = Inner()`)
             return self._bind_attribute(target.attr, value)
+        if isinstance(target, ast.Name) and isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+            self.instances[(self.function, target.id)] = value.func.id  # (`cfg = Conf(N)`: a class of the source?)
         called = self._foreign_call(value)
         if isinstance(target, ast.Name) and called is not None:
             self.foreign_bound[(self.function, target.id)] = (value.lineno, called)
@@ -461,7 +490,7 @@ class _Scanner(ast.NodeVisitor):
             layouts = [bound]
         else:
             return False
-        mine = self.attr_layouts.setdefault(attr, [])
+        mine = self.attr_layouts.setdefault((self.klass, attr), [])
         mine.extend(w for w in layouts if w not in mine)
         return True
 
@@ -676,6 +705,41 @@ def _parameters_given(names: list[tuple[str | None, str]], scanner: _Scanner,
     return out
 
 
+def _receiver(node: ast.AST) -> tuple | None:
+    """What an attribute is read on, as `_Scanner.class_of` follows it: ("name", n), ("attr", inner, a)."""
+    if isinstance(node, ast.Name):
+        return ("name", node.id)
+    if isinstance(node, ast.Attribute):
+        inner = _receiver(node.value)
+        return ("attr", inner, node.attr) if inner is not None else None
+    return None
+
+
+def _attribute_uses(layout: WrittenLayout, scanner: _Scanner) -> set[tuple[str | None, int]]:
+    """The (function, line) pairs reading an aggregate's attribute bound to `layout`: on an instance of that
+    class where the source says which (`self`, `cfg = Conf(N)`, a parameter annotated `Conf`, `o.inner`),
+    else on anything only where one class binds an attribute of that name, not one every Gluon object of a
+    kind has (`desc.layout`)."""
+    owners = {(cls, attr) for (cls, attr), bound in scanner.attr_layouts.items() if any(w is layout for w in bound)}
+    if not owners:
+        return set()
+    binders: dict[str, set[str]] = {}
+    for cls, attr in scanner.attr_layouts:
+        binders.setdefault(attr, set()).add(cls)
+    out = set()
+    for fn, klass, receiver, attr, line in scanner.attr_reads:
+        if attr not in binders:
+            continue
+        cls = scanner.class_of(receiver, fn, klass)
+        if cls is not None:
+            if (cls, attr) in owners:
+                out.add((fn, line))
+        elif len(binders[attr]) == 1 and attr not in _GENERIC_ATTRIBUTES \
+                and (next(iter(binders[attr])), attr) in owners:
+            out.add((fn, line))
+    return out
+
+
 @dataclass
 class Scan:
     layouts: list[WrittenLayout]  # every layout constructor call, in line order (written_layouts)
@@ -709,9 +773,7 @@ def scan(source: str, resolver: Resolver | None = None) -> Scan:
         sites |= {(fn, line) for fn, name, line in scanner.reads if (line != layout.line or not own)
                   and any(name == n and (fn == scope or (scope is None and (fn, n) not in scanner.stores))
                           for scope, n in names)}
-        attrs = {a for a, bound in scanner.attr_layouts.items() if any(w is layout for w in bound)}
-        sites |= {(fn, line) for fn, on_self, attr, line in scanner.attr_reads
-                  if attr in attrs and (on_self or attr not in _GENERIC_ATTRIBUTES)}
+        sites |= _attribute_uses(layout, scanner)
         layout.passed_from = {}
         for fn, name, line in scanner.reads if given else ():
             roots = given.get((fn, name))
