@@ -961,3 +961,33 @@ def test_a_float_atomic_max_is_two_integer_atomics_not_two_copies(cli, tmp_path)
     text = cli("loads", "amax_kernel", "--cache-dir", str(tmp_path / "c"), "--explain", "8").stdout
     assert "2 copies in TTGIR: a float atomic max or min, which Triton lowers to two integer atomics" in text
     assert "#None" not in text and "no layout (a scalar)" in text
+
+
+BLOCK_SCALE = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def block_scale_kernel(Bs, out, N, group_n, stride_Bs_n, BLOCK: tl.constexpr):
+    offs_bn = (tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)) % N
+    b_s = tl.load(Bs + (offs_bn // group_n) * stride_Bs_n)
+    tl.store(out + tl.arange(0, BLOCK), b_s)
+'''
+
+
+def test_an_index_divided_by_a_runtime_group_repeats_addresses(cli, tmp_path):
+    """vLLM's / SGLang's w8a8 block-fp8 matmul reads its per-block scales at `(offs_bn // group_n) *
+    stride_Bs_n`, `offs_bn` taken `% N`: the reason given was a missing tt.divisibility on the strides ("the
+    coalesce pass therefore gave the layout 1 contiguous element"), which no alignment would change: runs of
+    group_n elements read one address. (`% N` with N a runtime value steps as its operand, as `% 64` does.)"""
+    (tmp_path / "bs.py").write_text(BLOCK_SCALE.lstrip("\n"))
+    r = cli("compile", f"{tmp_path / 'bs.py'}::block_scale_kernel", "--target", "cuda:90", "--signature",
+            "Bs=*fp32,out=*fp32,N=i32:16,group_n=i32:16,stride_Bs_n=i32", "--constexpr", "BLOCK=128",
+            "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("loads", "block_scale_kernel", "--cache-dir", str(tmp_path / "c"), "--line", "8",
+                         "--json").stdout)
+    (row,) = doc["rows"]
+    assert row["reasons"][0] == "repeated-address" and "unknown-alignment" not in row["reasons"], row["reasons"]
+    assert row["evidence"]["repeated-address"].startswith("along dim 0 the index is divided by group_n, a runtime")

@@ -657,7 +657,8 @@ class ValueGraph:
               unknown_ops: list[Op] | None = None) -> dict[int, list[tuple[int, frozenset, int] | None]]:
         """How the address moves along each of its dims: dim -> one (constant factor, runtime factors,
         divisor) per `tt.make_range` term that varies along it (`ptr + offs * stride_n`: (1, {stride_n}, 1);
-        `ptr + offs // 128`: (1, {}, 128), one address per run of 128); None for a term seen through an op
+        `ptr + offs // 128`: (1, {}, 128), one address per run of 128; `offs // group_n`: "/group_n" among the
+        runtime factors, a run known only at run time); None for a term seen through an op
         this reading does not follow (a reshape, a loaded value, a division by a runtime value, ...)."""
         out: dict[int, list[tuple[int, frozenset, int] | None]] = {}
         seen: set = set()
@@ -698,8 +699,15 @@ class ValueGraph:
             elif name in ("arith.divsi", "arith.divui") and len(srcs) == 2 and (self.constant(srcs[1]) or 0) > 1:
                 # `offs // 128`: the same value for each run of 128 (the scales of a block-quantized matrix)
                 todo.append((srcs[0], mult, factors, dims, div * self.constant(srcs[1])))
-            elif name in ("arith.remsi", "arith.remui") and len(srcs) == 2 and self.constant(srcs[1]):
-                # `x % 64` steps as x does, within runs of 64 (AxisInfo's contiguity = gcd(..., 64))
+            elif name in ("arith.divsi", "arith.divui") and len(srcs) == 2 and self.constant(srcs[1]) is None \
+                    and (scalar := self._splat_arguments(srcs[1])) is not None:
+                # `offs_bn // group_n`: the same value for each run of group_n, known only at run time (a
+                # block-scaled matmul's scales): the arguments named "/group_n" among the factors
+                todo.append((srcs[0], mult, factors | frozenset("/" + a for a in scalar), dims, div))
+            elif name in ("arith.remsi", "arith.remui") and len(srcs) == 2 and (
+                    self.constant(srcs[1]) or self._splat_arguments(srcs[1]) is not None):
+                # `x % 64` steps as x does, within runs of 64 (AxisInfo's contiguity = gcd(..., 64)); `x % N`
+                # (every matmul's `offs_am % M`) within runs of N's divisibility
                 todo.append((srcs[0], mult, factors, dims, div))
             elif name == "tt.expand_dims":
                 axis = EXPAND_AXIS.search(op.text)

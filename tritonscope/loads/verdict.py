@@ -112,14 +112,21 @@ def reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
             out.append(Reason("gather", f"the address is computed from loaded values ({', '.join(lines)}): "
                                         "no contiguity or alignment can be proven for it"))
     elif row.shape and row.fastest_dim is not None and site.address and not in_shared:
+        divisors = sorted(f[1:] for f in step[1] if f.startswith("/")) if step is not None else []
+        strides = sorted(f for f in step[1] if not f.startswith("/")) if step is not None else []
         if step is not None and step[2] > 1:
             out.append(Reason("repeated-address",
                               f"along dim {dim} the index is divided by {step[2]}: each run of {step[2]} "
                               "consecutive elements reads one address (a per-block scale or bias), which no "
                               "vector covers"))
-        elif step is not None and step[1]:
+        elif divisors:
+            out.append(Reason("repeated-address",
+                              f"along dim {dim} the index is divided by {' * '.join(divisors)}, a runtime value: "
+                              "each run of that many consecutive elements reads one address (a per-block scale), "
+                              "which no vector covers"))
+        elif strides:
             out.append(Reason("runtime-stride",
-                              f"along dim {dim} the address steps by {' * '.join(sorted(step[1]))}"
+                              f"along dim {dim} the address steps by {' * '.join(strides)}"
                               + (f" * {step[0]}" if step[0] > 1 else "") + " per element, a runtime value: "
                               "consecutive elements are not known to be adjacent (a JIT launch passing 1 gets it "
                               "specialized to the constant 1, unless the argument is in do_not_specialize)"))
@@ -242,6 +249,8 @@ def repeating_dims(row: AccessRow, graph: ValueGraph) -> str | None:
             out.append(f"does not vary along dim {dim}")
         elif len(set(terms)) == 1 and terms[0][2] > 1:
             out.append(f"is divided by {terms[0][2]} along dim {dim}, of {n} elements")
+        elif len(set(terms)) == 1 and (divisors := sorted(f[1:] for f in terms[0][1] if f.startswith("/"))):
+            out.append(f"is divided by {' * '.join(divisors)} along dim {dim}, of {n} elements")
     return f"the address {' and '.join(out)}" if out else None
 
 

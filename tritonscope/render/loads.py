@@ -205,7 +205,8 @@ def _fact(a: dict) -> str:
         attrs = ", ".join(f"{k}={v}" for k, v in a.items() if k not in ("value", "type", "multiple"))
         text = f"{a['value']} ({a['type']}): {attrs or 'no tt.divisibility'}"
         if "multiple" not in a:
-            text += " (reaches the address only through a loaded value)"
+            text += (" (adds no term to the address: it reaches it only through a loaded value, a comparison or "
+                     "select, or a scalar quotient or remainder its value does not scale)")
         elif a["multiple"] > 1:
             text += f" (in multiples of {a['multiple']} elements)"
         return text
