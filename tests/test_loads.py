@@ -991,3 +991,21 @@ def test_an_index_divided_by_a_runtime_group_repeats_addresses(cli, tmp_path):
     (row,) = doc["rows"]
     assert row["reasons"][0] == "repeated-address" and "unknown-alignment" not in row["reasons"], row["reasons"]
     assert row["evidence"]["repeated-address"].startswith("along dim 0 the index is divided by group_n, a runtime")
+
+
+def test_rows_short_of_the_same_take_their_counts_from_line_zero_together(cli):
+    """A block-fp8 matmul's two scale loads on gfx950 (42:15, 43:15) lack 2 and 16 `buffer_load_dword`s of
+    their LLIR's; 18 sit at line 0. `unlocated` took line 0's only for a single row short: both rows said
+    `merged` ('the compiler combined or removed some'), though every instruction was there."""
+    from pathlib import Path
+
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx950-triton3.9" / "fp8block"
+    doc = json.loads(cli("loads", "_w8a8_block_fp8_matmul", "--cache-dir", str(cache), "--json").stdout)
+    rows = {r["where"]: r for r in doc["rows"] if r["line"] in (42, 43)}
+    for where, n in (("42:15", 6), ("43:15", 48)):
+        row = rows[where]
+        assert row["stages"]["amdgcn"] == {"buffer_load_dword": n}, (where, row["stages"])
+        assert [c["code"] for c in row["count_changes"]] == ["unlocated"], (where, row["count_changes"])
+    assert "18 buffer_load_dword with no source location (line 0), claimed by no access, are what the accesses " \
+        "at 42:15 and 43:15 lack together" in rows["43:15"]["count_changes"][0]["evidence"]
+    assert not [u for u in doc["unattributed"] if u["stage"] == "amdgcn" and u["form"] == "buffer_load_dword"]

@@ -238,7 +238,9 @@ def unlocated(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> No
     """`unlocated`: a row with fewer instructions of a width in `stage` than the stage before had, where the
     stage's instructions with no source location (line 0) of its kind, width and family number exactly its
     shortfall, and no other row falls short of them: the backend dropped their debug location (AMDGPU on
-    gfx950: aiter's transposed LDS reads, `ds_read_b64_tr_b16`, 8 on the line and 16 on none, of 24)."""
+    gfx950: aiter's transposed LDS reads, `ds_read_b64_tr_b16`, 8 on the line and 16 on none, of 24). Rows
+    short of the same kind and width take their own counts where line 0 holds exactly their shortfalls
+    together (a block-fp8 matmul's two scale loads on gfx950, 2 + 16 `buffer_load_dword`)."""
     before = PREVIOUS.get(stage)
     if before is None:
         return
@@ -257,15 +259,23 @@ def unlocated(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> No
                 needs[(ACCEPTS[r.kind], width, fam)].append((r, n - have[(width, fam)]))
     for (kinds, width, fam), members in needs.items():
         pool = _pool(stage, unattributed, kinds, width, fam).get(0, [])
-        if len(members) != 1 or sum(u["count"] for u in pool) != members[0][1]:
+        total = sum(u["count"] for u in pool)
+        if not members or total != sum(n for _, n in members):
             continue
-        r, n = members[0]
         forms = " and ".join(sorted({u["form"] for u in pool}))
-        _take(stage, r, pool, n, unattributed, follow=False)  # (a part of its instructions: its line stays)
-        _moved(r, Reason(
-            "unlocated", f"{stage}: {n} of its {before} instructions {'has' if n == 1 else 'have'} no counterpart "
-                         f"on its line; {n} {forms} with no source location (line 0), claimed by no access and "
-                         f"lacking from no other, make them up: the backend dropped their debug location"))
+        # (several rows short of the same kind and width: line 0 holds exactly their shortfalls together, each
+        # takes its own count; which of those instructions is whose, the counts do not say)
+        where = " and ".join(sorted({o.where for o, _ in members}))
+        for r, n in members:
+            _take(stage, r, pool, n, unattributed, follow=False)  # (a part of its instructions: its line stays)
+            head = f"{stage}: {n} of its {before} instructions {'has' if n == 1 else 'have'} no counterpart on " \
+                "its line; "
+            _moved(r, Reason("unlocated", head + (
+                f"{n} {forms} with no source location (line 0), claimed by no access and lacking from no other, "
+                "make them up: the backend dropped their debug location" if len(members) == 1 else
+                f"{total} {forms} with no source location (line 0), claimed by no access, are what the accesses at "
+                f"{where} lack together: each takes its own count (which is whose, counts do not say); the backend "
+                "dropped their debug location")))
 
 
 _TWO_ADDRESS = re.compile(r"^ds_(?:(?:read|write)2(?:st64)?|(?:load|store)_2addr(?:_stride64)?)_b(\d+)$")
