@@ -1009,3 +1009,31 @@ def test_rows_short_of_the_same_take_their_counts_from_line_zero_together(cli):
     assert "18 buffer_load_dword with no source location (line 0), claimed by no access, are what the accesses " \
         "at 42:15 and 43:15 lack together" in rows["43:15"]["count_changes"][0]["evidence"]
     assert not [u for u in doc["unattributed"] if u["stage"] == "amdgcn" and u["form"] == "buffer_load_dword"]
+
+
+def test_a_line_whose_ttir_access_ttgir_locates_elsewhere_says_so(cli, tmp_path, cache39):
+    """triton_kernels' warp-specialized nvfp4 matmul on cuda:100: TTGIR's copies of the TMA loads of lines
+    23-25 carry their users' locations; `loads --line 24` said no load or store was there, and `--explain 24`
+    was a usage error, though TTIR and `map` have a tt.descriptor_load on it. (Here: add_kernel's TTGIR with
+    its `y` load given the store's location.)"""
+    import shutil
+
+    (src,) = [p for p in cache39.iterdir() if p.name.startswith("W5LKR5DI67")]
+    entry = tmp_path / "c" / src.name
+    shutil.copytree(src, entry)
+    rows = json.loads(cli("loads", "W5LKR5DI67", "--cache-dir", str(tmp_path / "c"), "--json").stdout)["rows"]
+    (y_line,) = {r["line"] for r in rows if r["op"] == "tt.load"} - {min(r["line"] for r in rows)}
+    ttgir = entry / "add_kernel.ttgir"
+    text = ttgir.read_text()
+    assert "tt.load %y_5, %mask_2 : tensor<1024x!tt.ptr<f16>, #blocked> loc(#loc26)" in text
+    ttgir.write_text(text.replace("tt.load %y_5, %mask_2 : tensor<1024x!tt.ptr<f16>, #blocked> loc(#loc26)",
+                                  "tt.load %y_5, %mask_2 : tensor<1024x!tt.ptr<f16>, #blocked> loc(#loc13)"))
+    note = (f"TTIR has 1 tt.load on line {y_line}; TTGIR locates it at another line (a warp-specialized "
+            "partition's or a pipelined copy takes the location of its users): run `tritonscope loads` for the list")
+    for option in ("--line", "--explain"):
+        p = cli("loads", "W5LKR5DI67", "--cache-dir", str(tmp_path / "c"), option, str(y_line), "--no-sass")
+        assert p.returncode == 0, p.stderr
+        assert f"note: {note}" in p.stdout
+    doc = json.loads(cli("loads", "W5LKR5DI67", "--cache-dir", str(tmp_path / "c"), "--line", str(y_line),
+                         "--json", "--no-sass").stdout)
+    assert doc["rows"] == [] and note in doc["notes"]

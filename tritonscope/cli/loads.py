@@ -45,8 +45,14 @@ def loads_cmd(sel: Selection, line: int | None, file: str | None, explain: int |
         raise UsageError(f"--line {wanted}: source lines start at 1")
     entry = sel.one()
     report = analyze_entry(entry, line=wanted, sass=sass, finder=sel.finder(), file=file)
+    moved = None
     if wanted is not None and not report.rows:
         check_line(entry, sel, wanted, file, "--explain" if explain is not None else "--line")
+        moved = ttir_only_accesses(entry, wanted, file)
+        if moved:
+            report.notes.append(f"TTIR has {moved} on line {wanted}; TTGIR locates it at another line (a "
+                                "warp-specialized partition's or a pipelined copy takes the location of its users): "
+                                "run `tritonscope loads` for the list")
     if as_json:
         emit_json(report.to_json(), "loads")
         return
@@ -58,14 +64,39 @@ def loads_cmd(sel: Selection, line: int | None, file: str | None, explain: int |
     if explain is not None and report.rows:
         render_explain(report, console)
     elif wanted is not None and not report.rows:
-        if explain is not None and not report.unattributed:
+        if explain is not None and not report.unattributed and not moved:
             raise UsageError(f"no memory access on line {explain} (run `tritonscope loads` for the list)")
         where = f"line {wanted}" + (f" of {file}" if file else "")
         console.print(f"{report.kernel}  {report.target or '?'}\nno load or store of the kernel's on {where} "
                       "(run `tritonscope loads` for the list)", markup=False)
         render_no_access(report, console)
+        for note in report.notes[-1:] if moved else ():
+            console.print(f"note: {note}", markup=False)
     else:
         render_loads(report, console)
+
+
+def ttir_only_accesses(entry, line: int, file: str | None) -> str | None:
+    """The memory ops TTIR locates at `line` (of `file`, else the kernel's), in words, where TTIR is kept:
+    asked where TTGIR has none there."""
+    import collections
+
+    from tritonscope.stages import entry_stages
+    from tritonscope.stages.common import kernel_source_file, same_file
+    from tritonscope.stages.memops import mlir_op_kind
+
+    if "ttir" not in entry.files:
+        return None
+    module = entry_stages(entry).module("ttir")
+    want = file or kernel_source_file([module])
+    found: collections.Counter = collections.Counter()
+    for op in module.ops:
+        outer = op.loc.outermost() if op.loc is not None else None
+        name = op.op.strip('"')
+        if outer is not None and outer.line == line and (want is None or same_file(outer.file, want)) \
+                and mlir_op_kind(name):
+            found[name] += 1
+    return ", ".join(f"{n} {name}" for name, n in sorted(found.items())) or None
 
 
 def check_line(entry, sel: Selection, line: int, file: str | None = None, option: str = "--line") -> None:
