@@ -1037,3 +1037,14 @@ def test_a_line_whose_ttir_access_ttgir_locates_elsewhere_says_so(cli, tmp_path,
     doc = json.loads(cli("loads", "W5LKR5DI67", "--cache-dir", str(tmp_path / "c"), "--line", str(y_line),
                          "--json", "--no-sass").stdout)
     assert doc["rows"] == [] and note in doc["notes"]
+
+
+def test_explain_says_which_copies_the_pipeliner_masked(cli):
+    """The block-fp8 matmul's scale load on gfx950: one copy in the loop, two peeled after it, those two
+    masked by the pipeliner; `--explain` said 'mask: no' and 'its peeled last iteration' (one)."""
+    from pathlib import Path
+
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx950-triton3.9" / "fp8block"
+    text = cli("loads", "_w8a8_block_fp8_matmul", "--cache-dir", str(cache), "--explain", "43").stdout
+    assert "(3 copies in TTGIR: loop and its peeled last iteration(s))" in text
+    assert "; mask: no (2 of its 3 copies: yes)" in text

@@ -111,8 +111,8 @@ def render_no_access(report: LoadsReport, console: Console) -> None:
 _COPIES = {
     "unrolled": "written out in one block, as an unrolled tl.static_range or a Python loop does",
     "pipelined-prologue": "pipeline prologue and loop",
-    "pipelined-epilogue": "loop and its peeled last iteration",
-    "pipelined-prologue-epilogue": "pipeline prologue, loop and peeled last iteration",
+    "pipelined-epilogue": "loop and its peeled last iteration(s)",
+    "pipelined-prologue-epilogue": "pipeline prologue, loop and peeled last iteration(s)",
     "copied": "in different loops",
     "float-atomic": "a float atomic max or min, which Triton lowers to two integer atomics, one for "
                     "non-negative values and one for negative ones",
@@ -138,8 +138,13 @@ def explain_lines(report: LoadsReport) -> list[str]:
         out.append(head + _summary(r, report))
         layout = (f"layout #{r.layout}" + (f" = {r.layout_text}" if r.layout_text else "")) if r.layout else \
             "no layout (a scalar)" if not r.shape else "no layout"
+        masked = sum(1 for site in r.sites if site.mask is not None)
+        mask = "yes" if r.mask else "no"
+        if 0 < masked < len(r.sites):  # (the pipeliner masks a peeled or prologue copy of an unmasked access)
+            mask += f" ({masked} of its {len(r.sites)} copies: yes)" if not r.mask else \
+                f" ({len(r.sites) - masked} of its {len(r.sites)} copies: no)"
         out.append(f"  TTGIR: {r.op}, {layout}"
-                   + f"; mask: {'yes' if r.mask else 'no'}" + (", other: yes" if r.other else "")
+                   + f"; mask: {mask}" + (", other: yes" if r.other else "")
                    + (f"; eviction {r.eviction}" if r.eviction else "") + (f"; cache {r.cache}" if r.cache else ""))
         if r.predicted_vector_bytes is not None and r.shape:
             words = []
