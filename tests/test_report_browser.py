@@ -276,3 +276,52 @@ def test_helper_file_of_another_module(browser, helper_module, tmp_path):
     assert "hit" in buttons[1].get_attribute("class").split()
     screenshot(browser, "report-helper-module")
     assert console_errors(browser) == []
+
+
+TWO_CALLS = '''import triton
+import triton.language as tl
+
+
+@triton.jit
+def ld(p, offs):
+    return tl.load(p + offs)
+
+
+@triton.jit
+def two_calls(x_ptr, y_ptr, out_ptr):
+    offs = tl.arange(0, 128)
+    a = ld(x_ptr, offs)
+    b = ld(y_ptr, offs)
+    tl.store(out_ptr + offs, a + b)
+'''
+
+
+def test_a_loads_row_of_a_helper_selects_its_call_only(browser, tmp_path):
+    """Helper 54: a helper's load, called on lines 13 and 14, is two rows (7:12 @ 13:9, 7:12 @ 14:9); a click
+    on either selected the helper's line 7, so every op of both calls lit up. Each selects its call's ops:
+    what `map --line` counts on that call's line."""
+    import json
+
+    from selenium.webdriver.common.by import By
+
+    (tmp_path / "two.py").write_text(TWO_CALLS)
+    r = run_cli("compile", f"{tmp_path / 'two.py'}::two_calls", "--target", "cuda:90", "--signature",
+                "x_ptr=*fp32,y_ptr=*fp32,out_ptr=*fp32", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    expected = {}
+    for line in (13, 14):
+        doc = json.loads(run_cli("map", "two_calls", "--cache-dir", str(tmp_path / "c"), "--line", str(line),
+                                 "--stages", "ttgir,llir,ptx", "--json").stdout)
+        expected[line] = {s["stage"]: s["count"] for s in doc["stages"] if s["count"]}
+    assert expected[13] and expected[14]
+    page = write_report(tmp_path, "two-calls", "two_calls", "--cache-dir", str(tmp_path / "c"))
+    open_page(browser, page)
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-tab="loads"]').click()
+    rows = [r for r in browser.find_elements(By.CSS_SELECTOR, "table.loads tr[data-s]")
+            if r.get_attribute("title").startswith("two.py:7:")]
+    assert [r.get_attribute("title") for r in rows] == ["two.py:7:12 @ two.py:13:9", "two.py:7:12 @ two.py:14:9"]
+    for row, line in zip(rows, (13, 14), strict=True):
+        click(browser, row)
+        assert marked(browser, "hl") == expected[line], line
+        assert marked_lines(browser, "python", "sel") == [line]
+    assert console_errors(browser) == []

@@ -426,6 +426,12 @@ def _loads(model: ReportModel, entry: KernelEntry, options: ReportOptions) -> No
         return
     doc = result.to_json()
     model.loads = doc["rows"]
+    files = {f: i for i, f in enumerate(model.files)}  # (the chains' file table, _map_lines's)
+    for row, access in zip(model.loads, result.rows, strict=False):
+        loc = access.sites[0].op.loc if access.sites else None
+        chain = loc.chain() if loc is not None else []
+        if len(chain) > 1 and all(c.file in files for c in chain):  # a helper's access: selected by its chain
+            row["_chain"] = [[files[c.file], c.line] for c in chain]
     model.notes.extend(f"loads: {n}" for n in doc.get("notes", []))
     spills = [s for s in result.spills if s["stage"] in ("sass", "amdgcn")] or result.spills
     if spills:  # flagged where a reader looks first

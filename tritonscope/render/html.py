@@ -411,8 +411,8 @@ def loads_panel(model) -> str:
             _bytes(row.get("vector_bytes")) + (f" ({row['vector_stage']})" if row.get("vector_stage") else ""),
             _forms(row.get("llir")), _forms(row.get("isa")), row.get("verdict"),
             # the reasons and, as the text table shows them too, why the counts change between stages
-            ", ".join(map(str, [*(row.get("reasons") or []),
-                                *(c.get("code") for c in row.get("count_changes") or [])])),
+            ", ".join(dict.fromkeys(map(str, [*(row.get("reasons") or []),
+                                              *(c.get("code") for c in row.get("count_changes") or [])]))),
         ]
         evidence = [f"{code}: {text}" for code, text in (row.get("evidence") or {}).items()]
         evidence += [f"{c.get('code')}: {c.get('evidence')}" for c in row.get("count_changes") or []]
@@ -433,6 +433,8 @@ def loads_panel(model) -> str:
         if written and same_file(written["file"], row.get("file") or ""):
             line = written["line"]  # a helper of the kernel's file: its own line (report.js selects by chain)
         attr = f' data-s="{line}"' if isinstance(line, int) else ""
+        if row.get("_chain"):  # (a helper's access: its call's chain, which report.js selects by)
+            attr += f' data-k="{esc(json.dumps(row["_chain"], separators=(",", ":")))}"'
         title = f' title="{esc(row["chain"])}"' if row.get("chain") else ""
         rows.append(f'<tr class="v-{verdict}"{attr}{title}>{"".join(html_cells)}</tr>')
     return f'<table class="grid loads"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'

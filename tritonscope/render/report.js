@@ -127,6 +127,25 @@
       + (ops.length ? text(counts(ops)) : 'no ops map to this line'));
   }
 
+  // a loads row of a helper's access: the ops of that call's chain only (the helper's line alone selects
+  // every call of it); `k` the row's chain, innermost first, as [file index, line] pairs
+  function selectChain(k, label) {
+    clear();
+    var ops = opsWhere(function (chain) {
+      if (chain.length < k.length) return false;
+      var off = chain.length - k.length;
+      return k.every(function (f, i) { return chain[off + i][0] === f[0] && chain[off + i][1] === f[1]; });
+    });
+    ops.forEach(function (e) {
+      e.classList.add('hl');
+      chainSourceLines(e.dataset.c).forEach(function (l) { var x = srcLine(l); if (x) x.classList.add('chn'); });
+    });
+    var s = srcLine(k[k.length - 1][1]);
+    if (s && D.srcFiles.indexOf(k[k.length - 1][0]) >= 0) { s.classList.add('sel'); reveal(s); }
+    firstPerPane(ops);
+    setStatus('<b>' + text(label) + '</b> → ' + (ops.length ? text(counts(ops)) : 'no ops map to this access'));
+  }
+
   function selectOp(el) {
     clear();
     var ci = el.dataset.c, line = el.dataset.s;
@@ -189,7 +208,8 @@
     tr.addEventListener('click', function (ev) {
       if (ev.target.closest('a')) return;
       all('tr.sel').forEach(function (r) { r.classList.remove('sel'); });
-      selectSource(+tr.dataset.s);
+      if (tr.dataset.k) selectChain(JSON.parse(tr.dataset.k), tr.title || '');
+      else selectSource(+tr.dataset.s);
       tr.classList.add('sel');
     });
   });
