@@ -177,3 +177,26 @@ def test_tensor_memory_is_none_in_a_release_from_before_it(cache32, cache39):
     from tritonscope.diff.metrics import metadata_metrics
 
     assert "tmem" not in metadata_metrics({"name": "k"})  # (no metadata to tell the release by)
+
+
+def test_a_gfx12_barrier_is_one_barrier():
+    """gfx12 splits a barrier into `s_barrier_signal` and `s_barrier_wait` (LLIR's `s.barrier.signal` and
+    `.wait`): `ops:barrier` counted each twice, and `diff` of a kernel from gfx1100 to gfx1201 said
+    barriers doubled (helper 55: 5 -> 10)."""
+    root = Path(__file__).parent / "data" / "thirdparty-rdna-triton3.9" / "liger"
+    (entry,) = [e for e in Cache(root).kernels() if e.hash.startswith("IQCEYDO7")]
+    assert str(entry.target) == "hip:gfx1201"
+    metrics = record_for_entry(entry, NormalizeOptions()).metrics
+    gcn = next(entry.path.glob("*.amdgcn")).read_text()
+    signals = len(re.findall(r"^\s*s_barrier_signal\b", gcn, re.M))
+    assert signals == len(re.findall(r"^\s*s_barrier_wait\b", gcn, re.M)) == 11
+    assert metrics["ops:barrier@amdgcn"] == metrics["ops:barrier@llir"] == signals
+
+
+def test_rdna_workgroups_have_64_kib_of_lds():
+    """RDNA (gfx10, gfx11, gfx12) had no shared memory limit: a 128 KiB gfx1100 kernel was not flagged."""
+    from tritonscope.artifacts.cache import Target, shared_limit
+
+    for arch in ("gfx1030", "gfx1100", "gfx1151", "gfx1200", "gfx1201"):
+        assert shared_limit(Target("hip", arch, 32)) == 64 << 10, arch
+    assert shared_limit(Target("hip", "gfx950", 64)) == 160 << 10 and shared_limit(Target("hip", "gfx1250")) is None

@@ -446,9 +446,18 @@ SHARED_LIMITS = {
 MAX_THREADS_PER_BLOCK = 1024
 
 
+# RDNA (gfx10, gfx11, gfx12 up to gfx1201): a workgroup addresses 64 KiB of LDS, as on CDNA up to gfx942
+_RDNA = lazy_compile(r"gfx1(?:0\d|1\d|20)[\da-f]")
+
+
 def shared_limit(target: Target | None) -> int | None:
-    """The per-block shared memory limit of a target (`SHARED_LIMITS`), None where not known."""
-    return SHARED_LIMITS.get((target.backend, target.arch.lower())) if target is not None else None
+    """The per-block shared memory limit of a target (`SHARED_LIMITS`; RDNA's 64 KiB), None where not known."""
+    if target is None:
+        return None
+    arch = target.arch.lower()
+    if target.backend == "hip" and _RDNA.fullmatch(arch):
+        return 64 << 10
+    return SHARED_LIMITS.get((target.backend, arch))
 
 
 def is_gluon_source(path: str | os.PathLike) -> bool:

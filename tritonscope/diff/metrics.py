@@ -57,7 +57,8 @@ LLIR_TEXT_CLASSES = (
     ("tcgen05_mma", re.compile(r"tcgen05\.mma\b|@llvm\.nvvm\.tcgen05\.mma")),
     ("mfma", re.compile(r"@llvm\.amdgcn\.mfma")),
     ("wmma", re.compile(r"@llvm\.amdgcn\.wmma")),
-    ("barrier", re.compile(r"@llvm\.nvvm\.barrier|\bbar\.sync|barrier\.sync|@llvm\.amdgcn\.s\.barrier")),
+    # (gfx12 splits a barrier into `s.barrier.signal` and `s.barrier.wait`: one barrier, the signal counted)
+    ("barrier", re.compile(r"@llvm\.nvvm\.barrier|\bbar\.sync|barrier\.sync|@llvm\.amdgcn\.s\.barrier(?!\.wait)")),
 )
 
 
@@ -77,7 +78,7 @@ PTX_CLASSES = (
 GCN_CLASSES = (
     ("mfma", re.compile(r"^v_mfma")),
     ("wmma", re.compile(r"^v_wmma")),
-    ("barrier", re.compile(r"^s_barrier")),
+    ("barrier", re.compile(r"^s_barrier(?!_wait)")),  # (gfx12: s_barrier_signal, then s_barrier_wait: one)
     ("branch", re.compile(r"^s_(?:cbranch|branch)")),
     ("scratch", re.compile(r"^scratch_|^buffer_(?:load|store)_dword.*\boff(?:set)?\b.*\bs\[0:3\]")),
 )
