@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tritonscope.errors import ParseError
@@ -267,3 +269,18 @@ def test_a_memdesc_printed_without_its_name_is_a_type(cli, corpus):
     text = (entry / "matmul_kernel.ttgir").read_text().splitlines()
     copies = [n for n, t in enumerate(text, 1) if "async_copy_global_to_local" in t and "#shared," in t]
     assert copies and set(copies) <= set(view["ttgir_lines"])
+
+
+@pytest.mark.parametrize(("text", "why"), [
+    ("#ttg.amd_wmma<{version = 4, isTranspose = true, ctaLayout = {warp = [[0, 1]]}}>",
+     "version: WMMA versions are 1 to 3, got 4"),
+    ("#ttg.amd_wmma<{version = 0, isTranspose = true, ctaLayout = {warp = [[0, 1]]}}>",
+     "version: WMMA versions are 1 to 3, got 0"),
+    ("#ttg.amd_wmma<{version = 3, isTranspose = true, ctaLayout = {warp = [[0, 1]]}}>",
+     "instrShape: a WMMA v3 layout names its instruction shape"),
+])
+def test_wmma_layouts_triton_refuses_are_refused(text, why):
+    """Triton 3.9's parser: "WMMA version must be in the [1, 3] range", "invalid WMMA v3 instruction shape";
+    they were decoded (version 4 as 3, a v3 shape guessed as 16x16x16)."""
+    with pytest.raises(ParseError, match=re.escape(why)):
+        parse_layout(text)

@@ -1048,3 +1048,16 @@ def test_explain_says_which_copies_the_pipeliner_masked(cli):
     text = cli("loads", "_w8a8_block_fp8_matmul", "--cache-dir", str(cache), "--explain", "43").stdout
     assert "(3 copies in TTGIR: loop and its peeled last iteration(s))" in text
     assert "; mask: no (2 of its 3 copies: yes)" in text
+
+
+def test_a_count_change_of_two_stages_is_one_code_in_the_table(cli):
+    """Transformer Engine's 64:9 store on gfx942 has an `unlocated` count change in two stages: the table's
+    reasons column said `unlocated, unlocated` (helper 55 saw `relocated, relocated` for PTX and SASS); the
+    explanations below it keep one line per stage."""
+    from pathlib import Path
+
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "transformer_engine"
+    out = cli("loads", "MRMSTJ35", "--cache-dir", str(cache), "--line", "64").stdout
+    (row,) = [ln for ln in out.splitlines() if ln.startswith("64:9 ") and "tt.store" in ln]
+    assert row.count("unlocated") == 1, row
+    assert out.count("64:9 unlocated:") == 2

@@ -241,8 +241,13 @@ def _build_amd_mfma(f: _Fields) -> Layout:
 def _build_amd_wmma(f: _Fields) -> Layout:
     """Up to 3.8: `warpsPerCTA = [...]`; 3.9: `ctaLayout = {register = [[..]], warp = [[..]]}` in tile units."""
     version = f.int("version", default=1)
+    if version not in (1, 2, 3):  # (Triton's own parser: "WMMA version must be in the [1, 3] range")
+        raise ParseError(f"version: WMMA versions are 1 to 3, got {version}")
     transposed = f.bool("isTranspose") if f.has("isTranspose") else f.bool("isTransposed")
-    instr = f.ints("instrShape", required=False) or (16, 16, 16)
+    instr = f.ints("instrShape", required=False)
+    if instr is None and version == 3:  # (v3 prints its shape: one is not guessed)
+        raise ParseError("instrShape: a WMMA v3 layout names its instruction shape")
+    instr = instr or (16, 16, 16)
     f.ints("tilesPerWarp", required=False)
     reg_bases: tuple[tuple[int, ...], ...] = ()
     if f.has("ctaLayout"):

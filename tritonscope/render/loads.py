@@ -71,7 +71,7 @@ def render_loads(report: LoadsReport, console: Console) -> None:
                 cells.append(forms_text(_counts(r, "sass")))
             cells += [f"{r.vector_bytes}/{r.predicted_vector_bytes or '-'}" if r.vector_bytes else "-",
                       Text(r.verdict, style=_VERDICT_STYLE.get(r.verdict, "")),
-                      ", ".join(x.code for x in [*r.reasons, *r.count_changes]) or "-"]
+                      ", ".join(dict.fromkeys(x.code for x in [*r.reasons, *r.count_changes])) or "-"]
             table.add_row(*cells)
         console.print(table)
         evidence = [(r, x) for r in report.rows for x in [*r.reasons, *r.count_changes]]
