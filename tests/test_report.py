@@ -607,3 +607,19 @@ def test_the_written_line_says_source_only_when_the_page_has_it(cli, tmp_path):
     p = cli("report", "9777d134", "--cache-dir", str(cache), "-o", str(tmp_path / "r.html"))
     assert p.returncode == 0, p.stderr
     assert p.stderr.startswith(f"wrote {tmp_path / 'r.html'} (") and "KiB: ttgir, llir, ptx)\n" in p.stderr
+
+
+def test_pane_headers_count_the_ops_map_attributes(cli, tmp_path):
+    """SGLang's gfx950 Gluon decode kernel: 160 LLIR ops whose chain is a helper's known line under a call at
+    line 0 were 'located ops' in the pane header (4022), where map counts them as line 0 / unknown (3862)."""
+    import re
+    from pathlib import Path
+
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx950-triton3.9" / "sglang"
+    cov = {c["stage"]: c["attributed"] for c in
+           json.loads(cli("map", "5WRYYH5K", "--cache-dir", str(cache), "--json").stdout)["coverage"]}
+    out = tmp_path / "r.html"
+    assert cli("report", "5WRYYH5K", "--cache-dir", str(cache), "-o", str(out)).returncode == 0
+    page = out.read_text()
+    headers = re.findall(r'<div class="pane" data-stage="(\w+)"[^>]*>.*?<span class="count">(\d+) located ops', page)
+    assert headers and {stage: int(n) for stage, n in headers} == {s: cov[s] for s, _ in headers}

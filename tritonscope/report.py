@@ -55,10 +55,13 @@ class StagePane:
     # the later lines of multi-line ops (a tt.reduce's closing line, a switch's cases): highlighted with their
     # op, never counted as ops of their own
     continued: set[int] = field(default_factory=set)
+    # ops whose outermost position is line 0 (a helper's known line under an unknown call): kept for the
+    # helper's lines, not counted as located ops (`map` counts them as line 0 / unknown)
+    unplaced: set[int] = field(default_factory=set)
 
     @property
     def op_count(self) -> int:
-        return len(self.chain) - len(self.continued & self.chain.keys())
+        return len(self.chain) - len((self.continued | self.unplaced) & self.chain.keys())
 
 
 @dataclass(slots=True)
@@ -304,6 +307,8 @@ def _map_lines(model: ReportModel, kmap) -> None:
             if lineno != op.lineno:
                 pane.continued.add(lineno)
             outer = op.loc.outermost()
+            if not outer.known:
+                pane.unplaced.add(lineno)
             if outer.known and shown is not None:
                 own = in_shown.get(outer.file)
                 if own is None:
