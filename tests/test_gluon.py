@@ -1074,3 +1074,27 @@ def test_an_aggregate_attribute_is_the_class_its_receiver_is(tmp_path, cli):
     assert (rows[11]["written"]["name"], rows[11]["status"], rows[11]["written"]["uses"]) == (
         "self.layout", "as written", [42, 43])
     assert 20 not in rows  # Unused's: built nowhere (the inline layouts of lines 44-45 are its fields)
+
+
+def test_the_report_lists_the_written_layouts_as_layout_does(tmp_path, cli):
+    """Helper 54: the page's Layouts panel had the TTGIR's cards only, never what the source writes (status,
+    what it became, the lines carrying it), which `layout` says for every Gluon kernel."""
+    import html as htmllib
+    import re
+
+    (tmp_path / "rowsum.py").write_text(ROWSUM.lstrip("\n"))
+    r = cli("compile", f"{tmp_path / 'rowsum.py'}::rowsum_kernel", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp32,y_ptr=*fp32", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("layout", "rowsum_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
+    written = doc["written"]["layouts"]
+    out = tmp_path / "r.html"
+    assert cli("report", "rowsum_kernel", "--cache-dir", str(tmp_path / "c"), "-o", str(out)).returncode == 0
+    section = re.search(r'<section class="written">(.*?)</section>', out.read_text(), re.S)
+    assert section and f"Written in the source ({len(written)})" in section.group(1)
+    items = [htmllib.unescape(re.sub(r"<[^>]+>", "", li)) for li in re.findall(r"<li>(.*?)</li>", section.group(1))]
+    assert len(items) == len(written)
+    for item, w in zip(items, written, strict=True):
+        assert item.startswith(f"line {w['written']['line']} {w['written']['text']}: {w['status']}"), item
+        if w["on_lines"]:
+            assert item.endswith("carried by lines " + ", ".join(map(str, w["on_lines"]))), item

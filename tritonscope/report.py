@@ -109,6 +109,9 @@ class ReportModel:
     chains: list[Chain] = field(default_factory=list)
     layouts: list[LayoutItem] = field(default_factory=list)
     layouts_note: str | None = None
+    # a Gluon kernel: the layouts its source writes against the TTGIR's (`layout --json`'s `written`)
+    written: list[dict] = field(default_factory=list)
+    written_note: str | None = None
     loads: list[dict] = field(default_factory=list)
     loads_note: str | None = None
     metadata: list[tuple[str, str]] = field(default_factory=list)
@@ -161,6 +164,7 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
     kmap.stages.clear()  # the panes keep their text; loads reuses the entry's parses
     _layouts(model, entry, next((p.text for p in panes if p.stage == "ttgir" and p.text), None),
              next((p for p in panes if p.stage == "ttgir"), None))
+    _written(model, entry, next((p for p in panes if p.stage == "ttgir" and p.text), None), options)
     _loads(model, entry, options)
     model.metadata = _metadata(entry, {p.stage: p.text for p in panes if p.text is not None}, model.notes)
     for over in reversed(entry.over_limits):  # first thing a reader sees: this kernel cannot launch there
@@ -420,12 +424,36 @@ def _tmem_facts(item: LayoutItem, facts) -> None:
                   ("columns", columns), ("tensor memory", budget)]
 
 
+def _written(model: ReportModel, entry: KernelEntry, pane: StagePane | None, options: ReportOptions) -> None:
+    """A Gluon kernel's written layouts (layouts.gluon.written_in_source), as `layout --json` has them."""
+    if entry.language != "gluon" or pane is None:
+        return
+    if not options.read_source:
+        model.written_note = "the layouts its source writes: not read (--no-source)"
+        return
+    from tritonscope.layouts.gluon import resolution_json, written_in_source
+
+    finder = SourceFinder(options.source_roots, options.substitutions, options.kept)
+    try:
+        found = written_in_source(pane.text, pane.path or "", entry.name, finder, entry.triton_version)
+    except TritonscopeError as exc:
+        model.written_note = f"the layouts its source writes: not read ({exc})"
+        return
+    if found.resolutions is None:
+        model.written_note = f"the layouts its source writes: not read ({found.error})"
+        return
+    source = found.source
+    model.written = [resolution_json(r, r.written.line_text if r.written.file else
+                                     (source.line(r.written.line) or "").strip()) for r in found.resolutions]
+    model.notes.extend(f"layouts: {n}" for n in found.notes)
+
+
 def _loads(model: ReportModel, entry: KernelEntry, options: ReportOptions) -> None:
     """The `loads` rows (loads.analyze_entry), as its JSON rows."""
     try:
         finder = SourceFinder(options.source_roots, options.substitutions, options.kept)
-        result = loads.analyze_entry(entry, sass="sass" in (options.stages or ()), finder=finder,
-                                     read_source=options.read_source)
+        # (read to SASS whatever panes are shown, as `tritonscope loads` reads it: ptxas merges and splits)
+        result = loads.analyze_entry(entry, sass=True, finder=finder, read_source=options.read_source)
     except TritonscopeError as exc:
         model.loads_note = f"loads analysis not available: {exc}"
         return
@@ -488,9 +516,9 @@ def _resources(entry: KernelEntry, texts: dict[str, str], notes: list[str]) -> l
             return [("registers", "unknown (no kernel in the CUBIN)")]
         # (ptxas puts spills in the stack frame: local memory is the larger of the two, as `ls` says it)
         local = max(res.local_bytes, res.stack_bytes)
-        if local and not any(n.startswith("spills:") for n in notes):  # (loads found none: SASS not shown)
+        if local and not any(n.startswith("spills:") for n in notes):  # (loads found none: no SASS read)
             notes.insert(0, f"spills: {local} bytes of local memory per thread (register spills and stack, from "
-                            "the CUBIN; add sass to --stages for the instructions and their lines)")
+                            "the CUBIN; its SASS, where nvdisasm reads it, has the instructions and their lines)")
         return [("registers / thread", str(res.registers)), ("local memory (spills, bytes)", str(local)),
                 ("stack (bytes)", str(res.stack_bytes)), ("static shared (bytes)", str(res.static_shared_bytes))]
     text = texts.get("amdgcn")

@@ -383,7 +383,32 @@ def layouts_panel(model) -> str:
             # lists the first only, per shape)
             f'<p class="uses">named on TTGIR lines (itself or as a parent): {uses or "none"}{more}</p></article>')
     note = f'<p class="note">{esc(model.layouts_note)}</p>' if model.layouts_note else ""
-    return note + f'<div class="cards">{"".join(cards)}</div>'
+    return note + _written_section(model) + f'<div class="cards">{"".join(cards)}</div>'
+
+
+def _written_section(model) -> str:
+    """A Gluon kernel's written layouts: where each is written, what it became (a card's link), its status
+    and the source lines whose ops carry it, as `tritonscope layout` says them."""
+    if not model.written and not getattr(model, "written_note", None):
+        return ""
+    from tritonscope.layouts.written import file_name
+
+    cards = {i.alias for i in model.layouts}
+    items = []
+    for w in model.written:
+        wr = w["written"]
+        where = f"{file_name(wr['file'])}:{wr['line']}" if wr.get("file") else f"line {wr['line']}"
+        here = f'<a class="go" href="#src-{wr["line"]}">{esc(where)}</a>' if not wr.get("file") else esc(where)
+        resolved = ", ".join(f'<a class="lay" href="#layout-{esc(t["name"])}">#{esc(t["name"])}</a>'
+                             if t["name"] in cards else f"<code>{esc(t['text'])}</code>" for t in w["resolved"])
+        filled = "; ".join(f"{k}={v}" for k, v in (w.get("filled") or {}).items())
+        carried = ", ".join(f'<a class="go" href="#src-{n}">{n}</a>' for n in w.get("on_lines") or [])
+        items.append(f'<li>{here} <code>{esc(wr["text"])}</code>: {esc(w["status"])}'
+                     + (f" ({esc(filled)})" if filled else "") + (f"; {resolved}" if resolved else "")
+                     + (f"; carried by lines {carried}" if carried else "") + "</li>")
+    note = f'<p class="note">{esc(model.written_note)}</p>' if getattr(model, "written_note", None) else ""
+    return (f'<section class="written"><h3>Written in the source ({len(model.written)})</h3>{note}'
+            f'<ul>{"".join(items)}</ul></section>')
 
 
 LOAD_COLUMNS = ("where", "op", "kind", "shape", "layout", "predicted", "actual", "LLIR", "ISA", "verdict", "why")
