@@ -34,7 +34,9 @@ def default_output(name: str) -> str:
               help="Embed no Python source (the page then holds only the entry's own files).")
 def report_cmd(sel: Selection, output: str | None, stages: str | None, open_browser: bool, no_source: bool) -> None:
     """Write a self-contained HTML report of KERNEL: source and stages side by side with
-    click-to-highlight, layouts, loads and metadata. Needs no network to view.
+    click-to-highlight, layouts (a Gluon kernel's written ones too), loads and metadata. Needs no network to
+    view. The loads table is `tritonscope loads`'s, read to the final ISA (SASS where nvdisasm reads the
+    CUBIN) whatever stages are shown.
 
     The page embeds the kernel's own Python source and the files of the helpers it inlined from other
     modules (a button each above the source; a helper's line selects the ops written there): .py files
