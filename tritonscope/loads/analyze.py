@@ -200,11 +200,9 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         with graph.through(row.sites[0].calls):
             decide(row, final, graph)
         trips = [graph.loop_trips(s.op) for s in row.sites]  # (each copy's loops: a prologue's are not the loop's)
-        with graph.through(row.sites[0].calls):
-            repeats = repeating_dims(row, graph)
         explain_counts(row, stages, trips[0] if trips else None, copied_loops if None in trips else None,
                        in_runtime_loop=None in trips and any(graph.in_loop(s.op) for s in row.sites),
-                       repeats=repeats)
+                       repeats=lambda row=row: _repeating(row, graph))
         row.count_changes.extend(row.relocations)
     for row in rows:  # an access combined into another's wider instruction has that one's verdict
         partner = row.combined_with
@@ -304,6 +302,11 @@ def _rows(sites: list[AccessSite]) -> list[AccessRow]:
 
 _LOOPS = ("scf.for", "scf.while")
 _RMW_KIND = re.compile(r"\btt\.atomic_rmw\s+(\w+)")
+
+
+def _repeating(row: AccessRow, graph: ValueGraph) -> str | None:
+    with graph.through(row.sites[0].calls):
+        return repeating_dims(row, graph)
 
 
 def copies_cause(ops: list, parents: dict) -> str:

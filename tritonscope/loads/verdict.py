@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tritonscope.loads.model import AccessRow, Reason
 from tritonscope.loads.sites import ValueGraph
 
@@ -112,7 +114,7 @@ def reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
             out.append(Reason("gather", f"the address is computed from loaded values ({', '.join(lines)}): "
                                         "no contiguity or alignment can be proven for it"))
     elif row.shape and row.fastest_dim is not None and site.address and not in_shared:
-        divisors = sorted(f[1:] for f in step[1] if f.startswith("/")) if step is not None else []
+        divisors = _runtime_divisors(step[1]) if step is not None else []
         strides = sorted(f for f in step[1] if not f.startswith("/")) if step is not None else []
         if step is not None and step[2] > 1:
             out.append(Reason("repeated-address",
@@ -230,6 +232,11 @@ def _step(graph: ValueGraph, address: list[str], rank: int, dim: int) -> tuple[i
     return terms[0]
 
 
+def _runtime_divisors(factors: frozenset) -> list[str]:
+    """The runtime values a step's index is divided by (`ValueGraph.steps` names them "/group_n")."""
+    return sorted(f[1:] for f in factors if f.startswith("/"))
+
+
 def repeating_dims(row: AccessRow, graph: ValueGraph) -> str | None:
     """Where a global access's address is the same for several of a thread's elements along a dim other than
     the contiguous one (it does not vary along it, or its index is divided there), in words; None when every
@@ -249,14 +256,14 @@ def repeating_dims(row: AccessRow, graph: ValueGraph) -> str | None:
             out.append(f"does not vary along dim {dim}")
         elif len(set(terms)) == 1 and terms[0][2] > 1:
             out.append(f"is divided by {terms[0][2]} along dim {dim}, of {n} elements")
-        elif len(set(terms)) == 1 and (divisors := sorted(f[1:] for f in terms[0][1] if f.startswith("/"))):
+        elif len(set(terms)) == 1 and (divisors := _runtime_divisors(terms[0][1])):
             out.append(f"is divided by {' * '.join(divisors)} along dim {dim}, of {n} elements")
     return f"the address {' and '.join(out)}" if out else None
 
 
 def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
                    copied_loop: str | None = None, in_runtime_loop: bool = False,
-                   repeats: str | None = None) -> None:
+                   repeats: Callable[[], str | None] | None = None) -> None:
     """Why consecutive stages hold different numbers of the row's instructions (per thread, static), and
     why LLIR holds more than the layout's vectors (`unrolled`: a constant-bound loop LLVM unrolled).
 
@@ -272,8 +279,8 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
     count; more SASS instructions than PTX ones, none narrower (no vector was cut), are then ptxas's
     unrolling of that loop (colossalai's `for i in range(0, cur_seq_idx): tl.load(...)`: 1 PTX, 8 SASS).
     Fewer LLIR instructions of a global access than the layout's vectors, each as wide as predicted, are
-    `merged` (LLVM combined loads of equal addresses, or removed or moved some; `repeats`, from
-    `repeating_dims`, says where the address repeats: sglang's GPTQ MoE scale
+    `merged` (LLVM combined loads of equal addresses, or removed or moved some; `repeats`, asked only
+    then, says where the address repeats (`repeating_dims`): sglang's GPTQ MoE scale
     `(offs_k[:, None] + BLOCK_K * k) // group_size`, 3 copies of 2 vectors, 2 in llir on gfx942)."""
     row.count_changes = []
     totals = [(s, sum(row.stages[s].values())) for s in stages if row.stages.get(s)]
@@ -313,7 +320,7 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
             row.count_changes.append(Reason(
                 "merged", f"the layout gives {expected} vector(s){copies}, {m} in llir, each as wide as predicted: "
                 "LLVM combined loads of equal addresses, or removed or moved some"
-                + (f": {repeats}" if repeats else "")))
+                + (f": {where}" if repeats is not None and (where := repeats()) else "")))
         elif copied_loop and same and m > expected and m % (row.predicted_vectors_per_thread or expected) == 0:
             # (whole copies of one instance's vectors: a pipelined access's loop copy peeled, its prologue not)
             copies = []
