@@ -242,23 +242,22 @@ def _import_on_path(file: Path, package: list[str], target: CompileTarget | None
     from tritonscope.errors import Terminated
 
     note = None
-    exits = _exits_raise("the module", "while it was imported")
-    exits.__enter__()
     try:
-        try:
-            module = _import_answering_torch(file, package, target)
-        except ImportError as exc:
-            # the package around the file would not import here (its __init__ needs what this machine lacks:
-            # vLLM's, SGLang's): imported again with the packages' __init__ files left out, so the file and
-            # the siblings it imports relatively run, and nothing else of the package
-            if not package or _reached_file(exc, file):
-                raise
+        with _exits_raise("the module", "while it was imported"):
             try:
-                module = _import_answering_torch(file, package, target, skip_inits=True)
-            except Exception:  # noqa: BLE001 - the package's own failure is the one to report
-                raise exc from None
-            note = (f"{file.name} imported without the __init__.py of its package {package[0]}, which does not "
-                    f"import here ({type(exc).__name__}: {exc})")
+                module = _import_answering_torch(file, package, target)
+            except ImportError as exc:
+                # the package around the file would not import here (its __init__ needs what this machine
+                # lacks: vLLM's, SGLang's): imported again with the packages' __init__ files left out, so the
+                # file and the siblings it imports relatively run, and nothing else of the package
+                if not package or _reached_file(exc, file):
+                    raise
+                try:
+                    module = _import_answering_torch(file, package, target, skip_inits=True)
+                except Exception:  # noqa: BLE001 - the package's own failure is the one to report
+                    raise exc from None
+                note = (f"{file.name} imported without the __init__.py of its package {package[0]}, which does "
+                        f"not import here ({type(exc).__name__}: {exc})")
     except SystemExit as exc:  # a module run as a script at import (`sys.exit(main())` with no __main__ guard)
         if isinstance(exc, Terminated):  # (SIGTERM while it imported: the command ends, as it would anywhere)
             raise
@@ -266,7 +265,6 @@ def _import_on_path(file: Path, package: list[str], target: CompileTarget | None
                            "`sys.exit(main())` without an `if __name__ == '__main__':` guard?)"
                            ).with_traceback(exc.__traceback__) from None
     finally:
-        exits.__exit__(None, None, None)
         sys.path.remove(str(root))
         if not package:
             _forget_siblings(before, root)
