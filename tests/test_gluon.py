@@ -1098,3 +1098,22 @@ def test_the_report_lists_the_written_layouts_as_layout_does(tmp_path, cli):
         assert item.startswith(f"line {w['written']['line']} {w['written']['text']}: {w['status']}"), item
         if w["on_lines"]:
             assert item.endswith("carried by lines " + ", ".join(map(str, w["on_lines"]))), item
+
+
+def test_a_layout_module_declaring_its_encoding_is_read(tmp_path, cli):
+    """Helper 56: a module of the package declaring latin-1 (a byte 0xe9 in a comment) imports in Python, but
+    was read as UTF-8 and skipped: its layout was missing from the written list, with no note."""
+    (tmp_path / "lay_helpers.py").write_bytes(
+        b"# -*- coding: latin-1 -*-\n# caf\xe9\nfrom triton.experimental.gluon import language as gl\n"
+        b"SHARED_BLK = gl.constexpr(gl.BlockedLayout([1, 4], [8, 4], [4, 1], [1, 0]))\n")
+    (tmp_path / "agg.py").write_text(AGGREGATE.lstrip("\n"))
+    r = cli("compile", f"{tmp_path / 'agg.py'}::agg_kernel", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp32,y_ptr=*fp32", "--constexpr", "N=32", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("layout", "agg_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
+    (row,) = [w for w in doc["written"]["layouts"] if (w["written"]["file"] or "").endswith("lay_helpers.py")]
+    assert (row["written"]["line"], row["status"]) == (4, "as written")
+    out = tmp_path / "r.html"
+    r = cli("report", "agg_kernel", "--cache-dir", str(tmp_path / "c"), "--no-source", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "<h3>Written in the source</h3>" in out.read_text()  # (not read: no count of 0 said)

@@ -340,3 +340,13 @@ def test_an_nvmma_shared_layout_s_element_width_is_its_dtype_unless_told(cli):
     narrow = wide.replace("= 32}", "= 16}")
     doc = json.loads(cli("layout", narrow, "--shape", "64x64", "--dtype", "f32", "--json").stdout)
     assert any(n.startswith("--dtype f32 is 32-bit, the layout's elementBitWidth 16") for n in doc["notes"])
+
+
+def test_a_layout_the_ttgir_file_spells_wrong_is_an_error_naming_the_file(cli, tmp_path):
+    """Helper 56: `layout FILE.ttgir` with an alias Triton's parser refuses said `<text>:8: ...`."""
+    ttgir = tmp_path / "v4.ttgir"
+    ttgir.write_text('#mma = #ttg.amd_wmma<{version = 4, isTranspose = true, ctaLayout = {warp = [[0, 1]]}}>\n'
+                     'module attributes {"ttg.num-warps" = 2 : i32, "ttg.threads-per-warp" = 32 : i32} {\n}\n')
+    p = cli("layout", str(ttgir))
+    assert p.returncode == 1
+    assert p.stderr == f"tritonscope: error: {ttgir}:1: #mma: version: WMMA versions are 1 to 3, got 4\n"

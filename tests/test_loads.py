@@ -990,7 +990,7 @@ def test_an_index_divided_by_a_runtime_group_repeats_addresses(cli, tmp_path):
                          "--json").stdout)
     (row,) = doc["rows"]
     assert row["reasons"][0] == "repeated-address" and "unknown-alignment" not in row["reasons"], row["reasons"]
-    assert row["evidence"]["repeated-address"].startswith("along dim 0 the index is divided by group_n, a runtime")
+    assert row["evidence"]["repeated-address"].startswith("along dim 0 the index is divided by group_n, known only")
 
 
 def test_rows_short_of_the_same_take_their_counts_from_line_zero_together(cli):
@@ -1061,3 +1061,60 @@ def test_a_count_change_of_two_stages_is_one_code_in_the_table(cli):
     (row,) = [ln for ln in out.splitlines() if ln.startswith("64:9 ") and "tt.store" in ln]
     assert row.count("unlocated") == 1, row
     assert out.count("64:9 unlocated:") == 2
+
+
+DIVISORS = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def divisors_kernel(x_ptr, n_ptr, out, a, b, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    u = tl.load(x_ptr + offs // (a + b))
+    n = tl.load(n_ptr)
+    v = tl.load(x_ptr + offs // n)
+    tl.store(out + offs, u + v)
+'''
+
+
+def test_a_runtime_divisor_is_named_as_what_it_is(cli, tmp_path):
+    """Helper 56: `offs // (a + b)` was 'divided by a * b' (every argument the divisor is computed from,
+    joined as a product), and a loaded `n` was 'divided by n_ptr'."""
+    (tmp_path / "div.py").write_text(DIVISORS.lstrip("\n"))
+    r = cli("compile", f"{tmp_path / 'div.py'}::divisors_kernel", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp32,n_ptr=*i32,out=*fp32,a=i32,b=i32", "--constexpr", "BLOCK=128",
+            "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("loads", "divisors_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
+    evidence = {r["line"]: r["evidence"].get("repeated-address", "") for r in doc["rows"]}
+    assert evidence[8].startswith("along dim 0 the index is divided by a value of a, b, known only at run time")
+    assert evidence[10].startswith("along dim 0 the index is divided by a loaded value, known only at run time")
+
+
+FLOAT_MAX_OF_INDICES = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def index_max_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.atomic_max(x_ptr + offs, offs.to(tl.float32))
+'''
+
+
+def test_a_float_atomic_whose_sign_is_known_keeps_one_integer_atomic(cli, tmp_path):
+    """Helper 56: `tl.atomic_max` of non-negative floats: PTX keeps Triton's max.s32 and min.u32 per value,
+    ptxas drops the negative branch's; the count change said `merged-identical-address` (one per address)."""
+    (tmp_path / "imax.py").write_text(FLOAT_MAX_OF_INDICES.lstrip("\n"))
+    r = cli("compile", f"{tmp_path / 'imax.py'}::index_max_kernel", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp32", "--constexpr", "BLOCK=128", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("loads", "index_max_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
+    (row,) = [r for r in doc["rows"] if r["kind"] == "atomic"]
+    if not row["stages"].get("sass"):
+        pytest.skip("no nvdisasm here: SASS not read")
+    assert row["copies"] == "float-atomic" and len(row["stages"]["ptx"]) == 2 and len(row["stages"]["sass"]) == 1
+    (change,) = row["count_changes"]
+    assert change["code"] == "merged" and "ptxas proved the other sign's branch never runs" in change["evidence"]

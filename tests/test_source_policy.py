@@ -277,8 +277,11 @@ def test_non_utf8_source_is_refused(tmp_path):
     # one that declares its encoding (PEP 263) is read as Python reads it: `compile` took it, `map` refused it
     f.write_bytes(b"# -*- coding: latin-1 -*-\n" + JIT_KERNEL.encode() + "# caf\xe9\n".encode("latin-1"))
     assert read_checked(str(f)).endswith("# caf\xe9\n")
+    # declared, it wins over UTF-8 even where the bytes are UTF-8 too (Python reads `\xc3\xa9` as two letters)
+    f.write_bytes(b"# -*- coding: latin-1 -*-\n" + JIT_KERNEL.encode() + "# caf\xe9\n".encode())
+    assert read_checked(str(f)).endswith("# caf\xc3\xa9\n")
     f.write_bytes(b"# -*- coding: no-such-codec -*-\n" + JIT_KERNEL.encode() + b"# caf\xe9\n")
-    with pytest.raises(SourceRefused, match="not UTF-8"):
+    with pytest.raises(SourceRefused, match="not text in the encoding its first lines declare"):
         read_checked(str(f))
 
 

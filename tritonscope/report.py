@@ -335,7 +335,7 @@ def _layouts(model: ReportModel, entry: KernelEntry, ttgir: str | None, pane: St
                               f"no TTGIR text: layouts are read from it ({pane.note or 'the stage is empty'})")
         return
     try:
-        aliases = parse_layout_aliases(ttgir)
+        aliases = parse_layout_aliases(ttgir, pane.path if pane is not None else None)
     except TritonscopeError as exc:
         model.layouts_note = f"cannot read the layouts: {exc}"
         return

@@ -115,8 +115,9 @@ def parse_layout(text: str, aliases: dict[str, Layout] | None = None) -> Layout:
     return to_layout(value, aliases or {}, text)
 
 
-def parse_layout_aliases(ttgir_text: str) -> dict[str, Layout]:
-    """Every `#name = #<dialect>.<layout><...>` alias of a TTGIR module; aliases may refer to earlier ones."""
+def parse_layout_aliases(ttgir_text: str, path: str | None = None) -> dict[str, Layout]:
+    """Every `#name = #<dialect>.<layout><...>` alias of a TTGIR module; aliases may refer to earlier ones.
+    A ParseError names `path`, the TTGIR's file, where given."""
     raw: dict[str, tuple[str, int]] = {}
     for m in ALIAS_LINE.finditer(ttgir_text):
         value = m.group("value")
@@ -145,8 +146,13 @@ def parse_layout_aliases(ttgir_text: str) -> dict[str, Layout]:
         resolving.discard(name)
         return out[name]
 
-    for name in raw:
-        resolve(name)
+    try:
+        for name in raw:
+            resolve(name)
+    except ParseError as exc:
+        if exc.path is None and path is not None:
+            exc.path = path
+        raise
     return out
 
 

@@ -147,7 +147,7 @@ class KernelTensors:
 
 def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None) -> KernelTensors:
     """Source line (of `source_file`, any frame of an op's location) -> the tensor types of its ops."""
-    aliases = parse_layout_aliases(ttgir)
+    aliases = parse_layout_aliases(ttgir, path)
     names = {layout: name for name, layout in aliases.items()}
     module = parse_ttgir(ttgir, path)
     frames: dict[int, set[int]] = {}
@@ -451,8 +451,13 @@ def package_modules(kernel_path: str, triton_root: Path | None = None):
                         continue
                     budget["modules"] -= 1
                     budget["bytes"] -= size
-                    return str(candidate), candidate.read_text(encoding="utf-8")
-                except (OSError, UnicodeDecodeError, ValueError, RuntimeError):
+                    from tritonscope.srcmap.paths import python_text
+
+                    text = python_text(candidate.read_bytes())  # (as Python reads it: a declared encoding)
+                    if text is None:
+                        continue
+                    return str(candidate), text
+                except (OSError, ValueError, RuntimeError):
                     continue
         return None
 

@@ -40,7 +40,7 @@ class AliasUses:
 
 def kernel_layout_uses(ttgir_text: str, path: str | None = None) -> list[AliasUses]:
     """Every layout alias of a TTGIR module (also unused ones), with the tensor types that use it."""
-    aliases = parse_layout_aliases(ttgir_text)
+    aliases = parse_layout_aliases(ttgir_text, path)
     defined = _definition_lines(ttgir_text)
     table: dict[str, AliasUses] = {n: AliasUses(n, layout, defined.get(n)) for n, layout in aliases.items()}
     ops_by_line = _ops_by_line(ttgir_text, path)

@@ -116,7 +116,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     ttgir = modules["ttgir"]
     notes = list(notes or [])
     try:
-        aliases = parse_layout_aliases(ttgir_text)
+        aliases = parse_layout_aliases(ttgir_text, ttgir.path)
     except TritonscopeError as exc:
         aliases = {}
         notes.append(f"layouts not read ({exc}): no predictions")

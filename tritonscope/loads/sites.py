@@ -700,10 +700,10 @@ class ValueGraph:
                 # `offs // 128`: the same value for each run of 128 (the scales of a block-quantized matrix)
                 todo.append((srcs[0], mult, factors, dims, div * self.constant(srcs[1])))
             elif name in ("arith.divsi", "arith.divui") and len(srcs) == 2 and self.constant(srcs[1]) is None \
-                    and (scalar := self._splat_arguments(srcs[1])) is not None:
+                    and (divisor := self._splat_divisor(srcs[1])) is not None:
                 # `offs_bn // group_n`: the same value for each run of group_n, known only at run time (a
-                # block-scaled matmul's scales): the arguments named "/group_n" among the factors
-                todo.append((srcs[0], mult, factors | frozenset("/" + a for a in scalar), dims, div))
+                # block-scaled matmul's scales): the divisor named "/group_n" among the factors
+                todo.append((srcs[0], mult, factors | {"/" + divisor}, dims, div))
             elif name in ("arith.remsi", "arith.remui") and len(srcs) == 2 and (
                     self.constant(srcs[1]) or self._splat_arguments(srcs[1]) is not None):
                 # `x % 64` steps as x does, within runs of 64 (AxisInfo's contiguity = gcd(..., 64)); `x % N`
@@ -748,6 +748,26 @@ class ValueGraph:
                 out.setdefault(d, []).append(None)
         if unknown_ops is not None and op is not None and op not in unknown_ops:
             unknown_ops.append(op)
+
+    def _splat_divisor(self, value: str) -> str | None:
+        """A splat of a scalar known only at run time, in words: the kernel argument it is (`group_n`), "a
+        value of a, b" computed from arguments, "a loaded value" computed from memory; None for no splat."""
+        value = self._follow(value)
+        op = self.defs.get(value)
+        while op is not None and op.op in ("tt.broadcast", "ttg.convert_layout"):
+            srcs = self._operands(op, value)
+            value = srcs[0] if srcs else ""
+            op = self.defs.get(value)
+        if op is None or op.op != "tt.splat":
+            return None
+        (scalar, *_) = self._operands(op, value) or [""]
+        arg = self.arguments.get(scalar[1:])
+        if arg is not None and scalar not in self.defs and scalar not in self._bound:
+            return arg.name
+        ops, args = self.slice([scalar])
+        if any((mlir_op_kind(o.op.strip('"')) or "").endswith("load") for o in ops):
+            return "a loaded value"
+        return f"a value of {', '.join(sorted({a.name for a in args}))}" if args else None
 
     def _splat_arguments(self, value: str) -> frozenset | None:
         """The kernel arguments a splat of a scalar is computed from (`tt.splat %stride`), else None."""

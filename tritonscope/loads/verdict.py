@@ -123,9 +123,9 @@ def reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
                               "vector covers"))
         elif divisors:
             out.append(Reason("repeated-address",
-                              f"along dim {dim} the index is divided by {' * '.join(divisors)}, a runtime value: "
-                              "each run of that many consecutive elements reads one address (a per-block scale), "
-                              "which no vector covers"))
+                              f"along dim {dim} the index is divided by {' and by '.join(divisors)}, known only at "
+                              "run time: each run of that many consecutive elements reads one address (a "
+                              "per-block scale), which no vector covers"))
         elif strides:
             out.append(Reason("runtime-stride",
                               f"along dim {dim} the address steps by {' * '.join(strides)}"
@@ -257,7 +257,7 @@ def repeating_dims(row: AccessRow, graph: ValueGraph) -> str | None:
         elif len(set(terms)) == 1 and terms[0][2] > 1:
             out.append(f"is divided by {terms[0][2]} along dim {dim}, of {n} elements")
         elif len(set(terms)) == 1 and (divisors := _runtime_divisors(terms[0][1])):
-            out.append(f"is divided by {' * '.join(divisors)} along dim {dim}, of {n} elements")
+            out.append(f"is divided by {' and by '.join(divisors)} along dim {dim}, of {n} elements")
     return f"the address {' and '.join(out)}" if out else None
 
 
@@ -342,7 +342,12 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
             repeated = row.distinct_per_thread and row.elements_per_thread and \
                 row.distinct_per_thread < row.elements_per_thread and row.kind.endswith("load") and \
                 n == row.elements_per_thread * row.instances and m == row.distinct_per_thread * row.instances
-            if before == "ptx" and addresses and sum(addresses.values()) == n and distinct == m:
+            if row.copies == "float-atomic" and after == "sass" and _one_sign_kept(row, before, after):
+                row.count_changes.append(Reason(
+                    "merged", f"{n} {before} instructions, {m} in {after}: of the two integer atomics Triton "
+                    f"gives a float atomic max or min, one for each sign of the value, {after} keeps one kind: "
+                    "ptxas proved the other sign's branch never runs (the value's sign is known)"))
+            elif before == "ptx" and addresses and sum(addresses.values()) == n and distinct == m:
                 row.count_changes.append(Reason(
                     "merged-identical-address",
                     f"{n} {before} instructions, {m} in {after}: they read {distinct} distinct addresses, and "
@@ -380,6 +385,18 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
             row.count_changes.append(Reason(
                 "split", f"{n} {before} instructions, {m} in {after}: an instruction became several (a vector cut into "
                 f"narrower ones, or a loop unrolled by the assembler)"))
+
+
+def _one_sign_kept(row: AccessRow, before: str, after: str) -> bool:
+    """A float atomic's two integer operations in `before` (PTX `atom.max.s32` and `atom.min.u32`), one of
+    them in `after` (SASS `ATOMG.E.MAX.S32` alone)."""
+    def kinds(stage: str) -> set[str]:
+        out = set()
+        for form in row.stages.get(stage, {}):
+            low = form.lower()
+            out |= {k for k in ("max", "min") if f".{k}" in low or f"_{k}" in low}
+        return out
+    return len(kinds(before)) == 2 and len(kinds(after)) == 1
 
 
 def _halved_tensor_memory_moves(row: AccessRow, before: str, after: str) -> bool:

@@ -407,7 +407,8 @@ def _written_section(model) -> str:
                      + (f" ({esc(filled)})" if filled else "") + (f"; {resolved}" if resolved else "")
                      + (f"; carried by lines {carried}" if carried else "") + "</li>")
     note = f'<p class="note">{esc(model.written_note)}</p>' if getattr(model, "written_note", None) else ""
-    return (f'<section class="written"><h3>Written in the source ({len(model.written)})</h3>{note}'
+    count = f" ({len(model.written)})" if model.written or not note else ""  # (none read: no count)
+    return (f'<section class="written"><h3>Written in the source{count}</h3>{note}'
             f'<ul>{"".join(items)}</ul></section>')
 
 

@@ -208,8 +208,11 @@
     tr.addEventListener('click', function (ev) {
       if (ev.target.closest('a')) return;
       all('tr.sel').forEach(function (r) { r.classList.remove('sel'); });
-      if (tr.dataset.k) selectChain(JSON.parse(tr.dataset.k), tr.title || '');
-      else selectSource(+tr.dataset.s);
+      var k = null;
+      try { k = tr.dataset.k ? JSON.parse(tr.dataset.k) : null; } catch (e) { k = null; }
+      if (Array.isArray(k) && k.length && k.every(function (f) { return Array.isArray(f) && f.length >= 2; })) {
+        selectChain(k, tr.title || '');
+      } else selectSource(+tr.dataset.s);
       tr.classList.add('sel');
     });
   });

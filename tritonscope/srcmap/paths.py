@@ -322,28 +322,48 @@ def checked_text(data: bytes) -> str:
         raise SourceRefused(f"more than {MAX_SOURCE_BYTES} bytes")
     if b"\0" in data:
         raise SourceRefused("binary (NUL bytes), not text")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        text = _declared(data)  # (a `# -*- coding: latin-1 -*-` line: Python reads the file so)
-        if text is None:
-            raise SourceRefused(f"not UTF-8 text (byte {e.start})") from None
+    text = python_text(data)  # (UTF-8, or the encoding its first two lines declare: as Python reads it)
+    if text is None:
+        raise SourceRefused("not text in the encoding its first lines declare" if _declares(data) else
+                            f"not UTF-8 text (byte {_bad_byte(data)})")
     if not _JIT_MARK.search(data):
         raise SourceRefused("defines no Triton function (no jit decorator): not a kernel source")
     return text
 
 
-def _declared(data: bytes) -> str | None:
-    """A source's text in the encoding its first two lines declare (PEP 263), as Python reads it; None where
-    none is declared (UTF-8 then) or the text does not decode in it."""
-    import io
-    import tokenize
+_CODING = lazy_compile(rb"^[ \t\f]*#.*?coding[:=]", re.M)
 
+
+def python_text(data: bytes) -> str | None:
+    """A Python source's text as Python reads it: in the encoding its first two lines declare (PEP 263,
+    `# -*- coding: latin-1 -*-`), whatever UTF-8 would make of the bytes, else UTF-8; None where the bytes
+    do not decode (or declare what Python refuses)."""
+    if _declares(data):
+        import io
+        import tokenize
+
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+            return data.decode(encoding)
+        except (SyntaxError, LookupError, UnicodeDecodeError):
+            return None
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return None if encoding in ("utf-8", "utf-8-sig") else data.decode(encoding)
-    except (SyntaxError, LookupError, UnicodeDecodeError):
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
         return None
+
+
+def _declares(data: bytes) -> bool:
+    """Whether a source's first two lines hold a PEP 263 coding comment."""
+    return _CODING.search(b"\n".join(data.split(b"\n", 2)[:2])) is not None
+
+
+def _bad_byte(data: bytes) -> int:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return e.start
+    return 0
 
 
 def _strip_prefix(path: str, prefix: str) -> str | None:
