@@ -1118,3 +1118,36 @@ def test_a_float_atomic_whose_sign_is_known_keeps_one_integer_atomic(cli, tmp_pa
     assert row["copies"] == "float-atomic" and len(row["stages"]["ptx"]) == 2 and len(row["stages"]["sass"]) == 1
     (change,) = row["count_changes"]
     assert change["code"] == "merged" and "ptxas proved the other sign's branch never runs" in change["evidence"]
+
+
+PIPELINED = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def pipelined_kernel(a_ptr, b_ptr, c_ptr, K, stride_am, stride_bk, BM: tl.constexpr, BN: tl.constexpr,
+                     BK: tl.constexpr):
+    offs_m = tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + offs_m[:, None] * stride_am + (k + offs_k)[None, :])
+        b = tl.load(b_ptr + (k + offs_k)[:, None] * stride_bk + offs_n[None, :])
+        acc += tl.dot(a, b)
+    tl.store(c_ptr + offs_m[:, None] * BN + offs_n[None, :], acc)
+'''
+
+
+def test_explain_says_a_mask_the_pipeliner_added(cli, tmp_path):
+    """Helper 56: `tl.load(a_ptrs)` with no mask, pipelined into 3 async copies that all carry the pipeliner's
+    mask: `--explain` said 'mask: yes', as if the source had one."""
+    (tmp_path / "pipe.py").write_text(PIPELINED.lstrip("\n"))
+    r = cli("compile", f"{tmp_path / 'pipe.py'}::pipelined_kernel", "--target", "cuda:90", "--signature",
+            "a_ptr=*fp16,b_ptr=*fp16,c_ptr=*fp32,K=i32:16,stride_am=i32:16,stride_bk=i32:16", "--constexpr",
+            "BM=128", "--constexpr", "BN=128", "--constexpr", "BK=64", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    text = cli("loads", "pipelined_kernel", "--cache-dir", str(tmp_path / "c"), "--explain", "13", "--no-sass").stdout
+    assert "(3 copies in TTGIR: pipeline prologue and loop)" in text
+    assert "; mask: yes (the pipeliner's: TTIR's access has none)" in text

@@ -83,9 +83,36 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
         else:
             notes.append("Gluon: the kernel's source not read (--no-source): the layouts written there are not shown")
     semantics = releases.for_entry(entry)
-    return analyze_modules(modules, target=str(target) if target else None, kernel=entry.name, hash=entry.hash,
-                           ttgir_text=ttgir_text, line=line, notes=notes, written=written, semantics=semantics,
-                           file=file, gluon=entry.language == "gluon")
+    report = analyze_modules(modules, target=str(target) if target else None, kernel=entry.name, hash=entry.hash,
+                             ttgir_text=ttgir_text, line=line, notes=notes, written=written, semantics=semantics,
+                             file=file, gluon=entry.language == "gluon")
+    if "ttir" in entry.files and any(r.mask for r in report.rows):
+        try:
+            _source_masks(report.rows, parsed.module("ttir"))
+        except TritonscopeError:
+            pass  # (what TTIR says of masks only adds a remark: an unreadable TTIR leaves it out)
+    return report
+
+
+_OPERANDS = re.compile(r"=?\s*\"?(tt\.load|tt\.store)\"?\s+([^:{]*)")
+
+
+def _source_masks(rows: list[AccessRow], ttir: Module) -> None:
+    """Whether TTIR's load or store at each masked row's position has a mask operand: the pipeliner masks
+    the copies it makes of an access the source wrote unmasked (`tl.load(a_ptrs)` in a pipelined loop)."""
+    masked: dict[tuple, list[bool]] = {}
+    for op in ttir.ops:
+        m = _OPERANDS.search(op.text) if op.loc is not None else None
+        if m is None:
+            continue
+        outer = op.loc.outermost()
+        operands = [x for x in m.group(2).split(",") if x.strip().startswith("%")]
+        masked.setdefault((outer.file, outer.line, outer.col), []).append(
+            len(operands) > (1 if m.group(1) == "tt.load" else 2))
+    for r in rows:
+        seen = masked.get((r.file, r.line, r.col))
+        if r.mask and seen:
+            r.source_mask = any(seen)
 
 
 def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None):

@@ -122,6 +122,9 @@ class AccessRow:
     # code), 'pipelined-prologue', 'pipelined-epilogue', 'pipelined-prologue-epilogue', 'copied' (in
     # different loops of one depth: a loop compiled in two versions)
     copies: str | None = None
+    # whether TTIR's access at this position has a mask (None: no TTIR); the TTGIR's copies may carry the
+    # pipeliner's mask where the source wrote none (said by --explain, not in the JSON)
+    source_mask: bool | None = None
 
     @property
     def where(self) -> str:

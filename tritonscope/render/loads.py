@@ -143,6 +143,8 @@ def explain_lines(report: LoadsReport) -> list[str]:
         if 0 < masked < len(r.sites):  # (the pipeliner masks a peeled or prologue copy of an unmasked access)
             mask += f" ({masked} of its {len(r.sites)} copies: yes)" if not r.mask else \
                 f" ({len(r.sites) - masked} of its {len(r.sites)} copies: no)"
+        if r.mask and r.source_mask is False:
+            mask += " (the pipeliner's: TTIR's access has none)"
         out.append(f"  TTGIR: {r.op}, {layout}"
                    + f"; mask: {mask}" + (", other: yes" if r.other else "")
                    + (f"; eviction {r.eviction}" if r.eviction else "") + (f"; cache {r.cache}" if r.cache else ""))
