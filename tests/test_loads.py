@@ -1151,3 +1151,48 @@ def test_explain_says_a_mask_the_pipeliner_added(cli, tmp_path):
     text = cli("loads", "pipelined_kernel", "--cache-dir", str(tmp_path / "c"), "--explain", "13", "--no-sass").stdout
     assert "(3 copies in TTGIR: pipeline prologue and loop)" in text
     assert "; mask: yes (the pipeliner's: TTIR's access has none)" in text
+
+
+MASKED_MATMUL = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def masked_matmul_kernel(a_ptr, b_ptr, c_ptr, K, stride_am, stride_bk, BM: tl.constexpr, BN: tl.constexpr,
+                         BK: tl.constexpr):
+    offs_m = tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BK, other=0.0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BK, other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BK
+        b_ptrs += BK * stride_bk
+    tl.store(c_ptr + offs_m[:, None] * BN + offs_n[None, :], acc.to(tl.float16))
+'''
+
+
+def test_a_masked_async_copys_fill_is_named(cli, tmp_path):
+    """Helper 55: on gfx1250 a masked async copy with `other=0.0` is a `global.load.async.to.lds` and a
+    `store <8 x half> zeroinitializer` into the LDS address a select picks, at the copy's position: the stores
+    were listed as memory instructions of no access."""
+    (tmp_path / "mm.py").write_text(MASKED_MATMUL.lstrip("\n"))
+    r = cli("compile", f"{tmp_path / 'mm.py'}::masked_matmul_kernel", "--target", "hip:gfx1250", "--signature",
+            "a_ptr=*fp16,b_ptr=*fp16,c_ptr=*fp16,K=i32:16,stride_am=i32:16,stride_bk=i32:16", "--constexpr",
+            "BM=64", "--constexpr", "BN=64", "--constexpr", "BK=32", "--option", "num_stages=2",
+            "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("loads", "masked_matmul_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
+    copies = {(r["line"], r["col"]): r for r in doc["rows"] if r["kind"] == "async_copy"}
+    fills = [u for u in doc["unattributed"] if u["kind"] == "shared_store" and (u["line"], u["col"]) in copies]
+    assert fills, doc["unattributed"]
+    for u in fills:
+        row = copies[(u["line"], u["col"])]
+        assert u["count"] == sum(row["stages"][u["stage"]].values())
+        assert u["of"] == f"{row['where']} ttg.async_copy_global_to_local: the fill of its masked-off elements " \
+            "(its `other` value)"

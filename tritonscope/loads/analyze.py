@@ -240,6 +240,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
             with graph.through(row.sites[0].calls):
                 row.reasons = reasons(row, graph) if row.verdict != "as-predicted" else []
     _unlocated(unlocated, len(rows), lined, notes)
+    _copy_fills(located, unattributed)
     loadreclaim.common_subexpressions(located)
     loadreclaim.merged_arms(located, graph.lines, same_value)
     if "llir" in modules:
@@ -329,6 +330,20 @@ def _rows(sites: list[AccessSite]) -> list[AccessRow]:
 
 _LOOPS = ("scf.for", "scf.while")
 _RMW_KIND = re.compile(r"\btt\.atomic_rmw\s+(\w+)")
+
+
+def _copy_fills(rows: list[AccessRow], unattributed: list[dict]) -> None:
+    """A masked async copy with `other` that its backend lowers to a copy plus a shared-memory store of the
+    `other` value where the mask is off (gfx1250's `global.load.async.to.lds` and a `store ... zeroinitializer`
+    to the LDS address a select picks): the stores at its position, one per copy instruction, are named as
+    its fill (`of`), not left as no access's."""
+    copies = {(r.line, r.col): r for r in rows if r.kind == "async_copy" and r.other}
+    for u in unattributed:
+        r = copies.get((u["line"], u["col"]))
+        if r is None or u["kind"] != "shared_store" or "of" in u:
+            continue
+        if u["count"] == sum(r.stages.get(u["stage"], {}).values()):  # (one fill a copy instruction)
+            u["of"] = f"{r.where} {r.op}: the fill of its masked-off elements (its `other` value)"
 
 
 def _repeating(row: AccessRow, graph: ValueGraph) -> str | None:

@@ -104,8 +104,9 @@ def render_no_access(report: LoadsReport, console: Console) -> None:
         console.print("\nmemory instructions of no access (layout conversions, reductions, spills, arguments):")
         for u in report.unattributed:
             at = f"{u['written']} @ " if u.get("written") else ""
-            console.print(f"  {u['stage']:7} line {at}{u['line']}:{u['col']}  {u['count']}x {u['form']} ({u['kind']})",
-                          markup=False)
+            of = f": {u['of']}" if u.get("of") else ""
+            console.print(f"  {u['stage']:7} line {at}{u['line']}:{u['col']}  {u['count']}x {u['form']} ({u['kind']})"
+                          f"{of}", markup=False)
 
 
 _COPIES = {
