@@ -303,7 +303,7 @@ def test_a_linked_kernel_directory_is_written_anew(cli, tmp_path, cache39):
 @pytest.mark.parametrize("damage", ["marker list", "marker kernels", "marker rel int", "marker rel escapes",
                                     "marker rel nul", "marker fold not bool", "metrics list", "metrics string value",
                                     "metrics huge int", "metrics nan", "stage missing", "stage not utf-8",
-                                    "stage a pipe", "metrics a pipe"])
+                                    "stage a pipe", "metrics a pipe", "marker lists none", "marker newer"])
 def test_a_damaged_snapshot_is_one_line_naming_the_file(cli, tmp_path, cache39, damage):
     """A snapshot is a directory anyone may edit (and commit): diff against a damaged one says which file is
     wrong in one line, exit 1; a snapshot written over it replaces only what its marker names inside it."""
@@ -325,6 +325,10 @@ def test_a_damaged_snapshot_is_one_line_naming_the_file(cli, tmp_path, cache39, 
         marker.write_text(json.dumps({**doc, "kernels": [*doc["kernels"], "../outside"]}))
     elif damage == "marker rel nul":
         marker.write_text(json.dumps({**doc, "kernels": [*doc["kernels"], "add_kernel/cuda-80\u0000x"]}))
+    elif damage == "marker lists none":  # (its kernels read as absent: their rules went unchecked, exit 0)
+        marker.write_text(json.dumps({**doc, "kernels": []}))
+    elif damage == "marker newer":  # (a format this build does not know: read as if it were its own)
+        marker.write_text(json.dumps({**doc, "version": 99}))
     elif damage == "marker fold not bool":
         marker.write_text(json.dumps({**doc, "options": {"fold_renames": "no"}}))
     elif damage in ("metrics huge int", "metrics nan"):
@@ -353,6 +357,8 @@ def test_a_damaged_snapshot_is_one_line_naming_the_file(cli, tmp_path, cache39, 
     again = cli(*args)
     if damage in ("marker list", "marker kernels"):
         assert again.returncode == 2 and str(marker) in again.stderr, again.stderr
+    elif damage == "marker lists none":  # (a folder no snapshot's list names is not replaced: it is said)
+        assert again.returncode == 1 and f"{kdir}: in the way of the snapshot" in again.stderr, again.stderr
     else:
         assert again.returncode == 0, again.stderr
         assert cli("diff", str(out), str(cache39), "-k", "add_kernel", "--target", "cuda:80").returncode == 0

@@ -540,6 +540,22 @@ def looks_like_snapshot(path: Path, most: int = 64) -> bool:
     return False
 
 
+def _record_dirs(root: Path) -> list[str]:
+    """The `<kernel>/<target>` folders of a snapshot that hold a metrics.json (its records on disk)."""
+    out = []
+    try:
+        with os.scandir(root) as kernels:
+            for k in kernels:
+                if not k.is_dir(follow_symlinks=False):
+                    continue
+                with os.scandir(k.path) as targets:
+                    out.extend(f"{k.name}/{t.name}" for t in targets if t.is_dir(follow_symlinks=False)
+                               and os.path.isfile(os.path.join(t.path, METRICS_FILE)))
+    except OSError:
+        return out
+    return out
+
+
 def snapshot_fold_renames(path: str | Path) -> bool | None:
     """How the snapshot at `path` was normalized (its marker's fold_renames, true when it does not say);
     None where `path` is no snapshot, or its marker cannot be read (reading the side reports that)."""
@@ -563,10 +579,19 @@ def read_snapshot(root: Path) -> tuple[list[KernelRecord], dict]:
     if marker.get("state") == REPLACING:
         raise TritonscopeError("an unfinished snapshot: its writer stopped while putting it in place; write it "
                                "again", str(root / MARKER))
+    version = marker.get("version", FORMAT_VERSION)
+    if not isinstance(version, int) or isinstance(version, bool) or version > FORMAT_VERSION:
+        raise TritonscopeError(f"format version {version!r}: this build reads version {FORMAT_VERSION} and "
+                               "older (a newer tritonscope wrote it?)", str(root / MARKER))
     kernels = marker.get("kernels", [])
     bad = next((rel for rel in kernels if rel not in _kernel_dirs({"kernels": [rel]})), None)
     if bad is not None:
         raise TritonscopeError(f"kernel directory {bad!r} is not a <kernel>/<target> path", str(root / MARKER))
+    unlisted = sorted(set(_record_dirs(root)) - set(kernels))
+    if unlisted:  # (their rules would go unchecked: the kernels would read as absent from this side)
+        raise TritonscopeError(f"its kernel list leaves out {len(unlisted)} kernel folder(s) the snapshot holds "
+                               f"({', '.join(unlisted[:3])}{', ...' if len(unlisted) > 3 else ''}): edited by "
+                               "hand? write the snapshot again", str(root / MARKER))
     options = marker.get("options") if isinstance(marker.get("options"), dict) else {}
     fold = options.get("fold_renames", True)
     if not isinstance(fold, bool):
