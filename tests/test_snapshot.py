@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -708,3 +709,17 @@ def test_a_file_of_someone_s_own_in_a_kernel_directory_is_never_removed(cli, tmp
     assert note.read_text() == "keep\n" and sorted(p.name for p in note.parent.iterdir()) == before
     note.unlink()
     assert cli(*args).returncode == 0
+
+
+def test_a_snapshot_written_beside_a_caches_entries_is_no_entry(cli, tmp_path):
+    """Helper 57: `snapshot --out COPY/sub` beside a cache's entries (allowed: Triton ignores what it did not
+    write) made `ls COPY` list a kernel `snapshot` (its snapshot.json read as metadata), and `diff CACHE COPY
+    --fail-on any` fail on it as an added kernel."""
+    src = Path(__file__).parent / "data" / "triton-2.3.1" / "cache"
+    copy = tmp_path / "copy"
+    shutil.copytree(src, copy)
+    assert cli("snapshot", "--cache-dir", str(src), "--out", str(copy / "sub")).returncode == 0
+    listed = json.loads(cli("ls", "--cache-dir", str(copy), "--json", "--all").stdout)["entries"]
+    assert sorted(e["hash"] for e in listed) == sorted(p.name for p in src.iterdir() if p.is_dir())
+    p = cli("diff", str(src), str(copy), "--fail-on", "any")
+    assert p.returncode == 0, p.stdout + p.stderr

@@ -774,6 +774,8 @@ class Cache:
             entry = load_entry(p, cache)  # one scandir per entry: it both classifies and loads
             if progress is not None and len(out) % 256 == 0:
                 progress(len(out))
+            if isinstance(entry.metadata, dict) and entry.metadata.get("format") == "tritonscope-snapshot":
+                continue  # (a snapshot written beside the entries: its snapshot.json is no kernel's metadata)
             if entry.kind != "empty" or not entry.other_files:
                 out.append(entry)
             elif not _has_subdirs(p):
