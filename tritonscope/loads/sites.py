@@ -749,9 +749,8 @@ class ValueGraph:
         if unknown_ops is not None and op is not None and op not in unknown_ops:
             unknown_ops.append(op)
 
-    def _splat_divisor(self, value: str) -> str | None:
-        """A splat of a scalar known only at run time, in words: the kernel argument it is (`group_n`), "a
-        value of a, b" computed from arguments, "a loaded value" computed from memory; None for no splat."""
+    def _splat_scalar(self, value: str) -> str | None:
+        """The scalar a tensor value is a splat of (through broadcasts and layout conversions), else None."""
         value = self._follow(value)
         op = self.defs.get(value)
         while op is not None and op.op in ("tt.broadcast", "ttg.convert_layout"):
@@ -760,7 +759,14 @@ class ValueGraph:
             op = self.defs.get(value)
         if op is None or op.op != "tt.splat":
             return None
-        (scalar, *_) = self._operands(op, value) or [""]
+        return (self._operands(op, value) or [""])[0]
+
+    def _splat_divisor(self, value: str) -> str | None:
+        """A splat of a scalar known only at run time, in words: the kernel argument it is (`group_n`), "a
+        value of a, b" computed from arguments, "a loaded value" computed from memory; None for no splat."""
+        scalar = self._splat_scalar(value)
+        if scalar is None:
+            return None
         arg = self.arguments.get(scalar[1:])
         if arg is not None and scalar not in self.defs and scalar not in self._bound:
             return arg.name
@@ -771,15 +777,10 @@ class ValueGraph:
 
     def _splat_arguments(self, value: str) -> frozenset | None:
         """The kernel arguments a splat of a scalar is computed from (`tt.splat %stride`), else None."""
-        value = self._follow(value)
-        op = self.defs.get(value)
-        while op is not None and op.op in ("tt.broadcast", "ttg.convert_layout"):
-            srcs = self._operands(op, value)
-            value = srcs[0] if srcs else ""
-            op = self.defs.get(value)
-        if op is None or op.op != "tt.splat":
+        scalar = self._splat_scalar(value)
+        if scalar is None:
             return None
-        _, args = self.slice(self._operands(op, value)[:1])
+        _, args = self.slice([scalar])
         return frozenset(a.name for a in args) or None
 
     def varies_along(self, value: str, dim: int, depth: int = 0) -> bool | None:
