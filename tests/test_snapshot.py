@@ -723,3 +723,18 @@ def test_a_snapshot_written_beside_a_caches_entries_is_no_entry(cli, tmp_path):
     assert sorted(e["hash"] for e in listed) == sorted(p.name for p in src.iterdir() if p.is_dir())
     p = cli("diff", str(src), str(copy), "--fail-on", "any")
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+def test_an_empty_stage_is_said_and_its_metrics_are_unknown(cli, tmp_path):
+    """Helper 57: a 0-byte PTX (a truncated write) was read as a stage of no instructions: `diff` said
+    `ops:global_load 2 -> 0 (-100.0%)` and a rule on it failed, with no word of the file."""
+    src = Path(__file__).parent / "data" / "triton-2.3.1" / "cache"
+    copy = tmp_path / "copy"
+    shutil.copytree(src, copy)
+    (ptx,) = [p for p in copy.rglob("add_kernel.ptx") if "80" in (p.parent / "add_kernel.json").read_text()][:1]
+    ptx.write_bytes(b"")
+    p = cli("diff", str(src), str(copy), "--format", "json")
+    assert f"tritonscope: note: {ptx}: empty (0 bytes): its metrics are unknown\n" in p.stderr, p.stderr
+    (changed,) = json.loads(p.stdout)["changed"]
+    ops = {m["name"]: m for m in changed["metrics"] if m["name"].startswith("ops:global_load")}
+    assert ops and all(m["a"] == 2 and m["b"] is None for m in ops.values()), ops

@@ -374,10 +374,15 @@ class KernelEntry:
                 "(no real artifact is this large; raise it with --max-stage-size)", str(path))
         return path
 
-    def damage(self) -> list[str]:
+    def damage(self, empty_stages: bool = False) -> list[str]:
         """What of this entry cannot be read, one line each naming the file (for commands that go on with the
-        rest, `snapshot` and `diff`): metadata that does not read, a stage's name on what is no file."""
+        rest, `snapshot` and `diff`): metadata that does not read, a stage's name on what is no file; with
+        `empty_stages` (commands that read the stages: a stat each), a text stage of 0 bytes, whose metrics
+        are unknown (`diff.records` leaves it out: a truncated write is no kernel with no instructions)."""
         out = []
+        if empty_stages:
+            out.extend(f"{self.file_paths[stage]}: empty (0 bytes): its metrics are unknown"
+                       for stage, size in sorted(self.sizes.items()) if size == 0 and stage in _TEXT_STAGES)
         if self.metadata_error:
             where = self.file_paths.get("json") or str(self.path)
             out.append(f"{where}: metadata not read ({self.metadata_error.split(': ', 1)[-1]}): what it gives "

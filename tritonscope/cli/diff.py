@@ -176,7 +176,7 @@ def snapshot_cmd(sel: Selection, out: str, fold_renames: bool) -> None:
     sel.refuse_output_inside_caches(out, "--out", entries)
     _records_apart(out, *sel.read_roots(entries))
     for e in entries:
-        for line in e.damage():
+        for line in e.damage(empty_stages=True):
             click.echo(one_line(f"tritonscope: note: {line}"), err=True)
     options = NormalizeOptions(fold_renames=fold_renames)
     writer = SnapshotWriter(Path(out), options)

@@ -520,7 +520,8 @@ def load_side(path: str, options: NormalizeOptions, kernel: str | None = None, t
     else:
         records = records_for_entries(entries, options)
     return Side(path=path, kind="entry" if single else "cache", records=records,
-                fold_renames=options.fold_renames, tool=tool_build(), damage=[d for e in entries for d in e.damage()])
+                fold_renames=options.fold_renames, tool=tool_build(),
+                damage=[d for e in entries for d in e.damage(empty_stages=True)])
 
 
 def _selected(r: KernelRecord, kernel: str | None, target: str | None) -> bool:

@@ -105,7 +105,10 @@ def record_for_entry(entry: KernelEntry, options: NormalizeOptions, stages: tupl
     normalized: dict[str, str] = {}
     for stage in NORMALIZED_STAGES:
         if stage in entry.files and (stages is None or stage in stages):
-            raw[stage] = parsed.text(stage)
+            text = parsed.text(stage)
+            if not text:  # (0 bytes: a truncated write, said by KernelEntry.damage; no stage of no ops)
+                continue
+            raw[stage] = text
             normalized[stage] = normalize(stage, raw[stage], options)
     binaries: dict[str, tuple[bytes, str | None]] = {}
     for stage in BINARY_METRIC_STAGES:
