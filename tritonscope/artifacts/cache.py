@@ -45,7 +45,11 @@ _IR_HEAD_BYTES = 16384  # where a TTGIR's module attributes or a PTX's `.target`
 class Target:
     backend: str  # 'cuda' | 'hip' | other
     arch: str  # '90', 'gfx942'
-    warp_size: int | None = None
+    warp_size: int | None = None  # (NVIDIA's when not given: every NVIDIA GPU's warp is 32 threads)
+
+    def __post_init__(self) -> None:
+        if self.warp_size is None and self.backend == "cuda":  # (2.3's ["cuda", 80] names no warp size)
+            object.__setattr__(self, "warp_size", 32)
 
     def __str__(self) -> str:
         return f"{self.backend}:{self.arch}"
@@ -97,10 +101,10 @@ def parse_target(raw: object) -> Target | None:
         if not isinstance(raw[0], str) or not _is_name(raw[1]):
             return None  # (a damaged field: no target rather than one spelled from a list's repr)
         warp = raw[2] if len(raw) > 2 and is_int(raw[2]) else None
-        return Target(raw[0], str(raw[1]), 32 if warp is None and raw[0] == "cuda" else warp)  # (2.3: no size)
+        return Target(raw[0], str(raw[1]), warp)
     if isinstance(raw, str) and ":" in raw:
         backend, arch = raw.split(":", 1)
-        return Target(backend, arch, 32 if backend == "cuda" else None)
+        return Target(backend, arch)
     return None
 
 
@@ -249,7 +253,7 @@ class KernelEntry:
         if m:
             w = _TTGIR_WARP.search(head)
             backend, arch = (m.group(1), m.group(2)) if m.group(1) else ("cuda", m.group(3))
-            return Target(backend, arch, int(w.group(1)) if w else 32 if backend == "cuda" else None)
+            return Target(backend, arch, int(w.group(1)) if w else None)
         m = _PTX_TARGET.search((_head(self.file_paths.get("ptx"), _IR_HEAD_BYTES) or b"").decode("utf-8", "replace"))
         if m:
             return Target("cuda", m.group(1), 32)
