@@ -431,7 +431,7 @@ def _written(model: ReportModel, entry: KernelEntry, pane: StagePane | None, opt
     if not options.read_source:
         model.written_note = "the layouts its source writes: not read (--no-source)"
         return
-    from tritonscope.layouts.gluon import resolution_json, written_in_source
+    from tritonscope.layouts.gluon import written_in_source
 
     finder = SourceFinder(options.source_roots, options.substitutions, options.kept)
     try:
@@ -442,9 +442,7 @@ def _written(model: ReportModel, entry: KernelEntry, pane: StagePane | None, opt
     if found.resolutions is None:
         model.written_note = f"the layouts its source writes: not read ({found.error})"
         return
-    source = found.source
-    model.written = [resolution_json(r, r.written.line_text if r.written.file else
-                                     (source.line(r.written.line) or "").strip()) for r in found.resolutions]
+    model.written = found.resolutions_json()
     model.notes.extend(f"layouts: {n}" for n in found.notes)
 
 

@@ -436,16 +436,12 @@ def _kernel_layouts_as(sel: Selection, entry, alias: str | None, semantics, q: L
 
 def _written(entry, ttgir: str, path: str, finder) -> dict:
     """A Gluon kernel: the layouts its source writes against those of its TTGIR."""
-    from tritonscope.layouts.gluon import resolution_json, written_in_source
+    from tritonscope.layouts.gluon import written_in_source
 
     found = written_in_source(ttgir, path, entry.name, finder, entry.triton_version)
     source = found.source
-    doc = {"source": source.to_json() if source is not None else None, "error": found.error, "layouts": [],
-           "notes": found.notes}
-    if found.resolutions is not None:
-        doc["layouts"] = [resolution_json(r, r.written.line_text if r.written.file else
-                                          (source.line(r.written.line) or "").strip()) for r in found.resolutions]
-    return doc
+    return {"source": source.to_json() if source is not None else None, "error": found.error,
+            "layouts": found.resolutions_json(), "notes": found.notes}
 
 
 def _elements(shape) -> int:

@@ -368,6 +368,12 @@ class WrittenSource:
     error: str | None = None
     notes: list[str] = field(default_factory=list)  # what is not read (layouts other modules' functions return)
 
+    def resolutions_json(self) -> list[dict]:
+        """Each written layout as `layout --json`'s `written.layouts` has it (`resolution_json`), with the text
+        of its line (a module's line where it is written in another file)."""
+        return [resolution_json(r, r.written.line_text if r.written.file else
+                                (self.source.line(r.written.line) or "").strip()) for r in self.resolutions or ()]
+
 
 def written_in_source(ttgir: str, ttgir_path: str, function: str | None, finder,
                       triton_version: str | None = None) -> WrittenSource:
