@@ -239,11 +239,10 @@ class _Scanner(ast.NodeVisitor):
         self.function: str | None = None
         self.function_lines: tuple[int, int] | None = None
         # an aggregate's layout attributes (`self.row_layout = gl.constexpr(gl.BlockedLayout(...))` in a method
-        # of a class): attribute -> the layouts bound to it; and the attributes read, (function, `self` or
-        # not, attribute, line): `cfg.row_layout` is a use of it
-        # the class of what an attribute is read on, where the source says: `self` in a method, a name bound to
-        # a call of a class of the source (`cfg = Conf(N)`) or a parameter annotated with one, an attribute a
-        # class binds to such a call (`self.inner = Inner()`)
+        # of a class) and the attributes read (`cfg.row_layout`), with the class of what an attribute is read
+        # on where the source says: `self` in a method, a name bound to a call of a class of the source
+        # (`cfg = Conf(N)`) or a parameter annotated with one, an attribute a class binds to such a call
+        # (`self.inner = Inner()`)
         self.klass: str | None = None
         self.classes: set[str] = set()
         self.attr_layouts: dict[tuple[str, str], list[WrittenLayout]] = {}  # (class, attribute) -> layouts
@@ -715,28 +714,23 @@ def _receiver(node: ast.AST) -> tuple | None:
     return None
 
 
-def _attribute_uses(layout: WrittenLayout, scanner: _Scanner) -> set[tuple[str | None, int]]:
-    """The (function, line) pairs reading an aggregate's attribute bound to `layout`: on an instance of that
-    class where the source says which (`self`, `cfg = Conf(N)`, a parameter annotated `Conf`, `o.inner`),
-    else on anything only where one class binds an attribute of that name, not one every Gluon object of a
-    kind has (`desc.layout`)."""
-    owners = {(cls, attr) for (cls, attr), bound in scanner.attr_layouts.items() if any(w is layout for w in bound)}
-    if not owners:
-        return set()
+def _attribute_reads(scanner: _Scanner) -> dict[tuple[str, str], set[tuple[str | None, int]]]:
+    """(class, attribute) of an aggregate's layout attribute -> the (function, line) pairs reading it: on an
+    instance of that class where the source says which (`self`, `cfg = Conf(N)`, a parameter annotated
+    `Conf`, `o.inner`), else on anything only where one class binds an attribute of that name, not one every
+    Gluon object of a kind has (`desc.layout`). Read once per scan."""
     binders: dict[str, set[str]] = {}
     for cls, attr in scanner.attr_layouts:
         binders.setdefault(attr, set()).add(cls)
-    out = set()
+    out: dict[tuple[str, str], set[tuple[str | None, int]]] = {}
     for fn, klass, receiver, attr, line in scanner.attr_reads:
         if attr not in binders:
             continue
         cls = scanner.class_of(receiver, fn, klass)
-        if cls is not None:
-            if (cls, attr) in owners:
-                out.add((fn, line))
-        elif len(binders[attr]) == 1 and attr not in _GENERIC_ATTRIBUTES \
-                and (next(iter(binders[attr])), attr) in owners:
-            out.add((fn, line))
+        if cls is None and len(binders[attr]) == 1 and attr not in _GENERIC_ATTRIBUTES:
+            cls = next(iter(binders[attr]))
+        if cls is not None and (cls, attr) in scanner.attr_layouts:
+            out.setdefault((cls, attr), set()).add((fn, line))
     return out
 
 
@@ -761,6 +755,7 @@ def scan(source: str, resolver: Resolver | None = None) -> Scan:
     passes: dict[tuple[str | None, str], list[tuple[str, int | str]]] = {}  # (caller, name) -> (callee, where)
     for caller, callee, where, given in scanner.passes:
         passes.setdefault((caller, given), []).append((callee, where))
+    attribute_reads = _attribute_reads(scanner)
     for layout in scanner.found:
         # the names it goes by: its own and its aliases (a name bound to what a helper returns is one), each
         # read in its scope (a module-level name is read in every function that does not bind that name
@@ -773,7 +768,9 @@ def scan(source: str, resolver: Resolver | None = None) -> Scan:
         sites |= {(fn, line) for fn, name, line in scanner.reads if (line != layout.line or not own)
                   and any(name == n and (fn == scope or (scope is None and (fn, n) not in scanner.stores))
                           for scope, n in names)}
-        sites |= _attribute_uses(layout, scanner)
+        for owner, bound in scanner.attr_layouts.items():  # (an aggregate's attribute bound to it: its reads)
+            if any(w is layout for w in bound):
+                sites |= attribute_reads.get(owner, set())
         layout.passed_from = {}
         for fn, name, line in scanner.reads if given else ():
             roots = given.get((fn, name))
