@@ -94,21 +94,16 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
     return report
 
 
-_OPERANDS = re.compile(r"=?\s*\"?(tt\.load|tt\.store)\"?\s+([^:{]*)")
-
-
 def _source_masks(rows: list[AccessRow], ttir: Module) -> None:
-    """Whether TTIR's load or store at each masked row's position has a mask operand: the pipeliner masks
-    the copies it makes of an access the source wrote unmasked (`tl.load(a_ptrs)` in a pipelined loop)."""
+    """Whether TTIR's access at each masked row's position has a mask operand (read as the TTGIR's are,
+    `access_sites`): the pipeliner masks the copies it makes of an access the source wrote unmasked
+    (`tl.load(a_ptrs)` in a pipelined loop)."""
     masked: dict[tuple, list[bool]] = {}
-    for op in ttir.ops:
-        m = _OPERANDS.search(op.text) if op.loc is not None else None
-        if m is None:
+    for site in access_sites(ttir, {}):
+        if site.op.loc is None:
             continue
-        outer = op.loc.outermost()
-        operands = [x for x in m.group(2).split(",") if x.strip().startswith("%")]
-        masked.setdefault((outer.file, outer.line, outer.col), []).append(
-            len(operands) > (1 if m.group(1) == "tt.load" else 2))
+        outer = site.op.loc.outermost()
+        masked.setdefault((outer.file, outer.line, outer.col), []).append(site.mask is not None)
     for r in rows:
         seen = masked.get((r.file, r.line, r.col))
         if r.mask and seen:
