@@ -13,6 +13,7 @@ target, every one of them gets `<target>-<spec digest>` so each path depends onl
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import math
 import os
@@ -527,33 +528,23 @@ def is_snapshot(path: Path) -> bool:
 def looks_like_snapshot(path: Path, most: int = 64) -> bool:
     """Whether `path` holds a snapshot's `<kernel>/<target>/metrics.json` (looked for in its first `most`
     folders): a snapshot that lost its marker is not to be read as a cache of no kernels."""
-    try:
-        with os.scandir(path) as it:
-            kernels = [de.path for _, de in zip(range(most), it, strict=False) if de.is_dir(follow_symlinks=False)]
-        for kernel in kernels:
-            with os.scandir(kernel) as it:
-                if any(de.is_dir(follow_symlinks=False) and os.path.isfile(os.path.join(de.path, METRICS_FILE))
-                       for _, de in zip(range(most), it, strict=False)):
-                    return True
-    except OSError:
-        return False
-    return False
+    return next(_record_dirs(path, most), None) is not None
 
 
-def _record_dirs(root: Path) -> list[str]:
-    """The `<kernel>/<target>` folders of a snapshot that hold a metrics.json (its records on disk)."""
-    out = []
+def _record_dirs(root: Path, most: int | None = None):
+    """The `<kernel>/<target>` folders of a snapshot that hold a metrics.json (its records on disk), among
+    the first `most` entries of each folder where given."""
     try:
-        with os.scandir(root) as kernels:
-            for k in kernels:
-                if not k.is_dir(follow_symlinks=False):
-                    continue
-                with os.scandir(k.path) as targets:
-                    out.extend(f"{k.name}/{t.name}" for t in targets if t.is_dir(follow_symlinks=False)
-                               and os.path.isfile(os.path.join(t.path, METRICS_FILE)))
+        with os.scandir(root) as it:
+            kernels = [de for de in itertools.islice(it, most) if de.is_dir(follow_symlinks=False)]
+        for k in kernels:
+            with os.scandir(k.path) as it:
+                targets = list(itertools.islice(it, most))
+            for t in targets:
+                if t.is_dir(follow_symlinks=False) and os.path.isfile(os.path.join(t.path, METRICS_FILE)):
+                    yield f"{k.name}/{t.name}"
     except OSError:
-        return out
-    return out
+        return
 
 
 def snapshot_fold_renames(path: str | Path) -> bool | None:
