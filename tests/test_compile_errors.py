@@ -617,6 +617,13 @@ def test_a_module_that_ends_the_process_or_is_not_utf8_is_one_error(cli, tmp_pat
         (result,) = json.loads(p.stdout)["results"]
         assert message in result["error"]["message"] or message in p.stderr, (name, p.stderr, result)
         assert "internal error" not in p.stderr
+    # one that declares its encoding reads as Python reads it: its own error, no word of UTF-8
+    (tmp_path / "declared.py").write_bytes(b"# -*- coding: latin-1 -*-\n# caf\xe9\nraise RuntimeError('no GPU')\n"
+                                           + ADD_ONE.encode())
+    p = cli("compile", f"{tmp_path / 'declared.py'}::k", "--target", "cuda:90", "--signature", "x_ptr=*fp32",
+            "--cache-dir", str(tmp_path / "c"))
+    assert p.returncode == 1 and "declared.py:3: RuntimeError: no GPU" in p.stderr, p.stderr
+    assert "UTF-8" not in p.stderr
 
 
 def test_sigterm_during_a_module_import_ends_the_command(tmp_path):

@@ -187,19 +187,25 @@ def import_failure(exc: BaseException, path: str | None) -> CompileFailure:
 
 
 def _not_utf8(path: str | None) -> str | None:
-    """Why a source is not UTF-8 text (where its first bad byte is), None where it is or cannot be read."""
+    """Why a source is not text as Python reads it (UTF-8, or the encoding its first lines declare:
+    `srcmap.paths.python_text`; where its first bad UTF-8 byte is), None where it is or cannot be read."""
+    from tritonscope.srcmap.paths import python_text
+
     if not path:
         return None
     try:
         with open(path, "rb") as fh:
             data = fh.read(16 << 20)
-        data.decode("utf-8")
     except OSError:
         return None
+    if python_text(data) is not None:
+        return None
+    try:
+        data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data.count(b"\n", 0, e.start) + 1
         return f"the file is not UTF-8: byte 0x{data[e.start]:02x} on line {line}"
-    return None
+    return "the file is not text in the encoding its first lines declare"
 
 
 def classify_failure(exc: BaseException, stderr_text: str, fn: Any, target: Any) -> CompileFailure:
