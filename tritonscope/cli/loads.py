@@ -45,14 +45,15 @@ def loads_cmd(sel: Selection, line: int | None, file: str | None, explain: int |
         raise UsageError(f"--line {wanted}: source lines start at 1")
     entry = sel.one()
     report = analyze_entry(entry, line=wanted, sass=sass, finder=sel.finder(), file=file)
-    moved = None
+    moved = None  # (a note: TTIR's access on the line that TTGIR locates elsewhere)
     if wanted is not None and not report.rows:
         check_line(entry, sel, wanted, file, "--explain" if explain is not None else "--line")
-        moved = ttir_only_accesses(entry, wanted, file)
-        if moved:
-            report.notes.append(f"TTIR has {moved} on line {wanted}; TTGIR locates it at another line (a "
-                                "warp-specialized partition's or a pipelined copy takes the location of its users): "
-                                "run `tritonscope loads` for the list")
+        ops = ttir_only_accesses(entry, wanted, file)
+        if ops:
+            moved = (f"TTIR has {ops} on line {wanted}; TTGIR locates it at another line (a warp-specialized "
+                     "partition's or a pipelined copy takes the location of its users): run `tritonscope loads` "
+                     "for the list")
+            report.notes.append(moved)
     if as_json:
         emit_json(report.to_json(), "loads")
         return
@@ -70,8 +71,8 @@ def loads_cmd(sel: Selection, line: int | None, file: str | None, explain: int |
         console.print(f"{report.kernel}  {report.target or '?'}\nno load or store of the kernel's on {where} "
                       "(run `tritonscope loads` for the list)", markup=False)
         render_no_access(report, console)
-        for note in report.notes[-1:] if moved else ():
-            console.print(f"note: {note}", markup=False)
+        if moved:
+            console.print(f"note: {moved}", markup=False)
     else:
         render_loads(report, console)
 
