@@ -102,8 +102,9 @@ def test_snapshot_records_its_fold_option(cli, tmp_path, cache32, cache39):
 
 
 def test_a_failed_snapshot_leaves_the_previous_one_and_no_temporary_files(cli, tmp_path, cache39):
-    """Files are written while the pool still computes: an entry that fails late (its TTGIR is not UTF-8)
-    must leave the snapshot already at --out as it was, and no temporary directory beside it."""
+    """Files are written while the pool still computes: a snapshot that fails after them (a file of the
+    user's own in a kernel directory it replaces, the last entry's TTGIR being no longer UTF-8) must leave the
+    snapshot already at --out as it was, and no temporary directory beside it."""
     import shutil
 
     cache = tmp_path / "cache"
@@ -116,9 +117,16 @@ def test_a_failed_snapshot_leaves_the_previous_one_and_no_temporary_files(cli, t
     ttgir = next((cache / entries[-1].name).glob("*.ttgir"))
     ttgir.chmod(0o644)
     ttgir.write_bytes(b"\xff\xfe not utf-8 \xff\n")
+    target = json.loads(next(ttgir.parent.glob(f"{ttgir.stem}.json")).read_text())["target"]
+    replaced = out / ttgir.stem / f"{target['backend']}-{target['arch']}"
+    assert (replaced / "ttgir").is_file()
+    (replaced / "mine.txt").write_text("keep\n")
+    before = _tree(out)
     proc = cli("snapshot", "--cache-dir", str(cache), "--out", str(out))
     assert proc.returncode == 1
-    assert len(proc.stderr.strip().splitlines()) == 1 and str(ttgir) in proc.stderr, proc.stderr
+    assert proc.stderr.splitlines()[-1] == (f"tritonscope: error: {replaced / 'mine.txt'}: in a kernel directory "
+                                            "this snapshot replaces, but no snapshot wrote it; move it out and run "
+                                            "again"), proc.stderr
     assert _tree(out) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cache", "snap"]
 
@@ -738,3 +746,40 @@ def test_an_empty_stage_is_said_and_its_metrics_are_unknown(cli, tmp_path):
     (changed,) = json.loads(p.stdout)["changed"]
     ops = {m["name"]: m for m in changed["metrics"] if m["name"].startswith("ops:global_load")}
     assert ops and all(m["a"] == 2 and m["b"] is None for m in ops.values()), ops
+
+
+def test_a_damaged_stage_file_is_said_and_the_rest_is_compared(cli, tmp_path, cache39):
+    """Helper 57 (left alone at stop 49): one stage file that does not read (a NUL byte in a TTGIR, an LLIR that
+    is not UTF-8, a truncated CUBIN) stopped a whole `snapshot` or `diff` with one line, however many other
+    kernels the cache held. Now each is a note naming the file (and line), its metrics unknown; the other
+    stages of the same entry and every other entry are compared, and a records-cache hit says it again."""
+    copy = tmp_path / "copy"
+    shutil.copytree(cache39, copy)
+    entry = next(p for p in sorted(copy.iterdir()) if list(p.glob("*.cubin")) and list(p.glob("*.llir")))
+    ttgir, llir, cubin = (next(entry.glob(f"*.{s}")) for s in ("ttgir", "llir", "cubin"))
+    ttgir.write_bytes(ttgir.read_bytes() + b"abc\0def\n")
+    lines = ttgir.read_bytes().count(b"\n")
+    llir.write_bytes(b"; ModuleID = 'x'\n\xff\xfe\n" + llir.read_bytes())
+    cubin.write_bytes(cubin.read_bytes()[:300])
+    notes = [f"tritonscope: note: {ttgir}:{lines}: binary data (NUL byte) in a text stage: its metrics are unknown",
+             f"tritonscope: note: {llir}:2: not UTF-8 (byte 0xff at offset 17): its metrics are unknown",
+             f"tritonscope: note: {cubin}: truncated ELF section table: its metrics are unknown"]
+    for records in ("off", str(tmp_path / "records"), str(tmp_path / "records")):  # computed, stored, hit
+        p = cli("--records-cache", records, "diff", str(cache39), str(copy), "--format", "json")
+        assert p.returncode == 0 and sorted(p.stderr.splitlines()) == sorted(notes), p.stderr
+        doc = json.loads(p.stdout)
+        assert doc["summary"]["matched"] == len([d for d in cache39.iterdir() if d.is_dir()]), doc["summary"]
+        (changed,) = doc["changed"]
+        assert changed["a"]["origin"] == changed["b"]["origin"] == entry.name
+        gone = {s["stage"] for s in changed["stages"] if s["status"] == "removed"}
+        assert gone == {"ttgir", "llir"}, changed["stages"]
+        metrics = {m["name"]: (m["a"], m["b"]) for m in changed["metrics"]}
+        assert metrics["regs"][0] > 0 and metrics["regs"][1] is None
+        assert not any(m.endswith("@ptx") for m in metrics), metrics  # the PTX read and measured as before
+    out = tmp_path / "snap"
+    p = cli("snapshot", "--cache-dir", str(copy), "--out", str(out))
+    assert p.returncode == 0 and sorted(p.stderr.splitlines()[:-1]) == sorted(notes), p.stderr
+    docs = {d.parent: json.loads(d.read_text()) for d in out.rglob("metrics.json")}
+    assert len(docs) == len([d for d in cache39.iterdir() if d.is_dir()])
+    (damaged,) = [d for d, doc in docs.items() if "regs" not in doc["metrics"] and d.name.startswith("cuda")]
+    assert sorted(f.name for f in damaged.iterdir()) == ["metrics.json", "ptx", "source", "ttir"]

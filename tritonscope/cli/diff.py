@@ -183,6 +183,8 @@ def snapshot_cmd(sel: Selection, out: str, fold_renames: bool) -> None:
     try:
         with progress_bar(len(entries), "snapshot") as advance:
             records = writer.write_records(entries, progress=advance)
+        for line in (d for r in records for d in r.damage_notes()):
+            click.echo(one_line(f"tritonscope: note: {line}"), err=True)
         if len(records) < len(entries):
             click.echo(f"tritonscope: note: {len(entries) - len(records)} entries were removed from the cache "
                        "while being read; left out", err=True)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from tritonscope.artifacts.nvinfo import cubin_resources
 from tritonscope.diff.normalize import DIALECT_RENAMES
+from tritonscope.errors import ParseError
 from tritonscope.stages import memops, parse
 from tritonscope.stages.common import Module
 from tritonscope.stages.table import TEXT_ISA_STAGES
@@ -244,6 +245,7 @@ def metadata_metrics(meta: dict | None) -> dict[str, int]:
 class KernelMetrics:
     values: dict[str, int | None] = field(default_factory=dict)
     load_sites: dict[str, int] = field(default_factory=dict)
+    unread: list[tuple[str, str]] = field(default_factory=list)  # (file, why) of a binary that did not read
 
     def to_json(self) -> dict:
         return {"metrics": dict(sorted(self.values.items())), "load_sites": dict(sorted(self.load_sites.items()))}
@@ -283,7 +285,10 @@ def kernel_metrics(stage_texts: dict[str, str], normalized: dict[str, str], meta
         values["vector-width"] = min(km.load_sites.values())
     for stage, (data, path) in sorted(binaries.items()):
         if stage == "cubin":
-            values.update(cubin_metrics(data, kernel, path))
+            try:
+                values.update(cubin_metrics(data, kernel, path))
+            except ParseError as exc:  # a damaged CUBIN: its resources are unknown, the rest is measured
+                km.unread.append((exc.path or path or stage, exc.message))
     if "amdgcn" in stage_texts:
         values.update(amdgcn_resources(stage_texts["amdgcn"]))
     values.update(metadata_metrics(meta))  # the launcher's own numbers win where present

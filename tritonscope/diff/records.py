@@ -45,6 +45,8 @@ class KernelRecord:
     triton_version: str | None = None
     # metrics.json as a snapshot writes it (`metrics_json`), kept once written or read from the records cache
     rendered: str | None = field(default=None, compare=False, repr=False)
+    # stage files of the entry that did not read, (path, why): left out, their metrics unknown (`damage_notes`)
+    unread: list[tuple[str, str]] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def spec_key(self) -> str:
@@ -60,6 +62,10 @@ class KernelRecord:
         return {"kernel": self.name, "target": self.target, "spec": self.spec, "spec_key": self.spec_key,
                 "triton_version": self.triton_version, "stages": sorted(self.stages), "metrics": self.metrics,
                 "load_sites": self.load_sites}
+
+    def damage_notes(self) -> list[str]:
+        """One line per stage file that did not read, naming it (as KernelEntry.damage's lines do)."""
+        return [f"{path}: {why}: its metrics are unknown" for path, why in self.unread]
 
     def metrics_json(self) -> str:
         """The metrics.json text (json's indenting encoder is pure Python: written once per record)."""
@@ -99,13 +105,20 @@ def specialization(meta: dict | None, normalized: dict[str, str]) -> dict:
 
 def record_for_entry(entry: KernelEntry, options: NormalizeOptions, stages: tuple[str, ...] | None = None
                      ) -> KernelRecord:
-    """Read, normalize and measure one cache entry (read-only)."""
+    """Read, normalize and measure one cache entry (read-only). A stage file that does not read (a NUL byte,
+    not UTF-8, over the size limit, a CUBIN whose ELF tables do not read) is left out, its metrics unknown,
+    and named in the record's `unread`: one damaged file of a cache is no reason to compare none of it."""
     parsed = entry_stages(entry)  # each stage read once and parsed once: here, in metrics and in loads
     raw: dict[str, str] = {}
     normalized: dict[str, str] = {}
+    unread: list[tuple[str, str]] = []
     for stage in NORMALIZED_STAGES:
         if stage in entry.files and (stages is None or stage in stages):
-            text = parsed.text(stage)
+            try:
+                text = parsed.text(stage)
+            except TritonscopeError as exc:
+                unread.append(_unread(entry, stage, exc))
+                continue
             if not text:  # (0 bytes: a truncated write, said by KernelEntry.damage; no stage of no ops)
                 continue
             raw[stage] = text
@@ -113,15 +126,31 @@ def record_for_entry(entry: KernelEntry, options: NormalizeOptions, stages: tupl
     binaries: dict[str, tuple[bytes, str | None]] = {}
     for stage in BINARY_METRIC_STAGES:
         if stage in entry.files:
-            path = entry.stage_path(stage)
-            binaries[stage] = (read_binary(path), str(path))
+            try:
+                path = entry.stage_path(stage)
+                binaries[stage] = (read_binary(path), str(path))
+            except TritonscopeError as exc:
+                unread.append(_unread(entry, stage, exc))
+            except OSError as exc:
+                unread.append(_unread(entry, stage, TritonscopeError(f"cannot read: {exc.strerror or exc}")))
     km = kernel_metrics(raw, normalized, entry.metadata, binaries, entry.name, _loads_report(entry, stages),
                         modules=parsed)
+    unread += km.unread
     target = entry.target
     return KernelRecord(
         name=entry.name, target=str(target) if target else "?", spec=specialization(entry.metadata, normalized),
         origin=entry.hash if entry.kind != "file" else entry.path.name, stages=normalized,
-        metrics=km.values, load_sites=km.load_sites, triton_version=entry.triton_version)
+        metrics=km.values, load_sites=km.load_sites, triton_version=entry.triton_version, unread=unread)
+
+
+def _unread(entry: KernelEntry, stage: str, exc: TritonscopeError) -> tuple[str, str]:
+    """(the file, why) of a stage that did not read; an entry removed meanwhile is no damage (record_job)."""
+    if not entry.path.exists():
+        raise exc
+    where = exc.path or str(entry.file_paths.get(stage) or entry.path)
+    if getattr(exc, "line", None) is not None:
+        where += f":{exc.line}"
+    return where, exc.message
 
 
 def _loads_report(entry: KernelEntry, stages: tuple[str, ...] | None):

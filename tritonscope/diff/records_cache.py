@@ -158,6 +158,8 @@ class RecordsCache(OwnCache):
                 fields["rendered"] = doc["rendered"]
             unparsed = {(stage, os.path.join(entry.path, path) if rel else path): [tuple(x) for x in lines]
                         for stage, rel, path, lines in doc["unparsed"]}
+            fields["unread"] = [(os.path.join(entry.path, path) if rel else path, str(why))
+                                for rel, path, why in doc.get("unread", ())]
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
             return None  # not a record of this format: a miss, rewritten by the next store
         return fields, unparsed
@@ -180,6 +182,9 @@ class RecordsCache(OwnCache):
         texts = [(name, text.encode("utf-8", "surrogatepass")) for name, text in record.stages.items()]
         doc["stages"] = [[name, len(data)] for name, data in texts]
         doc["unparsed"] = rows
+        # (stage files that did not read, for their notes: named within the entry as the unparsed lines are)
+        doc["unread"] = [[path.startswith(top), path[len(top):] if path.startswith(top) else path, why]
+                         for path, why in record.unread]
         doc["rendered"] = record.metrics_json()  # (the snapshot writing it next takes it from the record)
         # a JSON header line, then the stage texts as they are: decoding escaped JSON strings cost ~8x more
         self.put_bytes(keyed.key, json.dumps(doc).encode("ascii") + b"\n" + b"".join(d for _, d in texts), trim=False)
