@@ -1736,3 +1736,24 @@ def test_a_loaded_base_that_does_not_vary_along_the_row_leaves_the_rows_step_rea
     assert values.verdict == "as-predicted"
     assert [x.code for x in exponents.reasons] == ["repeated-address"]
     assert "divided by 64" in exponents.reasons[0].evidence
+
+
+def test_pipelined_buffer_loads_and_a_scalar_load_on_no_line_told_apart_by_addressing():
+    """Helper 59: mamba's `_chunk_state_fwd_kernel` on gfx942 has on line 0 the pipeline prologue's copies of
+    two buffer loads (2 + 2 `buffer_load_dword`) and a scalar `tl.load`'s `s_load_dword`: pooled together (5
+    instructions for a shortfall of 4), neither was claimed: 242/245 said `merged` (nothing was), 229
+    `no-isa-match`. A buffer load's lowering is never an `s_load_*` (nor a plain load's a `buffer_*`)."""
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "mamba"
+    (entry,) = Cache(cache).kernels()
+    report = analyze_entry(entry)
+    rows = {r.where: r for r in report.rows if r.line in (229, 242, 245)}
+    assert sorted(rows) == ["229:18", "242:19", "245:16"]
+    for where in ("242:19", "245:16"):
+        r = rows[where]
+        assert r.stages["amdgcn"] == {"buffer_load_dword": 4} and r.stages["llir"] == {
+            "raw.ptr.buffer.load float": 4}, r.stages
+        assert "unlocated" in [c.code for c in r.count_changes] + [x.code for x in r.reasons]
+        assert "merged" not in [c.code for c in r.count_changes] + [x.code for x in r.reasons]
+    assert rows["229:18"].stages["amdgcn"] == {"s_load_dword": 1} and rows["229:18"].verdict == "scalar"
+    assert not [u for u in report.unattributed if u["stage"] == "amdgcn" and u["line"] == 0
+                and u["kind"] in ("buffer_load", "scalar_load")], report.unattributed

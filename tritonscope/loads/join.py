@@ -321,6 +321,19 @@ _GUIDE = {"ptx": "llir", "amdgcn": "llir"}
 _MATRIX = ("ldmatrix", "stmatrix", "LDSM", "STSM")
 
 
+def addressing(form: str) -> str | None:
+    """How an AMD instruction reaches global memory, which no pass after TTGIR changes: 'buffer' through a
+    buffer resource (LLIR `raw.ptr.buffer.*`, AMDGCN `buffer_*`, `s_buffer_*` for a uniform address),
+    'pointer' through an address (LLIR `load`/`store`, AMDGCN `global_*`, `flat_*`, `s_load_*`); None for
+    any other form (NVIDIA's, shared memory's, LDS copies'), which any instruction may implement."""
+    if form.startswith(("buffer_", "s_buffer_")) or ".ptr.buffer." in form or "raw.buffer." in form:
+        return "buffer"
+    if form.startswith(("global_load_", "global_store_", "flat_load_", "flat_store_", "s_load_", "load ", "store ")
+                       ) and "_lds" not in form:
+        return "pointer"
+    return None
+
+
 def family(form: str) -> str:
     """Which instructions implement the same thing in every stage: a matrix access (`ldmatrix`/`stmatrix`,
     LLIR's intrinsics, SASS `LDSM`/`STSM`), an AMD transposing LDS read (LLIR `ds.read.tr16.b64`, AMDGCN

@@ -58,7 +58,7 @@ from __future__ import annotations
 import collections
 import re
 
-from tritonscope.loads.join import ACCEPTS, PREVIOUS, family, unclaimed_items
+from tritonscope.loads.join import ACCEPTS, PREVIOUS, addressing, family, unclaimed_items
 from tritonscope.loads.model import AccessRow, Reason
 from tritonscope.loads.sites import operands
 from tritonscope.stages.common import Module
@@ -90,14 +90,17 @@ def _take(stage: str, row: AccessRow, items: list[dict], n: int, unattributed: l
     return line, col, moved
 
 
-def _pool(stage: str, unattributed: list[dict], kinds: tuple[str, ...], width, fam: str) -> dict[int, list[dict]]:
-    """Unclaimed instructions of `stage` of these kinds, width and family, by line. Line 0 (no source
-    location) is left out where the stage before has unclaimed ones of no location of the same kinds: those
-    are their lowering (a store LLVM sank out of an `if`'s arms), no other access's."""
+def _pool(stage: str, unattributed: list[dict], kinds: tuple[str, ...], width, fam: str, via: str | None = None
+          ) -> dict[int, list[dict]]:
+    """Unclaimed instructions of `stage` of these kinds, width and family, by line; with `via` (`addressing`:
+    of the instructions the stage before had), only those that can implement them (a buffer load is no
+    `s_load_dword`'s lowering: a scalar `tl.load` beside pipelined buffer loads, all on line 0, on gfx942).
+    Line 0 (no source location) is left out where the stage before has unclaimed ones of no location of
+    the same kinds: those are their lowering (a store LLVM sank out of an `if`'s arms), no other access's."""
     by_line: dict[int, list[dict]] = collections.defaultdict(list)
     for u in unattributed:
         if (u["stage"] == stage and u["kind"] in kinds and u.get("bytes") == width and family(u["form"]) == fam
-                and u["count"] > 0):
+                and u["count"] > 0 and (via is None or addressing(u["form"]) in (None, via))):
             by_line[u["line"]].append(u)
     before = PREVIOUS.get(stage)
     if 0 in by_line and before and any(u["stage"] == before and u["line"] == 0 and u["kind"] in kinds
@@ -125,12 +128,12 @@ def relocate(stage: str, rows: list[AccessRow], unattributed: list[dict], ttgir:
             continue
         per: collections.Counter = collections.Counter()
         for form, n in r.stages[before].items():
-            per[(r.widths.get(before, {}).get(form), family(form))] += n
-        for (width, fam), n in per.items():
+            per[(r.widths.get(before, {}).get(form), family(form), addressing(form))] += n
+        for (width, fam, via), n in per.items():
             if width is not None:
-                needs[(ACCEPTS[r.kind], width, fam)].append((r, n))
-    for (kinds, width, fam), members in needs.items():
-        pool = _pool(stage, unattributed, kinds, width, fam)
+                needs[(ACCEPTS[r.kind], width, fam, via)].append((r, n))
+    for (kinds, width, fam, via), members in needs.items():
+        pool = _pool(stage, unattributed, kinds, width, fam, via)
         own = {r.line for r, _ in members}
         totals = {line: sum(u["count"] for u in items) for line, items in pool.items() if line not in own}
         whole = sum(n for _, n in members)
@@ -250,15 +253,18 @@ def unlocated(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> No
             continue  # (a row with none here is relocate's)
         want: collections.Counter = collections.Counter()
         have: collections.Counter = collections.Counter()
+        vias: dict[tuple, set] = {}
         for form, n in r.stages.get(before, {}).items():
             want[(r.widths.get(before, {}).get(form), family(form))] += n
+            vias.setdefault((r.widths.get(before, {}).get(form), family(form)), set()).add(addressing(form))
         for form, n in r.stages[stage].items():
             have[(r.widths.get(stage, {}).get(form), family(form))] += n
         for (width, fam), n in want.items():
             if width is not None and n > have[(width, fam)]:
-                needs[(ACCEPTS[r.kind], width, fam)].append((r, n - have[(width, fam)]))
-    for (kinds, width, fam), members in needs.items():
-        pool = _pool(stage, unattributed, kinds, width, fam).get(0, [])
+                via = next(iter(vias[(width, fam)])) if len(vias[(width, fam)]) == 1 else None
+                needs[(ACCEPTS[r.kind], width, fam, via)].append((r, n - have[(width, fam)]))
+    for (kinds, width, fam, via), members in needs.items():
+        pool = _pool(stage, unattributed, kinds, width, fam, via).get(0, [])
         total = sum(u["count"] for u in pool)
         if not members or total != sum(n for _, n in members):
             continue
