@@ -624,3 +624,29 @@ def test_pane_headers_count_the_ops_map_attributes(cli, tmp_path):
     page = out.read_text()
     headers = re.findall(r'<div class="pane" data-stage="(\w+)"[^>]*>.*?<span class="count">(\d+) located ops', page)
     assert headers and {stage: int(n) for stage, n in headers} == {s: cov[s] for s, _ in headers}
+
+
+def test_loads_table_has_the_columns_of_tritonscope_loads(tmp_path):
+    """Helper 61: the report's loads table had one "ISA" column holding PTX, though its rows were read to
+    SASS (a Blackwell TMA load: `UTMALDG.2D` was nowhere). Its columns are now `tritonscope loads`'s: LLIR,
+    PTX or AMDGCN, and SASS where the entry has a CUBIN nvdisasm reads, each cell that stage's forms."""
+    from tritonscope.artifacts import tools
+
+    if tools.find_nvidia_tool("nvdisasm") is None:
+        pytest.skip("no nvdisasm")
+    data = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6" / "vllm"
+    out = tmp_path / "tq.html"
+    r = run_cli("report", "_tq_decode_stage1", "--cache-dir", str(data), "--stages", "ttgir,ptx", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    loads = json.loads(run_cli("loads", "_tq_decode_stage1", "--cache-dir", str(data), "--json").stdout)
+    root = parse_page(out.read_text(encoding="utf-8"))
+    (table,) = [t for t in root.find_all("table") if "loads" in t.attrs.get("class", "").split()]
+    heads = [th.all_text() for th in table.find_all("th")]
+    assert heads[7:11] == ["LLIR", "PTX", "SASS", "verdict"], heads
+    trs = [tr for tr in table.find_all("tr") if tr.attrs.get("data-s")]
+    assert len(trs) == len(loads["rows"])
+    for tr, row in zip(trs, loads["rows"], strict=True):
+        cells = [td.all_text() for td in tr.children]
+        for i, stage in zip((7, 8, 9), ("llir", "ptx", "sass"), strict=True):
+            forms = row["stages"].get(stage) or {f"{k} (ambiguous)": v for k, v in row["ambiguous"].get(stage, {}).items()}
+            assert cells[i] == (", ".join(f"{f} ×{n}" for f, n in forms.items()) or "-"), (row["where"], stage, cells)

@@ -114,6 +114,7 @@ class ReportModel:
     written_note: str | None = None
     loads: list[dict] = field(default_factory=list)
     loads_note: str | None = None
+    loads_stages: list[str] = field(default_factory=list)  # the instruction columns: llir, ptx/amdgcn, sass
     metadata: list[tuple[str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     sources: list[SourceFileStatus] = field(default_factory=list)  # every named file, embedded or not
@@ -457,6 +458,7 @@ def _loads(model: ReportModel, entry: KernelEntry, options: ReportOptions) -> No
         return
     doc = result.to_json()
     model.loads = doc["rows"]
+    model.loads_stages = list(result.stages)  # (as `tritonscope loads` shows them: SASS beside the PTX)
     files = {f: i for i, f in enumerate(model.files)}  # (the chains' file table, _map_lines's)
     for row, access in zip(model.loads, result.rows, strict=False):
         loc = access.sites[0].op.loc if access.sites else None

@@ -22,6 +22,9 @@ def where_label(file: str, line: int, col: int, written: tuple[str, int, int] | 
     return f"{prefix}{written[1]}:{written[2]} @ {own}"
 
 
+# Column titles of the stages whose instructions a loads row counts (the text table, the report's).
+STAGE_TITLE = {"llir": "LLIR", "ptx": "PTX", "sass": "SASS", "amdgcn": "AMDGCN"}
+
 @dataclass
 class Reason:
     code: str

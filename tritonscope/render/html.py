@@ -412,15 +412,17 @@ def _written_section(model) -> str:
             f'<ul>{"".join(items)}</ul></section>')
 
 
-LOAD_COLUMNS = ("where", "op", "kind", "shape", "layout", "predicted", "actual", "LLIR", "ISA", "verdict", "why")
+LOAD_COLUMNS = ("where", "op", "kind", "shape", "layout", "predicted", "actual")  # + a column per stage, verdict, why
 
 
 def loads_panel(model) -> str:
     if not model.loads:
         return empty(model.loads_note or "no loads")
-    from tritonscope.loads.model import where_label
+    from tritonscope.loads.model import STAGE_TITLE, where_label
     from tritonscope.stages.common import same_file
-    head = "".join(f"<th>{esc(label)}</th>" for label in LOAD_COLUMNS)
+    stages = [s for s in ("llir", "ptx", "amdgcn", "sass") if s in model.loads_stages]
+    head = "".join(f"<th>{esc(label)}</th>" for label in
+                   (*LOAD_COLUMNS, *(STAGE_TITLE.get(s, s) for s in stages), "verdict", "why"))
     cards = {i.alias for i in model.layouts}  # an inline layout (`#ttg.slice<...>`) has no card to link to
     rows = []
     for row in model.loads:
@@ -435,7 +437,7 @@ def loads_panel(model) -> str:
             layout,
             _bytes(row.get("predicted_vector_bytes")),
             _bytes(row.get("vector_bytes")) + (f" ({row['vector_stage']})" if row.get("vector_stage") else ""),
-            _forms(row.get("llir")), _forms(row.get("isa")), row.get("verdict"),
+            *(_forms(_stage_counts(row, s)) for s in stages), row.get("verdict"),
             # the reasons and, as the text table shows them too, why the counts change between stages
             ", ".join(dict.fromkeys(map(str, [*(row.get("reasons") or []),
                                               *(c.get("code") for c in row.get("count_changes") or [])]))),
@@ -468,6 +470,14 @@ def loads_panel(model) -> str:
 
 def _bytes(value: object) -> str:
     return f"{value} B" if isinstance(value, int) else "?"
+
+
+def _stage_counts(row: dict, stage: str) -> dict:
+    """A loads row's instructions of one stage, those it shares with another access marked, as
+    `tritonscope loads` shows them (render.loads)."""
+    own = (row.get("stages") or {}).get(stage)
+    shared = (row.get("ambiguous") or {}).get(stage) or {}
+    return own or {f"{k} (ambiguous)": v for k, v in shared.items()}
 
 
 def _forms(forms: object) -> str:

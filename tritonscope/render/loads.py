@@ -7,10 +7,10 @@ from rich.table import Table
 from rich.text import Text
 
 from tritonscope.loads.analyze import AccessRow, LoadsReport
+from tritonscope.loads.model import STAGE_TITLE
 from tritonscope.render.visible import one_line
 
 _VERDICT_STYLE = {"as-predicted": "green", "narrower": "yellow", "scalar": "red", "unknown": "dim"}
-_STAGE_TITLE = {"llir": "LLIR", "ptx": "PTX", "sass": "SASS", "amdgcn": "AMDGCN"}
 # TTGIR op (without dialect) -> what the user wrote or what the compiler made of it.
 _OP_WORDS = {
     "load": "tl.load", "store": "tl.store", "atomic_rmw": "atomic read-modify-write", "atomic_cas": "atomic CAS",
@@ -55,7 +55,7 @@ def render_loads(report: LoadsReport, console: Console) -> None:
         isa = report.isa_stage
         columns = ["line:col", "access", "shape", "layout", "mask", "elems/contig -> pred", "LLIR"]
         if isa:
-            columns.append(_STAGE_TITLE.get(isa, isa))
+            columns.append(STAGE_TITLE.get(isa, isa))
         if "sass" in report.stages:
             columns.append("SASS")
         columns += ["bytes", "verdict", "reasons"]
@@ -125,7 +125,7 @@ def _counts(row: AccessRow, stage: str) -> dict[str, int]:
 
 
 def _ambiguous_text(row: AccessRow) -> str:
-    return "; ".join(f"{_STAGE_TITLE.get(s, s)} {forms_text(c)}" for s, c in row.ambiguous.items())
+    return "; ".join(f"{STAGE_TITLE.get(s, s)} {forms_text(c)}" for s, c in row.ambiguous.items())
 
 
 def explain_lines(report: LoadsReport) -> list[str]:
@@ -171,18 +171,18 @@ def explain_lines(report: LoadsReport) -> list[str]:
                          for form, n in sorted(counts.items(), key=lambda kv: -kv[1])]
                 guarded = f", {r.llir_guarded} behind a conditional branch" if stage == "llir" and r.llir_guarded \
                     else ""
-                out.append(f"  {_STAGE_TITLE.get(stage, stage)}: {', '.join(parts)} per thread{guarded}")
+                out.append(f"  {STAGE_TITLE.get(stage, stage)}: {', '.join(parts)} per thread{guarded}")
             elif r.ambiguous.get(stage):
-                out.append(f"  {_STAGE_TITLE.get(stage, stage)}: {forms_text(r.ambiguous[stage])} shared with "
+                out.append(f"  {STAGE_TITLE.get(stage, stage)}: {forms_text(r.ambiguous[stage])} shared with "
                            f"{', '.join(r.ambiguous_with)} (ambiguous)")
             else:
-                out.append(f"  {_STAGE_TITLE.get(stage, stage)}: nothing attributed to this access")
+                out.append(f"  {STAGE_TITLE.get(stage, stage)}: nothing attributed to this access")
         if r.count_changes:  # why the counts differ from stage to stage (moved, merged, unrolled, removed)
             out.append("  between the stages:")
             out.extend(f"    {x.code}: {x.evidence}" for x in r.count_changes)
         verdict = f"  verdict: {r.verdict}"
         if r.vector_bytes:
-            verdict += f" ({r.vector_bytes}-byte accesses in {_STAGE_TITLE.get(r.vector_stage or '', '?')}"
+            verdict += f" ({r.vector_bytes}-byte accesses in {STAGE_TITLE.get(r.vector_stage or '', '?')}"
             verdict += f", the layout allows {r.predicted_vector_bytes})" if r.predicted_vector_bytes else ")"
         out.append(verdict)
         for x in r.reasons:
