@@ -60,6 +60,48 @@ def test_the_module_is_imported_for_the_target_torch_cannot_name(tmp_path):
     assert sizes == {"cuda:100": 256, "cuda:90": 128}
 
 
+NAMED = textwrap.dedent('''
+    import torch
+    import triton
+    import triton.language as tl
+
+    # flash-linear-attention's fla/utils/hardware.py, at import
+    IS_NVIDIA_HOPPER = 'NVIDIA H' in torch.cuda.get_device_name(0) or torch.cuda.get_device_capability()[0] == 9
+    BLOCK = tl.constexpr(128 if IS_NVIDIA_HOPPER else 64)
+
+
+    @triton.jit
+    def named_kernel(x_ptr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 2)
+''')
+
+
+def test_the_device_name_is_answered_without_a_product_and_said(tmp_path):
+    """Helper 62: flash-linear-attention tests `'NVIDIA H' in torch.cuda.get_device_name(0)` at import; only the
+    capability was answered, so its import failed (`Torch not compiled with CUDA enabled`) for every target. The
+    name is the vendor and architecture, no product (the capability decides here), and the command says what it
+    answered."""
+    if _torch_has_a_gpu():
+        pytest.skip("torch answers with this machine's GPU")
+    (tmp_path / "named.py").write_text(NAMED)
+    sizes = {}
+    for target in ("cuda:90", "cuda:80", "hip:gfx942"):
+        out = tmp_path / target.replace(":", "")
+        r = run_cli("compile", f"{tmp_path / 'named.py'}::named_kernel", "--signature", "x_ptr=*fp32",
+                    "--target", target, "--cache-dir", str(out))
+        assert r.returncode == 0, r.stderr
+        arch = target.split(":")[1]
+        name = f"NVIDIA sm_{arch}" if target.startswith("cuda") else f"AMD {arch}"
+        assert (f"named.py asked torch.cuda.get_device_name() at import, answered '{name} (a tritonscope "
+                "cross-compile target: no product)': a test of the name for a product takes its other branch"
+                ) in r.stdout + r.stderr, r.stdout + r.stderr
+        (ttir,) = out.glob("*/*.ttir")
+        (size,) = set(re.findall(r"tt\.make_range \{end = (\d+) : i32", ttir.read_text()))
+        sizes[target] = int(size)
+    assert sizes == {"cuda:90": 128, "cuda:80": 64, "hip:gfx942": 128}  # (gfx942: capability (9, 4))
+
+
 def test_capability_of_each_target_kind():
     from triton.backends.compiler import GPUTarget
 

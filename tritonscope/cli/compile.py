@@ -135,7 +135,8 @@ def compile_cmd(
     @triton.heuristics give the values it would compute; a file inside a package is imported as the
     package's module, and code asking the driver for the current target or which backend is active at
     import gets the target compiled for; so does torch.cuda.get_device_capability() where torch has no
-    GPU to ask; a package whose __init__.py does not import here is left out, with a note). Without a
+    GPU to ask, and get_device_name() the vendor and architecture, no product, with a note; a package whose
+    __init__.py does not import here is left out, with a note). Without a
     GPU, kernels are
     cross-compiled with triton.compile(ASTSource(...), target=GPUTarget(...)) (GluonASTSource for Gluon
     kernels, Triton 3.4 and later), specialized exactly as a JIT launch with 16-byte-aligned torch

@@ -200,8 +200,7 @@ def compile_one(request: CompileRequest, cache_dir: str, log: str | None = None)
     result.spec = spec.to_json()
     if log:  # (what a crash of this process leaves its parent to say what was being compiled)
         _leave_spec(log, {"kernel_name": result.kernel_name, "spec": result.spec})
-    if getattr(fn, "tritonscope_import_note", None):
-        result.notes.append(fn.tritonscope_import_note)
+    result.notes.extend(getattr(fn, "tritonscope_import_notes", ()))
     result.notes.extend(request.notes)
     for name, given in request.constexprs:
         value = next((a.value for a in spec.args if a.name == name), given)

@@ -198,20 +198,39 @@ def target_capability(target: Any) -> tuple[int, int]:
     return int(digits[:-2]), int(digits[-2], 16)
 
 
+def target_device_name(target: Any) -> str:
+    """What `torch.cuda.get_device_name()` answers for `target`: the vendor and the architecture, no product
+    (which of the products of an architecture the kernel will run on, nothing here says)."""
+    if target.backend == "cuda":
+        return f"NVIDIA sm_{target.arch} (a tritonscope cross-compile target: no product)"
+    return f"AMD {str(target.arch).split(':')[0]} (a tritonscope cross-compile target: no product)"
+
+
 @contextlib.contextmanager
-def torch_answering(target: Any) -> Iterator[None]:
+def torch_answering(target: Any) -> Iterator[list[str]]:
     """While a user module is imported again after torch refused to name a GPU it has not got:
     `torch.cuda.get_device_capability()` answers `target`'s capability, as on the GPU the kernel will run
-    on. Only that question: every other one (`get_device_properties`, `is_available`) is torch's own."""
+    on, and `torch.cuda.get_device_name()` the vendor and architecture (`target_device_name`: a test of the
+    name for a product, `'NVIDIA H' in name`, takes its other branch). The list it gives holds the name once
+    it was asked (the command says so). Every other question (`get_device_properties`, `is_available`) is
+    torch's own."""
     import torch.cuda
 
-    saved = torch.cuda.get_device_capability
+    saved = torch.cuda.get_device_capability, torch.cuda.get_device_name
     capability = target_capability(target)
+    name = target_device_name(target)
+    asked: list[str] = []
+
+    def get_device_name(device=None) -> str:
+        asked[:] = [name]
+        return name
+
     torch.cuda.get_device_capability = lambda device=None: capability
+    torch.cuda.get_device_name = get_device_name
     try:
-        yield
+        yield asked
     finally:
-        torch.cuda.get_device_capability = saved
+        torch.cuda.get_device_capability, torch.cuda.get_device_name = saved
 
 
 @contextlib.contextmanager

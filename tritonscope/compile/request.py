@@ -199,7 +199,8 @@ def _defined_in(fn: Any, file: Path) -> bool:
 def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) -> Any:
     """Import `path` as a module and return its @triton.jit (or @gluon.jit) function `name`; with a
     `target`, the driver answers code that asks it at import with that target (gluon.driver_answering),
-    and so does `torch.cuda.get_device_capability()` where torch has no GPU to ask (gluon.torch_answering)."""
+    and so do `torch.cuda.get_device_capability()` and `get_device_name()` where torch has no GPU to ask
+    (gluon.torch_answering)."""
     file = Path(path).resolve()
     if not file.is_file():
         raise UsageError(f"no such file: {path}")
@@ -215,7 +216,7 @@ def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) 
     before = set(sys.modules)
     # what the module prints at import goes to stderr: stdout is the command's (its --json)
     with contextlib.redirect_stdout(sys.stderr):
-        module, note = _import_on_path(file, package, target, root, before)
+        module, notes = _import_on_path(file, package, target, root, before)
     fn = module
     for part in name.split("."):
         fn = getattr(fn, part, None)
@@ -228,8 +229,8 @@ def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) 
     if not hasattr(fn, "arg_names"):
         raise UsageError(f"{path}: '{name}' is not a @triton.jit or @gluon.jit function")
     fn = unwrap(fn)
-    if note:
-        fn.tritonscope_import_note = note
+    if notes:
+        fn.tritonscope_import_notes = tuple(notes)
     return fn
 
 
@@ -238,14 +239,14 @@ class ModuleExited(Exception):
 
 
 def _import_on_path(file: Path, package: list[str], target: CompileTarget | None, root: Path,
-                    before: set[str]) -> tuple[Any, str | None]:
+                    before: set[str]) -> tuple[Any, list[str]]:
     from tritonscope.errors import Terminated
 
-    note = None
+    notes: list[str] = []
     try:
         with _exits_raise("the module", "while it was imported"):
             try:
-                module = _import_answering_torch(file, package, target)
+                module, notes = _import_answering_torch(file, package, target)
             except ImportError as exc:
                 # the package around the file would not import here (its __init__ needs what this machine
                 # lacks: vLLM's, SGLang's): imported again with the packages' __init__ files left out, so the
@@ -253,11 +254,11 @@ def _import_on_path(file: Path, package: list[str], target: CompileTarget | None
                 if not package or _reached_file(exc, file):
                     raise
                 try:
-                    module = _import_answering_torch(file, package, target, skip_inits=True)
+                    module, notes = _import_answering_torch(file, package, target, skip_inits=True)
                 except Exception:  # noqa: BLE001 - the package's own failure is the one to report
                     raise exc from None
-                note = (f"{file.name} imported without the __init__.py of its package {package[0]}, which does "
-                        f"not import here ({type(exc).__name__}: {exc})")
+                notes.insert(0, f"{file.name} imported without the __init__.py of its package {package[0]}, which "
+                                f"does not import here ({type(exc).__name__}: {exc})")
     except SystemExit as exc:  # a module run as a script at import (`sys.exit(main())` with no __main__ guard)
         if isinstance(exc, Terminated):  # (SIGTERM while it imported: the command ends, as it would anywhere)
             raise
@@ -268,7 +269,7 @@ def _import_on_path(file: Path, package: list[str], target: CompileTarget | None
         sys.path.remove(str(root))
         if not package:
             _forget_siblings(before, root)
-    return module, note
+    return module, notes
 
 
 @contextlib.contextmanager
@@ -316,9 +317,10 @@ def _under(path: str, folder: Path) -> bool:
 
 
 def _import_answering_torch(file: Path, package: list[str], target: CompileTarget | None,
-                            skip_inits: bool = False) -> Any:
+                            skip_inits: bool = False) -> tuple[Any, list[str]]:
+    """The module, and notes of what torch was made to answer while it was imported."""
     try:
-        return _import_user_module(file, package, target, skip_inits)
+        return _import_user_module(file, package, target, skip_inits), []
     except Exception as exc:
         from tritonscope.compile.gluon import torch_answering, torch_without_gpu
 
@@ -326,8 +328,10 @@ def _import_answering_torch(file: Path, package: list[str], target: CompileTarge
             raise
         # the module asked torch.cuda what GPU this is (a capability test at import) and torch, built or
         # run without one, refused: imported again with torch answering the target's capability
-        with torch_answering(target.gpu_target()):
-            return _import_user_module(file, package, target, skip_inits)
+        with torch_answering(target.gpu_target()) as named:
+            module = _import_user_module(file, package, target, skip_inits)
+        return module, [f"{file.name} asked torch.cuda.get_device_name() at import, answered {named[0]!r}: a "
+                        "test of the name for a product takes its other branch"] if named else []
 
 
 def _bare_packages(folder: Path, package: list[str]) -> None:
