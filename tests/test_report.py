@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+from html import escape as html_escape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -447,6 +448,35 @@ def test_an_empty_shown_stage_is_said_not_guessed(cli, cache39, tmp_path):
     assert "no TTGIR text: layouts are read from it (the stage is empty)" in page
 
 
+def test_what_of_the_entry_does_not_read_is_said_on_stderr_and_on_the_page(cli, cache39, tmp_path):
+    """Helper 58: metadata that does not read, a stage's name on a symbolic link (not followed) and on a FIFO
+    left the page without warps, stages or the LLIR pane, exit 0 and not a word. Each is now a note on
+    stderr and among the page's notes, as `ls` and `snapshot` say them (KernelEntry.damage)."""
+    import os
+    import shutil
+
+    name = "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ"
+    entry = shutil.copytree(cache39 / name, tmp_path / "c" / name)
+    (entry / "add_kernel.json").write_text("{bad")
+    (entry / "add_kernel.ttgir").unlink()
+    (tmp_path / "secret.ttgir").write_text("QA_SECRET\n")
+    (entry / "add_kernel.ttgir").symlink_to(tmp_path / "secret.ttgir")
+    (entry / "add_kernel.llir").unlink()
+    os.mkfifo(entry / "add_kernel.llir")
+    out = tmp_path / "r.html"
+    r = cli("report", str(entry), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    said = [ln.removeprefix("tritonscope: note: ") for ln in r.stderr.splitlines()
+            if ln.startswith("tritonscope: note:")]
+    assert said == [
+        f"{entry / 'add_kernel.json'}: metadata not read (Expecting property name enclosed in double quotes: line 1 "
+        "column 2 (char 1)): what it gives (num_warps, num_stages, shared memory, the release) is unknown",
+        f"{entry / 'add_kernel.llir'}: not a file: its stage is left out",
+        f"{entry / 'add_kernel.ttgir'}: a symbolic link, which is not followed: its stage is left out"], r.stderr
+    page = out.read_text()
+    assert all(html_escape(line) in page for line in said) and "QA_SECRET" not in page
+
+
 def test_ops_of_line_zero_inside_a_known_call_are_that_lines(cli, cache32, corpus, tmp_path):
     """Triton 3.2's softmax (gfx942): AMDGCN instructions whose own line is 0 inside `tl.max`'s inlined call
     from line 91 counted for line 91 in map (70 ops) but got no row in the report (59): clicking the line
@@ -648,5 +678,6 @@ def test_loads_table_has_the_columns_of_tritonscope_loads(tmp_path):
     for tr, row in zip(trs, loads["rows"], strict=True):
         cells = [td.all_text() for td in tr.children]
         for i, stage in zip((7, 8, 9), ("llir", "ptx", "sass"), strict=True):
-            forms = row["stages"].get(stage) or {f"{k} (ambiguous)": v for k, v in row["ambiguous"].get(stage, {}).items()}
+            shared = row["ambiguous"].get(stage, {})
+            forms = row["stages"].get(stage) or {f"{k} (ambiguous)": v for k, v in shared.items()}
             assert cells[i] == (", ".join(f"{f} ×{n}" for f, n in forms.items()) or "-"), (row["where"], stage, cells)

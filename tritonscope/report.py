@@ -168,6 +168,9 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
     _written(model, entry, next((p for p in panes if p.stage == "ttgir" and p.text), None), options)
     _loads(model, entry, options)
     model.metadata = _metadata(entry, {p.stage: p.text for p in panes if p.text is not None}, model.notes)
+    # what of the entry does not read (metadata, a stage's name on a link or on no file, an empty stage): the
+    # page shows what it has, and says what it lacks and why
+    model.notes[:0] = entry.damage(empty_stages=True)
     for over in reversed(entry.over_limits):  # first thing a reader sees: this kernel cannot launch there
         model.notes.insert(0, f"over the launch limit: {over['resource']} {over['used']:,} > {over['limit']:,} on "
                               f"{entry.target} (Triton raises OutOfResources before the first launch)")
