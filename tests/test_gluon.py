@@ -1117,3 +1117,44 @@ def test_a_layout_module_declaring_its_encoding_is_read(tmp_path, cli):
     r = cli("report", "agg_kernel", "--cache-dir", str(tmp_path / "c"), "--no-source", "-o", str(out))
     assert r.returncode == 0, r.stderr
     assert "<h3>Written in the source</h3>" in out.read_text()  # (not read: no count of 0 said)
+
+
+COMPUTED = '''\
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.blackwell import TensorMemoryLayout, allocate_tensor_memory
+
+
+@gluon.jit
+def computed_kernel(x_ptr, y_ptr, L: gl.constexpr, VERSION: gl.constexpr):
+    x = gl.load(x_ptr + gl.arange(0, 128, layout=L))
+    gl.store(x_ptr + gl.arange(0, 128, layout=L), x * 2)
+    acc = allocate_tensor_memory(gl.float32, [128, 64], TensorMemoryLayout((128, 64), col_stride=VERSION))
+    reg: gl.constexpr = acc.get_reg_layout()
+    v = acc.load(reg)
+    rows = gl.arange(0, 128, gl.SliceLayout(1, reg))
+    cols = gl.arange(0, 64, gl.SliceLayout(0, reg))
+    gl.store(y_ptr + rows[:, None] * 64 + cols[None, :], v)
+'''
+
+
+def test_layouts_computed_while_compiling_are_said_not_read(cli, tmp_path):
+    """Helper 61: a layout the kernel takes as a constexpr parameter (the launch's) and one a method returns
+    (`acc.get_reg_layout()`) were left out of the written layouts without a word (`notes == []`). Each is now
+    a note naming its line and the lines using it; a parameter that is a field's value (`col_stride=VERSION`)
+    is no layout and said of nothing."""
+    (tmp_path / "comp.py").write_text(COMPUTED)
+    r = cli("compile", f"{tmp_path / 'comp.py'}::computed_kernel", "--target", "cuda:100", "--signature",
+            "x_ptr=*fp32,y_ptr=*fp32", "--constexpr", "L=gl.BlockedLayout([1], [32], [4], [0])", "--constexpr",
+            "VERSION=1", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("layout", "computed_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
+    assert doc["written"]["notes"] == [
+        "comp.py:8: L, a parameter of computed_kernel, is used as a layout on lines 8, 9: its value is the "
+        "launch's, not read from the source (the TTGIR's layouts on those lines are what it was)",
+        "comp.py:11: reg is what acc.get_reg_layout() returns, a method run while compiling: not read from the "
+        "source (the TTGIR's layouts on lines 12, 13, 14, which use it, are what it returned)"]
+    assert [(w["written"]["line"], w["status"]) for w in doc["written"]["layouts"]] == [
+        (10, "filled in"), (13, "filled in"), (14, "filled in")]
+    text = cli("layout", "computed_kernel", "--cache-dir", str(tmp_path / "c"), "--no-picture").stdout
+    assert "note: comp.py:11: reg is what acc.get_reg_layout() returns" in text

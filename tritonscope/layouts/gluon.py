@@ -21,7 +21,7 @@ from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.attrs import iter_shaped_types, parse_layout_aliases, parse_tensor_type
 from tritonscope.layouts.model import Layout
 from tritonscope.layouts.views import facts_for
-from tritonscope.layouts.written import Either, Scan, Symbol, WrittenLayout, scan
+from tritonscope.layouts.written import Either, Scan, Symbol, WrittenLayout, scan, unread_notes
 from tritonscope.stages import parse_ttgir
 from tritonscope.stages.common import kernel_source_file, same_file
 
@@ -399,6 +399,12 @@ def written_in_source(ttgir: str, ttgir_path: str, function: str | None, finder,
     resolved = written_vs_resolved(text, requested, ttgir, ttgir_path, function, scanned)
     name = os.path.basename(source.path or requested)
     notes = [f.sentence(name) for f in scanned.foreign if function is None or f.function in (function, None)]
+    # (a parameter of the kernel is the launch's; a helper's is its caller's, whose layouts are read; a method's
+    # result where the kernel uses it: on a line some op of the kernel came from)
+    reached = {p.line for op in module.ops if op.loc is not None for p in op.loc.chain()
+               if p.file and same_file(p.file, requested)} if any(u.call for u in scanned.unread) else set()
+    notes += unread_notes([u for u in scanned.unread if function is None or u.function == function
+                           or (u.call is not None and u.used in reached)], name)
     return WrittenSource(requested, source, resolved, notes=notes)
 
 

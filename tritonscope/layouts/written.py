@@ -235,6 +235,10 @@ class _Scanner(ast.NodeVisitor):
         self.modules: dict[str, str] = {}  # `import helpers as h`: h -> helpers
         self.foreign_bound: dict[tuple[str | None, str], tuple[int, str]] = {}  # (function, name) -> (line, call)
         self.foreign: list[Foreign] = []
+        # layouts computed while compiling, which no reading of the source gives: a method's result bound to a
+        # name (`reg_layout: gl.constexpr = acc_tmem.get_reg_layout()`), the kernel's parameters used as layouts
+        self.computed_bound: dict[tuple[str | None, str], tuple[int, str]] = {}  # (function, name) -> (line, call)
+        self.unread: list[Unread] = []
         self.by_node: dict[int, WrittenLayout] = {}  # id(ast.Call) -> the layout it builds
         self.function: str | None = None
         self.function_lines: tuple[int, int] | None = None
@@ -424,17 +428,41 @@ class _Scanner(ast.NodeVisitor):
             return f"{self.modules[f.value.id]}.{f.attr}"
         return None
 
-    def _as_layout(self, node: ast.AST) -> None:
+    def _as_layout(self, node: ast.AST, computed: bool = True) -> None:
         """`node` is used as a layout: a call of another module's function, or a name bound to one, is a
-        layout this reading cannot see."""
+        layout this reading cannot see; so are a method's result and a parameter of the function (`Unread`)."""
         called = self._foreign_call(_unwrap_constexpr(node))
         if called is not None:
             self.foreign.append(Foreign(node.lineno, None, called, self.function))
+        elif not computed:  # (an argument of a layout class that may be no layout: `version=VERSION`)
+            return
+        elif self._method_call(_unwrap_constexpr(node)):
+            self.unread.append(Unread(node.lineno, None, self._text(_unwrap_constexpr(node)), self.function,
+                                      node.lineno))
         elif isinstance(node, ast.Name):
             key = (self.function, node.id) if (self.function, node.id) in self.foreign_bound else (None, node.id)
             if key in self.foreign_bound and (self.function, node.id) not in self.bound:
                 line, called = self.foreign_bound[key]
                 self.foreign.append(Foreign(line, node.id, called, self.function))
+            elif (self.function, node.id) in self.computed_bound and (self.function, node.id) not in self.bound:
+                line, text = self.computed_bound[(self.function, node.id)]
+                self.unread.append(Unread(line, node.id, text, self.function, node.lineno))
+            elif node.id in self.params.get(self.function or "", ()) and (self.function, node.id) not in self.bound:
+                self.unread.append(Unread(node.lineno, node.id, None, self.function, node.lineno))
+
+    def _method_call(self, node: ast.AST) -> bool:
+        """A call of a method of a value of the function (`acc_tmem.get_reg_layout()`: its receiver a name the
+        function binds or takes), not of a module (`gl.num_warps()`) nor a layout's factory."""
+        if not isinstance(node, ast.Call) or _callee(node) or not isinstance(node.func, ast.Attribute):
+            return False
+        receiver = node.func.value
+        while isinstance(receiver, ast.Attribute):
+            receiver = receiver.value
+        return isinstance(receiver, ast.Name) and (self.function, receiver.id) in self.stores \
+            and receiver.id not in self.modules
+
+    def _text(self, node: ast.AST) -> str:
+        return " ".join((ast.get_source_segment(self.source, node) or "?").split())
 
     def _bind(self, target: ast.AST, value: ast.AST) -> bool:
         value = _unwrap_constexpr(value)
@@ -448,6 +476,8 @@ class _Scanner(ast.NodeVisitor):
         called = self._foreign_call(value)
         if isinstance(target, ast.Name) and called is not None:
             self.foreign_bound[(self.function, target.id)] = (value.lineno, called)
+        elif isinstance(target, ast.Name) and self._method_call(value):
+            self.computed_bound[(self.function, target.id)] = (value.lineno, self._text(value))
         if isinstance(target, ast.Name) and isinstance(value, ast.Call) and _callee(value):
             layout = self.layout(value)
             layout.name = target.id
@@ -592,6 +622,8 @@ class _Scanner(ast.NodeVisitor):
             for k in node.keywords:
                 if k.arg == "layout":
                     self._as_layout(k.value)
+            if position is None and _name(node.func) == "load" and self._method_call(node):
+                position = 0  # a shared or tensor memory descriptor's `.load(layout)` (gl.load takes a pointer)
             if position is not None and len(node.args) > position:
                 self._as_layout(node.args[position])
             self.generic_visit(node)
@@ -620,13 +652,14 @@ class _Scanner(ast.NodeVisitor):
             written.line_text = self.lines[node.lineno - 1].strip() if node.lineno <= len(self.lines) else None
         named = list(zip(fields, node.args, strict=False)) + [(k.arg, k.value) for k in node.keywords if k.arg]
         for key, value in named:
-            written.args[key] = self.value(value)
+            written.args[key] = self.value(value, layout_field=key == "parent")
         written.args.update(IMPLIED.get(cls, {}))
         self.found.append(written)
         self.by_node[id(node)] = written
         return written
 
-    def value(self, node: ast.AST) -> Any:
+    def value(self, node: ast.AST, layout_field: bool = False) -> Any:
+        """An argument of a layout class (`layout_field`: one that is a layout, a slice's parent)."""
         if isinstance(node, ast.Call) and _callee(node):
             return self.layout(node)
         returned = self._returned(node)
@@ -634,7 +667,7 @@ class _Scanner(ast.NodeVisitor):
             self.visit(node)
             return Either(tuple(returned)) if len(returned) > 1 else returned[0]
         if isinstance(node, (ast.Name, ast.Call)):
-            self._as_layout(node)  # (a parent, an operand's layout: from another module?)
+            self._as_layout(node, computed=layout_field)  # (a parent, an operand's layout: another module's?)
         if isinstance(node, ast.Name):
             self._read(node.id, node.lineno)
             bound = self._lookup(node.id)
@@ -669,6 +702,42 @@ class Foreign:
     def sentence(self, file: str) -> str:
         what = f"{self.name} is what {self.called}() returns" if self.name else f"{self.called}() returns a layout"
         return f"{file}:{self.line}: {what}, written in another module: the layouts written there are not read"
+
+
+@dataclass(frozen=True)
+class Unread:
+    """A layout computed while compiling, used as a layout at `used` (bound to `name` at `line`, or written
+    there): a method's result (`call`: `acc_tmem.get_reg_layout()`) or, `call` None, a parameter of
+    `function` (the kernel's: the launch gives it). The source does not say what it is; the TTGIR does."""
+
+    line: int
+    name: str | None
+    call: str | None
+    function: str | None
+    used: int
+
+    def sentence(self, file: str, used: list[int] | None = None) -> str:
+        """One line; `used`: every line using it (of the Unreads of one binding or parameter)."""
+        used = sorted(set(used or [self.used]))
+        lines = f"line{'s' if len(used) > 1 else ''} {', '.join(map(str, used))}"
+        if self.call is None:
+            return (f"{file}:{self.line}: {self.name}, a parameter of {self.function}, is used as a layout on "
+                    f"{lines}: its value is the launch's, not read from the source (the TTGIR's layouts on "
+                    f"{'those lines' if len(used) > 1 else 'that line'} are what it was)")
+        what = f"{self.name} is what {self.call} returns" if self.name else f"{self.call} returns a layout"
+        return (f"{file}:{self.line}: {what}, a method run while compiling: not read from the source (the "
+                f"TTGIR's layouts on {lines}, which use{'' if len(used) > 1 else 's'} it, are what it returned)")
+
+
+def unread_notes(unread: list[Unread], file: str) -> list[str]:
+    """A sentence per layout computed while compiling: one per method call, or per parameter or name bound
+    to one (its uses listed), in line order."""
+    groups: dict[tuple, list[Unread]] = {}
+    for u in unread:
+        key = (u.function, u.name, u.line if u.call is not None else None) if u.name else (u.function, u.line, u.call)
+        groups.setdefault(key, []).append(u)
+    firsts = sorted(groups.values(), key=lambda us: min(u.line for u in us))
+    return [min(us, key=lambda u: u.line).sentence(file, [u.used for u in us]) for us in firsts]
 
 
 # Gluon functions taking a layout positionally: name -> its index (gl.arange(0, N, L), gl.zeros(shape,
@@ -738,6 +807,7 @@ def _attribute_reads(scanner: _Scanner) -> dict[tuple[str, str], set[tuple[str |
 class Scan:
     layouts: list[WrittenLayout]  # every layout constructor call, in line order (written_layouts)
     foreign: list[Foreign]  # the layouts functions of other modules return, once each
+    unread: list[Unread] = field(default_factory=list)  # layouts computed while compiling, once each
 
 
 def written_layouts(source: str) -> list[WrittenLayout]:
@@ -780,4 +850,4 @@ def scan(source: str, resolver: Resolver | None = None) -> Scan:
         layout.uses = sorted({line for _, line in sites})
         layout.use_functions = {fn: scanner.spans[fn] for fn, _ in sites if fn in scanner.spans}
     return Scan(sorted(scanner.found, key=lambda w: (w.file is not None, w.file or "", w.line, w.col)),
-                list(dict.fromkeys(scanner.foreign)))
+                list(dict.fromkeys(scanner.foreign)), list(dict.fromkeys(scanner.unread)))
