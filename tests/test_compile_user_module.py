@@ -409,3 +409,40 @@ def test_the_cross_compile_is_the_jits_launch(tmp_path, target):
         assert r.returncode == 0, r.stderr
     kernels = {p.name for p in jit.iterdir() if any(p.glob("*.json"))}
     assert len(kernels) == 2 and kernels == {p.name for p in cross.iterdir() if any(p.glob("*.json"))}
+
+
+OPS_PACKAGE = textwrap.dedent('''
+    import torch
+    import triton
+    import triton.language as tl
+
+    # torchao's kernel/intmm_triton.py: an operator library defined at the module's top, for the whole process
+    lib = torch.library.Library("tritonscope_qa", "FRAGMENT")
+    lib.define("scaled(Tensor a) -> Tensor")
+
+
+    @triton.autotune(configs=[triton.Config({"BLOCK": 64}), triton.Config({"BLOCK": 128})], key=[])
+    @triton.jit
+    def ops_kernel(x_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 2)
+''')
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_module_defining_torch_library_operators_is_imported_again(tmp_path, jobs):
+    """Helper 66: every kernel of torchao failed to compile: its modules define operators at their top
+    (`lib.define(...)`), and `compile` imports a module afresh for each use (the autotune configs, then the
+    compile; each target), the second import raising "Tried to register an operator ... multiple times".
+    The library objects of the module imported before are destroyed as it is dropped."""
+    pkg = tmp_path / "opspkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "ops.py").write_text(OPS_PACKAGE)
+    (tmp_path / "lone_ops.py").write_text(OPS_PACKAGE.replace("tritonscope_qa", "tritonscope_qa_lone"))
+    for kernel in (pkg / "ops.py", tmp_path / "lone_ops.py"):
+        out = tmp_path / f"c{jobs}{kernel.stem}"
+        r = run_cli("compile", f"{kernel}::ops_kernel", "--signature", "x_ptr=*fp32", "--target", "cuda:90",
+                    "--target", "hip:gfx942", "-j", jobs, "--cache-dir", str(out))
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "4 of 4 compiled" in r.stdout + r.stderr, r.stdout + r.stderr

@@ -304,7 +304,7 @@ def _forget_siblings(before: set[str], folder: Path) -> None:
             if isinstance(path, list) or type(path).__name__ == "_NamespacePath":
                 places.extend(path)
             if any(isinstance(p, str) and _under(p, folder) for p in places):
-                del sys.modules[name]
+                _release_torch_libraries(sys.modules.pop(name))  # (imported afresh next time: its operators too)
         except Exception:  # noqa: BLE001 - not a module of the folder's, then
             continue
 
@@ -369,11 +369,13 @@ def _import_user_module(file: Path, package: list[str], target: CompileTarget | 
         if package:
             # imported afresh: a module may configure itself for the target it is imported for
             for loaded in [m for m in sys.modules if m == package[0] or m.startswith(package[0] + ".")]:
-                del sys.modules[loaded]
+                _release_torch_libraries(sys.modules.pop(loaded))
             if skip_inits:
                 _bare_packages(file.parent, package)
             return importlib.import_module(".".join([*package, file.stem]))
         module_name = "tritonscope_user_" + re.sub(r"\W", "_", file.stem)
+        if module_name in sys.modules:  # (imported for another target, or to expand its autotune configs)
+            _release_torch_libraries(sys.modules[module_name])
         spec = importlib.util.spec_from_file_location(module_name, file)
         module = importlib.util.module_from_spec(spec)
         sys.modules[module_name] = module
@@ -383,6 +385,26 @@ def _import_user_module(file: Path, package: list[str], target: CompileTarget | 
             sys.modules.pop(module_name, None)
             raise
         return module
+
+
+def _release_torch_libraries(module: Any) -> None:
+    """Destroy the torch.library.Library objects a user module holds at its top (`lib = Library("torchao",
+    "FRAGMENT")`), as it is imported afresh: `lib.define(...)` registers an operator for the whole process,
+    and its second import (to expand the autotune configs, then to compile; for another target) raised
+    "Tried to register an operator ... multiple times" for every kernel of such a package (torchao)."""
+    library = sys.modules.get("torch.library")
+    cls = getattr(library, "Library", None)
+    if cls is None:
+        return
+    try:
+        held = [v for v in vars(module).values() if isinstance(v, cls)]
+    except Exception:  # noqa: BLE001 - a module's namespace is its own: nothing of it is released then
+        return
+    for lib in held:
+        try:
+            lib._destroy()
+        except Exception:  # noqa: BLE001 - destroyed already, or torch's internals moved: left as it is
+            continue
 
 
 def unwrap(fn: Any) -> Any:
