@@ -1196,3 +1196,18 @@ def test_a_masked_async_copys_fill_is_named(cli, tmp_path):
         assert u["count"] == sum(row["stages"][u["stage"]].values())
         assert u["of"] == f"{row['where']} ttg.async_copy_global_to_local: the fill of its masked-off elements " \
             "(its `other` value)"
+
+
+def test_instructions_of_no_access_name_a_helpers_file(cli):
+    """Helper 66: memory instructions of no access inlined from a helper of another module were listed as
+    `line 47:33 @ 288:25`, line 47 of no file the reader could tell from the kernel's own line 47. The helper's
+    file is named, as a row's `where` names it (FLA's `exp` in fla/ops/utils/op.py)."""
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6" / "fla"
+    r = cli("loads", "chunk_bwd_kernel_dh", "--cache-dir", str(data), "--no-sass")
+    assert r.returncode == 0, r.stderr
+    listed = r.stdout[r.stdout.index("memory instructions of no access"):].splitlines()[1:]
+    assert "  llir    line op.py:47:33 @ 288:25  8x load float (shared_load)" in listed, listed
+    assert "  llir    line 257:27  16x load <4 x i32> (shared_load)" in listed
+    assert not [ln for ln in listed if " @ " in ln and "op.py:" not in ln], listed

@@ -9,6 +9,7 @@ from rich.text import Text
 from tritonscope.loads.analyze import AccessRow, LoadsReport
 from tritonscope.loads.model import STAGE_TITLE
 from tritonscope.render.visible import one_line
+from tritonscope.stages.common import file_label, same_file
 
 _VERDICT_STYLE = {"as-predicted": "green", "narrower": "yellow", "scalar": "red", "unknown": "dim"}
 # TTGIR op (without dialect) -> what the user wrote or what the compiler made of it.
@@ -102,8 +103,13 @@ def render_no_access(report: LoadsReport, console: Console) -> None:
     """The memory instructions that are no load or store of the kernel's."""
     if report.unattributed:
         console.print("\nmemory instructions of no access (layout conversions, reductions, spills, arguments):")
+        kernel_file = next((r.file for r in report.rows if r.file), None)
         for u in report.unattributed:
-            at = f"{u['written']} @ " if u.get("written") else ""
+            at = ""
+            if u.get("written"):  # a helper's line: its file named where it is another (as rows' `where` does)
+                helper = u.get("written_file")
+                other = helper and kernel_file and not same_file(helper, kernel_file)
+                at = f"{file_label(helper, kernel_file) + ':' if other else ''}{u['written']} @ "
             of = f": {u['of']}" if u.get("of") else ""
             console.print(f"  {u['stage']:7} line {at}{u['line']}:{u['col']}  {u['count']}x {u['form']} ({u['kind']})"
                           f"{of}", markup=False)
