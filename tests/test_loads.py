@@ -1211,3 +1211,18 @@ def test_instructions_of_no_access_name_a_helpers_file(cli):
     assert "  llir    line op.py:47:33 @ 288:25  8x load float (shared_load)" in listed, listed
     assert "  llir    line 257:27  16x load <4 x i32> (shared_load)" in listed
     assert not [ln for ln in listed if " @ " in ln and "op.py:" not in ln], listed
+
+
+def test_a_transposing_lds_read_wider_than_the_layout_says_why(cli, cache39):
+    """Helper 62: gfx950's `ds_read_b64_tr_b16` reads 8 bytes a lane of a dot operand whose registers hold one
+    element a shared access (the shared layout runs the other way): `--explain` said "as-predicted (8-byte
+    accesses in AMDGCN, the layout allows 2)", contradicting itself. A wider access says it is wider, and a
+    transposing read says what it is."""
+    r = cli("loads", "BMJFYHCK", "--cache-dir", str(cache39), "--explain", "133")
+    assert r.returncode == 0, r.stderr
+    verdicts = [ln.strip() for ln in r.stdout.splitlines() if ln.strip().startswith("verdict:")]
+    assert "verdict: as-predicted (8-byte accesses in AMDGCN, wider than the 2 the layout's contiguity allows: " \
+        "ds_read_b64_tr_b16, an LDS read that transposes between lanes as it loads, reads the operand across its " \
+        "contiguous dimension in shared memory)" in verdicts, verdicts
+    assert "verdict: as-predicted (16-byte accesses in AMDGCN, the layout allows 16)" in verdicts
+    assert not [v for v in verdicts if "allows 2)" in v]

@@ -7,6 +7,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tritonscope.loads.analyze import AccessRow, LoadsReport
+from tritonscope.loads.join import family
 from tritonscope.loads.model import STAGE_TITLE
 from tritonscope.render.visible import one_line
 from tritonscope.stages.common import file_label, same_file
@@ -189,7 +190,15 @@ def explain_lines(report: LoadsReport) -> list[str]:
         verdict = f"  verdict: {r.verdict}"
         if r.vector_bytes:
             verdict += f" ({r.vector_bytes}-byte accesses in {STAGE_TITLE.get(r.vector_stage or '', '?')}"
-            verdict += f", the layout allows {r.predicted_vector_bytes})" if r.predicted_vector_bytes else ")"
+            predicted = r.predicted_vector_bytes
+            transposing = sorted(f for f in r.stages.get(r.vector_stage or "", {}) if family(f) == "transposed")
+            if predicted and r.vector_bytes > predicted:  # (wider than a thread's own contiguous elements)
+                verdict += f", wider than the {predicted} the layout's contiguity allows" + (
+                    f": {' and '.join(transposing)}, an LDS read that transposes between lanes as it loads, reads "
+                    "the operand across its contiguous dimension in shared memory" if transposing else "")
+                verdict += ")"
+            else:
+                verdict += f", the layout allows {predicted})" if predicted else ")"
         out.append(verdict)
         for x in r.reasons:
             out.append(f"    {x.code}: {x.evidence}")
