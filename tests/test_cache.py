@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections import Counter
 from pathlib import Path
@@ -185,6 +186,23 @@ def test_resolve_one_ambiguity_is_one_line_however_many_match(cache39):
     assert n > 8 and "\n" not in msg
     assert f": {n} entries match '*' (newest first: " in msg and f", and {n - 8} more)" in msg
     assert msg.count(" cuda:") + msg.count(" hip:") == 8
+
+
+def test_ambiguity_between_an_autotuners_configs_names_what_sets_them_apart(cache39, tmp_path):
+    """Helper 62: FLA's autotuned kernel compiled as 3 configs for one target was "3 entries match
+    'chunk_fwd_kernel_o' (EA23WHKTKEPA chunk_fwd_kernel_o cuda:90, 7F4PT6PZL6OS ..., J2ZWFYZ5ZQKI ...)":
+    nothing to choose a hash by. Entries of one name and target name the launch fields in which they differ."""
+    src = cache39 / "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ"
+    for i, (warps, stages) in enumerate([(4, 3), (8, 3), (8, 3)]):
+        entry = shutil.copytree(src, tmp_path / f"{'ABC'[i] * 8}{src.name[8:]}")
+        meta = entry / "add_kernel.json"
+        meta.write_text(json.dumps({**json.loads(meta.read_text()), "num_warps": warps, "num_stages": stages}))
+    with pytest.raises(TritonscopeError) as info:
+        resolve_one(Cache(tmp_path), "add_kernel")
+    msg = str(info.value)
+    for prefix, warps in (("AAAAAAAA", 4), ("BBBBBBBB", 8), ("CCCCCCCC", 8)):
+        assert re.search(rf"{prefix}\w* add_kernel cuda:90 \({warps} warps\)[,)]", msg), msg
+    assert "stages" not in msg  # (the same in all: nothing to tell them apart by)
 
 
 def test_glob_selection(inductor_cache):

@@ -868,13 +868,30 @@ def resolve_one(cache: Cache, spec: str | None, target: str | None = None) -> Ke
     if len(found) > 1:
         # one line, as every error: the newest candidates first, each as its hash prefix narrows to it
         found.sort(key=lambda e: -e.mtime)
-        shown = ", ".join(f"{e.hash[:12]} {e.name} {e.target or '?'}" + ("" if e.kind == "kernel" else f" ({e.kind})")
-                          for e in found[:_CANDIDATES_SHOWN])
+        apart = _what_sets_apart(found[:_CANDIDATES_SHOWN])
+        shown = ", ".join(f"{e.hash[:12]} {e.name} {e.target or '?'}" + apart.get(id(e), "")
+                          + ("" if e.kind == "kernel" else f" ({e.kind})") for e in found[:_CANDIDATES_SHOWN])
         more = f", and {len(found) - _CANDIDATES_SHOWN} more" if len(found) > _CANDIDATES_SHOWN else ""
         raise AmbiguousKernel(
             f"{len(found)} entries match '{spec or '*'}' (newest first: {shown}{more}); narrow with a hash "
             "prefix or --target", str(cache.root))
     return found[0]
+
+
+def _what_sets_apart(entries: list[KernelEntry]) -> dict[int, str]:
+    """For entries of one name and target (an autotuner's configs): the launch fields in which they differ,
+    ` (8 warps, 3 stages)`, by id(entry); nothing where they differ only in what no metadata records."""
+    groups: dict[tuple, list[KernelEntry]] = {}
+    for e in entries:
+        groups.setdefault((e.name, str(e.target)), []).append(e)
+    out: dict[int, str] = {}
+    fields = (("num_warps", "warps"), ("num_stages", "stages"), ("num_ctas", "CTAs"), ("shared", "B shared"))
+    for group in groups.values():
+        differ = [(key, word) for key, word in fields if len({e.meta_int(key) for e in group}) > 1]
+        for e in group if len(group) > 1 and differ else ():
+            values = [f"{e.meta_int(key)} {word}" for key, word in differ if e.meta_int(key) is not None]
+            out[id(e)] = f" ({', '.join(values)})" if values else ""
+    return out
 
 
 class AmbiguousKernel(UsageError):
