@@ -251,3 +251,27 @@ def test_a_2x_tensor_of_a_shared_layout_is_in_shared_memory():
     assert ("shared0", "shared") in uses and ("shared1", "shared") in uses
     assert not any(name.startswith("shared") and memory == "registers" for name, memory in uses)
     assert any(name.startswith("blocked") and memory == "registers" for name, memory in uses)
+
+
+def test_triton_35_mfma_with_an_element_type_is_decoded(cli):
+    """Helper 65: Triton 3.5.1 prints an int8 dot's MFMA layout with `elementType = i32` (3.6 on: an
+    `elementBitWidth` for 64-bit results only). `layout` failed on the whole kernel ("amd_mfma: unknown field
+    elementType") and `loads`, its layouts unread, called every access a scalar (`scalar ?`,
+    "scalar-access"). Its 76 register uses in three such entries (gfx90a/942/950) are the same layouts as
+    Triton 3.5.1's own `is_convert_layout_trivial` says (scripts in the stop's note)."""
+    from tritonscope.layouts.attrs import parse_layout_aliases
+
+    entry = Path(__file__).parent / "data" / "releases-3.5-3.8" / "3.5-int8"
+    doc = json.loads(cli("layout", "lowp_dot_kernel", "--cache-dir", str(entry), "--json").stdout)
+    (mma,) = [lay for lay in doc["layouts"] if lay["name"] == "mma"]
+    assert mma["kind"] == "amd_mfma" and mma["uses"], mma
+    loads = json.loads(cli("loads", "lowp_dot_kernel", "--cache-dir", str(entry), "--json").stdout)
+    assert not loads["notes"] or not any("not read" in n for n in loads["notes"]), loads["notes"]
+    assert all(r["shape"] for r in loads["rows"]) and "scalar-access" not in {c for r in loads["rows"]
+                                                                              for c in r["reasons"]}
+    (store,) = [r for r in loads["rows"] if r["op"] == "tt.store"]
+    assert (store["layout"], store["verdict"], store["vector_bytes"]) == ("mma", "as-predicted", 16)
+    text = "#m = #ttg.amd_mfma<{version = 3, warpsPerCTA = [1, 4], instrShape = [16, 16], isTransposed = true, " \
+        "elementType = %s}>\n"
+    assert parse_layout_aliases(text % "i32")["m"].element_bit_width == 32
+    assert parse_layout_aliases(text % "f64")["m"].element_bit_width == 64
