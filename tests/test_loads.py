@@ -1226,3 +1226,21 @@ def test_a_transposing_lds_read_wider_than_the_layout_says_why(cli, cache39):
         "contiguous dimension in shared memory)" in verdicts, verdicts
     assert "verdict: as-predicted (16-byte accesses in AMDGCN, the layout allows 16)" in verdicts
     assert not [v for v in verdicts if "allows 2)" in v]
+
+
+def test_an_access_whose_layouts_do_not_read_is_unknown_not_scalar(cli, cache39, tmp_path):
+    """Helper 65: where the TTGIR's layouts did not read (3.5.1's `elementType`, before it was known), every
+    access of the kernel read as a 0-d tensor: verdict `scalar`, "scalar-access: a scalar (0-d) access moves
+    one element by definition", beside a 16-byte LDG. It is `unknown`, for that reason, its counts kept."""
+    import shutil
+
+    entry = shutil.copytree(cache39 / "7TGS3L4PNH6SFCBYVF6SJ2O4WHUKOTD3KSYSL3ZSE57FYW2ZX7ZQ", tmp_path / "e")
+    ttgir = entry / "add_kernel.ttgir"
+    ttgir.write_text(ttgir.read_text().replace("#ttg.blocked<{", "#ttg.blocked<{bogus = 1, ", 1))
+    doc = json.loads(cli("loads", str(entry), "--json", "--no-sass").stdout)
+    assert len(doc["rows"]) == 3
+    for row in doc["rows"]:
+        assert (row["verdict"], row["reasons"], row["predicted_vector_bytes"]) == ("unknown", ["layouts-unread"], None)
+        assert "unknown field bogus" in row["evidence"]["layouts-unread"] and row["vector_bytes"] == 16
+    text = cli("loads", str(entry), "--no-sass").stdout
+    assert "scalar" not in text.split("reasons:")[0], text

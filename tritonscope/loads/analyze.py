@@ -137,10 +137,11 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     semantics = semantics or releases.DEFAULT
     ttgir = modules["ttgir"]
     notes = list(notes or [])
+    unread = None  # why the layouts did not read: then no access has a shape or layout to judge it by
     try:
         aliases = parse_layout_aliases(ttgir_text, ttgir.path)
     except TritonscopeError as exc:
-        aliases = {}
+        aliases, unread = {}, str(exc)
         notes.append(f"layouts not read ({exc}): no predictions")
     graph = ValueGraph(ttgir, ttgir_text)
     graph.layouts_written = gluon
@@ -221,6 +222,11 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     for row in rows:
         with graph.through(row.sites[0].calls):
             decide(row, final, graph)
+        if unread is not None:  # (its tensor read as no tensor: a "scalar access" it is not)
+            row.verdict, row.predicted_vector_bytes, row.predicted_vectors_per_thread = "unknown", None, None
+            row.prediction_note = None
+            row.reasons = [Reason("layouts-unread", f"the TTGIR's layouts did not read ({unread}): no shape or "
+                                                    "layout to predict its accesses from")]
         trips = [graph.loop_trips(s.op) for s in row.sites]  # (each copy's loops: a prologue's are not the loop's)
         explain_counts(row, stages, trips[0] if trips else None, copied_loops if None in trips else None,
                        in_runtime_loop=None in trips and any(graph.in_loop(s.op) for s in row.sites),

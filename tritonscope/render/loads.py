@@ -38,6 +38,8 @@ def forms_text(counts: dict[str, int] | None) -> str:
 
 
 def _shape(row: AccessRow) -> str:
+    if not row.shape and row.dtype == "?":  # (a type that did not read: no scalar)
+        return "?"
     return ("x".join(str(d) for d in row.shape) or "scalar") + f" {row.dtype}"
 
 
@@ -145,7 +147,7 @@ def explain_lines(report: LoadsReport) -> list[str]:
             head += f" ({r.instances} copies in TTGIR: {_COPIES.get(r.copies, 'copied')})"
         out.append(head + _summary(r, report))
         layout = (f"layout #{r.layout}" + (f" = {r.layout_text}" if r.layout_text else "")) if r.layout else \
-            "no layout (a scalar)" if not r.shape else "no layout"
+            "layout not read" if _shape(r) == "?" else "no layout (a scalar)" if not r.shape else "no layout"
         masked = sum(1 for site in r.sites if site.mask is not None)
         mask = "yes" if r.mask else "no"
         if 0 < masked < len(r.sites):  # (the pipeliner masks a peeled or prologue copy of an unmasked access)
