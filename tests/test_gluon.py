@@ -1158,3 +1158,36 @@ def test_layouts_computed_while_compiling_are_said_not_read(cli, tmp_path):
         (10, "filled in"), (13, "filled in"), (14, "filled in")]
     text = cli("layout", "computed_kernel", "--cache-dir", str(tmp_path / "c"), "--no-picture").stdout
     assert "note: comp.py:11: reg is what acc.get_reg_layout() returns" in text
+
+
+BARRIERS = '''\
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.hopper import mbarrier
+
+
+@gluon.jit
+def bars_kernel(x_ptr, STAGES: gl.constexpr):
+    ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    done = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    for s in gl.static_range(STAGES):
+        mbarrier.init(ready.index(s), count=1)
+    mbarrier.init(done, count=1)
+    offs = gl.arange(0, 128, layout=gl.BlockedLayout([1], [32], [4], [0]))
+    gl.store(x_ptr + offs, gl.load(x_ptr + offs) + 1)
+'''
+
+
+def test_a_written_layout_is_described_by_the_tensor_of_its_own_line(cli, tmp_path):
+    """Helper 61: two MBarrierLayout() of one TTGIR layout, a [3, 1] and a [1] allocation: both lines said
+    "3x1 i64: in shared memory, 3 consecutive elements" (the largest tensor with the layout), the [1] one's
+    too. Each is described by the tensor its own line allocates."""
+    (tmp_path / "bars.py").write_text(BARRIERS)
+    r = cli("compile", f"{tmp_path / 'bars.py'}::bars_kernel", "--target", "cuda:90", "--signature", "x_ptr=*fp32",
+            "--constexpr", "STAGES=3", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("layout", "bars_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)["written"]
+    shapes = {w["written"]["line"]: [t["shape"] for t in w["resolved"]] for w in doc["layouts"]}
+    assert shapes == {8: [[3, 1]], 9: [[1]], 13: [[128]]}, shapes
+    text = cli("layout", "bars_kernel", "--cache-dir", str(tmp_path / "c"), "--no-picture").stdout
+    assert "1 i64: in shared memory, 1 consecutive element along dim 0" in text, text

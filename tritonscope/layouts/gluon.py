@@ -210,15 +210,19 @@ def resolve(written: WrittenLayout, kernel: KernelTensors, claimed: frozenset[st
                 found, on_lines = _carried(elsewhere, kernel)
                 return Resolution(written, ELSEWHERE, found, _filled(written, found, kernel), on_lines)
         return Resolution(written, "differs" if same_kind else "not in TTGIR", seen=same_kind)
-    resolved, on_lines = _carried(matched, kernel)
+    resolved, on_lines = _carried(matched, kernel, written.line if written.file is None else None)
     status = "chosen by the compiler" if direct else "filled in" if written.symbolic else "as written"
     return Resolution(written, status, resolved, _filled(written, resolved, kernel), on_lines)
 
 
-def _carried(matched: dict[str, Layout], kernel: KernelTensors) -> tuple[list[TensorOnLine], list[int]]:
-    """Per layout, the largest tensor holding it (a layout only ever seen as a parent has no tensor of its
-    own: no shape to describe it with), and the source lines whose ops carry any of them."""
+def _carried(matched: dict[str, Layout], kernel: KernelTensors, own: int | None = None
+             ) -> tuple[list[TensorOnLine], list[int]]:
+    """Per layout, the tensor to describe it by: the largest on the line that writes it (`own`: three
+    barriers of one MBarrierLayout class, [3, 1], [3, 1] and [1], each described by its own), else the
+    largest anywhere (a layout only ever seen as a parent has no tensor of its own: no shape to describe it
+    with); and the source lines whose ops carry any of them."""
     best: dict[str, TensorOnLine] = {}
+    mine: dict[str, bool] = {}
     on_lines: set[int] = set()
     for line, tensors in kernel.by_line.items():
         for t in tensors:
@@ -227,8 +231,9 @@ def _carried(matched: dict[str, Layout], kernel: KernelTensors) -> tuple[list[Te
                     continue
                 on_lines.add(line)
                 # the largest tensor; of equal ones a float one (the data), else not a mask (i1) or pointers
-                if layout is t.layout and (name not in best or _rank(t) > _rank(best[name])):
-                    best[name] = t
+                here = line == own
+                if layout is t.layout and (name not in best or (here, _rank(t)) > (mine[name], _rank(best[name]))):
+                    best[name], mine[name] = t, here
     resolved = [best.get(n) or TensorOnLine(n, lay, (), "", 0, "registers") for n, lay in matched.items()]
     return resolved, sorted(on_lines)
 

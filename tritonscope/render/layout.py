@@ -340,7 +340,8 @@ def held_sentence(f: dict) -> str:
     if f.get("tensor_memory"):
         return tmem_summary(f)
     if f["shared"]:
-        return f"in shared memory, {f['contiguous_per_thread']} consecutive elements along dim {f['fastest_dim']}"
+        n = f["contiguous_per_thread"]
+        return f"in shared memory, {n} consecutive element{'' if n == 1 else 's'} along dim {f['fastest_dim']}"
     n, tpe = f["elements_per_thread"], f["threads_per_element"]
     text = f"{n} element{'s' if n != 1 else ''}/thread over {f['threads']} threads, "
     if tpe == 1:
