@@ -783,3 +783,36 @@ def test_a_damaged_stage_file_is_said_and_the_rest_is_compared(cli, tmp_path, ca
     assert len(docs) == len([d for d in cache39.iterdir() if d.is_dir()])
     (damaged,) = [d for d, doc in docs.items() if "regs" not in doc["metrics"] and d.name.startswith("cuda")]
     assert sorted(f.name for f in damaged.iterdir()) == ["metrics.json", "ptx", "source", "ttir"]
+
+
+def test_damage_is_said_in_json_kept_by_snapshots_and_leaves_loads_metrics_unknown(cli, tmp_path, cache39):
+    """Helper 64, on the notes above: a CUBIN whose ELF reads but whose tables name no kernel (a NUL inserted
+    mid-file) lost its metrics without a word; a PTX that did not read left `loads:*` as known values
+    computed without it (`loads:scalar 2 -> 0`, a rule failing on it); `diff --format json` had no notes; a
+    snapshot written from the damaged cache kept no trace of it, so a later diff showed `regs ? -> 80` silently."""
+    copy = tmp_path / "copy"
+    shutil.copytree(cache39, copy)
+    nv = [p for p in sorted(copy.iterdir()) if list(p.glob("*.cubin")) and list(p.glob("*.ptx"))]
+    cubin, ptx = next(nv[0].glob("*.cubin")), next(nv[1].glob("*.ptx"))
+    data = cubin.read_bytes()
+    cubin.write_bytes(data[:len(data) // 2] + b"\0" + data[len(data) // 2:])
+    ptx.write_bytes(ptx.read_bytes() + b"\0")
+    p = cli("--records-cache", "off", "diff", str(cache39), str(copy), "--format", "json", "--fail-on",
+            "loads:scalar<-0", "--fail-on", "loads:unknown>+0", "--fail-on", "regs>+0")
+    doc = json.loads(p.stdout)
+    assert p.returncode == 0 and not doc["failed_rules"], doc["failed_rules"]
+    nul_line = ptx.read_bytes().count(b"\n") + 1
+    assert [d.split(": ")[0] for d in doc["damage"]] == [str(cubin), f"{ptx}:{nul_line}"]
+    assert "name no resources of kernel" in doc["damage"][0] and doc["damage"][0].endswith("its metrics are unknown")
+    assert sorted(p.stderr.splitlines()) == sorted(f"tritonscope: note: {d}" for d in doc["damage"])
+    changed = {c["a"]["origin"]: {m["name"]: (m["a"], m["b"]) for m in c["metrics"]} for c in doc["changed"]}
+    assert changed[nv[0].name]["regs"][1] is None
+    loads = {k: v for k, v in changed[nv[1].name].items() if k.startswith("loads:")}
+    assert loads and all(b is None for _, b in loads.values()), loads
+    snap = tmp_path / "snap"
+    assert cli("snapshot", "--cache-dir", str(copy), "--out", str(snap)).returncode == 0
+    p = cli("--records-cache", "off", "diff", str(snap), str(cache39), "--format", "json")
+    damage = json.loads(p.stdout)["damage"]
+    assert len(damage) == 2 and all(d.split(": ")[0].startswith(str(snap)) and "written from a cache entry whose "
+                                    in d for d in damage), damage
+    assert f"whose {cubin.name} did not read (its ELF tables name no resources" in " ".join(damage)

@@ -504,7 +504,7 @@ def load_side(path: str, options: NormalizeOptions, kernel: str | None = None, t
         records, opts = read_snapshot(p)
         records = [r for r in records if _selected(r, kernel, target)]
         return Side(path=path, kind="snapshot", records=records, fold_renames=opts.get("fold_renames"),
-                    tool=opts.get("tool"))
+                    tool=opts.get("tool"), damage=[d for r in records for d in r.damage_notes()])
     if p.is_dir() and looks_like_snapshot(p):
         raise TritonscopeError(f"a snapshot's <kernel>/<target> folders without its {MARKER}, the file a snapshot "
                                "is read by: write the snapshot again", str(p / MARKER))

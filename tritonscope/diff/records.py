@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -58,10 +59,15 @@ class KernelRecord:
         return f"{self.name} {self.target}"
 
     def document(self) -> dict:
-        """What a snapshot's metrics.json holds."""
-        return {"kernel": self.name, "target": self.target, "spec": self.spec, "spec_key": self.spec_key,
-                "triton_version": self.triton_version, "stages": sorted(self.stages), "metrics": self.metrics,
-                "load_sites": self.load_sites}
+        """What a snapshot's metrics.json holds; `unread` only where a stage file did not read (its file's
+        name and why: a later diff of the snapshot says why those metrics are unknown)."""
+        doc = {"kernel": self.name, "target": self.target, "spec": self.spec, "spec_key": self.spec_key,
+               "triton_version": self.triton_version, "stages": sorted(self.stages), "metrics": self.metrics,
+               "load_sites": self.load_sites}
+        if self.unread:
+            doc["unread"] = sorted([os.path.basename(path.split(":")[0] if path.count(":") else path), why]
+                                   for path, why in self.unread)
+        return doc
 
     def damage_notes(self) -> list[str]:
         """One line per stage file that did not read, naming it (as KernelEntry.damage's lines do)."""
@@ -133,8 +139,11 @@ def record_for_entry(entry: KernelEntry, options: NormalizeOptions, stages: tupl
                 unread.append(_unread(entry, stage, exc))
             except OSError as exc:
                 unread.append(_unread(entry, stage, TritonscopeError(f"cannot read: {exc.strerror or exc}")))
-    km = kernel_metrics(raw, normalized, entry.metadata, binaries, entry.name, _loads_report(entry, stages),
-                        modules=parsed)
+    # (the loads verdicts of an entry missing a text stage it has, damaged or empty, would count that stage's
+    # instructions as none: unknown, as its other metrics are)
+    partial = bool(unread) or any(entry.sizes.get(s) == 0 for s in entry.files if s in NORMALIZED_STAGES)
+    km = kernel_metrics(raw, normalized, entry.metadata, binaries, entry.name,
+                        None if partial else _loads_report(entry, stages), modules=parsed)
     unread += km.unread
     target = entry.target
     return KernelRecord(

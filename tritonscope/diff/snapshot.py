@@ -609,11 +609,21 @@ def read_snapshot(root: Path) -> tuple[list[KernelRecord], dict]:
         records.append(KernelRecord(
             name=doc["kernel"], target=doc["target"], spec=doc.get("spec", {}), origin=rel.replace(os.sep, "/"),
             stages=stages, metrics=doc.get("metrics", {}), load_sites=doc.get("load_sites", {}),
-            triton_version=doc.get("triton_version")))
+            triton_version=doc.get("triton_version"), unread=_unread_when_written(doc, d / METRICS_FILE)))
     tool = marker.get("tool")
     if isinstance(tool, dict):  # (what a build is said to be is shown, and compared with the other side's)
         tool = {k: v for k, v in tool.items() if isinstance(v, str)}
     return records, {**options, "tool": tool if isinstance(tool, dict) else None}
+
+
+def _unread_when_written(doc: dict, path: Path) -> list[tuple[str, str]]:
+    """The stage files of the cache entry that did not read when the record was written (KernelRecord.document's
+    `unread`), as notes of this metrics.json; a value of another shape is none."""
+    unread = doc.get("unread")
+    if not isinstance(unread, list):
+        return []
+    return [(str(path), f"written from a cache entry whose {name} did not read ({why})") for name, why in
+            (x for x in unread if isinstance(x, list) and len(x) == 2 and all(isinstance(v, str) for v in x))]
 
 
 def _is_record_document(doc: object) -> bool:

@@ -111,6 +111,8 @@ def diff_payload(result: DiffResult, report: Verdict | None = None) -> dict:
         "added": [_record_json(r) for r in result.added],
         "removed": [_record_json(r) for r in result.removed],
         "changed": changed,
+        # what of either side's entries did not read (stderr's notes): its metrics null above for that reason
+        "damage": list(dict.fromkeys(result.a.damage + result.b.damage)),
         "rules": [r.text for r in report.rules] if report else [],
         "failed_rules": [f.to_json() for f in report.failures] if report else [],
         "exit_code": report.exit_code if report else 0,
