@@ -100,6 +100,15 @@ def test_the_device_name_is_answered_without_a_product_and_said(tmp_path):
         (size,) = set(re.findall(r"tt\.make_range \{end = (\d+) : i32", ttir.read_text()))
         sizes[target] = int(size)
     assert sizes == {"cuda:90": 128, "cuda:80": 64, "hip:gfx942": 128}  # (gfx942: capability (9, 4))
+    # helper 64: asked by a module the kernel imports (the note named the kernel's file), through the idiom
+    # `get_device_name(torch.cuda.current_device())` (current_device() was torch's: it refused)
+    probe = "import torch\nNAME = torch.cuda.get_device_name(torch.cuda.current_device())\n"
+    (tmp_path / "hw_probe.py").write_text(probe)
+    (tmp_path / "uses_probe.py").write_text(NAMED.replace("import torch\n", "import torch\nimport hw_probe\n", 1))
+    r = run_cli("compile", f"{tmp_path / 'uses_probe.py'}::named_kernel", "--signature", "x_ptr=*fp32",
+                "--target", "cuda:90", "--cache-dir", str(tmp_path / "probe"))
+    assert r.returncode == 0, r.stderr
+    assert "hw_probe.py (imported by uses_probe.py) asked torch.cuda.get_device_name() at import" in r.stdout + r.stderr
 
 
 def test_capability_of_each_target_kind():

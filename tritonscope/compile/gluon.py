@@ -16,6 +16,7 @@ cache key and the same IR, `.source` through PTX (tests/test_gpu_compile.py).
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -211,26 +212,31 @@ def torch_answering(target: Any) -> Iterator[list[str]]:
     """While a user module is imported again after torch refused to name a GPU it has not got:
     `torch.cuda.get_device_capability()` answers `target`'s capability, as on the GPU the kernel will run
     on, and `torch.cuda.get_device_name()` the vendor and architecture (`target_device_name`: a test of the
-    name for a product, `'NVIDIA H' in name`, takes its other branch). The list it gives holds the name once
-    it was asked (the command says so). Every other question (`get_device_properties`, `is_available`) is
-    torch's own."""
+    name for a product, `'NVIDIA H' in name`, takes its other branch) and `current_device()` 0. The list it
+    gives holds the name and the file that asked, once it was asked (the command says so). Every other
+    question (`get_device_properties`, `is_available`, `device_count`) is torch's own."""
     import torch.cuda
 
-    saved = torch.cuda.get_device_capability, torch.cuda.get_device_name
+    saved = torch.cuda.get_device_capability, torch.cuda.get_device_name, torch.cuda.current_device
     capability = target_capability(target)
     name = target_device_name(target)
     asked: list[str] = []
 
     def get_device_name(device=None) -> str:
-        asked[:] = [name]
+        if not asked:  # (the name, and the file that asked first: the module itself or one it imports)
+            import sys
+
+            asked[:] = [name, os.path.basename(sys._getframe(1).f_code.co_filename)]
         return name
 
     torch.cuda.get_device_capability = lambda device=None: capability
     torch.cuda.get_device_name = get_device_name
+    # `get_device_name(torch.cuda.current_device())`: the one device a target stands for
+    torch.cuda.current_device = lambda: 0
     try:
         yield asked
     finally:
-        torch.cuda.get_device_capability, torch.cuda.get_device_name = saved
+        torch.cuda.get_device_capability, torch.cuda.get_device_name, torch.cuda.current_device = saved
 
 
 @contextlib.contextmanager

@@ -330,8 +330,11 @@ def _import_answering_torch(file: Path, package: list[str], target: CompileTarge
         # run without one, refused: imported again with torch answering the target's capability
         with torch_answering(target.gpu_target()) as named:
             module = _import_user_module(file, package, target, skip_inits)
-        return module, [f"{file.name} asked torch.cuda.get_device_name() at import, answered {named[0]!r}: a "
-                        "test of the name for a product takes its other branch"] if named else []
+        if not named:
+            return module, []
+        asker = named[1] if named[1] == file.name else f"{named[1]} (imported by {file.name})"
+        return module, [f"{asker} asked torch.cuda.get_device_name() at import, answered {named[0]!r}: a test "
+                        "of the name for a product takes its other branch"]
 
 
 def _bare_packages(folder: Path, package: list[str]) -> None:
