@@ -404,3 +404,61 @@ def test_a_source_with_old_mac_line_ends_is_a_source(tmp_path):
     f = tmp_path / "k.py"
     f.write_bytes(b"import triton\r\r@triton.jit\rdef k(x):\r    pass\r")
     assert SourceFinder().read(str(f), {str(f)}).found
+
+
+RENAMED = '''\
+import triton
+import triton.language as tl
+
+
+def _name(specialization):
+    return "renamed_scale"
+
+
+@triton.jit(repr=_name)
+def scale_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 2)
+'''
+
+GLUON_RENAMED = '''\
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+
+def _name(specialization):
+    return "gluon_renamed"
+
+
+@gluon.jit(repr=_name)
+def copy_kernel(x_ptr):
+    offs = gl.arange(0, 128, layout=gl.BlockedLayout([1], [32], [4], [0]))
+    gl.store(x_ptr + offs, gl.load(x_ptr + offs) + 1)
+'''
+
+
+def test_a_kernel_renamed_by_repr_is_read_from_its_def(cli, tmp_path):
+    """Helper 68: Triton's Gluon attention example names its kernel with `@gluon.jit(repr=...)`: the IR's
+    function and the metadata are `gluon_attention`, the cache's files `attention_kernel.*`, the def
+    `def attention_kernel(`. Its source was refused everywhere ("line 891 is not `def gluon_attention(`: not
+    the source it was compiled from"), and `layout` matched no written layout ("the file changed"). The
+    stage file's name is the def's other name; any other name at that line is still refused."""
+    for name, text, kernel, shown in (("rk.py", RENAMED, "scale_kernel", "renamed_scale"),
+                                      ("gk.py", GLUON_RENAMED, "copy_kernel", "gluon_renamed")):
+        (tmp_path / name).write_text(text)
+        cache = tmp_path / f"c_{kernel}"
+        r = cli("compile", f"{tmp_path / name}::{kernel}", "--signature", "x_ptr=*fp32", "--target", "cuda:90",
+                "--cache-dir", str(cache), *(("--constexpr", "BLOCK=128") if kernel == "scale_kernel" else ()))
+        assert r.returncode == 0, r.stderr
+        doc = json.loads(cli("map", shown, "--cache-dir", str(cache), "--line", "12", "--json").stdout)
+        assert (doc["source"]["path"], doc["source"]["found"], doc["source"]["error"]) == (
+            str(tmp_path / name), True, None), doc["source"]
+        r = cli("report", shown, "--cache-dir", str(cache), "-o", str(tmp_path / f"{kernel}.html"))
+        assert f"  embedded: {tmp_path / name}" in r.stderr.splitlines(), r.stderr
+        if kernel == "copy_kernel":
+            written = json.loads(cli("layout", shown, "--cache-dir", str(cache), "--json").stdout)["written"]
+            assert written.get("error") is None and [w["written"]["line"] for w in written["layouts"]] == [11]
+        # (another def at that line is refused as before)
+        (tmp_path / name).write_text(text.replace(f"def {kernel}(", "def other_kernel("))
+        r = cli("map", shown, "--cache-dir", str(cache), "--line", "12")
+        assert f"is not `def {shown}(`" in r.stdout + r.stderr

@@ -523,9 +523,9 @@ def _changed_since_compiled(source, module, ttgir: str, function: str | None, re
     at = loc.line
     if source.line(at) is None:
         return f"{source.path} has no line {at}, where the TTGIR locates {function}: not the source compiled"
-    from tritonscope.srcmap.paths import def_line
+    from tritonscope.srcmap.paths import def_line, kernel_names
 
-    found = def_line(source.lines, function, at)
+    found = def_line(source.lines, kernel_names(function, getattr(module, "path", None)), at)
     changed = ("the file changed since it was compiled (or is another file of that path); its layouts are "
                "not matched")
     if found is None:

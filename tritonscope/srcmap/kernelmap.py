@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from tritonscope.artifacts import tools
 from tritonscope.errors import ToolMissing, TritonscopeError, UsageError
+from tritonscope.srcmap.paths import kernel_names
 from tritonscope.stages import memops, parse, parse_entry_stage
 from tritonscope.stages.common import Module, Op, SourceLoc, kernel_source_file, same_file
 from tritonscope.stages.table import MAPPED_STAGES
@@ -94,7 +95,8 @@ def named_files(modules) -> NamedFiles:
     for module in modules:
         for function, loc in getattr(module, "function_locs", {}).items():
             if loc is not None and loc.file and loc.line > 0 and function:
-                out.defs.setdefault(loc.file, set()).add((function, loc.line))
+                out.defs.setdefault(loc.file, set()).add((kernel_names(function, getattr(module, "path", None)),
+                                                          loc.line))
         seen: set[int] = set()
         # (the IR's own locations, PTX's and AMDGCN's as their parsers read them; a binary's line table, as
         # nvdisasm or llvm-objdump print it, also names the lines LLVM numbered inside an inline asm string

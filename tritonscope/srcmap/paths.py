@@ -223,22 +223,24 @@ def _check_named_lines(lines: list[str], named: Collection[str], requested: str)
 
 def _check_defs(lines: list[str], defs: set[tuple[str, int]]) -> None:
     for function, line in sorted(defs, key=lambda d: d[1]):
+        shown = function if isinstance(function, str) else function[0]
         if not line:  # (where the def is, the stages read do not say: anywhere in the file)
             if not any(def_line(lines, function, n) for n, text in enumerate(lines, 1) if "def" in text):
-                raise SourceRefused(f"defines no `def {function}(`: not the source it was compiled from")
+                raise SourceRefused(f"defines no `def {shown}(`: not the source it was compiled from")
         elif def_line(lines, function, line) is None:
-            raise SourceRefused(f"line {line} is not `def {function}(`, where the IR locates that function: not "
+            raise SourceRefused(f"line {line} is not `def {shown}(`, where the IR locates that function: not "
                                 "the source it was compiled from")
 
 
 _DEF = lazy_compile(r"\s*(?:async\s+)?def\s+(\w+)\s*\(")
 
 
-def def_line(lines: list[str], function: str, at: int) -> int | None:
+def def_line(lines: list[str], function: str | tuple[str, ...], at: int) -> int | None:
     """`at` where that line is `def function(`, else None. Every release seen (2.3 to 3.9, Gluon's too)
     locates a function at its `def`, below its decorators: a decorator there is a file edited since (a line
     added above). `function` may be the IR's name of a helper (`pkg.mod.helper__Pfp32_i32`: module, name,
-    specialization) or Triton 2.x's (`add_kernel_0d1d2d3d`)."""
+    specialization) or Triton 2.x's (`add_kernel_0d1d2d3d`); a tuple names alternatives (`kernel_names`: a
+    kernel the JIT renamed with `repr=`)."""
     from tritonscope.artifacts.cache import demangle
 
     head = lines[at - 1] if 0 < at <= len(lines) else None
@@ -246,10 +248,21 @@ def def_line(lines: list[str], function: str, at: int) -> int | None:
     if m is None:
         return None
     name = m.group(1)
-    if name in (function, demangle(function), demangle(function, legacy=True)) or function.endswith("." + name) \
-            or f".{name}__" in function:  # (a helper's: a module path before it, its specialization after)
-        return at
+    for f in (function,) if isinstance(function, str) else function:
+        if name in (f, demangle(f), demangle(f, legacy=True)) or f.endswith("." + name) \
+                or f".{name}__" in f:  # (a helper's: a module path before it, its specialization after)
+            return at
     return None
+
+
+def kernel_names(function: str, stage_path: str | None) -> str | tuple[str, str]:
+    """The names a kernel's `def` may have: the IR's, and where the stage file is named otherwise, its file's
+    name (`@triton.jit(repr=...)` / `@gluon.jit(repr=...)` name the IR's function and the metadata by the
+    repr, `gluon_attention`, and the cache's files by the Python function, `attention_kernel.ttgir`)."""
+    if not stage_path or "." in function:
+        return function
+    stem = os.path.basename(stage_path).split(".")[0]
+    return (function, stem) if stem and stem != function and stem.isidentifier() else function
 
 
 def checked_lines(data: bytes, last: int = 0) -> list[str]:
