@@ -1191,3 +1191,45 @@ def test_a_written_layout_is_described_by_the_tensor_of_its_own_line(cli, tmp_pa
     assert shapes == {8: [[3, 1]], 9: [[1]], 13: [[128]]}, shapes
     text = cli("layout", "bars_kernel", "--cache-dir", str(tmp_path / "c"), "--no-picture").stdout
     assert "1 i64: in shared memory, 1 consecutive element along dim 0" in text, text
+
+
+def test_a_line_converting_to_a_written_layout_carries_only_the_converted_one():
+    """Helper 68 (Triton's Gluon attention example, `gl.convert_layout(x.reshape([N]), layout)` with `layout`
+    a DistributedLinearLayout its helper computes): the reshape's inferred #linear5 on the same line matched
+    the written layout as well as the convert's #linear1, and a convert's operand type (its producer's layout)
+    counted for its line. A line converting to a layout the written one matches uses that one there."""
+    from tritonscope.layouts.gluon import written_vs_resolved
+
+    src = textwrap.dedent("""\
+        from triton.experimental.gluon import language as gl
+
+
+        def k(x, R: gl.constexpr, W: gl.constexpr):
+            L: gl.constexpr = gl.DistributedLinearLayout(R, [[1], [2], [4], [8], [16]], W, [], [128])
+            y = gl.convert_layout(x.reshape([128]), L)
+        """)
+    head = textwrap.dedent("""\
+        #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1,0]}>
+        #linear5 = #ttg.linear<{register = [], lane = [[1], [2], [4], [8], [16]], warp = [[64], [32]], block = []}>
+        #linear1 = #ttg.linear<{register = [], lane = [[1], [2], [4], [8], [16]], warp = [[32], [64]], block = []}>
+        module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+          tt.func public @k(%x: tensor<2x64xf32, #blocked> loc("x"(#loc1))) attributes {noinline = false} {
+        """)
+    tail = textwrap.dedent("""\
+            tt.return loc(#loc4)
+          } loc(#loc1)
+        } loc(#loc)
+        #loc = loc(unknown)
+        #loc1 = loc("/src/k.py":4:0)
+        #loc2 = loc("/src/k.py":6:28)
+        #loc3 = loc("/src/k.py":6:8)
+        #loc4 = loc("/src/k.py":6:4)
+        """)
+    ops = ("    %r = tt.reshape %x : tensor<2x64xf32, #blocked> -> tensor<128xf32, #linear5> loc(#loc2)\n"
+           "    %c = ttg.convert_layout %r : tensor<128xf32, #linear5> -> tensor<128xf32, #linear1> loc(#loc3)\n")
+    (r,) = written_vs_resolved(src, "/src/k.py", head + ops + tail, None, "k")
+    assert (r.written.line, r.status, [t.name for t in r.resolved]) == (5, "filled in", ["linear1"])
+    # without the convert, what the line's ops hold is all there is to go by: both
+    ops = ops.splitlines(keepends=True)[0] + "    %c = arith.addf %r, %r : tensor<128xf32, #linear5> loc(#loc3)\n"
+    (r,) = written_vs_resolved(src, "/src/k.py", head + ops + tail, None, "k")
+    assert [t.name for t in r.resolved] == ["linear5"]

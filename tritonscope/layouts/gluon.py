@@ -57,6 +57,7 @@ class TensorOnLine:
     access_bits: int
     memory: str
     view_of: tuple[int, ...] | None = None  # a shared-memory view's allocation (`TensorType.view_of`)
+    converted: bool = False  # a convert_layout's result: the layout the line converts to
 
 
 @dataclass
@@ -161,7 +162,12 @@ def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None
             frames.setdefault(lineno, set()).update(lines)
     out: dict[int, list[TensorOnLine]] = {}
     every = {layout: name for name, layout in aliases.items()}
-    for lineno, type_text in iter_shaped_types(ttgir):
+    types = iter_shaped_types(ttgir)
+    # a convert_layout's line carries its result's layout: its operand's is its producer's (a reshape's
+    # inferred layout on the line before), not one the line's written layout became
+    converts = {op.lineno for op in module.ops if op.op.endswith(".convert_layout")}
+    last = {lineno: i for i, (lineno, _) in enumerate(types) if lineno in converts}
+    for i, (lineno, type_text) in enumerate(types):
         try:
             tt = parse_tensor_type(type_text, aliases)
         except TritonscopeError as exc:
@@ -171,10 +177,10 @@ def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None
         name = tt.encoding_name or names.get(tt.encoding) or tt.encoding.text or tt.encoding.to_text()
         if tt.encoding not in every:
             every.update((lay, n) for n, lay in _with_parents(name, tt.encoding, names) if lay not in every)
-        if lineno not in frames:
+        if lineno not in frames or last.get(lineno, i) != i:
             continue
         t = TensorOnLine(name, tt.encoding, tt.shape, tt.pointee_dtype or tt.dtype, tt.access_bits, tt.memory,
-                         tt.view_of)
+                         tt.view_of, lineno in last)
         for line in frames[lineno]:
             out.setdefault(line, []).append(t)
     return KernelTensors(out, names, frozenset().union(*frames.values()), every)
@@ -192,12 +198,19 @@ def resolve(written: WrittenLayout, kernel: KernelTensors, claimed: frozenset[st
     seen: dict[str, Layout] = {}
     matched: dict[str, Layout] = {}
     for line in [written.line] if direct else written.lines():
+        here: list[tuple[str, Layout, bool]] = []
         for t in kernel.by_line.get(line, []):
             chain = [(t.name, t.layout)] if direct else _with_parents(t.name, t.layout, kernel.names)
             for name, layout in chain:
                 seen.setdefault(name, layout)
                 if name not in claimed and matches(written, layout):
-                    matched.setdefault(name, layout)
+                    here.append((name, layout, t.converted))
+        # a line converting to a layout it matches uses it there: the other ops of the line (a reshape whose
+        # result it converts, `gl.convert_layout(a.reshape(...), L)`) hold what the compiler inferred
+        converted = any(c for _, _, c in here)
+        for name, layout, c in here:
+            if c or not converted:
+                matched.setdefault(name, layout)
     if not matched:
         same_kind = [n for n, lay in seen.items() if written.kind is None or lay.kind == written.kind]
         if not same_kind and not direct and written.function is not None:
