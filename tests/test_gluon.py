@@ -1233,3 +1233,37 @@ def test_a_line_converting_to_a_written_layout_carries_only_the_converted_one():
     ops = ops.splitlines(keepends=True)[0] + "    %c = arith.addf %r, %r : tensor<128xf32, #linear5> loc(#loc3)\n"
     (r,) = written_vs_resolved(src, "/src/k.py", head + ops + tail, None, "k")
     assert [t.name for t in r.resolved] == ["linear5"]
+
+
+def test_a_layout_on_no_op_of_its_lines_fitting_several_names_no_lines():
+    """Helper 68: a `SliceLayout(1, config.qk_layout)` whose op Triton hoisted to no line was "in TTGIR, on no
+    op of its lines" with five dim-1 slices of the kernel and the lines of all five as "carried by": lines of
+    another partition it never reached. Fitting several, it says one of them, and claims none of their lines."""
+    from tritonscope.layouts.gluon import ELSEWHERE, ONE_OF, one_of, resolution_json, written_vs_resolved
+
+    src = textwrap.dedent("""\
+        from triton.experimental.gluon import language as gl
+
+
+        def k(x, P: gl.constexpr):
+            S: gl.constexpr = gl.SliceLayout(1, P)
+            y = gl.full([128], 0.0, gl.float32, S)
+            z = x + 1
+        """)
+    ttgir = textwrap.dedent("""\
+        #blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1,0]}>
+        #blocked1 = #ttg.blocked<{sizePerThread = [1,1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0,1]}>
+        module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+          tt.func public @k(%x: tensor<128xf32, #ttg.slice<{dim = 1, parent = #blocked1}>> loc("x"(#loc1))) {
+            %c = arith.constant dense<0.0> : tensor<128xf32, #ttg.slice<{dim = 1, parent = #blocked}>> loc(#loc)
+            %z = arith.addf %x, %x : tensor<128xf32, #ttg.slice<{dim = 1, parent = #blocked1}>> loc(#loc3)
+            tt.return loc(#loc3)
+          } loc(#loc1)
+        } loc(#loc)
+        #loc = loc(unknown)
+        #loc1 = loc("/src/k.py":4:0)
+        #loc3 = loc("/src/k.py":7:8)
+        """)
+    (r,) = written_vs_resolved(src, "/src/k.py", ttgir, None, "k")
+    assert r.status == ELSEWHERE and len(r.resolved) == 2 and r.on_lines == [], (r.status, r.resolved, r.on_lines)
+    assert one_of(resolution_json(r, None)) and "no op of its lines says which" in ONE_OF

@@ -72,6 +72,12 @@ class Resolution:
 
 # The status of a written layout no op of its lines carries, whose fields a TTGIR layout has
 ELSEWHERE = "in TTGIR, on no op of its lines"
+ONE_OF = "one of these: each fits its written fields, and no op of its lines says which"
+
+
+def one_of(r: dict) -> bool:
+    """Whether a written layout (as `resolution_json` gives it) on no op of its lines fits several."""
+    return r.get("status") == ELSEWHERE and len(r.get("resolved") or ()) > 1
 
 
 def _norm(v: Any) -> Any:
@@ -221,7 +227,9 @@ def resolve(written: WrittenLayout, kernel: KernelTensors, claimed: frozenset[st
             elsewhere = {n: lay for lay, n in kernel.every.items() if matches(written, lay)}
             if elsewhere:
                 found, on_lines = _carried(elsewhere, kernel)
-                return Resolution(written, ELSEWHERE, found, _filled(written, found, kernel), on_lines)
+                # (several fit its written fields: which it is, nothing says, nor which of their lines are its)
+                return Resolution(written, ELSEWHERE, found, _filled(written, found, kernel),
+                                  on_lines if len(found) == 1 else [])
         return Resolution(written, "differs" if same_kind else "not in TTGIR", seen=same_kind)
     resolved, on_lines = _carried(matched, kernel, written.line if written.file is None else None)
     status = "chosen by the compiler" if direct else "filled in" if written.symbolic else "as written"

@@ -389,6 +389,8 @@ def layouts_panel(model) -> str:
 def _written_section(model) -> str:
     """A Gluon kernel's written layouts: where each is written, what it became (a card's link), its status
     and the source lines whose ops carry it, as `tritonscope layout` says them."""
+    from tritonscope.layouts.gluon import ONE_OF, one_of
+
     if not model.written and not getattr(model, "written_note", None):
         return ""
     from tritonscope.layouts.written import file_name
@@ -405,7 +407,8 @@ def _written_section(model) -> str:
         carried = ", ".join(f'<a class="go" href="#src-{n}">{n}</a>' for n in w.get("on_lines") or [])
         items.append(f'<li>{here} <code>{esc(wr["text"])}</code>: {esc(w["status"])}'
                      + (f" ({esc(filled)})" if filled else "") + (f"; {resolved}" if resolved else "")
-                     + (f"; carried by lines {carried}" if carried else "") + "</li>")
+                     + (f"; carried by lines {carried}" if carried else "")
+                     + (f"; {esc(ONE_OF)}" if one_of(w) else "") + "</li>")
     note = f'<p class="note">{esc(model.written_note)}</p>' if getattr(model, "written_note", None) else ""
     count = f" ({len(model.written)})" if model.written or not note else ""  # (none read: no count)
     return (f'<section class="written"><h3>Written in the source{count}</h3>{note}'

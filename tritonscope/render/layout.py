@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
+from tritonscope.layouts.gluon import ONE_OF, one_of
 from tritonscope.layouts.tmem import TMEM_COLUMNS
 from tritonscope.layouts.views import LayoutFacts, LayoutGrid, TensorMemoryFacts
 
@@ -396,7 +397,8 @@ def render_written_layouts(doc: dict, console: Console, kernel: str) -> None:
             console.print(f"{head}{name_text}", markup=False, soft_wrap=True)
         filled = ", ".join(f"{k}={v}" for k, v in r["filled"].items())
         console.print(f"            {r['status']}" + (f" ({filled})" if filled else "")
-                      + (f"; carried by lines {_line_span(r['on_lines'])}" if r["on_lines"] else ""), markup=False)
+                      + (f"; carried by lines {_line_span(r['on_lines'])}" if r["on_lines"] else "")
+                      + (f"; {ONE_OF}" if one_of(r) else ""), markup=False)
         for t in r["resolved"]:
             if t.get("facts"):
                 view = f" (a view of a {x(t['view_of'])} allocation)" if t.get("view_of") else ""
