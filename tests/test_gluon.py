@@ -1267,3 +1267,39 @@ def test_a_layout_on_no_op_of_its_lines_fitting_several_names_no_lines():
     (r,) = written_vs_resolved(src, "/src/k.py", ttgir, None, "k")
     assert r.status == ELSEWHERE and len(r.resolved) == 2 and r.on_lines == [], (r.status, r.resolved, r.on_lines)
     assert one_of(resolution_json(r, None)) and "no op of its lines says which" in ONE_OF
+
+
+def test_layouts_taken_from_values_and_aggregate_methods_are_said_not_read():
+    """Helper 68 (Triton's attention example): an aggregate's `self.qk_layout = gl.constexpr(ty.get_reg_layout())`
+    read as `config.qk_layout`, and `x.type.layout` (another value's layout) used as a layout, were left out
+    without a word. Each is a note: the binding's line and the lines using it; a value's layout once per
+    function, with its lines."""
+    from tritonscope.layouts.written import scan, unread_notes
+
+    src = textwrap.dedent("""\
+        from triton.experimental import gluon
+        from triton.experimental.gluon import language as gl
+
+
+        @gluon.aggregate
+        class Config:
+            qk_layout: gl.constexpr
+
+            @gluon.constexpr_function
+            def __init__(self, ty):
+                self.qk_layout = gl.constexpr(ty.get_reg_layout(num_warps=4))
+
+
+        @gluon.jit
+        def tile(config, x, m_i):
+            s: gl.constexpr = gl.SliceLayout(1, config.qk_layout)
+            y = gl.convert_layout(x, m_i.type.layout)
+            z = gl.convert_layout(y, gl.SliceLayout(1, m_i.type.layout))
+            return gl.arange(0, 16, layout=s)
+        """)
+    notes = unread_notes(scan(src).unread, "k.py")
+    assert notes == [
+        "k.py:11: Config.qk_layout is what ty.get_reg_layout(num_warps=4) returns, a method run while compiling: not "
+        "read from the source (the TTGIR's layouts on line 16, which uses it, are what it returned)",
+        "k.py:17: m_i.type.layout, another value's layout, is used as a layout on lines 17, 18: what Triton gave that "
+        "value, not read from the source"], notes

@@ -428,9 +428,10 @@ def written_in_source(ttgir: str, ttgir_path: str, function: str | None, finder,
     # (a parameter of the kernel is the launch's; a helper's is its caller's, whose layouts are read; a method's
     # result where the kernel uses it: on a line some op of the kernel came from)
     reached = {p.line for op in module.ops if op.loc is not None for p in op.loc.chain()
-               if p.file and same_file(p.file, requested)} if any(u.call for u in scanned.unread) else set()
+               if p.file and same_file(p.file, requested)} if scanned.unread else set()
     notes += unread_notes([u for u in scanned.unread if function is None or u.function == function
-                           or (u.call is not None and u.used in reached)], name)
+                           or (not u.parameter and u.span and any(u.span[0] <= n <= u.span[1] for n in reached))],
+                          name)
     return WrittenSource(requested, source, resolved, notes=notes)
 
 

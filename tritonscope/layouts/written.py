@@ -238,6 +238,7 @@ class _Scanner(ast.NodeVisitor):
         # layouts computed while compiling, which no reading of the source gives: a method's result bound to a
         # name (`reg_layout: gl.constexpr = acc_tmem.get_reg_layout()`), the kernel's parameters used as layouts
         self.computed_bound: dict[tuple[str | None, str], tuple[int, str]] = {}  # (function, name) -> (line, call)
+        self.computed_attrs: dict[str, list[tuple[str | None, int, str]]] = {}  # attribute -> (class, line, call)
         self.unread: list[Unread] = []
         self.by_node: dict[int, WrittenLayout] = {}  # id(ast.Call) -> the layout it builds
         self.function: str | None = None
@@ -437,8 +438,13 @@ class _Scanner(ast.NodeVisitor):
         elif not computed:  # (an argument of a layout class that may be no layout: `version=VERSION`)
             return
         elif self._method_call(_unwrap_constexpr(node)):
-            self.unread.append(Unread(node.lineno, None, self._text(_unwrap_constexpr(node)), self.function,
-                                      node.lineno))
+            self._unread(node.lineno, None, self._text(_unwrap_constexpr(node)), node.lineno)
+        elif isinstance(node, ast.Attribute) and node.attr == "layout":  # `desc.layout`, `x.type.layout`
+            self._unread(node.lineno, self._text(node), None, node.lineno, "value")
+        elif isinstance(node, ast.Attribute) and len(self.computed_attrs.get(node.attr, ())) == 1:
+            # an aggregate's attribute bound to a method's result (one class binds it so)
+            klass, line, text = self.computed_attrs[node.attr][0]
+            self._unread(line, f"{klass}.{node.attr}", text, node.lineno)
         elif isinstance(node, ast.Name):
             key = (self.function, node.id) if (self.function, node.id) in self.foreign_bound else (None, node.id)
             if key in self.foreign_bound and (self.function, node.id) not in self.bound:
@@ -446,9 +452,12 @@ class _Scanner(ast.NodeVisitor):
                 self.foreign.append(Foreign(line, node.id, called, self.function))
             elif (self.function, node.id) in self.computed_bound and (self.function, node.id) not in self.bound:
                 line, text = self.computed_bound[(self.function, node.id)]
-                self.unread.append(Unread(line, node.id, text, self.function, node.lineno))
+                self._unread(line, node.id, text, node.lineno)
             elif node.id in self.params.get(self.function or "", ()) and (self.function, node.id) not in self.bound:
-                self.unread.append(Unread(node.lineno, node.id, None, self.function, node.lineno))
+                self._unread(node.lineno, node.id, None, node.lineno)
+
+    def _unread(self, line: int, name: str | None, call: str | None, used: int, what: str = "computed") -> None:
+        self.unread.append(Unread(line, name, call, self.function, used, what, span=self.function_lines))
 
     def _method_call(self, node: ast.AST) -> bool:
         """A call of a method of a value of the function (`acc_tmem.get_reg_layout()`: its receiver a name the
@@ -518,6 +527,8 @@ class _Scanner(ast.NodeVisitor):
             self._read(value.id, value.lineno)
             layouts = [bound]
         else:
+            if self._method_call(value):  # `self.qk_layout = gl.constexpr(ty.get_reg_layout(...))`
+                self.computed_attrs.setdefault(attr, []).append((self.klass, value.lineno, self._text(value)))
             return False
         mine = self.attr_layouts.setdefault((self.klass, attr), [])
         mine.extend(w for w in layouts if w not in mine)
@@ -666,7 +677,7 @@ class _Scanner(ast.NodeVisitor):
         if returned:  # `gl.SliceLayout(0, row_layout(4))`
             self.visit(node)
             return Either(tuple(returned)) if len(returned) > 1 else returned[0]
-        if isinstance(node, (ast.Name, ast.Call)):
+        if isinstance(node, (ast.Name, ast.Call, ast.Attribute)):
             self._as_layout(node, computed=layout_field)  # (a parent, an operand's layout: another module's?)
         if isinstance(node, ast.Name):
             self._read(node.id, node.lineno)
@@ -715,11 +726,20 @@ class Unread:
     call: str | None
     function: str | None
     used: int
+    what: str = "computed"  # or "value": another value's layout (`x.type.layout`), `name` its text
+    span: tuple[int, int] | None = field(default=None, compare=False)  # the using function's lines
+
+    @property
+    def parameter(self) -> bool:
+        return self.call is None and self.what == "computed"
 
     def sentence(self, file: str, used: list[int] | None = None) -> str:
         """One line; `used`: every line using it (of the Unreads of one binding or parameter)."""
         used = sorted(set(used or [self.used]))
         lines = f"line{'s' if len(used) > 1 else ''} {', '.join(map(str, used))}"
+        if self.what == "value":
+            return (f"{file}:{self.line}: {self.name}, another value's layout, is used as a layout on {lines}: "
+                    "what Triton gave that value, not read from the source")
         if self.call is None:
             return (f"{file}:{self.line}: {self.name}, a parameter of {self.function}, is used as a layout on "
                     f"{lines}: its value is the launch's, not read from the source (the TTGIR's layouts on "
@@ -734,7 +754,8 @@ def unread_notes(unread: list[Unread], file: str) -> list[str]:
     to one (its uses listed), in line order."""
     groups: dict[tuple, list[Unread]] = {}
     for u in unread:
-        key = (u.function, u.name, u.line if u.call is not None else None) if u.name else (u.function, u.line, u.call)
+        # (a parameter is its function's; a binding, its line's, whichever function uses it)
+        key = (u.name, u.line) if u.call is not None else (u.function, u.name, u.what) if u.name else (u.line, u.call)
         groups.setdefault(key, []).append(u)
     firsts = sorted(groups.values(), key=lambda us: min(u.line for u in us))
     return [min(us, key=lambda u: u.line).sentence(file, [u.used for u in us]) for us in firsts]
