@@ -1303,3 +1303,22 @@ def test_layouts_taken_from_values_and_aggregate_methods_are_said_not_read():
         "read from the source (the TTGIR's layouts on line 16, which uses it, are what it returned)",
         "k.py:17: m_i.type.layout, another value's layout, is used as a layout on lines 17, 18: what Triton gave that "
         "value, not read from the source"], notes
+
+
+def test_written_layout_advice_never_suggests_replicating_elements(cli, tmp_path):
+    """Helper 68: a store of 128 f32 over a written BlockedLayout([1], [32], [4], [0]) (128 threads: one element
+    each) was told "size_per_thread=[4] would give 16-byte vectors" beside `one-per-thread`: four elements a
+    thread over 128 threads is a 512-wide tile, each element held four times. The advice now says so."""
+    (tmp_path / "bars.py").write_text(BARRIERS)
+    r = cli("compile", f"{tmp_path / 'bars.py'}::bars_kernel", "--target", "cuda:90", "--signature", "x_ptr=*fp32",
+            "--constexpr", "STAGES=3", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("loads", "bars_kernel", "--cache-dir", str(tmp_path / "c"), "--json", "--no-sass").stdout)
+    rows = [r for r in doc["rows"] if r["line"] == 14 and r["kind"] in ("global_load", "global_store")]
+    assert len(rows) == 2
+    for row in rows:
+        advice = row["evidence"]["written-layout"]
+        assert "would give 16-byte vectors" not in advice, advice
+        assert advice.endswith("the tensor has 128 elements along dim 0 over the layout's 128 threads there: a wider "
+                               "size_per_thread would replicate them, fewer threads along dim 0 would give wider "
+                               "vectors"), advice

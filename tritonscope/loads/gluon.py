@@ -49,15 +49,23 @@ def written_layout_reasons(rows: list[AccessRow], resolutions: list[Resolution],
         if not spt:
             continue
         d = row.fastest_dim
+        # (the threads along dim d: a wider size_per_thread than the tensor leaves each of them replicates)
+        tpw, wpc = getattr(own.layout, "threads_per_warp", None), getattr(own.layout, "warps_per_cta", None)
+        threads = tpw[d] * wpc[d] if tpw and wpc and d < min(len(tpw), len(wpc)) else 1
         want = list(spt)
-        want[d] = min(MAX_VECTOR_BYTES // element_bytes, row.shape[d])
+        want[d] = min(MAX_VECTOR_BYTES // element_bytes, max(1, row.shape[d] // threads))
         written = r.written.args.get("size_per_thread")
         value = f"size_per_thread={_ints(spt)}"
         if written is not None and not isinstance(written, (list, tuple)):
             value = f"size_per_thread={written} (= {_ints(spt)})"
         gain = (f"size_per_thread={_ints(want)} would give {want[d] * element_bytes}-byte vectors where the "
                 f"addresses run contiguously along dim {d}")
-        if want[d] <= spt[d]:
+        if want[d] <= spt[d] and threads > 1 and row.shape[d] // threads <= spt[d] < min(
+                MAX_VECTOR_BYTES // element_bytes, row.shape[d]):
+            gain = (f"the tensor has {row.shape[d]} elements along dim {d} over the layout's {threads} threads "
+                    f"there: a wider size_per_thread would replicate them, fewer threads along dim {d} would give "
+                    "wider vectors")
+        elif want[d] <= spt[d]:
             gain = f"the tensor has {row.shape[d]} elements along dim {d}: no wider vector fits"
         row.reasons.append(Reason(
             "written-layout",
