@@ -1211,6 +1211,10 @@ def test_instructions_of_no_access_name_a_helpers_file(cli):
     assert "  llir    line op.py:47:33 @ 288:25  8x load float (shared_load)" in listed, listed
     assert "  llir    line 257:27  16x load <4 x i32> (shared_load)" in listed
     assert not [ln for ln in listed if " @ " in ln and "op.py:" not in ln], listed
+    # (line 0 is no source line: it was listed as `line 0:0`, a line of no file)
+    mamba = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "mamba"
+    out = cli("loads", "_chunk_state_fwd_kernel", "--cache-dir", str(mamba)).stdout
+    assert "  amdgcn  no source line  1x s_load_dwordx8 (other_mem)" in out.splitlines() and " line 0:" not in out
 
 
 def test_a_transposing_lds_read_wider_than_the_layout_says_why(cli, cache39):

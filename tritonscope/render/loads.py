@@ -95,7 +95,7 @@ def render_loads(report: LoadsReport, console: Console) -> None:
         console.print(f"\nspills (local memory: registers spilled to the stack; {total} instructions per thread):")
         for s in report.spills:
             size = f", {s['bytes']} B each" if s["bytes"] else ""
-            console.print(f"  {s['stage']:7} line {s['line']}:{s['col']}  {s['count']}x {s['instruction']}{size}",
+            console.print(f"  {s['stage']:7} {_line(s['line'], s['col'])}  {s['count']}x {s['instruction']}{size}",
                           markup=False)
     render_no_access(report, console)
     for note in report.notes:
@@ -114,8 +114,13 @@ def render_no_access(report: LoadsReport, console: Console) -> None:
                 other = helper and kernel_file and not same_file(helper, kernel_file)
                 at = f"{file_label(helper, kernel_file) + ':' if other else ''}{u['written']} @ "
             of = f": {u['of']}" if u.get("of") else ""
-            console.print(f"  {u['stage']:7} line {at}{u['line']}:{u['col']}  {u['count']}x {u['form']} ({u['kind']})"
-                          f"{of}", markup=False)
+            where = f"line {at}{u['line']}:{u['col']}" if at else _line(u["line"], u["col"])
+            console.print(f"  {u['stage']:7} {where}  {u['count']}x {u['form']} ({u['kind']}){of}", markup=False)
+
+
+def _line(line: int, col: int) -> str:
+    """`line 42:9`; line 0 is no source line (the backend's own code, or a location dropped): said so."""
+    return f"line {line}:{col}" if line else "no source line"
 
 
 _COPIES = {
