@@ -1322,3 +1322,111 @@ def test_written_layout_advice_never_suggests_replicating_elements(cli, tmp_path
         assert advice.endswith("the tensor has 128 elements along dim 0 over the layout's 128 threads there: a wider "
                                "size_per_thread would replicate them, fewer threads along dim 0 would give wider "
                                "vectors"), advice
+
+
+CONVERT_AND_ARANGE = '''\
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+
+@gluon.jit
+def g_kernel(x_ptr, y_ptr, SPT: gl.constexpr):
+    S: gl.constexpr = gl.BlockedLayout([SPT], [32], [4], [0])
+    offs = gl.arange(0, 512, layout=gl.BlockedLayout([2], [32], [4], [0]))
+    x = gl.load(x_ptr + offs)
+    y = gl.convert_layout(x, gl.BlockedLayout([4], [32], [4], [0])); o = gl.arange(0, 512, layout=S)
+    gl.store(y_ptr + offs, gl.convert_layout(y, offs.type.layout) + gl.convert_layout(o, offs.type.layout))
+'''
+
+
+def test_a_line_converting_to_another_layout_keeps_the_written_ones_own(cli, tmp_path):
+    """Helper 71: the convert preference (a line converting to a layout that fits uses that one) took any
+    convert of the line: `S` (size_per_thread=[SPT]), used by an arange on a line that also converts to a
+    [4]-per-thread layout, resolved to that convert's #blocked1, "filled in (size_per_thread=[4])". Only a line
+    converting to the written layout itself prefers the convert's result."""
+    (tmp_path / "g2.py").write_text(CONVERT_AND_ARANGE)
+    r = cli("compile", f"{tmp_path / 'g2.py'}::g_kernel", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp32,y_ptr=*fp32", "--constexpr", "SPT=1", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("layout", "g_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)["written"]
+    got = {w["written"]["line"]: ([t["text"] for t in w["resolved"]], w["filled"]) for w in doc["layouts"]}
+    (s_layouts, filled) = got[7]
+    assert len(s_layouts) == 1 and "sizePerThread = [1]" in s_layouts[0] and filled == {"size_per_thread": "[1]"}, got
+    assert "sizePerThread = [4]" in got[10][0][0]
+
+
+def test_attribute_layout_notes_follow_the_receivers_class():
+    """Helper 71, on the notes of layouts taken from attributes: an aggregate's written `self.layout` read as
+    `cfg.layout` was also "another value's layout ... not read"; class A's computed `self.reg` was said of
+    class B's written `b.reg`; a class binding `self.reg` to a method's result in both arms of an `if` had no
+    note. Each attribute is judged by its receiver's class, once every class is read."""
+    from tritonscope.layouts.written import scan, unread_notes
+
+    src = textwrap.dedent("""\
+        from triton.experimental import gluon
+        from triton.experimental.gluon import language as gl
+
+
+        @gluon.jit
+        def kernel(x, h):
+            cfg = Cfg(4)
+            b = B(4)
+            a = A(h, True)
+            u = gl.arange(0, 256, layout=cfg.layout)
+            v = gl.arange(0, 256, layout=b.reg)
+            w = gl.arange(0, 256, layout=a.reg)
+
+
+        @gluon.aggregate
+        class Cfg:
+            layout: gl.constexpr
+
+            @gluon.constexpr_function
+            def __init__(self, warps):
+                self.layout = gl.constexpr(gl.BlockedLayout([2], [32], [warps], [0]))
+
+
+        @gluon.aggregate
+        class B:
+            reg: gl.constexpr
+
+            @gluon.constexpr_function
+            def __init__(self, warps):
+                self.reg = gl.constexpr(gl.BlockedLayout([1], [32], [warps], [0]))
+
+
+        @gluon.aggregate
+        class A:
+            reg: gl.constexpr
+
+            @gluon.constexpr_function
+            def __init__(self, h, wide):
+                if wide:
+                    self.reg = gl.constexpr(h.make(2))
+                else:
+                    self.reg = gl.constexpr(h.make(1))
+        """)
+    assert unread_notes(scan(src).unread, "k.py") == [
+        "k.py:40: A.reg is what h.make(2) returns, a method run while compiling: not read from the source (the "
+        "TTGIR's layouts on line 12, which uses it, are what it returned)"]
+
+
+def test_a_source_nested_too_deeply_for_the_layout_reading_is_said(cli, tmp_path):
+    """Helper 71: a Gluon file with an unrelated 1000-term expression (Python compiles it; the AST walk
+    recursed past the interpreter's limit) stopped `layout`, `loads` and `report` with `internal error:
+    RecursionError`. The written layouts are said not to be read; the rest of each command goes on."""
+    body = COMPUTED.replace("from triton.experimental.gluon.language.nvidia.blackwell import", "import sys\nfrom "
+                            "triton.experimental.gluon.language.nvidia.blackwell import", 1)
+    deep = "\n\ndef unrelated(a):\n    return " + " + ".join(["a"] * 1000) + "\n"
+    (tmp_path / "comp.py").write_text(body + deep)
+    r = cli("compile", f"{tmp_path / 'comp.py'}::computed_kernel", "--target", "cuda:100", "--signature",
+            "x_ptr=*fp32,y_ptr=*fp32", "--constexpr", "L=gl.BlockedLayout([1], [32], [4], [0])", "--constexpr",
+            "VERSION=1", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    for args in (("layout", "--json"), ("loads", "--json", "--no-sass"),
+                 ("report", "-o", str(tmp_path / "r.html"))):
+        p = cli(args[0], "computed_kernel", "--cache-dir", str(tmp_path / "c"), *args[1:])
+        assert p.returncode == 0 and "internal error" not in p.stderr, (args, p.stderr[-500:])
+    doc = json.loads(cli("layout", "computed_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
+    assert doc["written"]["error"] == f"{tmp_path / 'comp.py'}: an expression nests too deeply for its layouts to " \
+        "be read", doc["written"]

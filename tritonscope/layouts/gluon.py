@@ -211,9 +211,9 @@ def resolve(written: WrittenLayout, kernel: KernelTensors, claimed: frozenset[st
                 seen.setdefault(name, layout)
                 if name not in claimed and matches(written, layout):
                     here.append((name, layout, t.converted))
-        # a line converting to a layout it matches uses it there: the other ops of the line (a reshape whose
-        # result it converts, `gl.convert_layout(a.reshape(...), L)`) hold what the compiler inferred
-        converted = any(c for _, _, c in here)
+        # a line converting to it uses it there as the convert's result: the other ops of the line (a reshape
+        # whose result it converts, `gl.convert_layout(a.reshape(...), L)`) hold what the compiler inferred
+        converted = line in written.convert_lines and any(c for _, _, c in here)
         for name, layout, c in here:
             if c or not converted:
                 matched.setdefault(name, layout)
@@ -422,6 +422,9 @@ def written_in_source(ttgir: str, ttgir_path: str, function: str | None, finder,
         scanned = scan(text, package_modules(source.path, installed_triton(triton_version)) if source.path else None)
     except SyntaxError as exc:
         return WrittenSource(requested, source, error=f"{source.path}:{exc.lineno}: not Python ({exc.msg})")
+    except (RecursionError, MemoryError):  # (an expression of a thousand terms: Python's compiler copes, ast walks)
+        return WrittenSource(requested, source, error=f"{source.path}: an expression nests too deeply for its "
+                                                      "layouts to be read")
     resolved = written_vs_resolved(text, requested, ttgir, ttgir_path, function, scanned)
     name = os.path.basename(source.path or requested)
     notes = [f.sentence(name) for f in scanned.foreign if function is None or f.function in (function, None)]

@@ -89,6 +89,9 @@ class WrittenLayout:
     # uses in a function it is passed to, as a parameter (`_parameters_given`): line -> the functions passing
     # it there first (those a kernel must be, or reach, for the line to be its use)
     passed_from: dict[int, set[str | None]] = field(default_factory=dict)
+    # the lines converting to it (`gl.convert_layout(x, L)`): there it is the convert's result, not whatever the
+    # line's other ops (a reshape of x) were inferred to hold
+    convert_lines: set[int] = field(default_factory=set)
     # written in another module of the kernel's package (a helper it imports): that file, and its line's text
     file: str | None = None
     line_text: str | None = None
@@ -240,6 +243,10 @@ class _Scanner(ast.NodeVisitor):
         self.computed_bound: dict[tuple[str | None, str], tuple[int, str]] = {}  # (function, name) -> (line, call)
         self.computed_attrs: dict[str, list[tuple[str | None, int, str]]] = {}  # attribute -> (class, line, call)
         self.unread: list[Unread] = []
+        # attributes used as layouts: (function, class, receiver, attribute, line, the function's lines, text)
+        self.attr_layout_uses: list[tuple] = []
+        # (function, `L` of `gl.convert_layout(x, L)`, line)
+        self.convert_targets: list[tuple[str | None, ast.AST, int]] = []
         self.by_node: dict[int, WrittenLayout] = {}  # id(ast.Call) -> the layout it builds
         self.function: str | None = None
         self.function_lines: tuple[int, int] | None = None
@@ -439,12 +446,9 @@ class _Scanner(ast.NodeVisitor):
             return
         elif self._method_call(_unwrap_constexpr(node)):
             self._unread(node.lineno, None, self._text(_unwrap_constexpr(node)), node.lineno)
-        elif isinstance(node, ast.Attribute) and node.attr == "layout":  # `desc.layout`, `x.type.layout`
-            self._unread(node.lineno, self._text(node), None, node.lineno, "value")
-        elif isinstance(node, ast.Attribute) and len(self.computed_attrs.get(node.attr, ())) == 1:
-            # an aggregate's attribute bound to a method's result (one class binds it so)
-            klass, line, text = self.computed_attrs[node.attr][0]
-            self._unread(line, f"{klass}.{node.attr}", text, node.lineno)
+        elif isinstance(node, ast.Attribute):  # (what its class binds is known once every class is read: scan)
+            self.attr_layout_uses.append((self.function, self.klass, _receiver(node.value), node.attr, node.lineno,
+                                          self.function_lines, self._text(node)))
         elif isinstance(node, ast.Name):
             key = (self.function, node.id) if (self.function, node.id) in self.foreign_bound else (None, node.id)
             if key in self.foreign_bound and (self.function, node.id) not in self.bound:
@@ -637,6 +641,11 @@ class _Scanner(ast.NodeVisitor):
                 position = 0  # a shared or tensor memory descriptor's `.load(layout)` (gl.load takes a pointer)
             if position is not None and len(node.args) > position:
                 self._as_layout(node.args[position])
+            if _name(node.func) == "convert_layout":
+                target = node.args[1] if len(node.args) > 1 else next(
+                    (k.value for k in node.keywords if k.arg == "layout"), None)
+                if target is not None:
+                    self.convert_targets.append((self.function, _unwrap_constexpr(target), node.lineno))
             self.generic_visit(node)
         finally:
             self.calls_open.pop()
@@ -831,6 +840,30 @@ class Scan:
     unread: list[Unread] = field(default_factory=list)  # layouts computed while compiling, once each
 
 
+def _attribute_unreads(scanner: _Scanner) -> list[Unread]:
+    """The attributes used as layouts that no reading of the source gives: an aggregate's attribute its class
+    binds to a method's result (`self.qk_layout = gl.constexpr(ty.get_reg_layout())`, read as
+    `config.qk_layout`), another value's layout (`x.type.layout`, `desc.layout`). An attribute a class binds to
+    a written layout is that layout's use (`_attribute_reads`), never a note."""
+    out = []
+    for fn, klass, receiver, attr, used, span, text in scanner.attr_layout_uses:
+        written = {c for c, a in scanner.attr_layouts if a == attr}
+        computed = scanner.computed_attrs.get(attr, [])
+        cls = scanner.class_of(receiver, fn, klass)
+        if cls is not None:  # (the receiver's class, where the source says: its own bindings only)
+            if (cls, attr) in scanner.attr_layouts:
+                continue
+            computed = [c for c in computed if c[0] == cls]
+        elif written:  # (some class binds it to a written layout: perhaps this one's)
+            continue
+        if computed and len({c for c, _, _ in computed}) == 1:  # (its first binding: one per branch of an `if`)
+            binder, line, call = computed[0]
+            out.append(Unread(line, f"{binder}.{attr}", call, fn, used, span=span))
+        elif attr == "layout" and not computed:
+            out.append(Unread(used, text, None, fn, used, "value", span=span))
+    return out
+
+
 def written_layouts(source: str) -> list[WrittenLayout]:
     """Every layout constructor call of a Python source, in line order, with the lines using its name.
 
@@ -869,6 +902,11 @@ def scan(source: str, resolver: Resolver | None = None) -> Scan:
                 layout.passed_from.setdefault(line, set()).update(roots)
                 sites.add((fn, line))
         layout.uses = sorted({line for _, line in sites})
+        layout.convert_lines = {
+            line for fn, target, line in scanner.convert_targets
+            if scanner.by_node.get(id(target)) is layout or (isinstance(target, ast.Name) and any(
+                target.id == n and (fn == scope or (scope is None and (fn, n) not in scanner.stores))
+                for scope, n in names))}
         layout.use_functions = {fn: scanner.spans[fn] for fn, _ in sites if fn in scanner.spans}
     return Scan(sorted(scanner.found, key=lambda w: (w.file is not None, w.file or "", w.line, w.col)),
-                list(dict.fromkeys(scanner.foreign)), list(dict.fromkeys(scanner.unread)))
+                list(dict.fromkeys(scanner.foreign)), list(dict.fromkeys(scanner.unread + _attribute_unreads(scanner))))
