@@ -374,3 +374,21 @@ def test_a_line_whose_ops_vanish_says_so(compile_kernel, cli):
     assert ttir["notes"][0].startswith("this line's 1 source op is in no ttir op: folded, removed as unused, or "
                                        "merged with the same computation on another line")
     assert all(not n.startswith("this line's") for s in doc["stages"] if s["stage"] != "ttir" for n in s["notes"])
+
+
+def test_reverse_at_in_the_disassembled_hsaco(cli):
+    """Helper 69: `map --stage hsaco-asm --at N` failed on every entry ("--at 120: the hsaco-asm of this entry
+    has 0 lines"): the disassembly's module had no line count, which `--at` is checked against."""
+    from pathlib import Path
+
+    from tritonscope.artifacts import tools
+
+    if not tools.llvm_objdumps():
+        pytest.skip("no llvm-objdump")
+    (entry,) = (Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "aiter").glob("RN73H7HS*")
+    doc = run_json(cli, str(entry), "--stage", "hsaco-asm", "--at", "120")
+    (m,) = doc["matches"]
+    assert (m["lineno"], m["op"], m["source_line"]) == (120, "buffer_load_dwordx4", 107), m
+    proc = cli("map", str(entry), "--stage", "hsaco-asm", "--at", "100000")
+    assert proc.returncode == 2 and "--at 100000: the hsaco-asm of this entry has" in proc.stderr
+    assert "has 0 lines" not in proc.stderr

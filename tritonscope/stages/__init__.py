@@ -49,8 +49,12 @@ def parse(stage: str, text: str, path: str | None = None) -> Module:
 
         with busy(f"parsing {stage} ({len(text) >> 20} MB{', ' + path if path else ''})"), gc_paused():
             module = _noted(parser.parse(text, path, stage=stage))
-    module.line_count = text.count("\n") + (not text.endswith("\n") and bool(text))
+    module.line_count = _line_count(text)
     return module
+
+
+def _line_count(text: str) -> int:
+    return text.count("\n") + (not text.endswith("\n") and bool(text))
 
 
 def parse_ttgir(text: str, path: str | None = None) -> Module:
@@ -210,6 +214,7 @@ def _parse_entry_stage(parsed: ParsedEntry, stage: str) -> Module:
         text = parsed.text(stage)
         # llvm-objdump prints innermost lines only; the DWARF says where inlined code was called
         module = _noted(hsaco.parse(text, path, stage=stage, dwarf=tools.dwarfdump_hsaco(path)))
+        module.line_count = _line_count(text)  # (as parse() counts it: `map --at N` is checked against it)
         _locate(parsed, module)
         return module
     else:
