@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tritonscope.artifacts.cache import Cache, parse_target, select
 from tritonscope.diff.build import tool_build
-from tritonscope.diff.normalize import RENAMED_NAMES, NormalizeOptions
+from tritonscope.diff.normalize import RENAMED_NAMES, NormalizeOptions, fold_pointer_address_space
 from tritonscope.diff.records import KernelRecord, records_for_entries
 from tritonscope.diff.snapshot import MARKER, is_snapshot, looks_like_snapshot, read_snapshot
 from tritonscope.errors import TritonscopeError
@@ -223,7 +223,9 @@ def _argument_types(r: KernelRecord) -> list[str] | None:
     is unknown (it may pair with any)."""
     sig = r.spec.get("ir_signature")
     args = sig.get("args") if isinstance(sig, dict) else None
-    return [_ARG_NAME_AND_ATTRIBUTES.sub("", str(x)) for x in args] if isinstance(args, list) else None
+    # (2.x's `!tt.ptr<f32, 1>` is 3.x's `!tt.ptr<f32>`: one kernel's arguments, whatever the release wrote)
+    return [fold_pointer_address_space(_ARG_NAME_AND_ATTRIBUTES.sub("", str(x))) for x in args] \
+        if isinstance(args, list) else None
 
 
 # --- comparison -----------------------------------------------------------------------------

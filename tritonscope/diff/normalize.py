@@ -238,6 +238,20 @@ def fold_dialect_renames(text: str) -> str:
     return _DIALECT_RENAME_RE.sub(lambda m: _DIALECT_NEW[m.group(1)], text)
 
 
+# Up to 2.x a pointer printed its address space, `!tt.ptr<f32, 1>` (global memory, 1, the only one a kernel's
+# pointers have); 3.x prints none for it: `!tt.ptr<f32>`. The pointee may itself hold `<...>` (a block pointer's
+# `!tt.ptr<tensor<64x64xf16>, 1>`).
+_PTR_GLOBAL = re.compile(r"(!tt\.ptr<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*?), 1>")
+
+
+def fold_pointer_address_space(text: str) -> str:
+    for _ in range(4):  # (a pointer to pointers: the inner one next)
+        if ", 1>" not in text:
+            break
+        text = _PTR_GLOBAL.sub(r"\1>", text)
+    return text
+
+
 class _Renamer:
     """Names in order of first appearance: the first `%x` seen becomes `{prefix}0`, and so on."""
 
@@ -263,6 +277,8 @@ def _normalize_mlir(lines: list[str], options: NormalizeOptions) -> list[str]:
             line = strip_mlir_locs(line)
         if options.fold_renames and "triton_" in line:
             line = fold_dialect_renames(line)
+        if options.fold_renames and ", 1>" in line:
+            line = fold_pointer_address_space(line)
         if "func" in line and MLIR_FUNC_START.match(line):
             starts.append(len(out))
         out.append(line)
@@ -393,6 +409,8 @@ def refold(stage: str, normalized: str) -> str:
             normalized = _fit_string_sizes(normalized)
     elif stage == "ptx" and ".b8" in normalized and "= {47," in normalized:
         normalized = _PTX_PATH_BYTES.sub(_ptx_path_bytes, normalized)
+    elif stage in ("source", "ttir", "ttgir"):
+        normalized = fold_pointer_address_space(normalized)
     return normalized
 
 
