@@ -197,3 +197,20 @@ def test_a_stage_chosen_scopes_any_to_it(cli, cache32, cache39):
     code, failed = _verdict(cli, cache32, cache39, "lines:ptx>+0", "-k", "add_kernel", "--target", "cuda:80",
                             "-s", "ttir")
     assert code == 1 and [f[:2] for f in failed] == [("add_kernel", "cuda:80")]
+
+
+def test_a_rule_whose_metric_is_unknown_says_which_kernels_it_did_not_judge(cli, cache39):
+    """Helper 70: `--fail-on 'spills>0'` on cross-compiled CUDA kernels (no `n_spills` in their metadata: the
+    metric unknown) printed "rules passed" and exited 0, a kernel spilling 580 bytes included: a CI gate
+    passing on nothing. The kernels a rule could not judge are named in a note, and in `unjudged`."""
+    proc = cli("diff", str(cache39), str(cache39), "--format", "json", "--fail-on", "spills>0", "--fail-on",
+               "regs>+5%")
+    doc = json.loads(proc.stdout)
+    assert proc.returncode == 0 and not doc["failed_rules"]
+    cuda = sorted(f"{m['kernel']} {m['target']}" for m in doc["matched"] if m["target"].startswith("cuda"))
+    assert sorted(doc["unjudged"]["spills>0"]) == cuda and "regs>+5%" not in doc["unjudged"], doc["unjudged"]
+    (note,) = [ln for ln in proc.stderr.splitlines() if "rule spills>0" in ln]
+    assert note.startswith(f"tritonscope: note: rule spills>0: spills unknown for {len(cuda)} of "
+                           f"{doc['summary']['matched']} kernel(s) (")
+    assert note.endswith("not judged: a cross-compiled CUDA kernel's spills are in no metadata (`stack>+0` watches "
+                         "its stack frame, spills included)")

@@ -91,6 +91,8 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
     result = diff_sides(side_a, side_b, stages or None, context,
                         pair_singletons=side_a.kind == "entry" and side_b.kind == "entry")
     verdict = Verdict(rules).evaluate(result)
+    for line in verdict.unknown_notes():
+        click.echo(one_line(f"tritonscope: note: {line}"), err=True)
     if render is None:
         from tritonscope.cli.common import emit_json
 

@@ -159,6 +159,23 @@ class Verdict:
 
     rules: list[Rule]
     failures: list[RuleFailure] = field(default_factory=list)
+    # rule -> the kernels ('name target') it could not judge, their metric unknown (a cross-compiled CUDA
+    # kernel's `spills`: no metadata says it); and how many it judged or could not
+    unknown: dict[str, list[str]] = field(default_factory=dict)
+    judged: dict[str, int] = field(default_factory=dict)
+
+    def unknown_notes(self) -> list[str]:
+        """One line per rule that some kernels' unknown metric left unjudged (a gate passing on nothing)."""
+        out = []
+        for rule, kernels in self.unknown.items():
+            shown = ", ".join(kernels[:3]) + (f" and {len(kernels) - 3} more" if len(kernels) > 3 else "")
+            metric = next((r.metric for r in self.rules if r.text == rule), "")
+            hint = (": a cross-compiled CUDA kernel's spills are in no metadata (`stack>+0` watches its "
+                    "stack frame, spills included)") if metric == "spills" and all(
+                k.rsplit(" ", 1)[-1].startswith("cuda") for k in kernels) else ""
+            out.append(f"rule {rule}: {metric} unknown for {len(kernels)} of {self.judged.get(rule, 0)} kernel(s) "
+                       f"({shown}), not judged{hint}")
+        return out
 
     @property
     def exit_code(self) -> ExitStatus:
@@ -174,6 +191,13 @@ class Verdict:
     def evaluate(self, result: DiffResult) -> Verdict:
         for rule in self.rules:
             self.failures.extend(_evaluate(rule, result))
+            if rule.mode == "any" or (rule.metric == "vector-width" and rule.mode != "value"):
+                continue
+            unknown = [p for p in result.pairs if p.metric(rule.metric, "b") is None
+                       or (rule.mode != "value" and p.metric(rule.metric, "a") is None)]
+            self.judged[rule.text] = len(result.pairs)
+            if unknown:
+                self.unknown[rule.text] = [f"{p.b.name} {p.b.target}" for p in unknown]
         return self
 
 

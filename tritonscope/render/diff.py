@@ -115,6 +115,8 @@ def diff_payload(result: DiffResult, report: Verdict | None = None) -> dict:
         "damage": list(dict.fromkeys(result.a.damage + result.b.damage)),
         "rules": [r.text for r in report.rules] if report else [],
         "failed_rules": [f.to_json() for f in report.failures] if report else [],
+        # rule -> the kernels whose metric for it is unknown: not judged (their notes on stderr say so)
+        "unjudged": dict(report.unknown) if report else {},
         "exit_code": report.exit_code if report else 0,
     }
 
