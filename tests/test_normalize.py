@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -372,3 +373,38 @@ def test_an_amdgcn_register_written_is_renamed_wherever_its_destination_stands(t
 ])
 def test_an_amdgcn_register_only_read_keeps_its_name(old, new):
     assert normalize("amdgcn", old) != normalize("amdgcn", new)
+
+
+def test_helper_symbols_mangled_by_release_fold_to_their_name_and_order():
+    """Helper 70: the `source` stage keeps helpers as calls, each named by its qualified name and a
+    specialization every release mangles its own way (3.6 `@"...zeros____(0, 0)cconstexpr_512__(1,)cconstexpr_fp32_"`,
+    3.8 `@...zeros__Tc512T_cfp32`): every kernel's source stage changed across an upgrade, so `--fail-on any`
+    could not pass. Folded, each helper is its name and the order it is declared in; unfolded, as written."""
+    from tritonscope.diff.normalize import refold
+
+    def module(zeros: str, other: str) -> str:
+        return textwrap.dedent(f"""\\
+            module {{
+              tt.func public @k(%arg0: !tt.ptr<f32>) {{
+                %0 = tt.call @{zeros}() : () -> tensor<512xf32>
+                %1 = tt.call @{other}(%0) : (tensor<512xf32>) -> tensor<512xf32>
+                tt.return
+              }}
+              tt.func private @{zeros}() -> tensor<512xf32> attributes {{noinline = false}} {{
+                tt.return
+              }}
+              tt.func private @{other}(%arg0: tensor<512xf32>) -> tensor<512xf32> attributes {{noinline = false}} {{
+                tt.return %arg0 : tensor<512xf32>
+              }}
+            }}
+            """)
+
+    v36 = module('"triton.language.standard.zeros____(0, 0)cconstexpr_512__(1,)cconstexpr_fp32_"',
+                 '"kernels.helper__fp32S512S_fp32__"')
+    v38 = module("triton.language.standard.zeros__Tc512T_cfp32", "kernels.helper__fp32S512S_fp32")
+    a, b = normalize("source", v36), normalize("source", v38)
+    assert a == b and "@triton.language.standard.zeros__0()" in a and "@kernels.helper__1(" in a, a
+    raw = NormalizeOptions(fold_renames=False)
+    assert normalize("source", v36, raw) != normalize("source", v38, raw)
+    # a snapshot written before this fold (the mangled names in it) is folded again when read
+    assert refold("source", normalize("source", v36, raw)) == refold("source", a)

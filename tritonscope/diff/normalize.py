@@ -244,6 +244,28 @@ def fold_dialect_renames(text: str) -> str:
 _PTR_GLOBAL = re.compile(r"(!tt\.ptr<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*?), 1>")
 
 
+# A private function of an MLIR module (a helper the frontend kept as a call: the `source` stage) is named by
+# its qualified name and its specialization, which each release mangles its own way: 3.6
+# `@"triton.language.standard.zeros____(0, 0)cconstexpr_512__(1,)cconstexpr_fp32_"`, 3.8
+# `@triton.language.standard.zeros__Tc512T_cfp32`. Folded, each is its name and the order it first appears in.
+_PRIVATE_FUNC = re.compile(r'\bfunc\s+private\s+@("[^"\n]*"|[\w.$-]+)')
+_HELPER_NAME = re.compile(r"((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*?)__")
+
+
+def fold_helper_symbols(text: str) -> str:
+    symbols = list(dict.fromkeys(m.group(1) for m in _PRIVATE_FUNC.finditer(text))) if "private" in text else []
+    renames = {}
+    for symbol in symbols:
+        m = _HELPER_NAME.match(symbol.strip('"'))
+        if m:
+            renames[symbol] = f"{m.group(1)}__{len(renames)}"
+    if not renames:
+        return text
+    pattern = re.compile("@(" + "|".join(re.escape(s) for s in sorted(renames, key=len, reverse=True)) +
+                         r")(?![\w.$-])")
+    return pattern.sub(lambda m: "@" + renames[m.group(1)], text)
+
+
 def fold_pointer_address_space(text: str) -> str:
     for _ in range(4):  # (a pointer to pointers: the inner one next)
         if ", 1>" not in text:
@@ -283,6 +305,8 @@ def _normalize_mlir(lines: list[str], options: NormalizeOptions) -> list[str]:
             starts.append(len(out))
         out.append(line)
     starts.append(len(out))
+    if options.fold_renames and any("private" in ln for ln in out):
+        out = fold_helper_symbols("\n".join(out)).split("\n")
     renamed: list[str] = []
     for a, b in zip(starts, starts[1:], strict=False):
         if a < b:
@@ -410,7 +434,7 @@ def refold(stage: str, normalized: str) -> str:
     elif stage == "ptx" and ".b8" in normalized and "= {47," in normalized:
         normalized = _PTX_PATH_BYTES.sub(_ptx_path_bytes, normalized)
     elif stage in ("source", "ttir", "ttgir"):
-        normalized = fold_pointer_address_space(normalized)
+        normalized = fold_helper_symbols(fold_pointer_address_space(normalized))
     return normalized
 
 
