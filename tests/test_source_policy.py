@@ -455,6 +455,10 @@ def test_a_kernel_renamed_by_repr_is_read_from_its_def(cli, tmp_path):
             str(tmp_path / name), True, None), doc["source"]
         r = cli("report", shown, "--cache-dir", str(cache), "-o", str(tmp_path / f"{kernel}.html"))
         assert f"  embedded: {tmp_path / name}" in r.stderr.splitlines(), r.stderr
+        # (helper 71: with no IR stage read, which names no def line, the def is looked for by both names too)
+        doc = json.loads(cli("map", shown, "--cache-dir", str(cache), "--stages", "ptx", "--line", "12", "--json"
+                             ).stdout)
+        assert doc["source"]["found"] and doc["source"]["error"] is None, doc["source"]
         if kernel == "copy_kernel":
             written = json.loads(cli("layout", shown, "--cache-dir", str(cache), "--json").stdout)["written"]
             assert written.get("error") is None and [w["written"]["line"] for w in written["layouts"]] == [11]

@@ -70,7 +70,8 @@ class KernelMap:
         somewhere (`NamedFiles.defs`' line 0)."""
         named = named_files(self.stages.values())
         if self.source_file and self.source_file in named and not named.defs.get(self.source_file):
-            named.defs[self.source_file] = {(self.name, 0)}
+            stage_path = next((m.path for m in self.stages.values() if getattr(m, "path", None)), None)
+            named.defs[self.source_file] = {(kernel_names(self.name, stage_path), 0)}  # (a `repr=` name too)
         return named
 
 
