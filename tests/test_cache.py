@@ -203,6 +203,12 @@ def test_ambiguity_between_an_autotuners_configs_names_what_sets_them_apart(cach
     for prefix, warps in (("AAAAAAAA", 4), ("BBBBBBBB", 8), ("CCCCCCCC", 8)):
         assert re.search(rf"{prefix}\w* add_kernel cuda:90 \({warps} warps\)[,)]", msg), msg
     assert "stages" not in msg  # (the same in all: nothing to tell them apart by)
+    # helper 71: a field damaged in one entry (`"8"`) says nothing of how they differ: not shown for any
+    meta = next((tmp_path / f"CCCCCCCC{src.name[8:]}").glob("add_kernel.json"))
+    meta.write_text(json.dumps({**json.loads(meta.read_text()), "num_warps": "8"}))
+    with pytest.raises(TritonscopeError) as info:
+        resolve_one(Cache(tmp_path), "add_kernel")
+    assert "warps" not in str(info.value), str(info.value)
 
 
 def test_glob_selection(inductor_cache):

@@ -238,7 +238,7 @@ def _build_amd_mfma(f: _Fields) -> Layout:
     element_type = f._get("elementType", False)  # 3.5 only: the result's type (3.6 on: its width, for 64)
     if element_type is not None:
         if not isinstance(element_type, str) or not re.fullmatch(r"[a-z]+\d+", element_type):
-            raise ParseError(f"elementType: expected an element type (i32, f32, f64), got {_show(element_type)}")
+            raise ParseError(f"elementType: expected an element type (i32, f32, f64, ...), got {_show(element_type)}")
         ebw = 64 if element_type.endswith("64") else 32  # (64-bit MFMA tiles are one row high: convert.py)
     if len(instr) < 2 or instr[0] not in (4, 16, 32, 64) or instr[1] not in (4, 16, 32, 64):
         raise ParseError(f"instrShape: expected [M, N(, K)] with M, N in 4/16/32/64, got {list(instr)}")
