@@ -392,3 +392,12 @@ def test_reverse_at_in_the_disassembled_hsaco(cli):
     proc = cli("map", str(entry), "--stage", "hsaco-asm", "--at", "100000")
     assert proc.returncode == 2 and "--at 100000: the hsaco-asm of this entry has" in proc.stderr
     assert "has 0 lines" not in proc.stderr
+
+
+def test_an_op_with_no_location_has_a_null_source_line(cli, cache32):
+    """Helper 69: docs/json-map.md says `source_line` is null for an op with no location; ops of no location
+    at all (`chain: []`, the 3.2 AMD kernel's `s_trap 2` of its argument-preload header) had no key."""
+    entry = next(p for p in cache32.iterdir() if p.name.startswith("1wrDKqG"))
+    doc = run_json(cli, str(entry), "--stage", "amdgcn", "--grep", "s_trap")
+    (m,) = doc["matches"]
+    assert m["chain"] == [] and "source_line" in m and m["source_line"] is None and m["source_text"] is None, m

@@ -39,10 +39,10 @@ def kernel_json(kmap: KernelMap) -> dict:
 
 def op_json(op: Op, source: SourceText | None = None) -> dict:
     d = {"lineno": op.lineno, "op": op.op, "text": op.text, "function": op.function, "chain": _chain(op)}
-    if source is not None and op.loc is not None:
-        outer = op.loc.outermost()
+    if source is not None:  # (an op with no location has no source line: null, as docs/json-map.md says)
+        outer = op.loc.outermost() if op.loc is not None else None
         # a line of the kernel's own file only (a helper's file kept as a call, or a library's, is the chain's)
-        own = outer.known and same_file(outer.file, source.requested or None)
+        own = outer is not None and outer.known and same_file(outer.file, source.requested or None)
         d["source_line"] = outer.line if own else None
         d["source_text"] = source.line(outer.line) if own and source.found else None
     return d
