@@ -148,17 +148,22 @@ _UNCONDITIONAL_END = ("s_endpgm", "s_branch", "s_setpc_b64", "s_endpgm_saved")
 def _drop_jumped_padding(module: Module, addresses: list[tuple[int, int]], bases: dict[str, int]) -> None:
     """`s_branch` over a run of `s_nop 0` to the instruction right after it: alignment padding inside a
     function (gfx942's kernel-argument preload prologue jumps over its padding to the kernel's code at
-    +0x100), which nothing falls through into. Left out as the padding after a function's end is."""
+    +0x100), which nothing falls through into; so is 3.2's, after an `s_trap 2` at the function's start.
+    Left out as the padding after a function's end is."""
     where = {index: address for address, index in addresses}
     drop: set[int] = set()
     ops = module.ops
     for i, op in enumerate(ops):
-        if op.op != "s_branch" or i not in where:
+        if i not in where:
             continue
-        m = BRANCH_TARGET.search(op.text)
-        if m is None or m.group(1) not in bases:
+        if op.op == "s_trap" and where[i] == bases.get(op.function or "") and op.text.split()[1:2] == ["2"]:
+            # Triton 3.2's preload header: `s_trap 2` (firmware that cannot preload the arguments stops there)
+            # and `.fill 63` s_nop to +0x100, where firmware that can starts the kernel: never executed
+            target = where[i] + 0x100
+        elif op.op == "s_branch" and (m := BRANCH_TARGET.search(op.text)) is not None and m.group(1) in bases:
+            target = bases[m.group(1)] + int(m.group(2), 16)
+        else:
             continue
-        target = bases[m.group(1)] + int(m.group(2), 16)
         j = i + 1
         while j < len(ops) and ops[j].op in _PADDING and ops[j].function == op.function and \
                 where.get(j, target) < target:
