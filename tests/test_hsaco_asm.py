@@ -59,7 +59,24 @@ def test_line_zero_jumped_padding_and_undecoded_second_words():
         ("v_mov_b32_e32", 77), ("v_mov_b32_e32", 0),  # its row in the line table has line 0
         ("(undecoded)", 77),  # 0xd4...: an 8-byte encoding; the `v_cndmask` after it is its second word
         ("(undecoded)", 77), ("s_nop", 77), ("s_endpgm", 77)]  # 0x7e...: 4 bytes; a nop run into: kept
-    assert "printed 2 instruction(s) as `.long` words" in m.notes[0] and "(1 of them 8-byte" in m.notes[0]
+    assert "printed 2 instruction(s) as `.long` words" in m.notes[0] and "(1 of them 8- or 12-byte" in m.notes[0]
+
+
+def test_a_vop3_with_a_literal_is_one_op():
+    """Helper 69: gfx11's `v_lshlrev_b32_e64 v19, v21, 0xffff` is 12 bytes (its second word names a literal
+    operand, source field 255): llvm-objdump 19 printed `.long 0xd5180013`, its second word as a
+    `v_cndmask_b32_e32` (left out) and the literal as `.long 0x0000ffff`, counted as a second op."""
+    text = DISASSEMBLY.replace(
+        "\t.long 0xd4170002                                           // 00000000172C: D4170002\n"
+        "\tv_cndmask_b32_e32 v1, v0, v0, vcc_lo                       // 000000001730: 02020100\n"
+        "\t.long 0x7e040280                                           // 000000001734: 7E040280\n",
+        "\t.long 0xd5180013                                           // 00000000172C: D5180013\n"
+        "\tv_cndmask_b32_e32 v0, v21, v255, vcc_lo                    // 000000001730: 0201FF15\n"
+        "\t.long 0x0000ffff                                           // 000000001734: 0000FFFF\n")
+    assert text != DISASSEMBLY
+    m = hsaco.parse(text, "k.hsaco", dwarf=LINE_TABLE)
+    assert [op.op for op in m.ops].count("(undecoded)") == 1, [op.op for op in m.ops]
+    assert "printed 1 instruction(s) as `.long` words" in m.notes[0] and "(1 of them 8- or 12-byte" in m.notes[0]
 
 
 @pytest.mark.parametrize(("cache", "name"), [("thirdparty-gfx942-triton3.9/conch", "_bev_pool_kernel"),

@@ -165,8 +165,8 @@ def test_hsaco_words_llvm_objdump_cannot_decode_are_ops():
         ("buffer_load_b128", 9), ("(undecoded)", 11), ("s_endpgm", 11), ("(undecoded)", 11)]
     assert module.notes == ["llvm-objdump printed 2 instruction(s) as `.long` words: instructions its LLVM cannot "
                             "decode (the AMDGCN stage Triton wrote names them); counted as `(undecoded)` ops, of no "
-                            "memory kind (1 of them 8-byte encodings whose second word llvm-objdump printed as "
-                            "another word or instruction: not counted again)"]
+                            "memory kind (1 of them 8- or 12-byte encodings whose later words llvm-objdump "
+                            "printed as other words or instructions: not counted again)"]
     kinds = [a.kind if a is not None else None for a in accesses("hsaco-asm", module)]
     assert kinds == ["buffer_load", None, None, None]
 

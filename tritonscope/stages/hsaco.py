@@ -28,6 +28,8 @@ ADDRESS = lazy_compile(r"//\s*([0-9A-Fa-f]+):")
 UNDECODED = lazy_compile(r"^\.long\s+0x[0-9a-fA-F]+\b")
 UNDECODED_WORD = lazy_compile(r"^\.long\s+0x([0-9a-fA-F]{1,8})\b")
 UNDECODED_OP = "(undecoded)"
+# llvm-objdump's comment after an instruction: its address and its encoding's words (`// 00000000003C60: 0201FF15`)
+ENCODING_WORDS = lazy_compile(r"//\s*[0-9A-Fa-f]+:\s*([0-9A-Fa-f]{8})(?:\s+([0-9A-Fa-f]{8}))?")
 # llvm-dwarfdump: `0x00000041:     DW_TAG_inlined_subroutine`, attributes, and `[lo, hi)` range lines
 DIE = lazy_compile(r"^0x[0-9a-fA-F]+:(\s+)(DW_TAG_\w+|NULL)")
 DIE_ATTRIBUTE = lazy_compile(r"^\s+(DW_AT_\w+)\s+\((.*)$")
@@ -99,8 +101,8 @@ def parse(text: str, path: str | None = None, stage: str = "hsaco-asm", dwarf: s
         module.notes.append(f"llvm-objdump printed {undecoded} instruction(s) as `.long` words: instructions its "
                             "LLVM cannot decode (the AMDGCN stage Triton wrote names them); counted as "
                             f"`{UNDECODED_OP}` ops, of no memory kind"
-                            + (f" ({halves} of them 8-byte encodings whose second word llvm-objdump printed as "
-                               "another word or instruction: not counted again)" if halves else ""))
+                            + (f" ({halves} of them 8- or 12-byte encodings whose later words llvm-objdump "
+                               "printed as other words or instructions: not counted again)" if halves else ""))
     if dwarf:
         info, _, lines = dwarf.partition(LINE_SECTION)
         _unknown_where_the_table_says(module, addresses, read_line_rows(lines))
@@ -114,11 +116,12 @@ def _second_words(module: Module, addresses: list[tuple[int, int]]) -> int:
     """After a word it cannot decode, llvm-objdump goes on 4 bytes later: where that word opens an 8-byte
     encoding (its two top bits set: VOP3, VOP3P, VOPD, DS, SMEM, FLAT, MUBUF/VBUFFER, MIMG on every GCN/RDNA
     generation), what it prints at the next address is the instruction's second word read as an
-    instruction (gfx12's `v_cmp_o_f32_e64` as `.long 0xd4170002` and a `v_cndmask_b32_e32`): left out.
-    Returns how many were."""
+    instruction (gfx12's `v_cmp_o_f32_e64` as `.long 0xd4170002` and a `v_cndmask_b32_e32`): left out, and
+    a literal third word after it. Returns how many instructions were so."""
     at = dict(addresses)  # address -> op index
     index_address = {i: a for a, i in addresses}
     drop: set[int] = set()
+    opened = 0  # the instructions whose later words are left out
     for i, op in enumerate(module.ops):
         if op.op != UNDECODED_OP or i in drop or i not in index_address:
             continue
@@ -128,8 +131,17 @@ def _second_words(module: Module, addresses: list[tuple[int, int]]) -> int:
         second = at.get(index_address[i] + 4)
         if second is not None and second == i + 1:
             drop.add(second)
+            opened += 1
+            # a VOP3 whose second word names a literal operand (source field 255: gfx10 on) is 12 bytes: its
+            # third word, the literal, is no instruction either (`v_lshlrev_b32_e64 v19, v21, 0xffff` on
+            # gfx11 printed as `.long`, an instruction, and `.long 0x0000ffff`)
+            words = ENCODING_WORDS.search(module.ops[second].text)
+            third = at.get(index_address[i] + 8)
+            if words and not words.group(2) and third == i + 2 and module.ops[third].op == UNDECODED_OP and \
+                    0xFF in (int(words.group(1), 16) >> shift & 0x1FF for shift in (0, 9, 18)):
+                drop.add(third)
     _remove(module, addresses, drop)
-    return len(drop)
+    return opened
 
 
 def _remove(module: Module, addresses: list[tuple[int, int]], drop: set[int]) -> None:
