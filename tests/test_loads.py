@@ -1211,6 +1211,12 @@ def test_instructions_of_no_access_name_a_helpers_file(cli):
     assert "  llir    line op.py:47:33 @ 288:25  8x load float (shared_load)" in listed, listed
     assert "  llir    line 257:27  16x load <4 x i32> (shared_load)" in listed
     assert not [ln for ln in listed if " @ " in ln and "op.py:" not in ln], listed
+    # SASS located through the PTX keeps the helper's frame too (it was listed by the call's line alone)
+    from tritonscope.artifacts import tools
+
+    if tools.find_nvidia_tool("nvdisasm") is not None:
+        listed = cli("loads", "chunk_bwd_kernel_dh", "--cache-dir", str(data)).stdout.splitlines()
+        assert "  sass    line op.py:47:33 @ 288:25  2x LDS.128 (shared_load)" in listed, listed
     # (line 0 is no source line: it was listed as `line 0:0`, a line of no file)
     mamba = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "mamba"
     out = cli("loads", "_chunk_state_fwd_kernel", "--cache-dir", str(mamba)).stdout

@@ -88,7 +88,7 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
         inner = op.loc.written() if op.loc is not None and (stage not in LINE_ONLY_STAGES or col) else None
         written = (inner.line, inner.col, inner.file) if inner is not None else None
         chosen, level = _choose(stage, acc, key, line, col, candidates, written[:2] if written else None)
-        if stage in LINE_ONLY_STAGES:
+        if stage in LINE_ONLY_STAGES and not col:  # (nvdisasm's own line table: no column, no helper frame)
             written = None
         if not chosen:
             leftovers[(line, col, acc.kind, acc.form, written)] += 1
