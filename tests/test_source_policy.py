@@ -466,3 +466,12 @@ def test_a_kernel_renamed_by_repr_is_read_from_its_def(cli, tmp_path):
         (tmp_path / name).write_text(text.replace(f"def {kernel}(", "def other_kernel("))
         r = cli("map", shown, "--cache-dir", str(cache), "--line", "12")
         assert f"is not `def {shown}(`" in r.stdout + r.stderr
+
+
+def test_a_fifo_at_the_sources_path_is_said_to_be_no_regular_file(tmp_path):
+    """Helper 58: a FIFO where the IR names the kernel's `.py` was never opened (no hang), but reported as
+    "source not found (try --source-root ...)", which sends the user looking for a file that is there."""
+    fifo = tmp_path / "kern.py"
+    os.mkfifo(fifo)
+    text = SourceFinder().read(str(fifo), {str(fifo): 3})
+    assert not text.found and text.error == f"not read: {fifo} is not a regular file", text.error

@@ -105,9 +105,11 @@ class SourceFinder:
                         continue
                     return candidate, "substitute-path"
         # (a relative path is taken from the working directory only where it does not climb out of it)
-        if requested and (os.path.isabs(requested) or ".." not in Path(requested).parts) \
-                and os.path.isfile(requested):
-            return requested, "as is"
+        if requested and (os.path.isabs(requested) or ".." not in Path(requested).parts):
+            if os.path.isfile(requested):
+                return requested, "as is"
+            if os.path.exists(requested):  # (a FIFO, a device, a directory of that name: never opened)
+                outside = outside or f"{requested} is not a regular file"
         parts = [p for p in Path(requested).parts if p not in ("/", "")]
         # (the trailing components below the last `..`: a lookup under a root never climbs out of it)
         tail = parts[len(parts) - next((i for i, p in enumerate(reversed(parts)) if p in ("..", ".")), len(parts)):]
