@@ -267,3 +267,19 @@ def test_a_line_break_in_a_name_or_path_cannot_forge_a_row(cli, cache39, tmp_pat
     assert r.returncode == 0, r.stderr
     (source,) = [line for line in r.stdout.splitlines() if line.startswith("source:")]
     assert "/tmp/irkernels\\nforged\\n/kernels.py" in source and "forged" not in r.stdout.replace(source, "")
+
+
+def test_a_line_and_column_are_never_an_emoji_code():
+    """Helper 72: rich reads `:100:` as an emoji code: every terminal table and line printing a helper's
+    `utils.py:100:17` showed `utils.py💯17` (the JSON was right). No console of the tool reads emoji codes."""
+    import io
+
+    from tritonscope.render.terminal import make_console, string_console
+
+    buf = io.StringIO()
+    string_console(False, buf).print("utils.py:100:17 @ 436:13 :smile: :+1:")
+    assert buf.getvalue() == "utils.py:100:17 @ 436:13 :smile: :+1:\n"
+    console = make_console()
+    with console.capture() as cap:
+        console.print("line utils.py:100:17")
+    assert cap.get() == "line utils.py:100:17\n"

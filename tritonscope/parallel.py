@@ -111,7 +111,7 @@ def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
+                  console=Console(stderr=True, emoji=False), transient=True) as bar:
         task = bar.add_task(label, total=total)
         yield lambda n: bar.advance(task, n)
 

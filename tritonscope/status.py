@@ -17,7 +17,7 @@ def counting_status(label: str) -> Iterator[Callable[[int], None]]:
         return
     from rich.console import Console
 
-    with Console(stderr=True).status(f"{label}...") as status:
+    with Console(stderr=True, emoji=False).status(f"{label}...") as status:
         yield lambda n: status.update(f"{label}: {n} entries")
 
 
@@ -29,5 +29,5 @@ def busy(label: str) -> Iterator[None]:
         return
     from rich.console import Console
 
-    with Console(stderr=True).status(label):
+    with Console(stderr=True, emoji=False).status(label):
         yield

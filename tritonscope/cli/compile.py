@@ -224,7 +224,7 @@ def _compile_with_progress(comp, requests, cache: str, jobs: int | None, quiet: 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    err_console = Console(stderr=True)
+    err_console = Console(stderr=True, emoji=False)
     if quiet or not err_console.is_terminal:
         return comp.compile_many(requests, cache, jobs=jobs)
     with Progress(

@@ -16,7 +16,12 @@ def color_enabled() -> bool:
 class VisibleConsole(Console):
     """A Console whose text shows the control characters of what it prints (render/visible.py): a cache's
     names, paths and IR lines cannot move the cursor, clear the screen or retitle the terminal. Rich's own
-    styles and control codes are untouched."""
+    styles and control codes are untouched. No emoji codes: `utils.py:100:17` is a line and a column, never
+    rich's `:100:` (it printed 💯)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("emoji", False)
+        super().__init__(*args, **kwargs)
 
     def render(self, renderable, options=None):
         from rich.segment import Segment
