@@ -214,3 +214,33 @@ def test_a_rule_whose_metric_is_unknown_says_which_kernels_it_did_not_judge(cli,
                            f"{doc['summary']['matched']} kernel(s) (")
     assert note.endswith("not judged: a cross-compiled CUDA kernel's spills are in no metadata (`stack>+0` watches "
                          "its stack frame, spills included)")
+
+
+def test_unjudged_kernels_include_added_ones_empty_load_sites_and_reach_the_reports(cli, cache39, tmp_path):
+    """Helper 73: a value rule reads the added kernels too, but their unknown metric was never said (an empty
+    A: 30 kernels added, `spills>0` "passed", `unjudged` empty); `vector-width<` with no load site on either
+    side compared nothing and passed silently; the markdown and HTML reports, which CI posts, said only
+    "rules passed". A metric no kernel of a backend has (an AMD kernel's VGPRs on CUDA) is no unknown."""
+    import shutil
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = cli("diff", str(empty), str(cache39), "--format", "json", "--fail-on", "spills>0", "--fail-on",
+               "vgprs>0")
+    doc = json.loads(proc.stdout)
+    cuda = sorted(f"{r['kernel']} {r['target']}" for r in doc["added"] if r["target"].startswith("cuda"))
+    assert cuda and doc["summary"]["added"] > len(cuda)
+    assert sorted(doc["unjudged"]["spills>0"]) == cuda and "vgprs>0" not in doc["unjudged"], doc["unjudged"]
+    # no load site on either side: vector-width< compares nothing
+    binonly = tmp_path / "binonly"
+    shutil.copytree(cache39, binonly)
+    for p in binonly.rglob("*"):
+        if p.suffix in (".ttir", ".ttgir", ".llir", ".ptx", ".amdgcn", ".source"):
+            p.unlink()
+    doc = json.loads(cli("diff", str(binonly), str(binonly), "--format", "json", "--fail-on", "vector-width<").stdout)
+    assert len(doc["unjudged"]["vector-width<"]) == doc["summary"]["matched"] > 0
+    md = cli("diff", str(cache39), str(cache39), "--format", "markdown", "--fail-on", "spills>0").stdout
+    assert ":white_check_mark: Rules passed: `spills>0`" in md and ":warning: Not judged: rule spills\\>0: spills " \
+        "unknown for " in md, md
+    page = cli("diff", str(cache39), str(cache39), "--format", "html", "--fail-on", "spills>0").stdout
+    assert "<b>Not judged</b>" in page and "passed (some not judged)" in page

@@ -133,3 +133,13 @@ def test_the_code_object_names_its_processor(tmp_path, cache39):
         text = stage_text(load_entry(path, path.parent), "hsaco-asm")
         assert "v_illegal" not in text and text.split("\n", 2)[2] == right.split("\n", 2)[2]
         assert text.lstrip().startswith(f"{path / src.name}:")  # its own path, though the cache held another's
+
+
+def test_a_branch_over_waits_is_no_padding():
+    """Helper 73: only `s_nop 0` pads; an `s_nop 7` waits (a run of them that a branch or 3.2's trap header
+    reaches past was dropped as padding)."""
+    text = DISASSEMBLY.replace("\ts_nop 0                                                    // 00000000171C",
+                               "\ts_nop 7                                                    // 00000000171C")
+    assert text != DISASSEMBLY
+    m = hsaco.parse(text, "k.hsaco", dwarf=LINE_TABLE)
+    assert [op.op for op in m.ops][:4] == ["s_load_dwordx4", "s_branch", "s_nop", "s_nop"], [op.op for op in m.ops]

@@ -403,8 +403,30 @@ def test_helper_symbols_mangled_by_release_fold_to_their_name_and_order():
                  '"kernels.helper__fp32S512S_fp32__"')
     v38 = module("triton.language.standard.zeros__Tc512T_cfp32", "kernels.helper__fp32S512S_fp32")
     a, b = normalize("source", v36), normalize("source", v38)
-    assert a == b and "@triton.language.standard.zeros__0()" in a and "@kernels.helper__1(" in a, a
+    assert a == b and "@\"triton.language.standard.zeros__<0>\"()" in a and "@\"kernels.helper__<1>\"(" in a, a
     raw = NormalizeOptions(fold_renames=False)
     assert normalize("source", v36, raw) != normalize("source", v38, raw)
     # a snapshot written before this fold (the mangled names in it) is folded again when read
     assert refold("source", normalize("source", v36, raw)) == refold("source", a)
+
+
+def test_folds_hide_no_real_difference():
+    """Helper 73, on the folds: a helper only declared (no body) is known by its name alone, so it keeps it
+    (`@lib.fast__exp` vs `@lib.fast__log` folded alike); a folded name is no symbol a module spells (a public
+    `@h__0` and a helper `@h__x` compared equal); a string naming a function renames nothing; a pointer whose
+    pointee nests three deep, or printed without a space (`!tt.ptr<f32,1>`), folds as the others do; address
+    spaces other than 1 stay."""
+    from tritonscope.diff.normalize import fold_helper_symbols, fold_pointer_address_space
+
+    decl = "  tt.func private @lib.fast__{}(f32) -> f32\n  %x = tt.call @lib.fast__{}(%v) : (f32) -> f32\n"
+    assert fold_helper_symbols(decl.format("exp", "exp")) != fold_helper_symbols(decl.format("log", "log"))
+    public = "  tt.func public @h__0() {\n    tt.call @h__x() : () -> ()\n  }\n  tt.func private @h__x() {\n  }\n"
+    selfcall = public.replace("tt.call @h__x", "tt.call @h__0")
+    assert fold_helper_symbols(public) != fold_helper_symbols(selfcall)
+    printed = '  tt.print " func private @k__y(" {\n  %0 = tt.call @k__y() : () -> ()\n'
+    assert fold_helper_symbols(printed) == printed
+    deep = "!tt.ptr<tensor<64x64xf16, #triton_gpu.dot_op<{opIdx = 0, parent = #triton_gpu.mma<{versionMajor = 2}>}>>"
+    assert fold_pointer_address_space(deep + ", 1>") == deep + ">"
+    assert fold_pointer_address_space("!tt.ptr<f32,1>") == "!tt.ptr<f32>"
+    for kept in ("!tt.ptr<f32, 3>", "!tt.ptr<f32, 10>", "tensor<4xi32, 1>"):
+        assert fold_pointer_address_space(kept) == kept

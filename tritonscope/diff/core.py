@@ -79,7 +79,7 @@ class KernelPair:
 
     def metric(self, name: str, side: str) -> float | None:
         rec = self.a if side == "a" else self.b
-        return _metric_value(rec, name)
+        return metric_value(rec, name)
 
     def change_summary(self) -> str:
         parts = [f"{d.stage} {d.status}" + (f" +{d.added}/-{d.removed}" if d.status == "changed" else "")
@@ -253,7 +253,9 @@ def metric_stage(name: str) -> str | None:
     return None
 
 
-def _metric_value(rec: KernelRecord, name: str) -> float | None:
+def metric_value(rec: KernelRecord, name: str) -> float | None:
+    """A record's metric: None where unknown; a count of a stage the record has is 0 where absent (no op of
+    that class), as is a loads verdict of a kernel whose loads have verdicts."""
     v = rec.metrics.get(name)
     if isinstance(v, (int, float)) and not isinstance(v, bool):
         return v
@@ -288,7 +290,7 @@ def compare_pair(a: KernelRecord, b: KernelRecord, stages: tuple[str, ...] | Non
     for name in sorted(set(a.metrics) | set(b.metrics)):
         if stages is not None and _stage_of(metric_stage(name), a, b) not in stages:
             continue  # (only these stages are compared: `--fail-on any` and the tables follow)
-        va, vb = _metric_value(a, name), _metric_value(b, name)
+        va, vb = metric_value(a, name), metric_value(b, name)
         if va != vb:
             pair.deltas.append(MetricDelta(name, va, vb))
     return pair

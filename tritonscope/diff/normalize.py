@@ -239,16 +239,18 @@ def fold_dialect_renames(text: str) -> str:
 
 
 # Up to 2.x a pointer printed its address space, `!tt.ptr<f32, 1>` (global memory, 1, the only one a kernel's
-# pointers have); 3.x prints none for it: `!tt.ptr<f32>`. The pointee may itself hold `<...>` (a block pointer's
-# `!tt.ptr<tensor<64x64xf16>, 1>`).
-_PTR_GLOBAL = re.compile(r"(!tt\.ptr<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*?), 1>")
+# pointers have); 3.x prints none for it: `!tt.ptr<f32>`. The pointee may itself hold `<...>`, three deep (a block
+# pointer's `!tt.ptr<tensor<64x64xf16, #triton_gpu.dot_op<{parent = #triton_gpu.mma<{...}>}>>, 1>`).
+_PTR_GLOBAL = re.compile(r"(!tt\.ptr<(?:[^<>]|<(?:[^<>]|<(?:[^<>]|<[^<>]*>)*>)*>)*?),\s*1>")
 
 
 # A private function of an MLIR module (a helper the frontend kept as a call: the `source` stage) is named by
 # its qualified name and its specialization, which each release mangles its own way: 3.6
 # `@"triton.language.standard.zeros____(0, 0)cconstexpr_512__(1,)cconstexpr_fp32_"`, 3.8
-# `@triton.language.standard.zeros__Tc512T_cfp32`. Folded, each is its name and the order it first appears in.
-_PRIVATE_FUNC = re.compile(r'\bfunc\s+private\s+@("[^"\n]*"|[\w.$-]+)')
+# `@triton.language.standard.zeros__Tc512T_cfp32`. Folded, each defined one (a body: a declaration's name is all
+# that tells two apart) is its name up to the first `__` and the order it is defined in, `@"...zeros__<0>"`
+# (no symbol a module spells itself).
+_PRIVATE_FUNC = re.compile(r'^\s*(?:tt|func)\.func\s+private\s+@("[^"\n]*"|[\w.$-]+)(?=\().*\{\s*$', re.M)
 _HELPER_NAME = re.compile(r"((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*?)__")
 
 
@@ -258,7 +260,7 @@ def fold_helper_symbols(text: str) -> str:
     for symbol in symbols:
         m = _HELPER_NAME.match(symbol.strip('"'))
         if m:
-            renames[symbol] = f"{m.group(1)}__{len(renames)}"
+            renames[symbol] = f'"{m.group(1)}__<{len(renames)}>"'
     if not renames:
         return text
     pattern = re.compile("@(" + "|".join(re.escape(s) for s in sorted(renames, key=len, reverse=True)) +
@@ -268,9 +270,11 @@ def fold_helper_symbols(text: str) -> str:
 
 def fold_pointer_address_space(text: str) -> str:
     for _ in range(4):  # (a pointer to pointers: the inner one next)
-        if ", 1>" not in text:
+        if "1>" not in text:
             break
-        text = _PTR_GLOBAL.sub(r"\1>", text)
+        text, n = _PTR_GLOBAL.subn(r"\1>", text)
+        if not n:
+            break
     return text
 
 
@@ -299,7 +303,7 @@ def _normalize_mlir(lines: list[str], options: NormalizeOptions) -> list[str]:
             line = strip_mlir_locs(line)
         if options.fold_renames and "triton_" in line:
             line = fold_dialect_renames(line)
-        if options.fold_renames and ", 1>" in line:
+        if options.fold_renames and "1>" in line and "!tt.ptr<" in line:
             line = fold_pointer_address_space(line)
         if "func" in line and MLIR_FUNC_START.match(line):
             starts.append(len(out))

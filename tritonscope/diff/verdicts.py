@@ -191,13 +191,19 @@ class Verdict:
     def evaluate(self, result: DiffResult) -> Verdict:
         for rule in self.rules:
             self.failures.extend(_evaluate(rule, result))
-            if rule.mode == "any" or (rule.metric == "vector-width" and rule.mode != "value"):
+            if rule.mode == "any":
                 continue
-            unknown = [p for p in result.pairs if p.metric(rule.metric, "b") is None
-                       or (rule.mode != "value" and p.metric(rule.metric, "a") is None)]
-            self.judged[rule.text] = len(result.pairs)
+            # every kernel the rule reads: the matched pairs, and for a rule on B's value the added kernels
+            read = [(p.b, p.metric(rule.metric, "b"), p.metric(rule.metric, "a")) for p in result.pairs]
+            if rule.mode == "value":
+                read += [(r, _record_metric(r, rule.metric), 0) for r in result.added]
+            if rule.metric == "vector-width" and rule.mode != "value":  # (per load site, on both sides)
+                read = [(p.b, 1 if p.a.load_sites and p.b.load_sites else None, 1) for p in result.pairs]
+            unknown = [r for r, b, a in read if (b is None or (rule.mode != "value" and a is None))
+                       and applies(rule.metric, r.target)]
+            self.judged[rule.text] = len(read)
             if unknown:
-                self.unknown[rule.text] = [f"{p.b.name} {p.b.target}" for p in unknown]
+                self.unknown[rule.text] = [f"{r.name} {r.target}" for r in unknown]
         return self
 
 
@@ -261,8 +267,29 @@ def _site_order(site: str) -> tuple:
 
 
 def _record_metric(r: KernelRecord, name: str) -> float | None:
-    v = r.metrics.get(name)
-    return v if isinstance(v, (int, float)) else None
+    """A record's metric as a pair reads it (a count of a stage it has is 0 where absent)."""
+    from tritonscope.diff.core import metric_value
+
+    return metric_value(r, name)
+
+
+# Metrics of one backend's kernels only: no other kernel has them to be unknown (an AMD kernel's VGPRs on a
+# CUDA kernel, a CUDA kernel's stack frame on an AMD one): a rule on them does not judge the others
+_AMD_ONLY = frozenset({"vgprs", "sgprs", "agprs", "lds", "scratch", "occupancy"})
+_CUDA_ONLY = frozenset({"stack", "local", "static_smem"})
+_STAGE_BACKEND = {"ptx": "cuda", "sass": "cuda", "amdgcn": "hip"}
+
+
+def applies(metric: str, target: str) -> bool:
+    """Whether kernels of `target` (`cuda:90`, `hip:gfx942`, `?`) have `metric` at all."""
+    backend = target.split(":", 1)[0]
+    if backend not in ("cuda", "hip"):
+        return True
+    stage = metric.rsplit("@", 1)[1] if "@" in metric else metric.split(":", 1)[1] if metric.startswith("lines:") \
+        else None
+    if stage in _STAGE_BACKEND:
+        return _STAGE_BACKEND[stage] == backend
+    return not ((metric in _AMD_ONLY and backend == "cuda") or (metric in _CUDA_ONLY and backend == "hip"))
 
 
 def _fmt(v: float | None) -> str:

@@ -212,6 +212,9 @@ def render_markdown(result: DiffResult, opts: RenderOptions) -> str:
                 out.append(f"- {_code(f.rule)} {_code(f.kernel)} {_code(f.target)}: {_text(f.detail)}")
         else:
             out.append(f":white_check_mark: Rules passed: {', '.join(f'`{r.text}`' for r in report.rules)}")
+        if report.unknown:  # (a gate that judged no kernel, or not all: said where the verdict is read)
+            out.append("")
+            out.extend(f":warning: Not judged: {_text(line)}" for line in report.unknown_notes())
         out.append("")
     if result.added or result.removed:
         out.append("| | kernel | target |")

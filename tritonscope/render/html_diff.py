@@ -102,6 +102,9 @@ def render_diff_result(result, opts) -> str:
         else:
             rules = ", ".join(f"<code>{esc(r.text)}</code>" for r in report.rules)
             parts.append(f'<div class="verdict pass"><b>Rules passed:</b> {rules}</div>')
+        if report.unknown:
+            items = "".join(f"<li>{esc(line)}</li>" for line in report.unknown_notes())
+            parts.append(f'<div class="verdict"><b>Not judged</b><ul>{items}</ul></div>')
     rows = [f'<tr><td>{kind}</td><td><code>{esc(r.name)}</code></td><td>{esc(r.target)}</td><td></td></tr>'
             for kind, records in (("added", result.added), ("removed", result.removed)) for r in records]
     for i, p in enumerate(result.changed):
@@ -132,7 +135,8 @@ def render_diff_result(result, opts) -> str:
     chips = _chip("changed", str(s["changed"])) + _chip("added", str(s["added"])) + \
         _chip("removed", str(s["removed"]))
     if report and report.rules:
-        chips += _chip("rules", "failed" if report.failures else "passed")
+        chips += _chip("rules", "failed" if report.failures else "passed" + (" (some not judged)" if report.unknown
+                                                                             else ""))
     body = _header(heading, chips) + f'<main class="diff">{"".join(parts)}</main>'
     return page(f"{title} · tritonscope diff", body, NO_DATA)
 

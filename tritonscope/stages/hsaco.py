@@ -177,8 +177,9 @@ def _drop_jumped_padding(module: Module, addresses: list[tuple[int, int]], bases
         else:
             continue
         j = i + 1
-        while j < len(ops) and ops[j].op in _PADDING and ops[j].function == op.function and \
-                where.get(j, target) < target:
+        # (padding is `s_nop 0`, and gfx10+'s `s_code_end`: an `s_nop 7` waits, it pads nothing)
+        while j < len(ops) and ops[j].op in _PADDING and ops[j].text.split()[1:2] in ([], ["0"]) and \
+                ops[j].function == op.function and where.get(j, target) < target:
             j += 1
         if j > i + 1 and where.get(j) == target:
             drop.update(range(i + 1, j))
