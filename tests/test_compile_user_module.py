@@ -455,3 +455,35 @@ def test_a_module_defining_torch_library_operators_is_imported_again(tmp_path, j
                     "--target", "hip:gfx942", "-j", jobs, "--cache-dir", str(out))
         assert r.returncode == 0, r.stdout + r.stderr
         assert "4 of 4 compiled" in r.stdout + r.stderr, r.stdout + r.stderr
+
+
+HEURISTIC_DEFAULT = textwrap.dedent('''
+    import triton
+    import triton.language as tl
+
+
+    @triton.heuristics({"EVEN_K": lambda args: args["K"] % args["BLOCK"] == 0})
+    @triton.jit
+    def hk_kernel(x_ptr, K, BLOCK: tl.constexpr, EVEN_K: tl.constexpr = False):
+        offs = tl.arange(0, BLOCK)
+        if EVEN_K:
+            x = tl.load(x_ptr + offs)
+        else:
+            x = tl.load(x_ptr + offs, mask=offs < K)
+        tl.store(x_ptr + offs, x * 2)
+''')
+
+
+def test_a_heuristic_constexpr_left_at_its_default_is_said(tmp_path):
+    """Helper 72: gemlite's `@triton.heuristics` computes `EVEN_K = K % BLOCK_SIZE_K == 0` from a launch's K,
+    and the kernel defaults it to False: compiled without `--constexpr EVEN_K`, every load was masked as no
+    launch with K a multiple would be, and nothing said so. A note names the defaulted values."""
+    (tmp_path / "hk.py").write_text(HEURISTIC_DEFAULT)
+    common = ("--signature", "x_ptr=*fp32,K=i32", "--constexpr", "BLOCK=128", "--target", "cuda:90")
+    r = run_cli("compile", f"{tmp_path / 'hk.py'}::hk_kernel", *common, "--cache-dir", str(tmp_path / "a"))
+    assert r.returncode == 0, r.stderr
+    assert "EVEN_K=False: computed by @triton.heuristics from a launch's arguments, compiled with its default " \
+        "(give --constexpr EVEN_K=... to compile as a launch with those arguments would)" in r.stdout + r.stderr
+    r = run_cli("compile", f"{tmp_path / 'hk.py'}::hk_kernel", *common, "--constexpr", "EVEN_K=True",
+                "--cache-dir", str(tmp_path / "b"))
+    assert r.returncode == 0 and "EVEN_K=False" not in r.stdout + r.stderr, r.stderr
