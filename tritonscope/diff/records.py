@@ -65,7 +65,7 @@ class KernelRecord:
                "triton_version": self.triton_version, "stages": sorted(self.stages), "metrics": self.metrics,
                "load_sites": self.load_sites}
         if self.unread:
-            doc["unread"] = sorted([os.path.basename(path.split(":")[0] if path.count(":") else path), why]
+            doc["unread"] = sorted([os.path.basename(re.sub(r":\d+$", "", path)), why]  # (no `:line`, no folder)
                                    for path, why in self.unread)
         return doc
 
