@@ -487,3 +487,41 @@ def test_a_heuristic_constexpr_left_at_its_default_is_said(tmp_path):
     r = run_cli("compile", f"{tmp_path / 'hk.py'}::hk_kernel", *common, "--constexpr", "EVEN_K=True",
                 "--cache-dir", str(tmp_path / "b"))
     assert r.returncode == 0 and "EVEN_K=False" not in r.stdout + r.stderr, r.stderr
+
+
+TUNED = textwrap.dedent('''
+    import triton
+    import triton.language as tl
+
+
+    @triton.autotune(configs=[triton.Config({"BLOCK": 64}, num_warps=2, num_stages=2),
+                              triton.Config({"BLOCK": 128}, num_warps=8, num_stages=4)], key=[])
+    @triton.jit
+    def tuned_kernel(x_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 2)
+''')
+
+
+def test_constexprs_naming_a_config_compile_it_with_its_launch_options(tmp_path):
+    """Helper 74: `--constexpr` giving an autotune config's tuned values compiled them with the launch's
+    defaults (4 warps, 3 stages; attorch's linear config asks 8 warps): every metric described a kernel no
+    launch runs, and nothing said so. The config they name is compiled with its num_warps and num_stages,
+    said in a note; values naming no config are said to."""
+    (tmp_path / "tuned.py").write_text(TUNED)
+    kernel = f"{tmp_path / 'tuned.py'}::tuned_kernel"
+    common = ("--signature", "x_ptr=*fp32", "--target", "cuda:90")
+    r = run_cli("compile", kernel, *common, "--constexpr", "BLOCK=128", "--cache-dir", str(tmp_path / "a"))
+    assert r.returncode == 0, r.stderr
+    (meta,) = (tmp_path / "a").glob("*/tuned_kernel.json")
+    doc = json.loads(meta.read_text())
+    assert (doc["num_warps"], doc["num_stages"]) == (8, 4)
+    assert "BLOCK=128 picks the autotuner's config 2 of 2: compiled with its num_warps and num_stages" in \
+        r.stdout + r.stderr
+    r = run_cli("compile", kernel, *common, "--constexpr", "BLOCK=128", "--num-warps", "4", "--cache-dir",
+                str(tmp_path / "b"))
+    (meta,) = (tmp_path / "b").glob("*/tuned_kernel.json")
+    assert json.loads(meta.read_text())["num_warps"] == 4  # (--num-warps says)
+    r = run_cli("compile", kernel, *common, "--constexpr", "BLOCK=256", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0 and "BLOCK=256 is none of the autotuner's 2 configs: compiled with the launch's own " \
+        "options (num_warps, num_stages), not a config's" in r.stdout + r.stderr

@@ -130,8 +130,9 @@ def compile_cmd(
 
     KERNEL is a sample name (see --list), a sample variant (gemv-unaligned, gemv-kmask) or
     path/to/file.py::kernel_name (a @triton.jit or a @gluon.jit function, or Class.kernel_name for one a
-    class holds; under @triton.autotune each config is compiled, as a first launch would, unless --constexpr
-    gives the tuned values, the configs its early_config_prune keeps where it reads no other argument; under
+    class holds; under @triton.autotune each config is compiled, as a first launch would (the configs its
+    early_config_prune keeps where it reads no other argument), or where --constexpr gives tuned values, the
+    configs they name, each with its num_warps and num_stages; under
     @triton.heuristics give the values it would compute; a file inside a package is imported as the
     package's module, and code asking the driver for the current target or which backend is active at
     import gets the target compiled for; so does torch.cuda.get_device_capability() where torch has no

@@ -722,10 +722,13 @@ def autotune_requests(request: CompileRequest) -> list[CompileRequest]:
     given = dict(request.constexprs)
     for w in getattr(fn, "tritonscope_wrappers", ()):
         configs = getattr(w, "configs", None) or []
-        if not configs or any(k in given for c in configs for k in getattr(c, "kwargs", {})):
+        if not configs:
             continue
-        out = []
         params = set(fn.arg_names)
+        tuned = {k for c in configs for k in getattr(c, "kwargs", {}) if k in params}
+        if tuned & given.keys():  # the command line picks the config(s) whose tuned values it gives
+            return _given_configs(request, configs, tuned & given.keys(), params)
+        out = []
         kept = _early_pruned(w, configs, given)
         own = kept is not None and all(any(c is o for o in configs) for c in kept)
         prune_notes = _pruning_note(w, len(configs)) if kept is None else (
@@ -734,15 +737,45 @@ def autotune_requests(request: CompileRequest) -> list[CompileRequest]:
             + " (it reads no launch argument the command line does not give)",)
         configs = configs if kept is None else kept
         for i, c in enumerate(configs):
-            # a config's kwarg that names no parameter is a compile option (AMD's waves_per_eu), as the
-            # JIT reads the extra keywords of a launch
-            options = tuple((k, getattr(c, k)) for k in ("num_stages", "num_ctas", "maxnreg")
-                            if getattr(c, k, None) is not None)
-            options += tuple((k, v) for k, v in c.kwargs.items() if k not in params)
-            warps = request.num_warps if request.num_warps is not None else getattr(c, "num_warps", None)
-            constexprs = {**given, **{k: v for k, v in c.kwargs.items() if k in params}}
-            notes = prune_notes if i == 0 else ()  # (said once, with the first)
-            out.append(replace(request, constexprs=tuple(constexprs.items()), num_warps=warps,
-                               options=options, config=(i, len(configs)), notes=notes))
+            out.append(_config_request(request, c, params, (i, len(configs)), prune_notes if i == 0 else ()))
         return out
     return [request]
+
+
+def _config_request(request: CompileRequest, c: Any, params: set[str], config: tuple[int, int],
+                    notes: tuple[str, ...]) -> CompileRequest:
+    """`request` compiled as the autotuner's config `c`: its kwargs as constexprs (where the command line
+    gives none), its num_warps unless --num-warps says, its num_stages / num_ctas / maxnreg; a kwarg that
+    names no parameter is a compile option (AMD's waves_per_eu), as the JIT reads a launch's extra keywords."""
+    given = dict(request.constexprs)
+    options = tuple((k, getattr(c, k)) for k in ("num_stages", "num_ctas", "maxnreg")
+                    if getattr(c, k, None) is not None)
+    options += tuple((k, v) for k, v in c.kwargs.items() if k not in params)
+    warps = request.num_warps if request.num_warps is not None else getattr(c, "num_warps", None)
+    constexprs = {**{k: v for k, v in c.kwargs.items() if k in params}, **given}
+    return replace(request, constexprs=tuple(constexprs.items()), num_warps=warps, options=options, config=config,
+                   notes=request.notes + notes)
+
+
+def _given_configs(request: CompileRequest, configs: list, named: set[str], params: set[str]
+                   ) -> list[CompileRequest]:
+    """The autotuner's configs whose tuned values the command line gives (`--constexpr BLOCK_M=128 ...`), each
+    compiled with its launch options as a launch the autotuner chose it for would be (they were the
+    defaults' 4 warps and 3 stages, said nowhere); none matching: the request as given, and a note."""
+    given = dict(request.constexprs)
+
+    def same(a: Any, b: Any) -> bool:
+        return a == b or str(a) == str(b)
+
+    matching = [(i, c) for i, c in enumerate(configs)
+                if all(same(c.kwargs[k], given[k]) for k in named if k in getattr(c, "kwargs", {}))]
+    shown = ", ".join(f"{k}={given[k]}" for k in sorted(named))
+    if not matching:
+        return [replace(request, notes=request.notes + (
+            f"{shown} is none of the autotuner's {len(configs)} configs: compiled with the launch's own options "
+            "(num_warps, num_stages), not a config's",))]
+    which = ", ".join(str(i + 1) for i, _ in matching)
+    note = (f"{shown} picks the autotuner's config{'s' if len(matching) > 1 else ''} {which} of {len(configs)}: "
+            f"compiled with {'their' if len(matching) > 1 else 'its'} num_warps and num_stages")
+    return [_config_request(request, c, params, (i, len(configs)) if len(matching) > 1 else None,
+                            (note,) if n == 0 else ()) for n, (i, c) in enumerate(matching)]
