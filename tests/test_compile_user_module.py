@@ -525,3 +525,43 @@ def test_constexprs_naming_a_config_compile_it_with_its_launch_options(tmp_path)
     r = run_cli("compile", kernel, *common, "--constexpr", "BLOCK=256", "--cache-dir", str(tmp_path / "c"))
     assert r.returncode == 0 and "BLOCK=256 is none of the autotuner's 2 configs: compiled with the launch's own " \
         "options (num_warps, num_stages), not a config's" in r.stdout + r.stderr
+
+
+HEURISTIC_CAPABILITY = textwrap.dedent('''
+    import torch
+    import triton
+    import triton.language as tl
+
+
+    def wide():
+        return torch.cuda.get_device_capability()[0] >= 9
+
+
+    @triton.heuristics({"WIDE": lambda _: wide()})
+    @triton.jit
+    def cap_kernel(x_ptr, BLOCK: tl.constexpr, WIDE: tl.constexpr):
+        offs = tl.arange(0, BLOCK * 2 if WIDE else BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 2)
+''')
+
+
+def test_a_heuristic_of_no_launch_argument_is_computed_as_a_launch_would(tmp_path):
+    """Helper 74: attorch's `@triton.heuristics({'tf32': lambda _: allow_tf32()})` reads no argument of a
+    launch (a capability test), yet `compile` asked for `--constexpr tf32=V`, "computed from the launch's
+    arguments". It is computed, as a launch computes it, torch answering the target's capability."""
+    if _torch_has_a_gpu():
+        pytest.skip("torch answers with this machine's GPU")
+    (tmp_path / "cap.py").write_text(HEURISTIC_CAPABILITY)
+    sizes = {}
+    for target in ("cuda:90", "cuda:80"):
+        out = tmp_path / target.replace(":", "")
+        r = run_cli("compile", f"{tmp_path / 'cap.py'}::cap_kernel", "--signature", "x_ptr=*fp32", "--constexpr",
+                    "BLOCK=128", "--target", target, "--cache-dir", str(out))
+        assert r.returncode == 0, r.stderr
+        wide = target == "cuda:90"
+        assert f"WIDE={wide!r}: computed by @triton.heuristics from no argument of a launch, as a launch would" in \
+            r.stdout + r.stderr
+        (ttir,) = out.glob("*/*.ttir")
+        (size,) = set(re.findall(r"tt\.make_range \{end = (\d+) : i32", ttir.read_text()))
+        sizes[target] = int(size)
+    assert sizes == {"cuda:90": 256, "cuda:80": 128}

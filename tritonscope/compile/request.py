@@ -719,6 +719,53 @@ def autotune_requests(request: CompileRequest) -> list[CompileRequest]:
         fn = load_user_kernel(request.kernel.path, request.kernel.name, request.target)
     except Exception:  # noqa: BLE001 - the compile of this request reports it, with its location
         return [request]
+    out, said = [], set()
+    for r in _config_requests(request, fn):
+        r, notes = _heuristics_applied(r, fn)
+        fresh = tuple(n for n in notes if n not in said)  # (said once, where every config computes the same)
+        said.update(fresh)
+        out.append(replace(r, notes=r.notes + fresh) if fresh else r)
+    return out
+
+
+def _heuristics_applied(request: CompileRequest, fn: Any) -> tuple[CompileRequest, list[str]]:
+    """`request` with the values its @triton.heuristics compute from what the command line gives alone
+    (attorch's `tf32: lambda _: allow_tf32()`, a capability test torch answers for the target), as a launch
+    gets them, and a note for each. A heuristic that reads any other argument (a launch's K) is not asked: it
+    is given with --constexpr, or left to the signature's default (compile_one says so)."""
+    from tritonscope.compile.gluon import torch_answering, torch_without_gpu
+    from tritonscope.errors import Terminated
+
+    given = dict(request.constexprs)
+    computed, notes = {}, []
+    for w in getattr(fn, "tritonscope_wrappers", ()):
+        if type(w).__name__ != "Heuristics":
+            continue
+        for name, heuristic in getattr(w, "values", {}).items():
+            if name in given or name in computed or name not in fn.arg_names:
+                continue
+            try:
+                with _exits_raise("a heuristic", "while asked its value"), contextlib.ExitStack() as stack:
+                    try:
+                        value = heuristic(_NotGiven({**given, **computed}))
+                    except Exception as exc:  # (a capability test: torch answers the target, as at import)
+                        if not torch_without_gpu(exc):
+                            raise
+                        stack.enter_context(torch_answering(request.target.gpu_target()))
+                        value = heuristic(_NotGiven({**given, **computed}))
+            except Terminated:
+                raise
+            except (Exception, SystemExit):  # noqa: BLE001 - it needs what a launch passes: not asked
+                continue
+            computed[name] = value
+            notes.append(f"{name}={value!r}: computed by @triton.heuristics from no argument of a launch, as a "
+                         "launch would")
+    if not computed:
+        return request, []
+    return replace(request, constexprs=tuple({**given, **computed}.items())), notes
+
+
+def _config_requests(request: CompileRequest, fn: Any) -> list[CompileRequest]:
     given = dict(request.constexprs)
     for w in getattr(fn, "tritonscope_wrappers", ()):
         configs = getattr(w, "configs", None) or []
