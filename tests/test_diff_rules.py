@@ -244,3 +244,15 @@ def test_unjudged_kernels_include_added_ones_empty_load_sites_and_reach_the_repo
         "unknown for " in md, md
     page = cli("diff", str(cache39), str(cache39), "--format", "html", "--fail-on", "spills>0").stdout
     assert "<b>Not judged</b>" in page and "passed (some not judged)" in page
+
+
+def test_a_rule_on_a_metric_no_kernel_compared_has_says_it_judged_none(cli, cache39):
+    """Helper 75: `--fail-on 'vgprs>+0'` over CUDA kernels only (an AMD metric) passed with no word and
+    `unjudged: {}` once a metric no kernel of a backend has stopped counting as unknown: a gate judging
+    nothing. It says it judged none."""
+    proc = cli("diff", str(cache39), str(cache39), "--target", "cuda", "--format", "json", "--fail-on", "vgprs>+0")
+    doc = json.loads(proc.stdout)
+    assert proc.returncode == 0 and len(doc["unjudged"]["vgprs>+0"]) == doc["summary"]["matched"] > 0
+    (note,) = [ln for ln in proc.stderr.splitlines() if "rule vgprs>+0" in ln]
+    assert note.startswith("tritonscope: note: rule vgprs>+0: no kernel compared has vgprs (their targets: cuda:")
+    assert note.endswith("), judged none"), note

@@ -283,3 +283,34 @@ def test_a_line_and_column_are_never_an_emoji_code():
     with console.capture() as cap:
         console.print("line utils.py:100:17")
     assert cap.get() == "line utils.py:100:17\n"
+
+
+def test_markup_in_paths_and_names_is_text(cli, cache39, tmp_path):
+    """Helper 75: a cache folder named `a[/red]b` made `diff` stop with `internal error: MarkupError` (its
+    header line went through rich markup), and a kernel named `perm[red]X` lost `[red]` in `map --stats` and
+    the `loads` title; in a terminal the spinners did the same to every path. No console reads markup."""
+    src = cache39 / ADD_90
+    cache = tmp_path / "a[/red]b"
+    entry = shutil.copytree(src, cache / ADD_90)
+    meta = entry / "add_kernel.json"
+    doc = json.loads(meta.read_text())
+    doc["name"] = "perm[red]X"
+    meta.write_text(json.dumps(doc))
+    for p in list(entry.iterdir()):
+        if p.name.startswith("add_kernel."):
+            p.rename(entry / p.name.replace("add_kernel", "perm[red]X"))
+    r = cli("diff", str(cache), str(cache), "--stat")
+    assert r.returncode == 0 and f"A: {cache}" in r.stdout, r.stdout + r.stderr
+    r = cli("map", "--stats", "--cache-dir", str(cache))
+    assert r.returncode == 0 and "perm[red]X" in r.stdout, r.stdout
+    r = cli("loads", "perm[red]X", "--cache-dir", str(cache), "--no-sass")
+    assert r.returncode == 0 and r.stdout.startswith("perm[red]X  cuda:90"), r.stdout[:200]
+    from rich.text import Text
+
+    from tritonscope.render.terminal import make_console
+
+    console = make_console()
+    with console.capture() as cap:
+        console.print("reading a[/red]b and [bold]x[/bold]")
+        console.print(Text("styled", style="red"))
+    assert cap.get() == "reading a[/red]b and [bold]x[/bold]\nstyled\n"

@@ -16,9 +16,11 @@ def counting_status(label: str) -> Iterator[Callable[[int], None]]:
         yield lambda n: None
         return
     from rich.console import Console
+    from rich.text import Text
 
-    with Console(stderr=True, emoji=False).status(f"{label}...") as status:
-        yield lambda n: status.update(f"{label}: {n} entries")
+    # (a Text, not a str: a status reads a str as markup and emoji codes, a path's `[red]` or `:100:` with it)
+    with Console(stderr=True, emoji=False, markup=False).status(Text(f"{label}...")) as status:
+        yield lambda n: status.update(Text(f"{label}: {n} entries"))
 
 
 @contextlib.contextmanager
@@ -28,6 +30,7 @@ def busy(label: str) -> Iterator[None]:
         yield
         return
     from rich.console import Console
+    from rich.text import Text
 
-    with Console(stderr=True, emoji=False).status(label):
+    with Console(stderr=True, emoji=False, markup=False).status(Text(label)):
         yield

@@ -826,7 +826,10 @@ def select(entries: list[KernelEntry], spec: str | None, target: str | None = No
     if target:  # (first: a name another target's entry has must not hide the file names of this target's)
         out = [e for e in out if e.target is not None and e.target.matches(target)]
     if spec:
-        if any(c in spec for c in "*?["):
+        exact = [e for e in out if e.name == spec] if any(c in spec for c in "*?[") else []
+        if exact:  # (a name holding glob characters, `perm[red]X`, is that name before it is a pattern)
+            out = exact
+        elif any(c in spec for c in "*?["):
             out = [e for e in out if fnmatch.fnmatchcase(e.name, spec) or fnmatch.fnmatchcase(e.hash, spec)]
         else:
             by_name = [e for e in out if e.name == spec or e.mangled_name == spec]

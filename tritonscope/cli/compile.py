@@ -225,7 +225,7 @@ def _compile_with_progress(comp, requests, cache: str, jobs: int | None, quiet: 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    err_console = Console(stderr=True, emoji=False)
+    err_console = Console(stderr=True, emoji=False, markup=False)
     if quiet or not err_console.is_terminal:
         return comp.compile_many(requests, cache, jobs=jobs)
     with Progress(
@@ -233,7 +233,7 @@ def _compile_with_progress(comp, requests, cache: str, jobs: int | None, quiet: 
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),  # (a kernel's label: a path, no markup)
         console=err_console,
         transient=True,
     ) as progress:

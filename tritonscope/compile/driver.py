@@ -10,7 +10,6 @@ requests out over processes. This module and `specialize.py` are the only ones t
 from __future__ import annotations
 
 import contextlib
-import inspect
 import os
 import re
 import sys
@@ -174,26 +173,6 @@ def _point_triton_at_lld() -> None:
             return
 
 
-def _heuristics_defaulted(fn: Any, given: dict) -> list[str]:
-    """A note for the constexprs an @triton.heuristics wrapper computes from a launch's arguments that the
-    command line does not give and the kernel's signature defaults: compiled with the default, where a
-    launch gets what the heuristic computes (gemlite's `EVEN_K = K % BLOCK_SIZE_K == 0`: False, masked loads
-    a launch with K a multiple would not have)."""
-    params = {p.name: p for p in getattr(fn, "params", ())}
-    out = []
-    for w in getattr(fn, "tritonscope_wrappers", ()):
-        if type(w).__name__ != "Heuristics":
-            continue
-        defaulted = [(k, params[k].default) for k in getattr(w, "values", {}) if k not in given and k in params
-                     and params[k].default is not inspect.Parameter.empty]
-        if defaulted:
-            shown = ", ".join(f"{k}={v!r}" for k, v in defaulted)
-            out.append(f"{shown}: computed by @triton.heuristics from a launch's arguments, compiled with "
-                       f"{'its default' if len(defaulted) == 1 else 'their defaults'} (give --constexpr "
-                       f"{defaulted[0][0]}=... to compile as a launch with those arguments would)")
-    return out
-
-
 def compile_one(request: CompileRequest, cache_dir: str, log: str | None = None) -> CompileResult:
     """Compile one request into `cache_dir`. Errors come back in the result, never as exceptions.
     `log`: a file to capture the compiler's stderr in (what is left to read if native code aborts)."""
@@ -223,7 +202,6 @@ def compile_one(request: CompileRequest, cache_dir: str, log: str | None = None)
         _leave_spec(log, {"kernel_name": result.kernel_name, "spec": result.spec})
     result.notes.extend(getattr(fn, "tritonscope_import_notes", ()))
     result.notes.extend(request.notes)
-    result.notes.extend(_heuristics_defaulted(fn, dict(request.constexprs)))
     for name, given in request.constexprs:
         value = next((a.value for a in spec.args if a.name == name), given)
         if isinstance(given, str) and not isinstance(value, str):

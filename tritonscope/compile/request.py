@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import inspect
 import os
 import re
 import sys
@@ -760,8 +761,21 @@ def _heuristics_applied(request: CompileRequest, fn: Any) -> tuple[CompileReques
             computed[name] = value
             notes.append(f"{name}={value!r}: computed by @triton.heuristics from no argument of a launch, as a "
                          "launch would")
+    # what none computes here, the command line does not give and the signature defaults: compiled with the
+    # default, where a launch gets what the heuristic computes (gemlite's `EVEN_K = K % BLOCK_SIZE_K == 0`:
+    # False, masked loads a launch with K a multiple would not have)
+    params = {p.name: p for p in getattr(fn, "params", ())}
+    defaulted = [(k, params[k].default) for w in getattr(fn, "tritonscope_wrappers", ())
+                 if type(w).__name__ == "Heuristics" for k in getattr(w, "values", {})
+                 if k not in given and k not in computed and k in params
+                 and params[k].default is not inspect.Parameter.empty]
+    if defaulted:
+        notes.append(f"{', '.join(f'{k}={v!r}' for k, v in defaulted)}: computed by @triton.heuristics from a "
+                     f"launch's arguments, compiled with {'its default' if len(defaulted) == 1 else 'their defaults'}"
+                     f" (give {' '.join(f'--constexpr {k}=...' for k, _ in defaulted)} to compile as a launch with "
+                     "those arguments would)")
     if not computed:
-        return request, []
+        return request, notes
     return replace(request, constexprs=tuple({**given, **computed}.items())), notes
 
 

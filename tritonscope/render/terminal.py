@@ -16,11 +16,12 @@ def color_enabled() -> bool:
 class VisibleConsole(Console):
     """A Console whose text shows the control characters of what it prints (render/visible.py): a cache's
     names, paths and IR lines cannot move the cursor, clear the screen or retitle the terminal. Rich's own
-    styles and control codes are untouched. No emoji codes: `utils.py:100:17` is a line and a column, never
-    rich's `:100:` (it printed 💯)."""
+    styles and control codes are untouched. No emoji codes (`utils.py:100:17` is a line and a column, never
+    rich's `:100:`: it printed 💯), no markup (`[red]` in a path is text): styles come as Text and style=."""
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("emoji", False)
+        kwargs.setdefault("markup", False)  # (a kernel's name or path holding `[red]` is text, never a style)
         super().__init__(*args, **kwargs)
 
     def render(self, renderable, options=None):
