@@ -710,10 +710,10 @@ def _early_pruned(autotuner: Any, configs: list, given: dict[str, Any]) -> list 
 
 
 def autotune_requests(request: CompileRequest) -> list[CompileRequest]:
-    """A user kernel under @triton.autotune, none of whose tuned constexprs the command line gives: one
-    request per config, as the autotuner compiles each on a first launch (its kwargs as constexprs, its
-    num_warps unless --num-warps says, its num_stages / num_ctas / maxnreg). Any other request, or one
-    whose module cannot be imported here (its compile reports why): itself."""
+    """A user kernel's requests as a first launch compiles it: under @triton.autotune one per config
+    (`_config_requests`: every config, those its pruner keeps, or those the --constexpr values name), each
+    with what its @triton.heuristics compute from no launch argument (`_heuristics_applied`). Any other
+    request, or one whose module cannot be imported here (its compile reports why): itself."""
     if not request.kernel.path:
         return [request]
     try:
@@ -733,7 +733,7 @@ def _heuristics_applied(request: CompileRequest, fn: Any) -> tuple[CompileReques
     """`request` with the values its @triton.heuristics compute from what the command line gives alone
     (attorch's `tf32: lambda _: allow_tf32()`, a capability test torch answers for the target), as a launch
     gets them, and a note for each. A heuristic that reads any other argument (a launch's K) is not asked: it
-    is given with --constexpr, or left to the signature's default (compile_one says so)."""
+    is given with --constexpr, or left to the signature's default, which a note says."""
     from tritonscope.compile.gluon import torch_answering, torch_without_gpu
     from tritonscope.errors import Terminated
 
@@ -780,6 +780,9 @@ def _heuristics_applied(request: CompileRequest, fn: Any) -> tuple[CompileReques
 
 
 def _config_requests(request: CompileRequest, fn: Any) -> list[CompileRequest]:
+    """One request per config of the kernel's autotuner (its kwargs as constexprs, its num_warps unless
+    --num-warps says, its num_stages / num_ctas / maxnreg): every config, those its early_config_prune keeps
+    where it reads no launch argument, or those whose tuned values --constexpr gives; else the request."""
     given = dict(request.constexprs)
     for w in getattr(fn, "tritonscope_wrappers", ()):
         configs = getattr(w, "configs", None) or []
