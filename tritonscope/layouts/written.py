@@ -727,8 +727,9 @@ class Foreign:
 @dataclass(frozen=True)
 class Unread:
     """A layout computed while compiling, used as a layout at `used` (bound to `name` at `line`, or written
-    there): a method's result (`call`: `acc_tmem.get_reg_layout()`) or, `call` None, a parameter of
-    `function` (the kernel's: the launch gives it). The source does not say what it is; the TTGIR does."""
+    there): a method's result (`call`: `acc_tmem.get_reg_layout()`, an aggregate's attribute bound to one);
+    `call` None, a parameter of `function` (the kernel's: the launch gives it); `what` "value", another
+    value's layout (`x.type.layout`). The source does not say what it is; the TTGIR does."""
 
     line: int
     name: str | None
