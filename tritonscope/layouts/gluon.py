@@ -366,12 +366,14 @@ def _text(v: Any, names: dict[Layout, str] | None = None) -> str:
 
 
 def written_vs_resolved(source: str, source_file: str, ttgir: str, ttgir_path: str | None = None,
-                        function: str | None = None, scanned: Scan | None = None) -> list[Resolution]:
+                        function: str | None = None, scanned: Scan | None = None,
+                        kernel: KernelTensors | None = None) -> list[Resolution]:
     """Every layout written in `source` against the TTGIR: with `function` given, those written in it, in
     the functions the kernel reached (helpers, warp-specialized partitions: a line of theirs is in some op's
     chain), at module level, and those a function returns (`@gluon.constexpr_function`, run while compiling:
-    no op has its lines) to a line the kernel reached."""
-    kernel = tensors_by_source_line(ttgir, source_file, ttgir_path)
+    no op has its lines) to a line the kernel reached. `kernel`: the TTGIR's tensors by source line, where
+    the caller has them."""
+    kernel = kernel or tensors_by_source_line(ttgir, source_file, ttgir_path)
     written = (scanned or scan(source)).layouts
     if function is not None:
         written = [w for w in written if _in_kernel(w, function, kernel)]
@@ -425,16 +427,14 @@ def written_in_source(ttgir: str, ttgir_path: str, function: str | None, finder,
     except (RecursionError, MemoryError):  # (an expression of a thousand terms: Python's compiler copes, ast walks)
         return WrittenSource(requested, source, error=f"{source.path}: an expression nests too deeply for its "
                                                       "layouts to be read")
-    resolved = written_vs_resolved(text, requested, ttgir, ttgir_path, function, scanned)
+    kernel = tensors_by_source_line(ttgir, requested, ttgir_path)
+    resolved = written_vs_resolved(text, requested, ttgir, ttgir_path, function, scanned, kernel)
     name = os.path.basename(source.path or requested)
     notes = [f.sentence(name) for f in scanned.foreign if function is None or f.function in (function, None)]
-    # (a parameter of the kernel is the launch's; a helper's is its caller's, whose layouts are read; a method's
-    # result where the kernel uses it: on a line some op of the kernel came from)
-    reached = {p.line for op in module.ops if op.loc is not None for p in op.loc.chain()
-               if p.file and same_file(p.file, requested)} if scanned.unread else set()
-    notes += unread_notes([u for u in scanned.unread if function is None or u.function == function
-                           or (not u.parameter and u.span and any(u.span[0] <= n <= u.span[1] for n in reached))],
-                          name)
+    # (a parameter of the kernel is the launch's; a helper's is its caller's, whose layouts are read; another
+    # layout computed while compiling where a function the kernel reached uses it)
+    notes += unread_notes([u for u in scanned.unread if function is None or u.function == function or (
+        not u.parameter and u.span and any(u.span[0] <= n <= u.span[1] for n in kernel.reached))], name)
     return WrittenSource(requested, source, resolved, notes=notes)
 
 
