@@ -165,8 +165,9 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
     kmap.stages.clear()  # the panes keep their text; loads reuses the entry's parses
     _layouts(model, entry, next((p.text for p in panes if p.stage == "ttgir" and p.text), None),
              next((p for p in panes if p.stage == "ttgir"), None))
-    _written(model, entry, next((p for p in panes if p.stage == "ttgir" and p.text), None), options)
-    _loads(model, entry, options)
+    finder = SourceFinder(options.source_roots, options.substitutions, options.kept)
+    found = _written(model, entry, next((p for p in panes if p.stage == "ttgir" and p.text), None), options, finder)
+    _loads(model, entry, options, finder, found)
     model.metadata = _metadata(entry, {p.stage: p.text for p in panes if p.text is not None}, model.notes)
     # what of the entry does not read (metadata, a stage's name on a link or on no file, an empty stage): the
     # page shows what it has, and says what it lacks and why
@@ -428,34 +429,36 @@ def _tmem_facts(item: LayoutItem, facts) -> None:
                   ("columns", columns), ("tensor memory", budget)]
 
 
-def _written(model: ReportModel, entry: KernelEntry, pane: StagePane | None, options: ReportOptions) -> None:
-    """A Gluon kernel's written layouts (layouts.gluon.written_in_source), as `layout --json` has them."""
+def _written(model: ReportModel, entry: KernelEntry, pane: StagePane | None, options: ReportOptions, finder):
+    """A Gluon kernel's written layouts (layouts.gluon.written_in_source), as `layout --json` has them; what
+    was read (a WrittenSource) for the loads table's reasons, else None."""
     if entry.language != "gluon" or pane is None:
-        return
+        return None
     if not options.read_source:
         model.written_note = "the layouts its source writes: not read (--no-source)"
-        return
+        return None
     from tritonscope.layouts.gluon import written_in_source
 
-    finder = SourceFinder(options.source_roots, options.substitutions, options.kept)
     try:
         found = written_in_source(pane.text, pane.path or "", entry.name, finder, entry.triton_version)
     except TritonscopeError as exc:
         model.written_note = f"the layouts its source writes: not read ({exc})"
-        return
+        return None
     if found.resolutions is None:
         model.written_note = f"the layouts its source writes: not read ({found.error})"
-        return
+        return found
     model.written = found.resolutions_json()
     model.notes.extend(f"layouts: {n}" for n in found.notes)
+    return found
 
 
-def _loads(model: ReportModel, entry: KernelEntry, options: ReportOptions) -> None:
-    """The `loads` rows (loads.analyze_entry), as its JSON rows."""
+def _loads(model: ReportModel, entry: KernelEntry, options: ReportOptions, finder, found=None) -> None:
+    """The `loads` rows (loads.analyze_entry), as its JSON rows; `found`: the written layouts `_written` read
+    (read once for the page's two panels)."""
     try:
-        finder = SourceFinder(options.source_roots, options.substitutions, options.kept)
         # (read to SASS whatever panes are shown, as `tritonscope loads` reads it: ptxas merges and splits)
-        result = loads.analyze_entry(entry, sass=True, finder=finder, read_source=options.read_source)
+        result = loads.analyze_entry(entry, sass=True, finder=finder, read_source=options.read_source,
+                                     written_source=found)
     except TritonscopeError as exc:
         model.loads_note = f"loads analysis not available: {exc}"
         return

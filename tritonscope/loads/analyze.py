@@ -48,10 +48,11 @@ __all__ = ["VERDICTS", "AccessRow", "LoadsReport", "Reason", "analyze_entry", "a
 
 
 def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=None,
-                  file: str | None = None, read_source: bool = True) -> LoadsReport:
+                  file: str | None = None, read_source: bool = True, written_source=None) -> LoadsReport:
     """Read the stages of a cache entry (read-only; SASS through nvdisasm when available) and analyze.
     `finder` (a SourceFinder) locates a Gluon kernel's source, whose written layouts explain widths;
-    `read_source` False: no file but the entry's is opened (the written layouts are not read)."""
+    `read_source` False: no file but the entry's is opened (the written layouts are not read);
+    `written_source`: those layouts as the caller read them already (layouts.gluon.written_in_source)."""
     if "ttgir" not in entry.files:
         raise TritonscopeError("no TTGIR in this entry: loads needs it to find the accesses", str(entry.path))
     parsed = entry_stages(entry)  # read and parsed once, shared with whatever else reads this entry
@@ -79,7 +80,7 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
     written = None
     if entry.language == "gluon":
         if read_source:
-            written = _gluon_written(entry, ttgir_text, notes, finder)
+            written = _gluon_written(entry, ttgir_text, notes, finder, written_source)
         else:
             notes.append("Gluon: the kernel's source not read (--no-source): the layouts written there are not shown")
     semantics = releases.for_entry(entry)
@@ -110,10 +111,11 @@ def _source_masks(rows: list[AccessRow], ttir: Module) -> None:
             r.source_mask = any(seen)
 
 
-def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None):
-    """A Gluon kernel's written layouts against its TTGIR, from the source file the IR names (read-only)."""
-    found = written_in_source(ttgir_text, str(entry.stage_path("ttgir")), entry.name, finder or SourceFinder(),
-                              entry.triton_version)
+def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None, found=None):
+    """A Gluon kernel's written layouts against its TTGIR, from the source file the IR names (read-only), or
+    `found`, where the caller read them."""
+    found = found or written_in_source(ttgir_text, str(entry.stage_path("ttgir")), entry.name,
+                                       finder or SourceFinder(), entry.triton_version)
     if found.resolutions is None:
         if found.source is not None and found.source.found:  # read, but not Python: the error names the file
             notes.append(f"Gluon: {found.error}; written layouts not shown")
