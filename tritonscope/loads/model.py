@@ -25,6 +25,12 @@ def where_label(file: str, line: int, col: int, written: tuple[str, int, int] | 
 # Column titles of the stages whose instructions a loads row counts (the text table, the report's).
 STAGE_TITLE = {"llir": "LLIR", "ptx": "PTX", "sass": "SASS", "amdgcn": "AMDGCN"}
 
+
+def shown_counts(own: dict[str, int] | None, shared: dict[str, int] | None) -> dict[str, int]:
+    """A row's instructions of one stage as the tables show them: its own, else those it shares with another
+    access, marked (the text table, the report's)."""
+    return own or {f"{k} (ambiguous)": v for k, v in (shared or {}).items()}
+
 @dataclass
 class Reason:
     code: str

@@ -476,11 +476,10 @@ def _bytes(value: object) -> str:
 
 
 def _stage_counts(row: dict, stage: str) -> dict:
-    """A loads row's instructions of one stage, those it shares with another access marked, as
-    `tritonscope loads` shows them (render.loads)."""
-    own = (row.get("stages") or {}).get(stage)
-    shared = (row.get("ambiguous") or {}).get(stage) or {}
-    return own or {f"{k} (ambiguous)": v for k, v in shared.items()}
+    """A loads row's (JSON) instructions of one stage, as `tritonscope loads` shows them."""
+    from tritonscope.loads.model import shown_counts
+
+    return shown_counts((row.get("stages") or {}).get(stage), (row.get("ambiguous") or {}).get(stage))
 
 
 def _forms(forms: object) -> str:

@@ -8,7 +8,7 @@ from rich.text import Text
 
 from tritonscope.loads.analyze import AccessRow, LoadsReport
 from tritonscope.loads.join import family
-from tritonscope.loads.model import STAGE_TITLE
+from tritonscope.loads.model import STAGE_TITLE, shown_counts
 from tritonscope.render.visible import one_line
 from tritonscope.stages.common import file_label, same_file
 
@@ -135,7 +135,7 @@ _COPIES = {
 
 
 def _counts(row: AccessRow, stage: str) -> dict[str, int]:
-    return row.stages.get(stage) or {f"{k} (ambiguous)": v for k, v in row.ambiguous.get(stage, {}).items()}
+    return shown_counts(row.stages.get(stage), row.ambiguous.get(stage))
 
 
 def _ambiguous_text(row: AccessRow) -> str:
