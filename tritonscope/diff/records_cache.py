@@ -156,10 +156,9 @@ class RecordsCache(OwnCache):
             fields["stages"] = stages
             if isinstance(doc.get("rendered"), str):
                 fields["rendered"] = doc["rendered"]
-            unparsed = {(stage, os.path.join(entry.path, path) if rel else path): [tuple(x) for x in lines]
+            unparsed = {(stage, _placed(entry, rel, path)): [tuple(x) for x in lines]
                         for stage, rel, path, lines in doc["unparsed"]}
-            fields["unread"] = [(os.path.join(entry.path, path) if rel else path, str(why))
-                                for rel, path, why in doc.get("unread", ())]
+            fields["unread"] = [(_placed(entry, rel, path), str(why)) for rel, path, why in doc.get("unread", ())]
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
             return None  # not a record of this format: a miss, rewritten by the next store
         return fields, unparsed
@@ -173,21 +172,28 @@ class RecordsCache(OwnCache):
         except OSError:
             return
         top = str(entry.path) + os.sep
-        rows = []
-        for (stage, path), lines in unparsed.items():
-            rel = path is not None and path.startswith(top)
-            rows.append([stage, rel, path[len(top):] if rel else path, [list(x) for x in lines]])
+        rows = [[stage, *_within(path, top), [list(x) for x in lines]] for (stage, path), lines in unparsed.items()]
         doc = {k: getattr(record, k) for k in _FIELDS if k != "stages"}
         doc["key"] = keyed.key
         texts = [(name, text.encode("utf-8", "surrogatepass")) for name, text in record.stages.items()]
         doc["stages"] = [[name, len(data)] for name, data in texts]
         doc["unparsed"] = rows
         # (stage files that did not read, for their notes: named within the entry as the unparsed lines are)
-        doc["unread"] = [[path.startswith(top), path[len(top):] if path.startswith(top) else path, why]
-                         for path, why in record.unread]
+        doc["unread"] = [[*_within(path, top), why] for path, why in record.unread]
         doc["rendered"] = record.metrics_json()  # (the snapshot writing it next takes it from the record)
         # a JSON header line, then the stage texts as they are: decoding escaped JSON strings cost ~8x more
         self.put_bytes(keyed.key, json.dumps(doc).encode("ascii") + b"\n" + b"".join(d for _, d in texts), trim=False)
+
+
+def _within(path: str | None, top: str) -> list:
+    """[whether `path` lies in the entry (`top`: its folder and a separator), the path relative to it then]: a
+    record names its entry's files so, to be read back for the entry wherever it lies (`_placed`)."""
+    rel = path is not None and path.startswith(top)
+    return [rel, path[len(top):] if rel else path]
+
+
+def _placed(entry: KernelEntry, rel: bool, path: str | None) -> str | None:
+    return os.path.join(entry.path, path) if rel else path
 
 
 # What RecordsCache.default reads from the environment: the answer is kept per process for each value
