@@ -891,11 +891,10 @@ def _what_sets_apart(entries: list[KernelEntry]) -> dict[int, str]:
     fields = (("num_warps", "warps"), ("num_stages", "stages"), ("num_ctas", "CTAs"), ("shared", "B shared"))
     for group in groups.values():
         # (a field some entry lacks or holds damaged says nothing about how they differ: not shown)
-        differ = [(key, word) for key, word in fields if None not in (values := {e.meta_int(key) for e in group})
-                  and len(values) > 1]
+        differ = [(key, word) for key, word in fields if None not in (seen := {e.meta_int(key) for e in group})
+                  and len(seen) > 1]
         for e in group if len(group) > 1 and differ else ():
-            values = [f"{e.meta_int(key)} {word}" for key, word in differ if e.meta_int(key) is not None]
-            out[id(e)] = f" ({', '.join(values)})" if values else ""
+            out[id(e)] = f" ({', '.join(f'{e.meta_int(key)} {word}' for key, word in differ)})"
     return out
 
 
