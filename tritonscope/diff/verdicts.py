@@ -159,9 +159,9 @@ class Verdict:
 
     rules: list[Rule]
     failures: list[RuleFailure] = field(default_factory=list)
-    # rule -> the kernels ('name target') it could not judge, their metric unknown (a cross-compiled CUDA
+    # rule -> the kernels (name, target) it could not judge, their metric unknown (a cross-compiled CUDA
     # kernel's `spills`: no metadata says it); and how many it judged or could not
-    unknown: dict[str, list[str]] = field(default_factory=dict)
+    unknown: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     judged: dict[str, int] = field(default_factory=dict)
     inapplicable: set[str] = field(default_factory=set)  # rules whose metric no kernel compared has at all
 
@@ -169,15 +169,16 @@ class Verdict:
         """One line per rule that some kernels' unknown metric left unjudged (a gate passing on nothing)."""
         out = []
         for rule, kernels in self.unknown.items():
-            shown = ", ".join(kernels[:3]) + (f" and {len(kernels) - 3} more" if len(kernels) > 3 else "")
+            shown = ", ".join(f"{n} {t}" for n, t in kernels[:3]) + (
+                f" and {len(kernels) - 3} more" if len(kernels) > 3 else "")
             metric = next((r.metric for r in self.rules if r.text == rule), "")
             if rule in self.inapplicable:
                 out.append(f"rule {rule}: no kernel compared has {metric} (their targets: "
-                           f"{', '.join(sorted({k.rsplit(' ', 1)[-1] for k in kernels}))}), judged none")
+                           f"{', '.join(sorted({t for _, t in kernels}))}), judged none")
                 continue
             hint = (": a cross-compiled CUDA kernel's spills are in no metadata (`stack>+0` watches its "
                     "stack frame, spills included)") if metric == "spills" and all(
-                k.rsplit(" ", 1)[-1].startswith("cuda") for k in kernels) else ""
+                t.startswith("cuda") for _, t in kernels) else ""
             out.append(f"rule {rule}: {metric} unknown for {len(kernels)} of {self.judged.get(rule, 0)} kernel(s) "
                        f"({shown}), not judged{hint}")
         return out
@@ -206,13 +207,13 @@ class Verdict:
                 read = [(p.b, 1 if p.a.load_sites and p.b.load_sites else None, 1) for p in result.pairs]
             readable = [(r, b, a) for r, b, a in read if applies(rule.metric, r.target)]
             if read and not readable:  # (a metric of the other backend's kernels: a gate judging none)
-                self.unknown[rule.text] = [f"{r.name} {r.target}" for r, _, _ in read]
+                self.unknown[rule.text] = [(r.name, r.target) for r, _, _ in read]
                 self.inapplicable.add(rule.text)
                 continue
             unknown = [r for r, b, a in readable if b is None or (rule.mode != "value" and a is None)]
             self.judged[rule.text] = len(readable)
             if unknown:
-                self.unknown[rule.text] = [f"{r.name} {r.target}" for r in unknown]
+                self.unknown[rule.text] = [(r.name, r.target) for r in unknown]
         return self
 
 

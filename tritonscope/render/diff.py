@@ -116,7 +116,8 @@ def diff_payload(result: DiffResult, report: Verdict | None = None) -> dict:
         "rules": [r.text for r in report.rules] if report else [],
         "failed_rules": [f.to_json() for f in report.failures] if report else [],
         # rule -> the kernels whose metric for it is unknown: not judged (their notes on stderr say so)
-        "unjudged": dict(report.unknown) if report else {},
+        "unjudged": {rule: [f"{n} {t}" for n, t in kernels] for rule, kernels in report.unknown.items()}
+        if report else {},
         "exit_code": report.exit_code if report else 0,
     }
 
