@@ -252,6 +252,42 @@ def random_cases(seed: int = 5, per_kind: int = 60) -> list[dict]:
     return cases
 
 
+def generic_linear_cases(seed: int = 9, count: int = 60) -> list[dict]:
+    """Triton 3.9's `#ttg.generic_linear`: a random blocked layout's bases with warp bases that move along
+    several dims (one XORed with a register or lane basis: the same span) and extra warp bases alike another
+    basis (an element held by two threads no zero basis explains). Every case reaches every element, as
+    Triton's verifier asks; each at the layout's own shape and at another."""
+    from tritonscope.layouts.tensor import to_linear
+
+    rng = random.Random(seed)
+    cases: list[dict] = []
+    while len(cases) < count:
+        rank = rng.choice([2, 2, 3])
+        shape = _shape(rng, rank, 12)
+        bases = {k: [list(b) for b in v]
+                 for k, v in to_linear(parse_layout(random_blocked(rng, rank, cga=False)), shape).bases.items()}
+        others = [b for b in bases["register"] + bases["lane"] if any(b)]
+        if not others:
+            continue
+        warp = bases["warp"]
+        if not warp or rank < 2:
+            continue
+        # (a swizzled warp basis in every case: Gluon's Python layout, through which Triton is asked, builds
+        # an unswizzled one as a `linear` layout, whose verifier aborts on alike bases)
+        i = rng.randrange(len(warp))
+        warp[i] = [a ^ c for a, c in zip(warp[i], rng.choice(others), strict=True)]
+        if warp[i] == [0] * rank or sum(1 for v in warp[i] if v) < 2:
+            continue
+        if len(warp) < 4 and rng.random() < 0.7:
+            warp.insert(rng.randrange(len(warp) + 1), list(rng.choice(others + warp)))
+        body = ", ".join(f"{k} = [" + ", ".join(_ints(b) for b in bases[k]) + "]"
+                         for k in ("register", "lane", "warp")) + ", block = []"
+        for s in (shape, _shape(rng, rank, 12)):
+            cases.append({"kind": "generic_linear", "text": f"#ttg.generic_linear<{{{body}}}>", "shape": s,
+                          "bits": 16, "shared": False})
+    return cases
+
+
 # Kinds no release converts through its Python bindings (docs/json-layout.md).
 NO_ORACLE_KINDS = ("amd_rotating_shared", "padded_shared")
 # The issue's example (a 2x64 tensor under a 8x64 tile) and other tensors smaller than their tile.

@@ -283,3 +283,45 @@ def test_an_mma_operand_without_kwidth_packs_32_bits_a_register(dtype, registers
                                   "--json", "--no-picture"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["bases"]["register"] == registers
+
+
+def test_generic_linear_layouts_as_triton_39_decodes_them():
+    """Helper 79 (Triton's test_elementwise_generic_linear): 3.9 prints a non-injective or warp-swizzled
+    DistributedLinearLayout as `#ttg.generic_linear`, which no command read ('unknown layout kind'); a tensor
+    smaller than such a layout lost one of two alike bases only, and a linear layout's dims were ordered by
+    its lane and warp bases too (Triton's getOrder reads only the register bases). Against 3.9's answers
+    (tests/layout_oracle_record.py --generic: the cases its Python binding can answer)."""
+    rec = json.loads((RECORDS / "generic-linear-triton-3.9.json").read_text())
+    assert rec["triton"].startswith("3.9.") and len(rec["cases"]) >= 20
+    alike = swizzled = 0
+    for case in rec["cases"]:
+        layout = parse_layout(case["text"])
+        assert layout.kind == "generic_linear" and layout.to_text() == case["text"]
+        assert to_linear(layout, case["shape"], case["bits"]).to_json() == case["bases"], case
+        bases = [tuple(b) for k in ("register", "lane", "warp") for b in layout.bases[k] if any(b)]
+        alike += len(set(bases)) < len(bases)
+        swizzled += any(sum(1 for v in b if v) > 1 for b in layout.bases["warp"])
+    assert alike >= 10 and swizzled == len(rec["cases"])
+
+
+def test_a_generic_linear_layout_counts_the_threads_holding_each_element(tmp_path):
+    """Two alike bases (a register's and a warp's) put each element on two threads, as a zero warp basis
+    would; the count came from zero bases only ('each element held by one thread'). Registers repeating an
+    element (a zero register basis) are counted once per element."""
+    ttgir = tmp_path / "g.ttgir"
+    ttgir.write_text(
+        "#g = #ttg.generic_linear<{register = [[0, 1], [0, 2], [0, 4], [0, 16], [32, 0]], lane = [[1, 0], [2, 0], "
+        "[4, 0], [8, 0], [0, 8]], warp = [[32, 0], [16, 0]], block = []}>\n"
+        "#r = #ttg.linear<{register = [[0], [1]], lane = [[2], [4], [8], [16], [32]], warp = [[64], [128]], "
+        "block = []}>\n"
+        'module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {\n'
+        "  tt.func public @k() {\n"
+        "    %a = arith.constant dense<0.000000e+00> : tensor<64x32xf32, #g>\n"
+        "    %b = arith.constant dense<0> : tensor<256xi32, #r>\n"
+        "    tt.return\n  }\n}\n")
+    res = CliRunner().invoke(main, ["layout", str(ttgir), "--json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    facts = {lay["name"]: lay["uses"][0]["facts"] for lay in doc["layouts"]}
+    assert facts["g"]["threads_per_element"] == 2 and facts["g"]["elements_per_thread"] == 32
+    assert facts["r"]["threads_per_element"] == 1 and facts["r"]["distinct_per_thread"] == 2

@@ -291,7 +291,7 @@ def _build_dot_op(f: _Fields) -> Layout:
     return DotOperandLayout(op_idx, parent, k_width)
 
 
-def _build_linear(f: _Fields) -> Layout:
+def _build_linear(f: _Fields, spelling: str = "linear") -> Layout:
     reg, lane, warp = f.bases("register"), f.bases("lane"), f.bases("warp")
     block = f.bases("block", required=False) or ()
     dims = {len(b) for b in (*reg, *lane, *warp, *block)}
@@ -299,21 +299,23 @@ def _build_linear(f: _Fields) -> Layout:
         raise ParseError(f"bases: every basis must have the same rank, got ranks {sorted(dims)}")
     # a distributed layout is a permutation once its broadcast (zero) bases are left out: each other basis
     # one power of two along one dim, no two alike (Triton refuses any other: an element held by two
-    # threads that no broadcast explains)
+    # threads that no broadcast explains). A generic one (3.9) only keeps register, lane and block bases
+    # along one dim: its warp bases may move along several, and two bases may be alike.
+    generic = spelling == "generic_linear"
     seen: dict[tuple[int, int], str] = {}
     for name, bases in (("register", reg), ("lane", lane), ("warp", warp), ("block", block)):
         for b in bases:
             nonzero = [(d, v) for d, v in enumerate(b) if v]
-            if not nonzero:
+            if not nonzero or (generic and name == "warp"):
                 continue
-            if len(nonzero) > 1 or nonzero[0][1] < 0 or nonzero[0][1] & (nonzero[0][1] - 1):
-                raise ParseError(f"{name} basis {list(b)}: a distributed linear layout's basis is one power of two "
-                                 "along one dim (or all zeros)")
-            if nonzero[0] in seen:
+            if len(nonzero) > 1 or nonzero[0][1] & (nonzero[0][1] - 1):
+                raise ParseError(f"{name} basis {list(b)}: a distributed linear layout's {name} basis is one power "
+                                 "of two along one dim (or all zeros)")
+            if nonzero[0] in seen and not generic:
                 raise ParseError(f"{name} basis {list(b)} repeats a {seen[nonzero[0]]} basis: not a permutation once "
                                  "the zero bases are left out (Triton refuses it)")
             seen[nonzero[0]] = name
-    return LinearEncoding({"register": reg, "lane": lane, "warp": warp, "block": block})
+    return LinearEncoding({"register": reg, "lane": lane, "warp": warp, "block": block}, spelling)
 
 
 def _build_swizzled(f: _Fields, kind: str) -> Layout:
@@ -425,6 +427,7 @@ _BUILDERS = {
     "amd_wmma": _build_amd_wmma,
     "dot_op": _build_dot_op,
     "linear": _build_linear,
+    "generic_linear": lambda f: _build_linear(f, "generic_linear"),
     "shared": lambda f: _build_swizzled(f, "shared"),
     "swizzled_shared": lambda f: _build_swizzled(f, "swizzled_shared"),
     "amd_rotating_shared": lambda f: _build_swizzled(f, "amd_rotating_shared"),

@@ -306,13 +306,13 @@ def linear_encoding_to_linear(enc: LinearEncoding, shape: Sequence[int]) -> Line
 
 
 def linear_encoding_order(enc: LinearEncoding, rank: int) -> list[int]:
-    """Dims in the order the register (then lane, warp, block) bases first move along them."""
+    """Dims in the order the register bases first move along them, then the rest from the last dim down
+    (Triton's LinearEncodingAttr::getOrder: lane, warp and block bases have no say)."""
     order: list[int] = []
-    for in_dim in ("register", "lane", "warp", "block"):
-        for b in enc.bases.get(in_dim, ()):
-            for d, v in enumerate(b):
-                if v and d not in order:
-                    order.append(d)
+    for b in enc.bases.get("register", ()):
+        d = next((d for d, v in enumerate(b) if v), None)
+        if d is not None and d not in order:
+            order.append(d)
     order += [d for d in range(rank - 1, -1, -1) if d not in order]
     return order
 

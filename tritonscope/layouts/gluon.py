@@ -86,13 +86,19 @@ def _norm(v: Any) -> Any:
     return v
 
 
+def same_kind(written: str, resolved: str) -> bool:
+    """A written layout's kind against a TTGIR layout's: a DistributedLinearLayout prints as `linear`, or as
+    3.9's `generic_linear` where its warp bases move along several dims or two bases are alike."""
+    return resolved == written or (written, resolved) == ("linear", "generic_linear")
+
+
 def matches(written: WrittenLayout, layout: Layout | None) -> bool:
     """Whether `layout` has every field `written` spells out (symbols match anything)."""
     if layout is None:
         return False
     if written.kind is None:
         return not layout.shared
-    if layout.kind != written.kind:
+    if not same_kind(written.kind, layout.kind):
         return False
     for key, attr in FIELDS.get(written.kind, {}).items():
         value = written.args.get(key)
@@ -218,8 +224,8 @@ def resolve(written: WrittenLayout, kernel: KernelTensors, claimed: frozenset[st
             if c or not converted:
                 matched.setdefault(name, layout)
     if not matched:
-        same_kind = [n for n, lay in seen.items() if written.kind is None or lay.kind == written.kind]
-        if not same_kind and not direct and written.function is not None:
+        kind_seen = [n for n, lay in seen.items() if written.kind is None or same_kind(written.kind, lay.kind)]
+        if not kind_seen and not direct and written.function is not None:
             # (written in the kernel or a helper: a module's layout no line uses is left out as before)
             # no op of its lines carries it, but the TTGIR has a layout with its fields: a constant the
             # compiler hoisted to no line (a gl.zeros accumulator), an op merged with an identical one
@@ -230,7 +236,7 @@ def resolve(written: WrittenLayout, kernel: KernelTensors, claimed: frozenset[st
                 # (several fit its written fields: which it is, nothing says, nor which of their lines are its)
                 return Resolution(written, ELSEWHERE, found, _filled(written, found, kernel),
                                   on_lines if len(found) == 1 else [])
-        return Resolution(written, "differs" if same_kind else "not in TTGIR", seen=same_kind)
+        return Resolution(written, "differs" if kind_seen else "not in TTGIR", seen=kind_seen)
     resolved, on_lines = _carried(matched, kernel, written.line if written.file is None else None)
     status = "chosen by the compiler" if direct else "filled in" if written.symbolic else "as written"
     return Resolution(written, status, resolved, _filled(written, resolved, kernel), on_lines)

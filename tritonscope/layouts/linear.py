@@ -175,23 +175,24 @@ def ensure_not_smaller(layout: LinearMap, shape: dict[str, int], names: Sequence
 
 
 def ensure_not_larger(layout: LinearMap, shape: dict[str, int], broadcast_registers: bool = True) -> LinearMap:
-    """Shrink each out-dim to shape[d] by zeroing its largest bases first: broadcast (replication)."""
+    """Shrink each out-dim to shape[d] by zeroing the bases that reach past it: broadcast (replication).
+
+    (Triton zeroes the largest bases first until the out-dim's size fits; where every power of two is one
+    basis's, as in a one-to-one layout, those are the bases past the size. A generic linear layout (3.9)
+    may hold a power twice: both copies go, as Triton 3.9 answers.)"""
     bases = {k: [list(b) for b in v] for k, v in layout.in_bases.items()}
     drop: set[int] = set()
     for j, (name, actual) in enumerate(layout.out_dims):
         desired = shape[name]
         if actual <= desired:
             continue
-        found = [(bs[i][j], d, i) for d, bs in bases.items() for i in range(len(bs)) if bs[i][j] != 0]
-        found.sort(key=lambda t: -t[0])
-        for _value, d, i in found:
-            if actual <= desired:
-                break
-            if not broadcast_registers and d == "register":
-                drop.add(i)
-            else:
-                bases[d][i][j] = 0
-            actual >>= 1
+        for d, bs in bases.items():
+            for i, b in enumerate(bs):
+                if b[j] >= desired:
+                    if not broadcast_registers and d == "register":
+                        drop.add(i)
+                    else:
+                        b[j] = 0
     if drop:
         bases["register"] = [b for i, b in enumerate(bases["register"]) if i not in drop]
     return LinearMap({k: [tuple(b) for b in v] for k, v in bases.items()}, layout.out_names)

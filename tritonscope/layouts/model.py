@@ -216,7 +216,13 @@ class LinearEncoding(LayoutBase):
     """`#ttg.linear<{register = [...], lane = [...], warp = [...], block = [...]}>`: explicit bases."""
 
     bases: dict = field(default_factory=dict, hash=False)
-    kind = "linear"
+    # `linear`, or 3.9's `generic_linear`: the same bases, but warp bases may move along several dims and
+    # the layout need not be one-to-one (an element held by two threads no zero basis explains)
+    spelling: str = "linear"
+
+    @property
+    def kind(self) -> str:  # type: ignore[override]
+        return self.spelling
 
     @property
     def rank(self) -> int:
@@ -226,7 +232,7 @@ class LinearEncoding(LayoutBase):
         return 1
 
     def to_text(self) -> str:
-        return "#ttg.linear<{" + ", ".join(f"{k} = {_bases(v)}" for k, v in self.bases.items()) + "}>"
+        return f"#ttg.{self.spelling}<{{" + ", ".join(f"{k} = {_bases(v)}" for k, v in self.bases.items()) + "}>"
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ class LayoutFacts:
     replicated: int
     broadcast_bases: dict[str, int] = field(default_factory=dict)  # zero bases per in-dim
     threads: int = 0  # threads the layout spreads over (lanes x warps x CTAs; 0 for shared layouts)
-    threads_per_element: int = 1  # distinct threads holding each element (2 ** zero lane/warp/block bases)
+    threads_per_element: int = 1  # distinct threads holding each element (threads_holding_each)
     replicated_dims: tuple[int, ...] = ()  # dims the CTA tile overhangs the tensor along (the copies' cause)
     bases: dict[str, list[list[int]]] = field(default_factory=dict)
 
@@ -111,6 +111,16 @@ def cta_tile(layout: Layout, ll: LinearLayout) -> tuple[int, ...]:
     return ll.shape
 
 
+def threads_holding_each(ll: LinearLayout) -> int:
+    """Distinct threads (lane, warp, CTA) holding each element: 2 ** the thread bits whose move a thread's
+    registers can undo (a zero basis, or, in a generic linear layout, one alike another thread's or a
+    register's; the layout reaches every element alike)."""
+    regs = [list(b) for b in ll.bases.get("register", [])]
+    threads = [list(b) for x in ("lane", "warp", "block") for b in ll.bases.get(x, [])]
+    moved = span_rank(regs + threads) - span_rank(regs)
+    return 2 ** (len(threads) - moved)
+
+
 def describe(
     layout: Layout, shape, element_bits: int, warp_size: int | None = None, ll: LinearLayout | None = None
 ) -> LayoutFacts:
@@ -168,7 +178,7 @@ def describe(
         broadcast_bases=broadcast,
         bases=ll.bases,
         threads=0 if shared else prod(ll.size(x) for x in ("lane", "warp", "block") if x in ll.in_dims),
-        threads_per_element=1 if shared else 2 ** sum(broadcast.get(x, 0) for x in ("lane", "warp", "block")),
+        threads_per_element=1 if shared else threads_holding_each(ll),
         replicated_dims=tuple(i for i, (s, t) in enumerate(zip(shape, tile, strict=False)) if t > s),
     )
 

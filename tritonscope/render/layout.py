@@ -317,8 +317,10 @@ def render_kernel_layouts(reports: list[dict], console: Console, kernel: str, pa
             else:
                 console.print(
                     f"    CTA tile {x(f['cta_tile'])}, {f['rounds']} round{'s' if f['rounds'] != 1 else ''}: "
-                    f"{f['elements_per_thread']} "
-                    f"elements/thread, {f['contiguous_per_thread']} contiguous along dim {f['fastest_dim']}, "
+                    f"{f['elements_per_thread']} elements/thread"
+                    + (f" ({f['distinct_per_thread']} distinct)"
+                       if f.get("distinct_per_thread", f["elements_per_thread"]) != f["elements_per_thread"] else "")
+                    + f", {f['contiguous_per_thread']} contiguous along dim {f['fastest_dim']}, "
                     f"{f['vectors_per_thread']} x {f['vector_bytes']} B vectors"
                     + (f", {f['replicated']} replicated" if f["replicated"] else ""),
                     markup=False,
@@ -344,7 +346,12 @@ def held_sentence(f: dict) -> str:
         n = f["contiguous_per_thread"]
         return f"in shared memory, {n} consecutive element{'' if n == 1 else 's'} along dim {f['fastest_dim']}"
     n, tpe = f["elements_per_thread"], f["threads_per_element"]
-    text = f"{n} element{'s' if n != 1 else ''}/thread over {f['threads']} threads, "
+    distinct = f.get("distinct_per_thread", n)
+    if distinct != n:  # registers repeating an element (a zero register basis): the count of each
+        text = (f"{distinct} element{'s' if distinct != 1 else ''}/thread, each in {n // distinct} registers, "
+                f"over {f['threads']} threads, ")
+    else:
+        text = f"{n} element{'s' if n != 1 else ''}/thread over {f['threads']} threads, "
     if tpe == 1:
         return text + "each element held by one thread"
     dims = ", ".join(map(str, f["replicated_dims"]))
