@@ -131,3 +131,29 @@ def test_line_numbers_below_one_are_usage_errors(cli, cache39, args):
     r = cli(*[a.format(entry=entry) for a in args])
     option = next(a for a in args if a.startswith("--") and a != "--stage" and a != "--line")
     assert r.returncode == 2 and option in r.stderr, r.stderr
+
+
+def test_a_layout_kind_of_a_newer_release_leaves_the_rest_readable(cli, entry_copy):
+    """Helper 79: one layout of a kind tritonscope does not know (3.9's generic_linear, before it was read)
+    stopped map --line, loads and layout whole ('unknown layout kind'). The kind is said where its numbers
+    are asked, its tensors keep the memory their type names, and an access on it has no prediction (its
+    verdict unknown, not 'as-predicted')."""
+    p = entry_copy / "add_kernel.ttgir"
+    text = p.read_text()
+    assert "#ttg.blocked<" in text
+    p.write_text(text.replace("#ttg.blocked<", "#ttg.future_blocked<"))
+    r = cli("map", str(entry_copy), "--line", "1")
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    r = cli("layout", str(entry_copy))
+    assert r.returncode == 0, r.stderr
+    assert "in registers" in r.stdout and "unknown layout kind ttg.future_blocked: not decoded" in r.stdout
+    r = cli("loads", str(entry_copy), "--json")
+    assert r.returncode == 0, r.stderr
+    import json
+
+    rows = json.loads(r.stdout)["rows"]
+    assert rows and all(row["verdict"] == "unknown" for row in rows if row["shape"])
+    assert all("no-prediction" in row["reasons"] and "future_blocked" in row["evidence"]["no-prediction"]
+               for row in rows if row["shape"])
+    # an attribute given alone is still an error: nothing else to read
+    _one_line_error(cli("layout", "#ttg.future_blocked<{a = 1}>"))

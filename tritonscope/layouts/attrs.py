@@ -105,14 +105,15 @@ def dtype_bits(dtype: str) -> int | None:
     return bits if 0 < bits <= 1024 else None  # (`i0`: no element; wider than any register file moves)
 
 
-def parse_layout(text: str, aliases: dict[str, Layout] | None = None) -> Layout:
-    """One layout attribute; `#name = ` in front is allowed. ParseError names the offending field."""
+def parse_layout(text: str, aliases: dict[str, Layout] | None = None, lenient: bool = False) -> Layout:
+    """One layout attribute; `#name = ` in front is allowed. ParseError names the offending field; `lenient`
+    (a module's): a kind not known is an OpaqueLayout saying so."""
     text = text.strip()
     m = ALIAS_LINE.match(text)
     if m:
         text = m.group("value")
     value = parse_value(text)
-    return to_layout(value, aliases or {}, text)
+    return to_layout(value, aliases or {}, text, lenient=lenient)
 
 
 def parse_layout_aliases(ttgir_text: str, path: str | None = None) -> dict[str, Layout]:
@@ -140,7 +141,8 @@ def parse_layout_aliases(ttgir_text: str, path: str | None = None) -> dict[str, 
         resolving.add(name)
         text, line = raw[name]
         try:
-            out[name] = to_layout(parse_value(text), _LazyAliases(resolve), text, name=name)
+            # (a kind of a newer release: the module's other layouts, and what needs none, still read)
+            out[name] = to_layout(parse_value(text), _LazyAliases(resolve), text, name=name, lenient=True)
         except ParseError as exc:
             raise ParseError(f"#{name}: {exc.message}", line=line) from None
         resolving.discard(name)
@@ -190,7 +192,7 @@ def parse_tensor_type(text: str, aliases: dict[str, Layout] | None = None) -> Te
                 raise ParseError(f"unknown layout alias #{encoding_name} in {text[:80]}")
             encoding = aliases[encoding_name]
         else:
-            encoding = parse_layout(enc_text, aliases)
+            encoding = parse_layout(enc_text, aliases, lenient=True)
     for extra in parts[2:]:
         extra = extra.strip()
         if re.fullmatch(r"\d+(x\d+)*", extra):

@@ -30,7 +30,31 @@ from tritonscope.layouts.model import (
 from tritonscope.layouts.syntax import AliasRef, AttrText
 
 
-def to_layout(value: object, aliases: dict, text: str, name: str | None = None) -> Layout:
+class UnknownLayoutKind(ParseError):
+    """A layout attribute of a kind no builder reads (a release newer than this tritonscope may print one)."""
+
+
+def unknown_kind(value: AttrText, text: str, why: str) -> Layout:
+    """A module's layout of a kind tritonscope does not know: kept by name, so the module's other layouts and
+    every command that needs no layout still read; asking for its numbers says why there are none."""
+    layout = OpaqueLayout(name=f"{value.dialect + '.' if value.dialect else ''}{value.kind}", unknown=why)
+    object.__setattr__(layout, "dialect", value.dialect)
+    object.__setattr__(layout, "text", text)
+    return layout
+
+
+def to_layout(value: object, aliases: dict, text: str, name: str | None = None, lenient: bool = False) -> Layout:
+    """The layout `value` spells. `lenient` (a module's layouts): one of a kind not known, or built on one,
+    is an OpaqueLayout saying so (unknown_kind) instead of an error."""
+    try:
+        return _to_layout(value, aliases, text)
+    except UnknownLayoutKind as exc:
+        if lenient and isinstance(value, AttrText):
+            return unknown_kind(value, text, exc.message)
+        raise
+
+
+def _to_layout(value: object, aliases: dict, text: str) -> Layout:
     if isinstance(value, AliasRef):
         if value.name not in aliases:
             raise ParseError(f"unknown layout alias #{value.name}")
@@ -45,7 +69,7 @@ def to_layout(value: object, aliases: dict, text: str, name: str | None = None) 
         object.__setattr__(layout, "text", text)
         return layout
     if builder is None:
-        raise ParseError(f"unknown layout kind {value.dialect + '.' if value.dialect else ''}{kind}")
+        raise UnknownLayoutKind(f"unknown layout kind {value.dialect + '.' if value.dialect else ''}{kind}")
     fields = _Fields(value, aliases)
     layout = builder(fields)
     fields.check_all_used()
@@ -123,9 +147,14 @@ class _Fields:
         v = self._get(key, True)
         if isinstance(v, (AliasRef, AttrText)):
             try:
-                return to_layout(v, self.aliases, str(v))
+                layout = to_layout(v, self.aliases, str(v))
+            except UnknownLayoutKind as exc:
+                raise UnknownLayoutKind(f"{key}: {exc.message}") from None
             except ParseError as exc:
                 raise ParseError(f"{key}: {exc.message}") from None
+            if getattr(layout, "unknown", ""):  # (a slice or operand of a kind not known: not known either)
+                raise UnknownLayoutKind(f"{key}: {layout.unknown}")
+            return layout
         raise ParseError(f"{key}: expected a layout (#alias or #ttg.<layout><...>), got {_show(v)}")
 
     def cta(self, rank: int, order: tuple[int, ...] | None) -> CTALayout:

@@ -358,6 +358,8 @@ def layout_to_linear(layout, shape: Sequence[int], element_bits: int | None = No
         one = layout_to_linear(layout, shape[-rank:], element_bits)
         return stack_buffers(one, shape, rank, "col" if layout.tensor_memory else "offset")
     convert = _TO_LINEAR.get(type(layout))
+    if convert is None and getattr(layout, "unknown", ""):
+        raise TritonscopeError(f"{layout.unknown}: not decoded (a Triton release newer than this tritonscope?)")
     if convert is None:
         raise TritonscopeError(f"no linear layout for {layout.kind} in tritonscope")
     return convert(layout, shape, element_bits)

@@ -422,7 +422,12 @@ class OpaqueLayout(LayoutBase):
     so a kernel using it still lists its other layouts; to_linear raises a one-line error for it."""
 
     name: str = ""
-    shared = True
+    unknown: str = ""  # why: a kind tritonscope does not know (its text is kept); "" for a known one
+
+    @property
+    def shared(self) -> bool:  # type: ignore[override]
+        """Tensor memory encodings are no register layouts; of a kind not known, the type says (memdesc)."""
+        return not self.unknown
 
     @property
     def kind(self) -> str:  # type: ignore[override]

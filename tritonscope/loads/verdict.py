@@ -53,6 +53,10 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
         row.verdict = "scalar"
     elif predicted is not None and row.vector_bytes < predicted:
         row.verdict = "narrower"
+    elif predicted is None:  # (a layout not decoded: nothing to hold the instruction against)
+        row.verdict = "unknown"
+        row.reasons = [Reason("no-prediction", f"no width predicted ({row.prediction_note or 'no layout'})")]
+        return
     else:
         row.verdict = "as-predicted"
     if row.verdict != "as-predicted":
