@@ -288,6 +288,23 @@ def generic_linear_cases(seed: int = 9, count: int = 60) -> list[dict]:
     return cases
 
 
+def fp64_mma_cases() -> list[dict]:
+    """fp64's m8n8k4 MMA, printed `instrShape = [8, 8]` from 3.8, its operands and the [16, 8] ones beside
+    them, on tensors smaller and larger than the tile (helper 78: the A operand was laid out 16 rows tall)."""
+    cases: list[dict] = []
+    for instr in ("[8, 8]", "[16, 8]"):
+        for warps in ("[2, 2]", "[4, 1]", "[1, 4]"):
+            mma = (f"#ttg.nvidia_mma<{{versionMajor = 2, versionMinor = 0, warpsPerCTA = {warps}, "
+                   f"instrShape = {instr}}}>")
+            for shape in ([8, 4], [4, 8], [8, 8], [16, 4], [4, 4], [64, 64], [16, 16], [32, 8], [8, 32]):
+                cases.append({"kind": "nvidia_mma", "text": mma, "shape": shape, "bits": 64, "shared": False})
+                for op in (0, 1):
+                    for k_width, bits in ((1, 64), (2, 32)):
+                        cases.append({"kind": "dot_op(nvidia_mma)", "shape": shape, "bits": bits, "shared": False,
+                                      "text": f"#ttg.dot_op<{{opIdx = {op}, parent = {mma}, kWidth = {k_width}}}>"})
+    return cases
+
+
 # Kinds no release converts through its Python bindings (docs/json-layout.md).
 NO_ORACLE_KINDS = ("amd_rotating_shared", "padded_shared")
 # The issue's example (a 2x64 tensor under a 8x64 tile) and other tensors smaller than their tile.

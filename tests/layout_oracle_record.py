@@ -9,7 +9,7 @@ libtriton) and run, from the repository root:
     unzip -q wheels/triton-3.8.0-*.whl -d /tmp/triton-3.8.0
     python tests/layout_oracle_record.py /tmp/triton-3.8.0      # writes tests/data/layout-oracle/triton-3.8.json
 
-(with no folder, the installed triton; `--generic`: 3.9's generic_linear cases, see record_generic).
+(with no folder, the installed triton; `--extra`: the cases of record_extra).
 The cases (layout text, shape, element bits, warps, lanes) come
 from `layout_cases.oracle_cases()`: seeded random layouts of every kind Triton can convert, tensors
 smaller than the layout's tile included, plus the legacy spellings. Triton runs in a subprocess
@@ -53,36 +53,36 @@ def record(folder: str | None) -> Path:
     return path
 
 
-def record_generic() -> Path:
-    """3.9's `#ttg.generic_linear` cases (`layout_cases.generic_linear_cases`), answered by the installed
-    Triton (3.9 or later) and kept where it answers: its `to_linear_layout` wraps every distributed answer
-    back into a layout object, which aborts libtriton for most generic layouts (a `linear` one's verifier),
-    so those have no oracle and are counted, not kept."""
+def record_extra() -> Path:
+    """Cases beside the per-release ones, answered by the installed Triton (3.9 or later) and kept where it
+    answers: 3.9's `#ttg.generic_linear` (`layout_cases.generic_linear_cases`; its `to_linear_layout` wraps
+    every distributed answer back into a layout object, which aborts libtriton for most generic layouts, a
+    `linear` one's verifier: those have no oracle and are counted, not kept) and fp64's MMA
+    (`layout_cases.fp64_mma_cases`)."""
     sys.path.insert(0, str(HERE))
-    from layout_cases import generic_linear_cases
+    from layout_cases import fp64_mma_cases, generic_linear_cases
     from layout_oracle import release_of, run_oracle, write_record
 
     from tritonscope.layouts.attrs import parse_layout
     from tritonscope.layouts.tensor import to_linear
 
-    cases = generic_linear_cases(count=240)
+    cases = generic_linear_cases(count=240) + fp64_mma_cases()
     for c in cases:
         ll = to_linear(parse_layout(c["text"]), c["shape"], c["bits"])
         c.update(warps=ll.size("warp"), lanes=ll.size("lane"))
     results = run_oracle(cases)
     rows = [{**c, **r} for c, r in zip(cases, results, strict=True) if "error" not in r]
     version = release_of(None)
-    path = OUT / "generic-linear-triton-3.9.json"
-    write_record(path, version, f"tests/layout_oracle_record.py --generic: GluonOpBuilder.to_linear_layout as for "
-                 f"triton-3.9.json; {len(cases) - len(rows)} of {len(cases)} cases aborted libtriton and are left "
+    path = OUT / f"extra-triton-{'.'.join(version.split('.')[:2])}.json"
+    write_record(path, version, f"tests/layout_oracle_record.py --extra: GluonOpBuilder.to_linear_layout as for "
+                 f"triton-X.Y.json; {len(cases) - len(rows)} of {len(cases)} cases aborted libtriton and are left "
                  "out", rows, separators=(",", ":"))
-    print(f"triton {version}: {len(rows)} of {len(cases)} generic_linear cases answered -> "
-          f"{path.relative_to(HERE.parent)}")
+    print(f"triton {version}: {len(rows)} of {len(cases)} extra cases answered -> {path.relative_to(HERE.parent)}")
     return path
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--generic"]:
-        record_generic()
+    if sys.argv[1:] == ["--extra"]:
+        record_extra()
     else:
         record(sys.argv[1] if len(sys.argv) > 1 else None)

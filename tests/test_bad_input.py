@@ -134,7 +134,7 @@ def test_line_numbers_below_one_are_usage_errors(cli, cache39, args):
 
 
 def test_a_layout_kind_of_a_newer_release_leaves_the_rest_readable(cli, entry_copy):
-    """Helper 79: one layout of a kind tritonscope does not know (3.9's generic_linear, before it was read)
+    """Helper 79: one layout of a kind tritonscope does not know (3.8's generic_linear, before it was read)
     stopped map --line, loads and layout whole ('unknown layout kind'). The kind is said where its numbers
     are asked, its tensors keep the memory their type names, and an access on it has no prediction (its
     verdict unknown, not 'as-predicted')."""

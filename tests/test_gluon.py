@@ -366,7 +366,7 @@ def test_wmma_and_linear_layouts_match_on_their_bases():
     linear = "#ttg.linear<{{register = [[0, 1]], lane = {}, warp = [], block = []}}>"
     assert matches(lin, parse_layout(linear.format("[[1, 0], [2, 0]]")))
     assert not matches(lin, parse_layout(linear.format("[[2, 0], [1, 0]]")))
-    # (3.9 prints one whose warp bases move along several dims, or with two alike bases, as generic_linear)
+    # (3.8 on prints one whose warp bases move along several dims, or with two alike bases, as generic_linear)
     generic = "#ttg.generic_linear<{{register = [[0, 1]], lane = {}, warp = [], block = []}}>"
     assert matches(lin, parse_layout(generic.format("[[1, 0], [2, 0]]")))
     assert not matches(lin, parse_layout(generic.format("[[2, 0], [1, 0]]")))

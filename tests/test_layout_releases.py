@@ -285,23 +285,30 @@ def test_an_mma_operand_without_kwidth_packs_32_bits_a_register(dtype, registers
     assert json.loads(r.output)["bases"]["register"] == registers
 
 
-def test_generic_linear_layouts_as_triton_39_decodes_them():
-    """Helper 79 (Triton's test_elementwise_generic_linear): 3.9 prints a non-injective or warp-swizzled
-    DistributedLinearLayout as `#ttg.generic_linear`, which no command read ('unknown layout kind'); a tensor
-    smaller than such a layout lost one of two alike bases only, and a linear layout's dims were ordered by
-    its lane and warp bases too (Triton's getOrder reads only the register bases). Against 3.9's answers
-    (tests/layout_oracle_record.py --generic: the cases its Python binding can answer)."""
-    rec = json.loads((RECORDS / "generic-linear-triton-3.9.json").read_text())
-    assert rec["triton"].startswith("3.9.") and len(rec["cases"]) >= 20
-    alike = swizzled = 0
-    for case in rec["cases"]:
-        layout = parse_layout(case["text"])
-        assert layout.kind == "generic_linear" and layout.to_text() == case["text"]
-        assert to_linear(layout, case["shape"], case["bits"]).to_json() == case["bases"], case
-        bases = [tuple(b) for k in ("register", "lane", "warp") for b in layout.bases[k] if any(b)]
-        alike += len(set(bases)) < len(bases)
-        swizzled += any(sum(1 for v in b if v) > 1 for b in layout.bases["warp"])
-    assert alike >= 10 and swizzled == len(rec["cases"])
+@pytest.mark.parametrize("version", ["3.8", "3.9"])
+def test_generic_linear_and_fp64_mma_layouts_as_the_release_decodes_them(version):
+    """Helper 79 (Triton's test_elementwise_generic_linear): from 3.8 a non-injective or warp-swizzled
+    DistributedLinearLayout prints as `#ttg.generic_linear`, which no command read ('unknown layout kind'); a
+    tensor smaller than such a layout lost one of two alike bases only, and a linear layout's dims were ordered
+    by its lane and warp bases too (Triton's getOrder reads only the register bases). Helper 78: the operands
+    of fp64's MMA (`instrShape = [8, 8]` from 3.8) were laid out 16 rows tall, and kept registers Triton drops.
+    Against each release's answers (tests/layout_oracle_record.py --extra: the cases its binding answers)."""
+    rec = json.loads((RECORDS / f"extra-triton-{version}.json").read_text())
+    assert rec["triton"].startswith(version + ".")
+    semantics = releases.for_version(rec["triton"], "record")
+    kinds: collections.Counter = collections.Counter()
+    alike = 0
+    with releases.using(semantics):
+        for case in rec["cases"]:
+            layout = parse_layout(case["text"])
+            assert to_linear(layout, case["shape"], case["bits"]).to_json() == case["bases"], case
+            kinds[case["kind"]] += 1
+            if layout.kind == "generic_linear":
+                bases = [tuple(b) for k in ("register", "lane", "warp") for b in layout.bases[k] if any(b)]
+                alike += len(set(bases)) < len(bases)
+                assert any(sum(1 for v in b if v) > 1 for b in layout.bases["warp"])
+    assert kinds["generic_linear"] >= 20 and alike >= 10
+    assert kinds["dot_op(nvidia_mma)"] == 216 and kinds["nvidia_mma"] == 54
 
 
 def test_a_generic_linear_layout_counts_the_threads_holding_each_element(tmp_path):

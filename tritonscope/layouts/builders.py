@@ -328,7 +328,7 @@ def _build_linear(f: _Fields, spelling: str = "linear") -> Layout:
         raise ParseError(f"bases: every basis must have the same rank, got ranks {sorted(dims)}")
     # a distributed layout is a permutation once its broadcast (zero) bases are left out: each other basis
     # one power of two along one dim, no two alike (Triton refuses any other: an element held by two
-    # threads that no broadcast explains). A generic one (3.9) only keeps register, lane and block bases
+    # threads that no broadcast explains). A generic one (3.8 on) only keeps register, lane and block bases
     # along one dim: its warp bases may move along several, and two bases may be alike.
     generic = spelling == "generic_linear"
     seen: dict[tuple[int, int], str] = {}

@@ -124,8 +124,10 @@ def nvidia_dot_to_linear(dot: DotOperandLayout, mma: NvidiaMmaLayout, shape: Seq
     k_width = dot.k_width or 2
     is_a = dot.op_idx == 0
     tile = [1] * rank
+    # fp64's m8n8k4: from 3.8 its MMA prints instrShape = [8, 8] (up to 3.7 [16, 8], laid out as any other)
+    fp64 = mma.version_major == 2 and tuple(mma.instr_shape[-2:]) == (8, 8)
     if is_a:
-        tile[rank - 2], tile[rank - 1] = 16, k_width * 8
+        tile[rank - 2], tile[rank - 1] = 8 if fp64 else 16, k_width * 8
     else:
         tile[rank - 2], tile[rank - 1] = k_width * 8, 8
     order = dot_operand_order(dot.op_idx, rank, True)
@@ -134,7 +136,9 @@ def nvidia_dot_to_linear(dot: DotOperandLayout, mma: NvidiaMmaLayout, shape: Seq
     hopper = mma.version_major == 3
     warps = broadcasted_dot_operand_layout(mma.warps_per_cta, matrix_order(rank, not hopper), k_dim, "warp")
     cta = cta * warps.transpose_outs(cta.out_names)
-    return combine_cta_cga_with_shape(cta, dot_cta(mma.cta, k_dim), shape)
+    # (the operands of fp64's m8n8k4 drop the registers that would only repeat an element, as Triton 3.8 on
+    # answers; the others keep them as zero bases)
+    return combine_cta_cga_with_shape(cta, dot_cta(mma.cta, k_dim), shape, broadcast_registers=not fp64)
 
 
 def dot_cta(parent: CTALayout, k_dim: int) -> CTALayout:

@@ -88,7 +88,7 @@ def _norm(v: Any) -> Any:
 
 def same_kind(written: str, resolved: str) -> bool:
     """A written layout's kind against a TTGIR layout's: a DistributedLinearLayout prints as `linear`, or as
-    3.9's `generic_linear` where its warp bases move along several dims or two bases are alike."""
+    `generic_linear` (3.8 on) where its warp bases move along several dims or two bases are alike."""
     return resolved == written or (written, resolved) == ("linear", "generic_linear")
 
 

@@ -178,8 +178,8 @@ def ensure_not_larger(layout: LinearMap, shape: dict[str, int], broadcast_regist
     """Shrink each out-dim to shape[d] by zeroing the bases that reach past it: broadcast (replication).
 
     (Triton zeroes the largest bases first until the out-dim's size fits; where every power of two is one
-    basis's, as in a one-to-one layout, those are the bases past the size. A generic linear layout (3.9)
-    may hold a power twice: both copies go, as Triton 3.9 answers.)"""
+    basis's, as in a one-to-one layout, those are the bases past the size. A generic linear layout (3.8 on)
+    may hold a power twice: both copies go, as Triton 3.8 and 3.9 answer.)"""
     bases = {k: [list(b) for b in v] for k, v in layout.in_bases.items()}
     drop: set[int] = set()
     for j, (name, actual) in enumerate(layout.out_dims):

@@ -216,7 +216,7 @@ class LinearEncoding(LayoutBase):
     """`#ttg.linear<{register = [...], lane = [...], warp = [...], block = [...]}>`: explicit bases."""
 
     bases: dict = field(default_factory=dict, hash=False)
-    # `linear`, or 3.9's `generic_linear`: the same bases, but warp bases may move along several dims and
+    # `linear`, or `generic_linear` (3.8 on): the same bases, but warp bases may move along several dims and
     # the layout need not be one-to-one (an element held by two threads no zero basis explains)
     spelling: str = "linear"
 
