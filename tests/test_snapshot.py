@@ -396,6 +396,13 @@ def test_outputs_inside_a_cache_are_refused_before_any_work(cli, tmp_path, cache
         (["layout", str(entry), "--svg", str(entry / "x.svg")], entry / "x.svg"),
         (["layout", "#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>",
           "--shape", "128", "--png", str(inductor / "x.png")], inductor / "x.png"),
+        # helper 80: an entry, or a file of one, read as the cache: the folder it lies in is the cache, its
+        # outputs beside the entries included
+        (["report", "add_kernel", "--cache-dir", str(entry), "-o", str(cache / "r.html")], cache / "r.html"),
+        (["report", "add_kernel", "--cache-dir", str(entry / "add_kernel.ttgir"), "-o", str(cache / "r.html")],
+         cache / "r.html"),
+        (["report", str(entry / "add_kernel.ttgir"), "-o", str(cache / "r.html")], cache / "r.html"),
+        (["snapshot", "--cache-dir", str(entry), "--out", str(cache / "snap")], cache / "snap"),
     ):
         proc = cli(*args, env=env)
         assert proc.returncode == 2 and str(path) in proc.stderr and "never writes there" in proc.stderr, \

@@ -137,10 +137,10 @@ class Selection:
         return entry
 
     def read_roots(self, entries: list[KernelEntry] = ()) -> list[str]:
-        """The caches and entries this command reads: --inductor-dir, --cache-dir (else each directory given
-        as KERNEL) and the entries read."""
+        """The caches and entries this command reads: --inductor-dir, --cache-dir (else each directory or file
+        given as KERNEL) and the entries read."""
         roots = list(self.inductor_dirs)
-        roots += [self.cache_dir] if self.cache_dir is not None else [k for k in self.kernels if os.path.isdir(k)]
+        roots += [self.cache_dir] if self.cache_dir is not None else [k for k in self.kernels if os.path.exists(k)]
         return roots + [str(e.path) for e in entries if e.kind != "file"]
 
     def refuse_output_inside_caches(self, path: str, option: str, entries: list[KernelEntry] = ()) -> None:
@@ -151,7 +151,11 @@ class Selection:
         from tritonscope.artifacts.own_cache import within
         from tritonscope.errors import UsageError
 
-        for root in [*map(str, default_compiler_caches()), *self.read_roots(entries)]:
+        read = self.read_roots(entries)
+        # an entry (or a file of one) given to read lies in a cache: its folder is that cache, outputs beside
+        # the entries included
+        read += [str(c) for c in map(enclosing_compiler_cache, read) if c is not None]
+        for root in [*map(str, default_compiler_caches()), *read]:
             if within(path, root):
                 raise UsageError(f"{option} {path} is inside {root}, a Triton or Inductor cache (or an entry of one): "
                                  "inspection never writes there; give a path outside it")
