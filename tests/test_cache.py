@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from tritonscope.artifacts.cache import Cache, Target, default_cache_dir, demangle, parse_target, resolve_one, select
 from tritonscope.errors import TritonscopeError
@@ -305,3 +306,18 @@ def test_metadata_fields_of_the_wrong_type_are_unknown_not_reprs(cache39, tmp_pa
     doc = second.to_json()
     assert (doc["num_warps"], doc["shared"], doc["num_stages"]) == (None, None, None)
     assert doc["target"]["backend"] == "cuda"
+
+
+@pytest.mark.parametrize("name", [["add_kernel"], {"a": 1}])
+def test_a_metadata_name_that_is_no_string_is_no_name_in_the_report(cache39, tmp_path, name):
+    """Helper 80: `report` looked the CUBIN's kernel up by the metadata's name as given: a list or a dict
+    ended in 'internal error: unhashable type'; every other command took the entry's name."""
+    from tritonscope.cli import main
+
+    src = next(p for p in cache39.iterdir() if (p / "add_kernel.cubin").exists())
+    entry = shutil.copytree(src, tmp_path / "c" / src.name)
+    meta = entry / "add_kernel.json"
+    meta.write_text(json.dumps({**json.loads(meta.read_text()), "name": name}))
+    res = CliRunner().invoke(main, ["report", str(entry), "-o", str(tmp_path / "r.html")])
+    assert res.exit_code == 0, res.output
+    assert "registers / thread" in (tmp_path / "r.html").read_text()

@@ -517,7 +517,8 @@ def _resources(entry: KernelEntry, texts: dict[str, str], notes: list[str]) -> l
             found = cubin_resources(read_binary(entry.stage_path("cubin")), str(entry.files["cubin"]))
         except (OSError, TritonscopeError) as exc:
             return [("registers", f"unknown ({exc})")]
-        res = found.get(entry.meta("name") or entry.name) or next(iter(found.values()), None)
+        # (the kernel's symbol: the metadata's name where that read as one; a damaged list or dict is none)
+        res = found.get(entry.mangled_name or entry.name) or next(iter(found.values()), None)
         if res is None:
             return [("registers", "unknown (no kernel in the CUBIN)")]
         # (ptxas puts spills in the stack frame: local memory is the larger of the two, as `ls` says it)
