@@ -157,3 +157,46 @@ def test_a_layout_kind_of_a_newer_release_leaves_the_rest_readable(cli, entry_co
                for row in rows if row["shape"])
     # an attribute given alone is still an error: nothing else to read
     _one_line_error(cli("layout", "#ttg.future_blocked<{a = 1}>"))
+
+
+def _as_user_without_override() -> list[str] | None:
+    """A command prefix under which permission bits hold: none for a normal user; for root, setpriv dropping
+    the capabilities that read past them (None where there is no setpriv)."""
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        return None
+    caps = "-dac_override,-dac_read_search,-fowner"
+    return ["setpriv", f"--bounding-set={caps}", f"--inh-caps={caps}"]
+
+
+def test_entry_directories_that_cannot_be_listed_are_said_not_dropped(tmp_path, cache39):
+    """Helper 80: an entry directory this user cannot list vanished from ls, map --stats, snapshot and diff
+    with no word (a diff against it said the kernel was removed), and `show HASH` blamed the pattern."""
+    import json
+    import subprocess
+    import sys
+
+    prefix = _as_user_without_override()
+    if prefix is None:
+        pytest.skip("root without setpriv reads every directory")
+    cache = shutil.copytree(cache39, tmp_path / "cache")
+    locked = sorted(p for p in cache.iterdir() if p.is_dir())[0]
+    tmp_path.chmod(0o755)
+    locked.chmod(0)
+    try:
+        def run(*args):
+            return subprocess.run([*prefix, sys.executable, "-m", "tritonscope", *args], capture_output=True,
+                                  text=True, env={**os.environ, "TRITONSCOPE_RECORDS_CACHE": "off"}, timeout=600)
+
+        for args in (("ls", "--cache-dir", str(cache)), ("map", "--stats", "--cache-dir", str(cache)),
+                     ("snapshot", "--cache-dir", str(cache), "--out", str(tmp_path / "snap"))):
+            r = run(*args)
+            assert r.returncode == 0, (args, r.stderr)
+            assert f"{locked}: permission denied" in r.stderr and "left out" in r.stderr, (args, r.stderr)
+        r = run("diff", str(cache39), str(cache), "--format", "json")
+        assert any(str(locked) in d and "permission denied" in d for d in json.loads(r.stdout)["damage"])
+        err = _one_line_error(run("show", locked.name[:6], "--cache-dir", str(cache)))
+        assert str(locked) in err and "permission denied" in err
+    finally:
+        locked.chmod(0o755)

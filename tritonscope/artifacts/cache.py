@@ -797,6 +797,11 @@ class Cache:
         """Kernel entries (complete, partial, binary-only); with include_all also launchers/empty/tmp."""
         return [e for e in self.entries() if include_all or e.is_kernel]
 
+    def unreadable(self) -> list[KernelEntry]:
+        """Entry directories this user may not list (permission denied): no kernel is known to be there or
+        not, so a command leaving them out says so."""
+        return [e for e in self.entries() if e.kind == "empty" and e.metadata_error == "permission denied"]
+
 
 def _has_subdirs(path: Path) -> bool:
     try:
@@ -865,6 +870,9 @@ def resolve_one(cache: Cache, spec: str | None, target: str | None = None) -> Ke
     if not found:
         what = f"'{spec}'" if spec else "any kernel"
         t = f" for target {target}" if target else ""
+        denied = [e for e in cache.unreadable() if spec and e.hash.lower().startswith(spec.lower())]
+        if denied:
+            raise TritonscopeError("permission denied (the entry directory cannot be listed)", str(denied[0].path))
         names = sorted({e.name for e in kernels})
         hint = f" (kernels here: {', '.join(names[:8])}{', ...' if len(names) > 8 else ''})" if names else ""
         raise TritonscopeError(f"nothing matches {what}{t}{hint}", str(cache.root))

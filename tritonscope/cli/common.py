@@ -118,6 +118,12 @@ class Selection:
         if cache.root.is_dir():
             with counting_status(f"reading {cache.root}") as progress:
                 cache.entries(progress)
+            denied = cache.unreadable()
+            if denied:
+                from tritonscope.cli.outcome import outcome
+
+                outcome().note(f"{denied[0].path}" + (f" and {len(denied) - 1} more" if len(denied) > 1 else "")
+                               + ": permission denied: an entry directory this user cannot list, left out")
             if cache.linked:
                 from tritonscope.cli.outcome import outcome
 

@@ -525,7 +525,9 @@ def load_side(path: str, options: NormalizeOptions, kernel: str | None = None, t
         records = records_for_entries(entries, options)
     return Side(path=path, kind="entry" if single else "cache", records=records,
                 fold_renames=options.fold_renames, tool=tool_build(),
-                damage=[d for e in entries for d in e.damage(empty_stages=True)]
+                damage=[f"{e.path}: permission denied: an entry directory this user cannot list, left out (a kernel "
+                        "there reads as removed or added)" for e in cache.unreadable()]
+                + [d for e in entries for d in e.damage(empty_stages=True)]
                 + [d for r in records for d in r.damage_notes()])
 
 
