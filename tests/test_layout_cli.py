@@ -350,3 +350,15 @@ def test_a_layout_the_ttgir_file_spells_wrong_is_an_error_naming_the_file(cli, t
     p = cli("layout", str(ttgir))
     assert p.returncode == 1
     assert p.stderr == f"tritonscope: error: {ttgir}:1: #mma: version: WMMA versions are 1 to 3, got 4\n"
+
+
+@pytest.mark.parametrize("order,dim", [("[1, 0]", 2), ("[0, 1]", 1)])
+def test_a_multi_buffered_shared_layout_runs_along_its_buffers_dim(cli, order, dim):
+    """Helper 76 (unsloth/lightllm's fused MoE on gfx942, `memdesc<2x64x64xbf16, #shared>`): the rank-2
+    order was read against the 3-D shape, so the offsets ran along the buffer index: '1 consecutive element
+    along dim 1', where one buffer's own view said 64 along its last dim."""
+    text = f"#ttg.swizzled_shared<{{vec = 4, perPhase = 1, maxPhase = 16, order = {order}}}>"
+    r = cli("layout", text, "--shape", "2x64x64", "--dtype", "bf16", "--json")
+    assert r.returncode == 0, r.stderr
+    facts = json.loads(r.stdout)
+    assert (facts["fastest_dim"], facts["contiguous_per_thread"]) == (dim, 64)

@@ -421,6 +421,23 @@ def test_layout_picture_is_decoded_as_the_entrys_release():
     assert pictures["3.8.0"] != pictures["3.9.0"]
 
 
+def test_a_shared_layout_card_counts_offsets_not_threads():
+    """Helper 76: a shared layout's card read 'warps × lanes 1 × 1', 'elements / thread 12288' and the
+    contiguity of a multi-buffered memdesc along its buffer index (1 along dim 1, not 64 along dim 2)."""
+    from types import SimpleNamespace
+
+    from tritonscope.layouts.attrs import parse_layout
+    from tritonscope.report import LayoutItem, _describe_layout
+
+    text = "#ttg.swizzled_shared<{vec = 4, perPhase = 1, maxPhase = 16, order = [1, 0]}>"
+    entry = SimpleNamespace(triton_version="3.9.0", inferred_release=None, metadata={})
+    item = LayoutItem("shared", "swizzled_shared", text, shape=(2, 64, 64), dtype="bf16")
+    _describe_layout(item, parse_layout(text), entry)
+    facts = dict(item.facts)
+    assert "warps × lanes" not in facts and "elements / thread" not in facts
+    assert facts["elements / CTA"] == "8192" and facts["consecutive"].startswith("64 along dim 2")
+
+
 @pytest.mark.parametrize(("name", "expected"), [("softmax_kernel", "softmax_kernel.report.html"),
                                                 (".hidden", "hidden.report.html"), ("..", "kernel.report.html"),
                                                 ("", "kernel.report.html"), ("a/b c", "a_b_c.report.html")])

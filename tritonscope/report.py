@@ -407,6 +407,15 @@ def _describe_layout(item: LayoutItem, layout, entry: KernelEntry) -> None:
 
 def _register_facts(item: LayoutItem, facts) -> None:
     """A layout held by threads (or shared memory): its tile, rounds and vectors."""
+    if facts.shared:  # (offsets in one CTA's buffer: no warps, lanes or threads to count)
+        item.facts = [
+            ("element", f"{item.dtype or '?'} ({facts.element_bits} bits)"),
+            ("elements / CTA", str(facts.elements_per_thread)),
+            ("consecutive", f"{facts.contiguous_per_thread} along dim {facts.fastest_dim} before the next row, "
+                            "swizzle or padding"),
+            ("CTAs", str(facts.num_ctas)),
+        ]
+        return
     item.facts = [
         ("element", f"{item.dtype or '?'} ({facts.element_bits} bits)"),
         ("CTA tile", "×".join(map(str, facts.cta_tile))),

@@ -137,10 +137,12 @@ def describe(
     tile = cta_tile(layout, ll)
     rounds_per_dim = tuple(max(1, s // t) for s, t in zip(shape, tile, strict=False))
     d = fastest_dim(layout, ll)
+    own_rank = layout.rank or 2  # (an NVMMA layout prints no rank below 3: it is 2-D)
+    if getattr(layout, "order", None) and len(shape) > len(layout.order):
+        d += len(shape) - len(layout.order)  # (a multi-buffered memdesc, 2x64x64: the order is one buffer's)
     in_dim = "offset" if shared else "register"
     per_thread = ll.size(in_dim)
     slots = prod(ll.size(x) for x in ll.in_dims)
-    own_rank = layout.rank or 2  # (an NVMMA layout prints no rank below 3: it is 2-D)
     if shared and len(shape) > own_rank:
         # a multi-buffered memdesc (5x64x128): its offset bases cover the buffers rounded up to a power of
         # two; the allocation holds as many buffers as the leading dims say
