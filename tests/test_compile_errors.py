@@ -411,6 +411,42 @@ def test_error_inside_a_warp_specialize_partition_names_the_partition_line(cli, 
     assert second == "    7 |     return x.no_such_method()"
 
 
+REASONS_OF_MANY_LINES = textwrap.dedent('''\
+    from triton.experimental import gluon
+    from triton.experimental.gluon import language as gl
+
+
+    @gluon.jit
+    def convert_kernel(src: gl.constexpr, dst: gl.constexpr):
+        x = gl.arange(0, 128, layout=src)
+        gl.convert_layout(x, dst, assert_trivial=True)
+
+
+    @gluon.jit
+    def load_kernel(x_ptr, layout: gl.constexpr):
+        x = gl.load(x_ptr + gl.arange(0, 128, layout=layout))
+        gl.store(x_ptr + gl.arange(0, 128, layout=layout), x + 1)
+    ''')
+
+
+def test_a_reason_of_many_lines_or_none_of_the_front_end_is_said(cli, tmp_path):
+    """Helper 79 (Triton's test_convert_layout_not_trivial; a 32-lane layout built for a 64-lane target):
+    the headline took the last line of Gluon's message (the second linear layout it lists), or only the caret
+    where the front end had no message and MLIR's diagnostic, on stderr, had the reason."""
+    path = _write(tmp_path, REASONS_OF_MANY_LINES)
+    proc = cli("compile", f"{path}::convert_kernel", "--target", "cuda:90", "--cache-dir", str(tmp_path / "c"),
+               "--constexpr", "src=gl.BlockedLayout([2], [32], [4], [0])",
+               "--constexpr", "dst=gl.BlockedLayout([1], [32], [4], [0])")
+    first = proc.stderr.splitlines()[0]
+    assert proc.returncode == 1 and first.endswith(
+        "user_kernels.py:8:5: layout conversion from BlockedLayout(...) to BlockedLayout(...) is not trivial."), first
+    proc = cli("compile", f"{path}::load_kernel", "--target", "hip:gfx942", "--cache-dir", str(tmp_path / "c"),
+               "--signature", "x_ptr=*fp32", "--constexpr", "layout=gl.BlockedLayout([1], [32], [4], [0])")
+    first = proc.stderr.splitlines()[0]
+    assert proc.returncode == 1 and "user_kernels.py:13:" in first and first.endswith(
+        "Layout has 32 threads per warp, but the module specifies 64 threads per warp."), first
+
+
 MODULE_CONSTEXPRS = textwrap.dedent('''\
     import triton
     import triton.language as tl

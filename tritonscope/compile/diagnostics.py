@@ -56,9 +56,15 @@ class CompileFailure:
         return f"{where}{self.message}"
 
 
+# A long call or constructor a message prints (`BlockedLayout(size_per_thread=[2], ...)`): elided first.
+_LONG_CALL = re.compile(r"\b(\w+)\([^()]{40,}\)")
+
+
 def _one_line(text: str) -> str:
     lines = [ln.strip() for ln in str(text).splitlines() if ln.strip()]
     line = lines[-1] if lines else ""
+    if len(line) > _MAX_MESSAGE:  # (what the message says after its long values matters most)
+        line = _LONG_CALL.sub(lambda m: m.group(1) + "(...)", line)
     return line if len(line) <= _MAX_MESSAGE else line[: _MAX_MESSAGE - 3] + "..."
 
 
@@ -227,7 +233,7 @@ def classify_failure(exc: BaseException, stderr_text: str, fn: Any, target: Any)
                 break
             fn, exc = callee, exc.__cause__
             frames.append((fn, exc))
-        message = _one_line(getattr(exc, "error_message", None) or str(exc)) or type(exc).__name__
+        message = _front_end_reason(exc, stderr_text)
         # shown at the deepest frame in the user's code (not inside triton.language: `tl.zeros`)
         shown = max((i for i, (f, _) in enumerate(frames) if not _in_triton(_file_of(f))), default=len(frames) - 1)
         fn, node = frames[shown][0], frames[shown][1].node
@@ -272,6 +278,25 @@ def classify_failure(exc: BaseException, stderr_text: str, fn: Any, target: Any)
             )
     where = _display_path(kernel_file) if kernel_file else None
     return CompileFailure("compile", _any_error(exc, text), where)
+
+
+def _front_end_reason(exc: BaseException, stderr_text: str) -> str:
+    """A front-end error's reason in one line: the first line of its message (Gluon's "layout conversion
+    from ... is not trivial." goes on with the two linear layouts); without one (an op the MLIR verifier
+    refused as it was built), the MLIR diagnostic printed for it, with the lines under it ("Layout has 32
+    threads per warp, but the module specifies 64 threads per warp.")."""
+    message = getattr(exc, "error_message", None)
+    if message and not _RENDERED.match(message):
+        first = next((ln.strip() for ln in message.splitlines() if ln.strip()), "")
+        return _one_line(first) or type(exc).__name__
+    for m in _MLIR_ERROR.finditer(stderr_text):
+        source_line = _source_line(m.group("file"), int(m.group("line")))
+        return _pipeline_failure(m.group("msg"), stderr_text) or \
+            _with_details(m.group("msg"), _details_after(stderr_text, m.end(), source_line))
+    m = _ANY_ERROR.search(stderr_text)
+    if m:
+        return _one_line(m.group("msg"))
+    return _one_line(message or str(exc)) or type(exc).__name__
 
 
 def _any_error(exc: BaseException, text: str) -> str:
