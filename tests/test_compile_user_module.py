@@ -565,3 +565,32 @@ def test_a_heuristic_of_no_launch_argument_is_computed_as_a_launch_would(tmp_pat
         (size,) = set(re.findall(r"tt\.make_range \{end = (\d+) : i32", ttir.read_text()))
         sizes[target] = int(size)
     assert sizes == {"cuda:90": 256, "cuda:80": 128}
+
+
+ALIASED_GLUON = textwrap.dedent('''
+    from triton.experimental import gluon
+    from triton.experimental.gluon import language as ttgl
+    from triton.experimental.gluon.language import BlockedLayout
+
+
+    @gluon.jit
+    def copy_kernel(x_ptr, layout: ttgl.constexpr):
+        offs = ttgl.arange(0, 128, layout=layout)
+        ttgl.store(x_ptr + offs, ttgl.load(x_ptr + offs) + 1)
+    ''')
+
+
+@pytest.mark.parametrize("value", ["ttgl.BlockedLayout([2], [32], [4], [0])", "BlockedLayout([2], [32], [4], [0])"])
+def test_a_constexpr_written_as_code_over_the_modules_names_is_what_it_builds(tmp_path, value):
+    """Helper 79: Triton's Gluon tests import the language as `ttgl`, and kernels import layout classes by
+    name; `--constexpr layout=ttgl.BlockedLayout(...)` reached the kernel as the string ('str' object has no
+    attribute 'rank'). It is built in the kernel's module, as a launch written there would pass it."""
+    (tmp_path / "aliased.py").write_text(ALIASED_GLUON)
+    r = run_cli("compile", f"{tmp_path / 'aliased.py'}::copy_kernel", "--signature", "x_ptr=*fp32", "--target",
+                "cuda:90", "--constexpr", f"layout={value}", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    (ttgir,) = (tmp_path / "c").glob("*/copy_kernel.ttgir")
+    assert "sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]" in ttgir.read_text()
+    bad = run_cli("compile", f"{tmp_path / 'aliased.py'}::copy_kernel", "--signature", "x_ptr=*fp32", "--target",
+                  "cuda:90", "--constexpr", "layout=ttgl.BlockedLayout(1)", "--cache-dir", str(tmp_path / "d"))
+    assert bad.returncode == 2 and "--constexpr 'ttgl.BlockedLayout(1)': TypeError" in bad.stderr, bad.stderr

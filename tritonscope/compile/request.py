@@ -609,16 +609,19 @@ _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 def module_value(fn: Any, value: Any) -> Any:
     """A --constexpr value written as a name of the kernel's module (`MMAImpl=WGMMA`,
     `SchedulerImpl=t7.GroupedPersistentTileScheduler`: a Gluon aggregate class, a @jit function, a module
-    constant) is what that name holds, as a launch passing it would give; quoted (`'"gelu"'`) it is the
-    string; any other text stays the text it is (`bf16`). `tl.`/`gl.` values are read elsewhere."""
+    constant) is what that name holds, as a launch passing it would give; code over the module's names
+    (`ttgl.BlockedLayout(...)`) what it builds (_module_code); quoted (`'"gelu"'`) it is the string; any
+    other text stays the text it is (`bf16`). `tl.`/`gl.` values are read elsewhere."""
     if not isinstance(value, str):
         return value
     text = value.strip()
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
         return text[1:-1]
-    if not _DOTTED_NAME.fullmatch(text) or text.startswith(("tl.", "triton.language.", "gl.")):
+    if text.startswith(("tl.", "triton.language.", "gl.")):
         return value
     scope = getattr(getattr(fn, "fn", None), "__globals__", {})
+    if not _DOTTED_NAME.fullmatch(text):
+        return _module_code(text, scope, value)
     head, *attrs = text.split(".")
     if head not in scope:
         return value
@@ -630,6 +633,28 @@ def module_value(fn: Any, value: Any) -> Any:
     import types
 
     return value if isinstance(obj, types.ModuleType) else obj
+
+
+def _module_code(text: str, scope: dict, value: Any) -> Any:
+    """A --constexpr value written as code over the kernel module's names (`ttgl.BlockedLayout([1, 4], ...)`
+    where the module imports Gluon's language as `ttgl`, `TensorMemoryLayout([128, 64], col_stride=1)` where
+    it imports that class): what the code builds there, with no builtins, as a launch written in that module
+    would pass it. Text that is no such code (`bf16`, `a-b`) stays the text it is."""
+    import ast
+
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return value
+    root = tree.body
+    while isinstance(root, (ast.Call, ast.Attribute, ast.Subscript)):
+        root = root.func if isinstance(root, ast.Call) else root.value
+    if not (isinstance(root, ast.Name) and root.id in scope) or isinstance(tree.body, ast.Name):
+        return value
+    try:
+        return eval(compile(tree, "<--constexpr>", "eval"), {**scope, "__builtins__": {}})  # noqa: S307
+    except Exception as exc:  # noqa: BLE001 - any failure of the user's expression is a usage error
+        raise UsageError(f"--constexpr {text!r}: {type(exc).__name__}: {exc}") from None
 
 
 def _param_default(p: Any) -> tuple[bool, Any]:
