@@ -594,3 +594,12 @@ def test_a_constexpr_written_as_code_over_the_modules_names_is_what_it_builds(tm
     bad = run_cli("compile", f"{tmp_path / 'aliased.py'}::copy_kernel", "--signature", "x_ptr=*fp32", "--target",
                   "cuda:90", "--constexpr", "layout=ttgl.BlockedLayout(1)", "--cache-dir", str(tmp_path / "d"))
     assert bad.returncode == 2 and "--constexpr 'ttgl.BlockedLayout(1)': TypeError" in bad.stderr, bad.stderr
+
+
+def test_arguments_given_to_a_kernel_of_none_are_said_so(tmp_path):
+    """Helper 79: 'unknown argument(s) out; the kernel takes ' ended there for a kernel of no arguments."""
+    (tmp_path / "none.py").write_text("import triton\n\n\n@triton.jit\ndef none_kernel():\n    pass\n")
+    r = run_cli("compile", f"{tmp_path / 'none.py'}::none_kernel", "--signature", "out=*i32", "--target", "cuda:90",
+                "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 2 and r.stderr.rstrip().endswith("unknown argument(s) out; the kernel takes no arguments"), \
+        r.stderr

@@ -141,7 +141,8 @@ def parse_named_signature(
     unknown = (set(given) | set(constexprs)) - set(arg_names)
     if unknown:
         raise UsageError(
-            f"unknown argument(s) {', '.join(sorted(unknown))}; the kernel takes {', '.join(arg_names)}"
+            f"unknown argument(s) {', '.join(sorted(unknown))}; the kernel takes "
+            + (', '.join(arg_names) if arg_names else "no arguments")
         )
     out = []
     for name in arg_names:

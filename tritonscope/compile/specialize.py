@@ -331,7 +331,8 @@ def derive_spec(
     unknown = (set(values) | no_specialize | no_align) - set(arg_names)
     if unknown:
         raise UsageError(
-            f"unknown argument(s) {', '.join(sorted(unknown))}; the kernel takes {', '.join(arg_names)}"
+            f"unknown argument(s) {', '.join(sorted(unknown))}; the kernel takes "
+            + (', '.join(arg_names) if arg_names else "no arguments")
         )
     missing = [n for n in arg_names if n not in values]
     if missing:
