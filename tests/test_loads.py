@@ -901,6 +901,40 @@ def test_a_row_gather_is_contiguous_along_the_row(cli, tmp_path):
     assert "no contiguity or alignment can be proven" in gathers[11]
 
 
+def test_a_start_loaded_once_in_a_helper_is_no_row_gather_and_is_named_at_its_line(cli, tmp_path):
+    """Helper 77 (HSTU's jagged attention, lmdeploy's KV fill): a sequence's start loaded once, in a helper,
+    was named at the call's line ('tt.load at line 1746', the helper's call) and called 'a row gather: rows
+    of a table picked by loaded indices', though no index is loaded per row."""
+    (tmp_path / "r.py").write_text(textwrap.dedent("""\
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def _start(seq_ptr):
+            return tl.load(seq_ptr + tl.program_id(0))
+
+
+        @triton.jit
+        def ragged_kernel(x_ptr, seq_ptr, out_ptr, D, BLOCK_T: tl.constexpr, BLOCK_D: tl.constexpr):
+            start = _start(seq_ptr)
+            offs_t = start + tl.arange(0, BLOCK_T)
+            offs_d = tl.arange(0, BLOCK_D)
+            x = tl.load(x_ptr + offs_t[:, None] * D + offs_d[None, :])
+            tl.store(out_ptr + offs_t[:, None] * D + offs_d[None, :], x)
+        """))
+    r = cli("compile", f"{tmp_path / 'r.py'}::ragged_kernel", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp16,seq_ptr=*i64,out_ptr=*fp16,D=i32", "--constexpr", "BLOCK_T=16", "--constexpr",
+            "BLOCK_D=128", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("loads", "ragged_kernel", "--cache-dir", str(tmp_path / "c"), "--no-sass", "--json").stdout)
+    gathers = {r["line"]: r["evidence"]["gather"] for r in doc["rows"] if "gather" in r["reasons"]}
+    assert set(gathers) == {15, 16}, gathers
+    for text in gathers.values():
+        assert "values loaded once for the whole tensor (tt.load at line 7 @ 12)" in text, text
+        assert "row gather" not in text
+
+
 def test_reasons_of_two_rows_at_one_position_name_their_op(cli):
     """aiter's rope kernel (gfx942): a buffer load, its local_alloc and the local_load share 259:17; reasons
     printed as lines `259:17 <code>: ...` with nothing saying whose."""

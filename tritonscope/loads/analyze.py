@@ -568,6 +568,17 @@ def _shared_limit(row: AccessRow) -> int | None:
     return None
 
 
+def _where(op) -> str | None:
+    """An op's line as a row names its own: `505` in the kernel, `505 @ 1746` inlined from a helper (its own
+    line, then the kernel's call), None where it has none."""
+    if not (op.loc and op.loc.known):
+        return None
+    chain = op.loc.chain()
+    if len(chain) == 1:
+        return str(chain[0].line)
+    return f"{chain[0].line} @ {chain[-1].line}"
+
+
 def _uniform(op) -> bool:
     """A load of one value for the whole tensor (its result is no tensor)."""
     return "tensor<" not in op.text.split(" loc(")[0].rpartition(" : ")[2]
@@ -592,7 +603,7 @@ def _alignment(row: AccessRow, graph: ValueGraph) -> None:
         # factor of 16 bytes shifts the base by whole vectors: no gather (megablocks' `index * NUM_COLUMNS`)
         loads = [op for op in loads if not (_uniform(op) and
                                             load_factors.get(op.lineno, 1) * row.element_bytes % 16 == 0)]
-        row.gather = [(op.loc.outermost().line if op.loc and op.loc.known else None, op.op) for op in loads]
+        row.gather = [(_where(op), op.op, _uniform(op)) for op in loads]
         for op in ops:
             for m in re.finditer(r"\b(tt\.divisibility|tt\.contiguity|tt\.constancy)\s*=\s*dense<\[?(\d+)", op.text):
                 facts.append({"value": op.text.split("=")[0].strip(), "attr": m.group(1), "n": int(m.group(2))})

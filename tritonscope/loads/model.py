@@ -98,8 +98,9 @@ class AccessRow:
     threads: int | None = None
     prediction_note: str | None = None
     alignment: list[dict] = field(default_factory=list)
-    # the loads the address is computed from (a gather): (source line or None, op name)
-    gather: list[tuple[int | None, str]] = field(default_factory=list)
+    # the loads the address is computed from (a gather): (source line `505` or `505 @ 1746` or None, op name,
+    # whether it loads one value for the whole tensor)
+    gather: list[tuple[str | None, str, bool]] = field(default_factory=list)
     stages: dict[str, dict[str, int]] = field(default_factory=dict)  # stage -> form -> count
     widths: dict[str, dict[str, int | None]] = field(default_factory=dict)  # stage -> form -> bytes
     ambiguous: dict[str, dict[str, int]] = field(default_factory=dict)  # shared with other rows of the line

@@ -107,15 +107,25 @@ def reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
         # value that does not vary along it (a row's index broadcast along the row) leaves it readable
         step = _step(graph, site.address, len(row.shape), dim)
     gathered = row.gather and row.shape and not in_shared
+    lines = ", ".join(sorted({f"{op} at line {line}" if line else op for line, op, _ in row.gather}))
+    # (values loaded once for the whole tensor, a ragged sequence's start, are the same for every element)
+    once = all(uniform for _, _, uniform in row.gather)
     if gathered and (step is None or (step[2] == 1 and not step[1] and step[0] <= 1)):
-        lines = sorted({f"{op} at line {line}" if line else op for line, op in row.gather})
-        if step is not None and step[0] == 1:  # (the loaded values are the same along the dim: a row gather)
-            out.append(Reason("gather", f"the address adds loaded values ({', '.join(lines)}) that are the same "
+        if once and step is not None and step[0] == 1:
+            out.append(Reason("gather", f"the address adds values loaded once for the whole tensor ({lines}): each "
+                                        f"run along dim {dim} is contiguous, but where it starts is read from "
+                                        "memory, so no alignment can be proven for it"))
+        elif once:
+            out.append(Reason("gather", f"the address is computed from values loaded once for the whole tensor "
+                                        f"({lines}): no alignment can be proven for where it starts (how the "
+                                        f"address steps along dim {dim} is not followed here)"))
+        elif step is not None and step[0] == 1:  # (the loaded values are the same along the dim: a row gather)
+            out.append(Reason("gather", f"the address adds loaded values ({lines}) that are the same "
                                         f"along dim {dim}: each run along it is contiguous, but where it starts "
                                         "is read from memory, so no alignment can be proven for it (a row "
                                         "gather: rows of a table picked by loaded indices)"))
         else:
-            out.append(Reason("gather", f"the address is computed from loaded values ({', '.join(lines)}): "
+            out.append(Reason("gather", f"the address is computed from loaded values ({lines}): "
                                         "no contiguity or alignment can be proven for it"))
     elif row.shape and row.fastest_dim is not None and site.address and not in_shared:
         divisors = _runtime_divisors(step[1]) if step is not None else []
