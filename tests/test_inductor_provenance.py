@@ -720,3 +720,31 @@ def test_a_wrapper_cut_inside_a_kernels_text_says_so(cli, rec, kernel):
     _, err = _ls_json(cli, rec, "--inductor-dir", str(rec / "inductor_cache"))
     assert f"tritonscope: note: {wrapper}: ends inside the text of kernel {kernel} (line {line}; cut short?): it " \
         "and what would follow are not read\n" in err
+
+
+def test_one_wrapper_text_beside_two_runs_fx_graphs_is_two_runs_the_newest_shown(cli, rec):
+    """Helper 83: debug dirs of two runs of an edited model hold one wrapper text beside FX graphs of other
+    lines; copies of one text were taken for one graph, the one whose path sorted first kept (the older
+    run's, `provenance_model.py:119`), no word of the other."""
+    import os
+
+    cache = rec / "inductor_cache"
+    old = cache / "aa" / ("c" + "a" * 51)
+    old.parent.mkdir()
+    shutil.copy(cache / f"{FWD}.py", f"{old}.py")
+    shutil.copytree(cache / f"{FWD}.debug", f"{old}.debug")
+    for name in ("fx_graph_transformed.py", "fx_graph_readable.py"):
+        p = Path(f"{old}.debug") / name
+        p.write_text(p.read_text().replace("provenance_model.py:19 ", "provenance_model.py:119 "))
+    os.utime(f"{old}.py", (1_577_836_800, 1_577_836_800))  # (2020: the older run)
+    entries, _ = _ls_json(cli, rec, "--inductor-dir", str(cache))
+    for entry in entries.values():
+        ind = entry.get("inductor") or {}
+        if ind.get("kernel") != "triton_per_fused_native_layer_norm_0":
+            continue
+        assert {m["line"] for m in ind["model_lines"]} == {19}
+        assert "1 other graph(s) hold this kernel with nodes from other model lines" in ind["note"]
+        assert f"{old}.py" in ind["note"] and [m["line"] for o in ind["also_in"] for m in o["model_lines"]] == [119]
+        break
+    else:
+        raise AssertionError("no layer norm entry")

@@ -293,3 +293,29 @@ def test_a_log_cut_inside_its_last_payload_says_so(tmp_path):
     cut.write_bytes(data[:end + 1])  # cut at a line's end: nothing tells, the record is read
     graphs, notes = read_trace(str(cut))
     assert len(graphs) == len(heads) and graphs[-1].wrapper_text is not None and notes == []
+
+
+def test_two_runs_records_of_one_kernel_are_kept_apart_and_the_newest_is_shown(cli, rec):
+    """Helper 83: a log of an older run of an edited model (line 55 then 155) beside the newer one: one graph
+    took the older run's FX graph and the newer run's stacks (`model :155`, `called from :55`), or the
+    older run's lines alone, by file name order. Each run is kept apart, the newest linked, a note names the
+    other; `--model-line` of a line only the older run has says its answers are that run's."""
+    import os
+
+    old = rec / "trace" / "dedicated_log_torch_trace_aaaaaaaa.log"
+    old.write_text(LOG.read_text().replace("provenance_model.py:55 in forward", "provenance_model.py:155 in forward")
+                   .replace('provenance_model.py\\", line 55,', 'provenance_model.py\\", line 155,'))
+    os.utime(old, (1_577_836_800, 1_577_836_800))  # (2020: written before the newer log)
+    entries, _ = _ls(cli, rec, str(rec / "trace"))
+    fwd = entries["LVVHJPYN"]["inductor"]
+    lines = {(m["file"].rsplit("/", 1)[-1], m["line"]) for m in fwd["model_lines"]}
+    assert ("provenance_model.py", 55) in lines and ("provenance_model.py", 155) not in lines
+    assert "other graph(s) hold this kernel with nodes from other model lines" in fwd["note"]
+    assert old.name in fwd["note"]
+    back = entries["H3QQPFE6"]["inductor"]
+    callers = {c["line"] for m in back["model_lines"] for c in m.get("callers", [])}
+    assert 155 not in callers and 155 not in {m["line"] for m in back["model_lines"]}
+    r = cli("map", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "trace"),
+            "--model-line", "provenance_model.py:155", "--json")
+    kernels = json.loads(r.stdout)["kernels"]
+    assert kernels and all(k["superseded_by"] and LOG.name in k["superseded_by"]["wrapper"] for k in kernels)

@@ -339,6 +339,9 @@ def render_model_line(result: dict, console: Console) -> None:
         head = Text(k["kernel"], style="bold")
         head.append(f"  graph {k['graph']}  {len(k['nodes'])} of {k['all_nodes']} nodes from "
                     f"{q['file'].rsplit('/', 1)[-1]}:{q['line']}", style="dim")
+        if k.get("superseded_by"):
+            head.append(f"  (an older run's records; {k['superseded_by']['wrapper']}, newer, has its nodes from "
+                        "other lines)", style="yellow")
         console.print(head)
         codes = [n["model"] for n in k["nodes"] if n.get("model") and n["model"]["line"] == q["line"]]
         codes += [c for n in k["nodes"] if n.get("model") for c in n["model"].get("callers", [])

@@ -260,6 +260,8 @@ class Wrapper:
     # each kernel's launches in `call()` (`NAME.run(...)`): [(wrapper line, the source nodes its comment
     # names)]. Inductor writes a kernel's code, mapping and fragment once, for its first call's nodes
     calls: dict[str, list[tuple[int, list[str]]]] = field(default_factory=dict)
+    text_digest: str | None = None  # of its whole text (`key`)
+    trace_content: str | None = None  # digest of the FX graph and stacks its trace record gave
 
     def launches(self, name: str) -> dict:
         """Kernel `name`'s launches, as the JSON says them: `other_calls`, those after its first (their nodes
@@ -273,9 +275,17 @@ class Wrapper:
     def graph(self) -> str:
         return self.aot_id or Path(self.path).stem
 
+    @property
+    def source(self) -> str:
+        """Where it was read: its file, or the trace record (LOG:LINE) holding a text whose file is gone."""
+        return self.trace if self.trace and not os.path.isfile(self.path) else self.path
+
     def key(self) -> tuple:
-        return (self.aot_id, tuple((b.name, Path(b.kernel_path).name if b.kernel_path else None,
-                                    b.source_digest) for b in self.blocks))
+        """One graph of one run: the copies Inductor writes of it (its cache, `<x>.debug`, a debug dir, a
+        trace's record) have one text; another run of an edited model may hold the same kernels under other
+        model lines, and is another graph."""
+        return (self.aot_id, self.text_digest, tuple((b.name, Path(b.kernel_path).name if b.kernel_path else None,
+                                                      b.source_digest) for b in self.blocks))
 
 
 def code_file(text: str) -> str:
@@ -308,7 +318,7 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
     if lines and lines[0].startswith("# AOT ID:"):
         m = re.search(r"\['([^']*)'\]", lines[0])
         aot = m.group(1) if m else lines[0][len("# AOT ID:"):].strip()
-    wrapper = Wrapper(path, aot)
+    wrapper = Wrapper(path, aot, text_digest=_digest(text))
     pending: dict | None = None
     section = None
     names: set[str] = set()  # the kernels defined so far (their launches follow, in `call()`)
@@ -664,6 +674,26 @@ class Link:
         return out
 
 
+def _model_lines_of(w: Wrapper) -> tuple:
+    """Where each node of each kernel of the wrapper comes from: two copies of one text that differ here
+    are two runs."""
+    return tuple((b.name, tuple((n.name, n.model.file, n.model.line) if n.model else (n.name,) for n in b.nodes))
+                 for b in w.blocks)
+
+
+def _linked(kernel_file: str, blocks: list[KernelBlock], how: str) -> Link:
+    """The newest run's block (blocks come newest first), the others listed; where another run's nodes come
+    from other model lines, a note says which is shown and where the others are."""
+    link = Link(kernel_file, blocks[0], how, "graph kernel", others=blocks[1:])
+    lines = model_lines(blocks[0].nodes)
+    differ = [b for b in blocks[1:] if model_lines(b.nodes) != lines]
+    if differ:
+        link.note = (f"{len(differ)} other graph(s) hold this kernel with nodes from other model lines (another "
+                     f"run's records: {', '.join(sorted({b.wrapper.source for b in differ})[:3])}); shown: the "
+                     f"newest, {blocks[0].wrapper.source}")
+    return link
+
+
 def _block_summary(b: KernelBlock) -> dict:
     return {"kernel": b.name, "graph": b.wrapper.graph, "wrapper": b.wrapper.path, "source_nodes": b.source_nodes,
             "aten_ops": b.aten_ops}
@@ -816,6 +846,11 @@ class InductorIndex:
             _attach_graph(w)
             key = w.key()
             old = wrappers.get(key)
+            if old is not None and old.fx_graph and w.fx_graph and _model_lines_of(old) != _model_lines_of(w):
+                # the same wrapper text beside another FX graph: another run (a debug dir of an edited model's
+                # run) whose nodes come from other lines, kept apart
+                key = (*key, w.fx_graph)
+                old = wrappers.get(key)
             # one graph is written up to three times (cache, cache/<x>.debug, debug dir): keep the one
             # with the FX graphs beside it
             if old is None or (old.fx_graph is None and w.fx_graph is not None) or (
@@ -857,19 +892,19 @@ class InductorIndex:
         for f in files:
             blocks = self.by_file.get(Path(f).name)
             if blocks:
-                return Link(f, blocks[0], "kernel path", "graph kernel", others=blocks[1:])
+                return _linked(f, blocks, "kernel path")
         for f in files:
             # no `# kernel path` names it (a user-defined kernel): the file is named by the text's hash
             blocks = self.by_text_file.get(Path(f).name)
             if blocks:
-                return Link(f, blocks[0], "kernel text hash", "graph kernel", others=blocks[1:])
+                return _linked(f, blocks, "kernel text hash")
         kernel_file = files[0]
         text = self._kernel_text(kernel_file)
         if text is not None:
             digest = _digest(text)
             same_text = [b for b in self.by_name.get(entry.name, []) if b.source_digest == digest]
             if same_text:
-                return Link(kernel_file, same_text[0], "kernel name and text", "graph kernel", others=same_text[1:])
+                return _linked(kernel_file, same_text, "kernel name and text")
             if _PLACEHOLDER_NAME in text:
                 # Inductor names a kernel in its wrapper; one benchmarked before that keeps the placeholder
                 key = template_key(text)
@@ -913,6 +948,15 @@ class InductorIndex:
             if text is not None:
                 return text
         return None
+
+    def newest(self, b: KernelBlock) -> KernelBlock:
+        """The newest run's block of b's kernel (the one an entry of it is linked to)."""
+        for table, key in ((self.by_file, Path(b.kernel_path).name if b.kernel_path else None),
+                           (self.by_text_file, b.text_file), (self.by_name, b.triton_name or b.name)):
+            blocks = table.get(key) if key else None
+            if blocks and any(x is b for x in blocks):  # (by identity: a block's fields lead back to it)
+                return blocks[0]
+        return b
 
     def by_model_line(self, file: str, line: int) -> list[tuple[KernelBlock, list[FxNode]]]:
         """Every kernel with a node from FILE:LINE (FILE: a path or a path's tail), and those nodes."""
@@ -1155,6 +1199,8 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
                 candidates[id(b)].append(e)
     kernels = []
     for b, nodes in hits:
+        newest = index.newest(b)
+        superseded = newest is not b and model_lines(newest.nodes) != model_lines(b.nodes)
         kernels.append({
             "kernel": b.name, "graph": b.wrapper.graph, "wrapper": b.wrapper.path, "wrapper_line": b.line,
             "kernel_path": b.kernel_path, "aten_ops": b.aten_ops,
@@ -1163,6 +1209,8 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
                          "num_stages": e.meta_int("num_stages")}
                         for e in sorted(by_block[id(b)], key=lambda e: e.hash)],
             "candidates_same_problem": len(candidates[id(b)]),
+            # another run's records (newer) hold this kernel with nodes from other lines: this one is older
+            "superseded_by": {"wrapper": newest.wrapper.source, "graph": newest.wrapper.graph} if superseded else None,
             **b.wrapper.launches(b.name),
         })
     recorded = sorted({n.model.line for w in index.wrappers for b in w.blocks for n in b.nodes
@@ -1205,10 +1253,17 @@ def _merge_traces(wrappers: dict[tuple, Wrapper], logs: list[str], notes: list[s
             if not tw.blocks:
                 notes.extend(tw.notes)
                 continue
-            w = wrappers.get(tw.key())
+            key = tw.key()
+            w = wrappers.get(key)
+            content = _digest(f"{g.fx_text or ''}\n{sorted(g.stacks.items()) if g.stacks else ''}")
+            if w is not None and w.trace is not None and w.trace_content != content:
+                # the same graph in another record whose FX graph or stacks differ (another run's log): kept
+                # apart, never one run's graph with another's stacks
+                key = (*key, g.where)
+                w = wrappers.get(key)
             if w is None:
-                w = wrappers[tw.key()] = tw
-            w.trace = g.where
+                w = wrappers[key] = tw
+            w.trace, w.trace_content = g.where, content
             if not w.handles:
                 w.handles = tw.handles
             if w.fx_graph is None and g.fx_text:
