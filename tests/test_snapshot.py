@@ -431,7 +431,10 @@ def test_outputs_inside_another_triton_cache_are_refused(cli, tmp_path, cache39)
     shutil.copy(entry / "add_kernel.ttir", partial / "add_kernel.ttir")
     before = sorted(str(p) for p in other.rglob("*"))
     base = ("report", "add_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "-o")
-    for path in (entry / "r.html", partial / "r.html", entry / "sub" / "r.html"):
+    # helper 81: a link to an entry is that entry; a cache's own folder, beside its entries, is the cache
+    (tmp_path / "link").symlink_to(entry)
+    for path in (entry / "r.html", partial / "r.html", entry / "sub" / "r.html", tmp_path / "link" / "r.html",
+                 other / "r.html"):
         proc = cli(*base, str(path))
         assert proc.returncode == 2 and "a Triton cache" in proc.stderr and "never writes there" in proc.stderr, \
             (path, proc.stderr)
@@ -727,13 +730,17 @@ def test_a_file_of_someone_s_own_in_a_kernel_directory_is_never_removed(cli, tmp
 
 
 def test_a_snapshot_written_beside_a_caches_entries_is_no_entry(cli, tmp_path):
-    """Helper 57: `snapshot --out COPY/sub` beside a cache's entries (allowed: Triton ignores what it did not
-    write) made `ls COPY` list a kernel `snapshot` (its snapshot.json read as metadata), and `diff CACHE COPY
-    --fail-on any` fail on it as an added kernel."""
+    """Helper 57: a snapshot beside a cache's entries made `ls COPY` list a kernel `snapshot` (its
+    snapshot.json read as metadata), and `diff CACHE COPY --fail-on any` fail on it as an added kernel.
+    (`snapshot --out COPY/sub` is refused since helper 81, a cache's folder being the cache: the snapshot is
+    written elsewhere and moved there, as a user may.)"""
     src = Path(__file__).parent / "data" / "triton-2.3.1" / "cache"
     copy = tmp_path / "copy"
     shutil.copytree(src, copy)
-    assert cli("snapshot", "--cache-dir", str(src), "--out", str(copy / "sub")).returncode == 0
+    refused = cli("snapshot", "--cache-dir", str(src), "--out", str(copy / "sub"))
+    assert refused.returncode == 2 and "a Triton cache (a folder of its entries)" in refused.stderr
+    assert cli("snapshot", "--cache-dir", str(src), "--out", str(tmp_path / "sub")).returncode == 0
+    shutil.move(str(tmp_path / "sub"), str(copy / "sub"))
     listed = json.loads(cli("ls", "--cache-dir", str(copy), "--json", "--all").stdout)["entries"]
     assert sorted(e["hash"] for e in listed) == sorted(p.name for p in src.iterdir() if p.is_dir())
     p = cli("diff", str(src), str(copy), "--fail-on", "any")

@@ -700,14 +700,24 @@ def is_cache_entry_dir(path: str | Path) -> bool:
 
 def enclosing_compiler_cache(path: str | Path) -> Path | None:
     """The Triton cache a path would land in, judged by the folders it lies in: a cache entry's parent when
-    the path is in an entry (a few levels down at most). None: in no entry. (A folder that merely holds
-    entries beside other things, a user's copy of one, is not taken for a cache: Triton ignores what it
-    did not write there, and such folders are common places for outputs.)"""
+    the path is in an entry (a few levels down at most). None: in no entry. (A folder holding entries is
+    told by holds_cache_entries: a cache to write no output into, but one `compile` may be asked to fill.)"""
     folder = Path(os.path.abspath(path))
     for d in [folder, *folder.parents][:4]:
         if is_cache_entry_dir(d):
             return d.parent
     return None
+
+
+def holds_cache_entries(folder: str | Path) -> bool:
+    """A folder with a Triton cache entry among its own directories: a Triton cache (Triton's own, or a copy
+    of one), whatever else it holds."""
+    try:
+        with os.scandir(folder) as it:
+            return any(_ENTRY_NAME.match(de.name) and de.is_dir(follow_symlinks=False) and _looks_like_entry(de.path)
+                       for de in it)
+    except OSError:
+        return False
 
 
 def _is_entry_dir(path: str | Path) -> bool:

@@ -153,7 +153,7 @@ class Selection:
         """Inspection never writes into a Triton or Inductor cache: an output (`option` PATH) inside the cache
         read (--cache-dir, a cache or entry given as KERNEL, an entry read), Triton's or Inductor's default
         cache or an --inductor-dir is a usage error, before any work."""
-        from tritonscope.artifacts.cache import default_compiler_caches, enclosing_compiler_cache
+        from tritonscope.artifacts.cache import default_compiler_caches, enclosing_compiler_cache, holds_cache_entries
         from tritonscope.artifacts.own_cache import within
         from tritonscope.errors import UsageError
 
@@ -165,11 +165,16 @@ class Selection:
             if within(path, root):
                 raise UsageError(f"{option} {path} is inside {root}, a Triton or Inductor cache (or an entry of one): "
                                  "inspection never writes there; give a path outside it")
-        # any other Triton cache's entry, told by its name and what it holds
-        other = enclosing_compiler_cache(os.path.dirname(os.path.abspath(path)) or ".")
+        # any other Triton cache, told by its entries' names and what they hold: the path's folder (its links
+        # resolved: a link to an entry is that entry) in an entry, or holding entries
+        folder = os.path.realpath(os.path.dirname(os.path.abspath(path)) or ".")
+        other = enclosing_compiler_cache(folder)
         if other is not None:
             raise UsageError(f"{option} {path} is inside {other}, a Triton cache (the path is in one of its entries): "
                              "inspection never writes there; give a path outside it")
+        if holds_cache_entries(folder):
+            raise UsageError(f"{option} {path} is in {folder}, a Triton cache (a folder of its entries): inspection "
+                             "never writes there; give a path outside it")
 
     def many(self, include_all: bool = False) -> list[KernelEntry]:
         """Every entry matching any KERNEL spec (all when none is given) and --target."""
