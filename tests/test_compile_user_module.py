@@ -596,6 +596,24 @@ def test_a_constexpr_written_as_code_over_the_modules_names_is_what_it_builds(tm
     assert bad.returncode == 2 and "--constexpr 'ttgl.BlockedLayout(1)': TypeError" in bad.stderr, bad.stderr
 
 
+@pytest.mark.parametrize("value,says", [
+    ("ttgl.__builtins__['__import__']('os').system('touch {tmp}/PWNED')", "the attribute __builtins__: not built here"),
+    ("ttgl.__class__", "the attribute __class__: not read here"),
+    ("ttgl.BlockedLayout([2], [32], [4], [0]) or 16", "boolop expressions: not built here"),
+    ("ttgl.BlockedLayout([2], [32], [4], [0]) if 1 else 0", "ifexp expressions: not built here"),
+    ("ttgl.BlockedLayout([2], [32], [4], [open('x')], [0])", "the name open, not one of the kernel module's"),
+])
+def test_constexpr_code_holds_only_the_modules_public_names_calls_and_literals(tmp_path, value, says):
+    """Helper 81: with builtins removed, the module's names still reached them (`triton.__builtins__`) and ran
+    `os.system`; other code (`X(...) or 16`) silently stayed text. Only the module's names, their public
+    attributes, calls, literals and arithmetic are built; anything else is a usage error, never run."""
+    (tmp_path / "aliased.py").write_text(ALIASED_GLUON)
+    r = run_cli("compile", f"{tmp_path / 'aliased.py'}::copy_kernel", "--signature", "x_ptr=*fp32", "--target",
+                "cuda:90", "--constexpr", f"layout={value.format(tmp=tmp_path)}", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert not (tmp_path / "PWNED").exists() and not (tmp_path / "c").exists()
+
+
 def test_arguments_given_to_a_kernel_of_none_are_said_so(tmp_path):
     """Helper 79: 'unknown argument(s) out; the kernel takes ' ended there for a kernel of no arguments."""
     (tmp_path / "none.py").write_text("import triton\n\n\n@triton.jit\ndef none_kernel():\n    pass\n")

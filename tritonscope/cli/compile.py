@@ -85,7 +85,8 @@ _BOOL_OPTIONS = ("enable_fp_fusion", "debug", "launch_cooperative_grid", "launch
     help="A constexpr value (repeatable): a number, True/False, None (an argument passed as None), a tuple "
     "or list of those ('CGA_LAYOUT=((1, 0),)'), a dtype as tl.bfloat16, a Gluon layout as Gluon code: "
     "'layout=gl.BlockedLayout([4], [32], [4], [0])', or as code over the kernel module's names "
-    "('layout=ttgl.BlockedLayout(...)' where it imports the language as ttgl), a name of the kernel's module "
+    "('layout=ttgl.BlockedLayout(...)' where it imports the language as ttgl: its names, their public attributes, "
+    "calls, literals and arithmetic only), a name of the kernel's module "
     "(a Gluon aggregate class, a @jit function, a constant: 'MMAImpl=WGMMA', with a note), or text "
     "('ACT=gelu'; quoted, "
     "'ACT=\"WGMMA\"', where the module has that name).",

@@ -623,6 +623,9 @@ def module_value(fn: Any, value: Any) -> Any:
     if not _DOTTED_NAME.fullmatch(text):
         return _module_code(text, scope, value)
     head, *attrs = text.split(".")
+    if any(a.startswith("__") for a in attrs):
+        raise UsageError(f"--constexpr {text!r}: the attribute {next(a for a in attrs if a.startswith('__'))}: not "
+                         "read here (only the kernel module's names and their public attributes)")
     if head not in scope:
         return value
     obj = scope[head]
@@ -638,19 +641,35 @@ def module_value(fn: Any, value: Any) -> Any:
 def _module_code(text: str, scope: dict, value: Any) -> Any:
     """A --constexpr value written as code over the kernel module's names (`ttgl.BlockedLayout([1, 4], ...)`
     where the module imports Gluon's language as `ttgl`, `TensorMemoryLayout([128, 64], col_stride=1)` where
-    it imports that class): what the code builds there, with no builtins, as a launch written in that module
-    would pass it. Text that is no such code (`bf16`, `a-b`) stays the text it is."""
+    it imports that class): what the code builds there, as a launch written in that module would pass it.
+    Code is what names one of the module's names; it may hold only those names, attributes of them that do
+    not start with `_`, calls, literals, lists, tuples, dicts and arithmetic: anything else is a usage error,
+    never run. Text that names none of the module's names (`bf16`, `a-b`) stays the text it is."""
     import ast
 
     try:
         tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return value
-    root = tree.body
-    while isinstance(root, (ast.Call, ast.Attribute, ast.Subscript)):
-        root = root.func if isinstance(root, ast.Call) else root.value
-    if not (isinstance(root, ast.Name) and root.id in scope) or isinstance(tree.body, ast.Name):
+    nodes = list(ast.walk(tree))
+    if isinstance(tree.body, ast.Name) or not any(isinstance(n, ast.Name) and n.id in scope for n in nodes):
         return value
+    allowed = (ast.Expression, ast.Call, ast.Attribute, ast.Name, ast.Constant, ast.List, ast.Tuple, ast.Dict,
+               ast.keyword, ast.Load, ast.UnaryOp, ast.USub, ast.UAdd, ast.BinOp, ast.Add, ast.Sub, ast.Mult,
+               ast.FloorDiv, ast.Pow, ast.Subscript)
+    for n in nodes:
+        bad = None
+        if not isinstance(n, allowed):
+            bad = f"{type(n).__name__.lower()} expressions"
+        elif isinstance(n, ast.Attribute) and n.attr.startswith("_"):
+            bad = f"the attribute {n.attr}"
+        elif isinstance(n, ast.Name) and n.id not in scope:
+            bad = f"the name {n.id}, not one of the kernel module's"
+        elif isinstance(n, ast.Name) and n.id.startswith("__"):
+            bad = f"the name {n.id}"
+        if bad:
+            raise UsageError(f"--constexpr {text!r}: {bad}: not built here (only the kernel module's names, "
+                             "their public attributes, calls, literals and arithmetic)")
     try:
         return eval(compile(tree, "<--constexpr>", "eval"), {**scope, "__builtins__": {}})  # noqa: S307
     except Exception as exc:  # noqa: BLE001 - any failure of the user's expression is a usage error
