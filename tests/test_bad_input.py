@@ -200,3 +200,30 @@ def test_entry_directories_that_cannot_be_listed_are_said_not_dropped(tmp_path, 
         assert str(locked) in err and "permission denied" in err
     finally:
         locked.chmod(0o755)
+
+
+def test_an_alias_of_an_alias_and_an_unknown_shared_layout(cli, cache39, tmp_path):
+    """Helper 81: `#blocked1 = #blocked` (an alias of an alias) was no layout at all: `layout` failed on
+    'unknown layout alias #blocked1' and `loads` called the access scalar; an access through a shared layout
+    of an unknown kind was 'as-predicted' from its registers alone."""
+    import json
+
+    src = next(p for p in sorted(cache39.iterdir()) if (p / "matmul_kernel.ttgir").exists()
+               and "#ttg.swizzled_shared" in (p / "matmul_kernel.ttgir").read_text()
+               and "#blocked1 = #ttg.blocked" in (p / "matmul_kernel.ttgir").read_text())
+    entry = shutil.copytree(src, tmp_path / "cache" / src.name)
+    ttgir = entry / "matmul_kernel.ttgir"
+    text = ttgir.read_text()
+    blocked1 = next(ln for ln in text.splitlines() if ln.startswith("#blocked1 = "))
+    ttgir.write_text(text.replace(blocked1, "#blocked1 = #blocked9").replace(
+        "#blocked = ", blocked1.replace("#blocked1 = ", "#blocked9 = ") + "\n#blocked = ", 1))
+    r = cli("layout", str(entry))
+    assert r.returncode == 0 and "\n#blocked1 = #ttg.blocked<" in r.stdout, r.stdout + r.stderr
+    rows = json.loads(cli("loads", str(entry), "--json").stdout)["rows"]
+    assert not any(r["verdict"] == "scalar" and "scalar-access" in r["reasons"] for r in rows if r["shape"])
+    ttgir.write_text(text.replace("#ttg.swizzled_shared<", "#ttg.future_shared<"))
+    rows = json.loads(cli("loads", str(entry), "--json").stdout)["rows"]
+    local = [r for r in rows if r["op"] == "ttg.local_load"]
+    # (a 2-byte read is scalar whatever the layouts: no cause is given for it)
+    assert local and all(r["verdict"] in ("unknown", "scalar") and r["reasons"] == ["no-prediction"] for r in local)
+    assert "the shared layout is not decoded" in local[0]["evidence"]["no-prediction"]

@@ -116,16 +116,26 @@ def parse_layout(text: str, aliases: dict[str, Layout] | None = None, lenient: b
     return to_layout(value, aliases or {}, text, lenient=lenient)
 
 
+_BARE_ALIAS = re.compile(r"#[A-Za-z_][\w$.]*")
+
+
 def parse_layout_aliases(ttgir_text: str, path: str | None = None) -> dict[str, Layout]:
     """Every `#name = #<dialect>.<layout><...>` alias of a TTGIR module; aliases may refer to earlier ones.
     A ParseError names `path`, the TTGIR's file, where given."""
     raw: dict[str, tuple[str, int]] = {}
+    refs: list[tuple[str, str, int]] = []  # `#b = #a`: an alias of an alias, kept where `a` is a layout's
     for m in ALIAS_LINE.finditer(ttgir_text):
         value = m.group("value")
+        line = ttgir_text.count("\n", 0, m.start()) + 1
+        if _BARE_ALIAS.fullmatch(value.strip()):
+            refs.append((m.group("name"), value.strip(), line))
+            continue
         if value.startswith(("#loc", "loc(")) or _is_non_layout(value):
             continue
-        line = ttgir_text.count("\n", 0, m.start()) + 1
         raw[m.group("name")] = (value, line)
+    for name, value, line in refs:
+        if value[1:] in raw or any(value[1:] == n for n, _, _ in refs):
+            raw[name] = (value, line)
     out: dict[str, Layout] = {}
     resolving: set[str] = set()
 
@@ -221,13 +231,15 @@ class _LazyAliases(dict):
 
 
 def _is_non_layout(value: str) -> bool:
-    """Memory spaces (`#ttg.shared_memory`, `#ttng.tensor_memory`) share the alias syntax but are no layouts;
+    """Memory spaces (`#ttg.shared_memory`, `#ttng.tensor_memory`) and cache hints (`#ttng.cache_policy<...>`)
+    share the alias syntax but are no layouts;
     nor is any attribute of another dialect than Triton's GPU ones (gfx950's `#llvm.mmra_tag<...>` on its
     fences, an `#llvm.access_group`)."""
     m = re.match(r"#([\w]+)\.", value)
     if m is None or m.group(1) not in _LAYOUT_DIALECTS:
         return True
-    return bool(re.match(r"#(ttg|triton_gpu|ttng)\.(shared_memory|tensor_memory)(?![\w<])", value))
+    return bool(re.match(r"#(ttg|triton_gpu|ttng)\.(shared_memory|tensor_memory)(?![\w<])", value)
+                or re.match(r"#(ttng|triton_nvidia_gpu)\.cache_policy\b", value))  # (3.9's cache hints)
 
 
 # the dialects whose attributes are layouts (every release's spelling; AMD's and Intel's layouts are ttg's or

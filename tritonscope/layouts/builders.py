@@ -63,11 +63,6 @@ def _to_layout(value: object, aliases: dict, text: str) -> Layout:
         raise ParseError(f"expected a layout attribute like #ttg.blocked<{{...}}>, got {text[:60]!r}")
     kind = value.kind
     builder = _BUILDERS.get(kind)
-    if builder is None and value.dialect == "ttng":  # tensor memory encodings: known, not decoded
-        layout = OpaqueLayout(name=f"ttng.{kind}")
-        object.__setattr__(layout, "dialect", value.dialect)
-        object.__setattr__(layout, "text", text)
-        return layout
     if builder is None:
         raise UnknownLayoutKind(f"unknown layout kind {value.dialect + '.' if value.dialect else ''}{kind}")
     fields = _Fields(value, aliases)

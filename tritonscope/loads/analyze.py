@@ -470,6 +470,12 @@ def _predict(row: AccessRow) -> None:
     facts = _register_facts(row, site)
     if facts is None:
         return
+    unknown_shared = getattr(site.shared_layout, "unknown", "")
+    if unknown_shared:  # (the shared side bounds an access as the registers do: not decoded, no width known)
+        row.contiguous_per_thread = facts.contiguous_per_thread
+        row.fastest_dim = facts.fastest_dim
+        row.prediction_note = f"the shared layout is not decoded ({unknown_shared})"
+        return
     row.contiguous_per_thread = facts.contiguous_per_thread
     row.fastest_dim = facts.fastest_dim
     row.predicted_vector_bytes = facts.vector_bytes

@@ -188,7 +188,9 @@ def reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
                           f"#{row.layout} ({detail}order[0]={row.fastest_dim}) gives each thread 1 contiguous "
                           f"element along dim {row.fastest_dim}{narrow}: {row.element_bytes}-byte accesses at "
                           f"most{origin}"))
-    if row.prediction_note and row.kind.startswith("shared") and site.shared_layout is not None:
+    if getattr(site.shared_layout, "unknown", ""):  # (nothing known of it: no cause to give)
+        out.append(Reason("no-prediction", f"no width predicted ({row.prediction_note})"))
+    elif row.prediction_note and row.kind.startswith("shared") and site.shared_layout is not None:
         out.append(Reason("shared-layout", row.prediction_note))
     if not row.shape:
         out.append(Reason("scalar-access", "a scalar (0-d) access moves one element by definition"))
