@@ -207,6 +207,14 @@ def test_strides_and_small_tiles_are_the_reason_given(compile_kernel, target):
     assert "steps by stride per element" in rows[12].reasons[0].evidence
     assert "divided by 128" in rows[14].reasons[0].evidence
     assert rows[15].verdict == "as-predicted"
+    # helper 76: fewer warps help only a tile larger than one warp (64 elements: 2 warps' lanes on cuda, one
+    # wave's on gfx942); 16 elements, fewer than one warp's lanes, leave each lane one element whatever the warps
+    more = "a larger tile, or fewer warps," if target.startswith("cuda") else "only a larger tile"
+    assert f"({more} would give each thread several)" in rows[13].reasons[0].evidence
+    tiny = _report(compile_kernel(STRIDED, target=target, signature="x_ptr=*fp32,y_ptr=*fp32,z_ptr=*fp32,"
+                                  "s_ptr=*fp32,out_ptr=*fp32,stride=i32", constexprs={"BLOCK": 1024, "SMALL": 16}))
+    small = next(r for r in tiny.rows if r.line == 13)
+    assert "(only a larger tile would give each thread several)" in small.reasons[0].evidence
 
 
 @pytest.mark.parametrize("target", ["hip:gfx1100", "hip:gfx1201"])

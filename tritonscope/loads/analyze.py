@@ -516,6 +516,7 @@ def _register_facts(row: AccessRow, site):
     row.elements_per_thread = facts.elements_per_thread
     row.distinct_per_thread = facts.distinct_per_thread
     row.threads = facts.warp_size * facts.num_warps * max(1, facts.num_ctas)
+    row.warp_size = facts.warp_size
     return facts
 
 

@@ -96,6 +96,7 @@ class AccessRow:
     predicted_vector_bytes: int | None = None
     predicted_vectors_per_thread: int | None = None
     threads: int | None = None
+    warp_size: int | None = None  # lanes of one warp (not in the JSON: `threads` is)
     prediction_note: str | None = None
     alignment: list[dict] = field(default_factory=list)
     # the loads the address is computed from (a gather): (source line `505` or `505 @ 1746` or None, op name,

@@ -169,9 +169,11 @@ def reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     for n in row.shape:
         total *= n
     if layout_is_scalar and row.elements_per_thread == 1 and row.threads and total <= row.threads:
+        # (fewer warps help only a tensor larger than one warp: a smaller one leaves lanes empty anyway)
+        fewer = "a larger tile, or fewer warps," if total > (row.warp_size or 0) else "only a larger tile"
         out.append(Reason("one-per-thread", f"the {total}-element tensor over {row.threads} threads leaves each "
-                                            "thread one element: no vector is possible (a larger tile, or fewer "
-                                            "warps, would give each thread several)"))
+                                            f"thread one element: no vector is possible ({fewer} would give each "
+                                            "thread several)"))
     if layout_is_scalar and row.elements_per_thread:
         spt = getattr(site.layout, "size_per_thread", None)
         detail = f"sizePerThread={list(spt)}, " if spt else ""
