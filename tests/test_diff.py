@@ -298,6 +298,13 @@ def test_two_hashes_of_one_kernel_for_two_targets_name_both(cli):
     assert "dot_kernel  cuda:80 -> cuda:90" in r.stdout
     md = cli("diff", "--cache-dir", str(cache), "1cdc", "3dbb", "--format", "markdown")
     assert "`cuda:80 -> cuda:90`" in md.stdout, md.stdout[:500]
+    # helper 77: without --cache-dir, the cache every other command reads by default ($TRITON_CACHE_DIR); a
+    # name that is neither a path nor its entry's says both
+    r = cli("diff", "1cdc", "3dbb", "--stat", env={"TRITON_CACHE_DIR": str(cache)})
+    assert r.returncode == 0 and "dot_kernel  cuda:80 -> cuda:90" in r.stdout, r.stderr
+    r = cli("diff", "1cdc", "zzzz", env={"TRITON_CACHE_DIR": str(cache)})
+    assert r.returncode == 1 and r.stderr.startswith(f"tritonscope: error: zzzz: no such file or directory, nor an "
+                                                     f"entry of the default cache {cache} (nothing matches 'zzzz'")
 
 
 def test_renumbering_alone_is_no_change_and_an_inserted_op_is_one_line():

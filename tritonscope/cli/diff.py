@@ -45,7 +45,8 @@ def _fold_option(f: Callable) -> Callable:
 def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: int,
              stat: bool, fmt: str, fail_on: tuple[str, ...], all_metrics: bool, fold_renames: bool) -> None:
     """Compare A and B: two caches, two snapshot directories, or two kernel entries / artifact files;
-    with --cache-dir, A and B may also name two entries of that cache (name or hash prefix).
+    A and B may also name two entries (name or hash prefix) of --cache-dir, else of the cache the other
+    commands read ($TRITON_CACHE_DIR, $TRITON_HOME/.triton/cache, ~/.triton/cache).
 
     Kernels match by name, target and argument types (two libraries' kernels of one name are two
     kernels), then by specialization (num_warps, num_stages, argument hints) and shared IR; unmatched
@@ -124,12 +125,23 @@ def _something_to_compare(side_a, side_b, kernel: str | None, target: str | None
 
 
 def _side_path(spec: str, sel: Selection) -> str:
-    """A or B as a path; with --cache-dir, a name or hash prefix of that cache's entries."""
+    """A or B as a path; else a name or hash prefix of the entries of --cache-dir, or of the cache the other
+    commands read by default ($TRITON_CACHE_DIR, ...)."""
     import os
 
-    if sel.cache_dir is None or os.path.exists(spec):
+    from tritonscope.errors import TritonscopeError
+
+    if os.path.exists(spec):
         return spec
-    return str(sel.one(spec).path)
+    if sel.cache_dir is not None:
+        return str(sel.one(spec).path)
+    from tritonscope.artifacts.cache import default_cache_dir
+
+    try:
+        return str(sel.one(spec).path)
+    except TritonscopeError as exc:
+        raise TritonscopeError(f"no such file or directory, nor an entry of the default cache {default_cache_dir()} "
+                               f"({exc.message}; give --cache-dir to name another)", spec) from None
 
 
 def _records_apart(*roots: str | None) -> None:
