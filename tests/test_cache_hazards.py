@@ -119,6 +119,13 @@ def test_links_in_a_cache_are_said_not_silently_left_out(cli, cache39, tmp_path)
     (cache / name).symlink_to(cache39 / name, target_is_directory=True)
     r = cli("ls", "--cache-dir", str(cache), "--all")
     assert f"{cache / name}: an entry directory that is a symbolic link, not followed" in r.stderr, r.stderr
+    # helper 76: a folder of caches, one a link: 'no kernel entries' with no word of it
+    caches = tmp_path / "caches"
+    caches.mkdir()
+    (caches / "c39").symlink_to(cache39, target_is_directory=True)
+    r = cli("ls", "--cache-dir", str(caches))
+    assert r.returncode == 0 and f"{caches / 'c39'}: a cache that is a symbolic link, not followed" in r.stderr, \
+        r.stderr
     entry = tmp_path / "other" / name
     entry.mkdir(parents=True)
     shutil.copy(cache39 / name / "add_kernel.json", entry)

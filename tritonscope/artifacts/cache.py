@@ -744,6 +744,7 @@ class Cache:
             raise TritonscopeError("no such cache directory", str(self.root))
         self._entries: list[KernelEntry] | None = None
         self.linked: list[str] = []  # entry directories that are symbolic links: not followed
+        self.linked_caches: list[str] = []  # caches in a folder of caches that are symbolic links: not followed
 
     @classmethod
     def discover(cls, cache_dir: str | os.PathLike | None = None) -> Cache:
@@ -786,6 +787,8 @@ class Cache:
                 try:
                     if de.is_symlink() and de.is_dir() and _ENTRY_NAME.match(de.name):
                         self.linked.append(de.path)  # an entry's name, but a link: not followed, and said
+                    elif de.is_symlink() and de.is_dir() and depth < _MAX_NESTING and holds_cache_entries(de.path):
+                        self.linked_caches.append(de.path)  # a cache beside others, linked: said too
                 except OSError:
                     pass
                 continue

@@ -124,6 +124,13 @@ class Selection:
 
                 outcome().note(f"{denied[0].path}" + (f" and {len(denied) - 1} more" if len(denied) > 1 else "")
                                + ": permission denied: an entry directory this user cannot list, left out")
+            if cache.linked_caches:
+                from tritonscope.cli.outcome import outcome
+
+                n = len(cache.linked_caches)
+                outcome().note(f"{cache.linked_caches[0]}" + (f" and {n - 1} more" if n > 1 else "") + ": a cache "
+                               "that is a symbolic link, not followed (a cache's links may lead anywhere): give it "
+                               "as --cache-dir to read it")
             if cache.linked:
                 from tritonscope.cli.outcome import outcome
 
