@@ -70,16 +70,23 @@ def section(start: str, stop: str | None = None) -> Excerpt:
     return cut
 
 
-def keep_lines(pattern: str, header: int = 0, until: str | None = None) -> Excerpt:
+def keep_lines(pattern: str, header: int = 0, until: str | None = None, gaps: bool = False) -> Excerpt:
     """The first `header` lines (or every line up to the first matching `until`), then only the lines
-    matching `pattern` (a regex); `…` at the end when lines were left out."""
+    matching `pattern` (a regex); `…` at the end when lines were left out, or (`gaps`) where each run of
+    them was (kept lines far apart in the output: a reader would take them for the whole of it)."""
     def cut(text: str) -> str:
         lines = text.splitlines()
         first = header
         if until is not None:
             first = next(i for i, line in enumerate(lines) if re.match(until, line)) + 1
-        kept = lines[:first] + [line for line in lines[first:] if re.search(pattern, line)]
-        return "\n".join(kept + ([CUT] if len(kept) < len(lines) else []))
+        kept = lines[:first]
+        for line in lines[first:]:
+            if re.search(pattern, line):
+                kept.append(line)
+            elif gaps and kept[-1:] != [CUT]:
+                kept.append(CUT)
+        dropped = len(lines) - len([k for k in kept if k != CUT])
+        return "\n".join(kept + ([CUT] if dropped and not gaps else []))
     return cut
 
 
@@ -186,7 +193,7 @@ _ALL = [
     Snippet("compile-unaligned", "tritonscope compile gemv-unaligned --target cuda:90 --target hip:gfx942 "
             "--cache-dir unaligned-cache", (compile_without_seconds,)),
     Snippet("readme-diff", "tritonscope diff demo-cache unaligned-cache -k gemv_kernel --target hip:gfx942 "
-            "--stat --fail-on 'vector-width<'", (keep_lines(r"^(FAILED|  vector-width)", header=3),),
+            "--stat --fail-on 'vector-width<'", (keep_lines(r"^(FAILED|  vector-width)", header=3, gaps=True),),
             exit_code=1),
 
     Snippet("readme-torch-compile-ls", f"tritonscope ls --inductor {TORCH_COMPILE}", (ls_inductor_by_name,)),

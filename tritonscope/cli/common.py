@@ -281,7 +281,7 @@ def selection_options(kernel: str = "argument", metavar: str = "KERNEL") -> Call
                          help="Refuse stage files larger than SIZE (default 256M; 'none' or 0: no limit)."),
         ]
         if kernel == "argument":
-            opts.insert(0, click.argument("kernels", required=False, metavar=metavar))
+            opts.insert(0, click.argument("kernels", required=False, metavar=f"[{metavar}]"))
         elif kernel == "arguments":
             opts.insert(0, click.argument("kernels", nargs=-1, metavar=f"[{metavar}]..."))
         else:
