@@ -1434,3 +1434,40 @@ def test_a_source_nested_too_deeply_for_the_layout_reading_is_said(cli, tmp_path
     doc = json.loads(cli("layout", "computed_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
     assert doc["written"]["error"] == f"{tmp_path / 'comp.py'}: an expression nests too deeply for its layouts to " \
         "be read", doc["written"]
+
+
+def test_two_written_layouts_of_one_ttgir_layout_are_each_described_by_their_own_buffers():
+    """Helper 79 (Triton's test_warpgroup_mma_wait multi-warpgroup kernel): `smem_a` and `smem_b`, two
+    NVMMASharedLayout.get_default_for calls that become one #shared, were both described by the largest
+    buffer (a_smem's 128x64): smem_b's own buffers are 64x64."""
+    from tritonscope.layouts.gluon import written_vs_resolved
+
+    src = textwrap.dedent("""\
+        from triton.experimental.gluon import language as gl
+
+
+        def k(M: gl.constexpr, D: gl.constexpr):
+            smem_b: gl.constexpr = gl.NVMMASharedLayout.get_default_for([D, D], gl.bfloat16)
+            smem_a: gl.constexpr = gl.NVMMASharedLayout.get_default_for([M, D], gl.bfloat16)
+            a = gl.allocate_shared_memory(gl.bfloat16, [M, D], smem_a)
+            b = gl.allocate_shared_memory(gl.bfloat16, [D, D], smem_b)
+        """)
+    ttgir = textwrap.dedent("""\
+        #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+        #smem = #ttg.shared_memory
+        module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+          tt.func public @k() attributes {noinline = false} {
+            %a = ttg.local_alloc : () -> !ttg.memdesc<128x64xbf16, #shared, #smem, mutable> loc(#loc2)
+            %b = ttg.local_alloc : () -> !ttg.memdesc<64x64xbf16, #shared, #smem, mutable> loc(#loc3)
+            tt.return loc(#loc1)
+          } loc(#loc1)
+        } loc(#loc)
+        #loc = loc(unknown)
+        #loc1 = loc("/src/k.py":4:0)
+        #loc2 = loc("/src/k.py":7:8)
+        #loc3 = loc("/src/k.py":8:8)
+        """)
+    b, a = written_vs_resolved(src, "/src/k.py", ttgir, None, "k")
+    assert [t.name for t in b.resolved] == ["shared"] == [t.name for t in a.resolved]
+    assert (b.written.line, b.resolved[0].shape) == (5, (64, 64))
+    assert (a.written.line, a.resolved[0].shape) == (6, (128, 64))

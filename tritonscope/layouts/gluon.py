@@ -237,17 +237,18 @@ def resolve(written: WrittenLayout, kernel: KernelTensors, claimed: frozenset[st
                 return Resolution(written, ELSEWHERE, found, _filled(written, found, kernel),
                                   on_lines if len(found) == 1 else [])
         return Resolution(written, "differs" if kind_seen else "not in TTGIR", seen=kind_seen)
-    resolved, on_lines = _carried(matched, kernel, written.line if written.file is None else None)
+    resolved, on_lines = _carried(matched, kernel, set(written.lines()))
     status = "chosen by the compiler" if direct else "filled in" if written.symbolic else "as written"
     return Resolution(written, status, resolved, _filled(written, resolved, kernel), on_lines)
 
 
-def _carried(matched: dict[str, Layout], kernel: KernelTensors, own: int | None = None
+def _carried(matched: dict[str, Layout], kernel: KernelTensors, own: set[int] = frozenset()
              ) -> tuple[list[TensorOnLine], list[int]]:
-    """Per layout, the tensor to describe it by: the largest on the line that writes it (`own`: three
-    barriers of one MBarrierLayout class, [3, 1], [3, 1] and [1], each described by its own), else the
-    largest anywhere (a layout only ever seen as a parent has no tensor of its own: no shape to describe it
-    with); and the source lines whose ops carry any of them."""
+    """Per layout, the tensor to describe it by: the largest on the lines that write or name it (`own`:
+    three barriers of one MBarrierLayout class, [3, 1], [3, 1] and [1], each described by its own; two
+    NVMMASharedLayouts of one TTGIR layout, 128x64 and 64x64 buffers, each by its buffers), else the largest
+    anywhere (a layout only ever seen as a parent has no tensor of its own: no shape to describe it with);
+    and the source lines whose ops carry any of them."""
     best: dict[str, TensorOnLine] = {}
     mine: dict[str, bool] = {}
     on_lines: set[int] = set()
@@ -258,7 +259,7 @@ def _carried(matched: dict[str, Layout], kernel: KernelTensors, own: int | None 
                     continue
                 on_lines.add(line)
                 # the largest tensor; of equal ones a float one (the data), else not a mask (i1) or pointers
-                here = line == own
+                here = line in own
                 if layout is t.layout and (name not in best or (here, _rank(t)) > (mine[name], _rank(best[name]))):
                     best[name], mine[name] = t, here
     resolved = [best.get(n) or TensorOnLine(n, lay, (), "", 0, "registers") for n, lay in matched.items()]
