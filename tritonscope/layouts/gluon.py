@@ -250,7 +250,8 @@ def _carried(matched: dict[str, Layout], kernel: KernelTensors, own: set[int] = 
     anywhere (a layout only ever seen as a parent has no tensor of its own: no shape to describe it with);
     and the source lines whose ops carry any of them."""
     best: dict[str, TensorOnLine] = {}
-    mine: dict[str, bool] = {}
+    mine: dict[str, TensorOnLine] = {}  # the largest on its own lines
+    carrying: dict[str, list[TensorOnLine]] = {}
     on_lines: set[int] = set()
     for line, tensors in kernel.by_line.items():
         for t in tensors:
@@ -258,10 +259,16 @@ def _carried(matched: dict[str, Layout], kernel: KernelTensors, own: set[int] = 
                 if name not in matched:
                     continue
                 on_lines.add(line)
+                if layout is not t.layout:
+                    continue
+                carrying.setdefault(name, []).append(t)
                 # the largest tensor; of equal ones a float one (the data), else not a mask (i1) or pointers
-                here = line in own
-                if layout is t.layout and (name not in best or (here, _rank(t)) > (mine[name], _rank(best[name]))):
-                    best[name], mine[name] = t, here
+                if name not in best or _rank(t) > _rank(best[name]):
+                    best[name] = t
+                if line in own and (name not in mine or _rank(t) > _rank(mine[name])):
+                    mine[name] = t
+    for name, t in mine.items():  # (of that shape, the data: `offsets` on its line, the load it feeds)
+        best[name] = max((c for c in carrying[name] if c.shape == t.shape), key=_rank)
     resolved = [best.get(n) or TensorOnLine(n, lay, (), "", 0, "registers") for n, lay in matched.items()]
     return resolved, sorted(on_lines)
 
