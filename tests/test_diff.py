@@ -423,3 +423,21 @@ def test_an_amdgcn_kernel_reading_another_input_register_is_changed(cli, tmp_pat
     proc = cli("diff", str(a.parent), str(b.parent), "-s", "amdgcn", "--fail-on", "any")
     assert proc.returncode == 1, proc.stdout
     assert "+    s_load_dwordx2 s[0:+1], $s[40:41], 0x0" in proc.stdout.splitlines()
+
+
+def test_kernels_built_by_different_releases_are_said_and_a_snapshot_keeps_an_inferred_release(cli, tmp_path):
+    """Helper 84: a diff of a Triton 3.1 cache against 3.3's said nothing of the releases (every metric
+    delta read as the kernel's), and a 3.1 cache's snapshot kept `triton_version: null`, its release (known
+    from the metadata's fields) lost."""
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data" / "releases-3.0-3.4"
+    env = {"TRITONSCOPE_RECORDS_CACHE": "off"}
+    r = cli("diff", str(data / "3.1"), str(data / "3.3"), "--stat", env=env)
+    assert ("tritonscope: note: 1 matched kernel(s) were built by different releases (A's by Triton 3.0-3.1 "
+            "(inferred), B's by 3.3.1)") in r.stderr, r.stderr
+    assert cli("snapshot", "--cache-dir", str(data / "3.1"), "--out", str(tmp_path / "s"), env=env).returncode == 0
+    versions = {json.loads(m.read_text())["triton_version"] for m in (tmp_path / "s").rglob("metrics.json")}
+    assert versions == {"3.0-3.1 (inferred)"}
+    same = cli("diff", str(data / "3.3"), str(data / "3.3"), env=env)
+    assert "different releases" not in same.stderr

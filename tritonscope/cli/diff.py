@@ -91,6 +91,15 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
                             "build to compare the kernels alone)"), err=True)
     result = diff_sides(side_a, side_b, stages or None, context,
                         pair_singletons=side_a.kind == "entry" and side_b.kind == "entry")
+    releases = sorted({(p.a.triton_version or "?", p.b.triton_version or "?") for p in result.pairs
+                       if p.a.triton_version != p.b.triton_version})
+    if releases:
+        shown = "; ".join(f"A's by Triton {a}, B's by {b}" for a, b in releases[:3])
+        click.echo(one_line(f"tritonscope: note: {sum(p.a.triton_version != p.b.triton_version for p in result.pairs)} "
+                            f"matched kernel(s) were built by different releases ({shown}"
+                            f"{'; ...' if len(releases) > 3 else ''}): their differences may come from the compiler "
+                            "as well as from the kernels, and a stage one release writes alone (`source`) shows as "
+                            "added or removed"), err=True)
     verdict = Verdict(rules).evaluate(result)
     for line in verdict.unknown_notes():
         click.echo(one_line(f"tritonscope: note: {line}"), err=True)

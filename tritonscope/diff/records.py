@@ -149,7 +149,14 @@ def record_for_entry(entry: KernelEntry, options: NormalizeOptions, stages: tupl
     return KernelRecord(
         name=entry.name, target=str(target) if target else "?", spec=specialization(entry.metadata, normalized),
         origin=entry.hash if entry.kind != "file" else entry.path.name, stages=normalized,
-        metrics=km.values, load_sites=km.load_sites, triton_version=entry.triton_version, unread=unread)
+        metrics=km.values, load_sites=km.load_sites, triton_version=release_of(entry), unread=unread)
+
+
+def release_of(entry: KernelEntry) -> str | None:
+    """The release that built the entry: its metadata's `triton_version`, else the one its fields show,
+    said to be inferred (`3.0-3.1 (inferred)`: a 3.1 cache's snapshot keeps it)."""
+    inferred = entry.triton_version_inferred
+    return entry.triton_version or (f"{inferred} (inferred)" if inferred else None)
 
 
 def _unread(entry: KernelEntry, stage: str, exc: TritonscopeError) -> tuple[str, str]:
