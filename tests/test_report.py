@@ -698,3 +698,22 @@ def test_loads_table_has_the_columns_of_tritonscope_loads(tmp_path):
             shared = row["ambiguous"].get(stage, {})
             forms = row["stages"].get(stage) or {f"{k} (ambiguous)": v for k, v in shared.items()}
             assert cells[i] == (", ".join(f"{f} ×{n}" for f, n in forms.items()) or "-"), (row["where"], stage, cells)
+
+
+def test_rdna_occupancy_is_lds_bound_by_its_work_group_processor_and_the_diff_metric_agrees(cli, tmp_path):
+    """Helper 85: gfx1100 said LLVM's 5 waves/SIMD, no LDS bound (only CDNA's LDS was known): a WGP's
+    131072 B hold four 32768 B workgroups of 4 waves over its 4 SIMD32s: 4. And `diff` compared LLVM's raw
+    figures (gfx90a 3) where the report said the LDS bound (2)."""
+    meta = _amd_meta(cli, tmp_path / "a", {"shared": 32768, "num_warps": 4,
+                                           "target": {"backend": "hip", "arch": "gfx1100", "warp_size": 32}},
+                     ("; Occupancy: 4", "; Occupancy: 5"))
+    assert meta["occupancy (waves/SIMD)"] == (
+        "4 (LDS-bound: 32768 B of LDS a workgroup, 131072 B a WGP; LLVM's 5 counted no dynamic LDS)")
+    from tritonscope.diff.metrics import kernel_metrics
+
+    entry = tmp_path / "a" / "c" / "CUQKKHCF75H76GQ7EJIUCFS6PQ4VDEQ2VP2DHCONARFPDDIOUCAA"
+    meta = json.loads((entry / "matmul_kernel.json").read_text())
+    text = (entry / "matmul_kernel.amdgcn").read_text()
+    assert kernel_metrics({"amdgcn": text}, {}, meta, {}, "matmul_kernel").values["occupancy"] == 4
+    gfx942 = {**meta, "target": {"backend": "hip", "arch": "gfx942", "warp_size": 64}, "shared": 24576}
+    assert kernel_metrics({"amdgcn": text}, {}, gfx942, {}, "matmul_kernel").values["occupancy"] == 2

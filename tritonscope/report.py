@@ -548,7 +548,7 @@ def _resources(entry: KernelEntry, texts: dict[str, str], notes: list[str]) -> l
     if text is None:
         return []
     try:
-        from tritonscope.diff.metrics import amdgcn_resources
+        from tritonscope.diff.metrics import LDS_UNITS, amdgcn_resources, lds_bound_occupancy
     except ImportError:
         return []
     labels = {"vgprs": "VGPRs", "agprs": "AGPRs", "sgprs": "SGPRs", "spills": "spills", "scratch": "scratch (bytes)",
@@ -562,23 +562,15 @@ def _resources(entry: KernelEntry, texts: dict[str, str], notes: list[str]) -> l
     if shared and "occupancy" in res:
         occupancy, total = res["occupancy"], res.get("lds", 0) + shared
         target, warps = entry.target, entry.meta_int("num_warps")
-        lds_per_cu = _LDS_PER_CU.get(target.arch) if target is not None else None
-        if lds_per_cu and warps and warps > 0:
-            # the workgroups a CU's LDS holds, their waves spread over its 4 SIMDs: the most one SIMD holds
-            limit = -(-(lds_per_cu // total) * warps // 4)
-            why = f"{total} B of LDS a workgroup, {lds_per_cu} B a CU"
-            if limit < occupancy:  # (else LLVM's figure stands: the LDS does not bind)
-                out["occupancy"] = f"{limit} (LDS-bound: {why}; LLVM's {occupancy} counted no dynamic LDS)"
-        else:
+        arch = target.arch if target is not None else None
+        bound = lds_bound_occupancy(occupancy, total, arch, warps)
+        if bound is not None:
+            out["occupancy"] = f"{bound[0]} (LDS-bound: {bound[1]}; LLVM's {occupancy} counted no dynamic LDS)"
+        elif arch not in LDS_UNITS or not warps:  # (else LLVM's figure stands: the LDS does not bind)
             out["occupancy"] = f"{occupancy} (LLVM's, counting static LDS only: Triton adds {shared} B at launch)"
     if "lds" in out or shared is not None:
         out["lds"] = f"{res.get('lds', 0)} static" + (f" + {shared} dynamic (Triton's, at launch)" if shared else "")
     return [(labels[key], out[key]) for key in labels if key in out]
-
-
-# LDS a compute unit has (CDNA / GCN, wave64, 4 SIMDs a CU): the AMD ISA guides of each
-_LDS_PER_CU = {"gfx906": 65536, "gfx908": 65536, "gfx90a": 65536, "gfx940": 65536, "gfx941": 65536,
-               "gfx942": 65536, "gfx950": 163840}
 
 
 def _plain(value: object) -> str:

@@ -20,6 +20,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from tritonscope.artifacts.cache import is_int, parse_target
 from tritonscope.artifacts.nvinfo import cubin_resources
 from tritonscope.diff.normalize import DIALECT_RENAMES
 from tritonscope.errors import ParseError
@@ -183,6 +184,28 @@ def amdgcn_resources(text: str) -> dict[str, int]:
     return out
 
 
+# The unit whose LDS a workgroup shares with others and over whose SIMDs their waves spread: a CDNA / GCN
+# compute unit (wave64, 4 SIMDs), an RDNA work-group processor in WGP mode (LLVM's default from gfx10: 2 CUs,
+# 4 SIMD32s, one LDS). (bytes of LDS, SIMDs, name): the AMD ISA guides of each
+_CU, _WGP = (65536, 4, "CU"), (131072, 4, "WGP")
+LDS_UNITS = {"gfx906": _CU, "gfx908": _CU, "gfx90a": _CU, "gfx940": _CU, "gfx941": _CU, "gfx942": _CU,
+             "gfx950": (163840, 4, "CU"), "gfx1100": _WGP, "gfx1101": _WGP, "gfx1102": _WGP, "gfx1103": _WGP,
+             "gfx1150": _WGP, "gfx1151": _WGP, "gfx1200": _WGP, "gfx1201": _WGP}
+
+
+def lds_bound_occupancy(occupancy: int, lds: int, arch: str | None, warps: int | None) -> tuple[int, str] | None:
+    """(waves a SIMD holds, why) where the LDS a workgroup takes (`lds`: static + Triton's dynamic, given at
+    launch) holds fewer than LLVM's occupancy, which counts the static LDS only; None where it does not bind
+    or the unit is not known."""
+    unit = LDS_UNITS.get(arch or "")
+    if unit is None or not lds or not warps or warps <= 0:
+        return None
+    per_unit, simds, name = unit
+    # the workgroups a unit's LDS holds, their waves spread over its SIMDs: the most one SIMD holds
+    limit = -(-(per_unit // lds) * warps // simds)
+    return (limit, f"{lds} B of LDS a workgroup, {per_unit} B a {name}") if limit < occupancy else None
+
+
 def cubin_metrics(data: bytes, kernel: str, path: str | None = None) -> dict[str, int]:
     res = cubin_resources(data, path)
     r = res.get(kernel) or (next(iter(res.values())) if len(res) == 1 else None)
@@ -293,4 +316,12 @@ def kernel_metrics(stage_texts: dict[str, str], normalized: dict[str, str], meta
     if "amdgcn" in stage_texts:
         values.update(amdgcn_resources(stage_texts["amdgcn"]))
     values.update(metadata_metrics(meta))  # the launcher's own numbers win where present
+    shared, warps = (meta or {}).get("shared"), (meta or {}).get("num_warps")
+    if "occupancy" in values and is_int(shared) and shared > 0 and is_int(warps):
+        # (Triton's shared memory is LDS it asks for at launch: LLVM's occupancy counted none of it)
+        target = parse_target(meta.get("target"))
+        bound = lds_bound_occupancy(values["occupancy"], values.get("lds", 0) + shared,
+                                    target.arch if target is not None else None, warps)
+        if bound is not None:
+            values["occupancy"] = bound[0]
     return km

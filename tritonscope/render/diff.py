@@ -23,9 +23,9 @@ from tritonscope.render.visible import visible
 
 # Metrics shown in summary tables, in this order (all of them are in the JSON and per-kernel detail).
 HEADLINE_METRICS = ("regs", "spills", "smem", "tmem", "occupancy", "stack", "scratch", "code_bytes", "vector-width",
-                    "ops:global_load", "ops:global_store", "ops:buffer_load", "ops:shared_load",
+                    "ops:global_load", "ops:global_store", "ops:buffer_load", "ops:buffer_store", "ops:shared_load",
                     "ops:shared_store", "ops:async_copy", "ops:mma", "ops:wgmma", "ops:tcgen05_mma", "ops:tmem_load",
-                    "ops:tmem_store", "ops:mfma", "ops:barrier",
+                    "ops:tmem_store", "ops:mfma", "ops:wmma", "ops:barrier",
                     "ops:branch")
 # More is better for these; for every other metric an increase is shown as a cost.
 HIGHER_IS_BETTER = ("occupancy", "vector-width")
