@@ -785,3 +785,23 @@ def test_a_pruner_that_exits_or_gives_no_configs_is_not_taken(cli, tmp_path):
         results = json.loads(p.stdout)["results"]
         assert len(results) == n and all(r["entry"] for r in results), (name, results)
         assert len({r["entry"] for r in results}) == n, name
+
+
+def test_an_import_failing_in_a_module_the_kernel_imports_says_where_and_debug_shows_the_traceback(cli, tmp_path):
+    """Helper 76 (unsloth's kernels importing its device probe): the headline named the kernel file's import
+    line alone, nothing of the module that raised, and `--debug` ("Show tracebacks") showed none."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "probe.py").write_text("def device():\n    raise NotImplementedError('no accelerator')\n\n\n"
+                                  "DEVICE = device()\n")
+    (pkg / "k.py").write_text("import triton\nfrom .probe import DEVICE\n\n\n@triton.jit\ndef k(x):\n    pass\n")
+    args = ("compile", f"{pkg / 'k.py'}::k", "--target", "cuda:90", "--signature", "x=*fp32", "--cache-dir",
+            str(tmp_path / "c"))
+    r = cli(*args)
+    first = r.stderr.splitlines()[0]
+    assert r.returncode == 1 and first.endswith(
+        "k.py:2: NotImplementedError: no accelerator (raised at probe.py:2)"), r.stderr
+    assert "Traceback" not in r.stderr
+    d = cli("--debug", *args)
+    assert "Traceback (most recent call last)" in d.stderr and 'probe.py", line 2, in device' in d.stderr, d.stderr

@@ -214,6 +214,8 @@ def compile_cmd(
         for r in kernel_failures:
             for line in failure_lines(f"{r.request.label} ({r.request.target})", r.error):
                 click.echo(visible(line), err=True)
+            if outcome().debug and r.error.trace:  # (--debug: where the user's module raised)
+                click.echo(r.error.trace.rstrip("\n"), err=True)
         render_results(results, console, cache)
     if (
         kernel_failures

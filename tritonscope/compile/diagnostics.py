@@ -15,7 +15,7 @@ import re
 import sys
 import tempfile
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,7 @@ class CompileFailure:
     line: int | None = None
     col: int | None = None
     source_line: str | None = None
+    trace: str | None = field(default=None, compare=False)  # the exception's traceback, shown with --debug
 
     def headline(self) -> str:
         where = ""
@@ -178,17 +179,22 @@ def import_failure(exc: BaseException, path: str | None) -> CompileFailure:
     for frame in frames:
         if file and os.path.abspath(frame.filename) == file:
             line = frame.lineno
+    mine = [f for f in frames if file and _inside(os.path.abspath(f.filename), _import_root(file))]
+    raised = ""
     if file and line is None:
         # raised before the file ran: in a package __init__.py or a module it imports, of the user's tree
-        mine = [f for f in frames if _inside(os.path.abspath(f.filename), _import_root(file))]
         if mine:
             file, line = os.path.abspath(mine[-1].filename), mine[-1].lineno
-    message = f"{type(exc).__name__}: {_one_line(str(exc))}"
+    elif mine and (os.path.abspath(mine[-1].filename), mine[-1].lineno) != (file, line):
+        # the file's import of a module of its tree that raised: where, too (the headline stays the file's)
+        raised = f" (raised at {os.path.basename(mine[-1].filename)}:{mine[-1].lineno})"
+    message = f"{type(exc).__name__}: {_one_line(str(exc))}{raised}"
     undecodable = _not_utf8(file)
     if undecodable:  # (Triton's `inspect` reads the source as UTF-8: "should be defined in a Python file")
         message += f" ({undecodable})"
     return CompileFailure(
-        "import", message, _display_path(file) if file else None, line, None, _source_line(file, line)
+        "import", message, _display_path(file) if file else None, line, None, _source_line(file, line),
+        trace="".join(traceback.format_exception(exc)),
     )
 
 
