@@ -1471,3 +1471,34 @@ def test_two_written_layouts_of_one_ttgir_layout_are_each_described_by_their_own
     assert [t.name for t in b.resolved] == ["shared"] == [t.name for t in a.resolved]
     assert (b.written.line, b.resolved[0].shape) == (5, (64, 64))
     assert (a.written.line, a.resolved[0].shape) == (6, (128, 64))
+
+
+def test_a_positional_cta_argument_is_shown_and_an_element_of_a_helpers_tuple_is_said_unread():
+    """Helper 79 (Triton's Gluon tests): `BlockedLayout([1], [32], [W], [0], _make_cga_broadcast(1, N))`'s
+    fifth argument vanished from 'written' (a keyword one was listed); `layouts = create_shared_layouts(...)`
+    then `layouts[0]` as a layout was left out with no word."""
+    from tritonscope.layouts.attrs import parse_layout
+    from tritonscope.layouts.gluon import matches
+    from tritonscope.layouts.written import scan, unread_notes
+
+    src = textwrap.dedent("""\
+        from triton.experimental.gluon import language as gl
+
+
+        @gl.constexpr_function
+        def shared_pair():
+            return (gl.SwizzledSharedLayout(1, 1, 1, [1, 0]), gl.SwizzledSharedLayout(4, 1, 1, [1, 0]))
+
+
+        def k(W: gl.constexpr, N: gl.constexpr):
+            b: gl.constexpr = gl.BlockedLayout([1], [32], [W], [0], cga(1, N))
+            layouts: gl.constexpr = shared_pair()
+            s = gl.allocate_shared_memory(gl.float16, [16, 16], layouts[0])
+        """)
+    found = scan(src)
+    blocked = next(w for w in found.layouts if w.cls == "BlockedLayout")
+    assert "argument 5=cga(1, N)" in blocked.fields_text()
+    assert matches(blocked, parse_layout("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], "
+                                         "warpsPerCTA = [4], order = [0]}>"))
+    (note,) = [n for n in unread_notes(found.unread, "k.py") if "layouts[0]" in n]
+    assert note.startswith("k.py:12: layouts[0], an element of a value the source computes")

@@ -446,6 +446,8 @@ class _Scanner(ast.NodeVisitor):
             return
         elif self._method_call(_unwrap_constexpr(node)):
             self._unread(node.lineno, None, self._text(_unwrap_constexpr(node)), node.lineno)
+        elif isinstance(node, ast.Subscript):  # `layouts[0]`: an element of a tuple a helper returned
+            self._unread(node.lineno, self._text(node), None, node.lineno, what="element")
         elif isinstance(node, ast.Attribute):  # (what its class binds is known once every class is read: scan)
             self.attr_layout_uses.append((self.function, self.klass, _receiver(node.value), node.attr, node.lineno,
                                           self.function_lines, self._text(node)))
@@ -671,6 +673,9 @@ class _Scanner(ast.NodeVisitor):
             written.file = self.path
             written.line_text = self.lines[node.lineno - 1].strip() if node.lineno <= len(self.lines) else None
         named = list(zip(fields, node.args, strict=False)) + [(k.arg, k.value) for k in node.keywords if k.arg]
+        # positional arguments past the fields read (a 3.8 BlockedLayout's cga_layout, 3.7's ctas_per_cga: their
+        # names differ by release): shown as written, by position, matched against nothing
+        named += [(f"argument {i + 1}", v) for i, v in enumerate(node.args) if i >= len(fields)]
         for key, value in named:
             written.args[key] = self.value(value, layout_field=key == "parent")
         written.args.update(IMPLIED.get(cls, {}))
@@ -736,7 +741,8 @@ class Unread:
     call: str | None
     function: str | None
     used: int
-    what: str = "computed"  # or "value": another value's layout (`x.type.layout`), `name` its text
+    what: str = "computed"  # or "value": another value's layout (`x.type.layout`), `name` its text; or
+    # "element": an element of a computed value (`layouts[0]`), `name` its text
     span: tuple[int, int] | None = field(default=None, compare=False)  # the using function's lines
 
     @property
@@ -750,6 +756,10 @@ class Unread:
         if self.what == "value":
             return (f"{file}:{self.line}: {self.name}, another value's layout, is used as a layout on {lines}: "
                     "what Triton gave that value, not read from the source")
+        if self.what == "element":
+            return (f"{file}:{self.line}: {self.name}, an element of a value the source computes (a helper's "
+                    f"tuple or list of layouts), is used as a layout on {lines}: not read from the source (the "
+                    f"TTGIR's layouts on {'those lines' if len(used) > 1 else 'that line'} are what it was)")
         if self.call is None:
             return (f"{file}:{self.line}: {self.name}, a parameter of {self.function}, is used as a layout on "
                     f"{lines}: its value is the launch's, not read from the source (the TTGIR's layouts on "
