@@ -1502,3 +1502,41 @@ def test_a_positional_cta_argument_is_shown_and_an_element_of_a_helpers_tuple_is
                                          "warpsPerCTA = [4], order = [0]}>"))
     (note,) = [n for n in unread_notes(found.unread, "k.py") if "layouts[0]" in n]
     assert note.startswith("k.py:12: layouts[0], an element of a value the source computes")
+
+
+def test_a_helper_called_with_two_ranks_ties_each_written_rank_to_its_own_layout():
+    """Helper 79 (Triton's test_nvmma_layout_rank_mangling): `rank2` and `rank3`, passed to one helper that
+    allocates with each, both resolved to #shared and #shared1: the rank was no field compared. A rank-2
+    layout is not the one printing `rank = 3`; a rank-3 one is that one rather than one printing none."""
+    from tritonscope.layouts.gluon import written_vs_resolved
+
+    src = textwrap.dedent("""\
+        from triton.experimental.gluon import language as gl
+
+
+        def k():
+            r2: gl.constexpr = gl.NVMMASharedLayout(swizzle_byte_width=32, element_bitwidth=16, rank=2)
+            r3: gl.constexpr = gl.NVMMASharedLayout(swizzle_byte_width=32, element_bitwidth=16, rank=3)
+            a = gl.allocate_shared_memory(gl.float16, [16, 16], r2)
+            b = gl.allocate_shared_memory(gl.float16, [2, 16, 16], r3)
+        """)
+    ttgir = textwrap.dedent("""\
+        #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 16}>
+        #shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 16, rank = 3}>
+        #smem = #ttg.shared_memory
+        module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+          tt.func public @k() attributes {noinline = false} {
+            %a = ttg.local_alloc : () -> !ttg.memdesc<16x16xf16, #shared, #smem, mutable> loc(#loc2)
+            %b = ttg.local_alloc : () -> !ttg.memdesc<2x16x16xf16, #shared1, #smem, mutable> loc(#loc2)
+            %c = ttg.local_alloc : () -> !ttg.memdesc<16x16xf16, #shared, #smem, mutable> loc(#loc3)
+            %d = ttg.local_alloc : () -> !ttg.memdesc<2x16x16xf16, #shared1, #smem, mutable> loc(#loc3)
+            tt.return loc(#loc1)
+          } loc(#loc1)
+        } loc(#loc)
+        #loc = loc(unknown)
+        #loc1 = loc("/src/k.py":4:0)
+        #loc2 = loc("/src/k.py":7:8)
+        #loc3 = loc("/src/k.py":8:8)
+        """)
+    r2, r3 = written_vs_resolved(src, "/src/k.py", ttgir, None, "k")
+    assert [t.name for t in r2.resolved] == ["shared"] and [t.name for t in r3.resolved] == ["shared1"]

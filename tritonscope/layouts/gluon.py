@@ -36,7 +36,7 @@ FIELDS: dict[str, dict[str, str]] = {
                  "transposed": "is_transposed"},
     "swizzled_shared": {"vec": "vec", "per_phase": "per_phase", "max_phase": "max_phase", "order": "order"},
     "nvmma_shared": {"swizzle_byte_width": "swizzling_byte_width", "element_bitwidth": "element_bit_width",
-                     "transposed": "transposed"},
+                     "transposed": "transposed", "rank": "rank"},
     "tensor_memory_encoding": {"block": "block_shape", "col_stride": "col_stride", "two_ctas": "two_ctas",
                                "fp4_padded": "fp4_padded"},
     "amd_wmma": {"version": "version", "transposed": "is_transposed", "warp_bases": "warp_bases"},
@@ -134,7 +134,16 @@ def _agrees(value: Any, got: Any) -> bool:
         return matches(value, got)
     if isinstance(value, list) and any(isinstance(x, (Symbol, WrittenLayout, Either, list)) for x in value):
         return isinstance(got, (list, tuple)) and len(got) == len(value) and all(map(_agrees, value, got))
-    return _norm(value) == _norm(got)
+    return got is None or _norm(value) == _norm(got)  # (a field the TTGIR leaves unsaid: a rank any fits)
+
+
+def _exact(written: WrittenLayout, matched: dict[str, Layout]) -> dict[str, Layout]:
+    """Of several layouts a written one matches, those saying every field it spells out (a rank-3
+    NVMMASharedLayout is the `rank = 3` one, not the one that prints no rank), where there are any."""
+    spelled = [attr for key, attr in FIELDS.get(written.kind or "", {}).items()
+               if key in written.args and not isinstance(written.args[key], Symbol)]
+    exact = {n: lay for n, lay in matched.items() if all(getattr(lay, a, None) is not None for a in spelled)}
+    return exact if exact and len(matched) > 1 else matched
 
 
 def _with_parents(name: str, layout: Layout | None, names: dict[Layout, str]) -> list[tuple[str, Layout]]:
@@ -223,6 +232,7 @@ def resolve(written: WrittenLayout, kernel: KernelTensors, claimed: frozenset[st
         for name, layout, c in here:
             if c or not converted:
                 matched.setdefault(name, layout)
+    matched = _exact(written, matched)
     if not matched:
         kind_seen = [n for n, lay in seen.items() if written.kind is None or same_kind(written.kind, lay.kind)]
         if not kind_seen and not direct and written.function is not None:
