@@ -642,6 +642,10 @@ def test_a_full_stdout_and_an_empty_output_path_are_one_line_each(cli, cache39):
         proc = subprocess.run(args, stdout=full, stderr=subprocess.PIPE, text=True)
     assert proc.returncode == 1 and proc.stderr.splitlines() == [
         "tritonscope: error: <stdout>: No space left on device"]
+    # helper 80: `-o /dev/full` (a device written into) was said as `<stdout>` too
+    dev = cli("report", "add_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "-o", "/dev/full")
+    assert dev.returncode == 1 and dev.stderr.splitlines() == [
+        "tritonscope: error: /dev/full: No space left on device"]
     empty = cli("report", "add_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "-o", "")
     assert empty.returncode == 2 and empty.stderr.splitlines() == [
         "tritonscope: error: -o: an empty path (give a file name, or '-' for stdout)"]

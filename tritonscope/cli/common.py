@@ -351,8 +351,11 @@ def write_atomically(path: str, data: str | bytes) -> None:
     if mode is not None and not (stat.S_ISREG(mode) or stat.S_ISLNK(mode) or stat.S_ISDIR(mode)):
         # a device or a pipe (`-o /dev/null`, a FIFO a reader waits on): written into, as any tool does,
         # never replaced by a file (as root, a rename over /dev/null would replace the device)
-        with open(path, "wb") as fh:
-            fh.write(data)
+        try:
+            with open(path, "wb") as fh:
+                fh.write(data)
+        except OSError as exc:  # (a full device fails on the flush, naming no file: name the one asked for)
+            raise OSError(exc.errno, exc.strerror, path) from None
         return
     folder = os.path.dirname(os.path.abspath(path))
     try:
