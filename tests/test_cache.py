@@ -321,3 +321,16 @@ def test_a_metadata_name_that_is_no_string_is_no_name_in_the_report(cache39, tmp
     res = CliRunner().invoke(main, ["report", str(entry), "-o", str(tmp_path / "r.html")])
     assert res.exit_code == 0, res.output
     assert "registers / thread" in (tmp_path / "r.html").read_text()
+
+
+def test_a_metadata_name_of_megabytes_is_no_name(cache39, tmp_path):
+    """Helper 80: a 10 MB metadata name was every listing's and message's (`ls` printed 20 MB, a snapshot's
+    error line was 10 MB): past MAX_NAME the entry goes by its files' name."""
+    from tritonscope.artifacts.cache import MAX_NAME
+
+    src = next(p for p in cache39.iterdir() if (p / "add_kernel.cubin").exists())
+    entry = shutil.copytree(src, tmp_path / "c" / src.name)
+    meta = entry / "add_kernel.json"
+    meta.write_text(json.dumps({**json.loads(meta.read_text()), "name": "k" * (MAX_NAME + 1)}))
+    (e,) = Cache(tmp_path / "c").entries()
+    assert e.name == "add_kernel"

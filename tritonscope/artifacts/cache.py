@@ -600,9 +600,9 @@ def load_entry(path: Path, cache_root: Path | None = None) -> KernelEntry:
     if "json" in files:
         meta, err = _read_metadata(files["json"])
     name = None
-    if meta and isinstance(meta.get("name"), str):
+    if meta and isinstance(meta.get("name"), str) and len(meta["name"]) <= MAX_NAME:
         name = meta["name"]
-    else:
+    else:  # (a name of megabytes is no kernel's: every listing and message would repeat it)
         for s in ("json", "ttir", "ttgir", "llir", "ptx", "amdgcn", "cubin", "hsaco", "source", "glir"):
             if s in stems:
                 name = stems[s]
@@ -628,6 +628,10 @@ def load_entry(path: Path, cache_root: Path | None = None) -> KernelEntry:
         mtime = 0.0
     return KernelEntry(path=path, kind=kind, file_paths=files, other_files=other, metadata=meta,
                        metadata_error=err, mangled_name=name, mtime=mtime, cache_root=cache_root)
+
+
+# The longest kernel name read from metadata (Inductor's fused names run to a few hundred characters).
+MAX_NAME = 4096
 
 
 def _choose_stage_files(files: dict[str, str], stems: dict[str, str], seconds: list[tuple[str, str, str]],
