@@ -1288,3 +1288,19 @@ def test_an_access_whose_layouts_do_not_read_is_unknown_not_scalar(cli, cache39,
         assert "unknown field bogus" in row["evidence"]["layouts-unread"] and row["vector_bytes"] == 16
     text = cli("loads", str(entry), "--no-sass").stdout
     assert "scalar" not in text.split("reasons:")[0], text
+
+
+def test_a_two_address_lds_form_is_two_accesses_of_its_width(cli):
+    """Helpers 76 and 85 (a fused MoE and flash attention on gfx942): `ds_write2st64_b64` moves two 8-byte
+    values at two addresses 4 KiB apart, and was said a 16-byte access ('16/8 as-predicted'); its count,
+    half the LLIR's, was 'combined or removed some'. The access is 8 bytes; the pairing is said."""
+    from pathlib import Path
+
+    entry = next((Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "flashattn").glob("RF4T*"))
+    rows = json.loads(cli("loads", str(entry), "--json").stdout)["rows"]
+    paired = [r for r in rows if "ds_write2st64_b64" in (r["isa"] or {})]
+    assert paired
+    for r in paired:
+        assert r["widths"]["amdgcn"]["ds_write2st64_b64"] == 16 and r["vector_bytes"] == 8, r
+        (change,) = [c for c in r["count_changes"] if c["code"] == "merged"]
+        assert "each ds_write2st64_b64 moves two values at two addresses" in change["evidence"], change

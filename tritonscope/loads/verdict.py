@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from tritonscope.loads.model import AccessRow, Reason
 from tritonscope.loads.sites import ValueGraph
+from tritonscope.stages.memops import addresses
 
 # Why a Triton kernel's access has a non-blocked layout (a Gluon kernel's is written: loads/gluon.py says where)
 PROPAGATED = (": the access takes the layout its result's uses need, propagated by the compiler's layout passes; "
@@ -27,7 +28,8 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
                                                   f"{row.line}:{row.col} (removed, merged, or located elsewhere)")]
         return
     forms = row.stages.get(stage) or row.ambiguous.get(stage, {})
-    widths = [row.widths[stage][f] for f in forms if row.widths.get(stage, {}).get(f) is not None]
+    # (an access is one address's: `ds_write2st64_b64` moves two 8-byte values at two addresses, 8 each)
+    widths = [row.widths[stage][f] // addresses(f) for f in forms if row.widths.get(stage, {}).get(f) is not None]
     row.vector_stage = stage
     if row.kind in ("tma_load", "tma_store", "mma_shared", "tmem_copy") and \
             any(row.widths[stage].get(f) is None for f in forms):
@@ -279,6 +281,15 @@ def repeating_dims(row: AccessRow, graph: ValueGraph) -> str | None:
     return f"the address {' and '.join(out)}" if out else None
 
 
+def _paired(row: AccessRow, before: str, after: str, n: int, m: int) -> bool:
+    """Every `after` instruction of the row is a two-address form moving two of `before`'s, and there are
+    exactly half as many (AMDGPU's load/store optimizer: `ds_write2st64_b64` for two 8-byte stores)."""
+    counts = row.counts(after)
+    widths, earlier = row.widths.get(after, {}), row.widths.get(before, {})
+    return bool(counts) and n == 2 * m and all(addresses(f) == 2 for f in counts) and \
+        {widths.get(f) for f in counts} == {2 * w for w in {earlier.get(f) for f in row.counts(before)} if w}
+
+
 def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
                    copied_loop: str | None = None, in_runtime_loop: bool = False,
                    repeats: Callable[[], str | None] | None = None) -> None:
@@ -376,6 +387,11 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
                     f"{n} {before} instructions, {m} in {after}: the layout repeats elements (its "
                     f"{row.elements_per_thread} registers hold {row.distinct_per_thread} distinct ones), one "
                     f"{before} load each, and {after} loads each distinct element once"))
+            elif _paired(row, before, after, n, m):
+                forms = sorted(row.counts(after))
+                row.count_changes.append(Reason(
+                    "merged", f"{n} {before} instructions, {m} in {after}: each {', '.join(forms)} moves two values "
+                    f"at two addresses, as {before} moved one each: the backend paired them"))
             else:
                 row.count_changes.append(Reason(
                     "merged", f"{n} {before} instructions, {m} in {after}: the compiler combined or removed some"))
