@@ -334,3 +334,13 @@ def test_a_metadata_name_of_megabytes_is_no_name(cache39, tmp_path):
     meta.write_text(json.dumps({**json.loads(meta.read_text()), "name": "k" * (MAX_NAME + 1)}))
     (e,) = Cache(tmp_path / "c").entries()
     assert e.name == "add_kernel"
+
+
+def test_one_entry_in_several_caches_of_a_folder_is_told_how_to_pick(cache39, tmp_path):
+    """Helper 80: an entry copied into several caches of a folder matched 'narrow with a hash prefix or
+    --target', which no prefix or target can: the error names an entry's directory to give instead."""
+    src = next(p for p in cache39.iterdir() if (p / "add_kernel.cubin").exists())
+    for c in ("c1", "c2"):
+        shutil.copytree(src, tmp_path / "loc" / c / src.name)
+    with pytest.raises(TritonscopeError, match=r"give one entry's directory as KERNEL \(.*/c[12]/"):
+        resolve_one(Cache(tmp_path / "loc"), src.name[:6])

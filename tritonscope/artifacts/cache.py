@@ -900,9 +900,12 @@ def resolve_one(cache: Cache, spec: str | None, target: str | None = None) -> Ke
         shown = ", ".join(f"{e.hash[:12]} {e.name} {e.target or '?'}" + apart.get(id(e), "")
                           + ("" if e.kind == "kernel" else f" ({e.kind})") for e in found[:_CANDIDATES_SHOWN])
         more = f", and {len(found) - _CANDIDATES_SHOWN} more" if len(found) > _CANDIDATES_SHOWN else ""
+        how = "narrow with a hash prefix or --target"
+        if len({e.hash for e in found}) < len(found):
+            # (one entry copied into several caches of a folder: no prefix or target tells them apart)
+            how = f"give one entry's directory as KERNEL ({found[0].path}, ...)"
         raise AmbiguousKernel(
-            f"{len(found)} entries match '{spec or '*'}' (newest first: {shown}{more}); narrow with a hash "
-            "prefix or --target", str(cache.root))
+            f"{len(found)} entries match '{spec or '*'}' (newest first: {shown}{more}); {how}", str(cache.root))
     return found[0]
 
 
