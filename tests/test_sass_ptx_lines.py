@@ -149,3 +149,19 @@ def test_a_subroutine_after_the_kernels_exit_has_no_position_and_its_padding_is_
         ("I2F.U64.RP", "$__internal_0_$__cuda_sm20_div_s64", None, None),
         ("MUFU.RCP", "$__internal_0_$__cuda_sm20_div_s64", None, None),
         ("RET.REL.NODEC", "$__internal_0_$__cuda_sm20_div_s64", None, None)]
+
+
+@needs_nvdisasm
+def test_sass_of_an_entry_without_ptx_says_its_lines_are_the_cubins_own(cli, cache39, tmp_path):
+    """Helper 80: with the PTX gone (deleted, or not yet renamed into place), `map --stage sass` gave the
+    loads the store's line (ptxas's table puts them on their mask's and use's lines), with no word that
+    nothing placed them through the PTX."""
+    import shutil
+
+    src = next(p for p in sorted(cache39.iterdir()) if (p / "add_kernel.ptx").exists()
+               and (p / "add_kernel.cubin").exists())
+    entry = shutil.copytree(src, tmp_path / "c" / src.name)
+    (entry / "add_kernel.ptx").unlink()
+    r = cli("map", str(entry), "--line", "65", "--stages", "sass")
+    assert r.returncode == 0, r.stderr
+    assert "the entry has no PTX to locate SASS through: its lines are the cubin's own table" in r.stdout, r.stdout

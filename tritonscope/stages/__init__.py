@@ -266,7 +266,10 @@ def _correct_entry_sass(entry: KernelEntry, sass: Module, ptx: Module | None) ->
     from tritonscope.stages import ptx as ptx_parser
     from tritonscope.stages import sass_lines
 
-    if "ptx" not in entry.files or sass_lines.corrected(sass):
+    if sass_lines.corrected(sass):
+        return 0
+    if "ptx" not in entry.files:  # (no PTX to place them through: the cubin's table, which ptxas built, stands)
+        sass.notes.append(sass_lines.NO_PTX_NOTE)
         return 0
     has_ptx_lines = any(op.ptx_line is not None for op in sass.ops)
     try:

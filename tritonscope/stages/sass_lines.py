@@ -27,6 +27,8 @@ MOVED_NOTE = "moved {} memory instructions back from inline-asm line offsets " \
              "(ptxas copied LLVM's asm line numbers into the line table)"
 PLACED_NOTE = "{} of {} instructions located through their PTX line (nvdisasm -gp)"
 NO_PTX_LINES_NOTE = "no PTX line table in the cubin (nvdisasm -gp): SASS lines are the cubin's own"
+NO_PTX_NOTE = ("the entry has no PTX to locate SASS through: its lines are the cubin's own table, where ptxas may "
+               "give an instruction its mask's or its use's line")
 
 
 def corrected(sass: Module) -> bool:
@@ -35,7 +37,7 @@ def corrected(sass: Module) -> bool:
     import re  # (re caches the compiled pattern)
 
     own = "|".join("^" + r"\d+".join(map(re.escape, n.split("{}"))) + "$"
-                   for n in (MOVED_NOTE, PLACED_NOTE, NO_PTX_LINES_NOTE))
+                   for n in (MOVED_NOTE, PLACED_NOTE, NO_PTX_LINES_NOTE, NO_PTX_NOTE))
     return any(re.match(own, n) for n in sass.notes)
 
 
