@@ -891,14 +891,19 @@ def test_a_row_gather_is_contiguous_along_the_row(cli, tmp_path):
             elems = tl.load(w_ptr + tl.load(ids_ptr + offs_d))
             tl.store(out_ptr + offs_t[:, None] * D + offs_d[None, :], rows + elems[None, :])
         """))
-    r = cli("compile", f"{tmp_path / 'e.py'}::emb_kernel", "--target", "cuda:90", "--signature",
-            "w_ptr=*fp16,ids_ptr=*i64,out_ptr=*fp16,D=i32", "--constexpr", "BLOCK_T=16", "--constexpr",
-            "BLOCK_D=128", "--cache-dir", str(tmp_path / "c"))
-    assert r.returncode == 0, r.stderr
-    doc = json.loads(cli("loads", "emb_kernel", "--cache-dir", str(tmp_path / "c"), "--no-sass", "--json").stdout)
-    gathers = {r["line"]: r["evidence"]["gather"] for r in doc["rows"] if "gather" in r["reasons"]}
+    gathers = _gathers(cli, tmp_path, "e.py", "emb_kernel", "w_ptr=*fp16,ids_ptr=*i64,out_ptr=*fp16,D=i32")
     assert "that are the same along dim 1: each run along it is contiguous" in gathers[10]
     assert "no contiguity or alignment can be proven" in gathers[11]
+
+
+def _gathers(cli, tmp_path, file: str, kernel: str, signature: str) -> dict[int, str]:
+    """`loads`' gather evidence by line of FILE's KERNEL (written to tmp_path), compiled for cuda:90 with
+    BLOCK_T=16, BLOCK_D=128."""
+    r = cli("compile", f"{tmp_path / file}::{kernel}", "--target", "cuda:90", "--signature", signature,
+            "--constexpr", "BLOCK_T=16", "--constexpr", "BLOCK_D=128", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("loads", kernel, "--cache-dir", str(tmp_path / "c"), "--no-sass", "--json").stdout)
+    return {r["line"]: r["evidence"]["gather"] for r in doc["rows"] if "gather" in r["reasons"]}
 
 
 def test_a_start_loaded_once_in_a_helper_is_no_row_gather_and_is_named_at_its_line(cli, tmp_path):
@@ -923,12 +928,7 @@ def test_a_start_loaded_once_in_a_helper_is_no_row_gather_and_is_named_at_its_li
             x = tl.load(x_ptr + offs_t[:, None] * D + offs_d[None, :])
             tl.store(out_ptr + offs_t[:, None] * D + offs_d[None, :], x)
         """))
-    r = cli("compile", f"{tmp_path / 'r.py'}::ragged_kernel", "--target", "cuda:90", "--signature",
-            "x_ptr=*fp16,seq_ptr=*i64,out_ptr=*fp16,D=i32", "--constexpr", "BLOCK_T=16", "--constexpr",
-            "BLOCK_D=128", "--cache-dir", str(tmp_path / "c"))
-    assert r.returncode == 0, r.stderr
-    doc = json.loads(cli("loads", "ragged_kernel", "--cache-dir", str(tmp_path / "c"), "--no-sass", "--json").stdout)
-    gathers = {r["line"]: r["evidence"]["gather"] for r in doc["rows"] if "gather" in r["reasons"]}
+    gathers = _gathers(cli, tmp_path, "r.py", "ragged_kernel", "x_ptr=*fp16,seq_ptr=*i64,out_ptr=*fp16,D=i32")
     assert set(gathers) == {15, 16}, gathers
     for text in gathers.values():
         assert "values loaded once for the whole tensor (tt.load at line 7 @ 12)" in text, text
