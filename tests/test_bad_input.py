@@ -194,6 +194,8 @@ def test_entry_directories_that_cannot_be_listed_are_said_not_dropped(tmp_path, 
             r = run(*args)
             assert r.returncode == 0, (args, r.stderr)
             assert f"{locked}: permission denied" in r.stderr and "left out" in r.stderr, (args, r.stderr)
+        doc = json.loads(run("ls", "--cache-dir", str(cache), "--json").stdout)  # (helper 87: machine-readable)
+        assert doc["unreadable"] == [str(locked)] and str(locked) not in {e["path"] for e in doc["entries"]}
         r = run("diff", str(cache39), str(cache), "--format", "json")
         assert any(str(locked) in d and "permission denied" in d for d in json.loads(r.stdout)["damage"])
         err = _one_line_error(run("show", locked.name[:6], "--cache-dir", str(cache)))

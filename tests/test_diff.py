@@ -305,6 +305,9 @@ def test_two_hashes_of_one_kernel_for_two_targets_name_both(cli):
     r = cli("diff", "1cdc", "zzzz", env={"TRITON_CACHE_DIR": str(cache)})
     assert r.returncode == 1 and r.stderr.startswith(f"tritonscope: error: zzzz: no such file or directory, nor an "
                                                      f"entry of the default cache {cache} (nothing matches 'zzzz'")
+    # (a name several entries have is that, not 'no such file')
+    r = cli("diff", "dot_kernel", "1cdc", env={"TRITON_CACHE_DIR": str(cache)})
+    assert r.returncode == 2 and "entries match 'dot_kernel'" in r.stderr and "no such file" not in r.stderr, r.stderr
 
 
 def test_renumbering_alone_is_no_change_and_an_inserted_op_is_one_line():
@@ -441,3 +444,8 @@ def test_kernels_built_by_different_releases_are_said_and_a_snapshot_keeps_an_in
     assert versions == {"3.0-3.1 (inferred)"}
     same = cli("diff", str(data / "3.3"), str(data / "3.3"), env=env)
     assert "different releases" not in same.stderr
+    # helper 87: a snapshot written before records kept a release (null) is not said to differ from its cache
+    for m in (tmp_path / "s").rglob("metrics.json"):
+        m.write_text(json.dumps({**json.loads(m.read_text()), "triton_version": None}))
+    old = cli("diff", str(tmp_path / "s"), str(data / "3.1"), env=env)
+    assert old.returncode == 0 and "different releases" not in old.stderr, old.stderr

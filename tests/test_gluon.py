@@ -1540,3 +1540,56 @@ def test_a_helper_called_with_two_ranks_ties_each_written_rank_to_its_own_layout
         """)
     r2, r3 = written_vs_resolved(src, "/src/k.py", ttgir, None, "k")
     assert [t.name for t in r2.resolved] == ["shared"] and [t.name for t in r3.resolved] == ["shared1"]
+
+
+def test_fields_a_call_leaves_out_are_gluons_defaults_and_an_unfollowed_helpers_result_is_said():
+    """Helper 86: `NVMMASharedLayout(128, 16)` (not said transposed: Gluon's default False) resolved to the
+    transposed layout of another call too, 'as written'; a helper returning `{...}[key]` bound to a name or
+    used inline was left out with no word."""
+    from tritonscope.layouts.gluon import written_vs_resolved
+    from tritonscope.layouts.written import scan, unread_notes
+
+    src = textwrap.dedent("""\
+        from triton.experimental.gluon import language as gl
+
+
+        def k():
+            plain: gl.constexpr = gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16)
+            trans: gl.constexpr = gl.NVMMASharedLayout(swizzle_byte_width=128, element_bitwidth=16, transposed=True)
+            a = gl.allocate_shared_memory(gl.float16, [64, 64], plain)
+            b = gl.allocate_shared_memory(gl.float16, [64, 64], trans)
+        """)
+    ttgir = textwrap.dedent("""\
+        #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
+        #shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
+        #smem = #ttg.shared_memory
+        module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+          tt.func public @k() attributes {noinline = false} {
+            %a = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #shared1, #smem, mutable> loc(#loc2)
+            %b = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable> loc(#loc3)
+            tt.return loc(#loc1)
+          } loc(#loc1)
+        } loc(#loc)
+        #loc = loc(unknown)
+        #loc1 = loc("/src/k.py":4:0)
+        #loc2 = loc("/src/k.py":7:8)
+        #loc3 = loc("/src/k.py":8:8)
+        """)
+    plain, trans = written_vs_resolved(src, "/src/k.py", ttgir, None, "k")
+    assert [t.name for t in plain.resolved] == ["shared1"] and [t.name for t in trans.resolved] == ["shared"]
+    helpers = textwrap.dedent("""\
+        from triton.experimental.gluon import language as gl
+
+
+        def pick(w, key):
+            return {"reg": gl.BlockedLayout([1], [32], [w], [0])}[key]
+
+
+        def k(W: gl.constexpr):
+            r: gl.constexpr = pick(W, "reg")
+            x = gl.arange(0, 128, layout=r)
+            y = gl.arange(0, 128, layout=pick(W, "reg"))
+        """)
+    notes = unread_notes(scan(helpers).unread, "k.py")
+    assert any(n.startswith('k.py:9: r is what pick(W, "reg") returns, a helper of the source') for n in notes), notes
+    assert any(n.startswith('k.py:11: pick(W, "reg") returns a layout, a helper of the source') for n in notes), notes

@@ -738,7 +738,7 @@ def test_a_snapshot_written_beside_a_caches_entries_is_no_entry(cli, tmp_path):
     copy = tmp_path / "copy"
     shutil.copytree(src, copy)
     refused = cli("snapshot", "--cache-dir", str(src), "--out", str(copy / "sub"))
-    assert refused.returncode == 2 and "a Triton cache (a folder of its entries)" in refused.stderr
+    assert refused.returncode == 2 and "which holds a Triton cache entry" in refused.stderr
     assert cli("snapshot", "--cache-dir", str(src), "--out", str(tmp_path / "sub")).returncode == 0
     shutil.move(str(tmp_path / "sub"), str(copy / "sub"))
     listed = json.loads(cli("ls", "--cache-dir", str(copy), "--json", "--all").stdout)["entries"]

@@ -319,3 +319,12 @@ def test_two_runs_records_of_one_kernel_are_kept_apart_and_the_newest_is_shown(c
             "--model-line", "provenance_model.py:155", "--json")
     kernels = json.loads(r.stdout)["kernels"]
     assert kernels and all(k["superseded_by"] and LOG.name in k["superseded_by"]["wrapper"] for k in kernels)
+    assert all(old.name in k["wrapper"] for k in kernels)  # (the log it was read from: the wrapper file is gone)
+    # helper 87: kernels the two runs give the same lines are the newest run's answer, once each
+    r = cli("map", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "trace"),
+            "--model-line", "provenance_model.py:58", "--json")
+    kernels = json.loads(r.stdout)["kernels"]
+    newest = [k["kernel"] for k in kernels if not k["superseded_by"]]
+    assert newest and len(newest) == len(set(newest)), newest
+    # (an older run's is listed only where its lines differ, marked so)
+    assert all(k["kernel"] in newest for k in kernels if k["superseded_by"])

@@ -705,7 +705,7 @@ def is_cache_entry_dir(path: str | Path) -> bool:
 def enclosing_compiler_cache(path: str | Path) -> Path | None:
     """The Triton cache a path would land in, judged by the folders it lies in: a cache entry's parent when
     the path is in an entry (a few levels down at most). None: in no entry. (A folder holding entries is
-    told by holds_cache_entries: a cache to write no output into, but one `compile` may be asked to fill.)"""
+    told by cache_entry_in: a cache to write no output into, but one `compile` may be asked to fill.)"""
     folder = Path(os.path.abspath(path))
     for d in [folder, *folder.parents][:4]:
         if is_cache_entry_dir(d):
@@ -713,15 +713,15 @@ def enclosing_compiler_cache(path: str | Path) -> Path | None:
     return None
 
 
-def holds_cache_entries(folder: str | Path) -> bool:
-    """A folder with a Triton cache entry among its own directories: a Triton cache (Triton's own, or a copy
-    of one), whatever else it holds."""
+def cache_entry_in(folder: str | Path) -> str | None:
+    """A Triton cache entry among the folder's own directories, None where there is none: a folder holding
+    one is a Triton cache (Triton's own, or a copy of one), whatever else it holds."""
     try:
         with os.scandir(folder) as it:
-            return any(_ENTRY_NAME.match(de.name) and de.is_dir(follow_symlinks=False) and _looks_like_entry(de.path)
-                       for de in it)
+            return next((de.path for de in it if _ENTRY_NAME.match(de.name) and de.is_dir(follow_symlinks=False)
+                         and _looks_like_entry(de.path)), None)
     except OSError:
-        return False
+        return None
 
 
 def _is_entry_dir(path: str | Path) -> bool:
@@ -791,7 +791,7 @@ class Cache:
                 try:
                     if de.is_symlink() and de.is_dir() and _ENTRY_NAME.match(de.name):
                         self.linked.append(de.path)  # an entry's name, but a link: not followed, and said
-                    elif de.is_symlink() and de.is_dir() and depth < _MAX_NESTING and holds_cache_entries(de.path):
+                    elif de.is_symlink() and de.is_dir() and depth < _MAX_NESTING and cache_entry_in(de.path):
                         self.linked_caches.append(de.path)  # a cache beside others, linked: said too
                 except OSError:
                     pass

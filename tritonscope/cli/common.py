@@ -160,7 +160,7 @@ class Selection:
         """Inspection never writes into a Triton or Inductor cache: an output (`option` PATH) inside the cache
         read (--cache-dir, a cache or entry given as KERNEL, an entry read), Triton's or Inductor's default
         cache or an --inductor-dir is a usage error, before any work."""
-        from tritonscope.artifacts.cache import default_compiler_caches, enclosing_compiler_cache, holds_cache_entries
+        from tritonscope.artifacts.cache import cache_entry_in, default_compiler_caches, enclosing_compiler_cache
         from tritonscope.artifacts.own_cache import within
         from tritonscope.errors import UsageError
 
@@ -179,9 +179,11 @@ class Selection:
         if other is not None:
             raise UsageError(f"{option} {path} is inside {other}, a Triton cache (the path is in one of its entries): "
                              "inspection never writes there; give a path outside it")
-        if holds_cache_entries(folder):
-            raise UsageError(f"{option} {path} is in {folder}, a Triton cache (a folder of its entries): inspection "
-                             "never writes there; give a path outside it")
+        entry = cache_entry_in(folder)
+        if entry is not None:
+            raise UsageError(f"{option} {path} is in {folder}, which holds a Triton cache entry "
+                             f"({os.path.basename(entry)}): a Triton cache, or a copy of one; inspection never writes "
+                             "there: give a path in a folder that holds no entry")
 
     def many(self, include_all: bool = False) -> list[KernelEntry]:
         """Every entry matching any KERNEL spec (all when none is given) and --target."""

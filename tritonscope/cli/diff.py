@@ -91,11 +91,13 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
                             "build to compare the kernels alone)"), err=True)
     result = diff_sides(side_a, side_b, stages or None, context,
                         pair_singletons=side_a.kind == "entry" and side_b.kind == "entry")
-    releases = sorted({(p.a.triton_version or "?", p.b.triton_version or "?") for p in result.pairs
-                       if p.a.triton_version != p.b.triton_version})
+    # (a record of no release, a snapshot written before records kept one, is not said to differ)
+    apart = [p for p in result.pairs if p.a.triton_version and p.b.triton_version
+             and p.a.triton_version != p.b.triton_version]
+    releases = sorted({(p.a.triton_version, p.b.triton_version) for p in apart})
     if releases:
         shown = "; ".join(f"A's by Triton {a}, B's by {b}" for a, b in releases[:3])
-        click.echo(one_line(f"tritonscope: note: {sum(p.a.triton_version != p.b.triton_version for p in result.pairs)} "
+        click.echo(one_line(f"tritonscope: note: {len(apart)} "
                             f"matched kernel(s) were built by different releases ({shown}"
                             f"{'; ...' if len(releases) > 3 else ''}): their differences may come from the compiler "
                             "as well as from the kernels, and a stage one release writes alone (`source`) shows as "
@@ -144,10 +146,12 @@ def _side_path(spec: str, sel: Selection) -> str:
         return spec
     if sel.cache_dir is not None:
         return str(sel.one(spec).path)
-    from tritonscope.artifacts.cache import default_cache_dir
+    from tritonscope.artifacts.cache import AmbiguousKernel, default_cache_dir
 
     try:
         return str(sel.one(spec).path)
+    except AmbiguousKernel:
+        raise
     except TritonscopeError as exc:
         raise TritonscopeError(f"no such file or directory, nor an entry of the default cache {default_cache_dir()} "
                                f"({exc.message}; give --cache-dir to name another)", spec) from None

@@ -62,7 +62,9 @@ def ls_cmd(sel: Selection, since: str | None, partial: bool, include_all: bool, 
             row = e.to_json()
             row["inductor"] = link.to_json() if link is not None else None
             rows.append(row)
-        emit_json({"cache": str(cache.root), "count": len(entries), "entries": rows}, "ls")
+        emit_json({"cache": str(cache.root), "count": len(entries), "entries": rows,
+                   # (what this user cannot list: no kernel is known to be there or not)
+                   "unreadable": [str(e.path) for e in cache.unreadable()]}, "ls")
         return
     from tritonscope.render.terminal import make_console
 

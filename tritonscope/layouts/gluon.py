@@ -21,7 +21,7 @@ from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.attrs import iter_shaped_types, parse_layout_aliases, parse_tensor_type
 from tritonscope.layouts.model import Layout
 from tritonscope.layouts.views import facts_for
-from tritonscope.layouts.written import Either, Scan, Symbol, WrittenLayout, scan, unread_notes
+from tritonscope.layouts.written import DEFAULTS, Either, Scan, Symbol, WrittenLayout, scan, unread_notes
 from tritonscope.stages import parse_ttgir
 from tritonscope.stages.common import kernel_source_file, same_file
 
@@ -100,8 +100,9 @@ def matches(written: WrittenLayout, layout: Layout | None) -> bool:
         return not layout.shared
     if not same_kind(written.kind, layout.kind):
         return False
+    defaults = DEFAULTS.get((written.cls, written.factory), {})
     for key, attr in FIELDS.get(written.kind, {}).items():
-        value = written.args.get(key)
+        value = written.args.get(key, defaults.get(key))  # (a field the call leaves out: Gluon's default)
         if value is not None and not _agrees(value, _field(layout, attr)):
             return False
     if written.kind == "linear":  # (its fields are the bases of each input dim)

@@ -39,6 +39,12 @@ GLUON_LAYOUTS: dict[str, tuple[str | None, tuple[str, ...]]] = {
 }
 # The fields a class sets itself, whatever its arguments
 IMPLIED: dict[str, dict[str, Any]] = {"MBarrierLayout": {"vec": 1, "per_phase": 1, "max_phase": 1, "order": [0]}}
+# The defaults of compared fields a call may leave out, by (class, factory or None): Gluon's own (an
+# NVMMASharedLayout not said transposed is not; one of no rank is 2-D; get_default_for's rank is its block's)
+DEFAULTS: dict[tuple[str, str | None], dict[str, Any]] = {
+    ("NVMMASharedLayout", None): {"transposed": False, "rank": 2},
+    ("NVMMASharedLayout", "get_default_for"): {"transposed": False},
+}
 # Attributes every Gluon object of some kind has (a descriptor's `.layout`, a tensor's `.shape`): a read of
 # `x.layout` is an aggregate's layout attribute of that name only on `self` (`_Scanner.attr_reads`)
 _GENERIC_ATTRIBUTES = frozenset({"layout", "shape", "dtype", "type", "value", "block_type", "numel", "rank"})
@@ -241,6 +247,8 @@ class _Scanner(ast.NodeVisitor):
         # layouts computed while compiling, which no reading of the source gives: a method's result bound to a
         # name (`reg_layout: gl.constexpr = acc_tmem.get_reg_layout()`), the kernel's parameters used as layouts
         self.computed_bound: dict[tuple[str | None, str], tuple[int, str]] = {}  # (function, name) -> (line, call)
+        self.helper_bound: dict[tuple[str | None, str], tuple[int, str]] = {}  # ... of a helper not followed
+        self.defined: set[str] = set()  # the source's top-level functions
         self.computed_attrs: dict[str, list[tuple[str | None, int, str]]] = {}  # attribute -> (class, line, call)
         self.unread: list[Unread] = []
         # attributes used as layouts: (function, class, receiver, attribute, line, the function's lines, text)
@@ -297,6 +305,7 @@ class _Scanner(ast.NodeVisitor):
         # module's own statements, so a kernel above them in the file still reads what they return
         helpers = [s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
                    and any(isinstance(v, (ast.Call, ast.Name)) for r in _returns(s) for v in _branches(r.value))]
+        self.defined = {s.name for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
         for stmt in node.body:
             if stmt in helpers or not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.visit(stmt)
@@ -446,6 +455,8 @@ class _Scanner(ast.NodeVisitor):
             return
         elif self._method_call(_unwrap_constexpr(node)):
             self._unread(node.lineno, None, self._text(_unwrap_constexpr(node)), node.lineno)
+        elif self._helper_call(_unwrap_constexpr(node)):  # `pick(W, "reg")`: what it returns is not followed
+            self._unread(node.lineno, None, self._text(_unwrap_constexpr(node)), node.lineno, what="helper")
         elif isinstance(node, ast.Subscript):  # `layouts[0]`: an element of a tuple a helper returned
             self._unread(node.lineno, self._text(node), None, node.lineno, what="element")
         elif isinstance(node, ast.Attribute):  # (what its class binds is known once every class is read: scan)
@@ -459,11 +470,20 @@ class _Scanner(ast.NodeVisitor):
             elif (self.function, node.id) in self.computed_bound and (self.function, node.id) not in self.bound:
                 line, text = self.computed_bound[(self.function, node.id)]
                 self._unread(line, node.id, text, node.lineno)
+            elif (self.function, node.id) in self.helper_bound and (self.function, node.id) not in self.bound:
+                line, text = self.helper_bound[(self.function, node.id)]
+                self._unread(line, node.id, text, node.lineno, what="helper")
             elif node.id in self.params.get(self.function or "", ()) and (self.function, node.id) not in self.bound:
                 self._unread(node.lineno, node.id, None, node.lineno)
 
     def _unread(self, line: int, name: str | None, call: str | None, used: int, what: str = "computed") -> None:
         self.unread.append(Unread(line, name, call, self.function, used, what, span=self.function_lines))
+
+    def _helper_call(self, node: ast.AST) -> bool:
+        """A call of a function of this source whose result this reading does not follow (`{...}[key]`, a
+        computed layout): not a layout class, nor a helper returning written layouts."""
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.defined \
+            and not _callee(node) and (self.function, node.func.id) not in self.stores and not self._returned(node)
 
     def _method_call(self, node: ast.AST) -> bool:
         """A call of a method of a value of the function (`acc_tmem.get_reg_layout()`: its receiver a name the
@@ -493,6 +513,8 @@ class _Scanner(ast.NodeVisitor):
             self.foreign_bound[(self.function, target.id)] = (value.lineno, called)
         elif isinstance(target, ast.Name) and self._method_call(value):
             self.computed_bound[(self.function, target.id)] = (value.lineno, self._text(value))
+        elif isinstance(target, ast.Name) and self._helper_call(value):
+            self.helper_bound[(self.function, target.id)] = (value.lineno, self._text(value))
         if isinstance(target, ast.Name) and isinstance(value, ast.Call) and _callee(value):
             layout = self.layout(value)
             layout.name = target.id
@@ -742,7 +764,8 @@ class Unread:
     function: str | None
     used: int
     what: str = "computed"  # or "value": another value's layout (`x.type.layout`), `name` its text; or
-    # "element": an element of a computed value (`layouts[0]`), `name` its text
+    # "element": an element of a computed value (`layouts[0]`), `name` its text; or "helper": a call of a
+    # function of the source whose result is not followed (`pick(W, "reg")`)
     span: tuple[int, int] | None = field(default=None, compare=False)  # the using function's lines
 
     @property
@@ -765,7 +788,9 @@ class Unread:
                     f"{lines}: its value is the launch's, not read from the source (the TTGIR's layouts on "
                     f"{'those lines' if len(used) > 1 else 'that line'} are what it was)")
         what = f"{self.name} is what {self.call} returns" if self.name else f"{self.call} returns a layout"
-        return (f"{file}:{self.line}: {what}, a method run while compiling: not read from the source (the "
+        how = "a helper of the source whose result this reading does not follow" if self.what == "helper" else \
+            "a method run while compiling"
+        return (f"{file}:{self.line}: {what}, {how}: not read from the source (the "
                 f"TTGIR's layouts on {lines}, which use{'' if len(used) > 1 else 's'} it, are what it returned)")
 
 

@@ -1201,8 +1201,10 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
     for b, nodes in hits:
         newest = index.newest(b)
         superseded = newest is not b and model_lines(newest.nodes) != model_lines(b.nodes)
+        if newest is not b and not superseded:
+            continue  # (an older run's record of the same kernel, from the same lines: the newest's answer)
         kernels.append({
-            "kernel": b.name, "graph": b.wrapper.graph, "wrapper": b.wrapper.path, "wrapper_line": b.line,
+            "kernel": b.name, "graph": b.wrapper.graph, "wrapper": b.wrapper.source, "wrapper_line": b.line,
             "kernel_path": b.kernel_path, "aten_ops": b.aten_ops,
             "nodes": [n.to_json() for n in nodes], "all_nodes": len(b.nodes),
             "entries": [{"hash": e.hash, "path": str(e.path), "num_warps": e.meta_int("num_warps"),
