@@ -1304,3 +1304,17 @@ def test_a_two_address_lds_form_is_two_accesses_of_its_width(cli):
         assert r["widths"]["amdgcn"]["ds_write2st64_b64"] == 16 and r["vector_bytes"] == 8, r
         (change,) = [c for c in r["count_changes"] if c["code"] == "merged"]
         assert "each ds_write2st64_b64 moves two values at two addresses" in change["evidence"], change
+
+
+def test_some_stores_paired_into_a_two_address_form_are_said_paired(cli):
+    """Helper 87 (Liger on gfx1100): 30 `ds_store_b32` and one `ds_store_2addr_stride64_b32` are the LLIR's 32
+    stores, two of them paired: 'the compiler combined or removed some' said nothing of it."""
+    from pathlib import Path
+
+    entry = next((Path(__file__).parent / "data" / "thirdparty-rdna-triton3.9" / "liger").glob("67NT*"))
+    rows = json.loads(cli("loads", str(entry), "--json").stdout)["rows"]
+    (row,) = [r for r in rows if r["line"] == 680 and r["op"] == "ttg.local_store"]
+    assert row["isa"] == {"ds_store_b32": 30, "ds_store_2addr_stride64_b32": 1}
+    assert [c["evidence"] for c in row["count_changes"]] == [
+        "32 llir instructions, 31 in amdgcn: each ds_store_2addr_stride64_b32 moves two values at two addresses, "
+        "as llir moved one each: the backend paired 2 of them"]

@@ -281,13 +281,13 @@ def repeating_dims(row: AccessRow, graph: ValueGraph) -> str | None:
     return f"the address {' and '.join(out)}" if out else None
 
 
-def _paired(row: AccessRow, before: str, after: str, n: int, m: int) -> bool:
-    """Every `after` instruction of the row is a two-address form moving two of `before`'s, and there are
-    exactly half as many (AMDGPU's load/store optimizer: `ds_write2st64_b64` for two 8-byte stores)."""
+def _paired(row: AccessRow, before: str, after: str, n: int, m: int) -> list[str]:
+    """The two-address forms of the row's `after` instructions where, each counted as its two accesses, they
+    are exactly `before`'s (AMDGPU's load/store optimizer: `ds_write2st64_b64` for two 8-byte stores; some
+    paired, the others left one a piece); none where they are not."""
     counts = row.counts(after)
-    widths, earlier = row.widths.get(after, {}), row.widths.get(before, {})
-    return bool(counts) and n == 2 * m and all(addresses(f) == 2 for f in counts) and \
-        {widths.get(f) for f in counts} == {2 * w for w in {earlier.get(f) for f in row.counts(before)} if w}
+    pairs = [f for f in counts if addresses(f) == 2]
+    return sorted(pairs) if pairs and n == sum(c * addresses(f) for f, c in counts.items()) else []
 
 
 def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
@@ -387,11 +387,12 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
                     f"{n} {before} instructions, {m} in {after}: the layout repeats elements (its "
                     f"{row.elements_per_thread} registers hold {row.distinct_per_thread} distinct ones), one "
                     f"{before} load each, and {after} loads each distinct element once"))
-            elif _paired(row, before, after, n, m):
-                forms = sorted(row.counts(after))
+            elif forms := _paired(row, before, after, n, m):
+                pairs = sum(row.counts(after)[f] for f in forms)
                 row.count_changes.append(Reason(
                     "merged", f"{n} {before} instructions, {m} in {after}: each {', '.join(forms)} moves two values "
-                    f"at two addresses, as {before} moved one each: the backend paired them"))
+                    f"at two addresses, as {before} moved one each: the backend paired "
+                    + ("them" if pairs == m else f"{2 * pairs} of them")))
             else:
                 row.count_changes.append(Reason(
                     "merged", f"{n} {before} instructions, {m} in {after}: the compiler combined or removed some"))
