@@ -60,7 +60,7 @@ def _opens_during(monkeypatch, folder: Path, args: list[str]) -> collections.Cou
     ["report", "-o", "OUT"], ["snapshot", "-o", "OUT"],
 ], ids=lambda c: "-".join(w for w in c if w.isalpha())[:24])
 def test_each_file_of_the_entry_is_opened_at_most_once(cache39, tmp_path, monkeypatch, entry_hash, command):
-    entry = shutil.copytree(cache39 / entry_hash, tmp_path / entry_hash)
+    entry = shutil.copytree(cache39 / entry_hash, tmp_path / "c" / entry_hash)
     args = [w.replace("OUT", str(tmp_path / "out")) for w in command]
     args = [w.replace("LINE", "12") for w in args]
     args = [args[0], str(entry), *args[1:]]
@@ -94,7 +94,7 @@ def test_snapshot_through_the_records_cache_opens_each_file_once(cache39, tmp_pa
     bytes, not the files again; a hit reads each file once for the key and parses nothing."""
     records = tmp_path_factory.mktemp("records")  # (not beside the entry: never inside the cache being read)
     monkeypatch.setenv("TRITONSCOPE_RECORDS_CACHE", str(records))
-    entry = shutil.copytree(cache39 / entry_hash, tmp_path / entry_hash)
+    entry = shutil.copytree(cache39 / entry_hash, tmp_path / "c" / entry_hash)
     for _ in ("miss", "hit"):
         counts = _opens_during(monkeypatch, entry, ["snapshot", str(entry), "-o", str(tmp_path / "out")])
         assert counts and max(counts.values()) == 1, dict(counts)

@@ -125,7 +125,7 @@ def plants(tmp_path_factory, corpus) -> Path:
 
 @pytest.mark.parametrize("entry_hash,hip", [(SOFTMAX_90, False), (SOFTMAX_GFX90A, True)], ids=["cuda90", "gfx90a"])
 def test_control_genuine_source_is_shown(cli, cache39, plants, tmp_path, entry_hash, hip):
-    entry = shutil.copytree(cache39 / entry_hash, tmp_path / entry_hash)
+    entry = shutil.copytree(cache39 / entry_hash, tmp_path / "c" / entry_hash)
     text = _outputs(cli, entry, plants, tmp_path, hip)
     assert "GENUINE-SOURCE-MARKER" in text  # the page embeds the real source: the test can see a leak
     assert "embedded: /tmp/irkernels/kernels.py" in text
@@ -134,7 +134,7 @@ def test_control_genuine_source_is_shown(cli, cache39, plants, tmp_path, entry_h
 @pytest.mark.parametrize("name", sorted(PLANTS))
 @pytest.mark.parametrize("entry_hash,hip", [(SOFTMAX_90, False), (SOFTMAX_GFX90A, True)], ids=["cuda90", "gfx90a"])
 def test_planted_file_never_reaches_output(cli, cache39, plants, tmp_path, name, entry_hash, hip):
-    entry = _plant_entry(cache39 / entry_hash, tmp_path / entry_hash, name)
+    entry = _plant_entry(cache39 / entry_hash, tmp_path / "c" / entry_hash, name)
     text = _outputs(cli, entry, plants, tmp_path, hip)
     assert _marker(name) not in text
     assert "GENUINE-SOURCE-MARKER" not in text
@@ -145,14 +145,14 @@ def test_planted_file_never_reaches_output(cli, cache39, plants, tmp_path, name,
 
 @pytest.mark.parametrize("absolute", ["/etc/passwd", "/root/.ssh/id_rsa", "/proc/self/environ"])
 def test_absolute_system_paths_never_read(cli, cache39, plants, tmp_path, absolute):
-    entry = _plant_entry(cache39 / SOFTMAX_90, tmp_path / SOFTMAX_90, None, absolute=absolute)
+    entry = _plant_entry(cache39 / SOFTMAX_90, tmp_path / "c" / SOFTMAX_90, None, absolute=absolute)
     text = _outputs(cli, entry, plants, tmp_path, hip=False)
     assert "root:x:0:0" not in text and "PATH=" not in text
     assert f"not embedded: {absolute} (not read: not a Python source" in text
 
 
 def test_file_option_cannot_name_another_file(cli, cache39, plants, tmp_path):
-    entry = shutil.copytree(cache39 / SOFTMAX_90, tmp_path / SOFTMAX_90)
+    entry = shutil.copytree(cache39 / SOFTMAX_90, tmp_path / "c" / SOFTMAX_90)
     r = cli("map", str(entry), "--line", "3", "--file", str(plants / "nojit__.py"), "--json",
             "--substitute-path", IR_DIR, str(plants))
     assert _marker("nojit__.py") not in r.stdout + r.stderr
@@ -160,7 +160,7 @@ def test_file_option_cannot_name_another_file(cli, cache39, plants, tmp_path):
 
 
 def test_no_source_embeds_nothing(cli, cache39, plants, tmp_path):
-    entry = shutil.copytree(cache39 / SOFTMAX_90, tmp_path / SOFTMAX_90)
+    entry = shutil.copytree(cache39 / SOFTMAX_90, tmp_path / "c" / SOFTMAX_90)
     page = tmp_path / "p.html"
     r = cli("report", str(entry), "-o", str(page), "--no-source", "--substitute-path", IR_DIR, str(plants))
     assert r.returncode == 0, r.stderr
@@ -199,7 +199,7 @@ def helper_plants(tmp_path_factory) -> Path:
 def test_helper_file_follows_the_source_policy(cli, cache39, plants, helper_plants, tmp_path, name):
     """The file of tl.max (standard.py, named only by inner elements of the chains) renamed in every stage:
     the report embeds it only as the policy allows; the control (name None) embeds the genuine one."""
-    entry = shutil.copytree(cache39 / SOFTMAX_90, tmp_path / SOFTMAX_90)
+    entry = shutil.copytree(cache39 / SOFTMAX_90, tmp_path / "c" / SOFTMAX_90)
     if name is not None:
         for f in entry.iterdir():
             if f.suffix != ".json":
