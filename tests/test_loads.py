@@ -1318,3 +1318,28 @@ def test_some_stores_paired_into_a_two_address_form_are_said_paired(cli):
     assert [c["evidence"] for c in row["count_changes"]] == [
         "32 llir instructions, 31 in amdgcn: each ds_store_2addr_stride64_b32 moves two values at two addresses, "
         "as llir moved one each: the backend paired 2 of them"]
+
+
+def test_a_stride_loaded_from_memory_is_named_by_its_load_not_its_pointer(cli, tmp_path):
+    """Helper 87: `s = tl.load(s_ptr)`, `tl.load(x_ptr + offs * s)`: 'the address steps by s_ptr per element
+    ... a JIT launch passing 1 gets it specialized', advice no launch can follow (s_ptr is a pointer; the
+    stride is what it points at)."""
+    (tmp_path / "u.py").write_text(textwrap.dedent("""\
+        import triton
+        import triton.language as tl
+
+
+        @triton.jit
+        def uscale_kernel(x_ptr, s_ptr, out_ptr, BLOCK: tl.constexpr):
+            s = tl.load(s_ptr)
+            offs = tl.arange(0, BLOCK)
+            tl.store(out_ptr + offs, tl.load(x_ptr + offs * s))
+        """))
+    r = cli("compile", f"{tmp_path / 'u.py'}::uscale_kernel", "--target", "cuda:90", "--signature",
+            "x_ptr=*fp32,s_ptr=*i32,out_ptr=*fp32", "--constexpr", "BLOCK=1024", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(cli("loads", "uscale_kernel", "--cache-dir", str(tmp_path / "c"), "--no-sass", "--json").stdout)
+    (row,) = [r for r in rows["rows"] if r["line"] == 9 and r["op"] == "tt.load"]
+    assert row["evidence"]["runtime-stride"].startswith(
+        "along dim 0 the address steps by a value loaded from memory (tt.load at line 7) per element"), row
+    assert "s_ptr" not in row["evidence"]["runtime-stride"]

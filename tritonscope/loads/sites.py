@@ -776,11 +776,17 @@ class ValueGraph:
         return f"a value of {', '.join(sorted({a.name for a in args}))}" if args else None
 
     def _splat_arguments(self, value: str) -> frozenset | None:
-        """The kernel arguments a splat of a scalar is computed from (`tt.splat %stride`), else None."""
+        """The kernel arguments a splat of a scalar is computed from (`tt.splat %stride`), else None; a
+        scalar loaded from memory (`s = tl.load(s_ptr)`) is named by its load, `@tt.load at line N`: no
+        argument a launch passes is its value."""
         scalar = self._splat_scalar(value)
         if scalar is None:
             return None
-        _, args = self.slice([scalar])
+        ops, args = self.slice([scalar])
+        loads = [op for op in ops if op.op.strip('"') in ("tt.load", "amdg.buffer_load")]
+        if loads:
+            return frozenset(f"@{op.op.strip(chr(34))} at line {op.loc.outermost().line}"
+                             if op.loc and op.loc.known else f"@{op.op.strip(chr(34))}" for op in loads)
         return frozenset(a.name for a in args) or None
 
     def varies_along(self, value: str, dim: int, depth: int = 0) -> bool | None:

@@ -142,6 +142,12 @@ def reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
                               f"along dim {dim} the index is divided by {' and by '.join(divisors)}, known only at "
                               "run time: each run of that many consecutive elements reads one address (a "
                               "per-block scale), which no vector covers"))
+        elif strides and any(f.startswith("@") for f in strides):  # (a stride read from memory)
+            loaded = sorted(f[1:] for f in strides if f.startswith("@"))
+            out.append(Reason("runtime-stride",
+                              f"along dim {dim} the address steps by a value loaded from memory ({', '.join(loaded)})"
+                              " per element: consecutive elements are not known to be adjacent (no launch argument "
+                              "is its value: nothing can specialize it)"))
         elif strides:
             out.append(Reason("runtime-stride",
                               f"along dim {dim} the address steps by {' * '.join(strides)}"
