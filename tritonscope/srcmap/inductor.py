@@ -686,7 +686,8 @@ def _linked(kernel_file: str, blocks: list[KernelBlock], how: str) -> Link:
     from other model lines, a note says which is shown and where the others are."""
     link = Link(kernel_file, blocks[0], how, "graph kernel", others=blocks[1:])
     lines = model_lines(blocks[0].nodes)
-    differ = [b for b in blocks[1:] if model_lines(b.nodes) != lines]
+    # (another graph calling the kernel, a graph break's, is a use of its own: not another run's record)
+    differ = [b for b in blocks[1:] if b.wrapper.graph == blocks[0].wrapper.graph and model_lines(b.nodes) != lines]
     if differ:
         link.note = (f"{len(differ)} other graph(s) hold this kernel with nodes from other model lines (another "
                      f"run's records: {', '.join(sorted({b.wrapper.source for b in differ})[:3])}); shown: the "
@@ -1200,9 +1201,10 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
     kernels = []
     for b, nodes in hits:
         newest = index.newest(b)
-        superseded = newest is not b and model_lines(newest.nodes) != model_lines(b.nodes)
-        if newest is not b and not superseded:
-            continue  # (an older run's record of the same kernel, from the same lines: the newest's answer)
+        older = newest is not b and newest.wrapper.graph == b.wrapper.graph  # (another graph's call is its own)
+        superseded = older and model_lines(newest.nodes) != model_lines(b.nodes)
+        if older and not superseded:
+            continue  # (an older run's record of the same graph's kernel, from the same lines: the newest's)
         kernels.append({
             "kernel": b.name, "graph": b.wrapper.graph, "wrapper": b.wrapper.source, "wrapper_line": b.line,
             "kernel_path": b.kernel_path, "aten_ops": b.aten_ops,
