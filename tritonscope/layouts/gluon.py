@@ -143,7 +143,7 @@ def _exact(written: WrittenLayout, matched: dict[str, Layout]) -> dict[str, Layo
     NVMMASharedLayout is the `rank = 3` one, not the one that prints no rank), where there are any."""
     spelled = [attr for key, attr in FIELDS.get(written.kind or "", {}).items()
                if key in written.args and not isinstance(written.args[key], Symbol)]
-    exact = {n: lay for n, lay in matched.items() if all(getattr(lay, a, None) is not None for a in spelled)}
+    exact = {n: lay for n, lay in matched.items() if all(_field(lay, a) is not None for a in spelled)}
     return exact if exact and len(matched) > 1 else matched
 
 

@@ -287,7 +287,7 @@ def repeating_dims(row: AccessRow, graph: ValueGraph) -> str | None:
     return f"the address {' and '.join(out)}" if out else None
 
 
-def _paired(row: AccessRow, before: str, after: str, n: int, m: int) -> list[str]:
+def _paired(row: AccessRow, after: str, n: int) -> list[str]:
     """The two-address forms of the row's `after` instructions where, each counted as its two accesses, they
     are exactly `before`'s (AMDGPU's load/store optimizer: `ds_write2st64_b64` for two 8-byte stores; some
     paired, the others left one a piece); none where they are not."""
@@ -393,7 +393,7 @@ def explain_counts(row: AccessRow, stages: list[str], trips: int | None = None,
                     f"{n} {before} instructions, {m} in {after}: the layout repeats elements (its "
                     f"{row.elements_per_thread} registers hold {row.distinct_per_thread} distinct ones), one "
                     f"{before} load each, and {after} loads each distinct element once"))
-            elif forms := _paired(row, before, after, n, m):
+            elif forms := _paired(row, after, n):
                 pairs = sum(row.counts(after)[f] for f in forms)
                 row.count_changes.append(Reason(
                     "merged", f"{n} {before} instructions, {m} in {after}: each {', '.join(forms)} moves two values "
