@@ -260,7 +260,6 @@ class Wrapper:
     # each kernel's launches in `call()` (`NAME.run(...)`): [(wrapper line, the source nodes its comment
     # names)]. Inductor writes a kernel's code, mapping and fragment once, for its first call's nodes
     calls: dict[str, list[tuple[int, list[str]]]] = field(default_factory=dict)
-    text_digest: str | None = None  # of its whole text (`key`)
     trace_content: str | None = None  # digest of the FX graph and stacks its trace record gave
 
     def launches(self, name: str) -> dict:
@@ -281,11 +280,11 @@ class Wrapper:
         return self.trace if self.trace and not os.path.isfile(self.path) else self.path
 
     def key(self) -> tuple:
-        """One graph of one run: the copies Inductor writes of it (its cache, `<x>.debug`, a debug dir, a
-        trace's record) have one text; another run of an edited model may hold the same kernels under other
-        model lines, and is another graph."""
-        return (self.aot_id, self.text_digest, tuple((b.name, Path(b.kernel_path).name if b.kernel_path else None,
-                                                      b.source_digest) for b in self.blocks))
+        """One graph: the copies Inductor writes of it (its cache, `<x>.debug`, a debug dir, a trace's record)
+        are one. (Another run of an edited model may hold the same kernels under other model lines: told
+        apart by the FX graphs beside them or the trace records, `InductorIndex.load`, `_merge_traces`.)"""
+        return (self.aot_id, tuple((b.name, Path(b.kernel_path).name if b.kernel_path else None,
+                                    b.source_digest) for b in self.blocks))
 
 
 def code_file(text: str) -> str:
@@ -318,7 +317,7 @@ def parse_wrapper(text: str, path: str) -> Wrapper:
     if lines and lines[0].startswith("# AOT ID:"):
         m = re.search(r"\['([^']*)'\]", lines[0])
         aot = m.group(1) if m else lines[0][len("# AOT ID:"):].strip()
-    wrapper = Wrapper(path, aot, text_digest=_digest(text))
+    wrapper = Wrapper(path, aot)
     pending: dict | None = None
     section = None
     names: set[str] = set()  # the kernels defined so far (their launches follow, in `call()`)
