@@ -449,3 +449,18 @@ def test_kernels_built_by_different_releases_are_said_and_a_snapshot_keeps_an_in
         m.write_text(json.dumps({**json.loads(m.read_text()), "triton_version": None}))
     old = cli("diff", str(tmp_path / "s"), str(data / "3.1"), env=env)
     assert old.returncode == 0 and "different releases" not in old.stderr, old.stderr
+
+
+def test_occupancy_of_wave64_and_wave32_targets_is_said_to_count_other_units(cli):
+    """Helper 85: `occupancy 3 -> 5` between gfx90a and gfx1100 compared waves of 64 lanes with waves of 32,
+    with no word of it."""
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data"
+    a = next((data / "thirdparty-gfx942-triton3.9" / "liger").glob("NIQJ*"))
+    b = next((data / "thirdparty-rdna-triton3.9" / "liger").glob("67NT*"))
+    r = cli("diff", str(a), str(b), "--stat", env={"TRITONSCOPE_RECORDS_CACHE": "off"})
+    assert ("tritonscope: note: occupancy counts waves a SIMD: hip:gfx942's waves are 64 lanes, hip:gfx1100's 32: "
+            "the two counts are not of one unit") in r.stderr, r.stderr
+    same = cli("diff", str(a), str(a), env={"TRITONSCOPE_RECORDS_CACHE": "off"})
+    assert "waves a SIMD" not in same.stderr

@@ -721,3 +721,7 @@ def test_rdna_occupancy_is_lds_bound_by_its_work_group_processor_and_the_diff_me
     assert kernel_metrics({"amdgcn": text}, {}, meta, {}, "matmul_kernel").values["occupancy"] == 4
     gfx942 = {**meta, "target": {"backend": "hip", "arch": "gfx942", "warp_size": 64}, "shared": 24576}
     assert kernel_metrics({"amdgcn": text}, {}, gfx942, {}, "matmul_kernel").values["occupancy"] == 2
+    # RDNA 1/2's work-group processors hold 128 KiB of LDS as RDNA 3/4's do (gfx1030 had no bound)
+    from tritonscope.diff.metrics import lds_bound_occupancy
+
+    assert lds_bound_occupancy(16, 32768, "gfx1030", 4) == (4, "32768 B of LDS a workgroup, 131072 B a WGP")

@@ -102,6 +102,12 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
                             f"{'; ...' if len(releases) > 3 else ''}): their differences may come from the compiler "
                             "as well as from the kernels, and a stage one release writes alone (`source`) shows as "
                             "added or removed"), err=True)
+    waves = sorted({(p.a.target, p.b.target) for p in result.pairs
+                    if _wave(p.a.target) != _wave(p.b.target) and any(d.name == "occupancy" for d in p.deltas)})
+    if waves:
+        a, b = waves[0]
+        click.echo(one_line(f"tritonscope: note: occupancy counts waves a SIMD: {a}'s waves are {_wave(a)} lanes, "
+                            f"{b}'s {_wave(b)}: the two counts are not of one unit"), err=True)
     verdict = Verdict(rules).evaluate(result)
     for line in verdict.unknown_notes():
         click.echo(one_line(f"tritonscope: note: {line}"), err=True)
@@ -133,6 +139,13 @@ def _something_to_compare(side_a, side_b, kernel: str | None, target: str | None
                     not any(r.name == kernel for r in other.records):
                 raise UsageError(f"-k {kernel}: {side.path} is a snapshot, which keeps kernel names and not "
                                  "entry hashes; select by name or glob")
+
+
+def _wave(target: str | None) -> int | None:
+    """An AMD target's wave size as Triton compiles for it: 64 lanes on GCN/CDNA (gfx9), 32 on RDNA (gfx10 on);
+    None for others."""
+    arch = (target or "").partition(":")[2]
+    return 64 if arch.startswith("gfx9") else 32 if arch.startswith("gfx1") else None
 
 
 def _side_path(spec: str, sel: Selection) -> str:

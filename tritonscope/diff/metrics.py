@@ -185,11 +185,13 @@ def amdgcn_resources(text: str) -> dict[str, int]:
 
 
 # The unit whose LDS a workgroup shares with others and over whose SIMDs their waves spread: a CDNA / GCN
-# compute unit (wave64, 4 SIMDs), an RDNA work-group processor in WGP mode (LLVM's default from gfx10: 2 CUs,
-# 4 SIMD32s, one LDS). (bytes of LDS, SIMDs, name): the AMD ISA guides of each
+# compute unit (wave64, 4 SIMDs), an RDNA (1 to 4) work-group processor in WGP mode (LLVM's default from gfx10:
+# 2 CUs, 4 SIMD32s, one 128 KiB LDS). (bytes of LDS, SIMDs, name): the AMD ISA guides of each
 _CU, _WGP = (65536, 4, "CU"), (131072, 4, "WGP")
 LDS_UNITS = {"gfx906": _CU, "gfx908": _CU, "gfx90a": _CU, "gfx940": _CU, "gfx941": _CU, "gfx942": _CU,
-             "gfx950": (163840, 4, "CU"), "gfx1100": _WGP, "gfx1101": _WGP, "gfx1102": _WGP, "gfx1103": _WGP,
+             "gfx950": (163840, 4, "CU"), "gfx1010": _WGP, "gfx1011": _WGP, "gfx1012": _WGP, "gfx1030": _WGP,
+             "gfx1031": _WGP, "gfx1032": _WGP, "gfx1034": _WGP, "gfx1035": _WGP, "gfx1036": _WGP,
+             "gfx1100": _WGP, "gfx1101": _WGP, "gfx1102": _WGP, "gfx1103": _WGP,
              "gfx1150": _WGP, "gfx1151": _WGP, "gfx1200": _WGP, "gfx1201": _WGP}
 
 
