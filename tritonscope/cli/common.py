@@ -118,25 +118,18 @@ class Selection:
         if cache.root.is_dir():
             with counting_status(f"reading {cache.root}") as progress:
                 cache.entries(progress)
-            denied = cache.unreadable()
-            if denied:
-                from tritonscope.cli.outcome import outcome
+            from tritonscope.cli.outcome import outcome
 
-                outcome().note(f"{denied[0].path}" + (f" and {len(denied) - 1} more" if len(denied) > 1 else "")
-                               + ": permission denied: an entry directory this user cannot list, left out")
-            if cache.linked_caches:
-                from tritonscope.cli.outcome import outcome
-
-                n = len(cache.linked_caches)
-                outcome().note(f"{cache.linked_caches[0]}" + (f" and {n - 1} more" if n > 1 else "") + ": a cache "
-                               "that is a symbolic link, not followed (a cache's links may lead anywhere): give it "
-                               "as --cache-dir to read it")
-            if cache.linked:
-                from tritonscope.cli.outcome import outcome
-
-                outcome().note(f"{cache.linked[0]}" + (f" and {len(cache.linked) - 1} more" if len(cache.linked) > 1
-                                                       else "") + ": an entry directory that is a symbolic link, "
-                               "not followed (a cache's links may lead anywhere): give it as KERNEL to read it")
+            # what the walk left out, each kind in one note: the first path and how many more
+            for paths, why in (
+                    ([str(e.path) for e in cache.unreadable()],
+                     "permission denied: an entry directory this user cannot list, left out"),
+                    (cache.linked_caches, "a cache that is a symbolic link, not followed (a cache's links may lead "
+                                          "anywhere): give it as --cache-dir to read it"),
+                    (cache.linked, "an entry directory that is a symbolic link, not followed (a cache's links may "
+                                   "lead anywhere): give it as KERNEL to read it")):
+                if paths:
+                    outcome().note(paths[0] + (f" and {len(paths) - 1} more" if len(paths) > 1 else "") + f": {why}")
         return cache
 
     def one(self, spec: str | None = None) -> KernelEntry:

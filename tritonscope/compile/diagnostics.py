@@ -275,8 +275,7 @@ def classify_failure(exc: BaseException, stderr_text: str, fn: Any, target: Any)
             source_line = _source_line(kernel_file, line)
             return CompileFailure(
                 "source",
-                _pipeline_failure(m.group("msg"), text) or
-                _with_details(m.group("msg"), _details_after(text, m.end(), source_line)),
+                _mlir_reason(m, text, source_line),
                 _display_path(kernel_file),
                 line,
                 int(m.group("col")),
@@ -295,14 +294,20 @@ def _front_end_reason(exc: BaseException, stderr_text: str) -> str:
     if message and not _RENDERED.match(message):
         first = next((ln.strip() for ln in message.splitlines() if ln.strip()), "")
         return _one_line(first) or type(exc).__name__
-    for m in _MLIR_ERROR.finditer(stderr_text):
-        source_line = _source_line(m.group("file"), int(m.group("line")))
-        return _pipeline_failure(m.group("msg"), stderr_text) or \
-            _with_details(m.group("msg"), _details_after(stderr_text, m.end(), source_line))
+    m = _MLIR_ERROR.search(stderr_text)
+    if m:
+        return _mlir_reason(m, stderr_text, _source_line(m.group("file"), int(m.group("line"))))
     m = _ANY_ERROR.search(stderr_text)
     if m:
         return _one_line(m.group("msg"))
     return _one_line(message or str(exc)) or type(exc).__name__
+
+
+def _mlir_reason(m: re.Match, text: str, source_line: str | None) -> str:
+    """An MLIR diagnostic of `text` (an `_MLIR_ERROR` match) in one line: the pass pipeline that failed, else
+    its message with the lines printed under it, before `source_line`'s excerpt."""
+    return _pipeline_failure(m.group("msg"), text) or _with_details(m.group("msg"),
+                                                                    _details_after(text, m.end(), source_line))
 
 
 def _any_error(exc: BaseException, text: str) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import replace
 from typing import Any
 
-from tritonscope.compile.specialize import ELEMENT_BYTES, ArgSpec, ReleaseRules
+from tritonscope.compile.specialize import ELEMENT_BYTES, ArgSpec, ReleaseRules, unknown_arguments
 from tritonscope.errors import UsageError
 from tritonscope.layouts.syntax import split_top_level
 
@@ -140,10 +140,7 @@ def parse_named_signature(
         given[name] = ty
     unknown = (set(given) | set(constexprs)) - set(arg_names)
     if unknown:
-        raise UsageError(
-            f"unknown argument(s) {', '.join(sorted(unknown))}; the kernel takes "
-            + (', '.join(arg_names) if arg_names else "no arguments")
-        )
+        raise unknown_arguments(unknown, arg_names)
     out = []
     for name in arg_names:
         if name in constexprs:

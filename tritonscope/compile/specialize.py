@@ -309,6 +309,12 @@ def specialize_value(
     raise UsageError(f"argument '{name}': cannot specialize a value of type {type(value).__name__}")
 
 
+def unknown_arguments(unknown: set[str], arg_names: list[str]) -> UsageError:
+    """Names given that the kernel does not take, and those it does (every signature notation says it so)."""
+    takes = ", ".join(arg_names) if arg_names else "no arguments"
+    return UsageError(f"unknown argument(s) {', '.join(sorted(unknown))}; the kernel takes {takes}")
+
+
 def derive_spec(
     arg_names: Iterable[str],
     constexpr_names: Iterable[str],
@@ -330,10 +336,7 @@ def derive_spec(
     constexpr_names, no_specialize, no_align = set(constexpr_names), set(no_specialize), set(no_align)
     unknown = (set(values) | no_specialize | no_align) - set(arg_names)
     if unknown:
-        raise UsageError(
-            f"unknown argument(s) {', '.join(sorted(unknown))}; the kernel takes "
-            + (', '.join(arg_names) if arg_names else "no arguments")
-        )
+        raise unknown_arguments(unknown, arg_names)
     missing = [n for n in arg_names if n not in values]
     if missing:
         raise UsageError(f"no value for argument(s) {', '.join(missing)}")
