@@ -678,8 +678,6 @@ def _module_code(text: str, scope: dict, value: Any) -> Any:
 
 def _param_default(p: Any) -> tuple[bool, Any]:
     """(whether the parameter has a default, the default), from Triton's KernelParam."""
-    import inspect
-
     param = getattr(p, "_param", None)
     default = getattr(param, "default", inspect.Parameter.empty)
     return default is not inspect.Parameter.empty, default
@@ -783,9 +781,8 @@ def _heuristics_applied(request: CompileRequest, fn: Any) -> tuple[CompileReques
 
     given = dict(request.constexprs)
     computed, notes = {}, []
-    for w in getattr(fn, "tritonscope_wrappers", ()):
-        if type(w).__name__ != "Heuristics":
-            continue
+    heuristics = [w for w in getattr(fn, "tritonscope_wrappers", ()) if type(w).__name__ == "Heuristics"]
+    for w in heuristics:
         for name, heuristic in getattr(w, "values", {}).items():
             if name in given or name in computed or name not in fn.arg_names:
                 continue
@@ -809,8 +806,7 @@ def _heuristics_applied(request: CompileRequest, fn: Any) -> tuple[CompileReques
     # default, where a launch gets what the heuristic computes (gemlite's `EVEN_K = K % BLOCK_SIZE_K == 0`:
     # False, masked loads a launch with K a multiple would not have)
     params = {p.name: p for p in getattr(fn, "params", ())}
-    defaulted = [(k, params[k].default) for w in getattr(fn, "tritonscope_wrappers", ())
-                 if type(w).__name__ == "Heuristics" for k in getattr(w, "values", {})
+    defaulted = [(k, params[k].default) for w in heuristics for k in getattr(w, "values", {})
                  if k not in given and k not in computed and k in params
                  and params[k].default is not inspect.Parameter.empty]
     if defaulted:
