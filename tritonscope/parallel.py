@@ -107,12 +107,13 @@ def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
     if not sys.stderr.isatty() or total <= 1:
         yield lambda n: None
         return
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from tritonscope.status import stderr_console
 
     # (the description a path: no markup, no emoji codes)
     with Progress(TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=Console(stderr=True, emoji=False, markup=False), transient=True) as bar:
+                  TimeElapsedColumn(), console=stderr_console(), transient=True) as bar:
         task = bar.add_task(label, total=total)
         yield lambda n: bar.advance(task, n)
 

@@ -8,6 +8,14 @@ import sys
 from collections.abc import Callable, Iterator
 
 
+def stderr_console():
+    """The console of every progress line on stderr: no markup and no emoji codes (what it shows holds paths and
+    kernel names: `[red]` and `:100:` are text there)."""
+    from rich.console import Console
+
+    return Console(stderr=True, emoji=False, markup=False)
+
+
 @contextlib.contextmanager
 def counting_status(label: str) -> Iterator[Callable[[int], None]]:
     """A one-line `label: N` on stderr while work of unknown length runs (a cache walk), when stderr
@@ -15,11 +23,10 @@ def counting_status(label: str) -> Iterator[Callable[[int], None]]:
     if not sys.stderr.isatty():
         yield lambda n: None
         return
-    from rich.console import Console
     from rich.text import Text
 
     # (a Text, not a str: a status reads a str as markup and emoji codes, a path's `[red]` or `:100:` with it)
-    with Console(stderr=True, emoji=False, markup=False).status(Text(f"{label}...")) as status:
+    with stderr_console().status(Text(f"{label}...")) as status:
         yield lambda n: status.update(Text(f"{label}: {n} entries"))
 
 
@@ -29,8 +36,7 @@ def busy(label: str) -> Iterator[None]:
     if not sys.stderr.isatty():
         yield
         return
-    from rich.console import Console
     from rich.text import Text
 
-    with Console(stderr=True, emoji=False, markup=False).status(Text(label)):
+    with stderr_console().status(Text(label)):
         yield

@@ -227,10 +227,11 @@ def compile_cmd(
 
 
 def _compile_with_progress(comp, requests, cache: str, jobs: int | None, quiet: bool) -> list:
-    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    err_console = Console(stderr=True, emoji=False, markup=False)
+    from tritonscope.status import stderr_console
+
+    err_console = stderr_console()
     if quiet or not err_console.is_terminal:
         return comp.compile_many(requests, cache, jobs=jobs)
     with Progress(
