@@ -34,23 +34,15 @@ class UnknownLayoutKind(ParseError):
     """A layout attribute of a kind no builder reads (a release newer than this tritonscope may print one)."""
 
 
-def unknown_kind(value: AttrText, text: str, why: str) -> Layout:
-    """A module's layout of a kind tritonscope does not know: kept by name, so the module's other layouts and
-    every command that needs no layout still read; asking for its numbers says why there are none."""
-    layout = OpaqueLayout(name=f"{value.dialect + '.' if value.dialect else ''}{value.kind}", unknown=why)
-    object.__setattr__(layout, "dialect", value.dialect)
-    object.__setattr__(layout, "text", text)
-    return layout
-
-
 def to_layout(value: object, aliases: dict, text: str, name: str | None = None, lenient: bool = False) -> Layout:
     """The layout `value` spells. `lenient` (a module's layouts): one of a kind not known, or built on one,
-    is an OpaqueLayout saying so (unknown_kind) instead of an error."""
+    is an OpaqueLayout saying so instead of an error: the module's other layouts, and every command that needs
+    no layout, still read; asking for its numbers says why there are none."""
     try:
         return _to_layout(value, aliases, text)
     except UnknownLayoutKind as exc:
         if lenient and isinstance(value, AttrText):
-            return unknown_kind(value, text, exc.message)
+            return _stamped(OpaqueLayout(name=_qualified(value), unknown=exc.message), value, text)
         raise
 
 
@@ -61,13 +53,22 @@ def _to_layout(value: object, aliases: dict, text: str) -> Layout:
         return aliases[value.name]
     if not isinstance(value, AttrText):
         raise ParseError(f"expected a layout attribute like #ttg.blocked<{{...}}>, got {text[:60]!r}")
-    kind = value.kind
-    builder = _BUILDERS.get(kind)
+    builder = _BUILDERS.get(value.kind)
     if builder is None:
-        raise UnknownLayoutKind(f"unknown layout kind {value.dialect + '.' if value.dialect else ''}{kind}")
+        raise UnknownLayoutKind(f"unknown layout kind {_qualified(value)}")
     fields = _Fields(value, aliases)
     layout = builder(fields)
     fields.check_all_used()
+    return _stamped(layout, value, text)
+
+
+def _qualified(value: AttrText) -> str:
+    """`ttg.blocked`: the attribute's kind with its dialect."""
+    return f"{value.dialect + '.' if value.dialect else ''}{value.kind}"
+
+
+def _stamped(layout: Layout, value: AttrText, text: str) -> Layout:
+    """`layout` with the dialect and text it was read from (frozen fields set once, here)."""
     object.__setattr__(layout, "dialect", value.dialect)
     object.__setattr__(layout, "text", text)
     return layout
