@@ -783,10 +783,10 @@ class ValueGraph:
         if scalar is None:
             return None
         ops, args = self.slice([scalar])
-        loads = [op for op in ops if op.op.strip('"') in ("tt.load", "amdg.buffer_load")]
+        loads = [(op.op.strip('"'), op.loc) for op in ops if op.op.strip('"') in ("tt.load", "amdg.buffer_load")]
         if loads:
-            return frozenset(f"@{op.op.strip(chr(34))} at line {op.loc.outermost().line}"
-                             if op.loc and op.loc.known else f"@{op.op.strip(chr(34))}" for op in loads)
+            return frozenset(f"@{name} at line {loc.outermost().line}" if loc and loc.known else f"@{name}"
+                             for name, loc in loads)
         return frozenset(a.name for a in args) or None
 
     def varies_along(self, value: str, dim: int, depth: int = 0) -> bool | None:

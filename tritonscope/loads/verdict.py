@@ -57,7 +57,7 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
         row.verdict = "narrower"
     elif predicted is None:  # (a layout not decoded: nothing to hold the instruction against)
         row.verdict = "unknown"
-        row.reasons = [Reason("no-prediction", f"no width predicted ({row.prediction_note or 'no layout'})")]
+        row.reasons = [_no_prediction(row)]
         return
     else:
         row.verdict = "as-predicted"
@@ -199,7 +199,7 @@ def reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
                           f"element along dim {row.fastest_dim}{narrow}: {row.element_bytes}-byte accesses at "
                           f"most{origin}"))
     if getattr(site.shared_layout, "unknown", ""):  # (nothing known of it: no cause to give)
-        out.append(Reason("no-prediction", f"no width predicted ({row.prediction_note})"))
+        out.append(_no_prediction(row))
     elif row.prediction_note and row.kind.startswith("shared") and site.shared_layout is not None:
         out.append(Reason("shared-layout", row.prediction_note))
     if not row.shape:
@@ -285,6 +285,10 @@ def repeating_dims(row: AccessRow, graph: ValueGraph) -> str | None:
         elif len(set(terms)) == 1 and (divisors := _runtime_divisors(terms[0][1])):
             out.append(f"is divided by {' and by '.join(divisors)} along dim {dim}, of {n} elements")
     return f"the address {' and '.join(out)}" if out else None
+
+
+def _no_prediction(row: AccessRow) -> Reason:
+    return Reason("no-prediction", f"no width predicted ({row.prediction_note or 'no layout'})")
 
 
 def _paired(row: AccessRow, after: str, n: int) -> list[str]:
