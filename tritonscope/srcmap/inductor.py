@@ -673,20 +673,23 @@ class Link:
         return out
 
 
-def _model_lines_of(w: Wrapper) -> tuple:
-    """Where each node of each kernel of the wrapper comes from: two copies of one text that differ here
-    are two runs."""
-    return tuple((b.name, tuple((n.name, n.model.file, n.model.line) if n.model else (n.name,) for n in b.nodes))
-                 for b in w.blocks)
+def _other_lines(w: Wrapper, other: Wrapper) -> bool:
+    """Whether two wrappers' nodes come from other model lines: copies of one text that differ so are two runs."""
+    return [model_lines(b.nodes) for b in w.blocks] != [model_lines(b.nodes) for b in other.blocks]
+
+
+def _superseded(newest: KernelBlock, b: KernelBlock) -> bool:
+    """Whether `b` is an older run's record of `newest`'s graph whose nodes come from other model lines
+    (another graph calling the kernel, a graph break's, is a use of its own: not another run's record)."""
+    return b is not newest and b.wrapper.graph == newest.wrapper.graph and \
+        model_lines(b.nodes) != model_lines(newest.nodes)
 
 
 def _linked(kernel_file: str, blocks: list[KernelBlock], how: str) -> Link:
     """The newest run's block (blocks come newest first), the others listed; where another run's nodes come
     from other model lines, a note says which is shown and where the others are."""
     link = Link(kernel_file, blocks[0], how, "graph kernel", others=blocks[1:])
-    lines = model_lines(blocks[0].nodes)
-    # (another graph calling the kernel, a graph break's, is a use of its own: not another run's record)
-    differ = [b for b in blocks[1:] if b.wrapper.graph == blocks[0].wrapper.graph and model_lines(b.nodes) != lines]
+    differ = [b for b in blocks[1:] if _superseded(blocks[0], b)]
     if differ:
         link.note = (f"{len(differ)} other graph(s) hold this kernel with nodes from other model lines (another "
                      f"run's records: {', '.join(sorted({b.wrapper.source for b in differ})[:3])}); shown: the "
@@ -846,7 +849,7 @@ class InductorIndex:
             _attach_graph(w)
             key = w.key()
             old = wrappers.get(key)
-            if old is not None and old.fx_graph and w.fx_graph and _model_lines_of(old) != _model_lines_of(w):
+            if old is not None and old.fx_graph and w.fx_graph and _other_lines(old, w):
                 # the same wrapper text beside another FX graph: another run (a debug dir of an edited model's
                 # run) whose nodes come from other lines, kept apart
                 key = (*key, w.fx_graph)
@@ -1200,9 +1203,8 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
     kernels = []
     for b, nodes in hits:
         newest = index.newest(b)
-        older = newest is not b and newest.wrapper.graph == b.wrapper.graph  # (another graph's call is its own)
-        superseded = older and model_lines(newest.nodes) != model_lines(b.nodes)
-        if older and not superseded:
+        superseded = _superseded(newest, b)
+        if newest is not b and newest.wrapper.graph == b.wrapper.graph and not superseded:
             continue  # (an older run's record of the same graph's kernel, from the same lines: the newest's)
         kernels.append({
             "kernel": b.name, "graph": b.wrapper.graph, "wrapper": b.wrapper.source, "wrapper_line": b.line,
