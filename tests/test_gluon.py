@@ -1436,6 +1436,19 @@ def test_a_source_nested_too_deeply_for_the_layout_reading_is_said(cli, tmp_path
         "be read", doc["written"]
 
 
+def _allocs_module(aliases: list[str], allocs: list[tuple[str, str, int]]) -> str:
+    """A TTGIR module of `k` (/src/k.py, line 4) holding one `ttg.local_alloc` per (memdesc shape and type,
+    layout alias, source line of /src/k.py), under `aliases`."""
+    lines = "".join(f"    %v{i} = ttg.local_alloc : () -> !ttg.memdesc<{shape}, #{alias}, #smem, mutable> "
+                    f"loc(#loc{i + 2})\n" for i, (shape, alias, _) in enumerate(allocs))
+    locs = "".join(f'#loc{i + 2} = loc("/src/k.py":{line}:8)\n' for i, (_, _, line) in enumerate(allocs))
+    return ("\n".join(aliases) + "\n#smem = #ttg.shared_memory\n"
+            'module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {\n'
+            "  tt.func public @k() attributes {noinline = false} {\n" + lines +
+            "    tt.return loc(#loc1)\n  } loc(#loc1)\n} loc(#loc)\n#loc = loc(unknown)\n"
+            '#loc1 = loc("/src/k.py":4:0)\n' + locs)
+
+
 def test_two_written_layouts_of_one_ttgir_layout_are_each_described_by_their_own_buffers():
     """Helper 79 (Triton's test_warpgroup_mma_wait multi-warpgroup kernel): `smem_a` and `smem_b`, two
     NVMMASharedLayout.get_default_for calls that become one #shared, were both described by the largest
@@ -1452,21 +1465,9 @@ def test_two_written_layouts_of_one_ttgir_layout_are_each_described_by_their_own
             a = gl.allocate_shared_memory(gl.bfloat16, [M, D], smem_a)
             b = gl.allocate_shared_memory(gl.bfloat16, [D, D], smem_b)
         """)
-    ttgir = textwrap.dedent("""\
-        #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-        #smem = #ttg.shared_memory
-        module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
-          tt.func public @k() attributes {noinline = false} {
-            %a = ttg.local_alloc : () -> !ttg.memdesc<128x64xbf16, #shared, #smem, mutable> loc(#loc2)
-            %b = ttg.local_alloc : () -> !ttg.memdesc<64x64xbf16, #shared, #smem, mutable> loc(#loc3)
-            tt.return loc(#loc1)
-          } loc(#loc1)
-        } loc(#loc)
-        #loc = loc(unknown)
-        #loc1 = loc("/src/k.py":4:0)
-        #loc2 = loc("/src/k.py":7:8)
-        #loc3 = loc("/src/k.py":8:8)
-        """)
+    ttgir = _allocs_module([
+        "#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>",
+    ], [("128x64xbf16", "shared", 7), ("64x64xbf16", "shared", 8)])
     b, a = written_vs_resolved(src, "/src/k.py", ttgir, None, "k")
     assert [t.name for t in b.resolved] == ["shared"] == [t.name for t in a.resolved]
     assert (b.written.line, b.resolved[0].shape) == (5, (64, 64))
@@ -1520,24 +1521,12 @@ def test_a_helper_called_with_two_ranks_ties_each_written_rank_to_its_own_layout
             a = gl.allocate_shared_memory(gl.float16, [16, 16], r2)
             b = gl.allocate_shared_memory(gl.float16, [2, 16, 16], r3)
         """)
-    ttgir = textwrap.dedent("""\
-        #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 16}>
-        #shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 16, rank = 3}>
-        #smem = #ttg.shared_memory
-        module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
-          tt.func public @k() attributes {noinline = false} {
-            %a = ttg.local_alloc : () -> !ttg.memdesc<16x16xf16, #shared, #smem, mutable> loc(#loc2)
-            %b = ttg.local_alloc : () -> !ttg.memdesc<2x16x16xf16, #shared1, #smem, mutable> loc(#loc2)
-            %c = ttg.local_alloc : () -> !ttg.memdesc<16x16xf16, #shared, #smem, mutable> loc(#loc3)
-            %d = ttg.local_alloc : () -> !ttg.memdesc<2x16x16xf16, #shared1, #smem, mutable> loc(#loc3)
-            tt.return loc(#loc1)
-          } loc(#loc1)
-        } loc(#loc)
-        #loc = loc(unknown)
-        #loc1 = loc("/src/k.py":4:0)
-        #loc2 = loc("/src/k.py":7:8)
-        #loc3 = loc("/src/k.py":8:8)
-        """)
+    ttgir = _allocs_module([
+        "#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 16}>",
+        "#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 16, "
+        "rank = 3}>",
+    ], [("16x16xf16", "shared", 7), ("2x16x16xf16", "shared1", 7), ("16x16xf16", "shared", 8),
+        ("2x16x16xf16", "shared1", 8)])
     r2, r3 = written_vs_resolved(src, "/src/k.py", ttgir, None, "k")
     assert [t.name for t in r2.resolved] == ["shared"] and [t.name for t in r3.resolved] == ["shared1"]
 
@@ -1559,22 +1548,10 @@ def test_fields_a_call_leaves_out_are_gluons_defaults_and_an_unfollowed_helpers_
             a = gl.allocate_shared_memory(gl.float16, [64, 64], plain)
             b = gl.allocate_shared_memory(gl.float16, [64, 64], trans)
         """)
-    ttgir = textwrap.dedent("""\
-        #shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>
-        #shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>
-        #smem = #ttg.shared_memory
-        module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
-          tt.func public @k() attributes {noinline = false} {
-            %a = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #shared1, #smem, mutable> loc(#loc2)
-            %b = ttg.local_alloc : () -> !ttg.memdesc<64x64xf16, #shared, #smem, mutable> loc(#loc3)
-            tt.return loc(#loc1)
-          } loc(#loc1)
-        } loc(#loc)
-        #loc = loc(unknown)
-        #loc1 = loc("/src/k.py":4:0)
-        #loc2 = loc("/src/k.py":7:8)
-        #loc3 = loc("/src/k.py":8:8)
-        """)
+    ttgir = _allocs_module([
+        "#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16}>",
+        "#shared1 = #ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16}>",
+    ], [("64x64xf16", "shared1", 7), ("64x64xf16", "shared", 8)])
     plain, trans = written_vs_resolved(src, "/src/k.py", ttgir, None, "k")
     assert [t.name for t in plain.resolved] == ["shared1"] and [t.name for t in trans.resolved] == ["shared"]
     helpers = textwrap.dedent("""\
