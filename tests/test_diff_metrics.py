@@ -200,3 +200,16 @@ def test_rdna_workgroups_have_64_kib_of_lds():
     for arch in ("gfx1030", "gfx1100", "gfx1151", "gfx1200", "gfx1201"):
         assert shared_limit(Target("hip", arch, 32)) == 64 << 10, arch
     assert shared_limit(Target("hip", "gfx950", 64)) == 160 << 10 and shared_limit(Target("hip", "gfx1250")) is None
+
+
+def test_two_address_lds_forms_counted_by_their_two_values():
+    """An AMD kernel's `ds_read2_b64` moves two 8-byte values at two addresses: diff's width classes count it
+    as `.2x8B`, apart from a real 16-byte `ds_read_b128` (both were `.16B`, hiding a change from paired
+    reads to b128 between gfx942 and gfx950). Liger's fused MoE up-projection on gfx942: 16 `ds_read2_b64`,
+    16 `ds_read_b64`, 4 `ds_write2st64_b64`, 4 `ds_write_b64` (grep of its .amdgcn)."""
+    folder = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "liger"
+    (entry,) = [e for e in Cache(folder).kernels() if e.hash.startswith("NIQJ7W7F")]
+    metrics = record_for_entry(entry, NormalizeOptions()).metrics
+    shared = {k: v for k, v in metrics.items() if k.startswith("ops:shared_") and "@" not in k}
+    assert shared == {"ops:shared_load": 32, "ops:shared_load.2x8B": 16, "ops:shared_load.8B": 16,
+                      "ops:shared_store": 8, "ops:shared_store.2x8B": 4, "ops:shared_store.8B": 4}

@@ -701,17 +701,21 @@ def test_aiter_gluon_blockscale_gemm_on_gfx950():
     """AMD's aiter (tests/data/thirdparty-gfx950-triton3.9/aiter): its Gluon fp8 GEMM with 128x128 block
     scales, compiled through aiter's own wrapper by Triton's JIT with no GPU (benchmarks/record_cross.py).
     Tiles move in 16-byte buffer loads and LDS writes; the per-block scales are one address per 128 rows,
-    4-byte loads (`repeated-address`); two f32 reads of a scale vector are one `ds_read2_b32`."""
+    4-byte loads (`repeated-address`); two f32 reads of a scale vector are one `ds_read2_b32`, whose offsets
+    (`offset0:128 offset1:160`) are 128 bytes apart: two 4-byte accesses the backend paired, not one 8-byte
+    vector (it was counted as one, 8 bytes wide, and as-predicted)."""
     entry, report = _aiter(AITER_950, "L7SBF7EX")
     assert entry.language == "gluon" and report.isa_stage == "amdgcn"
-    assert collections.Counter(r.verdict for r in report.rows) == {"as-predicted": 21, "scalar": 4}
+    assert collections.Counter(r.verdict for r in report.rows) == {"as-predicted": 19, "scalar": 6}
     rows = {r.where: r for r in report.rows}
     # (gfx950 masks a buffer load by an out-of-range offset, no branch: the `br i1` before it is an `if`'s)
     assert [x.code for x in rows["226:19"].reasons] == ["repeated-address"] and rows["226:19"].llir_guarded == 0
     assert rows["226:19"].counts("amdgcn") == {"buffer_load_dword": 1}
     assert rows["212:17"].counts("amdgcn") == {"buffer_load_dwordx4": 4}
-    assert rows["271:27"].counts("amdgcn") == {"ds_read2_b32": 1}
-    assert [c.code for c in rows["271:27"].count_changes] == ["merged"]
+    assert rows["271:27"].counts("amdgcn") == {"ds_read2_b32": 1} and rows["271:27"].vector_bytes == 4
+    assert rows["271:27"].verdict == "scalar" and [x.code for x in rows["271:27"].reasons] == ["layout-contiguity-1"]
+    (change,) = rows["271:27"].count_changes
+    assert change.code == "merged" and "two values at two addresses" in change.evidence
     assert rows["333:9"].counts("amdgcn") == {"buffer_store_dwordx4": 8}
 
 
@@ -1518,6 +1522,11 @@ def test_rdna_two_address_lds_stores_paired_on_no_line():
 
     assert _amd_width("store_2addr_stride64_b64") == _amd_width("write2st64_b64") == 16
     assert _amd_width("load_2addr_b32") == _amd_width("read2_b32") == 8
+    # every two-address form is two accesses, not only the stride-64 ones: `ds_read2_b64 ... offset1:2`
+    # reads two 8-byte values 16 bytes apart (it was one 16-byte access)
+    assert [memops.addresses(f) for f in ("ds_read2_b64", "ds_write2_b32", "ds_load_2addr_b32",
+                                          "ds_store_2addr_stride64_b64", "ds_read_b128", "ds_read_b64_tr_b16",
+                                          "buffer_load_dwordx4")] == [2, 2, 2, 2, 1, 1, 1]
     report, rows = _rdna_liger("_moe_bwd_dW2_kernel")
     a, b = rows["783:21"], rows["788:21"]
     for r in (a, b):
@@ -1757,3 +1766,17 @@ def test_pipelined_buffer_loads_and_a_scalar_load_on_no_line_told_apart_by_addre
     assert rows["229:18"].stages["amdgcn"] == {"s_load_dword": 1} and rows["229:18"].verdict == "scalar"
     assert not [u for u in report.unattributed if u["stage"] == "amdgcn" and u["line"] == 0
                 and u["kind"] in ("buffer_load", "scalar_load")], report.unattributed
+
+
+def test_gfx942_two_address_lds_reads_are_two_accesses():
+    """Liger's fused MoE up-projection for gfx942: each thread's 16 `load <4 x i16>` of a pipelined B tile
+    (429:20) are 8 `ds_read2_b64 ... offset1:2`, two 8-byte values 16 bytes apart each. The access is 8
+    bytes wide, as the layout predicts (4 contiguous bf16), and the count change says the backend paired
+    them; before, each instruction was read as one 16-byte access, wider than the layout allows."""
+    folder = Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "liger"
+    (entry,) = [e for e in Cache(folder).kernels() if e.hash.startswith("NIQJ7W7F")]
+    row = {r.where: r for r in analyze_entry(entry).rows}["429:20"]
+    assert row.counts("amdgcn") == {"ds_read2_b64": 8} and row.counts("llir") == {"load <4 x i16>": 16}
+    assert row.vector_bytes == row.predicted_vector_bytes == 8 and row.verdict == "as-predicted"
+    merged = [c for c in row.count_changes if c.code == "merged"]
+    assert len(merged) == 1 and "each ds_read2_b64 moves two values at two addresses" in merged[0].evidence

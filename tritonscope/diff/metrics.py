@@ -124,7 +124,10 @@ def classify_ops(stage: str, module: Module) -> StageOps:
         counts[kind] += 1
         width = access.width_bytes
         if width:
-            counts[f"{kind}.{width}B"] += 1
+            # AMD's two-address LDS forms move two values at two addresses: `ds_read2_b64` is `.2x8B`, apart
+            # from `ds_read_b128`'s `.16B`
+            pair = memops.addresses(access.form) == 2
+            counts[f"{kind}.2x{width // 2}B" if pair else f"{kind}.{width}B"] += 1
         for hint in access.cache_hints:
             counts[f"hint:{hint}"] += 1
         if kind in GLOBAL_LOAD_KINDS and width and op.loc is not None and op.loc.known:

@@ -585,16 +585,13 @@ _AMD_OP_WORD = lazy_compile(r"^(?:load|store|read2st64|write2st64|read2|write2|r
 # LDS reads and writes of two values at two addresses: `ds_read2_b32`, `ds_write2st64_b64` (GCN, CDNA), named
 # `ds_load_2addr_b32`, `ds_store_2addr_stride64_b64` from gfx11 on.
 _AMD_TWO_ADDRESS = lazy_compile(r"(?:read|write|load|store)2(?:st64)?_|(?:load|store)_2addr_")
-_AMD_STRIDE64_PAIR = lazy_compile(r"(?:read|write)2st64_|(?:load|store)_2addr_stride64_")
-
-
 def addresses(form: str) -> int:
     """The separate addresses one instruction of `form` moves its bytes at: 2 for AMD's two-address LDS forms
-    whose offsets count in 64-element steps (`ds_write2st64_b64`, gfx11's `ds_store_2addr_stride64_b64`):
-    their two values are never adjacent; else 1 (a `ds_read2_b32` of offsets 0 and 1 reads 8 adjacent bytes:
-    its offsets, not its form, would tell)."""
+    (`ds_read2_b64`, `ds_write2st64_b64`, gfx11's `ds_load_2addr_b32`), each of whose values has an offset of
+    its own: the backend pairs two accesses into one instruction, whose offsets (0 and 2 elements apart in
+    every such read of the recorded caches) need not be adjacent; else 1."""
     m = _AMD_MNEMONIC.match(form.split()[0]) if form else None
-    return 2 if m and m.group("unit") == "ds" and _AMD_STRIDE64_PAIR.match(m.group("rest")) else 1
+    return 2 if m and m.group("unit") == "ds" and _AMD_TWO_ADDRESS.match(m.group("rest")) else 1
 
 
 def _amd_width(rest: str) -> int | None:
