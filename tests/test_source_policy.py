@@ -475,3 +475,52 @@ def test_a_fifo_at_the_sources_path_is_said_to_be_no_regular_file(tmp_path):
     os.mkfifo(fifo)
     text = SourceFinder().read(str(fifo), {str(fifo): 3})
     assert not text.found and text.error == f"not read: {fifo} is not a regular file", text.error
+
+
+def _named(path, *lines):
+    """NamedFiles naming `lines` of `path`, as an inlined helper's callsite locations do (no def)."""
+    from tritonscope.srcmap.kernelmap import NamedFiles
+
+    named = NamedFiles()
+    named[str(path)] = max(lines)
+    named.lines[str(path)] = set(lines)
+    return named
+
+
+@pytest.mark.parametrize("text, line, reason", [
+    # numba's bare @jit: the file has a `jit` decorator, not Triton's (it was embedded as a helper's file)
+    ("from numba import jit\n\n@jit\ndef conf(x):\n    SECRET = 'MARKER'\n    return x\n", 5,
+     "is in no Triton jit function"),
+    # `triton.jit(` said in a comment or a string only (embedded: the call form matched anywhere)
+    ("# reach it through triton.jit( here\nAWS_SECRET = 'MARKER'\n", 2, "defines no Triton function"),
+    ("HELP = 'call triton.jit(fn)'\nAWS_SECRET = 'MARKER'\n", 2, "defines no Triton function"),
+    # a real Triton function, but the line the IR names lies outside it
+    ("import triton\n\n@triton.jit\ndef other(x):\n    return x\n\nSECRET = 'MARKER'\n", 7,
+     "line 7, which this kernel's locations name, is in no Triton jit function"),
+])
+def test_a_helpers_file_is_read_only_where_its_named_lines_are_in_triton_functions(tmp_path, text, line, reason):
+    """A file the IR names only through an inlined call's location (no `def` located in it) is read only where
+    each line named lies in a function a Triton jit marks: a crafted cache naming a config file with numba's
+    `@jit`, or a comment saying `triton.jit(`, got it embedded in a shared report."""
+    f = tmp_path / "conf.py"
+    f.write_text(text)
+    found = SourceFinder().read(str(f), _named(f, line))
+    assert not found.found and reason in found.error and "MARKER" not in found.error
+
+
+@pytest.mark.parametrize("text, line", [
+    ("from triton import jit\n\n@jit\ndef h(x):\n    return x + 1\n", 5),
+    ("from ..runtime.jit import jit, constexpr_function\n\n@jit\ndef h(x):\n    return x + 1\n", 5),
+    ("import triton\n\ndef h(x):\n    return x + 1\n\nh2 = triton.jit(h)\n", 4),
+    ("from triton.experimental import gluon\n\nclass Impl:\n    @gluon.jit\n    def h(self):\n        y = 1\n"
+     "        return y\n", 6),
+    ("import triton\n\n@triton.autotune(configs=[\n    1,\n], key=[])\n@triton.jit\ndef k(\n    a,\n):\n"
+     "    '''doc'''\n\n    # step\n    x = a + 1\n    return x\n", 13),
+])
+def test_a_helpers_file_in_every_jit_spelling_is_read(tmp_path, text, line):
+    """The spellings real helper files use: `from triton import jit`, Triton's own relative import,
+    `triton.jit(fn)`, a Gluon aggregate's method, decorators and a signature over several lines."""
+    f = tmp_path / "helpers.py"
+    f.write_text(text)
+    found = SourceFinder().read(str(f), _named(f, line))
+    assert found.found, found.error

@@ -40,9 +40,9 @@ def report_cmd(sel: Selection, output: str | None, stages: str | None, open_brow
 
     The page embeds the kernel's own Python source and the files of the helpers it inlined from other
     modules (a button each above the source; a helper's line selects the ops written there): .py files
-    that the kernel's locations name and that define a Triton function, never a symlink leaving its
-    directory, a hidden or a binary file. It lists every named file with whether it was embedded (and
-    why not); --no-source embeds none."""
+    that the kernel's locations name, every line named lying in a Triton jit function, never a symlink
+    leaving its directory, a hidden or a binary file. It lists every named file with whether it was
+    embedded (and why not); --no-source embeds none."""
     from tritonscope.render.html import render_report
     from tritonscope.report import ReportOptions, build_report, default_stages
     from tritonscope.stages.common import DERIVED_STAGES

@@ -51,9 +51,16 @@ MAX_SOURCE_BYTES = 8 << 20
 SOURCE_SUFFIX = ".py"
 # `@triton.jit`, `@jit`, `@gluon.jit`, `@triton.jit(...)`, `triton.jit(fn)`: every file that holds a
 # function Triton compiled (the kernel, its helpers, triton/language/*.py) has one; `@torch.jit.script`,
-# `jax.jit(f)` or a comment saying `jit(` do not count.
+# `jax.jit(f)` or a comment saying `jit(` do not count (`jit_spans` then holds a bare `@jit` to a `jit`
+# imported from Triton, and every line the IR names to the body of a function so marked).
 _JIT_MARK = lazy_compile(rb"(?:^|(?<=\r))[ \t]*@(?:(?:triton|gluon|tl)(?:\.\w+)*\.)?jit\b"  # (\r: old Mac line ends)
-                         rb"|\b(?:triton|gluon)(?:\.\w+)*\.jit\(", re.M)
+                         rb"|^[^#'\"\r\n]*\b(?:triton|gluon)(?:\.\w+)*\.jit\(", re.M)
+_JIT_DECORATOR = lazy_compile(r"@(?:(?P<qualified>(?:triton|gluon|tl)(?:\.\w+)*\.)?jit)\b")
+# `from triton import jit`, `from ..runtime.jit import jit` (Triton's own files), `from triton.experimental.gluon
+# import jit`: what makes a bare `@jit` Triton's (numba's `from numba import jit` does not)
+_JIT_IMPORT = lazy_compile(r"[ \t]*from[ \t]+(?:triton\b[\w.]*|\.+[\w.]*)[ \t]+import[ \t(]+[^#]*\bjit\b")
+_JIT_CALL = lazy_compile(r"[^#'\"]*\b(?:triton|gluon)(?:\.\w+)*\.jit\(\s*(\w+)")
+_STRING_OR_COMMENT = lazy_compile(r"'[^'\\]*(?:\\.[^'\\]*)*'|\"[^\"\\]*(?:\\.[^\"\\]*)*\"|#.*")
 # The name Inductor gives a kernel's source file (`c` and its text's hash): a file whose text Inductor's
 # records may hold (`SourceFinder.kept`), asked without loading those records for any other name.
 INDUCTOR_KERNEL_FILE = lazy_compile(r"c[a-z0-9]{50,}\.py")
@@ -167,6 +174,7 @@ class SourceFinder:
             _check_length(lines, _last_line(named, requested))
             _check_defs(lines, _defs(named, requested))
             _check_named_lines(lines, named, requested)
+            _check_in_jit_functions(lines, named, requested)
         except SourceRefused as e:
             text.error = f"not read: {path}: {e}"
             return text
@@ -185,6 +193,7 @@ class SourceFinder:
             text.lines = checked_lines(held[0].encode("utf-8"), _last_line(named, text.requested))
             _check_defs(text.lines, _defs(named, text.requested))
             _check_named_lines(text.lines, named, text.requested)
+            _check_in_jit_functions(text.lines, named, text.requested)
         except SourceRefused as e:
             text.error = f"not read: {held[1]}: {e}"
             return text
@@ -221,6 +230,80 @@ def _check_named_lines(lines: list[str], named: Collection[str], requested: str)
         if text is not None and (not text or text.startswith("#")):
             raise SourceRefused(f"line {n}, which this kernel's locations name, is {'a comment' if text else 'blank'}:"
                                 " not the source it was compiled from")
+
+
+def _check_in_jit_functions(lines: list[str], named: Collection[str], requested: str) -> None:
+    """Every line the kernel's locations name lies in a function a Triton jit decorator (or `triton.jit(fn)`)
+    marks: a file that only says `triton.jit(` somewhere, or marks another function, is not a kernel's
+    source, however the IR names it (an inlined helper's file is named by no `def`)."""
+    wanted = sorted(getattr(named, "lines", {}).get(requested, ()))
+    if not wanted:
+        return
+    spans = jit_spans(lines)
+    for n in wanted:
+        if 0 < n <= len(lines) and not any(a <= n <= b for a, b in spans):
+            raise SourceRefused(f"line {n}, which this kernel's locations name, is in no Triton jit function: "
+                                "not the source it was compiled from")
+
+
+def _bracket_end(lines: list[str], i: int, most: int = 400) -> int:
+    """The index of the line where the brackets opened on line `i` close (a decorator's or a def's
+    arguments over several lines); strings and comments are not counted."""
+    depth = 0
+    for j in range(i, min(len(lines), i + most)):
+        for ch in _STRING_OR_COMMENT.sub("", lines[j]):
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]}":
+                depth -= 1
+        if depth <= 0:
+            return j
+    return i
+
+
+def jit_spans(lines: list[str]) -> list[tuple[int, int]]:
+    """The (first, last) lines, 1-based, of each function a Triton jit decorator marks (from its first
+    decorator to the last line of its body, by indentation), and of each `def f` that `triton.jit(f)` names.
+    A bare `@jit` counts where the file imports `jit` from Triton (or relatively, as Triton's own files do).
+    A body whose text runs back to the def's indentation (a string over lines at column 0) ends there: its
+    lines below are in no span, which refuses the file rather than reading one the IR may not name."""
+    bare = any(_JIT_IMPORT.match(x) for x in lines if "jit" in x and "import" in x)
+    called = {m.group(1) for x in lines if "jit(" in x and (m := _JIT_CALL.match(x))}
+    spans: list[tuple[int, int]] = []
+    pending: tuple[int, int] | None = None  # (first decorator line, its indentation) of a jit decorator
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        body = line.lstrip()
+        indent = len(line) - len(body)
+        if body.startswith("@"):
+            m = _JIT_DECORATOR.match(body)
+            if m and (m.group("qualified") or bare) and pending is None:
+                pending = (i + 1, indent)
+            elif pending is not None and pending[1] != indent:
+                pending = None
+            i = _bracket_end(lines, i) + 1
+            continue
+        m = _DEF.match(line)
+        if m:
+            start = pending[0] if pending is not None and pending[1] == indent else \
+                i + 1 if m.group(1) in called else None
+            pending = None
+            end = head = _bracket_end(lines, i)
+            if start is not None:
+                for j in range(head + 1, n):
+                    text = lines[j].strip()
+                    if text and not text.startswith("#"):
+                        if len(lines[j]) - len(lines[j].lstrip()) <= indent:
+                            break
+                        end = j
+                spans.append((start, end + 1))
+            i = head + 1
+            continue
+        if body and not body.startswith("#"):
+            pending = None
+        i += 1
+    return spans
 
 
 def _check_defs(lines: list[str], defs: set[tuple[str, int]]) -> None:
