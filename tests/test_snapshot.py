@@ -860,3 +860,30 @@ def test_a_2x_pointer_with_its_address_space_is_the_3x_pointer(cli, tmp_path):
     doc = json.loads(cli("--records-cache", "off", "diff", str(src), str(copy), "--no-fold-renames", "--format",
                          "json").stdout)
     assert doc["summary"]["changed"] + doc["summary"]["added"] > 0
+
+
+def test_outputs_inside_an_inductor_cache_no_option_names_are_refused(cli, tmp_path, cache39):
+    """helper 91: `report`, `snapshot` and `layout --svg` wrote into a TorchInductor cache that neither
+    --inductor-dir nor TORCHINDUCTOR_CACHE_DIR named (a Triton cache, unnamed, was refused already): such a
+    folder is told by its files (`c<hash>.py`, `c<hash>.debug`) and folders (`fxgraph/`, two-letter ones)."""
+    import shutil
+
+    recorded = Path(__file__).parent / "data" / "inductor-checkpoint-h100-triton3.6" / "inductor_cache"
+    ind = tmp_path / "copied" / "inductor_cache"
+    shutil.copytree(recorded, ind)
+    two = next(d for d in sorted(ind.iterdir()) if d.is_dir() and len(d.name) == 2)
+    (ind / "fxgraph" / "ab").mkdir(parents=True)
+    before = sorted(str(p) for p in ind.rglob("*"))
+    env = {"TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "elsewhere")}
+    base = ("--cache-dir", str(cache39))
+    for args in (("report", "add_kernel", *base, "--target", "cuda:90", "-o", str(two / "r.html")),
+                 ("report", "add_kernel", *base, "--target", "cuda:90", "-o", str(ind / "r.html")),
+                 ("snapshot", *base, "-o", str(ind / "fxgraph" / "ab" / "snap")),
+                 ("layout", "add_kernel", *base, "--target", "cuda:90", "--alias", "blocked", "--svg",
+                  str(two / "l.svg"))):
+        proc = cli(*args, env=env)
+        assert proc.returncode == 2 and f"is inside {ind}, a TorchInductor cache" in proc.stderr, (args, proc.stderr)
+    assert sorted(str(p) for p in ind.rglob("*")) == before
+    # beside the cache, not in it: written
+    ok = cli("report", "add_kernel", *base, "--target", "cuda:90", "-o", str(tmp_path / "copied" / "r.html"), env=env)
+    assert ok.returncode == 0, ok.stderr

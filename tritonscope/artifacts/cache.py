@@ -713,6 +713,44 @@ def enclosing_compiler_cache(path: str | Path) -> Path | None:
     return None
 
 
+# Folders TorchInductor keeps at its cache's root (torch 2.1 to 2.11): a folder holding one is its cache
+_INDUCTOR_ROOT_DIRS = ("fxgraph", "aotautograd")
+
+
+def enclosing_inductor_cache(folder: str | Path) -> str | None:
+    """The TorchInductor cache a folder is (or lies in, a few levels down at most), told by what it holds
+    rather than by where torch would put it: a folder of Inductor's `c<hash>.py` / `c<hash>.debug` files (its
+    two-letter folders), or one holding `fxgraph/`, `aotautograd/` or such a two-letter folder. None: none."""
+    from tritonscope.srcmap.paths import INDUCTOR_KERNEL_FILE
+
+    def inductor_name(name: str) -> bool:
+        return INDUCTOR_KERNEL_FILE.fullmatch(name[:-6] + ".py" if name.endswith(".debug") else name) is not None
+
+    start = Path(os.path.abspath(folder))
+    for d in [start, *start.parents][:4]:
+        try:
+            with os.scandir(d) as it:
+                names = [(de.name, de.is_dir(follow_symlinks=False)) for de in it]
+        except OSError:
+            continue
+        if any(inductor_name(n) for n, _ in names):
+            return str(d.parent if len(d.name) == 2 else d)
+        for name, is_dir in names:
+            if is_dir and (name in _INDUCTOR_ROOT_DIRS or len(name) == 2 and _holds_inductor_file(d / name)):
+                return str(d)
+    return None
+
+
+def _holds_inductor_file(folder: Path) -> bool:
+    from tritonscope.srcmap.paths import INDUCTOR_KERNEL_FILE
+
+    try:
+        with os.scandir(folder) as it:
+            return any(INDUCTOR_KERNEL_FILE.fullmatch(de.name) for de in it)
+    except OSError:
+        return False
+
+
 def cache_entry_in(folder: str | Path) -> str | None:
     """A Triton cache entry among the folder's own directories, None where there is none: a folder holding
     one is a Triton cache (Triton's own, or a copy of one), whatever else it holds."""

@@ -153,7 +153,12 @@ class Selection:
         """Inspection never writes into a Triton or Inductor cache: an output (`option` PATH) inside the cache
         read (--cache-dir, a cache or entry given as KERNEL, an entry read), Triton's or Inductor's default
         cache or an --inductor-dir is a usage error, before any work."""
-        from tritonscope.artifacts.cache import cache_entry_in, default_compiler_caches, enclosing_compiler_cache
+        from tritonscope.artifacts.cache import (
+            cache_entry_in,
+            default_compiler_caches,
+            enclosing_compiler_cache,
+            enclosing_inductor_cache,
+        )
         from tritonscope.artifacts.own_cache import within
         from tritonscope.errors import UsageError
 
@@ -177,6 +182,11 @@ class Selection:
             raise UsageError(f"{option} {path} is in {folder}, which holds a Triton cache entry "
                              f"({os.path.basename(entry)}): a Triton cache, or a copy of one; inspection never writes "
                              "there: give a path in a folder that holds no entry")
+        # and TorchInductor's, named or not: told by its files (`c<hash>.py`) and folders
+        inductor = enclosing_inductor_cache(folder)
+        if inductor is not None:
+            raise UsageError(f"{option} {path} is inside {inductor}, a TorchInductor cache (it holds Inductor's "
+                             "kernel files and folders): inspection never writes there; give a path outside it")
 
     def many(self, include_all: bool = False) -> list[KernelEntry]:
         """Every entry matching any KERNEL spec (all when none is given) and --target."""
