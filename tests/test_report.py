@@ -228,6 +228,24 @@ def test_amd_metadata_and_missing_stage(cache39, corpus, cli, tmp_path):
     (main,) = [c for c in pane(root, "python").children if c.attrs.get("data-file") == "main"]
     (empty,) = main.find_all("div", cls="empty")
     assert "/tmp/irkernels/kernels.py" in empty.all_text() and "--source-root" in empty.all_text()
+    # the summary names the stages shown, and says why the one asked for and absent is not (it listed it)
+    assert "KiB: ttgir, amdgcn)" in r.stderr and "  not shown: this entry has no ptx stage" in r.stderr
+
+
+def test_a_stage_the_page_could_not_show_is_not_in_the_summary(cache39, cli, tmp_path):
+    """helper 91: a TTGIR with a NUL byte: its pane says it is not available, and the summary line said
+    `source + ttgir, llir, ptx` all the same, with nothing on stderr."""
+    import shutil
+
+    entry = next(p for p in sorted(cache39.iterdir()) if (p / "add_kernel.ttgir").exists()
+                 and (p / "add_kernel.ptx").exists())
+    copy = shutil.copytree(entry, tmp_path / "c" / entry.name)
+    ttgir = copy / "add_kernel.ttgir"
+    ttgir.write_bytes(ttgir.read_bytes().replace(b"\n", b"\n\0", 1))
+    r = cli("report", str(copy), "-o", str(tmp_path / "r.html"))
+    assert r.returncode == 0, r.stderr
+    assert "KiB: llir, ptx" in r.stderr or "KiB: source + llir, ptx" in r.stderr, r.stderr
+    assert "  not shown: ttgir not available:" in r.stderr and "binary data (NUL byte)" in r.stderr
 
 
 def test_inductor_kernel_with_substitute_path(inductor_cache, inductor_src, cli, tmp_path):
@@ -725,3 +743,22 @@ def test_rdna_occupancy_is_lds_bound_by_its_work_group_processor_and_the_diff_me
     from tritonscope.diff.metrics import lds_bound_occupancy
 
     assert lds_bound_occupancy(16, 32768, "gfx1030", 4) == (4, "32768 B of LDS a workgroup, 131072 B a WGP")
+
+
+def test_one_huge_line_is_cut_in_its_pane(cache39, cli, tmp_path):
+    """helper 91: one 20 MB comment line in a TTGIR was embedded whole (PANE_MAX_LINES counts lines): a line
+    past PANE_MAX_LINE_CHARS is cut there, and the pane says so."""
+    import shutil
+
+    from tritonscope.report import PANE_MAX_LINE_CHARS
+
+    entry = next(p for p in sorted(cache39.iterdir()) if (p / "add_kernel.ttgir").exists())
+    copy = shutil.copytree(entry, tmp_path / "c" / entry.name)
+    ttgir = copy / "add_kernel.ttgir"
+    ttgir.write_text(ttgir.read_text() + "// " + "HUGE" * (3 * PANE_MAX_LINE_CHARS // 4) + "\n")
+    out = tmp_path / "r.html"
+    r = cli("report", str(copy), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    page = out.read_text()
+    assert page.count("HUGE") < PANE_MAX_LINE_CHARS // 4 + 10 and len(page) < 2 * PANE_MAX_LINE_CHARS + 400_000
+    assert "1 line(s) over 65,536 characters shown up to that many" in page

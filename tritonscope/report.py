@@ -37,6 +37,9 @@ PICTURE_ROWS, PICTURE_COLS = 8, 16
 # pathological stage would take minutes and gigabytes to build and no browser would open it. Counts and
 # the source pane still cover every op; `tritonscope show` prints the whole stage.
 PANE_MAX_LINES = 200_000
+# ... and of one line, at most this many characters (the longest real ones, LLIR's constant arrays and
+# PTX's inline asm, are a few KB): one 20 MB comment line was embedded whole
+PANE_MAX_LINE_CHARS = 64 << 10
 
 Chain = tuple[tuple[int, int, int], ...]  # (file index, line, col) innermost first
 
@@ -198,6 +201,11 @@ def _load_stage(entry: KernelEntry, stage: str) -> tuple[StagePane, Module | Non
     if total is not None:
         pane.note = (f"{stage} shown up to line {PANE_MAX_LINES} of {total} (all of its ops are counted; "
                      f"`tritonscope show --stage {stage}` prints it all)")
+    pane.text, cut = _cut_long_lines(pane.text, PANE_MAX_LINE_CHARS)
+    if cut:
+        pane.note = ((pane.note + "; ") if pane.note else "") + (
+            f"{cut} line(s) over {PANE_MAX_LINE_CHARS:,} characters shown up to that many (`tritonscope show "
+            f"--stage {stage}` prints them whole)")
     try:
         module = parse_entry_stage(entry, stage)  # parsed once, shared with loads and the source map
         if stage not in ("ttgir", "amdgcn"):  # the layouts and the resources read those two again
@@ -206,6 +214,20 @@ def _load_stage(entry: KernelEntry, stage: str) -> tuple[StagePane, Module | Non
     except TritonscopeError as exc:
         pane.note = f"{stage} shown without source mapping: {exc}"
         return pane, None
+
+
+def _cut_long_lines(text: str, most: int) -> tuple[str, int]:
+    """The text with each line past `most` characters cut there (an ellipsis after it), and how many were."""
+    # (a line longer than `most` holds a whole aligned chunk of half as many characters with no line end:
+    # chunks are tested by str.find, and only a text with such a chunk is split)
+    step = max(1, most // 2)
+    if all(text.find("\n", i, i + step) >= 0 for i in range(0, len(text) - step + 1, step)):
+        return text, 0
+    lines = text.split("\n")
+    long = [i for i, line in enumerate(lines) if len(line) > most]
+    for i in long:
+        lines[i] = lines[i][:most] + " \u2026"
+    return ("\n".join(lines), len(long)) if long else (text, 0)
 
 
 def _first_lines(text: str, n: int) -> tuple[str, int | None]:

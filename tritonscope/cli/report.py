@@ -73,10 +73,13 @@ def report_cmd(sel: Selection, output: str | None, stages: str | None, open_brow
         return
     write_atomically(path, page)
     size = os.path.getsize(path)
-    shown = ", ".join(p.stage for p in model.stages) or "no IR stage (the entry keeps none)"
+    shown = ", ".join(p.stage for p in model.stages if p.text) or "no IR stage (the entry keeps none)"
     source = "source + " if model.source.text is not None else ""  # (2.0 names no file; --no-source; refused)
     click.echo(one_line(f"wrote {path} ({size / 1024:.0f} KiB: {source}{shown})"),
                err=True)
+    for pane in model.stages:  # a stage asked for or kept whose pane has no text says why (its note)
+        if not pane.text:
+            click.echo(one_line(f"  not shown: {pane.note or f'{pane.stage}: empty'}"), err=True)
     for s in model.sources:
         click.echo(one_line(f"  {'embedded' if s.embedded else 'not embedded'}: {s.ir_path}"
                             + ("" if s.embedded else f" ({s.reason})")), err=True)
