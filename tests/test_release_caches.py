@@ -275,3 +275,20 @@ def test_triton_35_mfma_with_an_element_type_is_decoded(cli):
         "elementType = %s}>\n"
     assert parse_layout_aliases(text % "i32")["m"].element_bit_width == 32
     assert parse_layout_aliases(text % "f64")["m"].element_bit_width == 64
+
+
+def test_two_local_loads_of_one_line_from_two_shared_layouts_are_two_rows():
+    """Helper 92: the tutorial's fused attention (block pointers, 128x64 fp16 tiles) as Triton 3.5.1 compiles
+    it for gfx942: the Q tile of line 139 is read from shared memory twice into one dot-operand layout, from
+    `#shared` (amd_rotating_shared, vec 4: 8 `ds_read_b64`, TTGIR line 130) and from `#shared1`
+    (swizzled_shared, vec 1: 32 `ds_read_u16`, line 132). They were one row, `(x2)`, as-predicted with 8
+    bytes, hiding the 32 scalar reads: rows are told apart by the shared layout they read too."""
+    from tritonscope.loads.analyze import analyze_entry
+
+    folder = Path(__file__).parent / "data" / "releases-3.5-3.8" / "3.5-attn"
+    (entry,) = Cache(folder).kernels()
+    rows = [r for r in analyze_entry(entry, line=139, sass=False).rows if r.op == "ttg.local_load"]
+    got = sorted((r.instances, sorted(r.stages["amdgcn"].items()), r.vector_bytes, r.verdict,
+                  [x.code for x in r.reasons]) for r in rows)
+    assert got == [(1, [("ds_read_b64", 8)], 8, "as-predicted", []),
+                   (1, [("ds_read_u16", 32)], 2, "scalar", ["shared-layout"])]

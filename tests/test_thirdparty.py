@@ -161,6 +161,13 @@ def test_spills_listed_with_lines_and_flagged_in_ls(cli):
     assert len(flagged) == 1 and "spills:8B" in flagged[0] and "T6S5IHSI" in flagged[0]
     listing = json.loads(cli("ls", "--cache-dir", str(DATA / "torchao"), "--json").stdout)
     assert sorted(e["local_bytes"] for e in listing["entries"]) == [0, 8]
+    # the table lists each spill once, under `spills`: the list of instructions of no access repeated them
+    # (helper 88: ~40 spill lines twice, burying the epilogue's layout conversion); JSON keeps both lists
+    text = cli("loads", str(entry.path)).stdout
+    assert [line.split()[-5:-3] for line in text.splitlines() if " STL" in line or " LDL" in line] == \
+        [["1x", "STL,"], ["1x", "LDL.LU,"]]
+    assert "memory instructions of no access (layout conversions, reductions, arguments):" in text
+    assert any(u["form"] == "STL" for u in json.loads(cli("loads", str(entry.path), "--json").stdout)["unattributed"])
 
 
 @needs_nvdisasm

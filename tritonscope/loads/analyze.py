@@ -310,7 +310,9 @@ def _rows(sites: list[AccessSite]) -> list[AccessRow]:
         layout_text = s.layout.to_text() if s.layout is not None and hasattr(s.layout, "to_text") else None
         # by the layout itself: two inline layouts of one kind (`#ttg.slice<...>` of a dot operand and of a
         # blocked layout, a load Triton rematerialized) share their name
-        key = (where, kind, s.op.op, s.shape, s.dtype, s.layout_name, layout_text)
+        # and by the shared layout it reads or writes: two `local_load`s of one line into one register layout
+        # from two buffers of other swizzles (one `ds_read_b64`s, the other `ds_read_u16`s) are two accesses
+        key = (where, kind, s.op.op, s.shape, s.dtype, s.layout_name, layout_text, s.shared_layout_name)
         row = groups.get(key)
         if row is None:
             row = AccessRow(
