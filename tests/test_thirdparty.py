@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -760,6 +761,25 @@ def test_aiter_instructions_with_no_source_location_make_up_a_shortfall():
     assert k.counts("amdgcn") == {"ds_read_b128": 4}
     assert [c.code for c in k.count_changes] == ["unlocated"] and "no source location" in k.count_changes[0].evidence
     assert not [u for u in report.unattributed if u["line"] == 0 and u["kind"] == "shared_load"]
+
+
+def test_a_transposing_lds_read_wider_than_the_layout_says_why(cli):
+    """The same V operand: 8 bytes a lane where its layout's contiguity allows 2 (the shared layout runs
+    along the other dim). The table showed `8/2  as-predicted  -`, its cause only in `--explain`'s verdict
+    (helper 90): a `transposed-read` reason says it. `--explain` of a shared-memory access lists no kernel
+    argument's alignment (the compiler allocates the buffer; every argument was listed, each with a sentence
+    saying it adds no term to the address)."""
+    entry, report = _aiter(AITER_950, "5K53DQMB")
+    (v,) = [r for r in report.rows if r.line == 261 and r.kind == "shared_load"]
+    assert (v.verdict, v.vector_bytes, v.predicted_vector_bytes) == ("as-predicted", 8, 2)
+    (why,) = v.reasons
+    assert why.code == "transposed-read" and "8 bytes a lane where the layout's contiguity allows 2" in why.evidence
+    text = cli("loads", str(entry.path), "--explain", "261").stdout
+    blocks = re.split(r"\n(?=\S)", text)
+    (shared,) = [b for b in blocks if "one shared-memory load" in b.split("\n")[0]]
+    assert "wider than the 2 the layout's contiguity allows)" in shared and "transposed-read: ds_read_b64_tr" in shared
+    assert "alignment the compiler had" not in shared
+    assert any("alignment the compiler had" in b for b in blocks if "one shared-memory" not in b.split("\n")[0])
 
 
 def test_aiter_scalar_loads_combined_into_one_s_load():

@@ -63,6 +63,13 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
         row.verdict = "as-predicted"
     if row.verdict != "as-predicted":
         row.reasons = reasons(row, graph)
+    elif predicted and row.vector_bytes > predicted and row.kind == "shared_load" and \
+            (transposing := sorted(f for f in forms if "_tr_" in f or f.endswith("_tr") or "read.tr" in f)):
+        # wider than the layout allows, which the table showed with no word (8/2 as-predicted): said
+        row.reasons = [Reason("transposed-read", f"{', '.join(transposing)}: an LDS read that transposes between "
+                              f"lanes as it loads reads the operand across its contiguous dimension in shared "
+                              f"memory, {row.vector_bytes} bytes a lane where the layout's contiguity allows "
+                              f"{predicted}")]
     before = {"sass": "ptx", "ptx": "llir", "amdgcn": "llir"}.get(stage)
     if row.vector_bytes < row.element_bytes and before and row.kind.endswith("load"):
         held = row.stages.get(before) or row.ambiguous.get(before, {})

@@ -7,7 +7,6 @@ from rich.table import Table
 from rich.text import Text
 
 from tritonscope.loads.analyze import AccessRow, LoadsReport
-from tritonscope.loads.join import family
 from tritonscope.loads.model import STAGE_TITLE, shown_counts
 from tritonscope.render.visible import one_line
 from tritonscope.stages.common import file_label, same_file
@@ -174,7 +173,9 @@ def explain_lines(report: LoadsReport) -> list[str]:
             out.append("  layout: " + "; ".join(words))
         if r.prediction_note:
             out.append(f"  note: {r.prediction_note}")
-        facts = [_fact(a) for a in r.alignment]
+        # (a shared-memory access's address is the compiler's own allocation: the kernel's arguments, which
+        # `alignment` lists for every access of the kernel, decide nothing there)
+        facts = [_fact(a) for a in r.alignment] if not r.kind.startswith("shared") else []
         if facts:
             out.append("  alignment the compiler had: " + "; ".join(facts))
         for stage in report.stages:
@@ -198,12 +199,9 @@ def explain_lines(report: LoadsReport) -> list[str]:
         if r.vector_bytes:
             verdict += f" ({r.vector_bytes}-byte accesses in {STAGE_TITLE.get(r.vector_stage or '', '?')}"
             predicted = r.predicted_vector_bytes
-            transposing = sorted(f for f in r.stages.get(r.vector_stage or "", {}) if family(f) == "transposed")
-            if predicted and r.vector_bytes > predicted:  # (wider than a thread's own contiguous elements)
-                verdict += f", wider than the {predicted} the layout's contiguity allows" + (
-                    f": {' and '.join(transposing)}, an LDS read that transposes between lanes as it loads, reads "
-                    "the operand across its contiguous dimension in shared memory" if transposing else "")
-                verdict += ")"
+            if predicted and r.vector_bytes > predicted:  # (wider than a thread's own contiguous elements; a
+                # transposing LDS read says why among the reasons)
+                verdict += f", wider than the {predicted} the layout's contiguity allows)"
             else:
                 verdict += f", the layout allows {predicted})" if predicted else ")"
         out.append(verdict)
