@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -119,10 +120,13 @@ def test_kernel_mode_lists_every_alias_with_uses(cli, cache39):
 
 
 def test_kernel_alias_uses_its_largest_shape(cli, cache32):
+    """Of the 64x32 uses (i32 offsets first, then an f16 constant, the pointers an async copy reads, an i1
+    mask), the one a memory op moves: its pointee, f16 (helper 90: an MFMA layout was shown for its i1 mask,
+    the first of its largest uses, not the f32 accumulator of the dot)."""
     r = cli("layout", "matmul_kernel", "--cache-dir", str(cache32), "--target", "cuda:90", "--alias", "blocked",
             "--json")
     doc = json.loads(r.stdout)
-    assert doc["kind"] == "layout" and doc["shape"] == [64, 32] and doc["dtype"] == "i32"
+    assert doc["kind"] == "layout" and doc["shape"] == [64, 32] and doc["dtype"] == "f16"
     assert doc["layout"].startswith("#blocked = #triton_gpu.blocked<")
     assert [u["shape"] for u in doc["uses"]][:3] == [[64, 32], [64, 32], [64, 1]]
     r = cli("layout", "matmul_kernel", "--cache-dir", str(cache32), "--target", "cuda:90", "--alias", "nope")
@@ -362,3 +366,13 @@ def test_a_multi_buffered_shared_layout_runs_along_its_buffers_dim(cli, order, d
     assert r.returncode == 0, r.stderr
     facts = json.loads(r.stdout)
     assert (facts["fastest_dim"], facts["contiguous_per_thread"]) == (dim, 64)
+
+
+def test_kernel_alias_of_a_dot_is_shown_for_the_dots_tensor(cli):
+    """flash-attn's AMD attention for gfx942: `#mma`'s largest uses are a 64x64 i1 mask (first), the f32
+    accumulator of `tt.dot`, i32 offsets and the f16 output: the dot's f32 tile is shown (16-byte vectors),
+    not the mask's bytes."""
+    entry = next((Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "flashattn").iterdir())
+    r = cli("layout", str(entry), "--alias", "mma", "--no-picture")
+    assert r.returncode == 0, r.stderr
+    assert "a 64x64 f32 tensor (32-bit elements) over 4 warp(s) of 64 lanes" in r.stdout, r.stdout

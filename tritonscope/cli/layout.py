@@ -374,7 +374,10 @@ def _kernel_layouts_as(sel: Selection, entry, alias: str | None, semantics, q: L
             raise UsageError(f"--alias {alias}: no such layout alias in this TTGIR (aliases: {names})")
         one = table[0]
         if q.shape_text is None and one.uses:
-            use = max(one.uses, key=lambda u: _elements(u.shape))
+            # the largest tensor; of several that large, a dot's (an MFMA accumulator's f32 tile, not the i1
+            # mask of the same shape that came first), else one a memory op moves (a loaded f16 tile, not its
+            # i32 offsets), else the one most ops carry
+            use = max(one.uses, key=lambda u: (_elements(u.shape), _role(u.ops), len(u.ttgir_lines)))
             q = dataclasses.replace(q, shape_text="x".join(map(str, use.shape)), dtype=q.dtype or use.access_dtype,
                                     shape_of_use=True)
         _one_layout(
@@ -442,6 +445,17 @@ def _written(entry, ttgir: str, path: str, finder) -> dict:
     source = found.source
     return {"source": source.to_json() if source is not None else None, "error": found.error,
             "layouts": found.resolutions_json(), "notes": found.notes}
+
+
+_DOT_OPS = ("tt.dot", "tt.dot_scaled", "ttng.warp_group_dot", "ttng.tc_gen5_mma", "ttng.tc_gen5_mma_scaled")
+_MEMORY_OP_WORDS = ("load", "store", "local_alloc", "atomic", "async_copy", "tmem_alloc")
+
+
+def _role(ops: list[str]) -> int:
+    """2: a dot's operand or result carries the tensor; 1: a memory op moves it; 0: neither."""
+    if any(op in _DOT_OPS for op in ops):
+        return 2
+    return 1 if any(w in op for op in ops for w in _MEMORY_OP_WORDS) else 0
 
 
 def _elements(shape) -> int:
