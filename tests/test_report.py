@@ -762,3 +762,23 @@ def test_one_huge_line_is_cut_in_its_pane(cache39, cli, tmp_path):
     page = out.read_text()
     assert page.count("HUGE") < PANE_MAX_LINE_CHARS // 4 + 10 and len(page) < 2 * PANE_MAX_LINE_CHARS + 400_000
     assert "1 line(s) over 65,536 characters shown up to that many" in page
+
+
+def test_an_occupancy_the_waves_per_eu_option_caps_is_said_so(cli, tmp_path, cache32):
+    """helper 90: flash-attn's AMD attention (waves_per_eu=1, which Triton 3.9 gives LLVM as
+    `"amdgpu-waves-per-eu"="1,1"`): LLVM's occupancy 1 is that cap, not its 249 VGPRs' (which allow 2); the
+    page showed `1` beside the VGPRs with no word. A release giving only a least (`"1"`, Triton 3.2's softmax
+    at occupancy 8) is no cap: its figure stands alone."""
+    entry = next((Path(__file__).parent / "data" / "thirdparty-gfx942-triton3.9" / "flashattn").iterdir())
+
+    def meta(page_args):
+        out = tmp_path / "p.html"
+        r = cli("report", *page_args, "-o", str(out))
+        assert r.returncode == 0, r.stderr
+        return {tr.children[0].all_text(): tr.children[1].all_text()
+                for tr in parse_page(out.read_text()).find_all("div", id="panel-meta")[0].find_all("tr")}
+
+    occupancy = meta([str(entry)])["occupancy (waves/SIMD)"]
+    assert occupancy.startswith("1 (the most that waves_per_eu=1 asks of LLVM") and '"1,1"' in occupancy
+    old = meta(["softmax_kernel", "--cache-dir", str(cache32), "--target", "hip:gfx942"])
+    assert old["occupancy (waves/SIMD)"] == "8"

@@ -590,9 +590,18 @@ def _resources(entry: KernelEntry, texts: dict[str, str], notes: list[str]) -> l
             out["occupancy"] = f"{bound[0]} (LDS-bound: {bound[1]}; LLVM's {occupancy} counted no dynamic LDS)"
         elif arch not in LDS_UNITS or not warps:  # (else LLVM's figure stands: the LDS does not bind)
             out["occupancy"] = f"{occupancy} (LLVM's, counting static LDS only: Triton adds {shared} B at launch)"
+    # the launch option waves_per_eu: Triton 3.7 on gives LLVM `"amdgpu-waves-per-eu"="N,N"`, a most it
+    # honours (earlier releases "N", a least): an occupancy of that most is the option's, whatever registers allow
+    cap = _WAVES_PER_EU.search(texts.get("llir") or "")
+    if cap and cap.group(2) and out.get("occupancy") == cap.group(2):
+        out["occupancy"] = (f"{cap.group(2)} (the most that waves_per_eu={entry.meta('waves_per_eu')} asks of LLVM, "
+                            f"`amdgpu-waves-per-eu`=\"{cap.group(1)},{cap.group(2)}\": its registers may allow more)")
     if "lds" in out or shared is not None:
         out["lds"] = f"{res.get('lds', 0)} static" + (f" + {shared} dynamic (Triton's, at launch)" if shared else "")
     return [(labels[key], out[key]) for key in labels if key in out]
+
+
+_WAVES_PER_EU = re.compile(r'"amdgpu-waves-per-eu"="(\d{1,4})(?:,(\d{1,4}))?"')
 
 
 def _plain(value: object) -> str:
