@@ -253,32 +253,13 @@ def resolve(written: WrittenLayout, kernel: KernelTensors, claimed: frozenset[st
     return Resolution(written, status, resolved, _filled(written, resolved, kernel), on_lines)
 
 
-def _type(t: TensorOnLine) -> tuple:
-    """A value's type as the TTGIR prints it: its layout, shape, element type, memory and allocation."""
-    return t.layout, t.shape, t.dtype, t.memory, t.view_of
-
-
-def _carried(matched: dict[str, Layout], kernel: KernelTensors, own: set[int] = frozenset(),
-             rivals: dict[str, set[int]] | None = None) -> tuple[list[TensorOnLine], list[int]]:
+def _carried(matched: dict[str, Layout], kernel: KernelTensors, own: set[int] = frozenset()
+             ) -> tuple[list[TensorOnLine], list[int]]:
     """Per layout, the tensor to describe it by: the largest on the lines that write or name it (`own`:
     three barriers of one MBarrierLayout class, [3, 1], [3, 1] and [1], each described by its own; two
     NVMMASharedLayouts of one TTGIR layout, 128x64 and 64x64 buffers, each by its buffers), else the largest
     anywhere (a layout only ever seen as a parent has no tensor of its own: no shape to describe it with);
-    and the source lines whose ops carry any of them. `rivals`: layout -> the own lines of the other written
-    layouts that became it; a value of a type only their lines hold is theirs, not this one's (two
-    TensorMemoryLayouts of one #tmem, a 128x128 f32 accumulator and a 128x128 f16 operand: each is described,
-    and carried, by its own allocation's values)."""
-    theirs: dict[str, set[tuple]] = {}  # types of each layout only rivals' lines hold
-    if rivals:
-        ours: dict[str, set[tuple]] = {}
-        for line, tensors in kernel.by_line.items():
-            for t in tensors:
-                for name, _ in _with_parents(t.name, t.layout, kernel.names):
-                    if line in own:
-                        ours.setdefault(name, set()).add(_type(t))
-                    if line in rivals.get(name, ()):
-                        theirs.setdefault(name, set()).add(_type(t))
-        theirs = {name: types - ours.get(name, set()) for name, types in theirs.items()}
+    and the source lines whose ops carry any of them."""
     best: dict[str, TensorOnLine] = {}
     mine: dict[str, TensorOnLine] = {}  # the largest on its own lines
     carrying: dict[str, list[TensorOnLine]] = {}
@@ -286,7 +267,7 @@ def _carried(matched: dict[str, Layout], kernel: KernelTensors, own: set[int] = 
     for line, tensors in kernel.by_line.items():
         for t in tensors:
             for name, layout in _with_parents(t.name, t.layout, kernel.names):
-                if name not in matched or _type(t) in theirs.get(name, ()):
+                if name not in matched:
                     continue
                 on_lines.add(line)
                 if layout is not t.layout:
@@ -325,23 +306,6 @@ def _claimed_by_literals(out: list[Resolution], kernel: KernelTensors) -> None:
         theirs = frozenset(claimed.get(r.written.kind, ()))
         if theirs & {t.name for t in r.resolved} and {t.name for t in r.resolved} - theirs:
             out[i] = resolve(r.written, kernel, theirs)
-
-
-def _shared_by_several(out: list[Resolution], kernel: KernelTensors) -> None:
-    """Several written layouts that became one TTGIR layout through their own lines (two TensorMemoryLayouts
-    of alike fields, one #tmem): each is described, and carried, by the values of its own lines' types, not by
-    the TTGIR layout's largest tensor and every line carrying it."""
-    own = [r for r in out if r.status in ("as written", "filled in", "chosen by the compiler")]
-    lines: dict[str, list[tuple[Resolution, set[int]]]] = {}
-    for r in own:
-        for t in r.resolved:
-            lines.setdefault(t.name, []).append((r, set(r.written.lines())))
-    for r in own:
-        rivals = {t.name: set().union(*(ls for o, ls in lines[t.name] if o is not r)) for t in r.resolved
-                  if len(lines[t.name]) > 1}
-        if rivals:
-            r.resolved, r.on_lines = _carried({t.name: t.layout for t in r.resolved}, kernel,
-                                              set(r.written.lines()), rivals)
 
 
 def _through_children(out: list[Resolution], kernel: KernelTensors) -> None:
@@ -440,7 +404,6 @@ def written_vs_resolved(source: str, source_file: str, ttgir: str, ttgir_path: s
         written = [w for w in written if _in_kernel(w, function, kernel)]
     out = [resolve(w, kernel) for w in written]
     _claimed_by_literals(out, kernel)
-    _shared_by_several(out, kernel)
     _through_children(out, kernel)
     _branches_not_taken(out)
     # module-level layouts this kernel does not use belong to other kernels of the file
