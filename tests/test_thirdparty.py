@@ -763,7 +763,7 @@ def test_aiter_instructions_with_no_source_location_make_up_a_shortfall():
     assert not [u for u in report.unattributed if u["line"] == 0 and u["kind"] == "shared_load"]
 
 
-def test_a_transposing_lds_read_wider_than_the_layout_says_why(cli):
+def test_a_transposing_lds_read_wider_than_its_layout_is_a_reason_in_the_table(cli):
     """The same V operand: 8 bytes a lane where its layout's contiguity allows 2 (the shared layout runs
     along the other dim). The table showed `8/2  as-predicted  -`, its cause only in `--explain`'s verdict
     (helper 90): a `transposed-read` reason says it. `--explain` of a shared-memory access lists no kernel
@@ -1807,3 +1807,27 @@ def test_gfx942_two_address_lds_reads_are_two_accesses():
     assert row.vector_bytes == row.predicted_vector_bytes == 8 and row.verdict == "as-predicted"
     merged = [c for c in row.count_changes if c.code == "merged"]
     assert len(merged) == 1 and "each ds_read2_b64 moves two values at two addresses" in merged[0].evidence
+
+
+@needs_nvdisasm
+def test_a_device_side_tma_descriptor_build_is_named_not_left_as_loose_stores(cli):
+    """fbgemm's grouped fp8 GEMM builds its TMA descriptors on the device (`tl.make_tensor_descriptor`,
+    TTGIR `ttng.tensormap_create` at 676:20 and 684:20): PTX writes each field into a shared copy
+    (`tensormap.replace.tile.*`, 13) and publishes it (`tensormap.cp_fenceproxy ... 128`), which ptxas lowers
+    to LDS/STS and an `ATOMG.E.EXCH`. Those were uncounted in PTX (tensormap.* read as no memory op) and a
+    bare "atomic" in SASS (helper 88): they are the descriptor's, said so, one line a stage and position."""
+    report = _fbgemm("4TR667TP")
+    mine = [u for u in report.unattributed if u["line"] == 676]
+    assert {u["stage"] for u in mine} == {"llir", "ptx", "sass"} and all("tensormap_create" in u.get("of", "")
+                                                                         for u in mine)
+    ptx = {u["form"]: u for u in mine if u["stage"] == "ptx"}
+    replace = [f for f in ptx if f.startswith("tensormap.replace.")]
+    assert sum(ptx[f]["count"] for f in replace) == 13 and all(ptx[f]["kind"] == "tensormap" for f in replace)
+    (copy,) = [u for f, u in ptx.items() if f.startswith("tensormap.cp_fenceproxy")]
+    assert copy["kind"] == "tensormap"
+    assert any(u["form"].startswith("ATOMG.E.EXCH") for u in mine if u["stage"] == "sass")
+    text = cli("loads", str(next(e.path for e in Cache(FBGEMM).kernels() if e.hash.startswith("4TR667TP")))).stdout
+    (line,) = [x for x in text.splitlines() if x.startswith("  ptx ") and "676:20" in x]
+    assert "13x tensormap.replace.* (10 forms, tensormap)" in line and line.endswith(
+        "ttng.tensormap_create (tl.make_tensor_descriptor): the TMA descriptor it builds in shared memory and copies "
+        "to global memory")

@@ -244,6 +244,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
                 row.reasons = reasons(row, graph) if row.verdict != "as-predicted" else []
     _unlocated(unlocated, len(rows), lined, notes)
     _copy_fills(located, unattributed)
+    _descriptor_builds(ttgir, unattributed)
     loadreclaim.common_subexpressions(located)
     loadreclaim.merged_arms(located, graph.lines, same_value)
     if "llir" in modules:
@@ -349,6 +350,25 @@ def _copy_fills(rows: list[AccessRow], unattributed: list[dict]) -> None:
             continue
         if u["count"] == sum(r.stages.get(u["stage"], {}).values()):  # (one fill a copy instruction)
             u["of"] = f"{r.where} {r.op}: the fill of its masked-off elements (its `other` value)"
+
+
+def _descriptor_builds(ttgir, unattributed: list[dict]) -> None:
+    """The memory instructions at a `ttng.tensormap_create`'s position (`tl.make_tensor_descriptor`: a TMA
+    descriptor built on the device) are named as its (`of`): PTX's `tensormap.replace` of each field in
+    shared memory and the 128-byte `tensormap.cp_fenceproxy` to global memory, which ptxas lowers to shared
+    loads and stores and a global exchange (`ATOMG.E.EXCH`): no load or store of the kernel's, no atomic of
+    its own either."""
+    at = {}
+    for op in ttgir.ops:
+        if op.op == "ttng.tensormap_create" and op.loc is not None:
+            outer = op.loc.outermost()
+            if outer.known:
+                at.setdefault((outer.line, outer.col), op)
+    for u in unattributed:
+        if (u["line"], u["col"]) in at and "of" not in u and u["kind"] in ("tensormap", "shared_load", "shared_store",
+                                                                            "atomic", "global_store"):
+            u["of"] = ("ttng.tensormap_create (tl.make_tensor_descriptor): the TMA descriptor it builds in shared "
+                       "memory and copies to global memory")
 
 
 def _repeating(row: AccessRow, graph: ValueGraph) -> str | None:

@@ -96,25 +96,55 @@ def render_loads(report: LoadsReport, console: Console) -> None:
             size = f", {s['bytes']} B each" if s["bytes"] else ""
             console.print(f"  {s['stage']:7} {_line(s['line'], s['col'])}  {s['count']}x {s['instruction']}{size}",
                           markup=False)
-    render_no_access(report, console)
+    render_no_access(report, console, spills_shown=True)
     for note in report.notes:
         console.print(f"note: {note}", markup=False)
 
 
-def render_no_access(report: LoadsReport, console: Console) -> None:
-    """The memory instructions that are no load or store of the kernel's."""
-    if report.unattributed:
-        console.print("\nmemory instructions of no access (layout conversions, reductions, spills, arguments):")
-        kernel_file = next((r.file for r in report.rows if r.file), None)
-        for u in report.unattributed:
-            at = ""
-            if u.get("written"):  # a helper's line: its file named where it is another (as rows' `where` does)
-                helper = u.get("written_file")
-                other = helper and kernel_file and not same_file(helper, kernel_file)
-                at = f"{file_label(helper, kernel_file) + ':' if other else ''}{u['written']} @ "
-            of = f": {u['of']}" if u.get("of") else ""
-            where = f"line {at}{u['line']}:{u['col']}" if at else _line(u["line"], u["col"])
-            console.print(f"  {u['stage']:7} {where}  {u['count']}x {u['form']} ({u['kind']}){of}", markup=False)
+def render_no_access(report: LoadsReport, console: Console, spills_shown: bool = False) -> None:
+    """The memory instructions that are no load or store of the kernel's; with `spills_shown`, not the spills
+    the list above them gave (every spill was listed twice, burying the rest). Those of one stage and position
+    that one op explains (`of`: a device-side TMA descriptor's ten field writes, its copy and ptxas's shared
+    loads and stores for them) are one line, its forms folded by their first two words."""
+    listed = {(s["stage"], s["line"], s["col"], s["instruction"]) for s in report.spills} if spills_shown else set()
+    rest = [u for u in report.unattributed if (u["stage"], u["line"], u["col"], u["form"]) not in listed]
+    if not rest:
+        return
+    what = "layout conversions, reductions, " + ("arguments" if listed else "spills, arguments")
+    console.print(f"\nmemory instructions of no access ({what}):")
+    kernel_file = next((r.file for r in report.rows if r.file), None)
+    groups: dict[tuple, list[dict]] = {}
+    for u in rest:
+        key = (u["stage"], u["line"], u["col"], u.get("written"), u.get("written_file"), u.get("of")) if u.get("of") \
+            else (id(u),)
+        groups.setdefault(key, []).append(u)
+    for members in groups.values():
+        u = members[0]
+        at = ""
+        if u.get("written"):  # a helper's line: its file named where it is another (as rows' `where` does)
+            helper = u.get("written_file")
+            other = helper and kernel_file and not same_file(helper, kernel_file)
+            at = f"{file_label(helper, kernel_file) + ':' if other else ''}{u['written']} @ "
+        of = f": {u['of']}" if u.get("of") else ""
+        where = f"line {at}{u['line']}:{u['col']}" if at else _line(u["line"], u["col"])
+        console.print(f"  {u['stage']:7} {where}  {_forms(members)}{of}", markup=False)
+
+
+def _forms(members: list[dict]) -> str:
+    """`3x LDS (shared_load)`; several forms whose first two words agree, `10x tensormap.replace.* (8 forms,
+    tensormap)`."""
+    folded: dict[str, list[dict]] = {}
+    for u in members:
+        words = u["form"].split(".")
+        folded.setdefault(".".join(words[:2]) + ".*" if len(words) > 2 else u["form"], []).append(u)
+    out = []
+    for head, us in folded.items():
+        kinds = ", ".join(dict.fromkeys(x["kind"] for x in us))
+        if len(us) == 1:
+            out.append(f"{us[0]['count']}x {us[0]['form']} ({kinds})")
+        else:
+            out.append(f"{sum(x['count'] for x in us)}x {head} ({len(us)} forms, {kinds})")
+    return ", ".join(out)
 
 
 def _line(line: int, col: int) -> str:

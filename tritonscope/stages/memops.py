@@ -505,9 +505,20 @@ def _ptx_hints(tokens: list[str]) -> tuple[str, ...]:
 
 
 def _classify_ptx_mnemonic(mnemonic: str, operands: str = "", predicated: bool = False) -> MemAccess | None:
-    if mnemonic.startswith(_PTX_SYNC_ONLY) or mnemonic.startswith(("mbarrier", "fence", "tensormap.cp_fenceproxy")):
+    if mnemonic.startswith(_PTX_SYNC_ONLY) or mnemonic.startswith(("mbarrier", "fence")):
         return None
     tokens = mnemonic.split(".")
+    if tokens[0] == "tensormap":
+        # a device-side TMA descriptor (`tl.make_tensor_descriptor`): each field written into a 128-byte copy in
+        # shared memory (`tensormap.replace.tile.box_dim.shared::cta.b1024.b32`), then published to global memory
+        # with the proxy fence (`tensormap.cp_fenceproxy.global.shared::cta...sync.aligned [g], [s], 128`)
+        if tokens[1:2] == ["replace"]:
+            return MemAccess("tensormap", mnemonic, _ptx_width(tokens[-1:])[0], None, "shared", predicated)
+        if tokens[1:2] == ["cp_fenceproxy"]:
+            size = _PTX_CP_SIZE.search(operands)
+            return MemAccess("tensormap", mnemonic, int(size.group("size"), 0) if size else None, None, "global",
+                             predicated)
+        return None
     head = tokens[0]
     if head in ("ld", "ldu", "st"):
         rest = tokens[1:]
