@@ -1436,12 +1436,19 @@ def test_a_source_nested_too_deeply_for_the_layout_reading_is_said(cli, tmp_path
         "be read", doc["written"]
 
 
-def _allocs_module(aliases: list[str], allocs: list[tuple[str, str, int]]) -> str:
+def _allocs_module(aliases: list[str], allocs: list[tuple[str, str, int]],
+                   ops: list[tuple[str, int]] = ()) -> str:
     """A TTGIR module of `k` (/src/k.py, line 4) holding one `ttg.local_alloc` per (memdesc shape and type,
-    layout alias, source line of /src/k.py), under `aliases`."""
-    lines = "".join(f"    %v{i} = ttg.local_alloc : () -> !ttg.memdesc<{shape}, #{alias}, #smem, mutable> "
-                    f"loc(#loc{i + 2})\n" for i, (shape, alias, _) in enumerate(allocs))
-    locs = "".join(f'#loc{i + 2} = loc("/src/k.py":{line}:8)\n' for i, (_, _, line) in enumerate(allocs))
+    layout alias, source line of /src/k.py), under `aliases` (`ttng.tmem_alloc` for a `tmem` alias: the
+    allocations are `%v0`, `%v1`, ...), then `ops` (op text, source line)."""
+    def alloc(shape: str, alias: str) -> str:
+        if alias.startswith("tmem"):
+            return f"ttng.tmem_alloc : () -> !ttg.memdesc<{shape}, #{alias}, #ttng.tensor_memory, mutable>"
+        return f"ttg.local_alloc : () -> !ttg.memdesc<{shape}, #{alias}, #smem, mutable>"
+
+    body = [(f"%v{i} = {alloc(shape, alias)}", line) for i, (shape, alias, line) in enumerate(allocs)] + list(ops)
+    lines = "".join(f"    {text} loc(#loc{i + 2})\n" for i, (text, _) in enumerate(body))
+    locs = "".join(f'#loc{i + 2} = loc("/src/k.py":{line}:8)\n' for i, (_, line) in enumerate(body))
     return ("\n".join(aliases) + "\n#smem = #ttg.shared_memory\n"
             'module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {\n'
             "  tt.func public @k() attributes {noinline = false} {\n" + lines +
@@ -1570,3 +1577,44 @@ def test_fields_a_call_leaves_out_are_gluons_defaults_and_an_unfollowed_helpers_
     notes = unread_notes(scan(helpers).unread, "k.py")
     assert any(n.startswith('k.py:9: r is what pick(W, "reg") returns, a helper of the source') for n in notes), notes
     assert any(n.startswith('k.py:11: pick(W, "reg") returns a layout, a helper of the source') for n in notes), notes
+
+
+def test_two_tensor_memory_layouts_of_one_ttgir_layout_are_each_described_and_carried_by_their_own_values():
+    """QA (Triton's tcgen05 tutorial, small_mma_kernel on cuda:100): `acc_tmem_layout` and `lhs_tmem_layout`,
+    alike TensorMemoryLayouts that become one #tmem, were both described by the alias's first tensor (the
+    128x128 f32 accumulator: 128 columns; the f16 operand takes 64) and both carried by every line of #tmem.
+    Each is its own allocation's, and the ops using it (an MMA holding both gives each its own type)."""
+    from tritonscope.layouts.gluon import resolution_json, written_vs_resolved
+
+    src = textwrap.dedent("""\
+        from triton.experimental.gluon import language as gl
+        from triton.experimental.gluon.language.nvidia.blackwell import TensorMemoryLayout, allocate_tensor_memory
+
+        def k(B: gl.constexpr):
+            acc_layout: gl.constexpr = TensorMemoryLayout(B, col_stride=1)
+            acc = allocate_tensor_memory(gl.float32, [128, 128], acc_layout)
+            acc.store(x)
+            lhs_layout: gl.constexpr = TensorMemoryLayout(B, col_stride=1)
+            lhs = allocate_tensor_memory(gl.float16, [128, 128], lhs_layout)
+            lhs.store(y)
+            tcgen05_mma(lhs, b, acc)
+            z = acc.load(r)
+        """)
+    f32 = "!ttg.memdesc<128x128xf32, #tmem, #ttng.tensor_memory, mutable>"
+    f16 = "!ttg.memdesc<128x128xf16, #tmem, #ttng.tensor_memory, mutable>"
+    ttgir = _allocs_module([
+        "#blocked = #ttg.blocked<{sizePerThread = [1, 128], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], "
+        "order = [0, 1]}>",
+        "#tmem = #ttng.tensor_memory_encoding<blockM = 128, blockN = 128, colStride = 1>",
+    ], [("128x128xf32", "tmem", 6), ("128x128xf16", "tmem", 9)], [
+        (f"ttng.tmem_store %x, %v0, %true : tensor<128x128xf32, #blocked> -> {f32}", 7),
+        (f"ttng.tmem_store %y, %v1, %true : tensor<128x128xf16, #blocked> -> {f16}", 10),
+        (f"%m = ttng.tc_gen5_mma %v1, %v0[], %true, %true : {f16}, {f32}", 11),
+        (f"%z = ttng.tmem_load %v0 : {f32} -> tensor<128x128xf32, #blocked>", 12),
+    ])
+    acc, lhs = written_vs_resolved(src, "/src/k.py", ttgir, None, "k")
+    assert [t.name for t in acc.resolved] == ["tmem"] == [t.name for t in lhs.resolved]
+    assert (acc.written.line, acc.resolved[0].dtype, acc.on_lines) == (5, "f32", [6, 7, 11, 12])
+    assert (lhs.written.line, lhs.resolved[0].dtype, lhs.on_lines) == (8, "f16", [9, 10, 11])
+    columns = [resolution_json(r, None)["resolved"][0]["facts"]["columns"] for r in (acc, lhs)]
+    assert columns == [128, 64]

@@ -58,6 +58,7 @@ class TensorOnLine:
     memory: str
     view_of: tuple[int, ...] | None = None  # a shared-memory view's allocation (`TensorType.view_of`)
     converted: bool = False  # a convert_layout's result: the layout the line converts to
+    ttgir_line: int = 0  # the TTGIR line of the op holding it
 
 
 @dataclass
@@ -166,6 +167,71 @@ class KernelTensors:
     names: dict[Layout, str]
     reached: frozenset[int] = frozenset()  # every line of the source file some op's chain names
     every: dict[Layout, str] = field(default_factory=dict)  # every layout of the TTGIR's types (and parents)
+    # the values each TTGIR op defines and uses, and the layouts its types carry (`_values_of`)
+    flow: list[Flow] = field(default_factory=list)
+    frames: dict[int, set[int]] = field(default_factory=dict)  # TTGIR line -> source lines of its op's chain
+
+
+@dataclass
+class Flow:
+    """A TTGIR op's values: what it defines and uses (a region's arguments, as `pairs`: the operand each
+    one is), on which lines, and the layouts their types carry."""
+
+    lines: list[int]
+    defs: set[str] = field(default_factory=set)
+    uses: set[str] = field(default_factory=set)
+    pairs: list[tuple[str, str]] = field(default_factory=list)  # (operand, region argument it becomes)
+    carries: set[str] = field(default_factory=set)
+
+
+_VALUE = r"%[A-Za-z0-9_.$-]+"
+
+
+def _value_flow(ttgir: str, module, carries: dict[int, set[str]]) -> list[Flow]:
+    """Each op's values (`%name`s), from its lines' text: what it defines before its `=`, what it uses after;
+    a warp_specialize partition's arguments are its operands in order, a loop's `iter_args(%a = %v)` `%v`.
+    A partition is isolated: its names (`%6` again) are its own, told apart by the line of its header."""
+    text = ttgir.splitlines()
+    rest: dict[int, list[int]] = {}
+    for lineno, op in module.continued.items():
+        rest.setdefault(op.lineno, []).append(lineno)
+    regions: list[tuple[int, int]] = []  # (a partition's header line, the op's next line after it)
+    for lines in rest.values():
+        lines.sort()
+        regions += [(a, b) for a, b in zip(lines, lines[1:], strict=False)
+                    if re.match(r"\s*partition\d+\(", _line_of(text, a))]
+
+    def scope(lineno: int) -> int:
+        return next((a for a, b in regions if a < lineno < b), 0)
+
+    out = []
+    for op in module.ops:
+        f = Flow([op.lineno, *rest.get(op.lineno, ())])
+        here = scope(op.lineno)
+        for i, lineno in enumerate(f.lines):
+            line = re.sub(r'\bloc\((?:[^()"]|"[^"]*"|\([^()]*\))*\)', "", _line_of(text, lineno))
+            f.carries |= carries.get(lineno, set())
+            header = re.match(r"\s*partition\d+\((.*)", line) if i else None
+            if header:  # (a partition's arguments: the warp_specialize's operands, in order)
+                operands = re.findall(_VALUE, re.sub(r"\).*", "", _line_of(text, op.lineno).split("(", 1)[-1]))
+                f.pairs += [(f"{here}{v}", f"{lineno}{a}")
+                            for v, a in zip(operands, re.findall(rf"({_VALUE}):", header.group(1)), strict=False)]
+                continue
+            m = re.match(rf"\s*((?:{_VALUE}(?::\d+)?\s*,?\s*)+)=(.*)", line)
+            defs = []
+            if m:
+                defs = re.findall(_VALUE, m.group(1))
+                line = m.group(2)
+            defs += re.findall(rf"({_VALUE})\s*=", line)  # (iter_args)
+            uses = re.findall(_VALUE, re.sub(rf"{_VALUE}\s*=", "", line))  # (`%r#1`: a result of `%r`)
+            f.defs.update(f"{here}{v}" for v in defs)
+            f.uses.update(f"{here}{v}" for v in uses)
+        out.append(f)
+    return out
+
+
+def _line_of(text: list[str], lineno: int) -> str:
+    return text[lineno - 1] if 0 < lineno <= len(text) else ""
 
 
 def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None) -> KernelTensors:
@@ -189,6 +255,7 @@ def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None
     # inferred layout on the line before), not one the line's written layout became
     converts = {op.lineno for op in module.ops if op.op.endswith(".convert_layout")}
     last = {lineno: i for i, (lineno, _) in enumerate(types) if lineno in converts}
+    carries: dict[int, set[str]] = {}
     for i, (lineno, type_text) in enumerate(types):
         try:
             tt = parse_tensor_type(type_text, aliases)
@@ -199,13 +266,15 @@ def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None
         name = tt.encoding_name or names.get(tt.encoding) or tt.encoding.text or tt.encoding.to_text()
         if tt.encoding not in every:
             every.update((lay, n) for n, lay in _with_parents(name, tt.encoding, names) if lay not in every)
+        carries.setdefault(lineno, set()).update(n for n, _ in _with_parents(name, tt.encoding, names))
         if lineno not in frames or last.get(lineno, i) != i:
             continue
         t = TensorOnLine(name, tt.encoding, tt.shape, tt.pointee_dtype or tt.dtype, tt.access_bits, tt.memory,
-                         tt.view_of, lineno in last)
+                         tt.view_of, lineno in last, lineno)
         for line in frames[lineno]:
             out.setdefault(line, []).append(t)
-    return KernelTensors(out, names, frozenset().union(*frames.values()), every)
+    return KernelTensors(out, names, frozenset().union(*frames.values()), every, _value_flow(ttgir, module, carries),
+                         frames)
 
 
 def _rank(t: TensorOnLine) -> tuple[int, bool, bool]:
@@ -253,13 +322,20 @@ def resolve(written: WrittenLayout, kernel: KernelTensors, claimed: frozenset[st
     return Resolution(written, status, resolved, _filled(written, resolved, kernel), on_lines)
 
 
-def _carried(matched: dict[str, Layout], kernel: KernelTensors, own: set[int] = frozenset()
-             ) -> tuple[list[TensorOnLine], list[int]]:
+def _type(t: TensorOnLine) -> tuple:
+    """A value's type as the TTGIR prints it: its layout, shape, element type, memory and allocation."""
+    return t.layout, t.shape, t.dtype, t.memory, t.view_of
+
+
+def _carried(matched: dict[str, Layout], kernel: KernelTensors, own: set[int] = frozenset(),
+             allowed: dict[str, set[tuple]] | None = None) -> tuple[list[TensorOnLine], list[int]]:
     """Per layout, the tensor to describe it by: the largest on the lines that write or name it (`own`:
     three barriers of one MBarrierLayout class, [3, 1], [3, 1] and [1], each described by its own; two
     NVMMASharedLayouts of one TTGIR layout, 128x64 and 64x64 buffers, each by its buffers), else the largest
     anywhere (a layout only ever seen as a parent has no tensor of its own: no shape to describe it with);
-    and the source lines whose ops carry any of them."""
+    and the source lines whose ops carry any of them. `allowed`: layout -> the (TTGIR line, type) of the values
+    that are this written layout's, where other written layouts became that layout too (`_values_of`)."""
+    allowed = allowed or {}
     best: dict[str, TensorOnLine] = {}
     mine: dict[str, TensorOnLine] = {}  # the largest on its own lines
     carrying: dict[str, list[TensorOnLine]] = {}
@@ -267,7 +343,7 @@ def _carried(matched: dict[str, Layout], kernel: KernelTensors, own: set[int] = 
     for line, tensors in kernel.by_line.items():
         for t in tensors:
             for name, layout in _with_parents(t.name, t.layout, kernel.names):
-                if name not in matched:
+                if name not in matched or name in allowed and (t.ttgir_line, _type(t)) not in allowed[name]:
                     continue
                 on_lines.add(line)
                 if layout is not t.layout:
@@ -306,6 +382,61 @@ def _claimed_by_literals(out: list[Resolution], kernel: KernelTensors) -> None:
         theirs = frozenset(claimed.get(r.written.kind, ()))
         if theirs & {t.name for t in r.resolved} and {t.name for t in r.resolved} - theirs:
             out[i] = resolve(r.written, kernel, theirs)
+
+
+def _shared_by_several(out: list[Resolution], kernel: KernelTensors) -> None:
+    """Several written layouts that became one TTGIR layout through their own lines (two TensorMemoryLayouts
+    of alike fields, one #tmem): each is described, and carried, by the values of its own lines' types, not by
+    the TTGIR layout's largest tensor and every line carrying it."""
+    own = [r for r in out if r.status in ("as written", "filled in", "chosen by the compiler")]
+    claimants: dict[str, list[Resolution]] = {}
+    for r in own:
+        for t in r.resolved:
+            claimants.setdefault(t.name, []).append(r)
+    allowed: dict[int, dict[str, set[tuple]]] = {}
+    for name, rs in claimants.items():
+        if len(rs) > 1:
+            for i, values in enumerate(_values_of(name, [set(r.written.lines()) for r in rs], kernel)):
+                allowed.setdefault(id(rs[i]), {})[name] = values
+    for r in own:
+        if id(r) in allowed:
+            r.resolved, r.on_lines = _carried({t.name: t.layout for t in r.resolved}, kernel,
+                                              set(r.written.lines()), allowed[id(r)])
+
+
+def _values_of(name: str, owners: list[set[int]], kernel: KernelTensors) -> list[set[tuple]]:
+    """For written layouts that each became the TTGIR layout `name` (`owners`: each one's source lines), the
+    (TTGIR line, type) of its values: what the ops of its lines define, and every op that uses one of those
+    (or defines one: a view of an allocation, a partition's argument), followed op to op through those of
+    `name`. An op holding the values of several (an MMA of two tensor-memory operands) gives each the types
+    its other ops hold, those no other's hold."""
+    ops = [f for f in kernel.flow if name in f.carries]
+    mine: list[set[int]] = []  # per owner, the indices of its ops
+    for lines in owners:
+        seeds = {i for i, f in enumerate(ops) if any(kernel.frames.get(n, set()) & lines for n in f.lines)}
+        values = set().union(*(ops[i].defs for i in seeds))
+        grew = True
+        while grew:  # (a loop's values come back from its yield: follow until nothing is added)
+            grew = False
+            for f in ops:
+                new = {a for v, a in f.pairs if v in values} | (f.defs if f.uses & values and not f.pairs else set())
+                if new - values:
+                    values |= new
+                    grew = True
+        mine.append(seeds | {i for i, f in enumerate(ops) if (f.defs | f.uses | {a for _, a in f.pairs}) & values})
+    held = [{(n, _type(t)) for i in m for n in ops[i].lines for t in _tensors_at(kernel, n, name)} for m in mine]
+    only = []  # per owner, the types its ops no other owner's hold
+    for k, m in enumerate(mine):
+        others = set().union(*(o for j, o in enumerate(mine) if j != k))
+        only.append({_type(t) for i in m - others for n in ops[i].lines for t in _tensors_at(kernel, n, name)})
+    return [{(n, ty) for n, ty in held[k] if ty in only[k] or not any(ty in o for j, o in enumerate(only) if j != k)}
+            for k in range(len(owners))]
+
+
+def _tensors_at(kernel: KernelTensors, ttgir_line: int, name: str) -> list[TensorOnLine]:
+    """The tensors of a TTGIR line whose layout, or a layout it derives from, is `name`."""
+    return [t for line in kernel.frames.get(ttgir_line, ()) for t in kernel.by_line.get(line, ())
+            if t.ttgir_line == ttgir_line and any(n == name for n, _ in _with_parents(t.name, t.layout, kernel.names))]
 
 
 def _through_children(out: list[Resolution], kernel: KernelTensors) -> None:
@@ -404,6 +535,7 @@ def written_vs_resolved(source: str, source_file: str, ttgir: str, ttgir_path: s
         written = [w for w in written if _in_kernel(w, function, kernel)]
     out = [resolve(w, kernel) for w in written]
     _claimed_by_literals(out, kernel)
+    _shared_by_several(out, kernel)
     _through_children(out, kernel)
     _branches_not_taken(out)
     # module-level layouts this kernel does not use belong to other kernels of the file
