@@ -516,6 +516,9 @@ def test_a_helpers_file_is_read_only_where_its_named_lines_are_in_triton_functio
      "        return y\n", 6),
     ("import triton\n\n@triton.autotune(configs=[\n    1,\n], key=[])\n@triton.jit\ndef k(\n    a,\n):\n"
      "    '''doc'''\n\n    # step\n    x = a + 1\n    return x\n", 13),
+    # an inline asm's text over lines at column 0 (sglang's and vLLM's `convert_rs_fp16x2`)
+    ('import triton\n\n@triton.jit\ndef cvt(x):\n    y = tl.inline_asm_elementwise(\n        asm="""{\n'
+     'cvt.rs.f16x2.f32 $0, $2, $1, $3;\n}""",\n        args=(x,),\n    )\n    return y\n', 11),
 ])
 def test_a_helpers_file_in_every_jit_spelling_is_read(tmp_path, text, line):
     """The spellings real helper files use: `from triton import jit`, Triton's own relative import,

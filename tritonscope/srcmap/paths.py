@@ -261,6 +261,26 @@ def _bracket_end(lines: list[str], i: int, most: int = 400) -> int:
     return i
 
 
+_TRIPLE_QUOTED = lazy_compile(r"(\"\"\"|\'\'\')(?:.|\n)*?\1")
+
+
+def _string_continuations(lines: list[str]) -> set[int]:
+    """The indices of lines past the first of each triple-quoted string over several lines."""
+    if not any('"""' in x or "'''" in x for x in lines):
+        return set()
+    import bisect
+    from itertools import accumulate
+
+    text = "\n".join(lines)
+    starts = list(accumulate((len(x) + 1 for x in lines[:-1]), initial=0))
+
+    out: set[int] = set()
+    for m in _TRIPLE_QUOTED.finditer(text):
+        first, last = bisect.bisect_right(starts, m.start()) - 1, bisect.bisect_right(starts, m.end() - 1) - 1
+        out.update(range(first + 1, last + 1))
+    return out
+
+
 def jit_spans(lines: list[str]) -> list[tuple[int, int]]:
     """The (first, last) lines, 1-based, of each function a Triton jit decorator marks (from its first
     decorator to the last line of its body, by indentation), and of each `def f` that `triton.jit(f)` names.
@@ -268,6 +288,7 @@ def jit_spans(lines: list[str]) -> list[tuple[int, int]]:
     A body whose text runs back to the def's indentation (a string over lines at column 0) ends there: its
     lines below are in no span, which refuses the file rather than reading one the IR may not name."""
     bare = any(_JIT_IMPORT.match(x) for x in lines if "jit" in x and "import" in x)
+    inside = _string_continuations(lines)
     called = {m.group(1) for x in lines if "jit(" in x and (m := _JIT_CALL.match(x))}
     spans: list[tuple[int, int]] = []
     pending: tuple[int, int] | None = None  # (first decorator line, its indentation) of a jit decorator
@@ -293,7 +314,9 @@ def jit_spans(lines: list[str]) -> list[tuple[int, int]]:
             if start is not None:
                 for j in range(head + 1, n):
                     text = lines[j].strip()
-                    if text and not text.startswith("#"):
+                    if j in inside:  # (a line of a string over several lines: an inline asm's text at column 0)
+                        end = j
+                    elif text and not text.startswith("#"):
                         if len(lines[j]) - len(lines[j].lstrip()) <= indent:
                             break
                         end = j
