@@ -527,6 +527,54 @@ def test_constexprs_naming_a_config_compile_it_with_its_launch_options(tmp_path)
         "options (num_warps, num_stages), not a config's" in r.stdout + r.stderr
 
 
+
+TUNED_GRID = textwrap.dedent('''
+    import triton
+    import triton.language as tl
+
+
+    @triton.autotune(configs=[triton.Config({"BLOCK": b}, num_warps=w, num_stages=s)
+                              for b in (64, 128) for s in (3, 4) for w in (4, 8)], key=[])
+    @triton.jit
+    def grid_kernel(x_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 2)
+''')
+
+
+def test_configs_the_command_lines_options_make_alike_are_compiled_once_and_said_replaced(tmp_path):
+    """QA: `--num-warps 8 --option num_stages=3` over the four configs BLOCK=128 names were four compiles of one
+    kernel (one hash, three '(cached)') under a note saying each was compiled with its own num_warps and
+    num_stages. The note says the command line's values replaced the configs', and what then compiles the
+    same is compiled once, said; over every config too."""
+    (tmp_path / "grid.py").write_text(TUNED_GRID)
+    kernel = f"{tmp_path / 'grid.py'}::grid_kernel"
+    common = ("--signature", "x_ptr=*fp32", "--target", "cuda:90", "--json")
+
+    def compiled(*args: str, cache: str) -> list[dict]:
+        r = run_cli("compile", kernel, *common, *args, "--cache-dir", str(tmp_path / cache))
+        assert r.returncode == 0, r.stderr
+        results = json.loads(r.stdout)["results"]
+        assert len({x["hash"] for x in results}) == len(results)  # (no kernel compiled twice)
+        return results
+
+    (one,) = compiled("--constexpr", "BLOCK=128", "--num-warps", "8", "--option", "num_stages=3", cache="a")
+    assert (one["options"]["num_warps"], one["options"]["num_stages"]) == (8, 3)
+    assert one["notes"] == ["BLOCK=128 picks the autotuner's configs 5, 6, 7, 8 of 8: --num-warps 8 replaces their "
+                            "num_warps (4, 8); --option num_stages=3 replaces their num_stages (3, 4); the 4 configs "
+                            "then compile the same: compiled once"]
+    pair = compiled("--constexpr", "BLOCK=128", "--num-warps", "8", cache="b")
+    assert [(x["autotune_config"]["index"], x["options"]["num_stages"]) for x in pair] == [(4, 3), (6, 4)]
+    assert pair[0]["notes"] == ["BLOCK=128 picks the autotuner's configs 5, 6, 7, 8 of 8: compiled with their "
+                                "num_stages; --num-warps 8 replaces their num_warps (4, 8); configs that then compile "
+                                "the same are compiled once: 6 as 5; 8 as 7"]
+    every = compiled("--num-warps", "8", cache="c")
+    assert [x["autotune_config"]["index"] for x in every] == [0, 2, 4, 6]
+    assert every[0]["notes"] == ["--num-warps 8 replaces the configs' num_warps (4, 8)",
+                                 "its 8 configs are 4 distinct compiles with the command line's options: each "
+                                 "compiled once (configs compiled as an earlier one: 2 as 1; 4 as 3; 6 as 5; 8 as 7)"]
+
+
 HEURISTIC_CAPABILITY = textwrap.dedent('''
     import torch
     import triton

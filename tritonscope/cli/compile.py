@@ -135,7 +135,8 @@ def compile_cmd(
     path/to/file.py::kernel_name (a @triton.jit or a @gluon.jit function, or Class.kernel_name for one a
     class holds; under @triton.autotune each config is compiled, as a first launch would (the configs its
     early_config_prune keeps where it reads no other argument), or where --constexpr gives tuned values, the
-    configs they name, each with its num_warps and num_stages; under
+    configs they name, each with its num_warps and num_stages (--num-warps and --option replace them; configs
+    that then compile the same are compiled once, with a note); under
     @triton.heuristics give the values it would compute; a file inside a package is imported as the
     package's module, and code asking the driver for the current target or which backend is active at
     import gets the target compiled for; so does torch.cuda.get_device_capability() where torch has no

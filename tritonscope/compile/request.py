@@ -841,9 +841,62 @@ def _config_requests(request: CompileRequest, fn: Any) -> list[CompileRequest]:
             + " (it reads no launch argument the command line does not give)",)
         configs = configs if kept is None else kept
         for i, c in enumerate(configs):
-            out.append(_config_request(request, c, params, (i, len(configs)), prune_notes if i == 0 else ()))
+            out.append(_config_request(request, c, params, (i, len(configs)), ()))
+        replaced = _replaced(request, configs, "the configs'")
+        out, alike = _compiled_once(out)
+        said = [*prune_notes]
+        if replaced:
+            said.append(" and ".join(replaced))
+        if alike:
+            said.append(f"its {len(configs)} configs are {len(out)} distinct compiles"
+                        + (" with the command line's options" if replaced else "")
+                        + f": each compiled once (configs compiled as an earlier one: {_alike_text(alike)})")
+        if said and out:
+            out[0] = replace(out[0], notes=out[0].notes + tuple(said))
         return out
     return [request]
+
+
+# The launch options of a triton.Config (its attributes); --num-warps and --option give them in place of its.
+_CONFIG_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg")
+
+
+def _replaced(request: CompileRequest, configs: list, whose: str) -> list[str]:
+    """What the command line gives in place of the configs' own launch options, said with their values:
+    `--num-warps 8 replaces their num_warps (4, 8)`."""
+    given = {**dict(request.launch_options),
+             **({"num_warps": request.num_warps} if request.num_warps is not None else {})}
+    out = []
+    for k in _CONFIG_OPTIONS:
+        own = sorted({v for c in configs if (v := getattr(c, k, None)) is not None}, key=str)
+        if k in given and own:
+            flag = f"--num-warps {given[k]}" if k == "num_warps" else f"--option {k}={given[k]}"
+            out.append(f"{flag} replaces {whose} {k} ({', '.join(map(str, own))})")
+    return out
+
+
+def _compile_key(r: CompileRequest) -> str:
+    """What a config's request compiles: two with one key build the same kernel (one hash)."""
+    options = {**dict(r.options), **dict(r.launch_options)}
+    return repr((sorted((k, repr(v)) for k, v in r.constexprs), r.num_warps,
+                 sorted((k, repr(v)) for k, v in options.items())))
+
+
+def _compiled_once(requests: list[CompileRequest]) -> tuple[list[CompileRequest], list[list[int]]]:
+    """The config requests with those that compile the same kernel (the command line's --num-warps or --option
+    in place of what set them apart, or one config written twice) kept once, the first of each; and the
+    configs (1-based) of each group of more than one."""
+    groups: dict[str, list[CompileRequest]] = {}
+    for r in requests:
+        groups.setdefault(_compile_key(r), []).append(r)
+    alike = [[g.config[0] + 1 for g in group] for group in groups.values() if len(group) > 1 and group[0].config]
+    return [group[0] for group in groups.values()], alike
+
+
+def _alike_text(alike: list[list[int]], at_most: int = 8) -> str:
+    """`6, 7, 8 as 5; 2 as 1`: each config compiled as the first of its group, the first `at_most` groups."""
+    parts = [f"{', '.join(map(str, g[1:]))} as {g[0]}" for g in alike[:at_most]]
+    return "; ".join(parts) + (f"; {len(alike) - at_most} more such groups" if len(alike) > at_most else "")
 
 
 def _config_request(request: CompileRequest, c: Any, params: set[str], config: tuple[int, int],
@@ -879,7 +932,19 @@ def _given_configs(request: CompileRequest, configs: list, named: set[str], para
             f"{shown} is none of the autotuner's {len(configs)} configs: compiled with the launch's own options "
             "(num_warps, num_stages), not a config's",))]
     which = ", ".join(str(i + 1) for i, _ in matching)
-    note = (f"{shown} picks the autotuner's config{'s' if len(matching) > 1 else ''} {which} of {len(configs)}: "
-            f"compiled with {'their' if len(matching) > 1 else 'its'} num_warps and num_stages")
-    return [_config_request(request, c, params, (i, len(configs)) if len(matching) > 1 else None,
-                            (note,) if n == 0 else ()) for n, (i, c) in enumerate(matching)]
+    their = "their" if len(matching) > 1 else "its"
+    replaced = _replaced(request, [c for _, c in matching], their)
+    kept = [k for k in ("num_warps", "num_stages") if not any(f" {k} (" in r for r in replaced)]
+    said = ([f"compiled with {their} {' and '.join(kept)}"] if kept else []) + replaced
+    out, alike = _compiled_once([_config_request(request, c, params, (i, len(configs)), ())
+                                 for i, c in matching])
+    if len(out) == 1 and len(matching) > 1:  # (the configs named all compile the same: one kernel, said)
+        said.append(f"the {len(matching)} configs then compile the same: compiled once")
+        out = [replace(out[0], config=None)]
+    elif alike:
+        said.append(f"configs that then compile the same are compiled once: {_alike_text(alike)}")
+    if len(matching) == 1:
+        out = [replace(r, config=None) for r in out]
+    note = f"{shown} picks the autotuner's config{'s' if len(matching) > 1 else ''} {which} of {len(configs)}: " + \
+        "; ".join(said)
+    return [replace(r, notes=r.notes + (note,)) if n == 0 else r for n, r in enumerate(out)]
