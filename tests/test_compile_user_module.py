@@ -212,6 +212,70 @@ def test_a_file_whose_package_does_not_import_compiles_without_its_init_and_with
     assert r.returncode == 1 and "No module named 'a_dependency_not_installed_here'" in r.stderr
 
 
+
+NAMESPACED = textwrap.dedent('''
+    import triton
+    import triton.language as tl
+    from nslib.experimental.kern import consts
+
+    WIDTH = tl.constexpr(64 * consts.SCALE)
+
+
+    @triton.jit
+    def ns_copy(x_ptr, y_ptr):
+        offs = tl.arange(0, WIDTH)
+        tl.store(y_ptr + offs, tl.load(x_ptr + offs))
+''')
+
+
+@pytest.mark.parametrize("top_init", [None, "", "import a_dependency_not_installed_here\n"])
+def test_a_file_importing_its_tree_through_a_namespace_package_is_imported_by_its_full_name(tmp_path, top_init):
+    """QA (fbgemm): `fbgemm_gpu/experimental/gemm/triton_gemm/grouped_gemm.py`, `experimental/` and `gemm/`
+    without an __init__.py, imports `from fbgemm_gpu.experimental.gemm.triton_gemm import utils`; it was
+    imported from above its last __init__.py only, and failed with "No module named 'fbgemm_gpu'". It is
+    imported as Python would with the folder above `fbgemm_gpu` on sys.path, by its full name, said in a
+    note; the top folder's own __init__.py runs, or where it does not import here is left out, as before."""
+    kern = tmp_path / "src" / "nslib" / "experimental" / "kern"
+    kern.mkdir(parents=True)
+    (kern / "__init__.py").write_text("")
+    (kern / "consts.py").write_text("SCALE = 2\n")
+    (kern / "ns_kernel.py").write_text(NAMESPACED)
+    if top_init is not None:
+        (tmp_path / "src" / "nslib" / "__init__.py").write_text(top_init)
+    r = run_cli("compile", f"{kern / 'ns_kernel.py'}::ns_copy", "--signature", "x_ptr=*fp32,y_ptr=*fp32",
+                "--target", "cuda:90", "--cache-dir", str(tmp_path / "c"), "--json")
+    assert r.returncode == 0, r.stderr
+    (result,) = json.loads(r.stdout)["results"]
+    src = os.path.relpath(tmp_path / "src", os.getcwd())
+    note = (f"ns_kernel.py imported as nslib.experimental.kern.ns_kernel from {src}: it imports 'nslib', the folder "
+            f"{os.path.join(src, 'nslib')} above it (folders between without an __init__.py taken as namespace "
+            "packages, as Python takes them)")
+    assert result["notes"][0] == note
+    if top_init:
+        assert result["notes"][1].startswith("ns_kernel.py imported without the __init__.py of its package nslib")
+    (ttir,) = (tmp_path / "c").glob("*/*.ttir")
+    assert "tt.make_range {end = 128 : i32" in ttir.read_text()
+
+
+def test_a_folder_named_triton_imported_as_a_package_is_refused_in_one_line(tmp_path):
+    """QA (flash-attn's `ops/triton/` extracted alone: an __init__.py in it, none above): the file was imported
+    as `triton.rotary`, its folder replacing the installed Triton, and the error was "module 'triton' has no
+    attribute '__version__'". It is one line naming the folder, exit 1, before anything is imported."""
+    folder = tmp_path / "ops" / "triton"
+    folder.mkdir(parents=True)
+    (folder / "__init__.py").write_text("")
+    (folder / "rotary.py").write_text(PACKAGED)
+    for extra in (("--explain-spec",), ("--cache-dir", str(tmp_path / "c"))):
+        r = run_cli("compile", f"{folder / 'rotary.py'}::scaled_copy", "--signature", "x_ptr=*fp32,y_ptr=*fp32,n=i32",
+                    "--target", "cuda:90", *extra)
+        assert r.returncode == 1 and r.stdout == "", r.stderr
+        (line,) = r.stderr.splitlines()
+        assert line.startswith(f"tritonscope: error: {folder / 'rotary.py'}: the folder "
+                               f"{os.path.relpath(folder)} is imported as the package 'triton'")
+        assert "which would shadow the installed Triton" in line
+    assert not (tmp_path / "c").exists()
+
+
 ACTIVE_CHECK = textwrap.dedent('''
     import triton
     import triton.language as tl

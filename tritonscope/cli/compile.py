@@ -138,11 +138,13 @@ def compile_cmd(
     configs they name, each with its num_warps and num_stages (--num-warps and --option replace them; configs
     that then compile the same are compiled once, with a note); under
     @triton.heuristics give the values it would compute; a file inside a package is imported as the
-    package's module, and code asking the driver for the current target or which backend is active at
-    import gets the target compiled for; so does torch.cuda.get_device_capability() where torch has no
-    GPU to ask, and get_device_name() the vendor and architecture, no product, with a note; a package whose
-    __init__.py does not import here is left out, with a note). Without a
-    GPU, kernels are
+    package's module (and by its full name, from above a namespace package (no __init__.py) where it
+    imports the folder above it by name: fbgemm_gpu.experimental..., with a note; a package folder named
+    triton, which would shadow the installed Triton, is refused), and code asking the driver for the
+    current target or which backend is active at import gets the target compiled for; so does
+    torch.cuda.get_device_capability() where torch has no GPU to ask, and get_device_name() the vendor
+    and architecture, no product, with a note; a package whose __init__.py does not import here is left
+    out, with a note). Without a GPU, kernels are
     cross-compiled with triton.compile(ASTSource(...), target=GPUTarget(...)) (GluonASTSource for Gluon
     kernels, Triton 3.4 and later), specialized exactly as a JIT launch with 16-byte-aligned torch
     tensors would be. Without KERNEL, the Gluon samples are built only for targets with the warp size

@@ -21,7 +21,7 @@ from tritonscope.artifacts.cache import TARGET_FORMS, is_gluon_source, is_int, p
 from tritonscope.compile import signatures
 from tritonscope.compile import specialize as sp
 from tritonscope.compile.specialize import TensorArg, parse_version, rules_for
-from tritonscope.errors import UsageError
+from tritonscope.errors import TritonscopeError, UsageError
 
 # Without a GPU, `compile` builds for these (one NVIDIA and one AMD data-centre target).
 DEFAULT_TARGETS = ("cuda:90", "hip:gfx942")
@@ -128,6 +128,9 @@ def parse_kernel_ref(text: str) -> KernelRef:
     sample_kernels = sample_package()
 
     if m := _USER_KERNEL.match(text):
+        file = Path(m.group("path")).resolve()
+        if file.is_file():  # (a folder that would shadow the installed Triton: said once, before any import)
+            refuse_shadowing(m.group("path"), *package_root(file))
         return KernelRef(path=m.group("path"), name=m.group("name"))
     if text.endswith(".ttir") or os.path.isdir(text):
         return KernelRef(ir=_ttir_of(text))
@@ -207,17 +210,35 @@ def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) 
         raise UsageError(f"no such file: {path}")
     # a file inside a package (an __init__.py beside it) is imported as that package's module, so that its
     # relative imports work (flash-attn's `from .utils import ...`); a lone file as a module of its own
-    package = []
-    folder = file.parent
-    while (folder / "__init__.py").is_file() and folder.parent != folder and len(package) < 16:
-        package.insert(0, folder.name)
-        folder = folder.parent
-    root = folder if package else file.parent
-    sys.path.insert(0, str(root))
+    root, package = package_root(file)
+    refuse_shadowing(path, root, package)
     before = set(sys.modules)
     # what the module prints at import goes to stderr: stdout is the command's (its --json)
     with contextlib.redirect_stdout(sys.stderr):
-        module, notes = _import_on_path(file, package, target, root, before)
+        if file in _WIDER_ROOTS:  # (imported so before in this process, or in the parent of this worker)
+            root, package, note = _WIDER_ROOTS[file]
+            module, notes = _import_on_path(file, package, target, root, before)
+            notes.insert(0, note)
+        else:
+            try:
+                module, notes = _import_on_path(file, package, target, root, before)
+            except ModuleNotFoundError as exc:
+                # a PEP 420 namespace package above the file's own (fbgemm's `fbgemm_gpu/experimental/gemm/`:
+                # folders without an __init__.py): the file imports its tree by its full name (`from
+                # fbgemm_gpu.experimental ...`), which Python finds with the folder above `fbgemm_gpu` on
+                # sys.path; imported so, as that name
+                wider = _namespace_root(exc, file)
+                if wider is None:
+                    raise
+                _forget_siblings(before, root)  # (what the first import left, as the package it was not)
+                root, package = wider
+                refuse_shadowing(path, root, package)
+                module, notes = _import_on_path(file, package, target, root, before)
+                note = (f"{file.name} imported as {'.'.join([*package, file.stem])} from {_display(root)}: it "
+                        f"imports {exc.name!r}, the folder {_display(root / package[0])} above it (folders between "
+                        "without an __init__.py taken as namespace packages, as Python takes them)")
+                _WIDER_ROOTS[file] = (root, package, note)
+                notes.insert(0, note)
     fn = module
     for part in name.split("."):
         fn = getattr(fn, part, None)
@@ -235,6 +256,65 @@ def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) 
     return fn
 
 
+def package_root(file: Path) -> tuple[Path, list[str]]:
+    """The folder a kernel file is imported from and the packages around it: a file inside a package (an
+    __init__.py beside it) is imported as that package's module, so that its relative imports work
+    (flash-attn's `from .utils import ...`), from the folder above its outermost package; a lone file as a
+    module of its own, from its folder."""
+    package: list[str] = []
+    folder = file.parent
+    while (folder / "__init__.py").is_file() and folder.parent != folder and len(package) < 16:
+        package.insert(0, folder.name)
+        folder = folder.parent
+    return (folder if package else file.parent), package
+
+
+# A file imported through a namespace package above its own (`_namespace_root`): its root, packages and note. A
+# later import in this process (another target; the compile after the autotune configs were read) or in a
+# worker forked from it, which holds the tree's modules already, imports it the same way and says so again.
+_WIDER_ROOTS: dict[Path, tuple[Path, list[str], str]] = {}
+
+
+def _namespace_root(exc: ModuleNotFoundError, file: Path) -> tuple[Path, list[str]] | None:
+    """Where the file imports when its import failed for want of a top-level module X and a folder X lies
+    above it (X's own folder included): from X's parent, the file being `X.<folders>.<stem>`, the folders
+    without an __init__.py namespace packages, as Python imports it with X's parent on sys.path. None where
+    no such folder is (the failure is the file's)."""
+    top = (getattr(exc, "name", None) or "").partition(".")[0]
+    if not top.isidentifier() or top in sys.modules:
+        return None
+    folder, package = file.parent, []
+    while folder.parent != folder and len(package) < 32:
+        package.insert(0, folder.name)
+        if folder.name == top:
+            return (folder.parent, package) if all(p.isidentifier() for p in package) else None
+        folder = folder.parent
+    return None
+
+
+# Packages the compile itself runs on: a user's package of that name, imported, would replace them.
+_NEEDED = {"triton": "Triton", "torch": "torch"}
+
+
+def refuse_shadowing(path: str, root: Path, package: list[str]) -> None:
+    """A file whose outermost package is a folder named `triton` (flash-attn's `ops/triton/` with its parents'
+    __init__ files not extracted) would be imported as `triton.<stem>`: the folder would shadow the installed
+    Triton, every module of it imported afresh as the user's. Said in one line instead."""
+    if package and package[0] in _NEEDED:
+        name = package[0]
+        raise TritonscopeError(
+            f"the folder {_display(root / name)} is imported as the package '{name}' (it has an __init__.py and "
+            f"the folder above it has none), which would shadow the installed {_NEEDED[name]}: keep the package "
+            "that holds it (with its __init__.py files) or give a copy of the file outside it", path)
+
+
+def _display(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
 class ModuleExited(Exception):
     """The user's module called sys.exit (or raised SystemExit) while it was imported."""
 
@@ -244,6 +324,7 @@ def _import_on_path(file: Path, package: list[str], target: CompileTarget | None
     from tritonscope.errors import Terminated
 
     notes: list[str] = []
+    sys.path.insert(0, str(root))
     try:
         with _exits_raise("the module", "while it was imported"):
             try:
