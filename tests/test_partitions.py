@@ -105,3 +105,30 @@ def test_layouts_written_in_the_partitions_resolve(cache):
                    (_line("def _worker_b") + 1, "BlockedLayout"): ("as written", {})}
     assert written[0]["written"]["args"]["warps_per_cta"] == [1, {"symbol": "gl.num_warps()"}]
     assert all(_line("def ws_copy_kernel") not in w["on_lines"] for w in written)
+
+
+def test_map_line_notes_concern_the_line_asked(cache):
+    """helper 89: `map --line` gave the partitions' note ("N ops of warp-specialized partitions ...") on every
+    line, a blank one too, and the `gl.warp_specialize(...)` call's line showed 0 ops with no word: the note is
+    given on the lines the ops moved from (the def) and to (the workers'), and the call's line says where
+    Triton put the op it makes."""
+    def stages(line: int) -> dict[str, dict]:
+        r = run_cli("map", "ws_copy_kernel", "--cache-dir", str(cache), "--line", str(line), "--json")
+        assert r.returncode == 0, r.stderr
+        return {s["stage"]: s for s in json.loads(r.stdout)["stages"]}
+
+    def partition_note(st: dict) -> bool:
+        return any("ops of warp-specialized partitions" in n for n in st["notes"])
+
+    text = KERNEL.read_text().splitlines()
+    call = next(n for n, t in enumerate(text, 1) if "gl.warp_specialize(" in t)
+    blank = next(n for n, t in enumerate(text, 1) if not t.strip())
+    defined = _line("def ws_copy_kernel")
+    worker = next(n for n, t in enumerate(text, 1) if t.strip() == "_copy(src, dst, offs)")
+    assert partition_note(stages(defined)["ttgir"]) and partition_note(stages(worker)["ttgir"])
+    assert not partition_note(stages(blank)["ttgir"])
+    at_call = stages(call)["ttgir"]
+    assert at_call["count"] == 0 and not partition_note(at_call)
+    assert at_call["notes"][0] == (f"the ttg.warp_specialize this call makes is located at line {defined} (the "
+                                   "kernel's def, as Triton gives it); its partitions' ops are at their functions' "
+                                   "lines")

@@ -5,6 +5,7 @@ The terminal renderer and `--json` read the same dictionaries, so the two views 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from tritonscope.errors import TritonscopeError
@@ -26,6 +27,7 @@ from tritonscope.srcmap.kernelmap import (
 from tritonscope.srcmap.paths import SourceFinder, SourceText, columns_are_one_based, expression_span
 from tritonscope.stages import release
 from tritonscope.stages.common import Op, resolve_file, same_file
+from tritonscope.stages.partitions import NOTE as _PARTITIONS_NOTE
 
 DEFAULT_CONTEXT = 2
 # Uncounted source lines shown between two counted ones in the listing, at most.
@@ -102,11 +104,14 @@ def line_result(kmap: KernelMap, finder: SourceFinder, line: int, file: str | No
         # A stage without columns (SASS, llvm-objdump) cannot narrow to one expression: show the line.
         ops = kmap.ops_at(stage, line, requested, col if has_cols else None)
         kinds = per_stage_kinds[stage] = [memory_kind(stage, op) for op in ops]
+        # (the partitions' note concerns the lines their ops moved from and to, not every line asked)
+        notes = [n for n in module.notes if PARTITIONS_NOTE_HEAD not in n or line in module.partition_lines]
         stages.append({"stage": stage, "count": len(ops), "kinds": dict(Counter(op.op for op in ops)),
                        "columns": has_cols, "col_filtered": col is not None and has_cols,
                        "ops": [{**op_json(op), "memory": kind} for op, kind in zip(ops, kinds, strict=True)],
-                       "notes": list(kmap.stages[stage].notes)})
+                       "notes": notes})
     _note_vanished(stages)
+    _note_warp_specialize_call(kmap, stages, source, line)
     ctx = []
     if source.found:  # (no more lines than the file has, whatever --context asks for)
         context = min(context, max(line, len(source.lines)))
@@ -129,6 +134,27 @@ def line_result(kmap: KernelMap, finder: SourceFinder, line: int, file: str | No
             "query": {"file": requested, "line": line, "col": col, "match": _match(kmap, stages, requested, line)},
             "columns": None if one_based is None else ("1-based" if one_based else "0-based"),
             "context": ctx, "highlight": highlight, "stages": stages, "flow": flow, "skipped": kmap.skipped}
+
+
+def _note_warp_specialize_call(kmap: KernelMap, stages: list[dict], source, line: int) -> None:
+    """A `gl.warp_specialize(...)` call's line holds no op: Triton locates the `ttg.warp_specialize` it makes
+    at the kernel's def. Said on the MLIR stages that have none there (they showed 0 ops, no word)."""
+    text = source.line(line) if source.found else None
+    if not text or "warp_specialize" not in text or not _WARP_SPECIALIZE_CALL.search(text):
+        return
+    for st in stages:
+        module = kmap.stages.get(st["stage"])
+        if st["count"] or module is None:
+            continue
+        ws = next((op for op in module.ops if op.op == "ttg.warp_specialize" and op.loc is not None), None)
+        if ws is not None and ws.loc.outermost().line not in (0, line):
+            st["notes"].insert(0, f"the ttg.warp_specialize this call makes is located at line "
+                                  f"{ws.loc.outermost().line} (the kernel's def, as Triton gives it); its "
+                                  "partitions' ops are at their functions' lines")
+
+
+PARTITIONS_NOTE_HEAD = _PARTITIONS_NOTE.split("{}")[1]  # (after the count)
+_WARP_SPECIALIZE_CALL = re.compile(r"\bwarp_specialize\s*\(")
 
 
 def _note_vanished(stages: list[dict]) -> None:

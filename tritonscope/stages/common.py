@@ -280,6 +280,9 @@ class Module:
     # AMDGCN: the kernel descriptor's `.amdhsa_user_sgpr_*` directives (name without prefix -> value):
     # which SGPRs the ABI fills, the kernel-argument segment's pointer among them
     user_sgprs: dict[str, int] = field(default_factory=dict)
+    # warp-specialized partitions (stages.partitions.relocate): the lines their ops were moved from (the
+    # kernel's def) and to (the worker functions' lines), where its note concerns a line
+    partition_lines: set[int] = field(default_factory=set)
     # memops.accesses: (stage, the memory access of each op), computed on first use
     memory_accesses: tuple[str, list] | None = field(default=None, repr=False, compare=False)
 

@@ -55,6 +55,9 @@ def relocate(module: Module, at: frozenset[Site]) -> int:
         op.loc = memo[1]
         moved += 1
         where.add(f"{outer.basename}:{outer.line}")
+        module.partition_lines.add(outer.line)
+        if op.loc is not None:
+            module.partition_lines.add(op.loc.outermost().line)
     if moved:
         module.notes.append(NOTE.format(moved, ", ".join(sorted(where))))
     return moved
