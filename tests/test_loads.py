@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -1346,3 +1347,13 @@ def test_a_stride_loaded_from_memory_is_named_by_its_load_not_its_pointer(cli, t
     assert row["evidence"]["runtime-stride"].startswith(
         "along dim 0 the address steps by a value loaded from memory (tt.load at line 7) per element"), row
     assert "s_ptr" not in row["evidence"]["runtime-stride"]
+
+
+def test_an_mma_rows_shape_names_each_operand_it_reads_from_shared_memory(cli):
+    """Triton's Blackwell matmul tutorial (2-CTA tcgen05): its MMA reads A 256x128 and B 128x256 from shared
+    memory; the table's shape column showed B's alone (`128x256 f16`), and a Gluon MMA whose A is in tensor
+    memory read the same (helper 89). Each operand read from shared memory is named with its shape."""
+    entry = next((Path(__file__).parent / "data" / "tutorials-cuda100-triton3.9").glob("BCHWVK37*"))
+    out = cli("loads", str(entry)).stdout
+    (row,) = [ln for ln in out.splitlines() if "ttng.tc_gen5_mma" in ln]
+    assert "A 256x128, B 128x256 f16" in row

@@ -91,6 +91,7 @@ class AccessSite:
     shared_layout: Layout | None = None  # the memdesc's layout, for local loads/stores and async copies
     shared_layout_name: str | None = None
     mma_operands: str | None = None  # mma_shared: which operands the MMA reads from shared memory ("A and B")
+    mma_shapes: str | None = None  # mma_shared: those operands' shapes, "A 128x64, B 64x128" (the row's is B's)
     # the `tt.call`s this copy of an access in a called function runs through, innermost first: its values
     # are the call's operands there (ValueGraph.through)
     calls: tuple[Op, ...] = ()
@@ -1074,6 +1075,13 @@ def _mma_site(op: Op, aliases: dict[str, Layout]) -> AccessSite:
     site.shared_layout, site.shared_layout_name = md.encoding, md.encoding_name
     names = "AB"
     site.mma_operands = " and ".join(names[i] if i < 2 else f"operand {i}" for i in shared)
+    shapes = []
+    for i in shared:
+        try:
+            shapes.append(f"{names[i]} {'x'.join(map(str, parse_tensor_type(operands[i], aliases).shape))}")
+        except TritonscopeError:
+            shapes.append(names[i])
+    site.mma_shapes = ", ".join(shapes)
     return site
 
 

@@ -39,6 +39,9 @@ def forms_text(counts: dict[str, int] | None) -> str:
 def _shape(row: AccessRow) -> str:
     if not row.shape and row.dtype == "?":  # (a type that did not read: no scalar)
         return "?"
+    shapes = row.sites[0].mma_shapes if row.kind == "mma_shared" and row.sites else None
+    if shapes:  # (an MMA's operands read from shared memory, each its own shape: `A 128x64, B 64x128 f16`)
+        return f"{shapes} {row.dtype}"
     return ("x".join(str(d) for d in row.shape) or "scalar") + f" {row.dtype}"
 
 
