@@ -1357,3 +1357,21 @@ def test_an_mma_rows_shape_names_each_operand_it_reads_from_shared_memory(cli):
     out = cli("loads", str(entry)).stdout
     (row,) = [ln for ln in out.splitlines() if "ttng.tc_gen5_mma" in ln]
     assert "A 256x128, B 128x256 f16" in row
+
+
+def test_the_tensor_memory_allocations_instructions_are_named_on_the_def_line():
+    """Blackwell kernels allocate their tensor memory at the kernel's `def` (PTX `tcgen05.alloc ...
+    [global_smem], 128` at line 623:1 of the persistent matmul tutorial, then `ld.shared.b32` of the address
+    it got); ptxas keeps the allocator's state with `ATOMS.OR`/`ATOMS.AND`. They were bare `atomic`s and a
+    shared load on the def line (helper 88): they are named as the allocation's, nothing else there is."""
+    from tritonscope.artifacts.cache import Cache
+    from tritonscope.loads.analyze import analyze_entry
+
+    folder = Path(__file__).parent / "data" / "tutorials-cuda100-triton3.9"
+    (entry,) = [e for e in Cache(folder).kernels() if e.hash.startswith("3KDH47HN")]
+    at_def = [u for u in analyze_entry(entry).unattributed if u["line"] == 623]
+    named = {(u["stage"], u["form"]) for u in at_def if "tensor memory allocation" in u.get("of", "")}
+    assert {("llir", "load i32"), ("ptx", "ld.shared.b32")} <= named
+    if any(u["stage"] == "sass" for u in at_def):  # (SASS where nvdisasm is here)
+        assert {f for s, f in named if s == "sass"} == {"ATOMS.AND", "ATOMS.OR"}
+    assert all(u["stage"] != "sass" or u["form"].startswith("ATOMS.") for u in at_def if u.get("of"))

@@ -245,6 +245,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     _unlocated(unlocated, len(rows), lined, notes)
     _copy_fills(located, unattributed)
     _descriptor_builds(ttgir, unattributed)
+    _tensor_memory_allocation(modules, unattributed)
     loadreclaim.common_subexpressions(located)
     loadreclaim.merged_arms(located, graph.lines, same_value)
     if "llir" in modules:
@@ -369,6 +370,32 @@ def _descriptor_builds(ttgir, unattributed: list[dict]) -> None:
                                                                             "atomic", "global_store"):
             u["of"] = ("ttng.tensormap_create (tl.make_tensor_descriptor): the TMA descriptor it builds in shared "
                        "memory and copies to global memory")
+
+
+def _tensor_memory_allocation(modules: dict, unattributed: list[dict]) -> None:
+    """At a `tcgen05.alloc`/`dealloc`'s position (PTX; the kernel's own `def` line, Triton allocating its tensor
+    memory), the shared load of the address the allocation wrote and SASS's `ATOMS.OR`/`ATOMS.AND` (ptxas's
+    allocator state) are named as the allocation's (`of`): they were bare `atomic`s on the def line (helper
+    88). Other shared-memory instructions there stay unexplained."""
+    ptx = modules.get("ptx")
+    if ptx is None:
+        return
+    at: dict[tuple[int, int], int] = {}  # position -> its tcgen05.alloc count
+    for op in ptx.ops:
+        if op.op.startswith(("tcgen05.alloc", "tcgen05.dealloc")) and op.loc is not None:
+            outer = op.loc.outermost()
+            at[(outer.line, outer.col)] = at.get((outer.line, outer.col), 0) + op.op.startswith("tcgen05.alloc")
+    for u in unattributed:
+        if (u["line"], u["col"]) not in at or "of" in u:
+            continue
+        # (the 32-bit address read back: as many such loads as allocations there, none else taken for it)
+        if u["stage"] in ("llir", "ptx") and u["kind"] == "shared_load" and u.get("bytes") == 4 and \
+                u["count"] == at[(u["line"], u["col"])]:
+            u["of"] = ("the kernel's tensor memory allocation (tcgen05.alloc at this position): each warp reads back "
+                       "the address it got, written to shared memory")
+        elif u["stage"] == "sass" and u["kind"] == "atomic" and u["form"].startswith("ATOMS."):
+            u["of"] = ("the kernel's tensor memory allocation (tcgen05.alloc/dealloc at this position): ptxas keeps "
+                       "the allocator's state in shared memory")
 
 
 def _repeating(row: AccessRow, graph: ValueGraph) -> str | None:
