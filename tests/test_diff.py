@@ -464,3 +464,24 @@ def test_occupancy_of_wave64_and_wave32_targets_is_said_to_count_other_units(cli
             "the two counts are not of one unit") in r.stderr, r.stderr
     same = cli("diff", str(a), str(a), env={"TRITONSCOPE_RECORDS_CACHE": "off"})
     assert "waves a SIMD" not in same.stderr
+
+
+def test_kernels_of_one_name_built_for_other_targets_are_said_unpaired(cli, tmp_path, cache39):
+    """helper 96: `diff c90 c100` of two caches built for cuda:90 and cuda:100 listed every kernel added and
+    removed with no word: kernels pair by name and target, which the note says, with how to compare them."""
+    import shutil
+
+    from tritonscope.artifacts.cache import Cache
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    for e in Cache(cache39).kernels():
+        if e.name == "add_kernel" and e.target is not None:
+            side = a if str(e.target) == "cuda:90" else b if str(e.target) == "hip:gfx942" else None
+            if side is not None:
+                shutil.copytree(e.path, side / e.path.name)
+    r = cli("diff", str(a), str(b), "--stat")
+    assert r.returncode == 0, r.stderr
+    assert "kernel name(s) are on both sides for other targets (cuda:90 in A, hip:gfx942 in B): kernels pair by " \
+        "name and target" in r.stderr, r.stderr
+    same = cli("diff", str(a), str(a), "--stat")
+    assert "other targets" not in same.stderr

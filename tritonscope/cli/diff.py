@@ -102,6 +102,14 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
                             f"{'; ...' if len(releases) > 3 else ''}): their differences may come from the compiler "
                             "as well as from the kernels, and a stage one release writes alone (`source`) shows as "
                             "added or removed"), err=True)
+    # kernels of one name left unpaired because their targets differ (two caches built for cuda:90 and
+    # cuda:100): said, with the way to compare them (the diff listed them added and removed, no word)
+    crossed = sorted({r.name for r in result.removed} & {r.name for r in result.added})
+    targets = pair_targets(result, crossed) if crossed else ""
+    if targets:
+        click.echo(one_line(f"tritonscope: note: {len(crossed)} kernel name(s) are on both sides for other targets "
+                            f"({targets}): kernels pair by name and target; give the two entries (`tritonscope diff "
+                            "A_ENTRY B_ENTRY`) to compare a kernel across targets"), err=True)
     waves = sorted({(p.a.target, p.b.target) for p in result.pairs
                     if _wave(p.a.target) != _wave(p.b.target) and any(d.name == "occupancy" for d in p.deltas)})
     if waves:
@@ -139,6 +147,14 @@ def _something_to_compare(side_a, side_b, kernel: str | None, target: str | None
                     not any(r.name == kernel for r in other.records):
                 raise UsageError(f"-k {kernel}: {side.path} is a snapshot, which keeps kernel names and not "
                                  "entry hashes; select by name or glob")
+
+
+def pair_targets(result, names: list[str]) -> str:
+    """`cuda:90 in A, cuda:100 in B` for kernels of those names found under other targets on each side
+    ('' where their targets are the same: unpaired for other reasons, argument types)."""
+    a = sorted({r.target for r in result.removed if r.name in names})
+    b = sorted({r.target for r in result.added if r.name in names})
+    return "" if a == b else f"{', '.join(a)} in A, {', '.join(b)} in B"
 
 
 def _wave(target: str | None) -> int | None:
