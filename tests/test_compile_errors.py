@@ -805,3 +805,26 @@ def test_an_import_failing_in_a_module_the_kernel_imports_says_where_and_debug_s
     assert "Traceback" not in r.stderr
     d = cli("--debug", *args)
     assert "Traceback (most recent call last)" in d.stderr and 'probe.py", line 2, in device' in d.stderr, d.stderr
+
+
+def test_one_error_of_every_autotune_config_is_said_once(cli, tmp_path):
+    """helper 96: mLSTM's kernels call `tl.make_block_ptr`, which Triton 3.9 removed: the same error (line,
+    caret) was printed once per autotune config, four times. Said once, with how many compiles it stopped."""
+    import pytest
+    import triton
+
+    if tuple(int(x) for x in triton.__version__.split(".")[:2]) < (3, 9):
+        pytest.skip("block pointers are removed in Triton 3.9")
+    kernel = tmp_path / "k.py"
+    kernel.write_text(
+        "import triton\nimport triton.language as tl\n\n\n"
+        "@triton.autotune(configs=[triton.Config({'BLOCK': 64}), triton.Config({'BLOCK': 128}),\n"
+        "                          triton.Config({'BLOCK': 256})], key=['n'])\n"
+        "@triton.jit\ndef bp_kernel(x_ptr, n, BLOCK: tl.constexpr):\n"
+        "    p = tl.make_block_ptr(x_ptr, (n,), (1,), (0,), (BLOCK,), (0,))\n    tl.store(p, tl.load(p))\n")
+    r = cli("compile", f"{kernel}::bp_kernel", "--signature", "x_ptr=*fp32,n=i32", "--target", "cuda:90",
+            "--cache-dir", str(tmp_path / "c"), "-j", "1")
+    assert r.returncode == 1, r.stderr
+    errors = [line for line in r.stderr.splitlines() if line.startswith("tritonscope: error:")]
+    assert len(errors) == 1 and "[config 1/3] and 2 more, the same error (cuda:90): " in errors[0], r.stderr
+    assert "k.py:9:9: Block pointers have been removed" in errors[0]

@@ -214,8 +214,15 @@ def compile_cmd(
 
         for note in dict.fromkeys(f"{r.request.label}: {n}" for r in results for n in r.notes):
             click.echo(one_line(f"tritonscope: note: {note}"), err=True)
+        # one error for every config of a kernel (a removed API the kernel calls): said once, for all of them
+        same: dict[tuple, list] = {}
         for r in kernel_failures:
-            for line in failure_lines(f"{r.request.label} ({r.request.target})", r.error):
+            same.setdefault((str(r.request.target), tuple(failure_lines("", r.error))), []).append(r)
+        for (target, _), group in same.items():
+            r = group[0]
+            label = r.request.label if len(group) == 1 else \
+                f"{r.request.label} and {len(group) - 1} more, the same error"
+            for line in failure_lines(f"{label} ({target})", r.error):
                 click.echo(visible(line), err=True)
             if outcome().debug and r.error.trace:  # (--debug: where the user's module raised)
                 click.echo(r.error.trace.rstrip("\n"), err=True)
