@@ -490,7 +490,7 @@ def _named(path, *lines):
 @pytest.mark.parametrize("text, line, reason", [
     # numba's bare @jit: the file has a `jit` decorator, not Triton's (it was embedded as a helper's file)
     ("from numba import jit\n\n@jit\ndef conf(x):\n    SECRET = 'MARKER'\n    return x\n", 5,
-     "is in no Triton jit function"),
+     "defines no Triton function"),
     # `triton.jit(` said in a comment or a string only (embedded: the call form matched anywhere)
     ("# reach it through triton.jit( here\nAWS_SECRET = 'MARKER'\n", 2, "defines no Triton function"),
     ("HELP = 'call triton.jit(fn)'\nAWS_SECRET = 'MARKER'\n", 2, "defines no Triton function"),
@@ -516,6 +516,19 @@ def test_a_helpers_file_is_read_only_where_its_named_lines_are_in_triton_functio
      "        return y\n", 6),
     ("import triton\n\n@triton.autotune(configs=[\n    1,\n], key=[])\n@triton.jit\ndef k(\n    a,\n):\n"
      "    '''doc'''\n\n    # step\n    x = a + 1\n    return x\n", 13),
+    # helper 95: a jit call with options, then the function (sglang's Wan VAE kernel); one over lines
+    # (unsloth's RMS layernorm backward); the module's aliases; a stray triple quote in a string or a
+    # comment elsewhere in the file, and a bracket closed at column 0
+    ("import triton\n\ndef _cat(x):\n    y = x + 1\n    return y\n\n\n"
+     "_cat_k = triton.jit(do_not_specialize=['n'])(_cat)\n", 4),
+    ("import triton\n\ndef _bwd(x):\n    y = x + 1\n    return y\n\n\n_bwd_k = triton.jit(\n    _bwd,\n"
+     "    do_not_specialize=['n'],\n)\n", 4),
+    ("import triton as tr\n\n@tr.jit\ndef k(x):\n    y = x + 1\n", 5),
+    ("from triton import jit as tjit\n\n@tjit\ndef k(x):\n    y = x + 1\n", 5),
+    ("from triton import (\n    autotune,\n    jit,\n)\n\n@jit\ndef k(x):\n    y = x + 1\n", 8),
+    ("from triton.experimental import gluon as glu\n\n@glu.jit\ndef k(x):\n    y = x + 1\n", 5),
+    ('import triton\nQUOTE = \'"""\'  # """\n\n@triton.jit\ndef k(x):\n    y = tl.inline_asm_elementwise(\n'
+     '        asm="""{\nmov.b32 $0, $1;\n}""",\n        args=(x,),\n    )\n    z = foo(x,\nx)\n    return y\n', 13),
     # an inline asm's text over lines at column 0 (sglang's and vLLM's `convert_rs_fp16x2`)
     ('import triton\n\n@triton.jit\ndef cvt(x):\n    y = tl.inline_asm_elementwise(\n        asm="""{\n'
      'cvt.rs.f16x2.f32 $0, $2, $1, $3;\n}""",\n        args=(x,),\n    )\n    return y\n', 11),

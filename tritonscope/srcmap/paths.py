@@ -17,8 +17,9 @@ when all of these hold (`SourcePolicy`), else the result names it with the reaso
   directory, it lies inside that directory once every link is resolved (a `..` in the IR's path, or a link
   in the tree, does not take a lookup out of it);
 - it is at most `MAX_SOURCE_BYTES`, UTF-8 text without NUL bytes;
-- it defines a Triton function (a Triton or Gluon `jit` decorator or call: not torch's, JAX's or numba's
-  qualified ones): a kernel's source always does;
+- it defines a Triton function (a Triton or Gluon `jit` decorator or call, through the module's aliases and
+  names bound to it too: not torch's, JAX's or numba's), and every line the IR names in it lies in one
+  (`jit_spans`, strings and comments read as Python reads them): a kernel's source always does;
 - it has every line the kernel's locations name in it (a shorter file is not the source compiled), and
   where the IR locates a function's `def` in it (the kernel's, a helper's it keeps), that line is the
   `def` of that function (another file with a Triton function, or one edited since, is not the source
@@ -49,18 +50,6 @@ _MAX_WALK_DEPTH = 64
 # The largest Python source read: real kernel files are a few hundred KB (Inductor's largest ~1 MB).
 MAX_SOURCE_BYTES = 8 << 20
 SOURCE_SUFFIX = ".py"
-# `@triton.jit`, `@jit`, `@gluon.jit`, `@triton.jit(...)`, `triton.jit(fn)`: every file that holds a
-# function Triton compiled (the kernel, its helpers, triton/language/*.py) has one; `@torch.jit.script`,
-# `jax.jit(f)` or a comment saying `jit(` do not count (`jit_spans` then holds a bare `@jit` to a `jit`
-# imported from Triton, and every line the IR names to the body of a function so marked).
-_JIT_MARK = lazy_compile(rb"(?:^|(?<=\r))[ \t]*@(?:(?:triton|gluon|tl)(?:\.\w+)*\.)?jit\b"  # (\r: old Mac line ends)
-                         rb"|^[^#'\"\r\n]*\b(?:triton|gluon)(?:\.\w+)*\.jit\(", re.M)
-_JIT_DECORATOR = lazy_compile(r"@(?:(?P<qualified>(?:triton|gluon|tl)(?:\.\w+)*\.)?jit)\b")
-# `from triton import jit`, `from ..runtime.jit import jit` (Triton's own files), `from triton.experimental.gluon
-# import jit`: what makes a bare `@jit` Triton's (numba's `from numba import jit` does not)
-_JIT_IMPORT = lazy_compile(r"[ \t]*from[ \t]+(?:triton\b[\w.]*|\.+[\w.]*)[ \t]+import[ \t(]+[^#]*\bjit\b")
-_JIT_CALL = lazy_compile(r"[^#'\"]*\b(?:triton|gluon)(?:\.\w+)*\.jit\(\s*(\w+)")
-_STRING_OR_COMMENT = lazy_compile(r"'[^'\\]*(?:\\.[^'\\]*)*'|\"[^\"\\]*(?:\\.[^\"\\]*)*\"|#.*")
 # The name Inductor gives a kernel's source file (`c` and its text's hash): a file whose text Inductor's
 # records may hold (`SourceFinder.kept`), asked without loading those records for any other name.
 INDUCTOR_KERNEL_FILE = lazy_compile(r"c[a-z0-9]{50,}\.py")
@@ -171,10 +160,11 @@ class SourceFinder:
                     text.note = (f"{path} differs from the text Inductor compiled, which its name is the hash "
                                  "of (edited since): not read")
                     return self._held(text, held, named)
+            spans = _triton_spans(lines)
             _check_length(lines, _last_line(named, requested))
             _check_defs(lines, _defs(named, requested))
             _check_named_lines(lines, named, requested)
-            _check_in_jit_functions(lines, named, requested)
+            _check_in_spans(spans, lines, named, requested)
         except SourceRefused as e:
             text.error = f"not read: {path}: {e}"
             return text
@@ -191,9 +181,10 @@ class SourceFinder:
         """`text` read from what Inductor's wrapper holds of it, `held` = (its text, where it is held)."""
         try:
             text.lines = checked_lines(held[0].encode("utf-8"), _last_line(named, text.requested))
+            spans = _triton_spans(text.lines)
             _check_defs(text.lines, _defs(named, text.requested))
             _check_named_lines(text.lines, named, text.requested)
-            _check_in_jit_functions(text.lines, named, text.requested)
+            _check_in_spans(spans, text.lines, named, text.requested)
         except SourceRefused as e:
             text.error = f"not read: {held[1]}: {e}"
             return text
@@ -232,98 +223,183 @@ def _check_named_lines(lines: list[str], named: Collection[str], requested: str)
                                 " not the source it was compiled from")
 
 
-def _check_in_jit_functions(lines: list[str], named: Collection[str], requested: str) -> None:
-    """Every line the kernel's locations name lies in a function a Triton jit decorator (or `triton.jit(fn)`)
-    marks: a file that only says `triton.jit(` somewhere, or marks another function, is not a kernel's
-    source, however the IR names it (an inlined helper's file is named by no `def`)."""
-    wanted = sorted(getattr(named, "lines", {}).get(requested, ()))
-    if not wanted:
-        return
+def _triton_spans(lines: list[str]) -> list[tuple[int, int]]:
+    """The file's Triton functions (`jit_spans`: `@triton.jit`, `@gluon.jit`, `@jit` imported from Triton, an
+    alias of either, `triton.jit(fn)`), or SourceRefused where it has none: a file that only says `triton.jit(`
+    in a comment, or one of numba's `@jit`, is no kernel's source."""
     spans = jit_spans(lines)
-    for n in wanted:
+    if not spans:
+        raise SourceRefused("defines no Triton function (no jit decorator): not a kernel source")
+    return spans
+
+
+def _check_in_spans(spans: list[tuple[int, int]], lines: list[str], named: Collection[str], requested: str) -> None:
+    """Every line the kernel's locations name lies in one of the file's Triton functions: a file marking
+    another function is not the kernel's source, however the IR names it (an inlined helper's file is named by
+    no `def`)."""
+    for n in sorted(getattr(named, "lines", {}).get(requested, ())):
         if 0 < n <= len(lines) and not any(a <= n <= b for a, b in spans):
             raise SourceRefused(f"line {n}, which this kernel's locations name, is in no Triton jit function: "
                                 "not the source it was compiled from")
 
 
-def _bracket_end(lines: list[str], i: int, most: int = 400) -> int:
+# Python's strings and comments, left to right (a `#` or quote inside a string is the string's): what the
+# code of a line is once they are blanked
+_STRING_OR_COMMENT = lazy_compile(r"#[^\n]*|(?P<q>\"\"\"|\'\'\')(?:\\.|[^\\])*?(?P=q)"
+                                  r"|\"(?:\\.|[^\"\\\n])*\"|\'(?:\\.|[^\'\\\n])*\'", re.S)
+# what binds a name to Triton's or Gluon's jit: `import triton as tr` (tr.jit), `from triton.experimental import
+# gluon as glu`, `from triton import jit as tjit`, `from ..runtime.jit import jit` (Triton's own files, relative),
+# `jit = triton.jit`; numba's `from numba import jit` does not
+_MODULE_ALIAS = lazy_compile(r"^[ \t]*import[ \t]+triton(?:\.[\w.]+)?[ \t]+as[ \t]+(\w+)"
+                             r"|^[ \t]*from[ \t]+triton[\w.]*[ \t]+import[ \t]+(?:gluon|language)[ \t]+as[ \t]+(\w+)",
+                             re.M)
+_JIT_IMPORT = lazy_compile(r"^[ \t]*from[ \t]+(?:triton\b[\w.]*|\.+[\w.]*)[ \t]+import[ \t]*(?:\(([^)]*)\)|([^\n]*))",
+                           re.M)
+_JIT_ASSIGNED = lazy_compile(r"^[ \t]*(\w+)[ \t]*=[ \t]*(?:triton|gluon)(?:\.\w+)*\.jit[ \t]*$")
+_DECORATOR_NAME = lazy_compile(r"@[ \t(]*([\w.]+)")
+
+
+def _code(lines: list[str]) -> tuple[list[str], set[int]]:
+    """Each line's code with strings and comments blanked (a string's quotes kept, its text gone), and the
+    indices of the lines inside a string begun on an earlier line (an inline asm's text at column 0)."""
+    text = "\n".join(lines)
+    if "#" not in text and "\"" not in text and "\'" not in text:
+        return lines, set()
+    inside: set[int] = set()
+    out: list[str] = []
+    pos = 0
+    line_no = 0
+    for m in _STRING_OR_COMMENT.finditer(text):
+        out.append(text[pos:m.start()])
+        body = m.group(0)
+        breaks = body.count("\n")
+        if breaks:
+            inside.update(range(line_no + text.count("\n", pos, m.start()) + 1,
+                                line_no + text.count("\n", pos, m.start()) + breaks + 1))
+        line_no += text.count("\n", pos, m.end())
+        out.append("" if body.startswith("#") else "''" + "\n" * breaks)
+        pos = m.end()
+    out.append(text[pos:])
+    return "".join(out).split("\n"), inside
+
+
+def _jit_names(code: list[str]) -> tuple[set[str], set[str]]:
+    """(module names whose `.jit` is Triton's: triton, gluon, tl and their aliases; bare names bound to it),
+    read from the lines that say `jit` or import Triton (an import in brackets, over lines, whole)."""
+    roots, bare = {"triton", "gluon", "tl"}, set()
+    for i, line in enumerate(code):
+        if "triton" not in line and "jit" not in line:
+            continue
+        if " as " in line and "import" in line:
+            for a, b in _MODULE_ALIAS.findall(line):
+                roots.add(a or b)
+        if "import" in line and "from" in line:
+            chunk = line
+            if "(" in line and ")" not in line:  # (`from triton import (\n    autotune,\n    jit,\n)`)
+                j = i + 1
+                while j < len(code) and j < i + 64 and ")" not in code[j - 1]:
+                    chunk += "\n" + code[j]
+                    j += 1
+            for grouped, single in _JIT_IMPORT.findall(chunk):
+                for part in (grouped or single).split(","):
+                    words = part.split()
+                    if words and words[0] == "jit":
+                        bare.add(words[2] if len(words) == 3 and words[1] == "as" else "jit")
+        if "=" in line and ".jit" in line:
+            bare.update(_JIT_ASSIGNED.findall(line))
+    return roots, bare
+
+
+def _is_jit_decorator(body: str, roots: set[str], bare: set[str]) -> bool:
+    m = _DECORATOR_NAME.match(body)
+    if m is None:
+        return False
+    name = m.group(1)
+    return name in bare or (name.endswith(".jit") and name.split(".")[0] in roots)
+
+
+def _called(code: list[str], roots: set[str]) -> set[str]:
+    """The functions a `triton.jit(f)` call (`triton.jit(fn=f)`, `triton.jit(do_not_specialize=...)(f)`,
+    over a few lines too) makes Triton functions."""
+    root = "|".join(sorted(map(re.escape, roots)))
+    out: set[str] = set()
+    for i, line in enumerate(code):
+        if ".jit" not in line or line.lstrip().startswith("@"):
+            continue
+        chunk = " ".join(code[i:i + 4])
+        out.update(re.findall(rf"\b(?:{root})(?:\.\w+)*\.jit\s*\(\s*(?:fn\s*=\s*)?([A-Za-z_]\w*)\s*[,)]", chunk))
+        out.update(re.findall(rf"\b(?:{root})(?:\.\w+)*\.jit\s*\((?:[^()]|\([^()]*\))*\)\s*\(\s*([A-Za-z_]\w*)",
+                              chunk))
+    return out
+
+
+def _opened(code: str) -> int:
+    """Brackets a line of code opens, less those it closes."""
+    return code.count("(") + code.count("[") + code.count("{") - code.count(")") - code.count("]") - code.count("}")
+
+
+def _indent(code: str) -> int:
+    body = code.lstrip()
+    return len(code) - len(body) if "\t" not in code else len(code.expandtabs()) - len(body.expandtabs())
+
+
+def _bracket_end(code: list[str], i: int, most: int = 400) -> int:
     """The index of the line where the brackets opened on line `i` close (a decorator's or a def's
-    arguments over several lines); strings and comments are not counted."""
+    arguments over several lines)."""
     depth = 0
-    for j in range(i, min(len(lines), i + most)):
-        for ch in _STRING_OR_COMMENT.sub("", lines[j]):
-            if ch in "([{":
-                depth += 1
-            elif ch in ")]}":
-                depth -= 1
+    for j in range(i, min(len(code), i + most)):
+        depth += _opened(code[j])
         if depth <= 0:
             return j
     return i
 
 
-_TRIPLE_QUOTED = lazy_compile(r"(\"\"\"|\'\'\')(?:.|\n)*?\1")
-
-
-def _string_continuations(lines: list[str]) -> set[int]:
-    """The indices of lines past the first of each triple-quoted string over several lines."""
-    if not any('"""' in x or "'''" in x for x in lines):
-        return set()
-    import bisect
-    from itertools import accumulate
-
-    text = "\n".join(lines)
-    starts = list(accumulate((len(x) + 1 for x in lines[:-1]), initial=0))
-
-    out: set[int] = set()
-    for m in _TRIPLE_QUOTED.finditer(text):
-        first, last = bisect.bisect_right(starts, m.start()) - 1, bisect.bisect_right(starts, m.end() - 1) - 1
-        out.update(range(first + 1, last + 1))
-    return out
-
-
 def jit_spans(lines: list[str]) -> list[tuple[int, int]]:
-    """The (first, last) lines, 1-based, of each function a Triton jit decorator marks (from its first
-    decorator to the last line of its body, by indentation), and of each `def f` that `triton.jit(f)` names.
-    A bare `@jit` counts where the file imports `jit` from Triton (or relatively, as Triton's own files do).
-    A body whose text runs back to the def's indentation (a string over lines at column 0) ends there: its
-    lines below are in no span, which refuses the file rather than reading one the IR may not name."""
-    bare = any(_JIT_IMPORT.match(x) for x in lines if "jit" in x and "import" in x)
-    inside = _string_continuations(lines)
-    called = {m.group(1) for x in lines if "jit(" in x and (m := _JIT_CALL.match(x))}
+    """The (first, last) lines, 1-based, of each function a Triton jit decorator marks (from that decorator
+    to the last line of its body, by indentation), and of each `def f` that `triton.jit(f)` names. Module
+    aliases (`import triton as tr`), names bound to jit (`from triton import jit as tjit`, `jit = triton.jit`,
+    Triton's own relative imports) count; numba's `from numba import jit` does not. Strings and comments are
+    read as Python reads them: a string over lines, a bracket or a backslash continuing a line at column 0
+    does not end a body."""
+    code, inside = _code(lines)
+    roots, bare = _jit_names(code)
+    called = _called(code, roots)
     spans: list[tuple[int, int]] = []
     pending: tuple[int, int] | None = None  # (first decorator line, its indentation) of a jit decorator
     i, n = 0, len(lines)
     while i < n:
-        line = lines[i]
+        line = code[i]
         body = line.lstrip()
-        indent = len(line) - len(body)
+        indent = _indent(line)
         if body.startswith("@"):
-            m = _JIT_DECORATOR.match(body)
-            if m and (m.group("qualified") or bare) and pending is None:
+            if _is_jit_decorator(body, roots, bare) and pending is None:
                 pending = (i + 1, indent)
             elif pending is not None and pending[1] != indent:
                 pending = None
-            i = _bracket_end(lines, i) + 1
+            i = _bracket_end(code, i) + 1
             continue
         m = _DEF.match(line)
         if m:
             start = pending[0] if pending is not None and pending[1] == indent else \
                 i + 1 if m.group(1) in called else None
             pending = None
-            end = head = _bracket_end(lines, i)
+            end = head = _bracket_end(code, i)
             if start is not None:
+                depth, continued = 0, False
                 for j in range(head + 1, n):
-                    text = lines[j].strip()
-                    if j in inside:  # (a line of a string over several lines: an inline asm's text at column 0)
+                    text = code[j].strip()
+                    within = j in inside or depth > 0 or continued  # (a continuation of an earlier line)
+                    if text and not within and _indent(code[j]) <= indent:
+                        break
+                    if text or j in inside:
                         end = j
-                    elif text and not text.startswith("#"):
-                        if len(lines[j]) - len(lines[j].lstrip()) <= indent:
-                            break
-                        end = j
+                    if depth or "(" in code[j] or "[" in code[j] or "{" in code[j]:
+                        depth = max(0, depth + _opened(code[j]))
+                    continued = code[j].rstrip().endswith("\\")
                 spans.append((start, end + 1))
             i = head + 1
             continue
-        if body and not body.startswith("#"):
+        if body:
             pending = None
         i += 1
     return spans
@@ -447,8 +523,6 @@ def checked_text(data: bytes) -> str:
     if text is None:
         raise SourceRefused("not text in the encoding its first lines declare" if _declares(data) else
                             f"not UTF-8 text (byte {_bad_byte(data)})")
-    if not _JIT_MARK.search(data):
-        raise SourceRefused("defines no Triton function (no jit decorator): not a kernel source")
     return text
 
 
