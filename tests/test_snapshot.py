@@ -887,3 +887,20 @@ def test_outputs_inside_an_inductor_cache_no_option_names_are_refused(cli, tmp_p
     # beside the cache, not in it: written
     ok = cli("report", "add_kernel", *base, "--target", "cuda:90", "-o", str(tmp_path / "copied" / "r.html"), env=env)
     assert ok.returncode == 0, ok.stderr
+    # helper 95: a project's empty `fxgraph/` (or two-letter folders of its own) is no Inductor cache; a cache of
+    # C++ kernels alone (`th/c<hash>.cpp`, `.so`, `locks/c<hash>.lock`, no FX graph cache) is one
+    project = tmp_path / "proj"
+    (project / "fxgraph").mkdir(parents=True)
+    (project / "ab").mkdir()
+    (project / "ab" / "notes.py").write_text("x = 1\n")
+    (project / "docs").mkdir()
+    ok = cli("report", "add_kernel", *base, "--target", "cuda:90", "-o", str(project / "docs" / "r.html"), env=env)
+    assert ok.returncode == 0, ok.stderr
+    cpp = tmp_path / "cppcache"
+    (cpp / "th").mkdir(parents=True)
+    (cpp / "locks").mkdir()
+    name = "c" + "t" * 51
+    for f in (cpp / "th" / f"{name}.cpp", cpp / "th" / f"{name}.so", cpp / "locks" / f"{name}.lock"):
+        f.write_text("")
+    refused = cli("report", "add_kernel", *base, "--target", "cuda:90", "-o", str(cpp / "th" / "r.html"), env=env)
+    assert refused.returncode == 2 and f"is inside {cpp}, a TorchInductor cache" in refused.stderr, refused.stderr

@@ -713,42 +713,50 @@ def enclosing_compiler_cache(path: str | Path) -> Path | None:
     return None
 
 
-# Folders TorchInductor keeps at its cache's root (torch 2.1 to 2.11): a folder holding one is its cache
-_INDUCTOR_ROOT_DIRS = ("fxgraph", "aotautograd")
+# What TorchInductor writes in its cache, named by a content hash: kernel and wrapper sources, their builds,
+# debug folders and locks (`c<hash>.py`, `.cpp`, `.so`, `.main.cpp`, `.debug`, `.lock`: torch 2.1 to 2.13), FX
+# graph entries (`fxgraph/<2>/f<hash>`) and AOTAutograd ones (`aotautograd/a<hash>`)
+_INDUCTOR_ARTIFACT = lazy_compile(r"c[a-z0-9]{50,}(?:\.main)?\.(?:py|cpp|h|so|o|debug|lock|json|cubin|hsaco)")
+_INDUCTOR_ENTRY = {"fxgraph": lazy_compile(r"f[a-z0-9]{50,}"), "aotautograd": lazy_compile(r"a[a-z0-9]{50,}")}
+
+
+def _scan(folder: Path) -> list[tuple[str, bool]]:
+    try:
+        with os.scandir(folder) as it:
+            return [(de.name, de.is_dir(follow_symlinks=False)) for de in it]
+    except OSError:
+        return []
 
 
 def enclosing_inductor_cache(folder: str | Path) -> str | None:
     """The TorchInductor cache a folder is (or lies in, a few levels down at most), told by what it holds
-    rather than by where torch would put it: a folder of Inductor's `c<hash>.py` / `c<hash>.debug` files (its
-    two-letter folders), or one holding `fxgraph/`, `aotautograd/` or such a two-letter folder. None: none."""
-    from tritonscope.srcmap.paths import INDUCTOR_KERNEL_FILE
-
-    def inductor_name(name: str) -> bool:
-        return INDUCTOR_KERNEL_FILE.fullmatch(name[:-6] + ".py" if name.endswith(".debug") else name) is not None
-
+    rather than by where torch would put it: a folder holding Inductor's hash-named files (its two-letter
+    folders, `locks/`) lies in one; one holding such a folder, or `fxgraph/` or `aotautograd/` with their
+    hash-named entries, is one. (An empty `fxgraph/`, or a project's two-letter folders, make none.) None:
+    none."""
     start = Path(os.path.abspath(folder))
     for d in [start, *start.parents][:4]:
-        try:
-            with os.scandir(d) as it:
-                names = [(de.name, de.is_dir(follow_symlinks=False)) for de in it]
-        except OSError:
-            continue
-        if any(inductor_name(n) for n, _ in names):
-            return str(d.parent if len(d.name) == 2 else d)
+        names = _scan(d)
+        if any(not is_dir or name.endswith(".debug") for name, is_dir in names
+               if _INDUCTOR_ARTIFACT.fullmatch(name)):
+            return str(d.parent if len(d.name) == 2 or d.name == "locks" else d)
         for name, is_dir in names:
-            if is_dir and (name in _INDUCTOR_ROOT_DIRS or len(name) == 2 and _holds_inductor_file(d / name)):
+            if not is_dir:
+                continue
+            if len(name) == 2 and any(_INDUCTOR_ARTIFACT.fullmatch(n) for n, _ in _scan(d / name)):
+                return str(d)
+            if name in _INDUCTOR_ENTRY and _holds_entries(d / name, _INDUCTOR_ENTRY[name]):
                 return str(d)
     return None
 
 
-def _holds_inductor_file(folder: Path) -> bool:
-    from tritonscope.srcmap.paths import INDUCTOR_KERNEL_FILE
-
-    try:
-        with os.scandir(folder) as it:
-            return any(INDUCTOR_KERNEL_FILE.fullmatch(de.name) for de in it)
-    except OSError:
-        return False
+def _holds_entries(folder: Path, entry) -> bool:
+    """`fxgraph/<2>/f<hash>` or `aotautograd/a<hash>` (one level of two-letter folders or none)."""
+    for name, is_dir in _scan(folder):
+        if entry.fullmatch(name) or (is_dir and len(name) == 2 and any(entry.fullmatch(n) for n, _ in
+                                                                        _scan(folder / name))):
+            return True
+    return False
 
 
 def cache_entry_in(folder: str | Path) -> str | None:

@@ -186,7 +186,8 @@ class Selection:
         inductor = enclosing_inductor_cache(folder)
         if inductor is not None:
             raise UsageError(f"{option} {path} is inside {inductor}, a TorchInductor cache (it holds Inductor's "
-                             "kernel files and folders): inspection never writes there; give a path outside it")
+                             "hash-named files or its graph caches): inspection never writes there; give a path "
+                             "outside it")
 
     def many(self, include_all: bool = False) -> list[KernelEntry]:
         """Every entry matching any KERNEL spec (all when none is given) and --target."""
