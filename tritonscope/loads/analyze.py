@@ -11,6 +11,7 @@ A verdict compares the widest final-ISA access with the prediction; reasons carr
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts import releases
@@ -353,18 +354,24 @@ def _copy_fills(rows: list[AccessRow], unattributed: list[dict]) -> None:
             u["of"] = f"{r.where} {r.op}: the fill of its masked-off elements (its `other` value)"
 
 
+def _positions(module, names: tuple[str, ...]) -> Counter:
+    """(line, col) -> how many of the module's ops whose name starts with one of `names` sit there."""
+    at: Counter = Counter()
+    for op in module.ops:
+        if op.op.startswith(names) and op.loc is not None:
+            outer = op.loc.outermost()
+            if outer.known:
+                at[(outer.line, outer.col)] += 1
+    return at
+
+
 def _descriptor_builds(ttgir, unattributed: list[dict]) -> None:
     """The memory instructions at a `ttng.tensormap_create`'s position (`tl.make_tensor_descriptor`: a TMA
     descriptor built on the device) are named as its (`of`): PTX's `tensormap.replace` of each field in
     shared memory and the 128-byte `tensormap.cp_fenceproxy` to global memory, which ptxas lowers to shared
     loads and stores and a global exchange (`ATOMG.E.EXCH`): no load or store of the kernel's, no atomic of
     its own either."""
-    at = {}
-    for op in ttgir.ops:
-        if op.op == "ttng.tensormap_create" and op.loc is not None:
-            outer = op.loc.outermost()
-            if outer.known:
-                at.setdefault((outer.line, outer.col), op)
+    at = _positions(ttgir, ("ttng.tensormap_create",))
     for u in unattributed:
         if (u["line"], u["col"]) in at and "of" not in u and u["kind"] in ("tensormap", "shared_load", "shared_store",
                                                                             "atomic", "global_store"):
@@ -380,17 +387,14 @@ def _tensor_memory_allocation(modules: dict, unattributed: list[dict]) -> None:
     ptx = modules.get("ptx")
     if ptx is None:
         return
-    at: dict[tuple[int, int], int] = {}  # position -> its tcgen05.alloc count
-    for op in ptx.ops:
-        if op.op.startswith(("tcgen05.alloc", "tcgen05.dealloc")) and op.loc is not None:
-            outer = op.loc.outermost()
-            at[(outer.line, outer.col)] = at.get((outer.line, outer.col), 0) + op.op.startswith("tcgen05.alloc")
+    allocations = _positions(ptx, ("tcgen05.alloc",))
+    at = allocations | _positions(ptx, ("tcgen05.dealloc",))
     for u in unattributed:
         if (u["line"], u["col"]) not in at or "of" in u:
             continue
         # (the 32-bit address read back: as many such loads as allocations there, none else taken for it)
         if u["stage"] in ("llir", "ptx") and u["kind"] == "shared_load" and u.get("bytes") == 4 and \
-                u["count"] == at[(u["line"], u["col"])]:
+                u["count"] == allocations[(u["line"], u["col"])]:
             u["of"] = ("the kernel's tensor memory allocation (tcgen05.alloc at this position): each warp reads back "
                        "the address it got, written to shared memory")
         elif u["stage"] == "sass" and u["kind"] == "atomic" and u["form"].startswith("ATOMS."):
