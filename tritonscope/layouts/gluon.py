@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -167,9 +168,14 @@ class KernelTensors:
     names: dict[Layout, str]
     reached: frozenset[int] = frozenset()  # every line of the source file some op's chain names
     every: dict[Layout, str] = field(default_factory=dict)  # every layout of the TTGIR's types (and parents)
-    # the values each TTGIR op defines and uses, and the layouts its types carry (`_values_of`)
-    flow: list[Flow] = field(default_factory=list)
     frames: dict[int, set[int]] = field(default_factory=dict)  # TTGIR line -> source lines of its op's chain
+    # how to read the values each TTGIR op defines and uses, and the layouts its types carry (`flow`): read
+    # only where several written layouts became one TTGIR layout (`_values_of`)
+    flow_of: Callable[[], list[Flow]] | None = None
+
+    @functools.cached_property
+    def flow(self) -> list[Flow]:
+        return self.flow_of() if self.flow_of is not None else []
 
 
 @dataclass
@@ -273,8 +279,8 @@ def tensors_by_source_line(ttgir: str, source_file: str, path: str | None = None
                          tt.view_of, lineno in last, lineno)
         for line in frames[lineno]:
             out.setdefault(line, []).append(t)
-    return KernelTensors(out, names, frozenset().union(*frames.values()), every, _value_flow(ttgir, module, carries),
-                         frames)
+    return KernelTensors(out, names, frozenset().union(*frames.values()), every, frames,
+                         lambda: _value_flow(ttgir, module, carries))
 
 
 def _rank(t: TensorOnLine) -> tuple[int, bool, bool]:
