@@ -62,7 +62,7 @@ def test_coverage_counts_unknown_and_missing_apart(cache32):
 def test_source_finder_rules(tmp_path):
     src = tmp_path / "src" / "ab" / "kernel.py"
     src.parent.mkdir(parents=True)
-    src.write_text("@triton.jit\nb = 2\n")
+    src.write_text("@triton.jit\ndef k():\n    b = 2\n")  # (a Triton function: what the policy reads)
     sub = SourceFinder(substitutions=(("/tmp/rc/inductor", str(tmp_path / "src")),))
     assert sub.locate("/tmp/rc/inductor/ab/kernel.py") == (str(src), "substitute-path")
     assert sub.locate("/tmp/rc/inductorX/ab/kernel.py") == (None, None)  # whole components only
@@ -70,7 +70,7 @@ def test_source_finder_rules(tmp_path):
     assert root.locate("/elsewhere/ab/kernel.py") == (str(src), "source-root")
     assert root.locate("/elsewhere/zz/kernel.py") == (str(src), "source-root")  # by basename
     text = root.read("/elsewhere/ab/kernel.py", {"/elsewhere/ab/kernel.py"})
-    assert text.found and text.line(2) == "b = 2" and text.line(3) is None
+    assert text.found and text.line(3) == "    b = 2" and text.line(4) is None
     missing = SourceFinder().read("/nowhere/kernel.py", {"/nowhere/kernel.py"})
     assert not missing.found and "--source-root" in missing.error
 
