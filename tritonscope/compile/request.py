@@ -922,7 +922,7 @@ def _config_requests(request: CompileRequest, fn: Any) -> list[CompileRequest]:
             + " (it reads no launch argument the command line does not give)",)
         configs = configs if kept is None else kept
         for i, c in enumerate(configs):
-            out.append(_config_request(request, c, params, (i, len(configs)), ()))
+            out.append(_config_request(request, c, params, (i, len(configs))))
         replaced = _replaced(request, configs, "the configs'")
         out, alike = _compiled_once(out)
         said = [*prune_notes]
@@ -980,8 +980,7 @@ def _alike_text(alike: list[list[int]], at_most: int = 8) -> str:
     return "; ".join(parts) + (f"; {len(alike) - at_most} more such groups" if len(alike) > at_most else "")
 
 
-def _config_request(request: CompileRequest, c: Any, params: set[str], config: tuple[int, int],
-                    notes: tuple[str, ...]) -> CompileRequest:
+def _config_request(request: CompileRequest, c: Any, params: set[str], config: tuple[int, int]) -> CompileRequest:
     """`request` compiled as the autotuner's config `c`: its kwargs as constexprs (where the command line
     gives none), its num_warps unless --num-warps says, its num_stages / num_ctas / maxnreg; a kwarg that
     names no parameter is a compile option (AMD's waves_per_eu), as the JIT reads a launch's extra keywords."""
@@ -991,8 +990,7 @@ def _config_request(request: CompileRequest, c: Any, params: set[str], config: t
     options += tuple((k, v) for k, v in c.kwargs.items() if k not in params)
     warps = request.num_warps if request.num_warps is not None else getattr(c, "num_warps", None)
     constexprs = {**{k: v for k, v in c.kwargs.items() if k in params}, **given}
-    return replace(request, constexprs=tuple(constexprs.items()), num_warps=warps, options=options, config=config,
-                   notes=request.notes + notes)
+    return replace(request, constexprs=tuple(constexprs.items()), num_warps=warps, options=options, config=config)
 
 
 def _given_configs(request: CompileRequest, configs: list, named: set[str], params: set[str]
@@ -1017,7 +1015,7 @@ def _given_configs(request: CompileRequest, configs: list, named: set[str], para
     replaced = _replaced(request, [c for _, c in matching], their)
     kept = [k for k in ("num_warps", "num_stages") if not any(f" {k} (" in r for r in replaced)]
     said = ([f"compiled with {their} {' and '.join(kept)}"] if kept else []) + replaced
-    out, alike = _compiled_once([_config_request(request, c, params, (i, len(configs)), ())
+    out, alike = _compiled_once([_config_request(request, c, params, (i, len(configs)))
                                  for i, c in matching])
     if len(out) == 1 and len(matching) > 1:  # (the configs named all compile the same: one kernel, said)
         said.append(f"the {len(matching)} configs then compile the same: compiled once")

@@ -1076,9 +1076,10 @@ def _mma_site(op: Op, aliases: dict[str, Layout]) -> AccessSite:
     names = "AB"
     site.mma_operands = " and ".join(names[i] if i < 2 else f"operand {i}" for i in shared)
     shapes = []
-    for i in shared:
+    for i in shared:  # (the last one's type is `md`, read above)
         try:
-            shapes.append(f"{names[i]} {'x'.join(map(str, parse_tensor_type(operands[i], aliases).shape))}")
+            shape = md.shape if i == shared[-1] else parse_tensor_type(operands[i], aliases).shape
+            shapes.append(f"{names[i]} {'x'.join(map(str, shape))}")
         except TritonscopeError:
             shapes.append(names[i])
     site.mma_shapes = ", ".join(shapes)

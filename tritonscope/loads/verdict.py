@@ -64,7 +64,7 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
     if row.verdict != "as-predicted":
         row.reasons = reasons(row, graph)
     elif predicted and row.vector_bytes > predicted and row.kind == "shared_load" and \
-            (transposing := sorted(f for f in forms if "_tr_" in f or f.endswith("_tr") or "read.tr" in f)):
+            (transposing := _transposing(forms)):
         # wider than the layout allows, which the table showed with no word (8/2 as-predicted): said
         row.reasons = [Reason("transposed-read", f"{', '.join(transposing)}: an LDS read that transposes between "
                               f"lanes as it loads reads the operand across its contiguous dimension in shared "
@@ -234,7 +234,7 @@ def reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
             out.append(Reason("branch", f"{row.llir_guarded} of {n_llir} LLIR accesses sit in their own block "
                                         f"behind `br i1`, {max(llir_widths)} bytes each (a mask lowered to "
                                         f"branches, one per access)"))
-    transposing = sorted(f for f in row.counts(row.vector_stage or "") if "_tr_" in f or f.endswith("_tr")) \
+    transposing = _transposing(row.counts(row.vector_stage or "")) \
         if narrower_than_layout and in_shared else []
     if transposing:
         out.append(Reason("transposed-read",
@@ -292,6 +292,11 @@ def repeating_dims(row: AccessRow, graph: ValueGraph) -> str | None:
         elif len(set(terms)) == 1 and (divisors := _runtime_divisors(terms[0][1])):
             out.append(f"is divided by {' and by '.join(divisors)} along dim {dim}, of {n} elements")
     return f"the address {' and '.join(out)}" if out else None
+
+
+def _transposing(forms) -> list[str]:
+    """The forms that are transposing LDS reads (AMDGCN `ds_read_b64_tr_b16`, LLIR `ds.read.tr16.b64`)."""
+    return sorted(f for f in forms if "_tr_" in f or f.endswith("_tr") or "read.tr" in f)
 
 
 def _no_prediction(row: AccessRow) -> Reason:

@@ -273,10 +273,9 @@ def _code(lines: list[str]) -> tuple[list[str], set[int]]:
         out.append(text[pos:m.start()])
         body = m.group(0)
         breaks = body.count("\n")
-        if breaks:
-            inside.update(range(line_no + text.count("\n", pos, m.start()) + 1,
-                                line_no + text.count("\n", pos, m.start()) + breaks + 1))
-        line_no += text.count("\n", pos, m.end())
+        line_no += text.count("\n", pos, m.start())  # (the line the string or comment begins on)
+        inside.update(range(line_no + 1, line_no + breaks + 1))
+        line_no += breaks
         out.append("" if body.startswith("#") else "''" + "\n" * breaks)
         pos = m.end()
     out.append(text[pos:])
