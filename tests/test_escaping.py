@@ -10,7 +10,10 @@ and the planted text must still be there, as text.
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
 from html.parser import HTMLParser
@@ -314,3 +317,78 @@ def test_markup_in_paths_and_names_is_text(cli, cache39, tmp_path):
         console.print("reading a[/red]b and [bold]x[/bold]")
         console.print(Text("styled", style="red"))
     assert cap.get() == "reading a[/red]b and [bold]x[/bold]\nstyled\n"
+
+
+# Characters that read as nothing or reorder what is around them, and a name's undecodable bytes (a folder's
+# name as Python reads it, or a JSON escape of one: lone surrogates), which a terminal got as the 8-bit CSI
+# byte 0x9b and a strict UTF-8 stdout could not write at all
+INVISIBLE = "\u200f\u200b\ufeff\u2028\u061c"
+RAW_BAD = (b"\x1b", b"\x9b", b"\xc2\x9b", b"\xe2\x80\x8f", b"\xe2\x80\x8b", b"\xef\xbb\xbf", b"\xe2\x80\xa8",
+           b"\xd8\x9c", b"\xe2\x80\xae")
+
+
+def _run_bytes(*args: str) -> subprocess.CompletedProcess:
+    """The CLI with a strict UTF-8 stdout and stderr (Python's default under a UTF-8 locale other than C.UTF-8),
+    its output as bytes."""
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "200", "PYTHONIOENCODING": "utf-8:strict",
+           "TRITONSCOPE_RECORDS_CACHE": "off"}
+    return subprocess.run([sys.executable, "-m", "tritonscope", *args], capture_output=True, env=env, timeout=600)
+
+
+def _hostile_copy(cache39: Path, root: Path, folder: str, ir_line: str = "") -> Path:
+    entry = shutil.copytree(cache39 / ADD_90, root / folder)
+    meta = json.loads((entry / "add_kernel.json").read_text())
+    meta["name"] = "g\udc9b2J\udc9b31m" + INVISIBLE + "\u202e"  # (json.dumps writes the surrogates as escapes)
+    (entry / "add_kernel.json").write_text(json.dumps(meta))
+    if ir_line:
+        p = entry / "add_kernel.ttgir"
+        p.write_text(p.read_text().replace("} loc(#loc)\n", f"}} loc(#loc)\n// {ir_line}\n", 1))
+    return entry
+
+
+def test_undecodable_and_invisible_characters_reach_no_terminal_and_no_snapshot_raw(cache39, tmp_path):
+    """A name whose bytes are not UTF-8 printed the byte 0x9b (the 8-bit CSI) back to the terminal, and with a
+    strict UTF-8 stdout `ls` died; `snapshot` died on it whatever the stdout (metrics.json could not be
+    encoded); a right-to-left mark or a zero-width space passed into every output; a hash folder's escape
+    shifted `ls`'s columns (measured before it was made visible)."""
+    _hostile_copy(cache39, tmp_path / "a", "HASH\x1b]0;DI")
+    r = _run_bytes("ls", "--cache-dir", str(tmp_path / "a"))
+    assert r.returncode == 0, r.stderr
+    assert not any(b in r.stdout for b in RAW_BAD), r.stdout
+    assert b"g\\x9b2J\\x9b31m\\u200f\\u200b\\ufeff\\u2028\\u061c\\u202e" in r.stdout, r.stdout
+    head, row = r.stdout.decode().splitlines()[1:3]
+    assert row.index("HASH\\x1b]0;") == head.index("hash") and row.index("cuda:90") == head.index("target"), \
+        (head, row)
+    r = _run_bytes("snapshot", "--cache-dir", str(tmp_path / "a"), "--out", str(tmp_path / "snap"))
+    assert r.returncode == 0, r.stderr
+    [metrics] = (tmp_path / "snap").rglob("metrics.json")
+    raw = metrics.read_bytes()
+    assert not any(b in raw for b in RAW_BAD), raw[:300]
+    assert json.loads(raw)["kernel"] == "g\udc9b2J\udc9b31m" + INVISIBLE + "\u202e"  # (the same value, escaped)
+
+
+def test_diff_markdown_shows_a_kernels_escapes_and_its_ir_lines_escapes(cache39, tmp_path):
+    """The pull-request comment's details (the kernel's name in their summary, the stage's diff lines) wrote
+    the cache's escape sequences as they were: a CI log that renders ANSI cleared its screen, retitled it, or
+    wrote the clipboard (OSC 52)."""
+    _hostile_copy(cache39, tmp_path / "a", ADD_90)
+    _hostile_copy(cache39, tmp_path / "b", ADD_90, ir_line="x\x1b[2J\x1b]52;c;ZWNobw==\x07" + INVISIBLE)
+    r = _run_bytes("diff", str(tmp_path / "a"), str(tmp_path / "b"), "--format", "markdown")
+    assert r.returncode == 0, r.stderr
+    assert not any(b in r.stdout for b in RAW_BAD), r.stdout
+    out = r.stdout.decode()
+    assert "+// x\\x1b[2J\\x1b]52;c;ZWNobw==\\x07\\u200f" in out and "<summary><code>g\\x9b2J" in out, out
+
+
+def test_progress_lines_on_stderr_show_control_characters():
+    """A stage's file name is in the progress line of a large stage's parse: printed as is, its OSC 52 wrote
+    the terminal's clipboard."""
+    import io
+
+    from tritonscope.status import stderr_console
+
+    console = stderr_console()
+    console.file = io.StringIO()
+    console.print("parsing ptx (40 MB, k\x1b]52;c;eA==\x1b\\\u202e.ptx)")
+    out = console.file.getvalue()
+    assert "\x1b" not in out and "\u202e" not in out and "k\\x1b]52;c;eA==\\x1b\\\\u202e.ptx" in out, out

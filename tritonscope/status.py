@@ -10,10 +10,11 @@ from collections.abc import Callable, Iterator
 
 def stderr_console():
     """The console of every progress line on stderr: no markup and no emoji codes (what it shows holds paths and
-    kernel names: `[red]` and `:100:` are text there)."""
-    from rich.console import Console
+    kernel names: `[red]` and `:100:` are text there), their control characters made visible (a stage's file
+    name is the cache author's: render/visible.py)."""
+    from tritonscope.render.terminal import VisibleConsole
 
-    return Console(stderr=True, emoji=False, markup=False)
+    return VisibleConsole(stderr=True)
 
 
 @contextlib.contextmanager

@@ -23,6 +23,7 @@ from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.syntax import split_top_level
 from tritonscope.loads.analyze import analyze_entry
 from tritonscope.parallel import entry_bytes, pool_map
+from tritonscope.render.visible import json_visible
 from tritonscope.stages import collecting_unparsed, entry_stages, note_unparsed, release
 from tritonscope.stages.table import BINARY_STAGES
 
@@ -81,8 +82,11 @@ class KernelRecord:
 
 
 def dumps_document(doc: object) -> str:
-    """A snapshot file's JSON: sorted keys, two-space indent, a final newline (byte for byte stable)."""
-    return json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    """A snapshot file's JSON: sorted keys, two-space indent, a final newline (byte for byte stable); text as
+    UTF-8 but the characters a terminal would act on or that read as others (`json_visible`: an escape, a
+    bidirectional override, a name's undecodable byte as its lone surrogate), escaped: a committed file that
+    `cat` and `git diff` show as it reads, and that UTF-8 can encode."""
+    return json_visible(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False)) + "\n"
 
 
 def signature_from_ir(normalized_ir: str) -> dict:

@@ -19,7 +19,7 @@ from tritonscope.diff.records import KernelRecord
 from tritonscope.diff.verdicts import Verdict
 from tritonscope.errors import UsageError
 from tritonscope.render.terminal import string_console
-from tritonscope.render.visible import visible
+from tritonscope.render.visible import one_line, visible
 
 # Metrics shown in summary tables, in this order (all of them are in the JSON and per-kernel detail).
 HEADLINE_METRICS = ("regs", "spills", "smem", "tmem", "occupancy", "stack", "scratch", "code_bytes", "vector-width",
@@ -277,7 +277,8 @@ def _text(text: str) -> str:
 
 
 def _markdown_kernel_details(p: KernelPair, opts: RenderOptions, max_lines: int) -> str:
-    summary = f"<code>{html.escape(p.b.name)}</code> <code>{html.escape(_targets(p))}</code>: {p.change_summary()}"
+    summary = (f"<code>{html.escape(one_line(p.b.name))}</code> <code>{html.escape(one_line(_targets(p)))}</code>: "
+               f"{p.change_summary()}")
     lines = [f"<details><summary>{summary}</summary>", ""]
     deltas = _shown_deltas(p, opts)
     if deltas:
@@ -292,7 +293,8 @@ def _markdown_kernel_details(p: KernelPair, opts: RenderOptions, max_lines: int)
             continue
         lines.append(f"**{sd.stage}** (+{sd.added}/-{sd.removed})")
         if not opts.stat:
-            shown = [ln.replace("```", "`\u200b``") for ln in sd.lines[:max_lines]]
+            # (a fence in the IR's text broken by a zero-width space, added after the IR's own were made visible)
+            shown = [visible(ln).replace("```", "`\u200b``") for ln in sd.lines[:max_lines]]
             lines += ["", "```diff", *shown, "```"]
             if len(sd.lines) > max_lines:
                 lines.append(f"_{len(sd.lines) - max_lines} more diff lines not shown._")

@@ -46,7 +46,10 @@ def ls_rows(entries: list[KernelEntry], now: float, tmem: bool = False) -> list[
         for over in e.over_limits_on(t):  # a launch raises OutOfResources: said beside the name too
             short, unit = _OVER.get(over["resource"], (over["resource"], str))
             name += f" {short}>{unit(over['limit'])}"
-        cells = [name, e.hash[:10], str(t) if t else "-", ws, human_size(smem) if isinstance(smem, int) else "-"]
+        # (the hash is a folder's name and the target the metadata's text, the cache author's both: each cell is
+        # measured as it is shown)
+        cells = [name, one_line(e.hash[:10]), one_line(str(t)) if t else "-", ws,
+                 human_size(smem) if isinstance(smem, int) else "-"]
         if tmem:
             cols = e.tmem_columns
             cells.append(f"{cols} col" if cols else "-")
@@ -113,10 +116,11 @@ def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console,
         console.print(f"no torch.compile kernels in {root}")
         return
     out = Text(f"{root}  ({len(entries)} torch.compile entries)\n", end="")
-    width = max(cell_len(e.name) for e in entries)
-    for e, link in zip(entries, links, strict=True):
+    names = [one_line(e.name) for e in entries]
+    width = max(cell_len(n) for n in names)
+    for e, name, link in zip(entries, names, links, strict=True):
         b = link.block
-        head = f"{e.name}{' ' * (width - cell_len(e.name))}  {e.hash[:10]}  "
+        head = f"{name}{' ' * (width - cell_len(name))}  {one_line(e.hash[:10])}  "
         out.append(head, style="bold" if b is not None else None)
         if b is None:
             out.append(f"{link.role}\n", style="dim")
