@@ -38,6 +38,7 @@ class LayoutFacts:
     broadcast_bases: dict[str, int] = field(default_factory=dict)  # zero bases per in-dim
     threads: int = 0  # threads the layout spreads over (lanes x warps x CTAs; 0 for shared layouts)
     threads_per_element: int = 1  # distinct threads holding each element (threads_holding_each)
+    ctas_per_element: int = 1  # of the CTAs of a cluster (num_ctas > 1), those holding each element
     replicated_dims: tuple[int, ...] = ()  # dims the CTA tile overhangs the tensor along (the copies' cause)
     bases: dict[str, list[list[int]]] = field(default_factory=dict)
 
@@ -89,7 +90,9 @@ def span_rank(bases: list[list[int]]) -> int:
     return len(pivots)
 
 
-def cta_tile(layout: Layout, ll: LinearLayout) -> tuple[int, ...]:
+def cta_tile(layout: Layout, ll: LinearLayout, own: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    """What one CTA covers in one round; a layout that names no tile (a linear one) covers the part of the
+    tensor one CTA holds (`own`, from shape_in_cta; the tensor's shape where not given)."""
     if isinstance(layout, BlockedLayout):
         return tuple(
             s * t * w
@@ -108,17 +111,29 @@ def cta_tile(layout: Layout, ll: LinearLayout) -> tuple[int, ...]:
             k = len(tile) - 1 if layout.op_idx == 0 else len(tile) - 2
             tile = tuple(min(t, ll.shape[k]) if i == k else t for i, t in enumerate(tile))
         return tile
-    return ll.shape
+    return own if own is not None else ll.shape
 
 
-def threads_holding_each(ll: LinearLayout) -> int:
+def threads_holding_each(ll: LinearLayout, of: tuple[str, ...] = ("lane", "warp", "block")) -> int:
     """Distinct threads (lane, warp, CTA) holding each element: 2 ** the thread bits whose move a thread's
     registers can undo (a zero basis, or, in a generic linear layout, one alike another thread's or a
-    register's; the layout reaches every element alike)."""
-    regs = [list(b) for b in ll.bases.get("register", [])]
-    threads = [list(b) for x in ("lane", "warp", "block") for b in ll.bases.get(x, [])]
-    moved = span_rank(regs + threads) - span_rank(regs)
+    register's; the layout reaches every element alike). `of=("block",)`: the CTAs holding each element,
+    the moves of a CTA's own threads undoing nothing (CTAs are told apart by their blocks alone)."""
+    inside = [list(b) for x in ("register", "lane", "warp") if x not in of for b in ll.bases.get(x, [])]
+    threads = [list(b) for x in of for b in ll.bases.get(x, [])]
+    moved = span_rank(inside + threads) - span_rank(inside)
     return 2 ** (len(threads) - moved)
+
+
+def shape_in_cta(bases: dict[str, list[list[int]]], shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The part of `shape` one CTA of a cluster holds: halved along a dim for each block basis that moves
+    along it alone (a CGA split); a zero block basis (the CTAs hold copies) or none leaves the shape whole."""
+    split = [1] * len(shape)
+    for b in bases.get("block", []):
+        moved = [i for i, v in enumerate(b) if v]
+        if len(moved) == 1:
+            split[moved[0]] *= 2
+    return tuple(max(1, s // p) for s, p in zip(shape, split, strict=False))
 
 
 def describe(
@@ -134,8 +149,10 @@ def describe(
     lanes = 1 if shared else ll.size("lane")
     if warp_size is not None and not shared and warp_size != lanes:
         raise TritonscopeError(f"--warp-size {warp_size}: this {layout.kind} layout has {lanes} lanes per warp")
-    tile = cta_tile(layout, ll)
-    rounds_per_dim = tuple(max(1, s // t) for s, t in zip(shape, tile, strict=False))
+    # a CTA of a cluster holds its part of the tensor (a CGA split): its tile and rounds are of that part
+    in_cta = shape if shared else shape_in_cta(ll.bases, shape)
+    tile = cta_tile(layout, ll, in_cta)
+    rounds_per_dim = tuple(max(1, s // t) for s, t in zip(in_cta, tile, strict=False))
     d = fastest_dim(layout, ll)
     own_rank = layout.rank or 2  # (an NVMMA layout prints no rank below 3: it is 2-D)
     if getattr(layout, "order", None) and len(shape) > len(layout.order):
@@ -181,7 +198,8 @@ def describe(
         bases=ll.bases,
         threads=0 if shared else prod(ll.size(x) for x in ("lane", "warp", "block") if x in ll.in_dims),
         threads_per_element=1 if shared else threads_holding_each(ll),
-        replicated_dims=tuple(i for i, (s, t) in enumerate(zip(shape, tile, strict=False)) if t > s),
+        ctas_per_element=1 if shared else threads_holding_each(ll, ("block",)),
+        replicated_dims=tuple(i for i, (s, t) in enumerate(zip(in_cta, tile, strict=False)) if t > s),
     )
 
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from math import prod
 
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts import releases
 from tritonscope.layouts.attrs import parse_layout_aliases
 from tritonscope.layouts.gluon import written_in_source
-from tritonscope.layouts.views import describe
+from tritonscope.layouts.views import describe, shape_in_cta
 from tritonscope.loads import reclaim as loadreclaim
 from tritonscope.loads.join import (
     ACCEPTS,
@@ -569,6 +570,9 @@ def _register_facts(row: AccessRow, site):
     row.elements_per_thread = facts.elements_per_thread
     row.distinct_per_thread = facts.distinct_per_thread
     row.threads = facts.warp_size * facts.num_warps * max(1, facts.num_ctas)
+    row.ctas = max(1, facts.num_ctas)
+    if row.ctas > 1:
+        row.cta_elements = prod(shape_in_cta(facts.bases, tuple(row.shape)))
     row.warp_size = facts.warp_size
     return facts
 

@@ -97,6 +97,9 @@ class AccessRow:
     predicted_vectors_per_thread: int | None = None
     threads: int | None = None
     warp_size: int | None = None  # lanes of one warp (not in the JSON: `threads` is)
+    # a cluster's CTAs (num_ctas > 1; `threads` counts all of theirs) and the part of the tensor one CTA holds
+    ctas: int = 1
+    cta_elements: int | None = None
     prediction_note: str | None = None
     alignment: list[dict] = field(default_factory=list)
     # the loads the address is computed from (a gather): (source line `505` or `505 @ 1746` or None, op name,
@@ -180,7 +183,7 @@ class AccessRow:
             "dtype": self.dtype,
             "layout": self.layout, "layout_text": self.layout_text, "mask": self.mask, "other": self.other,
             "eviction_policy": self.eviction, "cache_modifier": self.cache,
-            "threads": self.threads, "elements_per_thread": self.elements_per_thread,
+            "threads": self.threads, "ctas": self.ctas, "elements_per_thread": self.elements_per_thread,
             "distinct_per_thread": self.distinct_per_thread,
             "contiguous_per_thread": self.contiguous_per_thread, "fastest_dim": self.fastest_dim,
             "predicted_vector_bytes": self.predicted_vector_bytes,

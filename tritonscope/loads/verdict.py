@@ -183,12 +183,18 @@ def reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     total = 1
     for n in row.shape:
         total *= n
-    if layout_is_scalar and row.elements_per_thread == 1 and row.threads and total <= row.threads:
+    # (a cluster's CTA (num_ctas > 1) holds its part of the tensor over its own threads)
+    threads = (row.threads or 0) // row.ctas
+    if row.ctas > 1 and row.cta_elements:
+        total = row.cta_elements
+    if layout_is_scalar and row.elements_per_thread == 1 and threads and total <= threads:
         # (fewer warps help only a tensor larger than one warp: a smaller one leaves lanes empty anyway)
         fewer = "a larger tile, or fewer warps," if total > (row.warp_size or 0) else "only a larger tile"
-        out.append(Reason("one-per-thread", f"the {total}-element tensor over {row.threads} threads leaves each "
-                                            f"thread one element: no vector is possible ({fewer} would give each "
-                                            "thread several)"))
+        held = (f"the {total}-element tensor over {threads} threads" if row.ctas == 1 else
+                f"the {total}-element part of the tensor each of the {row.ctas} CTAs holds, over its {threads} "
+                "threads,")
+        out.append(Reason("one-per-thread", f"{held} leaves each thread one element: no vector is possible "
+                                            f"({fewer} would give each thread several)"))
     if layout_is_scalar and row.elements_per_thread:
         spt = getattr(site.layout, "size_per_thread", None)
         detail = f"sizePerThread={list(spt)}, " if spt else ""

@@ -347,16 +347,22 @@ def held_sentence(f: dict) -> str:
         return f"in shared memory, {n} consecutive element{'' if n == 1 else 's'} along dim {f['fastest_dim']}"
     n, tpe = f["elements_per_thread"], f["threads_per_element"]
     distinct = f.get("distinct_per_thread", n)
+    # a cluster's CTAs (num_ctas > 1) are told of apart: the threads of one CTA, and the CTAs holding an element
+    ctas, cta_copies = f.get("num_ctas", 1) or 1, f.get("ctas_per_element", 1) or 1
+    threads = f"{f['threads'] // ctas} threads in each of {ctas} CTAs" if ctas > 1 else f"{f['threads']} threads"
     if distinct != n:  # registers repeating an element (a zero register basis): the count of each
         text = (f"{distinct} element{'s' if distinct != 1 else ''}/thread, each in {n // distinct} registers, "
-                f"over {f['threads']} threads, ")
+                f"over {threads}, ")
     else:
-        text = f"{n} element{'s' if n != 1 else ''}/thread over {f['threads']} threads, "
+        text = f"{n} element{'s' if n != 1 else ''}/thread over {threads}, "
+    tpe //= cta_copies
+    where = "" if ctas == 1 else " of each CTA" if cta_copies == ctas else \
+        f" of each of {cta_copies} CTAs" if cta_copies > 1 else " of one CTA"
     if tpe == 1:
-        return text + "each element held by one thread"
+        return text + f"each element held by one thread{where}"
     dims = ", ".join(map(str, f["replicated_dims"]))
     along = f" (replicated along dim{'s' if len(f['replicated_dims']) > 1 else ''} {dims})" if dims else ""
-    return text + f"each element held by {tpe} threads{along}"
+    return text + f"each element held by {tpe} threads{where}{along}"
 
 
 def _line_span(lines: list[int]) -> str:

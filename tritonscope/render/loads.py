@@ -198,7 +198,7 @@ def explain_lines(report: LoadsReport) -> list[str]:
         if r.predicted_vector_bytes is not None and r.shape:
             words = []
             if r.threads:
-                words.append(f"{r.threads} threads")
+                words.append(_threads(r))
             words.append(f"{r.elements_per_thread} elements per thread")
             words.append(f"{r.contiguous_per_thread} contiguous per thread along dim {r.fastest_dim} "
                          f"-> {r.predicted_vector_bytes}-byte vectors")
@@ -247,7 +247,7 @@ def _summary(r: AccessRow, report: LoadsReport) -> str:
     """The issue's one-line form: `; 64 threads; 256 elements per thread; 8 contiguous ... per thread`."""
     parts = []
     if r.threads:
-        parts.append(f"{r.threads} threads")
+        parts.append(_threads(r))
     if r.elements_per_thread is not None and r.shape:
         parts.append(f"{r.elements_per_thread} elements per thread")
         if r.contiguous_per_thread is not None and r.predicted_vector_bytes is not None:
@@ -280,3 +280,8 @@ def render_explain(report: LoadsReport, console: Console) -> None:
         console.print(line, markup=False, highlight=False)
     for note in report.notes:
         console.print(f"note: {note}", markup=False)
+
+
+def _threads(r: AccessRow) -> str:
+    """`128 threads`; a cluster's (num_ctas > 1): `128 threads in each of 2 CTAs`."""
+    return f"{r.threads} threads" if r.ctas == 1 else f"{r.threads // r.ctas} threads in each of {r.ctas} CTAs"
