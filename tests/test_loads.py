@@ -1356,7 +1356,38 @@ def test_an_mma_rows_shape_names_each_operand_it_reads_from_shared_memory(cli):
     entry = next((Path(__file__).parent / "data" / "tutorials-cuda100-triton3.9").glob("BCHWVK37*"))
     out = cli("loads", str(entry)).stdout
     (row,) = [ln for ln in out.splitlines() if "ttng.tc_gen5_mma" in ln]
-    assert "A 256x128, B 128x256 f16" in row
+    # (the layout column is B's, `shared1`: A's other layout is named beside its shape, helper 97)
+    assert "A 256x128 shared, B 128x256 f16  shared1 " in row, row
+
+
+def test_an_mma_row_names_an_operand_in_tensor_memory_and_another_layout():
+    """Triton's warp-specialized attention tutorial (cuda:100): its P @ V MMA reads A (the P tile) from tensor
+    memory, and its Q @ K MMA reads A and B through two shared layouts; the rows named neither (the layout
+    column is the last shared operand's): `B 64x64 f16  shared`, `A 128x64, B 64x64 f16  shared2`."""
+    from tritonscope.artifacts.cache import Cache
+    from tritonscope.loads.analyze import analyze_entry
+
+    folder = Path(__file__).parent / "data" / "tutorials-cuda100-triton3.9"
+    (entry,) = [e for e in Cache(folder).kernels() if e.hash.startswith("7IQX35U3")]
+    rows = [r for r in analyze_entry(entry, sass=False).rows if r.kind == "mma_shared"]
+    shapes = {(r.line, r.sites[0].mma_shapes, r.layout) for r in rows}
+    assert {(231, "A 128x64 shared, B 64x64", "shared2"), (231, "A 128x64 tmem, B 64x64", "shared")} <= shapes, shapes
+
+
+def test_a_clusters_rows_count_one_ctas_threads(cli):
+    """The multi-CTA Gluon matmul (two CTAs of a cluster; its barrier phase, one i64 every CTA holds a copy of,
+    in a 4-warp and a 1-warp partition): `one-per-thread` said "the 1-element tensor over 256 threads" (and 64),
+    the two CTAs' threads counted as one CTA's (helper 97). A CTA's threads are counted, and the JSON names the
+    CTAs (`threads` stays lanes x warps x CTAs)."""
+    entry = next((Path(__file__).parent / "data" / "tutorials-cuda100-triton3.9").glob("BCHWVK37*"))
+    doc = json.loads(cli("loads", str(entry), "--no-sass", "--json").stdout)
+    rows = {(r["line"], r["threads"]): r for r in doc["rows"] if r["shape"] == [1] and r["ctas"] == 2}
+    assert {(455, 256), (388, 64)} <= set(rows), sorted(rows)
+    assert rows[455, 256]["evidence"]["one-per-thread"].startswith(
+        "the 1-element part of the tensor each of the 2 CTAs holds, over its 128 threads, leaves each thread one")
+    assert "over its 32 threads" in rows[388, 64]["evidence"]["one-per-thread"]
+    out = cli("loads", str(entry), "--no-sass", "--explain", "455").stdout
+    assert "; 128 threads in each of 2 CTAs; 1 elements per thread" in out, out
 
 
 def test_the_tensor_memory_allocations_instructions_are_named_on_the_def_line():

@@ -1076,12 +1076,20 @@ def _mma_site(op: Op, aliases: dict[str, Layout]) -> AccessSite:
     names = "AB"
     site.mma_operands = " and ".join(names[i] if i < 2 else f"operand {i}" for i in shared)
     shapes = []
-    for i in shared:  # (the last one's type is `md`, read above)
+    for i, t in enumerate(operands[:2]):
+        if i not in shared and "tensor_memory" not in t:
+            continue  # (a register operand: wgmma's A, none of shared memory's)
         try:
-            shape = md.shape if i == shared[-1] else parse_tensor_type(operands[i], aliases).shape
-            shapes.append(f"{names[i]} {'x'.join(map(str, shape))}")
+            of = md if i == shared[-1] else parse_tensor_type(t, aliases)
         except TritonscopeError:
             shapes.append(names[i])
+            continue
+        shape = f"{names[i]} {'x'.join(map(str, of.shape))}"
+        if i not in shared:  # (tcgen05's A from tensor memory: read by the MMA, by no shared access)
+            shape += " tmem"
+        elif of.encoding_name != md.encoding_name:  # (the row's layout is the last operand's: another named)
+            shape += f" {of.encoding_name}"
+        shapes.append(shape)
     site.mma_shapes = ", ".join(shapes)
     return site
 
