@@ -137,11 +137,18 @@ def _cleanup_on_termination() -> None:
             signal.signal(getattr(signal, name), terminated)
 
 
+# True where the command runs as a program (`run`, the console entry point), not inside another process (a test
+# runner's CliRunner): only then may it fork a process to watch it (compile/supervise.py)
+AS_PROGRAM = False
+
+
 def run() -> None:
     """The console entry point: `main`, then, where a compile loaded Triton's C++ extension, an exit that
     skips interpreter teardown. Triton's Gluon front end keeps IR attributes alive in module globals, and
     nanobind prints dozens of "leaked instance" lines at teardown: noise after a clean result, or after a
     one-line error. Our own output is flushed first; nothing of ours runs at exit."""
+    global AS_PROGRAM
+    AS_PROGRAM = True
     relax_gc()
     _cleanup_on_termination()
     try:

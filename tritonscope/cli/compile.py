@@ -168,6 +168,13 @@ def compile_cmd(
     from tritonscope.render.terminal import make_console
 
     quiet_triton_warnings()
+    if any("::" in k for k in kernels) and not list_samples:
+        from tritonscope import cli
+
+        if cli.AS_PROGRAM:  # (an import that crashes this process is said by the one watching it)
+            from tritonscope.compile.supervise import watch
+
+            watch()
     console = make_console()
     cache = str(cache_dir) if cache_dir else str(default_cache_dir())
     if interpret and not run:
@@ -207,6 +214,9 @@ def compile_cmd(
         raise UsageError(f"{usage[0].request.label}: {usage[0].error.headline()}")
     failed_targets = _report_target_failures(results)
     kernel_failures = [r for r in results if not r.ok and r.error.kind != "target"]
+    if not existed:  # (nothing compiled, every import failed: no empty cache folder is left behind)
+        with contextlib.suppress(OSError):
+            os.rmdir(cache)
     if as_json:
         emit_json({"cache": cache, "results": [_result_json(r) for r in results]}, "compile")
     else:

@@ -188,7 +188,9 @@ def import_failure(exc: BaseException, path: str | None) -> CompileFailure:
     elif mine and (os.path.abspath(mine[-1].filename), mine[-1].lineno) != (file, line):
         # the file's import of a module of its tree that raised: where, too (the headline stays the file's)
         raised = f" (raised at {os.path.basename(mine[-1].filename)}:{mine[-1].lineno})"
-    message = f"{type(exc).__name__}: {_one_line(str(exc))}{raised}"
+    # (the tool's own ModuleExited says what the module did: no class name of ours before it)
+    kind = "" if type(exc).__name__ == "ModuleExited" else f"{type(exc).__name__}: "
+    message = f"{kind}{_one_line(str(exc))}{raised}"
     undecodable = _not_utf8(file)
     if undecodable:  # (Triton's `inspect` reads the source as UTF-8: "should be defined in a Python file")
         message += f" ({undecodable})"

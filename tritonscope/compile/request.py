@@ -128,8 +128,8 @@ def parse_kernel_ref(text: str) -> KernelRef:
     sample_kernels = sample_package()
 
     if m := _USER_KERNEL.match(text):
-        file = Path(m.group("path")).resolve()
-        if file.is_file():  # (a folder that would shadow the installed Triton: said once, before any import)
+        file = _regular_file(m.group("path"))
+        if file is not None:  # (a folder that would shadow the installed Triton: said once, before any import)
             refuse_shadowing(m.group("path"), *package_root(file))
         return KernelRef(path=m.group("path"), name=m.group("name"))
     if text.endswith(".ttir") or os.path.isdir(text):
@@ -149,6 +149,29 @@ def parse_kernel_ref(text: str) -> KernelRef:
         f"unknown kernel '{text}': a sample ({', '.join(names)}), path/to/file.py::kernel_name, or a cache "
         "entry (its directory or its .ttir) to compile again for --target"
     )
+
+
+def _regular_file(path: str) -> Path | None:
+    """`path` resolved, where it is a regular file; None where nothing is there (the import says so, for each
+    request); UsageError for what a read would hang on or never end (a FIFO, /dev/zero behind a link), a folder
+    and a link loop, before anything reads it."""
+    import stat
+
+    try:
+        file = Path(path).resolve()
+        mode = file.stat().st_mode
+    except FileNotFoundError:
+        return None
+    except RuntimeError:  # (Python 3.11 and 3.12's resolve() on a link loop)
+        raise UsageError(f"{path}: a symbolic link loop") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else \
+            "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else \
+            "not a file"
+        raise UsageError(f"{path}: {kind}, not a Python file")
+    return file
 
 
 def _ttir_of(text: str) -> str:
@@ -213,8 +236,7 @@ def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) 
     root, package = package_root(file)
     refuse_shadowing(path, root, package)
     before = set(sys.modules)
-    # what the module prints at import goes to stderr: stdout is the command's (its --json)
-    with contextlib.redirect_stdout(sys.stderr):
+    with _import_guard(file):
         if file in _WIDER_ROOTS:  # (imported so before in this process, or in the parent of this worker)
             root, package, note = _WIDER_ROOTS[file]
             module, notes = _import_on_path(file, package, target, root, before)
@@ -348,10 +370,65 @@ def _import_on_path(file: Path, package: list[str], target: CompileTarget | None
                            "`sys.exit(main())` without an `if __name__ == '__main__':` guard?)"
                            ).with_traceback(exc.__traceback__) from None
     finally:
-        sys.path.remove(str(root))
+        with contextlib.suppress(ValueError):  # (a module that edited sys.path took it out itself)
+            sys.path.remove(str(root))
         if not package:
             _forget_siblings(before, root)
     return module, notes
+
+
+class _Unclosable:
+    """A stream whose close() does nothing: what a module that closes sys.stdout at import closes."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def close(self) -> None:
+        pass
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def _import_guard(file: Path):
+    """A user module's import, kept from changing what the command goes on with: what it prints goes to stderr
+    (stdout is the command's: its --json), and a module that replaces or closes the streams, changes directory
+    (relative paths, the cache's among them, were read against the directory the command started in), edits
+    sys.path or waits on stdin (given an empty one) changes nothing after it; the threads it starts are daemons
+    (a logger's or a prefetcher's: the command, and each compile worker, would wait for them at exit, for
+    ever)."""
+    import threading
+
+    from tritonscope.compile.supervise import importing
+    from tritonscope.errors import Terminated
+
+    streams, cwd, path = (sys.stdin, sys.stdout, sys.stderr), os.getcwd(), list(sys.path)
+    real_init = threading.Thread.__init__
+
+    def daemon_init(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        self.daemon = True
+
+    with open(os.devnull, encoding="utf-8") as empty:
+        sys.stdin, sys.stdout, sys.stderr = empty, _Unclosable(streams[2]), _Unclosable(streams[2])
+        threading.Thread.__init__ = daemon_init
+        importing(str(file))  # (where the import ends this process, the one watching it says so)
+        try:
+            yield
+        except Terminated:  # (a SIGTERM: the module's own, where the watching process passed none on)
+            raise
+        except BaseException:
+            importing(None)
+            raise
+        else:
+            importing(None)
+        finally:
+            threading.Thread.__init__ = real_init
+            sys.stdin, sys.stdout, sys.stderr = streams
+            sys.path[:] = path  # (a module that cleared it left the command's own later imports nowhere to look)
+            with contextlib.suppress(OSError):
+                os.chdir(cwd)
 
 
 @contextlib.contextmanager
@@ -661,7 +738,8 @@ def resolve_spec(request: CompileRequest) -> tuple[Any, Any]:
             no_spec, no_align = jit_flags(fn)
             args = signatures.parse_named_signature(
                 sig, names, constexprs, rules, backend, no_specialize=no_spec, no_align=no_align,
-                annotations=annotated_types(fn), amd_buffer_ops=amd_buffer_ops_enabled())
+                annotations=annotated_types(fn), amd_buffer_ops=amd_buffer_ops_enabled(),
+                constexpr_params=[p.name for p in fn.params if p.is_constexpr])
         else:
             args = signatures.parse_aot_signature(sig, names, rules)
             args = [
@@ -798,8 +876,9 @@ def _pruning_note(autotuner: Any, n: int) -> tuple[str, ...]:
     pruned = [k for k in ("early_config_prune", "perf_model") if getattr(autotuner, k, None)]
     if not pruned:
         return ()
-    return (f"the autotuner prunes its {n} configs by {' and '.join(pruned)} on a launch's arguments, which a "
-            "compile without a GPU has not got: every config is compiled (give --constexpr values to pick one)",)
+    return (f"the autotuner prunes its {n} config{'s' if n != 1 else ''} by {' and '.join(pruned)} on a launch's "
+            "arguments, which a compile without a GPU has not got: every config is compiled (give --constexpr "
+            "values to pick one)",)
 
 
 class _NotGiven(dict):

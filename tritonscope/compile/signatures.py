@@ -126,6 +126,7 @@ def parse_named_signature(
     text: str, arg_names: list[str], constexprs: Mapping[str, Any], rules: ReleaseRules, backend: str,
     *, no_specialize: Collection[str] = (), no_align: Collection[str] = (),
     annotations: Mapping[str, str] | None = None, amd_buffer_ops: bool = True,
+    constexpr_params: Collection[str] = (),
 ) -> list[ArgSpec]:
     """`x_ptr=*fp16,n=i32:16`: named types with optional AOT hints. Pointers are assumed to come from
     torch allocations, as in a JIT launch: 16-byte aligned (and under 2 GiB on AMD, where the release gives
@@ -137,10 +138,19 @@ def parse_named_signature(
         if "=" not in part:
             raise UsageError(f"--signature: expected NAME=TYPE, got '{part}'")
         name, ty = (s.strip() for s in part.split("=", 1))
+        if name in given:  # (the last would win, as if the first were not written)
+            raise UsageError(f"--signature: argument '{name}' given twice ({given[name]}, {ty})")
         given[name] = ty
     unknown = (set(given) | set(constexprs)) - set(arg_names)
     if unknown:
         raise unknown_arguments(unknown, arg_names)
+    for name, ty in given.items():
+        if name in constexprs:  # (a launch passing it twice: Triton's "Conflicting meta-parameters")
+            raise UsageError(f"argument '{name}' has a type in --signature ({ty}) and a value as a constexpr "
+                             f"({constexprs[name]!r}): give one")
+        if name in constexpr_params and not _NUMBER.match(ty):
+            raise UsageError(f"argument '{name}' is a tl.constexpr: give its value ({name}=V in --signature, or "
+                             f"--constexpr {name}=V), not a type ({ty})")
     out = []
     for name in arg_names:
         if name in constexprs:
