@@ -192,8 +192,9 @@ def test_wgmma_operands_read_from_shared_memory():
     for r in mma:
         assert r.verdict == "as-predicted" and r.shape == (64, 128) and r.dtype == "bf16"
         assert r.prediction_note.startswith("A and B read by the MMA straight from shared memory")
-        # (the table shows each operand's shape: the row's own is B's, which alone read as the MMA's, helper 89)
-        assert r.sites[0].mma_shapes == "A 64x64, B 64x128"
+        # (the table shows each operand's shape: the row's own is B's, which alone read as the MMA's, helper 89;
+        # A's layout, another than B's, is named beside it: helper 97)
+        assert r.sites[0].mma_shapes == "A 64x64 shared1, B 64x128" and r.layout == "shared3"
         assert r.stages["llir"] == r.stages["ptx"] == {"wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16": 4}
         assert r.stages["sass"] == {"HGMMA.64x64x16.F32.BF16": 4}
     # the line table puts one HGMMA of line 119 on 114:38 (the PTX line after its inline-asm block)
