@@ -21,9 +21,17 @@ pytest_plugins = [m for m in ("fixtures_compile", "fixtures_fuzz") if (Path(__fi
 
 @pytest.fixture(scope="session", autouse=True)
 def _private_disasm_cache(tmp_path_factory):
-    """The tests' disassemblies go to a cache of their own (subprocesses inherit it), never the user's."""
+    """The tests' disassemblies go to a cache of their own (subprocesses inherit it), never the user's; one
+    for every worker of a parallel run (pytest -n: the folder above each worker's own temporary folder), so
+    that a cubin is disassembled once in the run, as in a run of one process (the cache is safe under
+    concurrent processes: tests/test_disasm_cache.py)."""
     if "TRITONSCOPE_DISASM_CACHE" not in os.environ or os.environ.get("CI"):
-        os.environ["TRITONSCOPE_DISASM_CACHE"] = str(tmp_path_factory.mktemp("disasm-cache"))
+        if os.environ.get("PYTEST_XDIST_WORKER"):
+            shared = tmp_path_factory.getbasetemp().parent / "disasm-cache"
+            shared.mkdir(exist_ok=True)
+            os.environ["TRITONSCOPE_DISASM_CACHE"] = str(shared)
+        else:
+            os.environ["TRITONSCOPE_DISASM_CACHE"] = str(tmp_path_factory.mktemp("disasm-cache"))
     yield
 
 
