@@ -172,6 +172,30 @@ def test_a_user_kernel_links_by_its_text_hash_and_names_where_it_was_defined(cli
            "BLOCK=1024)  (1 node)" not in r.stdout
 
 
+def test_the_model_line_that_launches_a_user_kernel_finds_it(cli):
+    """`map --model-line` read FX nodes only: a user's Triton kernel, which has none, was found by no line, and
+    the answer for the line that launches it (76) said "lines recorded: 75, 77" (helper 101). The torch trace's
+    stack of its call names the line; the GELU kernel, whose stacks hold that call too (Inductor lists it
+    among its nodes), is answered for by its own nodes (line 75), not by that stack."""
+    rec = DATA.parent / "inductor-userkernel-h100-triton3.6"
+    common = ("--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "trace"))
+    for line in ("provenance_model.py:76", "provenance_kernels.py:22"):
+        doc = json.loads(cli("map", *common, "--model-line", line, "--json").stdout)
+        (k,) = doc["kernels"]
+        assert (k["kernel"], k["nodes"], [e["hash"][:10] for e in k["entries"]]) == (
+            "scaled_residual_kernel_0", [], ["7EXLBGGACI"]), doc
+        assert [(f["file"].rsplit("/", 1)[1], f["line"]) for f in k["stacks"][0]] == [
+            ("provenance_model.py", 76), ("provenance_kernels.py", 22)]
+    out = cli("map", *common, "--model-line", "provenance_model.py:76").stdout
+    assert out.startswith("scaled_residual_kernel_0  graph 0_inference  no node from provenance_model.py:76; a stack "
+                          "the torch trace records for its call: provenance_model.py:76 > provenance_kernels.py:22\n"
+                          "  code   y = scaled_residual(y, x, 0.5)\n"), out
+    doc = json.loads(cli("map", *common, "--model-line", "provenance_model.py:75", "--json").stdout)
+    # (torch records two stacks for the user kernel's call, its launch and line 75, whose output it reads)
+    assert [(k["kernel"], len(k["nodes"]), [[f["line"] for f in st] for st in k["stacks"]]) for k in doc["kernels"]] \
+        == [("triton_poi_fused_gelu_0", 7, []), ("scaled_residual_kernel_0", 0, [[75]])]
+
+
 def test_code_file_is_the_file_inductor_writes_a_kernel_to():
     # each kernel Inductor generated names its file (`# kernel path`): the hash of the text the wrapper holds
     # gives the same name for all but the templates, whose file holds the text before Inductor's last edits

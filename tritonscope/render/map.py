@@ -326,6 +326,7 @@ def render_model_line(result: dict, console: Console) -> None:
         PLACEHOLDER_OPS,
         call_text,
         other_calls_text,
+        stack_text,
     )
 
     q = result["query"]
@@ -333,12 +334,17 @@ def render_model_line(result: dict, console: Console) -> None:
         rec = result["recorded_lines"]
         more = f" (lines recorded for {q['file']}: {', '.join(map(str, rec))})" if rec else ""
         which = f"no kernel of {q['kernel']}" if q.get("kernel") else "no kernel"
-        console.print(Text(f"{which} has an FX node from {q['file']}:{q['line']}{more}", style="yellow"))
+        console.print(Text(f"{which} has an FX node or a call's stack from {q['file']}:{q['line']}{more}",
+                           style="yellow"))
         return
     for k in result["kernels"]:
         head = Text(k["kernel"], style="bold")
-        head.append(f"  graph {k['graph']}  {len(k['nodes'])} of {k['all_nodes']} nodes from "
-                    f"{q['file'].rsplit('/', 1)[-1]}:{q['line']}", style="dim")
+        shown = f"{q['file'].rsplit('/', 1)[-1]}:{q['line']}"
+        if k["nodes"] or not k.get("stacks"):
+            head.append(f"  graph {k['graph']}  {len(k['nodes'])} of {k['all_nodes']} nodes from {shown}", style="dim")
+        else:  # (a user's Triton kernel has no node of its own: the torch trace's stack of its call passes the line)
+            head.append(f"  graph {k['graph']}  no node from {shown}; a stack the torch trace records for its call: "
+                        f"{stack_text(k['stacks'][0])}", style="dim")
         if k.get("superseded_by"):
             head.append(f"  (an older run's records; {k['superseded_by']['wrapper']}, newer, has its nodes from "
                         "other lines)", style="yellow")
@@ -346,6 +352,7 @@ def render_model_line(result: dict, console: Console) -> None:
         codes = [n["model"] for n in k["nodes"] if n.get("model") and n["model"]["line"] == q["line"]]
         codes += [c for n in k["nodes"] if n.get("model") for c in n["model"].get("callers", [])
                   if c["line"] == q["line"]]
+        codes += [f for st in k.get("stacks", []) for f in st if f["line"] == q["line"]]
         if codes:
             console.print(Text(f"  code   {codes[0]['code']}"))
         for n in k["nodes"]:

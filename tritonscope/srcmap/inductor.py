@@ -961,15 +961,20 @@ class InductorIndex:
                 return blocks[0]
         return b
 
-    def by_model_line(self, file: str, line: int) -> list[tuple[KernelBlock, list[FxNode]]]:
-        """Every kernel with a node from FILE:LINE (FILE: a path or a path's tail), and those nodes."""
+    def by_model_line(self, file: str, line: int) -> list[tuple[KernelBlock, list[FxNode], list[tuple]]]:
+        """Every kernel with a node from FILE:LINE (FILE: a path or a path's tail), and those nodes; a kernel of
+        no node (a user's Triton kernel the model launches) where a stack of its call (a torch trace's) passes
+        through FILE:LINE, and those stacks. (A generated kernel's stacks are its nodes' stacks, and may hold
+        a user kernel's call Inductor lists among them: its nodes answer for it.)"""
         out = []
         for w in self.wrappers:
             for b in w.blocks:
                 hit = [n for n in b.nodes if n.model and any(
                     m.line == line and same_file(m.file, file) for m in (n.model, *n.model.callers))]
-                if hit:
-                    out.append((b, hit))
+                through = [] if b.nodes else \
+                    [st for st in b.stacks if any(f.line == line and same_file(f.file, file) for f in st)]
+                if hit or through:
+                    out.append((b, hit, through))
         return out
 
 
@@ -1188,8 +1193,8 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
     """The reverse question: which kernels have an FX node from FILE:LINE, with those nodes, and which
     cache entries (autotuning variants included) compiled each kernel."""
     hits = index.by_model_line(file, line)
-    by_block: dict[int, list] = {id(b): [] for b, _ in hits}
-    candidates: dict[int, list] = {id(b): [] for b, _ in hits}
+    by_block: dict[int, list] = {id(b): [] for b, _, _ in hits}
+    candidates: dict[int, list] = {id(b): [] for b, _, _ in hits}
     for e in entries:
         link = index.link(e) if e.is_kernel else None
         if link is None:
@@ -1201,7 +1206,7 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
             if id(b) in candidates:
                 candidates[id(b)].append(e)
     kernels = []
-    for b, nodes in hits:
+    for b, nodes, stacks in hits:
         newest = index.newest(b)
         superseded = _superseded(newest, b)
         if newest is not b and newest.wrapper.graph == b.wrapper.graph and not superseded:
@@ -1210,6 +1215,8 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
             "kernel": b.name, "graph": b.wrapper.graph, "wrapper": b.wrapper.source, "wrapper_line": b.line,
             "kernel_path": b.kernel_path, "aten_ops": b.aten_ops,
             "nodes": [n.to_json() for n in nodes], "all_nodes": len(b.nodes),
+            # the calls' stacks (outermost frame first) through FILE:LINE, where no node is from it
+            "stacks": [] if nodes else [[f.to_json() for f in st] for st in stacks],
             "entries": [{"hash": e.hash, "path": str(e.path), "num_warps": e.meta_int("num_warps"),
                          "num_stages": e.meta_int("num_stages")}
                         for e in sorted(by_block[id(b)], key=lambda e: e.hash)],
@@ -1219,7 +1226,9 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
             **b.wrapper.launches(b.name),
         })
     recorded = sorted({n.model.line for w in index.wrappers for b in w.blocks for n in b.nodes
-                         if n.model is not None and same_file(n.model.file, file)})
+                       if n.model is not None and same_file(n.model.file, file)}
+                      | {f.line for w in index.wrappers for b in w.blocks if not b.nodes for st in b.stacks for f in st
+                         if same_file(f.file, file)})
     notes = list(index.notes)
     if not any(w.fx_graph for w in index.wrappers):
         notes.append(f"no FX graphs with model lines under {index.where}: they are written under "
