@@ -108,6 +108,14 @@ def test_terminal_and_model_line_reverse_lookup(cli, rec):
             "--model-line", "provenance_model.py:59")
     assert "code   y = self.norm2(x)" in r.stdout
     assert "in functional.py:2954 rms_norm,  called from provenance_model.py:55 or :59" in r.stdout
+    # (a node torch's rms_norm made, called from :55 or :59, is possibly from either: the counts said "10 of 16
+    # nodes from :59" and "11 of 16 from :55", 21 of 16, helper 101)
+    assert "_unsafe_view_add_view_10  graph 0_backward  10 of 16 nodes possibly from provenance_model.py:59\n" \
+        in r.stdout
+    r = cli("map", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "trace"),
+            "--model-line", "provenance_model.py:55")
+    assert "_unsafe_view_add_view_10  graph 0_backward  1 of 16 nodes from provenance_model.py:55, 10 more " \
+           "possibly\n" in r.stdout
 
 
 def test_damaged_trace_is_a_note_not_a_failure(cli, rec):

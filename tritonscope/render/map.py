@@ -326,6 +326,7 @@ def render_model_line(result: dict, console: Console) -> None:
         PLACEHOLDER_OPS,
         call_text,
         other_calls_text,
+        same_file,
         stack_text,
     )
 
@@ -341,7 +342,15 @@ def render_model_line(result: dict, console: Console) -> None:
         head = Text(k["kernel"], style="bold")
         shown = f"{q['file'].rsplit('/', 1)[-1]}:{q['line']}"
         if k["nodes"] or not k.get("stacks"):
-            head.append(f"  graph {k['graph']}  {len(k['nodes'])} of {k['all_nodes']} nodes from {shown}", style="dim")
+            # a node in torch's own Python that several model lines call (F.rms_norm from :55 and :59) is from
+            # one of them: possibly this one, which the count says apart
+            maybe = sum(1 for n in k["nodes"] if len((n.get("model") or {}).get("callers", [])) > 1
+                        and (n["model"]["line"] != q["line"] or not same_file(n["model"]["file"], q["file"])))
+            sure = len(k["nodes"]) - maybe
+            count = f"{sure} of {k['all_nodes']} nodes from {shown}" if not maybe else \
+                f"{maybe} of {k['all_nodes']} nodes possibly from {shown}" if not sure else \
+                f"{sure} of {k['all_nodes']} nodes from {shown}, {maybe} more possibly"
+            head.append(f"  graph {k['graph']}  {count}", style="dim")
         else:  # (a user's Triton kernel has no node of its own: the torch trace's stack of its call passes the line)
             head.append(f"  graph {k['graph']}  no node from {shown}; a stack the torch trace records for its call: "
                         f"{stack_text(k['stacks'][0])}", style="dim")
