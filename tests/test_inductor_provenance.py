@@ -617,8 +617,9 @@ def test_a_kernel_launched_twice_in_one_graph_says_whose_nodes_it_lists(cli, rec
     (k,) = [k for k in doc["kernels"] if k["kernel"] == soft]
     assert k["other_calls"] == [{"wrapper_line": 1013, "source_nodes": ["y_5", "softmax_1", "y_6"]}]
     text = cli("map", *args, "--model-line", "provenance_model.py:21").stdout
-    assert ("calls  launched 2 times in graph 0_forward: the nodes are its first launch's, Inductor names none "
-            "for the other, at wrapper line 1013 (source nodes y_5, softmax_1, y_6)") in text
+    # (the other launch's source nodes are Inductor's: "Inductor names none for the other" was false, helper 101)
+    assert ("calls  launched 2 times in graph 0_forward: the nodes shown are its first launch's; the other at "
+            "wrapper line 1013 (source nodes y_5, softmax_1, y_6)") in text
     rows, _ = _ls_json(cli, rec, "--inductor-dir", str(rec / "inductor_cache"))
     assert rows["22DEHI5G"]["inductor"]["other_calls"] == k["other_calls"]
     assert rows["BL2QGYIC"]["inductor"]["other_calls"] == []

@@ -755,8 +755,8 @@ def other_calls_text(graph: str, calls: list[dict], launches: int | None = None)
                                                      if c["source_nodes"] else "") for c in calls[:5])
     if len(calls) > 5:
         where += f"; ... ({(launches or len(calls) + 1) - 1} in all)"
-    return (f"launched {launches or len(calls) + 1} times in graph {graph}: the nodes are its first launch's, "
-            f"Inductor names none for the other{'s' if len(calls) > 1 else ''}, at wrapper {where}")
+    return (f"launched {launches or len(calls) + 1} times in graph {graph}: the nodes shown are its first launch's; "
+            f"the other{'s' if len(calls) > 1 else ''} at wrapper {where}")
 
 
 def call_text(row: dict) -> str:
