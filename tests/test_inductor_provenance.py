@@ -444,7 +444,8 @@ def test_model_line_of_one_kernel(cli, rec):
     assert [k["kernel"] for k in doc["kernels"]] == [
         "triton_per_fused__softmax__softmax_backward_data_gelu_gelu_backward_mul_6"]
     r = cli("map", *args, "BL2QG")
-    assert r.returncode == 0 and "no kernel of BL2QG has an FX node or a call's stack from provenance_model.py:21" in r.stdout
+    assert r.returncode == 0 and \
+        "no kernel of BL2QG has an FX node or a call's stack from provenance_model.py:21" in r.stdout
 
 
 def test_show_and_map_carry_the_block(cli, rec):
@@ -749,3 +750,24 @@ def test_one_wrapper_text_beside_two_runs_fx_graphs_is_two_runs_the_newest_shown
         break
     else:
         raise AssertionError("no layer norm entry")
+
+
+def test_records_of_two_versions_of_a_model_read_together_are_said(cli, tmp_path):
+    """Two runs' records in one folder (the provenance model, then its checkpointed edit, whose line 20 is
+    another statement): a model line's kernels came from both, each said to be from `y = self.norm(x)` or
+    from the GELU line, and nothing said the records disagreed (helper 101)."""
+    for name in ("provenance", "checkpoint"):
+        src = DATA.parent / f"inductor-{name}-h100-triton3.6"
+        shutil.copytree(src / "inductor_cache", tmp_path / "ind", dirs_exist_ok=True)
+        shutil.copytree(src / "triton_cache", tmp_path / "tc", dirs_exist_ok=True)
+    r = cli("map", "--cache-dir", str(tmp_path / "tc"), "--inductor-dir", str(tmp_path / "ind"),
+            "--model-line", "provenance_model.py:20")
+    assert r.returncode == 0, r.stderr
+    (note,) = [ln for ln in r.stderr.splitlines() if "texts of provenance_model.py:20" in ln]
+    assert "2 texts of provenance_model.py:20 (`y = self.norm(x)`; `y = torch.nn.functional.gelu(self.up(y))`)" \
+        in note, note
+    # one run's own records say nothing of the kind; a column after the line (a traceback's) is taken
+    r = cli("map", "--cache-dir", str(DATA / "triton_cache"), "--inductor-dir", str(DATA / "inductor_cache"),
+            "--model-line", "provenance_model.py:20:9")
+    assert r.returncode == 0 and "texts of" not in r.stderr and "nodes from provenance_model.py:20" in r.stdout, \
+        (r.stdout, r.stderr)

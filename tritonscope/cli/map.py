@@ -143,6 +143,9 @@ def _model_line(sel: Selection, spec: str, as_json: bool) -> None:
     from tritonscope.srcmap.inductor import model_line_result, torch_triton_caches
 
     file, _, num = spec.rpartition(":")
+    head, _, line_part = file.rpartition(":")
+    if head and line_part.isdigit() and num.isdigit():  # (FILE:LINE:COL, as a traceback or an editor names it)
+        file, num = head, line_part
     if not file or not num.isdigit() or int(num) < 1:
         raise UsageError(f"--model-line: expected FILE:LINE (e.g. model.py:42), got '{spec}'")
     from tritonscope.artifacts.cache import default_cache_dir

@@ -1230,6 +1230,15 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
                       | {f.line for w in index.wrappers for b in w.blocks if not b.nodes for st in b.stacks for f in st
                          if same_file(f.file, file)})
     notes = list(index.notes)
+    texts = sorted({m.code.strip() for _, nodes, stacks in hits for n in nodes for m in (n.model, *n.model.callers)
+                    if m.line == line and same_file(m.file, file) and m.code.strip()}
+                   | {f.code.strip() for _, _, stacks in hits for st in stacks for f in st
+                      if f.line == line and same_file(f.file, file) and f.code.strip()})
+    if len(texts) > 1:  # (records of two runs of a model edited between them, read together)
+        notes.append(f"the records read hold {len(texts)} texts of {file}:{line} ("
+                     + "; ".join(f"`{t}`" for t in texts[:3]) + (", ..." if len(texts) > 3 else "")
+                     + "): runs of different versions of the file; each kernel's wrapper says which run it is of "
+                     "(--json: `wrapper`)")
     if not any(w.fx_graph for w in index.wrappers):
         notes.append(f"no FX graphs with model lines under {index.where}: they are written under "
                      "TORCH_COMPILE_DEBUG=1 or TORCH_TRACE (give Inductor's cache, debug or trace dir with "
