@@ -494,7 +494,9 @@ def _unlocated(unlocated: list[AccessRow], of: int, lined: bool, notes: list[str
 def _predict(row: AccessRow) -> None:
     site = row.sites[0]
     if row.kind in ("tma_load", "tma_store"):
-        row.prediction_note = "a bulk tensor copy: one thread issues it for the whole tile"
+        row.prediction_note = "a bulk tensor copy (gfx1250's tensor data mover): a wave issues it for the whole " \
+            "tile, its descriptor in scalar registers" if "_tdm_" in site.op.op else \
+            "a bulk tensor copy: one thread issues it for the whole tile"
         return
     if row.kind == "tmem_copy":
         row.prediction_note = "a shared-to-tensor-memory copy (tcgen05.cp): one thread issues it for the whole tile"

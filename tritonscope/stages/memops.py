@@ -131,6 +131,8 @@ _MLIR_KINDS: dict[str, str] = {
     "descriptor_reduce": "tma", "experimental_descriptor_load": "tma", "experimental_descriptor_store": "tma",
     "async_tma_copy_global_to_local": "tma", "async_tma_copy_local_to_global": "tma",
     "async_tma_gather": "tma", "async_tma_scatter": "tma", "async_tma_reduce": "tma",
+    # gfx1250's tensor data mover: a descriptor's tile copied between global memory and LDS, as NVIDIA's TMA
+    "async_tdm_copy_global_to_local": "tma", "async_tdm_copy_local_to_global": "tma",
     "async_copy_global_to_local": "async_copy", "buffer_load_to_local": "async_copy",
     "async_copy_local_to_global": "async_copy",
     "insert_slice_async": "async_copy",  # Triton 2.x's pipelined load: `triton_gpu.insert_slice_async`
@@ -368,6 +370,8 @@ def _classify_amdgcn_intrinsic(short: str, args: str, ret: str) -> MemAccess | N
         if lds:
             return MemAccess(kind, form, _lds_copy_bytes(args), None, "global")
         return _ll_access(kind, f"{form} {ty}".strip(), ty, "global")
+    if short.startswith(("tensor.load.to.lds", "tensor.store.from.lds")):  # (gfx1250's tensor data mover)
+        return MemAccess("tma", short, None, None, "tensor")
     if short.startswith(("global.load.lds", "global.load.async.lds", "load.to.lds", "global.load.async")):
         return MemAccess("async_copy", short, _lds_copy_bytes(args), None, "global")
     if short.startswith(("ds.read.tr", "ds.load.tr", "global.load.tr")):
@@ -587,7 +591,7 @@ _AMD_SIZE_SUFFIX = {"dwordx4": 16, "dwordx3": 12, "dwordx2": 8, "dword": 4, "b12
                     "d16_b16": 2, "d16_hi_b16": 2, "d16_u8": 1, "d16_i8": 1, "d16_hi_u8": 1, "d16_hi_i8": 1,
                     "dwordx8": 32, "dwordx16": 64, "b256": 32, "b512": 64, "f32": 4, "f64": 8, "f16": 2,
                     "u32": 4, "i32": 4, "u64": 8, "i64": 8}
-_AMD_MNEMONIC = lazy_compile(r"^(?P<unit>global|buffer|flat|scratch|ds|s|tbuffer)_(?P<rest>\w+)$")
+_AMD_MNEMONIC = lazy_compile(r"^(?P<unit>global|buffer|flat|scratch|ds|s|tbuffer|tensor)_(?P<rest>\w+)$")
 _AMD_DS_NON_MEMORY = ("swizzle", "bpermute", "permute", "nop", "gws_", "consume", "append")
 _AMD_CACHE_BITS = lazy_compile(r"\b(glc|slc|dlc|nt|sc0|sc1|lds|th:\w+|scope:\w+)\b")
 
@@ -629,6 +633,8 @@ def _classify_amdgcn(op: Op) -> MemAccess | None:
     if not m:
         return None
     unit, rest = m.group("unit"), m.group("rest")
+    if unit == "tensor":  # gfx1250's tensor data mover: `tensor_load_to_lds s[20:23], s[4:11]`, a descriptor's tile
+        return MemAccess("tma", mnemonic, None, None, "tensor") if rest in ("load_to_lds", "store_from_lds") else None
     hints = tuple(_AMD_CACHE_BITS.findall(op.text.split(";")[0])) if unit != "ds" else ()
     width = _amd_width(rest)
     if unit == "s":
