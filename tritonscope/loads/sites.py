@@ -35,8 +35,10 @@ ARG_START = re.compile(r"(%[\w.$-]+)\s*:\s*")
 ITER_ARGS = re.compile(r"iter_args\((?P<body>.*?)\)\s*->")
 ITER_ARG = re.compile(r"(%[\w.$-]+)\s*=\s*(%[\w.$-]+(?:#\d+)?)")
 ATTR_DICT = re.compile(r"\{[^{}]*\}")
-# `%src, %dst mask %m other %o` (async_copy_global_to_local): keyword operands.
-KEYWORD_OPERAND = re.compile(r"\b(mask|other)\s+(%[\w.$-]+)")
+# Keyword operands: `%src, %dst mask %m other %o` (async_copy_global_to_local); AMD's buffer ops `%p[%off]
+# mask = %m other = %o stride = %s into %dst` (buffer_load_to_local, buffer_load): a stride or a destination
+# read as a positional mask made an unmasked copy masked.
+KEYWORD_OPERAND = re.compile(r"\b(mask|other|stride|into)\s*=?\s*(%[\w.$-]+)")
 # `arith.constant 64 : i32`, `arith.constant dense<64> : tensor<64xi32, ...>`
 # (at most 18 digits: a longer number is no constant Triton prints, and int() refuses > 4300 digits)
 SCF_FOR = re.compile(r"\bscf\.for\s+%[\w.$-]+\s*=\s*(%[\w.$-]+)\s+to\s+(%[\w.$-]+)\s+step\s+(%[\w.$-]+)")
