@@ -34,6 +34,9 @@ class LinearLayout:
         self.natural_tile = tile
         self.bases: dict[str, list[list[int]]] = {d: [list(b) for b in ll.in_bases.get(d, [])] for d in in_dims}
         self._solver: tuple | None = None
+        # a padded shared layout's (interval, padding) pairs: the bases are its linear part, and an element's
+        # offset in the buffer is that part's plus `padding` after every `interval` (padded_offset)
+        self.pad_intervals: tuple[tuple[int, int], ...] = ()
 
     @property
     def shared(self) -> bool:
@@ -100,7 +103,10 @@ class LinearLayout:
         solutions = [mask]
         for k in kernel:
             solutions += [x ^ k for x in solutions]
-        return sorted(self._unflatten(x, columns) for x in solutions)
+        found = sorted(self._unflatten(x, columns) for x in solutions)
+        if self.pad_intervals:  # (block, offset): the offset in the buffer, padding included
+            found = [(block, padded_offset(offset, self.pad_intervals)) for block, offset in found]
+        return found
 
     def _flatten(self, coord: Sequence[int]) -> int:
         flat, shift = 0, 0
@@ -149,6 +155,12 @@ class LinearLayout:
         return {d: self.bases[d] for d in self.in_dims}
 
 
+def padded_offset(offset: int, intervals: Sequence[tuple[int, int]]) -> int:
+    """An offset of a padded shared layout's linear part as the buffer has it: `padding` elements after every
+    `interval` (Triton's applyPadding: offset + sum of (offset >> log2 interval) << log2 padding)."""
+    return offset + sum((offset // interval) * padding for interval, padding in intervals if interval > 0)
+
+
 def to_linear(layout, shape: Sequence[int], element_bits: int | None = None, semantics=None) -> LinearLayout:
     """Triton's linear layout of `layout` for a tensor of `shape` (bases: dim0 first, zeros = broadcast), as
     the release of `semantics` (a releases.Semantics; default: the active one, normally the newest) has it."""
@@ -177,6 +189,8 @@ def to_linear(layout, shape: Sequence[int], element_bits: int | None = None, sem
     in_dims = TMEM_DIMS if layout.tensor_memory else SHARED_DIMS if layout.shared else REGISTER_DIMS
     ret = LinearLayout(ll, padded, in_dims)
     ret.shape = shape
+    if layout.kind == "padded_shared":
+        ret.pad_intervals = tuple(getattr(layout, "intervals", ()))
     return ret
 
 

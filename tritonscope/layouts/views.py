@@ -41,11 +41,14 @@ class LayoutFacts:
     ctas_per_element: int = 1  # of the CTAs of a cluster (num_ctas > 1), those holding each element
     replicated_dims: tuple[int, ...] = ()  # dims the CTA tile overhangs the tensor along (the copies' cause)
     bases: dict[str, list[list[int]]] = field(default_factory=dict)
+    # a padded shared layout's (interval, padding) pairs: `padding` elements after every `interval`
+    padding: tuple[tuple[int, int], ...] = ()
 
     def to_json(self) -> dict:
         d = asdict(self)
         for k in ("shape", "cta_tile", "rounds_per_dim", "replicated_dims"):
             d[k] = list(d[k])
+        d["padding"] = [list(p) for p in self.padding]
         return d
 
 
@@ -196,6 +199,7 @@ def describe(
         replicated=max(0, slots - distinct),
         broadcast_bases=broadcast,
         bases=ll.bases,
+        padding=tuple(ll.pad_intervals),
         threads=0 if shared else prod(ll.size(x) for x in ("lane", "warp", "block") if x in ll.in_dims),
         threads_per_element=1 if shared else threads_holding_each(ll),
         ctas_per_element=1 if shared else threads_holding_each(ll, ("block",)),

@@ -37,6 +37,8 @@ def facts_sentences(f: LayoutFacts, dtype: str) -> list[str]:
             f"a {x(f.shape)} {dtype} tensor in shared memory ({f.element_bits}-bit elements), {f.num_ctas} CTA(s)",
             f"offsets run along dim {f.fastest_dim} first: {f.contiguous_per_thread} consecutive elements "
             f"({f.contiguous_per_thread * f.element_bits // 8} bytes) before the swizzle or the next row moves",
+            *(["padding: " + ", ".join(f"{p} element{'s' if p != 1 else ''} after every {i}" for i, p in f.padding)
+               + " (the offsets shown include it)"] if f.padding else []),
         ]
     per_round = max(1, f.elements_per_thread // max(1, f.rounds))
     lines = [
