@@ -51,3 +51,14 @@ def test_an_unmasked_async_copy_to_lds_has_no_mask(cli):
     rows = json.loads(cli("loads", str(_entry("ULUDN656")), "--json").stdout)["rows"]
     (copy,) = [r for r in rows if r["op"] == "amdg.buffer_load_to_local"]
     assert (copy["mask"], copy["other"]) == (True, True), copy
+
+
+def test_a_transposing_read_of_a_padded_tile_is_as_predicted(cli):
+    """MFMA's B operand read from `#ttg.padded_shared<[64:+16] {order = [1, 0], ...}>` (contiguous along N) with
+    its K run in registers: a plain LDS read could take one element, `ds_read_b64_tr_b16` takes 8 bytes. The
+    padded layout written by its order set no limit, so the row was `narrower` than a 16-byte read that cannot
+    be; it is as predicted, the transposing read said."""
+    rows = json.loads(cli("loads", str(_entry("K7TOLIEP")), "--json").stdout)["rows"]
+    (b,) = [r for r in rows if r["line"] == 89]
+    assert (b["verdict"], b["predicted_vector_bytes"], b["vector_bytes"]) == ("as-predicted", 2, 8), b
+    assert b["reasons"] == ["transposed-read"], b["reasons"]

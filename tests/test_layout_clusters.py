@@ -56,3 +56,14 @@ def test_the_held_sentence_counts_one_ctas_threads():
     copied = describe(parse_layout(COPIED), (1,), 64).to_json()
     assert held_sentence(copied) == ("1 element/thread over 128 threads in each of 2 CTAs, each element held by "
                                      "128 threads of each CTA (replicated along dim 0)")
+
+
+def test_the_picture_of_a_clusters_layout_says_where_the_rest_is(cli):
+    """The 2-CTA Gluon matmul's accumulator (256x32, block = [[128, 0]]): the picture's note said "the other 0
+    rounds repeat it in later registers"; rows 128-255 are the other CTA's (helper 100)."""
+    from pathlib import Path
+
+    entry = next((Path(__file__).parent / "data" / "tutorials-cuda100-triton3.9").glob("BCHWVK37*"))
+    out = cli("layout", str(entry), "--alias", "linear").stdout
+    assert "folded: one CTA tile shown (128x32 of 256x32); the cluster's other CTA holds the rest; cut to the " \
+           "first 64x32" in out, out

@@ -542,13 +542,17 @@ def _compile_marked(i: int, request: CompileRequest, cache_dir: str, running: st
     process is killed) and the compiler's stderr in a file beside it."""
     import tempfile
 
+    from tritonscope.compile import supervise
+
     marker = os.path.join(running, str(i))
     open(marker, "w").close()
     tempfile.tempdir = running  # compile_one's scratch folder too: the parent removes it if this process dies
+    supervise.report_to(marker + ".importing")  # (which module it imports, where it dies importing one)
     try:
         return compile_one(request, cache_dir, log=marker + ".log")
     finally:
-        for path in (marker, marker + ".log", marker + ".log.spec"):
+        supervise.report_to(None)
+        for path in (marker, marker + ".log", marker + ".log.spec", marker + ".importing"):
             with contextlib.suppress(OSError):
                 os.remove(path)
 
@@ -628,21 +632,34 @@ def _each_alone(requests, indices: list[int], cache_dir: str, running: str):
             result = None
         proc.join()
         if result is None:
+            from tritonscope.compile.supervise import imported_when_died
+
             log = os.path.join(running, f"{i}.log")
             try:
                 with open(log, "rb") as f:
                     printed = f.read().decode("utf-8", "replace")
             except OSError:
                 printed = ""
-            result = _crashed(requests[i], proc.exitcode, printed, _left_spec(log))
+            result = _crashed(requests[i], proc.exitcode, printed, _left_spec(log),
+                              imported_when_died(os.path.join(running, f"{i}.importing")))
         yield i, result
     _clear(running)
 
 
-def _crashed(request: CompileRequest, exitcode: int | None, printed: str, bound: dict | None = None) -> CompileResult:
+def _crashed(request: CompileRequest, exitcode: int | None, printed: str, bound: dict | None = None,
+             importing: str | None = None) -> CompileResult:
     """The result of a compile whose process died: the compiler's last words and the signal; `bound`: the
-    kernel name and specialization a Python kernel's process bound before it died, if it got that far."""
+    kernel name and specialization a Python kernel's process bound before it died, if it got that far;
+    `importing`: the module it was importing when it died (then no compiler ran)."""
     import signal
+
+    if importing is not None and exitcode is not None and exitcode < 0:
+        from tritonscope.compile.supervise import ended_how
+
+        result = CompileResult(request, kernel_name=request.kernel.label)
+        result.error = CompileFailure("import", f"importing the module ended the compile worker "
+                                                f"({ended_how(-exitcode)})", path=importing)
+        return result
 
     how = "ended"
     if exitcode is not None and exitcode < 0:

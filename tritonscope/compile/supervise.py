@@ -10,8 +10,10 @@ runner's or a user's process) and is given a kernel file, it forks first: the ch
 parent waits and passes its exit status on. The child writes which module it is importing to a file the
 parent reads where the child died of a signal, or exited with a signal's status while importing (a module
 that sent itself SIGTERM: the child's handler makes that exit 143), and the parent says it in one line.
-Ctrl-C reaches both (one process group): the parent ignores it and the child ends as it would alone; a
-SIGTERM or SIGHUP the parent gets is passed to the child.
+A SIGINT, SIGTERM or SIGHUP the parent gets is passed to the child (Ctrl-C reaches both, one process group:
+the child ends at the first of the two it hears); the child gets a SIGTERM where the parent dies of another
+signal (Linux: PR_SET_PDEATHSIG), and the file has no name from the start. A compile worker that dies
+importing the module (it imports it again, or for the first time) is named the same way (`report_to`).
 """
 
 from __future__ import annotations
@@ -23,19 +25,57 @@ import tempfile
 
 # (fd of the file the watched process writes what it is importing to, that process's pid): set in the child
 _WATCHED: tuple[int, int] | None = None
+# a compile worker's file of the same (driver._compile_marked): where the worker dies importing, the command
+# says so of that request
+_WORKER_FILE: str | None = None
 _IMPORTING = "importing "
 
 
+def report_to(path: str | None) -> None:
+    """In a compile worker: the file `importing` writes to while the worker runs a request (None: none)."""
+    global _WORKER_FILE
+    _WORKER_FILE = path
+
+
 def importing(path: str | None) -> None:
-    """Says (to the watching process, where there is one) which module this process imports now; None: none."""
-    if _WATCHED is None or _WATCHED[1] != os.getpid():  # (a compile worker forked from it says nothing)
-        return
+    """Says (to the watching process, or to the command for a compile worker) which module this process
+    imports now; None: none."""
     data = (f"{_IMPORTING}{path}" if path else "").encode("utf-8", "surrogateescape")
+    if _WATCHED is not None and _WATCHED[1] == os.getpid():
+        try:
+            os.ftruncate(_WATCHED[0], 0)
+            os.pwrite(_WATCHED[0], data, 0)
+        except OSError:
+            pass
+    elif _WORKER_FILE is not None:
+        try:
+            with open(_WORKER_FILE, "wb") as fh:
+                fh.write(data)
+        except OSError:
+            pass
+
+
+def imported_when_died(path: str) -> str | None:
+    """The module a process was importing when it died, from the file `importing` wrote (a worker's)."""
     try:
-        os.ftruncate(_WATCHED[0], 0)
-        os.pwrite(_WATCHED[0], data, 0)
+        with open(path, "rb") as fh:
+            said = fh.read(64 << 10).decode("utf-8", "surrogateescape")
     except OSError:
-        pass
+        return None
+    return said[len(_IMPORTING):] if said.startswith(_IMPORTING) else None
+
+
+def ended_how(signum: int) -> str:
+    """`SIGSEGV: it, or a native library it loads, crashed` / `SIGTERM: sent by it or by another process`."""
+    try:
+        name = signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+    if name in ("SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT", "SIGSYS", "SIGTRAP"):
+        return f"{name}: the module, or a native library it loads, crashed"
+    return f"{name}: sent by the module, a library it loads or another process (SIGKILL: also the kernel's " \
+        "out-of-memory killer)" if name == "SIGKILL" else \
+        f"{name}: sent by the module, a library it loads or another process"
 
 
 def watch() -> None:
@@ -45,11 +85,17 @@ def watch() -> None:
     if not hasattr(os, "fork"):
         return
     fd, path = tempfile.mkstemp(prefix="tritonscope-importing-")
+    try:  # (both processes keep the open file; no name is left behind, whatever ends them)
+        os.unlink(path)
+    except OSError:
+        pass
     for stream in (sys.stdout, sys.stderr):  # (nothing buffered is written twice)
         stream.flush()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:
         _WATCHED = (fd, os.getpid())
+        _end_with(parent)
         return
     forwarded: list[int] = []
 
@@ -60,8 +106,9 @@ def watch() -> None:
         except OSError:
             pass
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP"):
+    # Ctrl-C reaches both processes (one process group) and a SIGINT sent to this one alone (an IDE's stop, a
+    # `timeout --foreground -s INT`) only this one: passed on in both cases, the child hears one of the two
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), forward)
     while True:
@@ -75,11 +122,30 @@ def watch() -> None:
     except OSError:
         said = ""
     os.close(fd)
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
     os._exit(_reported(status, said, forwarded))
+
+
+def _end_with(parent: int) -> None:
+    """In the child: a SIGTERM when the watching process dies (killed by a signal it cannot pass on: the child
+    would go on alone, compiling into the cache); a second SIGINT heard while the first ends the command (the
+    terminal's and the one the parent passes on) is ignored."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+        if os.getppid() != parent:  # (it died before the request took effect)
+            os.kill(os.getpid(), signal.SIGTERM)
+    heard: list[int] = []
+
+    def interrupted(signum, frame) -> None:
+        if not heard:
+            heard.append(signum)
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, interrupted)
 
 
 def _reported(status: int, said: str, forwarded: list[int]) -> int:
@@ -93,14 +159,14 @@ def _reported(status: int, said: str, forwarded: list[int]) -> int:
         signum = code - 128 if code > 128 and said.startswith(_IMPORTING) else 0
     if not signum or signum in forwarded or signum == signal.SIGINT:  # (Ctrl-C: the child said "interrupted")
         return code
-    try:
-        name = signal.Signals(signum).name
-    except ValueError:
-        name = f"signal {signum}"
     if said.startswith(_IMPORTING):
-        line = (f"tritonscope: error: {said[len(_IMPORTING):]}: importing the module ended the process ({name}): "
-                "the module, or a native library it loads, crashed or killed it")
+        line = (f"tritonscope: error: {said[len(_IMPORTING):]}: importing the module ended the process "
+                f"({ended_how(signum)})")
     else:
+        try:
+            name = signal.Signals(signum).name
+        except ValueError:
+            name = f"signal {signum}"
         line = f"tritonscope: error: compile: the process ended by {name}"
     try:
         sys.stderr.write(one_line(line) + "\n")

@@ -351,10 +351,15 @@ def layout_grid(ll: LinearLayout, facts: LayoutFacts, max_rows: int = 64, max_co
     if n_rows > max_rows or n_cols > max_cols:
         show_rows, show_cols = min(n_rows, tile_rows), min(n_cols, tile_cols)
         if show_rows < n_rows or show_cols < n_cols:
-            notes.append(
-                f"one CTA tile shown ({show_rows}x{show_cols} of {n_rows}x{n_cols}); "
-                f"the other {facts.rounds - 1} rounds repeat it in later registers"
-            )
+            # the rest of the tensor: later rounds of the same threads, and a cluster's other CTAs' parts
+            parts = max(1, prod(shape) // max(1, prod(shape_in_cta(facts.bases, shape))))
+            rest = [f"the other {facts.rounds - 1} round{'s' if facts.rounds != 2 else ''} repeat it in later "
+                    "registers"] if facts.rounds > 1 else []
+            if parts > 1:
+                rest.append("the cluster's other CTA holds the rest" if parts == 2 else
+                            f"the cluster's other {parts - 1} CTAs hold the rest")
+            notes.append(f"one CTA tile shown ({show_rows}x{show_cols} of {n_rows}x{n_cols})"
+                         + (f"; {'; '.join(rest)}" if rest else ""))
     if show_rows > max_rows or show_cols > max_cols:
         notes.append(f"cut to the first {min(show_rows, max_rows)}x{min(show_cols, max_cols)}")
         show_rows, show_cols = min(show_rows, max_rows), min(show_cols, max_cols)

@@ -606,6 +606,9 @@ def _shared_limit(row: AccessRow) -> int | None:
                 row.prediction_note = (f"#{site.shared_layout_name} pads packed fp4 (fp4Padded): every 8 bytes take "
                                        "16 in shared memory, so 8 bytes are contiguous there")
                 return run
+    if getattr(shared, "kind", None) == "padded_shared" and not bases and order:
+        # (written by its order and shape: a row along order[0] runs unswizzled up to the first padding)
+        vec = min((i for i, _ in shared.intervals), default=1 << 30)
     if bases:  # padded / linear shared layouts: the offset bases say which dim runs first, and how far
         first = bases[0]
         dim = next((i for i, v in enumerate(first) if v), None)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -60,6 +62,9 @@ def render_results(results: list, console: Console, cache_dir: str) -> None:
     if shown:
         console.print(table)
     ok = sum(1 for r in results if r.ok)
+    if not ok and not os.path.isdir(cache_dir):  # (the command removed the empty folder it had made)
+        console.print(Text(f"0 of {len(results)} compiled: nothing written to {cache_dir}"))
+        return
     console.print(Text(f"{ok} of {len(results)} compiled into {cache_dir}"))
 
 
