@@ -62,3 +62,12 @@ def test_a_transposing_read_of_a_padded_tile_is_as_predicted(cli):
     (b,) = [r for r in rows if r["line"] == 89]
     assert (b["verdict"], b["predicted_vector_bytes"], b["vector_bytes"]) == ("as-predicted", 2, 8), b
     assert b["reasons"] == ["transposed-read"], b["reasons"]
+
+
+def test_an_amd_atomic_is_predicted_one_element_wide(cli):
+    """An f32 `buffer_atomic_rmw fadd` of 8 contiguous elements a thread was predicted as two 16-byte vectors
+    and judged `scalar ... unexplained`: CDNA has no vector atomic, 8 `buffer_atomic_add_f32` are the best."""
+    rows = json.loads(cli("loads", str(_entry("ULUDN656")), "--json").stdout)["rows"]
+    (a,) = [r for r in rows if r["op"] == "amdg.buffer_atomic_rmw"]
+    assert (a["predicted_vector_bytes"], a["predicted_vectors_per_thread"], a["vector_bytes"]) == (4, 8, 4), a
+    assert a["reasons"] == ["atomic-width"] and a["isa"] == {"buffer_atomic_add_f32": 8}, a

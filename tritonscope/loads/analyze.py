@@ -37,7 +37,7 @@ from tritonscope.loads.join import (
 )
 from tritonscope.loads.model import VERDICTS, AccessRow, LoadsReport, Reason, disambiguate
 from tritonscope.loads.sites import AccessSite, ValueGraph, access_sites
-from tritonscope.loads.verdict import decide, explain_counts, reasons, repeating_dims
+from tritonscope.loads.verdict import AMD_ATOMICS, decide, explain_counts, reasons, repeating_dims
 from tritonscope.srcmap.paths import SourceFinder
 from tritonscope.stages import entry_stages
 from tritonscope.stages.common import Module, SourceLoc
@@ -157,9 +157,11 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     for row in rows:
         if row.instances > 1:
             row.copies = copies_cause([s.op for s in row.sites], ttgir.parents)
+    # (an AMD kernel: its ISA, or the TTGIR's target where only TTGIR is read: `"ttg.target" = "hip:gfx950"`)
+    amd = "amdgcn" in modules or '.target" = "hip:' in ttgir_text[:65536]
     with releases.using(semantics):
         for row in rows:
-            _predict(row)
+            _predict(row, amd)
             with graph.through(row.sites[0].calls):  # (a called function's copy: its call's values)
                 _alignment(row, graph)
     if semantics.release != releases.NEWEST:
@@ -491,7 +493,7 @@ def _unlocated(unlocated: list[AccessRow], of: int, lined: bool, notes: list[str
                      "instructions of its kind with the other rows of that kind")
 
 
-def _predict(row: AccessRow) -> None:
+def _predict(row: AccessRow, amd: bool = False) -> None:
     site = row.sites[0]
     if row.kind in ("tma_load", "tma_store"):
         row.prediction_note = "a bulk tensor copy (gfx1250's tensor data mover): a wave issues it for the whole " \
@@ -540,6 +542,14 @@ def _predict(row: AccessRow) -> None:
     if limit is not None and limit * row.element_bytes < facts.vector_bytes:
         row.predicted_vector_bytes = max(row.element_bytes, limit * row.element_bytes)
         row.predicted_vectors_per_thread = max(1, facts.elements_per_thread // max(1, limit))
+    if amd and row.kind == "atomic" and row.element_bytes and row.predicted_vector_bytes > max(4, row.element_bytes):
+        # AMD GPUs have no vector atomics: one element an instruction (`buffer_atomic_add_f32`), a pair of
+        # 16-bit values at most (`global_atomic_pk_add_f16`)
+        per = max(4, row.element_bytes)
+        row.predicted_vector_bytes = per
+        row.predicted_vectors_per_thread = max(1, facts.elements_per_thread * row.element_bytes // per)
+        row.prediction_note = (f"{AMD_ATOMICS}: {per} bytes an instruction at most (one element"
+                               + (", or a pair of 16-bit values)" if row.element_bytes < 4 else ")"))
 
 
 # describe() per (layout, shape, element width, release semantics), kept for the process: the variants of

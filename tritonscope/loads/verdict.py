@@ -81,10 +81,16 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
                 f"the value needs (e.g. the high half of an i64 converted to i32)"))
 
 
+# the prediction note of an AMD atomic (analyze._predict): no ISA of theirs has a vector atomic
+AMD_ATOMICS = "AMD GPUs have no vector atomics"
+
+
 def reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
     """Why an access is narrower than a 16-byte vector, most basic cause first, each with its evidence."""
     out: list[Reason] = []
     site = row.sites[0]
+    if row.kind == "atomic" and row.prediction_note and row.prediction_note.startswith(AMD_ATOMICS):
+        return [Reason("atomic-width", row.prediction_note)]  # (the ISA has no wider one: nothing else to say)
     predicted = row.predicted_vector_bytes
     narrower_than_layout = predicted is not None and row.vector_bytes is not None and row.vector_bytes < predicted
     layout_is_scalar = bool(row.shape) and row.contiguous_per_thread == 1
