@@ -66,7 +66,8 @@ def imported_when_died(path: str) -> str | None:
 
 
 def ended_how(signum: int) -> str:
-    """`SIGSEGV: it, or a native library it loads, crashed` / `SIGTERM: sent by it or by another process`."""
+    """What a signal that ended an import says of its cause: `SIGSEGV: the module, or a native library it loads,
+    crashed`; `SIGTERM: sent by the module, a library it loads or another process`."""
     try:
         name = signal.Signals(signum).name
     except ValueError:

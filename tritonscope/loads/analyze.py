@@ -157,8 +157,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     for row in rows:
         if row.instances > 1:
             row.copies = copies_cause([s.op for s in row.sites], ttgir.parents)
-    # (an AMD kernel: its ISA, or the TTGIR's target where only TTGIR is read: `"ttg.target" = "hip:gfx950"`)
-    amd = "amdgcn" in modules or '.target" = "hip:' in ttgir_text[:65536]
+    amd = (target or "").startswith("hip") or "amdgcn" in modules  # (an AMD kernel's target, else its ISA)
     with releases.using(semantics):
         for row in rows:
             _predict(row, amd)
