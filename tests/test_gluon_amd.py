@@ -71,3 +71,23 @@ def test_an_amd_atomic_is_predicted_one_element_wide(cli):
     (a,) = [r for r in rows if r["op"] == "amdg.buffer_atomic_rmw"]
     assert (a["predicted_vector_bytes"], a["predicted_vectors_per_thread"], a["vector_bytes"]) == (4, 8, 4), a
     assert a["reasons"] == ["atomic-width"] and a["isa"] == {"buffer_atomic_add_f32": 8}, a
+
+
+def test_an_async_buffer_copys_llir_form_is_its_intrinsics_name(cli):
+    """gfx950's `llvm.amdgcn.raw.ptr.buffer.load.async.lds` showed as `raw.ptr.buffer.load.lds`, a name no call
+    of the LLIR has."""
+    entry = _entry("FBYLFTYD")
+    assert "@llvm.amdgcn.raw.ptr.buffer.load.async.lds(" in next(entry.glob("*.llir")).read_text()
+    rows = json.loads(cli("loads", str(entry), "--json").stdout)["rows"]
+    (copy,) = [r for r in rows if r["op"] == "amdg.buffer_load_to_local"]
+    assert copy["llir"] == {"raw.ptr.buffer.load.async.lds": 1}, copy["llir"]
+
+
+def test_the_report_header_shows_an_mfma_kernels_agprs():
+    """The header's chips showed VGPRs 256 for a gfx942 MFMA kernel whose 160 AGPRs (TotalNumVgprs 416) set its
+    occupancy; the metadata table had both."""
+    from tritonscope.render.html import header
+
+    kernel = {"name": "big_mfma", "entry": "/c/X", "hash": "X" * 52, "triton": "3.9.0"}
+    html = header(kernel, [("VGPRs", "256"), ("AGPRs", "160")])
+    assert "<b>VGPRs</b> 256</span>" in html and "<b>AGPRs</b> 160</span>" in html, html

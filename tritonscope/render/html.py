@@ -188,7 +188,8 @@ def render_report(model) -> str:
 HEADER_CHIPS = {"target": ("target", ""), "warps": ("warps", ""), "stages": ("stages", ""),
                 "shared memory (bytes)": ("smem", "B"), "tensor memory (columns)": ("tmem", " col"),
                 "registers / thread": ("regs", ""),
-                "VGPRs": ("VGPRs", ""), "local memory (spills, bytes)": ("local", "B"), "spills": ("spills", "")}
+                "VGPRs": ("VGPRs", ""), "AGPRs": ("AGPRs", ""),  # (CDNA's MFMA accumulators: occupancy counts both)
+                "local memory (spills, bytes)": ("local", "B"), "spills": ("spills", "")}
 
 
 def header(kernel: dict, metadata: list[tuple[str, str]]) -> str:

@@ -366,7 +366,9 @@ def _classify_amdgcn_intrinsic(short: str, args: str, ret: str) -> MemAccess | N
         else:
             kind = "atomic"
             ty = ret
-        form = f"{m.group('variant')}.buffer.{op}{'.lds' if lds else ''}"
+        # (gfx950's `raw.ptr.buffer.load.async.lds` keeps its `.async`: the form is the intrinsic's name)
+        form = f"{m.group('variant')}.buffer.{op}{'.async' if '.async.' in m.group('rest') + '.' else ''}" \
+            f"{'.lds' if lds else ''}"
         if lds:
             return MemAccess(kind, form, _lds_copy_bytes(args), None, "global")
         return _ll_access(kind, f"{form} {ty}".strip(), ty, "global")
