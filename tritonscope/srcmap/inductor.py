@@ -1215,8 +1215,8 @@ def model_line_result(index: InductorIndex, entries: list, file: str, line: int)
             "kernel": b.name, "graph": b.wrapper.graph, "wrapper": b.wrapper.source, "wrapper_line": b.line,
             "kernel_path": b.kernel_path, "aten_ops": b.aten_ops,
             "nodes": [n.to_json() for n in nodes], "all_nodes": len(b.nodes),
-            # the calls' stacks (outermost frame first) through FILE:LINE, where no node is from it
-            "stacks": [] if nodes else [[f.to_json() for f in st] for st in stacks],
+            # the calls' stacks (outermost frame first) through FILE:LINE: a kernel of no node's (by_model_line)
+            "stacks": [[f.to_json() for f in st] for st in stacks],
             "entries": [{"hash": e.hash, "path": str(e.path), "num_warps": e.meta_int("num_warps"),
                          "num_stages": e.meta_int("num_stages")}
                         for e in sorted(by_block[id(b)], key=lambda e: e.hash)],
