@@ -21,11 +21,13 @@ Those FX graphs keep only a node's innermost frame: an op implemented in torch's
 FlexAttention's wrapper) names torch's line there. The stacks add the model line that called it.
 
 It reads; it never writes. A damaged record (bad JSON, truncated payload; a last record the log ends inside
-of, without the newline torch ends every record with) is skipped and counted.
+of, without the newline torch ends every record with, or cut at a line's end, which the md5 torch writes of
+each payload as `has_payload` tells) is skipped and counted.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
@@ -121,6 +123,7 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
     payload: list[bytes] | None = None
     size = 0
     kept = 0  # bytes of the payloads kept so far
+    payload_at = 0  # where the current record's payload starts in the file
 
     def finish() -> None:
         nonlocal damaged, kept
@@ -189,8 +192,12 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
                 continue
             record = (kind, meta, lineno)
             payload = [] if meta.get("has_payload") else None
-        if record is not None and payload and not _ends_with_newline(fh):
-            record = None  # torch ends every record with a newline: a log that does not was cut in its last one
+            payload_at = fh.tell()
+        if record is not None and payload is not None and size <= MAX_PAYLOAD_BYTES \
+                and not _payload_whole(fh, payload_at, record[1].get("has_payload")):
+            # torch ends every record with a newline and hashes each payload: a log whose last payload lacks
+            # either was cut in it (a killed process; a cut at a line's end leaves the newline)
+            record = None
             damaged += 1
         finish()
     if damaged:
@@ -198,12 +205,22 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
     return graphs, notes
 
 
-def _ends_with_newline(fh) -> bool:
+def _payload_whole(fh, start: int, digest) -> bool:
+    """Whether the payload from `start` to the log's end is the one torch wrote: it ends with a newline and
+    its md5 (the lines without their tab, joined by newlines: what torch hashed) is the record's
+    `has_payload`, where that is an md5 (a log of another writer may carry another value: not checked)."""
     try:
-        fh.seek(-1, os.SEEK_END)
-        return fh.read(1) == b"\n"
+        fh.seek(start)
+        data = fh.read()
     except OSError:  # (not seekable: a FIFO named .log; nothing says it was cut)
         return True
+    if data and not data.endswith(b"\n"):
+        return False
+    if not (isinstance(digest, str) and len(digest) == 32):
+        return True
+    lines = data[:-1].split(b"\n") if data else []
+    text = b"\n".join(ln[1:] if ln[:1] == b"\t" else ln for ln in lines)
+    return hashlib.md5(text, usedforsecurity=False).hexdigest() == digest
 
 
 def _lines(fh, limit: int | None = None):
