@@ -782,3 +782,41 @@ def test_an_occupancy_the_waves_per_eu_option_caps_is_said_so(cli, tmp_path, cac
     assert occupancy.startswith("1 (the most that waves_per_eu=1 asks of LLVM") and '"1,1"' in occupancy
     old = meta(["softmax_kernel", "--cache-dir", str(cache32), "--target", "hip:gfx942"])
     assert old["occupancy (waves/SIMD)"] == "8"
+
+
+def test_a_report_written_again_keeps_the_files_mode(cli, cache39, tmp_path):
+    """Helper 103: `-o` over a private (0600) report made it 0644: world-readable."""
+    out = tmp_path / "private.html"
+    out.write_text("old")
+    out.chmod(0o600)
+    r = cli("report", "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert out.stat().st_mode & 0o777 == 0o600 and "<html" in out.read_text()[:200].lower()
+
+
+def test_a_gluon_source_the_policy_refuses_gives_no_written_layout_text(cli, tmp_path):
+    """Helper 103: a Gluon kernel's file that the source pane refused (a line its locations name is a comment:
+    not the source compiled) still gave its layouts panel, and `layout`, the text of a line of it: the panel
+    read it with only the last named line checked."""
+    entry = Path(__file__).parent / "data" / "gluon-amd-triton3.9" / "gluon" / \
+        "ADWBRRX6A7IHJ4HJO34BUL2Z5CFAV2JRTSTS43OS5SKGXJKQ33MQ"
+    cache = tmp_path / "cache"
+    victim = tmp_path / "src" / "amdk2.py"
+    victim.parent.mkdir()
+    shutil.copytree(entry, cache / entry.name)
+    for f in (cache / entry.name).iterdir():
+        if f.suffix != ".json" or "/opt/gluon/amd0/amdk2.py" in f.read_text(errors="replace"):
+            f.write_bytes(f.read_bytes().replace(b"/opt/gluon/amd0/amdk2.py", str(victim).encode()))
+    lines = ["from triton.experimental import gluon", "from triton.experimental.gluon import language as gl",
+             "SECRET = 'hunter2-TOP'"] + [""] * 19 + [
+        "@gluon.jit", "def g1250_async(a_ptr, b_ptr):", "    pass",
+        "    blocked: gl.constexpr = gl.BlockedLayout([1, 8], [8, 4], [4, 1], [1, 0])  # hunter2-IN",
+        "    # hunter2-COMMENT: a line the kernel's locations name"] + ["    x = 1"] * 15
+    victim.write_text("\n".join(lines) + "\n")
+    r = cli("report", "--cache-dir", str(cache), "-o", str(tmp_path / "r.html"))
+    assert r.returncode == 0, r.stderr
+    assert "is a comment: not the source it was compiled from" in r.stderr
+    assert "hunter2" not in (tmp_path / "r.html").read_text()
+    r = cli("layout", "--cache-dir", str(cache))
+    assert r.returncode == 0, r.stderr
+    assert "hunter2" not in r.stdout and "not read:" in r.stdout

@@ -344,7 +344,8 @@ def pass_console(f: Callable) -> Callable:
 def write_atomically(path: str, data: str | bytes) -> None:
     """Write beside the destination and rename: an interrupted or failed write leaves neither a partial
     file nor a temporary file behind, and a link at the destination is replaced, never written through
-    (an output path anyone could have planted a link at: /tmp). A device or pipe there is written into."""
+    (an output path anyone could have planted a link at: /tmp), and a file replaced keeps its permissions. A
+    device or pipe there is written into."""
     import stat
     import tempfile
 
@@ -369,9 +370,12 @@ def write_atomically(path: str, data: str | bytes) -> None:
     except OSError as exc:  # (named after the file asked for, not the temporary one beside it)
         raise OSError(exc.errno, exc.strerror, path) from None
     try:
-        mask = os.umask(0o022)
-        os.umask(mask)
-        os.fchmod(fd, 0o666 & ~mask)  # (the mode open() would give it; mkstemp's is 0600)
+        if mode is not None and stat.S_ISREG(mode):
+            os.fchmod(fd, stat.S_IMODE(mode))  # a file written again keeps its mode (a private report stays so)
+        else:
+            mask = os.umask(0o022)
+            os.umask(mask)
+            os.fchmod(fd, 0o666 & ~mask)  # (the mode open() would give it; mkstemp's is 0600)
         with os.fdopen(fd, mode="wb") as fh:
             fh.write(data)
         os.replace(tmp, path)

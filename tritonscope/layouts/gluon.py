@@ -576,7 +576,8 @@ def written_in_source(ttgir: str, ttgir_path: str, function: str | None, finder,
     requested = kernel_source_file([module])
     if requested is None:
         return WrittenSource(None, error="the TTGIR names no source file")
-    source = finder.read(requested, {requested: named_files([module]).get(requested, 0)})
+    # (the lines, defs and last line the TTGIR names: the policy the source pane applies, the same file refused alike)
+    source = finder.read(requested, named_files([module]))
     if not source.found:
         return WrittenSource(requested, source, error=source.error)
     stale = _changed_since_compiled(source, module, ttgir, function, requested)
