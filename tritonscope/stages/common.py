@@ -86,10 +86,12 @@ def file_label(path: str, kernel_file: str) -> str:
     """A helper file as a label names it: its basename, with as many parent folders as set it apart from
     the kernel's file of the same name (`b/utils.py` beside the kernel's `a/utils.py`)."""
     parts, own = Path(path).parts, Path(kernel_file).parts
+    if not parts or parts == own:  # (the kernel's file itself, listed beside another shown: `map --file F`)
+        return parts[-1] if parts else path
     n = 1
     while n < len(parts) and parts[-n:] == own[-n:]:
         n += 1
-    return "/".join(parts[-n:])
+    return str(Path(*parts[-n:]))  # (all of an absolute path: one leading `/`)
 
 
 def resolve_file(asked: str, recorded, prefer: str | None = None) -> str:
