@@ -540,3 +540,35 @@ def test_a_helpers_file_in_every_jit_spelling_is_read(tmp_path, text, line):
     f.write_text(text)
     found = SourceFinder().read(str(f), _named(f, line))
     assert found.found, found.error
+
+
+def test_a_source_modified_after_the_kernel_was_compiled_is_shown_with_a_caution(cli, cache39, corpus, tmp_path):
+    """Helper 103: a source edited in place after the compile (same lines, same defs: the policy's checks
+    hold) was embedded and mapped as the text compiled, with no word. A file whose mtime is later than the
+    entry's (its folder's: when Triton wrote it) is shown with a caution on the terminal, in JSON and on
+    the page; an older one without."""
+    entry = shutil.copytree(cache39 / SOFTMAX_90, tmp_path / "c" / SOFTMAX_90)
+    src = tmp_path / "src" / "kernels.py"
+    src.parent.mkdir()
+    src.write_text((corpus / "kernels.py").read_text())
+    sub = ["--substitute-path", IR_DIR, str(src.parent)]
+    compiled = entry.stat().st_mtime
+
+    def shown(mtime: float) -> tuple[dict, str, str, str]:
+        os.utime(src, (mtime, mtime))
+        listing = cli("map", str(entry), "--json", *sub)
+        text = cli("map", str(entry), *sub)
+        page = tmp_path / "r.html"
+        report = cli("report", str(entry), "-o", str(page), *sub)
+        assert listing.returncode == text.returncode == report.returncode == 0, report.stderr
+        return json.loads(listing.stdout)["source"], text.stdout, report.stderr, page.read_text()
+
+    source, text, err, page = shown(compiled - 3600)
+    assert source["found"] and source["caution"] is None
+    assert "modified after" not in text + err + page
+    source, text, err, page = shown(compiled + 3600)
+    assert source["found"] and source["caution"].startswith(f"{src} was modified after this kernel was compiled (")
+    assert source["caution"].endswith("): its lines may not be the ones compiled")
+    assert f"source: {src} was modified after this kernel was compiled" in text
+    assert f"embedded: {IR_DIR}/kernels.py (caution: {src} was modified after" in err
+    assert page.count("its lines may not be the ones compiled") >= 2  # (the pane's note, the sources table)

@@ -73,6 +73,7 @@ class SourcePane:
     path: str | None = None  # where it was found on this machine
     text: str | None = None
     note: str | None = None
+    caution: str | None = None  # text shown that may not be the text compiled (paths.SourceText.caution)
     counts: dict[int, dict[str, int]] = field(default_factory=dict)  # source line -> stage -> ops
     # source line -> stage -> ops a helper defined in the file wrote there (counted at its call's line)
     inlined: dict[int, dict[str, int]] = field(default_factory=dict)
@@ -87,6 +88,7 @@ class SourceFileStatus:
     embedded: bool
     path: str | None = None  # where it was read from
     reason: str | None = None
+    caution: str | None = None  # embedded, but modified after the kernel was compiled
 
 
 @dataclass(slots=True)
@@ -160,7 +162,8 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
     kmap.source_file = srcmap.user_file(kmap)
     named = kmap.named_files()
     unread = [p.stage for p in panes if not p.text]  # (missing, empty, or not read: each pane says why)
-    model = ReportModel(kernel=kernel, source=_source_pane(kmap.source_file, named, options, unread, len(panes)),
+    model = ReportModel(kernel=kernel, source=_source_pane(kmap.source_file, named, options, unread, len(panes),
+                                                            kmap.compiled_at),
                         stages=panes)
     _map_lines(model, kmap)
     model.helpers = _helper_panes(model, kmap, named, options)
@@ -243,7 +246,7 @@ def _first_lines(text: str, n: int) -> tuple[str, int | None]:
 
 
 def _source_pane(ir_path: str | None, named: set[str], options: ReportOptions,
-                 unread: list[str] = (), shown: int = 1) -> SourcePane:
+                 unread: list[str] = (), shown: int = 1, compiled_at: float | None = None) -> SourcePane:
     pane = SourcePane(ir_path=ir_path)
     if ir_path is None:
         pane.note = (f"no stage shown names a source file ({', '.join(unread)}: missing, empty or not read, as its "
@@ -253,11 +256,11 @@ def _source_pane(ir_path: str | None, named: set[str], options: ReportOptions,
     if not options.read_source:
         pane.note = f"{ir_path}: not embedded (--no-source)"
         return pane
-    found = SourceFinder(options.source_roots, options.substitutions, options.kept).read(ir_path, named)
+    found = SourceFinder(options.source_roots, options.substitutions, options.kept).read(ir_path, named, compiled_at)
     if not found.found:
         pane.note = f"{ir_path}: {found.error}"
         return pane
-    pane.path = found.path
+    pane.path, pane.caution = found.path, found.caution
     pane.text = "\n".join(found.lines) + "\n"
     return pane
 
@@ -278,9 +281,10 @@ def _helper_panes(model: ReportModel, kmap, named: set[str], options: ReportOpti
         if not options.read_source:
             pane.note = f"{f}: not embedded (--no-source)"
         else:
-            found = SourceFinder(options.source_roots, options.substitutions, options.kept).read(f, named)
+            found = SourceFinder(options.source_roots, options.substitutions, options.kept).read(
+                f, named, kmap.compiled_at)
             if found.found:
-                pane.path, pane.text = found.path, "\n".join(found.lines) + "\n"
+                pane.path, pane.text, pane.caution = found.path, "\n".join(found.lines) + "\n", found.caution
             else:
                 pane.note = f"{f}: {found.error}"
         panes.append(pane)
@@ -297,7 +301,7 @@ def _source_statuses(pane: SourcePane, helpers: list[SourcePane], named: set[str
     for f in sorted(named):
         shown = pane if f == pane.ir_path else by_file.get(f)
         if shown is not None and shown.text is not None:
-            out.append(SourceFileStatus(f, True, shown.path))
+            out.append(SourceFileStatus(f, True, shown.path, caution=shown.caution))
         elif shown is not None:
             out.append(SourceFileStatus(f, False, reason=(shown.note or "").removeprefix(f + ": ")))
         elif not options.read_source:
@@ -471,7 +475,8 @@ def _written(model: ReportModel, entry: KernelEntry, pane: StagePane | None, opt
     from tritonscope.layouts.gluon import written_in_source
 
     try:
-        found = written_in_source(pane.text, pane.path or "", entry.name, finder, entry.triton_version)
+        found = written_in_source(pane.text, pane.path or "", entry.name, finder, entry.triton_version,
+                                  entry.mtime or None)
     except TritonscopeError as exc:
         model.written_note = f"the layouts its source writes: not read ({exc})"
         return None

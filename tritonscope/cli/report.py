@@ -42,7 +42,8 @@ def report_cmd(sel: Selection, output: str | None, stages: str | None, open_brow
     modules (a button each above the source; a helper's line selects the ops written there): .py files
     that the kernel's locations name, every line named lying in a Triton jit function, never a symlink
     leaving its directory, a hidden or a binary file. It lists every named file with whether it was
-    embedded (and why not); --no-source embeds none."""
+    embedded (and why not), and cautions where a file embedded was modified after the kernel was
+    compiled; --no-source embeds none."""
     from tritonscope.render.html import render_report
     from tritonscope.report import ReportOptions, build_report, default_stages
     from tritonscope.stages.common import DERIVED_STAGES
@@ -82,7 +83,8 @@ def report_cmd(sel: Selection, output: str | None, stages: str | None, open_brow
             click.echo(one_line(f"  not shown: {pane.note or f'{pane.stage}: empty'}"), err=True)
     for s in model.sources:
         click.echo(one_line(f"  {'embedded' if s.embedded else 'not embedded'}: {s.ir_path}"
-                            + ("" if s.embedded else f" ({s.reason})")), err=True)
+                            + (f" (caution: {s.caution})" if s.embedded and s.caution else "" if s.embedded
+                               else f" ({s.reason})")), err=True)
     if open_browser:
         import pathlib
         import webbrowser

@@ -567,7 +567,7 @@ class WrittenSource:
 
 
 def written_in_source(ttgir: str, ttgir_path: str, function: str | None, finder,
-                      triton_version: str | None = None) -> WrittenSource:
+                      triton_version: str | None = None, compiled_at: float | None = None) -> WrittenSource:
     """Find the kernel's source with `finder` (a srcmap.paths.SourceFinder; read-only) and resolve the layouts
     `function` writes there against the TTGIR: what `layout`, `map` and `loads` show of a Gluon kernel."""
     from tritonscope.srcmap.kernelmap import named_files
@@ -577,7 +577,7 @@ def written_in_source(ttgir: str, ttgir_path: str, function: str | None, finder,
     if requested is None:
         return WrittenSource(None, error="the TTGIR names no source file")
     # (the lines, defs and last line the TTGIR names: the policy the source pane applies, the same file refused alike)
-    source = finder.read(requested, named_files([module]))
+    source = finder.read(requested, named_files([module]), compiled_at)
     if not source.found:
         return WrittenSource(requested, source, error=source.error)
     stale = _changed_since_compiled(source, module, ttgir, function, requested)

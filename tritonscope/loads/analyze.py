@@ -117,7 +117,8 @@ def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None, found=
     """A Gluon kernel's written layouts against its TTGIR, from the source file the IR names (read-only), or
     `found`, where the caller read them."""
     found = found or written_in_source(ttgir_text, str(entry.stage_path("ttgir")), entry.name,
-                                       finder or SourceFinder(), entry.triton_version)
+                                       finder or SourceFinder(), entry.triton_version,
+                                       entry.mtime or None)
     if found.resolutions is None:
         if found.source is not None and found.source.found:  # read, but not Python: the error names the file
             notes.append(f"Gluon: {found.error}; written layouts not shown")

@@ -232,7 +232,8 @@ def source_pane(src, stages: list[str], helpers=()) -> str:
         return (f'<div class="pane src" data-stage="python" style="--gut:{len(stages)}">{head}'
                 f'<div data-file="main">{empty(src.note)}</div>{extra}</div>')
     where = f' title="{esc(src.path)}"' if src.path else ""
-    return (f'<div class="pane src" data-stage="python" style="--gut:{len(stages)}"{where}>{head}'
+    caution = f'<div class="note" data-file="main">{esc(src.caution)}</div>' if src.caution else ""
+    return (f'<div class="pane src" data-stage="python" style="--gut:{len(stages)}"{where}>{head}{caution}'
             f'<div class="body" data-file="main">{"".join(_source_rows(src, stages))}</div>{extra}</div>')
 
 
@@ -242,7 +243,8 @@ def _helper_body(h, stages: list[str]) -> str:
     index = "" if h.file_index is None else h.file_index
     if h.text is None:
         return f'<div class="off" data-file="{index}">{empty(h.note)}</div>'
-    return f'<div class="body off" data-file="{index}"{where}>{"".join(_source_rows(h, stages))}</div>'
+    caution = f'<div class="note off" data-file="{index}">{esc(h.caution)}</div>' if h.caution else ""
+    return f'{caution}<div class="body off" data-file="{index}"{where}>{"".join(_source_rows(h, stages))}</div>'
 
 
 def _source_rows(src, stages: list[str]) -> list[str]:
@@ -510,9 +512,13 @@ def sources_table(sources) -> str:
     """Which named files the page embeds, and why the others are not on it."""
     if not sources:
         return ""
-    rows = "".join(
-        f"<tr><th>{esc(s.ir_path)}</th><td>{esc('embedded, read from ' + s.path if s.embedded else s.reason)}</td></tr>"
-        for s in sources)
+
+    def status(s) -> str:
+        if not s.embedded:
+            return s.reason
+        return f"embedded, read from {s.path}" + (f" ({s.caution})" if s.caution else "")
+
+    rows = "".join(f"<tr><th>{esc(s.ir_path)}</th><td>{esc(status(s))}</td></tr>" for s in sources)
     return f'<h3>Source files named by the locations</h3><table class="kv sources">{rows}</table>'
 
 

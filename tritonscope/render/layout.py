@@ -388,6 +388,8 @@ def render_written_layouts(doc: dict, console: Console, kernel: str) -> None:
         console.print(Text(f"{kernel} (Gluon): layouts written in the source: {doc['error']}", style="bold"))
         console.print()
         return
+    if src.get("caution"):
+        console.print(Text(f"{kernel} (Gluon): {src['caution']}", style="yellow"))
     rows = doc["layouts"]
     others = sorted({file_name(r["written"]["file"]) for r in rows if r["written"].get("file")})
     files = name + (f" and {', '.join(others)} (imported)" if others else "")

@@ -31,8 +31,9 @@ def _header(console: Console, result: dict) -> None:
                                style="dim"))
         else:
             console.print(Text(one_line(f"source: {src['requested'] or '?'}: {src['error']}"), style="yellow"))
-        if src.get("note"):
-            console.print(Text(one_line(f"source: {src['note']}"), style="yellow"))
+        for key in ("note", "caution"):
+            if src.get(key):
+                console.print(Text(one_line(f"source: {src[key]}"), style="yellow"))
     if result.get("inductor"):
         render_provenance(result["inductor"], console, per_line="query" in result)
 

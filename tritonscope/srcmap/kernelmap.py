@@ -46,6 +46,7 @@ class KernelMap:
     triton_version_inferred: str | None = None
     skipped: dict[str, str] = field(default_factory=dict)
     source_file: str | None = None  # the user's file, as the IR names it
+    compiled_at: float | None = None  # when Triton wrote the entry (its folder's mtime), where known
 
     def ops_at(self, stage: str, line: int, file: str | None = None, col: int | None = None) -> list[Op]:
         """Ops attributed to `line` of the user's file (by their outermost position), and the ops of a
@@ -166,7 +167,7 @@ def kernel_map_of(entry: KernelEntry) -> KernelMap:
     """An entry's KernelMap with no stage parsed yet."""
     target = entry.target
     return KernelMap(entry.name, entry.hash, str(target) if target else None, entry.triton_version,
-                     triton_version_inferred=entry.triton_version_inferred)
+                     triton_version_inferred=entry.triton_version_inferred, compiled_at=entry.mtime or None)
 
 
 def load_kernel_map(entry: KernelEntry, stages: list[str], explicit: bool = False) -> KernelMap:

@@ -65,6 +65,8 @@ class SourceText:
     lines: list[str] = field(default_factory=list)
     error: str | None = None
     note: str | None = None  # why a file found was passed over for the text Inductor's wrapper holds
+    # a file found whose mtime is later than the kernel's compile: its text may not be the text compiled
+    caution: str | None = None
 
     @property
     def found(self) -> bool:
@@ -75,7 +77,7 @@ class SourceText:
 
     def to_json(self) -> dict:
         return {"requested": self.requested, "path": self.path, "how": self.how, "found": self.found,
-                "error": self.error, "note": self.note}
+                "error": self.error, "note": self.note, "caution": self.caution}
 
 
 @dataclass(frozen=True)
@@ -130,9 +132,11 @@ class SourceFinder:
                     return best[0], "source-root"
         return None, outside
 
-    def read(self, requested: str, named: Collection[str]) -> SourceText:
+    def read(self, requested: str, named: Collection[str], compiled_at: float | None = None) -> SourceText:
         """The lines of `requested` when the policy allows it; `named` holds the files that the
-        kernel's own locations name (anything else is refused before the file system is asked)."""
+        kernel's own locations name (anything else is refused before the file system is asked). A file
+        modified after `compiled_at` (the entry's time: when Triton wrote it) is read with a caution: the
+        policy checks where the kernel's lines and defs are, not what they say."""
         text = SourceText(requested)
         refused = name_refusal(requested, named)
         if refused:
@@ -173,6 +177,7 @@ class SourceFinder:
             return text
         text.path, text.how = path, how
         text.lines = lines
+        text.caution = modified_after(path, compiled_at)
         return text
 
 
@@ -190,6 +195,29 @@ class SourceFinder:
             return text
         text.path, text.how = held[1], "Inductor's wrapper"
         return text
+
+
+# (a copy of a cache and its sources, made together, can write the source a moment after the entry)
+_MTIME_SLACK_S = 2.0
+
+
+def modified_after(path: str, compiled_at: float | None) -> str | None:
+    """A caution where `path` was modified after `compiled_at` (an epoch time), else None."""
+    if not compiled_at:
+        return None
+    try:
+        mtime = os.stat(path).st_mtime
+    except OSError:
+        return None
+    if mtime <= compiled_at + _MTIME_SLACK_S:
+        return None
+    import time
+
+    def when(t: float) -> str:
+        return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(t))
+
+    return (f"{path} was modified after this kernel was compiled ({when(mtime)}, the entry {when(compiled_at)}): "
+            "its lines may not be the ones compiled")
 
 
 class SourceRefused(Exception):

@@ -66,7 +66,7 @@ def read_source(kmap: KernelMap, finder: SourceFinder, file: str | None) -> Sour
     requested = _resolve_file_arg(kmap, file)
     if requested is None:
         return SourceText("", error="no stage names a source file (no locations in this kernel)")
-    return finder.read(requested, kmap.named_files())
+    return finder.read(requested, kmap.named_files(), kmap.compiled_at)
 
 
 def _resolve_file_arg(kmap: KernelMap, file: str | None) -> str | None:
