@@ -771,3 +771,24 @@ def test_records_of_two_versions_of_a_model_read_together_are_said(cli, tmp_path
             "--model-line", "provenance_model.py:20:9")
     assert r.returncode == 0 and "texts of" not in r.stderr and "nodes from provenance_model.py:20" in r.stdout, \
         (r.stdout, r.stderr)
+
+
+def test_an_fx_graph_cut_short_is_said_so_not_another_runs(cli, rec):
+    """Helper 101: an FX graph file cut short (at a line's end) lost the nodes after the cut, and the note
+    blamed "files of another run?". Torch prints every graph to its forward's `return`: one that lacks it
+    is said to be cut short, and the nodes it lacks are put down to that."""
+    fwd = rec / "inductor_cache" / f"{FWD}.debug"
+    for name in ("fx_graph_transformed.py", "fx_graph_readable.py"):
+        lines = (fwd / name).read_text().splitlines(keepends=True)
+        (fwd / name).write_text("".join(lines[:len(lines) // 2]))
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--json", "--inductor-dir", str(rec / "inductor_cache"))
+    assert r.returncode == 0, r.stderr
+    err = r.stderr.splitlines()
+    assert any(ln.endswith("fx_graph_transformed.py: cut short (it does not end with its graph's `return`): nodes "
+                           "after the cut have no model line from it") for ln in err), r.stderr
+    assert any("are not in it (it is cut short)" in ln for ln in err), r.stderr
+    assert not any("another run" in ln for ln in err), r.stderr
+    # whole files: no such note
+    r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--json", "--inductor-dir",
+            str(Path(__file__).parent / "data" / "inductor-provenance-h100-triton3.6" / "inductor_cache"))
+    assert "cut short" not in r.stderr

@@ -430,6 +430,7 @@ class FxScope:
     located: dict[str, Loc | None] = field(default_factory=dict)  # node -> its model line
     uses: dict[str, list[str]] = field(default_factory=dict)  # node -> the names on its line after `=`
     checkpoint: dict[str, str] = field(default_factory=dict)  # node -> activation checkpointing's policy
+    returns: bool = False  # its forward's `return` was read (a graph cut short before it lacks it)
 
     def neighbours(self, node: str) -> set[str]:
         """The nodes it uses and the nodes that use it."""
@@ -511,10 +512,12 @@ def parse_fx_scopes(text: str) -> list[FxScope]:
             current, policy = None, _checkpoint_policy(line)
             continue
         stripped = line.lstrip()
-        if stripped.startswith(("def ", "class ", "return ")):
+        if stripped.startswith(("def ", "class ", "return ")) or stripped.rstrip() == "return":
             if stripped.startswith("class ") or scope is None:
                 scope = FxScope(stripped[6:].split("(", 1)[0].strip(" :") if stripped.startswith("class ") else "")
                 scopes.append(scope)
+            elif stripped.startswith("return"):
+                scope.returns = True
             current = policy = None
             continue
         m = _FX_NODE.match(line)
@@ -1055,6 +1058,10 @@ def _place_nodes(w: Wrapper, parsed: list[tuple[str, str, list[FxScope]]]) -> No
         return
     w.fx_graph = parsed[0][1]
     missing = 0
+    cut = [where for _, where, scopes in parsed if fx_cut_short(scopes)]
+    for where in cut:
+        w.notes.append(f"{where}: cut short (it does not end with its graph's `return`): nodes after the cut have "
+                       "no model line from it")
     for b in w.blocks:
         nodes = b.nodes
         names = {n.name for n in nodes}
@@ -1080,7 +1087,14 @@ def _place_nodes(w: Wrapper, parsed: list[tuple[str, str, list[FxScope]]]) -> No
                     break
         _infer_from_siblings(b, nodes)
     if missing:
-        w.notes.append(f"{w.fx_graph}: {missing} node(s) of {w.path} are not in it (files of another run?)")
+        w.notes.append(f"{w.fx_graph}: {missing} node(s) of {w.path} are not in it "
+                       + ("(it is cut short)" if w.fx_graph in cut else "(files of another run?)"))
+
+
+def fx_cut_short(scopes: list[FxScope]) -> bool:
+    """Whether an FX graph's text ends before a `forward`'s `return` (a file or record cut short): torch
+    prints each graph, the module's and each subgraph's after it, to its `return`."""
+    return any(not sc.returns for sc in scopes)
 
 
 def _infer_from_siblings(b: KernelBlock, nodes: list[FxNode]) -> None:
