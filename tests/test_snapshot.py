@@ -312,7 +312,8 @@ def test_a_linked_kernel_directory_is_written_anew(cli, tmp_path, cache39):
 @pytest.mark.parametrize("damage", ["marker list", "marker kernels", "marker rel int", "marker rel escapes",
                                     "marker rel nul", "marker fold not bool", "metrics list", "metrics string value",
                                     "metrics huge int", "metrics nan", "stage missing", "stage not utf-8",
-                                    "stage a pipe", "metrics a pipe", "marker lists none", "marker newer"])
+                                    "stage a pipe", "metrics a pipe", "marker lists none", "marker newer",
+                                    "stage a link", "metrics a link", "marker a link", "kernel folder a link"])
 def test_a_damaged_snapshot_is_one_line_naming_the_file(cli, tmp_path, cache39, damage):
     """A snapshot is a directory anyone may edit (and commit): diff against a damaged one says which file is
     wrong in one line, exit 1; a snapshot written over it replaces only what its marker names inside it."""
@@ -356,6 +357,23 @@ def test_a_damaged_snapshot_is_one_line_naming_the_file(cli, tmp_path, cache39, 
     elif damage == "stage not utf-8":
         (kdir / "ttgir").write_bytes(b"\xff\xfe\n")
         named = kdir / "ttgir"
+    elif damage.endswith("a link"):
+        # (helper 106: a committed snapshot is a pull request's to edit; a stage linked to a file outside was
+        # printed into the diff, and the comment CI posts)
+        secret = tmp_path / "outside" / "secret"
+        if damage == "kernel folder a link":
+            shutil.copytree(kdir, tmp_path / "outside" / "k")
+            (tmp_path / "outside" / "k" / "ttgir").write_text("SECRET-OUTSIDE\n")
+            shutil.rmtree(kdir)
+            kdir.symlink_to(tmp_path / "outside" / "k", target_is_directory=True)
+            named = kdir
+        else:
+            named = {"stage a link": kdir / "ttgir", "metrics a link": kdir / "metrics.json",
+                     "marker a link": marker}[damage]
+            secret.write_bytes(named.read_bytes().replace(b"add_kernel", b"add_kernel", 1) +
+                               (b"SECRET-OUTSIDE\n" if damage == "stage a link" else b""))
+            named.unlink()
+            named.symlink_to(secret)
     else:  # a pipe no one writes: reading it would wait forever
         named = kdir / ("ttgir" if damage == "stage a pipe" else "metrics.json")
         named.unlink()
@@ -363,8 +381,11 @@ def test_a_damaged_snapshot_is_one_line_naming_the_file(cli, tmp_path, cache39, 
     proc = cli("diff", str(out), str(cache39), "-k", "add_kernel", "--target", "cuda:80")
     assert proc.returncode == 1 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert str(named) in proc.stderr and "internal error" not in proc.stderr, proc.stderr
+    assert "SECRET" not in proc.stdout + proc.stderr
+    if damage.endswith("a link"):
+        assert "a symbolic link" in proc.stderr, proc.stderr
     again = cli(*args)
-    if damage in ("marker list", "marker kernels"):
+    if damage in ("marker list", "marker kernels", "marker a link"):  # (nothing is removed on a linked marker's word)
         assert again.returncode == 2 and str(marker) in again.stderr, again.stderr
     elif damage == "marker lists none":  # (a folder no snapshot's list names is not replaced: it is said)
         assert again.returncode == 1 and f"{kdir}: in the way of the snapshot" in again.stderr, again.stderr

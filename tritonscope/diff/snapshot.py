@@ -13,6 +13,7 @@ target, every one of them gets `<target>-<spec digest>` so each path depends onl
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
 import json
 import math
@@ -590,6 +591,10 @@ def read_snapshot(root: Path) -> tuple[list[KernelRecord], dict]:
     records = []
     for rel in kernels:
         d = root / rel
+        linked = _linked_folder(root, rel)
+        if linked is not None:
+            raise TritonscopeError("a symbolic link: a snapshot's folders are read only where they are, never "
+                                   "through a link", linked)
         try:
             doc = json.loads(_read_file(d / METRICS_FILE))
         except (OSError, ValueError, RecursionError) as e:
@@ -647,6 +652,24 @@ def _reason(e: BaseException) -> str:
 
 
 def _read_file(path: Path) -> str:
-    """A snapshot file's text: a regular file of at most the stage size limit, UTF-8 (stages.common.read_regular).
+    """A snapshot file's text: a regular file of at most the stage size limit, UTF-8 (stages.common.read_regular),
+    reached through no symbolic link below the snapshot's folder (a committed snapshot is a pull request's to
+    edit: a link to /etc/passwd in a stage's place would print that file into the diff and the PR comment).
     OSError or ValueError (UnicodeDecodeError) otherwise."""
-    return read_regular(path, DEFAULT_MAX_STAGE_BYTES).decode("utf-8")
+    try:
+        return read_regular(path, DEFAULT_MAX_STAGE_BYTES, follow_links=False).decode("utf-8")
+    except OSError as e:
+        if e.errno == errno.ELOOP or os.path.islink(path):
+            raise OSError("a symbolic link: a snapshot's files are read only where they are, never through a link"
+                          ) from None
+        raise
+
+
+def _linked_folder(root: Path, rel: str) -> str | None:
+    """The first folder of `rel` under `root` that is a symbolic link, else None."""
+    d = root
+    for part in Path(rel).parts:
+        d = d / part
+        if os.path.islink(d):
+            return str(d)
+    return None
