@@ -485,3 +485,39 @@ def test_kernels_of_one_name_built_for_other_targets_are_said_unpaired(cli, tmp_
         "name and target" in r.stderr, r.stderr
     same = cli("diff", str(a), str(a), "--stat")
     assert "other targets" not in same.stderr
+
+
+def test_a_markdown_comment_keeps_to_its_budget_failing_kernels_first(cache32, cache39, monkeypatch):
+    """Helper 106: on 600 changed kernels the comment was 269,164 characters (GitHub takes 65,536): only the
+    kernels' details were cut, not the failures list or the tables; the kernels that failed a rule lost their
+    details first (alphabetical order), and a kernel shown by line counts only had stage headers over nothing,
+    unsaid. Here the budget is made small to cut 30 kernels the same way."""
+    import re
+
+    from click.testing import CliRunner
+
+    from tritonscope.cli import main
+    from tritonscope.render import diff as render_diff
+
+    budget = 6000
+    monkeypatch.setattr(render_diff, "MARKDOWN_BUDGET", budget)
+    res = CliRunner().invoke(main, ["--records-cache", "off", "diff", str(cache32), str(cache39), "--format",
+                                    "markdown", "--fail-on", "regs>+5%", "--fail-on", "smem>+0"])
+    assert res.exit_code == 1, res.output
+    md = res.stdout
+    assert len(md) <= budget, len(md)
+    failing = re.findall(r"^- `(?:regs>\+5%|smem>\+0)` `([^`]+)` `([^`]+)`", md, re.M)
+    assert failing
+    rows = re.findall(r"^\| `([^`]+)` \| `([^`]+)` \|", md, re.M)
+    assert "more changed kernel(s); `--format json` lists them._" in md and rows
+    # the table and the details start with the kernels that failed a rule
+    assert set(rows[:len(set(failing))]) <= set(failing)
+    details = re.findall(r"<details><summary><code>([^<]+)</code> <code>([^<]+)</code>", md)
+    assert details and details[0] in set(failing)
+    # every kernel is shown in full, by its line counts (said so) or counted as left out
+    full = md.count("<details>") - md.count("_Its diff lines are left out to fit a comment._")
+    m = re.search(r"_Of (\d+) changed kernel\(s\), (?:(\d+) shown as line counts only)?(?: and )?(?:(\d+) left "
+                  r"out)? to fit a comment", md)
+    assert m, md[-600:]
+    counted, left = int(m.group(2) or 0), int(m.group(3) or 0)
+    assert full + counted + left == int(m.group(1)) == 30

@@ -199,59 +199,83 @@ def _render_verdict_text(verdict: Verdict | None, console) -> None:
 
 
 def render_markdown(result: DiffResult, opts: RenderOptions) -> str:
+    """The diff as a pull-request comment, at most MARKDOWN_BUDGET characters whatever the caches hold: each
+    list and table is cut to a share of it with a line saying how many more there are (`--format json` has
+    them all), the kernels that failed a rule first; then each changed kernel's details (its diffs, or its
+    metrics and line counts only where they no longer fit, said so) while room is left."""
     s = diff_payload(result)["summary"]
     out: list[str] = [f"### tritonscope diff: {_code(str(result.a.path))} → {_code(str(result.b.path))}", ""]
     out.append(f"**{s['matched']}** matched · **{s['changed']}** changed · {s['unchanged']} unchanged · "
                f"**{s['added']}** added · **{s['removed']}** removed")
     out.append("")
     report = opts.verdict
+    failing = {(f.kernel, f.target) for f in report.failures} if report else set()
     if report and report.rules:
         if report.failures:
             out.append(f":x: **Failed rules:** {', '.join(f'`{r}`' for r in report.failed_rules)}")
             out.append("")
-            for f in report.failures:
-                out.append(f"- {_code(f.rule)} {_code(f.kernel)} {_code(f.target)}: {_text(f.detail)}")
+            out += _fit([f"- {_code(f.rule)} {_code(f.kernel)} {_code(f.target)}: {_text(f.detail)}"
+                         for f in report.failures], MARKDOWN_BUDGET // 4,
+                        "- _{} more rule failure(s); `--format json` lists every one._")
         else:
             out.append(f":white_check_mark: Rules passed: {', '.join(f'`{r.text}`' for r in report.rules)}")
         if report.unknown:  # (a gate that judged no kernel, or not all: said where the verdict is read)
             out.append("")
-            out.extend(f":warning: Not judged: {_text(line)}" for line in report.unknown_notes())
+            out += _fit([f":warning: Not judged: {_text(line)}" for line in report.unknown_notes()],
+                        MARKDOWN_BUDGET // 16, ":warning: _{} more not judged; `--format json` lists them._")
         out.append("")
     if result.added or result.removed:
         out.append("| | kernel | target |")
         out.append("|---|---|---|")
-        for r in result.added:
-            out.append(f"| added | {_code(r.name)} | {_code(r.target)} |")
-        for r in result.removed:
-            out.append(f"| removed | {_code(r.name)} | {_code(r.target)} |")
+        out += _fit([f"| added | {_code(r.name)} | {_code(r.target)} |" for r in result.added]
+                    + [f"| removed | {_code(r.name)} | {_code(r.target)} |" for r in result.removed],
+                    MARKDOWN_BUDGET // 8, "\n_{} more kernel(s) added or removed; `--format json` lists them._")
         out.append("")
-    if result.changed:
+    # (the kernels that failed a rule first: what the reader of a failed check looks for)
+    changed = sorted(result.changed, key=lambda p: (p.b.name, p.b.target) not in failing)
+    if changed:
         out.append("| kernel | target | stages | metric changes |")
         out.append("|---|---|---|---|")
-        for p in result.changed:
+        rows = []
+        for p in changed:
             stages = ", ".join(f"{d.stage} {f'+{d.added}/-{d.removed}' if d.status == 'changed' else d.status}"
                                for d in p.stage_diffs) or "-"
             metrics = "<br>".join(f"{_badge(d)} `{d.name}` {_fmt_delta(d)}" for d in _headline(p)) or "-"
-            out.append(f"| {_code(p.b.name)} | {_code(_targets(p))} | {stages} | {metrics} |")
+            rows.append(f"| {_code(p.b.name)} | {_code(_targets(p))} | {stages} | {metrics} |")
+        out += _fit(rows, MARKDOWN_BUDGET // 4, "\n_{} more changed kernel(s); `--format json` lists them._")
         out.append("")
     body = "\n".join(out)
     details: list[str] = []
-    used = len(body)
-    truncated = 0
-    for p in result.changed:
+    used = len(body) + 200  # (room for the closing line)
+    counted, left_out = 0, 0
+    for p in changed:
         # Full diffs (each stage capped), else metrics and line counts only, else left out.
         block = _markdown_kernel_details(p, opts, MARKDOWN_STAGE_LINES)
         if used + len(block) > MARKDOWN_BUDGET:
-            block = _markdown_kernel_details(p, RenderOptions(stat=True, all_metrics=opts.all_metrics), 0)
+            block = _markdown_kernel_details(p, RenderOptions(stat=True, all_metrics=opts.all_metrics), 0,
+                                             why="_Its diff lines are left out to fit a comment._")
+            counted += used + len(block) <= MARKDOWN_BUDGET
         if used + len(block) > MARKDOWN_BUDGET:
-            truncated += 1
+            left_out += 1
             continue
         details.append(block)
         used += len(block)
-    if truncated:
-        details.append(f"_{truncated} kernel diff(s) left out to fit a comment; run `tritonscope diff` "
-                       f"locally or use `--format json` for all of them._\n")
+    if counted or left_out:
+        said = [f"{counted} shown as line counts only" if counted else "",
+                f"{left_out} left out" if left_out else ""]
+        details.append(f"_Of {len(changed)} changed kernel(s), {' and '.join(x for x in said if x)} to fit a "
+                       "comment; run `tritonscope diff` locally or use `--format json` for all of them._\n")
     return body + "\n" + "".join(details)
+
+
+def _fit(lines: list[str], budget: int, more: str) -> list[str]:
+    """The first of `lines` that fit in `budget` characters, then `more` formatted with how many did not."""
+    size = 0
+    for i, line in enumerate(lines):
+        size += len(line) + 1
+        if size > budget:
+            return lines[:i] + [more.format(len(lines) - i)]
+    return lines
 
 
 def _badge(d: MetricDelta) -> str:
@@ -276,7 +300,7 @@ def _text(text: str) -> str:
     return re.sub(r"([\\`*_{}\[\]<>|#])", r"\\\1", visible(text.replace("\n", " ")))
 
 
-def _markdown_kernel_details(p: KernelPair, opts: RenderOptions, max_lines: int) -> str:
+def _markdown_kernel_details(p: KernelPair, opts: RenderOptions, max_lines: int, why: str | None = None) -> str:
     summary = (f"<code>{html.escape(one_line(p.b.name))}</code> <code>{html.escape(one_line(_targets(p)))}</code>: "
                f"{p.change_summary()}")
     lines = [f"<details><summary>{summary}</summary>", ""]
@@ -299,6 +323,8 @@ def _markdown_kernel_details(p: KernelPair, opts: RenderOptions, max_lines: int)
             if len(sd.lines) > max_lines:
                 lines.append(f"_{len(sd.lines) - max_lines} more diff lines not shown._")
         lines.append("")
+    if why:
+        lines += [why, ""]
     lines += ["</details>", ""]
     return "\n".join(lines) + "\n"
 
