@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -925,3 +926,47 @@ def test_outputs_inside_an_inductor_cache_no_option_names_are_refused(cli, tmp_p
         f.write_text("")
     refused = cli("report", "add_kernel", *base, "--target", "cuda:90", "-o", str(cpp / "th" / "r.html"), env=env)
     assert refused.returncode == 2 and f"is inside {cpp}, a TorchInductor cache" in refused.stderr, refused.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG and /proc are Linux's")
+def test_a_snapshot_killed_leaves_no_worker_holding_its_folder(tmp_path, cache39):
+    """Helper 106: a `snapshot` killed by SIGKILL (an OOM kill, `kill -9`) left its pool workers waiting for
+    work for ever, holding the lock on --out they inherited: every later snapshot there failed with "another
+    snapshot is being written here". The workers end with their parent and do not keep its lock."""
+    import signal
+    import subprocess
+    import time
+
+    out = tmp_path / "snap"
+    args = [sys.executable, "-m", "tritonscope", "--records-cache", "off", "snapshot", "--cache-dir", str(cache39),
+            "--out", str(out)]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def children(pid: int) -> list[int]:
+        try:
+            return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        except OSError:
+            return []
+
+    def alive(pid: int) -> bool:
+        try:
+            return "\nState:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            return False
+
+    deadline = time.monotonic() + 60
+    workers: list[int] = []
+    while time.monotonic() < deadline and proc.poll() is None and len(workers) < 2:
+        workers = children(proc.pid)
+        time.sleep(0.02)
+    if len(workers) < 2:
+        proc.wait()
+        pytest.skip("the snapshot ended before its pool started (one core?)")
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(alive(w) for w in workers):
+        time.sleep(0.05)
+    assert not any(alive(w) for w in workers)
+    again = subprocess.run(args, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr

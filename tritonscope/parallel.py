@@ -21,6 +21,10 @@ R = TypeVar("R")
 # Below this many jobs a pool costs more to start (~50 ms per worker) than it saves.
 MIN_JOBS_FOR_POOL = 4
 
+# Descriptors a forked worker must not keep open: `snapshot`'s lock on its output folder (a flock is the
+# open file's: a worker holding it kept the folder locked after its parent was killed)
+CLOSE_IN_WORKERS: set[int] = set()
+
 
 def usable_cores() -> int:
     """Cores this process may run on (its affinity mask), not the machine's total."""
@@ -54,7 +58,8 @@ def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], 
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     results: list[R] = []
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker)
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
+                               initargs=(os.getpid(), tuple(CLOSE_IN_WORKERS)))
     try:
         if weight is None:
             chunk = max(1, len(jobs) // (workers * 4))
@@ -79,14 +84,36 @@ def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], 
     return results
 
 
-def _start_worker() -> None:
+def _start_worker(parent: int, close: tuple[int, ...] = ()) -> None:
     """A pool worker: the GC thresholds of the CLI (a worker started by spawn or forkserver does not inherit
-    them), and SIGTERM's default action (the parent's handler would make a terminated worker raise and go
-    on with the next job)."""
+    them), SIGTERM's default action (the parent's handler would make a terminated worker raise and go
+    on with the next job), ended by it when the parent dies (a parent killed by SIGKILL left its workers
+    waiting for work for ever), and none of the descriptors the parent keeps to itself."""
     import signal
 
     relax_gc()
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    end_with_parent(parent, signal.SIGTERM)
+    for fd in close:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+def end_with_parent(parent: int, signum: int) -> None:
+    """`signum` to this process when its parent (pid `parent`) dies (Linux's PR_SET_PDEATHSIG), and now where
+    it died before the request took effect. Elsewhere nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signum)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signum)
 
 
 def entry_bytes(job: tuple) -> int:

@@ -130,15 +130,9 @@ def _end_with(parent: int) -> None:
     """In the child: a SIGTERM when the watching process dies (killed by a signal it cannot pass on: the child
     would go on alone, compiling into the cache); a second SIGINT heard while the first ends the command (the
     terminal's and the one the parent passes on) is ignored."""
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
+    from tritonscope.parallel import end_with_parent
 
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
-        if os.getppid() != parent:  # (it died before the request took effect)
-            os.kill(os.getpid(), signal.SIGTERM)
+    end_with_parent(parent, signal.SIGTERM)
     heard: list[int] = []
 
     def interrupted(signum, frame) -> None:

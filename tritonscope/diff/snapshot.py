@@ -351,6 +351,9 @@ class SnapshotWriter:
     def close(self) -> None:
         shutil.rmtree(self.tmp, ignore_errors=True)
         if self.lock is not None:
+            from tritonscope.parallel import CLOSE_IN_WORKERS
+
+            CLOSE_IN_WORKERS.discard(self.lock)
             os.close(self.lock)
             self.lock = None
         if self.created:  # a first snapshot that failed: no empty directory left behind
@@ -461,6 +464,9 @@ def _lock(out: Path) -> int | None:
     except OSError:  # a filesystem without flock: unlocked, as before
         os.close(fd)
         return None
+    from tritonscope.parallel import CLOSE_IN_WORKERS
+
+    CLOSE_IN_WORKERS.add(fd)  # (a forked worker holding it would keep the lock past this process)
     stale = re.compile(re.escape(f".{out.name}.") + r"[a-z0-9_]{8}\.tmp")
     try:
         with os.scandir(out.parent) as it:
