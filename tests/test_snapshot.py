@@ -970,3 +970,45 @@ def test_a_snapshot_killed_leaves_no_worker_holding_its_folder(tmp_path, cache39
     assert not any(alive(w) for w in workers)
     again = subprocess.run(args, capture_output=True, text=True, timeout=600)
     assert again.returncode == 0, again.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc is Linux's")
+@pytest.mark.parametrize("when", ["pool starting", "pool working"])
+def test_a_snapshot_interrupted_as_its_pool_starts_or_works_ends(tmp_path, cache39, when):
+    """Helper 106: SIGINT to `snapshot` alone (`timeout -s INT`) while the pool's workers were starting left them
+    waiting for work no one sent; the command said "interrupted" and hung for ever at exit, joining them. The
+    workers are ended, and the command exits 130 with its one line."""
+    import signal
+    import subprocess
+    import time
+
+    big = tmp_path / "big"  # (600 entries, linked to the corpus's files: the pool holds many jobs)
+    for k in range(20):
+        for entry in (e for e in cache39.iterdir() if e.is_dir()):
+            shutil.copytree(entry, big / f"{entry.name[:40]}{k:012d}", copy_function=os.link)
+    args = [sys.executable, "-m", "tritonscope", "--records-cache", "off", "snapshot", "--cache-dir", str(big),
+            "--out", str(tmp_path / "snap")]
+    for attempt in range(3):
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                if children.read_text().split():
+                    break
+            except OSError:
+                pass
+            time.sleep(0.001)
+        if when == "pool working":
+            time.sleep(0.5 + attempt * 0.3)
+        proc.send_signal(signal.SIGINT)
+        try:
+            _, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            pytest.fail(f"attempt {attempt}: still running 60 s after SIGINT")
+        if proc.returncode == 0:  # (it had finished first: nothing to say)
+            continue
+        assert proc.returncode == 130 and err == "tritonscope: interrupted\n", (proc.returncode, err)

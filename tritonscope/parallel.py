@@ -25,6 +25,9 @@ MIN_JOBS_FOR_POOL = 4
 # open file's: a worker holding it kept the folder locked after its parent was killed)
 CLOSE_IN_WORKERS: set[int] = set()
 
+# Set once a pool's workers were ended by Ctrl-C or a termination: the pool's thread may never end
+POOL_ABANDONED = False
+
 
 def usable_cores() -> int:
     """Cores this process may run on (its affinity mask), not the machine's total."""
@@ -77,22 +80,49 @@ def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], 
             stages.note_unparsed(unparsed)  # the CLI's "unparsed lines" note sees workers' lines too
             if progress:
                 progress(1)
-    except BaseException:  # an error, Ctrl-C, a termination: the jobs not started are dropped, not run, and
-        pool.shutdown(wait=True, cancel_futures=True)  # the running ones end before the caller cleans up
+    except Exception:  # an error in a job: the jobs not started are dropped, not run, and the running ones
+        pool.shutdown(wait=True, cancel_futures=True)  # end before the caller cleans up
+        raise
+    except BaseException:  # Ctrl-C, a termination: the workers are ended now
+        _end_workers(pool)
         raise
     pool.shutdown()
     return results
+
+
+def _end_workers(pool) -> None:
+    """End a pool's workers now (SIGTERM), waiting a moment for each, and leave the pool (POOL_ABANDONED).
+    A graceful shutdown was no answer to Ctrl-C: where it came while `submit` was starting the workers, they
+    waited for work no one would send, and the command hung at exit joining them; and a worker ended while
+    it wrote its result leaves the pool's thread reading the rest of it for ever. The console entry point
+    exits without the interpreter's exit hooks after such a pool (`cli.run`)."""
+    global POOL_ABANDONED
+    POOL_ABANDONED = True
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # (3.14 has terminate_workers())
+    for w in workers:
+        try:
+            w.terminate()
+        except (OSError, AttributeError, ValueError):
+            pass
+    for w in workers:  # (their files written before the caller removes its temporary folder)
+        try:
+            w.join(timeout=5)
+        except (OSError, AttributeError, ValueError, AssertionError):
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _start_worker(parent: int, close: tuple[int, ...] = ()) -> None:
     """A pool worker: the GC thresholds of the CLI (a worker started by spawn or forkserver does not inherit
     them), SIGTERM's default action (the parent's handler would make a terminated worker raise and go
     on with the next job), ended by it when the parent dies (a parent killed by SIGKILL left its workers
-    waiting for work for ever), and none of the descriptors the parent keeps to itself."""
+    waiting for work for ever), Ctrl-C ignored (the parent hears it and ends them; a worker's own
+    KeyboardInterrupt printed its traceback), and none of the descriptors the parent keeps to itself."""
     import signal
 
     relax_gc()
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # (Ctrl-C is the parent's to hear: it ends the workers)
     end_with_parent(parent, signal.SIGTERM)
     for fd in close:
         try:

@@ -146,7 +146,8 @@ def run() -> None:
     """The console entry point: `main`, then, where a compile loaded Triton's C++ extension, an exit that
     skips interpreter teardown. Triton's Gluon front end keeps IR attributes alive in module globals, and
     nanobind prints dozens of "leaked instance" lines at teardown: noise after a clean result, or after a
-    one-line error. Our own output is flushed first; nothing of ours runs at exit."""
+    one-line error; and where Ctrl-C or a termination ended a process pool's workers (the pool's thread may
+    never end: parallel._end_workers). Our own output is flushed first; nothing of ours runs at exit."""
     global AS_PROGRAM
     AS_PROGRAM = True
     relax_gc()
@@ -158,7 +159,9 @@ def run() -> None:
         code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
         if exc.code is not None and not isinstance(exc.code, int):
             print(exc.code, file=sys.stderr)
-    if "triton._C.libtriton" in sys.modules:
+    # (and where Ctrl-C ended a process pool's workers, whose thread the interpreter's exit would wait on)
+    if "triton._C.libtriton" in sys.modules or getattr(sys.modules.get("tritonscope.parallel"), "POOL_ABANDONED",
+                                                       False):
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
