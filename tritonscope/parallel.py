@@ -91,7 +91,7 @@ def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], 
 
 
 def _end_workers(pool) -> None:
-    """End a pool's workers now (SIGTERM), waiting a moment for each, and leave the pool (POOL_ABANDONED).
+    """End a pool's workers now (SIGKILL), waiting a moment for each, and leave the pool (POOL_ABANDONED).
     A graceful shutdown was no answer to Ctrl-C: where it came while `submit` was starting the workers, they
     waited for work no one would send, and the command hung at exit joining them; and a worker ended while
     it wrote its result leaves the pool's thread reading the rest of it for ever. The console entry point
@@ -101,7 +101,7 @@ def _end_workers(pool) -> None:
     workers = list((getattr(pool, "_processes", None) or {}).values())  # (3.14 has terminate_workers())
     for w in workers:
         try:
-            w.terminate()
+            w.kill()  # (SIGKILL: a worker forked a moment ago still has the parent's handlers, which print)
         except (OSError, AttributeError, ValueError):
             pass
     for w in workers:  # (their files written before the caller removes its temporary folder)
@@ -115,7 +115,7 @@ def _end_workers(pool) -> None:
 def _start_worker(parent: int, close: tuple[int, ...] = ()) -> None:
     """A pool worker: the GC thresholds of the CLI (a worker started by spawn or forkserver does not inherit
     them), SIGTERM's default action (the parent's handler would make a terminated worker raise and go
-    on with the next job), ended by it when the parent dies (a parent killed by SIGKILL left its workers
+    on with the next job), killed when the parent dies (a parent killed by SIGKILL left its workers
     waiting for work for ever), Ctrl-C ignored (the parent hears it and ends them; a worker's own
     KeyboardInterrupt printed its traceback), and none of the descriptors the parent keeps to itself."""
     import signal
@@ -123,7 +123,7 @@ def _start_worker(parent: int, close: tuple[int, ...] = ()) -> None:
     relax_gc()
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # (Ctrl-C is the parent's to hear: it ends the workers)
-    end_with_parent(parent, signal.SIGTERM)
+    end_with_parent(parent, signal.SIGKILL)
     for fd in close:
         try:
             os.close(fd)
