@@ -199,3 +199,23 @@ def test_distinct_registers_per_thread():
     shared = parse_layout("#ttg.swizzled_shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>")
     f = describe(shared, (64, 64), 16)
     assert f.distinct_per_thread == f.elements_per_thread
+
+
+def test_an_unswizzled_transposed_nvmma_layout_of_rank_3_is_not_guessed():
+    """Helper 105: `nvmma_shared<{swizzlingByteWidth = 0, transposed = true, rank = 3}>` decoded to the batch dim
+    first and no padding; Triton 3.9's to_linear_layout of 4x8x8 f16 is [0,1,0] [0,2,0] [1,0,0] [2,0,0] [0,0,0]
+    [0,0,1] [0,0,2] [0,0,4] [0,4,0] (tests/layout_oracle.py's builder), a rule not modelled: it is refused in one
+    line. Rank 2, and a stack of rank-2 buffers, still decode (Triton's oracle tests hold them)."""
+    from tritonscope.layouts import releases
+
+    text = "#ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = true, elementBitWidth = 16, rank = 3}>"
+    with releases.using(releases.for_version("3.9", "test")), pytest.raises(TritonscopeError, match="unswizzled transposed layout of rank 3 is "
+                                                                       "not decoded"):
+        to_linear(parse_layout(text), (4, 8, 8), 16)
+    with releases.using(releases.for_version("3.9", "test")):
+        two = to_linear(parse_layout(text.replace(", rank = 3", "")), (8, 8), 16)
+        stacked = to_linear(parse_layout(text.replace(", rank = 3", "")), (2, 8, 8), 16)
+    assert two.to_json()["offset"][:3] == [[1, 0], [2, 0], [4, 0]]  # (dim 0 fastest: transposed)
+    assert stacked.to_json()["offset"][-1] == [1, 0, 0]
+    with releases.using(releases.for_version("3.7", "test")):  # (before 3.8 `transposed` was ignored without a swizzle: row-major, decoded)
+        assert to_linear(parse_layout(text), (4, 8, 8), 16).to_json()["offset"][0] == [0, 0, 1]

@@ -91,6 +91,12 @@ def nvmma_to_linear(s: NvmmaSharedLayout, shape: Sequence[int]) -> LinearMap:
         # Unswizzled: row-major from the contiguous dim (dim0 first when transposed; up to 3.7 `transposed`
         # was ignored here).
         transposed = s.transposed and releases.active().has("nvmma-unswizzled-transposed")
+        if transposed and rank > 2:
+            # (Triton 3.9 pads such a buffer and orders its dims otherwise, a layout no kernel seen has used:
+            # 4x8x8 f16 is [0,1,0] [0,2,0] [1,0,0] [2,0,0] [0,0,0] ... there; not guessed here)
+            raise TritonscopeError(
+                f"nvmma_shared: an unswizzled transposed layout of rank {rank} is not decoded (its offsets, as "
+                "Triton computes them since 3.8, are not modelled: only rank 2, or a stack of rank-2 buffers)")
         dims = [0, *range(rank - 1, 0, -1)] if transposed else list(range(rank - 1, -1, -1))
         layout = LinearMap.empty()
         for i in dims:
