@@ -250,3 +250,22 @@ def test_dot_operands_of_a_cga_parent_are_not_split_along_k():
     stats, problems = _compare(cases)
     assert not problems, "\n".join(problems)
     assert stats[("cga dot operand", "match")] == len(texts)
+
+
+def test_fp64_mma_operands_of_every_k_width_on_short_k_match_triton():
+    """Helper 105: the operands of fp64's MMA (`instrShape = [8, 8]`) with kWidth 2 to 8 on a tensor shorter
+    along K than kWidth lost the registers Triton keeps as zero bases (4x4 at kWidth 8: 4 registers a
+    thread, Triton's 8): their tile was 8 * kWidth long along K where the instruction's is 4 * kWidth."""
+    cases = []
+    for k_width in (1, 2, 4, 8):
+        for op in (0, 1):
+            for k in (1, 2, 4, 8, 16, 32, 64):
+                for warps in ("[2, 2]", "[4, 1]"):
+                    mma = (f"#ttg.nvidia_mma<{{versionMajor = 2, versionMinor = 0, warpsPerCTA = {warps}, "
+                           "instrShape = [8, 8]}>")
+                    cases.append({"text": f"#ttg.dot_op<{{opIdx = {op}, parent = {mma}, kWidth = {k_width}}}>",
+                                  "shape": [16, k] if op == 0 else [k, 16], "bits": 64, "shared": False,
+                                  "kind": "fp64 operand"})
+    stats, problems = _compare(cases)
+    assert not problems, "\n".join(problems)
+    assert stats[("fp64 operand", "match")] == len(cases)

@@ -126,19 +126,19 @@ def nvidia_dot_to_linear(dot: DotOperandLayout, mma: NvidiaMmaLayout, shape: Seq
     tile = [1] * rank
     # fp64's m8n8k4: from 3.8 its MMA prints instrShape = [8, 8] (up to 3.7 [16, 8], laid out as any other)
     fp64 = mma.version_major == 2 and tuple(mma.instr_shape[-2:]) == (8, 8)
+    # (fp64's K per instruction is 4 elements a kWidth of 1: the tile is 4 * kWidth along K, not 8 * kWidth)
+    k_tile = k_width * (4 if fp64 else 8)
     if is_a:
-        tile[rank - 2], tile[rank - 1] = 8 if fp64 else 16, k_width * 8
+        tile[rank - 2], tile[rank - 1] = 8 if fp64 else 16, k_tile
     else:
-        tile[rank - 2], tile[rank - 1] = k_width * 8, 8
+        tile[rank - 2], tile[rank - 1] = k_tile, 8
     order = dot_operand_order(dot.op_idx, rank, True)
     cta = nvidia_mma_tile(tile, k_width, order, dot_operand_order(dot.op_idx, rank, True))
     k_dim = rank - 1 if is_a else rank - 2
     hopper = mma.version_major == 3
     warps = broadcasted_dot_operand_layout(mma.warps_per_cta, matrix_order(rank, not hopper), k_dim, "warp")
     cta = cta * warps.transpose_outs(cta.out_names)
-    # (the operands of fp64's m8n8k4 drop the registers that would only repeat an element, as Triton 3.8 on
-    # answers; the others keep them as zero bases)
-    return combine_cta_cga_with_shape(cta, dot_cta(mma.cta, k_dim), shape, broadcast_registers=not fp64)
+    return combine_cta_cga_with_shape(cta, dot_cta(mma.cta, k_dim), shape)
 
 
 def dot_cta(parent: CTALayout, k_dim: int) -> CTALayout:
