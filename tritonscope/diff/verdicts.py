@@ -176,8 +176,8 @@ class Verdict:
                 out.append(f"rule {rule}: no kernel compared has {metric} (their targets: "
                            f"{', '.join(sorted({t for _, t in kernels}))}), judged none")
                 continue
-            hint = (": a cross-compiled CUDA kernel's spills are in no metadata (`stack>+0` watches its "
-                    "stack frame, spills included)") if metric == "spills" and all(
+            hint = (": a CUDA kernel's spills are in no metadata (Triton's cache keeps none of ptxas's counts; "
+                    "`stack>+0` watches its stack frame, spills included)") if metric == "spills" and all(
                 t.startswith("cuda") for _, t in kernels) else ""
             out.append(f"rule {rule}: {metric} unknown for {len(kernels)} of {self.judged.get(rule, 0)} kernel(s) "
                        f"({shown}), not judged{hint}")
