@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
@@ -64,12 +65,16 @@ def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], 
     pool = ProcessPoolExecutor(max_workers=workers, initializer=_start_worker,
                                initargs=(os.getpid(), tuple(CLOSE_IN_WORKERS)))
     try:
-        if weight is None:
-            chunk = max(1, len(jobs) // (workers * 4))
-            done = pool.map(_noting_unparsed, [(fn, job) for job in jobs], chunksize=chunk)
-        else:
-            heaviest_first = sorted(range(len(jobs)), key=lambda i: -weight(jobs[i]))  # (stable: ties in order)
-            futures = {i: pool.submit(_noting_unparsed, (fn, jobs[i])) for i in heaviest_first}
+        # (the workers fork at the first submit: Ctrl-C there was raised inside an after-fork hook, which
+        # swallowed it, and the command ran on to exit 0; held until the jobs are queued, it is heard after)
+        with signals_held():
+            if weight is None:
+                chunk = max(1, len(jobs) // (workers * 4))
+                done = pool.map(_noting_unparsed, [(fn, job) for job in jobs], chunksize=chunk)
+            else:
+                heaviest_first = sorted(range(len(jobs)), key=lambda i: -weight(jobs[i]))  # (stable: ties in order)
+                futures = {i: pool.submit(_noting_unparsed, (fn, jobs[i])) for i in heaviest_first}
+        if weight is not None:
             for future in as_completed(futures.values()):
                 if progress and future.exception() is None:
                     progress(1)
@@ -118,7 +123,6 @@ def _start_worker(parent: int, close: tuple[int, ...] = ()) -> None:
     on with the next job), killed when the parent dies (a parent killed by SIGKILL left its workers
     waiting for work for ever), Ctrl-C ignored (the parent hears it and ends them; a worker's own
     KeyboardInterrupt printed its traceback), and none of the descriptors the parent keeps to itself."""
-    import signal
 
     relax_gc()
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -129,6 +133,27 @@ def _start_worker(parent: int, close: tuple[int, ...] = ()) -> None:
             os.close(fd)
         except OSError:
             pass
+    if hasattr(signal, "pthread_sigmask"):  # (forked with the parent's signals held: signals_held)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
+
+
+_HELD = frozenset(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
+@contextlib.contextmanager
+def signals_held():
+    """Ctrl-C, SIGTERM and SIGHUP delivered only once the block is done (the main thread's signal mask; a
+    process forked inside it starts with them held)."""
+    import threading
+
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def end_with_parent(parent: int, signum: int) -> None:

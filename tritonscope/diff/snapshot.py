@@ -12,7 +12,6 @@ target, every one of them gets `<target>-<spec digest>` so each path depends onl
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import itertools
 import json
@@ -30,7 +29,7 @@ from tritonscope.diff.normalize import NORMALIZED_STAGES, NormalizeOptions, refo
 from tritonscope.diff.records import KernelRecord, dumps_document, record_job
 from tritonscope.diff.records_cache import keepable, trim_default
 from tritonscope.errors import TritonscopeError, UsageError
-from tritonscope.parallel import entry_bytes, pool_map
+from tritonscope.parallel import CLOSE_IN_WORKERS, entry_bytes, pool_map, signals_held
 from tritonscope.stages.common import read_regular
 
 MARKER = "snapshot.json"
@@ -327,7 +326,7 @@ class SnapshotWriter:
         old = _previous_dirs(out)
         links, trees = _clear_the_way(out, old, new, kept)
         try:
-            with _signals_held():
+            with signals_held():
                 replacing = {**marker, "kernels": sorted(set(old) | set(rels)), "state": REPLACING}
                 _write_marker(out, replacing)
                 for path in links:
@@ -351,8 +350,6 @@ class SnapshotWriter:
     def close(self) -> None:
         shutil.rmtree(self.tmp, ignore_errors=True)
         if self.lock is not None:
-            from tritonscope.parallel import CLOSE_IN_WORKERS
-
             CLOSE_IN_WORKERS.discard(self.lock)
             os.close(self.lock)
             self.lock = None
@@ -464,8 +461,6 @@ def _lock(out: Path) -> int | None:
     except OSError:  # a filesystem without flock: unlocked, as before
         os.close(fd)
         return None
-    from tritonscope.parallel import CLOSE_IN_WORKERS
-
     CLOSE_IN_WORKERS.add(fd)  # (a forked worker holding it would keep the lock past this process)
     stale = re.compile(re.escape(f".{out.name}.") + r"[a-z0-9_]{8}\.tmp")
     try:
@@ -478,21 +473,6 @@ def _lock(out: Path) -> int | None:
     return fd
 
 
-@contextlib.contextmanager
-def _signals_held():
-    """Ctrl-C, SIGTERM and SIGHUP delivered only once the block is done (the main thread's mask)."""
-    import signal
-    import threading
-
-    held = {getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)}
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _marker(path: Path) -> dict:
