@@ -792,6 +792,10 @@ def test_a_report_written_again_keeps_the_files_mode(cli, cache39, tmp_path):
     r = cli("report", "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "-o", str(out))
     assert r.returncode == 0, r.stderr
     assert out.stat().st_mode & 0o777 == 0o600 and "<html" in out.read_text()[:200].lower()
+    out.chmod(0o4755)  # (helper 107: its setuid bit was kept too)
+    r = cli("report", "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert out.stat().st_mode & 0o7777 == 0o755
 
 
 def test_a_gluon_source_the_policy_refuses_gives_no_written_layout_text(cli, tmp_path):

@@ -572,3 +572,19 @@ def test_a_source_modified_after_the_kernel_was_compiled_is_shown_with_a_caution
     assert f"source: {src} was modified after this kernel was compiled" in text
     assert f"embedded: {IR_DIR}/kernels.py (caution: {src} was modified after" in err
     assert page.count("its lines may not be the ones compiled") >= 2  # (the pane's note, the sources table)
+
+
+def test_an_inductor_kernel_file_copied_later_has_no_caution(cli, corpus, tmp_path):
+    """Helper 107: Inductor's kernel files copied with `cp -r` (new mtimes, the same text) were all cautioned.
+    Such a file is named by the hash of its text: its mtime says nothing about it."""
+    src = corpus / "inductor-h200-triton3.6"
+    copy = tmp_path / "isrc"
+    shutil.copytree(src / "inductor_src", copy, copy_function=shutil.copyfile)  # (no mtimes kept)
+    future = (src / "triton_cache").stat().st_mtime + 86400
+    for f in copy.rglob("*.py"):
+        os.utime(f, (future, future))
+    entry = next(e for e in (src / "triton_cache").iterdir() if e.is_dir() and any(e.glob("*.ttir")))
+    r = cli("map", str(entry), "--json", "--substitute-path", "/tmp/rc/inductor", str(copy))
+    assert r.returncode == 0, r.stderr
+    source = json.loads(r.stdout)["source"]
+    assert source["found"] and source["caution"] is None, source

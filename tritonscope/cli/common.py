@@ -371,7 +371,7 @@ def write_atomically(path: str, data: str | bytes) -> None:
         raise OSError(exc.errno, exc.strerror, path) from None
     try:
         if mode is not None and stat.S_ISREG(mode):
-            os.fchmod(fd, stat.S_IMODE(mode))  # a file written again keeps its mode (a private report stays so)
+            os.fchmod(fd, mode & 0o777)  # a file written again keeps its permissions (a private report stays so)
         else:
             mask = os.umask(0o022)
             os.umask(mask)

@@ -177,7 +177,10 @@ class SourceFinder:
             return text
         text.path, text.how = path, how
         text.lines = lines
-        text.caution = modified_after(path, compiled_at)
+        # (an Inductor kernel's file is named by the hash of its text, which a copy keeps and an edit breaks:
+        # its mtime says nothing; the check above compares it with the text its wrapper holds, where known)
+        if not INDUCTOR_KERNEL_FILE.fullmatch(os.path.basename(path)):
+            text.caution = modified_after(path, compiled_at)
         return text
 
 
