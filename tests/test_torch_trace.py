@@ -335,6 +335,13 @@ def test_a_log_cut_inside_its_last_payload_says_so(tmp_path):
     cut.write_bytes(data[:nxt + 1])
     graphs, notes = read_trace(str(cut))
     assert len(graphs) == len(heads) and graphs[-1].wrapper_text is not None and notes == []
+    # a log edited since (its paths rewritten, its line ends made CRLF): no hash of it holds, and its last
+    # record's says nothing of a cut (helper 107: that record alone was dropped as damaged)
+    for edited in (data.replace(b"/workspace/benchmarks", b"/home/someone/my-project/benchmarks"),
+                   data.replace(b"\n", b"\r\n")):
+        cut.write_bytes(edited)
+        graphs, notes = read_trace(str(cut))
+        assert notes == [] and len(graphs) == len(heads) and graphs[-1].stacks, notes
 
 
 def test_two_runs_records_of_one_kernel_are_kept_apart_and_the_newest_is_shown(cli, rec):

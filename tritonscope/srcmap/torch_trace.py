@@ -124,9 +124,10 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
     size = 0
     kept = 0  # bytes of the payloads kept so far
     payload_at = 0  # where the current record's payload starts in the file
+    hashes_hold: bool | None = None  # whether the log's first payload has torch's md5 (None: none read yet)
 
     def finish() -> None:
-        nonlocal damaged, kept
+        nonlocal damaged, kept, hashes_hold
         if record is None:
             return
         kind, meta, at = record
@@ -137,6 +138,11 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
         else:
             text = b"\n".join(payload).decode("utf-8", "replace") if payload is not None else None
             kept += size
+            if hashes_hold is None and payload is not None and _is_md5(meta.get("has_payload")):
+                # (the first payload read whole tells whether this log's hashes are torch's: a log edited
+                # since, its paths rewritten or its line ends, has none that hold, and a last payload whose
+                # hash fails then says nothing of a cut)
+                hashes_hold = _md5_of(payload) == meta["has_payload"]
         key = _key(meta)
         if kind == "post_grad":
             if text:
@@ -194,7 +200,8 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
             payload = [] if meta.get("has_payload") else None
             payload_at = fh.tell()
         if record is not None and payload is not None and size <= MAX_PAYLOAD_BYTES \
-                and not _payload_whole(fh, payload_at, record[1].get("has_payload")):
+                and not _payload_whole(fh, payload_at, record[1].get("has_payload") if hashes_hold is not False
+                                       else None):
             # torch ends every record with a newline and hashes each payload: a log whose last payload lacks
             # either was cut in it (a killed process; a cut at a line's end leaves the newline)
             record = None
@@ -216,11 +223,20 @@ def _payload_whole(fh, start: int, digest) -> bool:
         return True
     if data and not data.endswith(b"\n"):
         return False
-    if not (isinstance(digest, str) and len(digest) == 32):
+    if not _is_md5(digest):
         return True
-    lines = data[:-1].split(b"\n") if data else []
-    text = b"\n".join(ln[1:] if ln[:1] == b"\t" else ln for ln in lines)
-    return hashlib.md5(text, usedforsecurity=False).hexdigest() == digest
+    return _md5_of(ln[1:] if ln[:1] == b"\t" else ln for ln in (data[:-1].split(b"\n") if data else []))  \
+        == digest
+
+
+def _is_md5(value) -> bool:
+    return isinstance(value, str) and len(value) == 32
+
+
+def _md5_of(lines) -> str:
+    """The md5 torch writes of a payload (`has_payload`): its lines, without their tab, joined by newlines (a
+    line's carriage return left out, as the lines kept are)."""
+    return hashlib.md5(b"\n".join(ln.rstrip(b"\r") for ln in lines), usedforsecurity=False).hexdigest()
 
 
 def _lines(fh, limit: int | None = None):
