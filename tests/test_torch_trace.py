@@ -335,13 +335,21 @@ def test_a_log_cut_inside_its_last_payload_says_so(tmp_path):
     cut.write_bytes(data[:nxt + 1])
     graphs, notes = read_trace(str(cut))
     assert len(graphs) == len(heads) and graphs[-1].wrapper_text is not None and notes == []
-    # a log edited since (its paths rewritten, its line ends made CRLF): no hash of it holds, and its last
-    # record's says nothing of a cut (helper 107: that record alone was dropped as damaged)
-    for edited in (data.replace(b"/workspace/benchmarks", b"/home/someone/my-project/benchmarks"),
-                   data.replace(b"\n", b"\r\n")):
+    # a log edited since (its paths rewritten): no hash of it holds, and its last record's says nothing of a
+    # cut (helper 107: that record alone was dropped as damaged); that a cut cannot be told is said (helper
+    # 108: one cut at a line's end read as whole, unsaid). Its line ends made CRLF: the hashes hold.
+    for edited, said in ((data.replace(b"/workspace/benchmarks", b"/home/someone/my-project/benchmarks"), True),
+                         (data.replace(b"\n", b"\r\n"), False)):
         cut.write_bytes(edited)
         graphs, notes = read_trace(str(cut))
-        assert notes == [] and len(graphs) == len(heads) and graphs[-1].stacks, notes
+        assert len(graphs) == len(heads) and graphs[-1].stacks, notes
+        assert notes == ([f"{cut}: edited since torch wrote it (its payloads' md5s do not hold): whether its last "
+                          "record was cut at a line's end cannot be told"] if said else [])
+    # blank tab lines appended after the last record (torch writes none): that record is whole (it was dropped
+    # as damaged: helper 108)
+    cut.write_bytes(data + b"\t\n\t   \n")
+    graphs, notes = read_trace(str(cut))
+    assert notes == [] and len(graphs) == len(heads) and graphs[-1].stacks
 
 
 def test_two_runs_records_of_one_kernel_are_kept_apart_and_the_newest_is_shown(cli, rec):

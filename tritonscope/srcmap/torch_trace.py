@@ -199,13 +199,16 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
             record = (kind, meta, lineno)
             payload = [] if meta.get("has_payload") else None
             payload_at = fh.tell()
-        if record is not None and payload is not None and size <= MAX_PAYLOAD_BYTES \
-                and not _payload_whole(fh, payload_at, record[1].get("has_payload") if hashes_hold is not False
-                                       else None):
-            # torch ends every record with a newline and hashes each payload: a log whose last payload lacks
-            # either was cut in it (a killed process; a cut at a line's end leaves the newline)
-            record = None
-            damaged += 1
+        if record is not None and payload is not None and size <= MAX_PAYLOAD_BYTES:
+            if not _payload_whole(fh, payload_at, record[1].get("has_payload") if hashes_hold is not False
+                                  else None):
+                # torch ends every record with a newline and hashes each payload: a log whose last payload lacks
+                # either was cut in it (a killed process; a cut at a line's end leaves the newline)
+                record = None
+                damaged += 1
+            elif hashes_hold is False and _is_md5(record[1].get("has_payload")):
+                notes.append(f"{path}: edited since torch wrote it (its payloads' md5s do not hold): whether its "
+                             "last record was cut at a line's end cannot be told")
         finish()
     if damaged:
         notes.append(f"{path}: {damaged} provenance record(s) not read (damaged or truncated)")
@@ -225,8 +228,17 @@ def _payload_whole(fh, start: int, digest) -> bool:
         return False
     if not _is_md5(digest):
         return True
-    return _md5_of(ln[1:] if ln[:1] == b"\t" else ln for ln in (data[:-1].split(b"\n") if data else []))  \
-        == digest
+    lines = [ln[1:] if ln[:1] == b"\t" else ln for ln in (data[:-1].split(b"\n") if data else [])]
+    if _md5_of(lines) == digest:
+        return True
+    # (a few blank lines after it, which torch never writes: appended by something else, the record is whole)
+    for _ in range(8):
+        if not lines or lines[-1].strip():
+            break
+        lines.pop()
+        if _md5_of(lines) == digest:
+            return True
+    return False
 
 
 def _is_md5(value) -> bool:
