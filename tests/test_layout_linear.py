@@ -219,3 +219,14 @@ def test_an_unswizzled_transposed_nvmma_layout_of_rank_3_is_not_guessed():
     assert stacked.to_json()["offset"][-1] == [1, 0, 0]
     with releases.using(v37):  # (before 3.8 `transposed` was ignored without a swizzle: row-major, decoded)
         assert to_linear(parse_layout(text), (4, 8, 8), 16).to_json()["offset"][0] == [0, 0, 1]
+
+
+def test_a_k_width_that_is_no_power_of_two_is_refused():
+    """Helper 108: `kWidth = 3` (or 6) decoded to an invented layout (a CTA tile 12 wide along K); Triton aborts
+    on it (strided1D asserts a power of two). Refused in one line, as other counts are."""
+    for k_width in (3, 6):
+        with pytest.raises(TritonscopeError, match=rf"kWidth: expected powers of two, got \[{k_width}\]"):
+            parse_layout(f"#ttg.dot_op<{{opIdx = 0, parent = #ttg.nvidia_mma<{{versionMajor = 2, versionMinor = 0, "
+                         f"warpsPerCTA = [2, 2], instrShape = [16, 8]}}>, kWidth = {k_width}}}>")
+    assert parse_layout("#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, "
+                        "warpsPerCTA = [2, 2], instrShape = [16, 8]}>, kWidth = 8}>").k_width == 8

@@ -309,6 +309,8 @@ def _build_dot_op(f: _Fields) -> Layout:
         raise ParseError(f"opIdx: expected 0 or 1, got {op_idx}")
     parent = f.layout("parent")
     k_width = f.int("kWidth", required=False, default=0)
+    if k_width:  # (0: not given; 3 or 6 registers along K is no layout: Triton aborts on it)
+        _check_pow2("kWidth", (k_width,))
     f.bool("isMMAv1Row")  # 2.3's Volta operands: parsed, but mma v1 has no linear layout
     if op_idx == 1 and getattr(parent, "kind", None) == "nvidia_mma" and parent.version_major == 3:
         raise ParseError("opIdx: a Hopper (versionMajor 3) MMA reads its B operand from shared memory: it has no "
