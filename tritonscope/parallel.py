@@ -86,7 +86,11 @@ def pool_map(fn: Callable[[J], R], jobs: Iterable[J], progress: Callable[[int], 
             if progress:
                 progress(1)
     except Exception:  # an error in a job: the jobs not started are dropped, not run, and the running ones
-        pool.shutdown(wait=True, cancel_futures=True)  # end before the caller cleans up
+        try:  # end before the caller cleans up
+            pool.shutdown(wait=True, cancel_futures=True)
+        except BaseException:  # (Ctrl-C while they end)
+            _end_workers(pool)
+            raise
         raise
     except BaseException:  # Ctrl-C, a termination: the workers are ended now
         _end_workers(pool)
