@@ -73,7 +73,7 @@ gc.set_threshold(700, 10, 10)  # CPython's default, whatever the test process ru
 from tritonscope import parallel
 from tritonscope.cli import run
 seen = []
-parallel._start_worker()  # what a pool worker runs first
+parallel._start_worker(__import__("os").getppid())  # what a pool worker runs first
 seen.append(gc.get_threshold())
 gc.set_threshold(700, 10, 10)
 sys.argv = ["tritonscope", "--version"]

@@ -9,6 +9,7 @@ Real data: tests/data/unicode-path-triton3.9 (see its README), cross-compiled by
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -53,12 +54,14 @@ def test_map_reads_the_kernel_file_through_every_stage(cli, tmp_path, entry, fol
     src = tmp_path / "src"
     src.mkdir()
     shutil.copy(DATA / "k.py.txt", src / "k.py")
+    compiled = (cache / entry).stat().st_mtime  # (the source as old as the entry: no caution)
+    os.utime(src / "k.py", (compiled, compiled))
     assert any("\\" in line and "k.py" in line for line in (cache / entry / "add_kernel.ttir").open())
     r = cli("map", str(cache / entry), "--line", "10", "--json", "--substitute-path", folder, str(src))
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["source"] == {"requested": f"{folder}/k.py", "path": str(src / "k.py"), "how": "substitute-path",
-                             "found": True, "error": None, "note": None}
+                             "found": True, "error": None, "note": None, "caution": None}
     counts = {s["stage"]: s["count"] for s in out["stages"]}
     assert all(counts[s] > 0 for s in stages), counts
     r = cli("map", "--stats", "--cache-dir", str(cache), "--json")
