@@ -123,7 +123,6 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
     payload: list[bytes] | None = None
     size = 0
     kept = 0  # bytes of the payloads kept so far
-    payload_at = 0  # where the current record's payload starts in the file
     hashes_hold: bool | None = None  # whether the log's first payload has torch's md5 (None: none read yet)
 
     def finish() -> None:
@@ -198,10 +197,9 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
                 continue
             record = (kind, meta, lineno)
             payload = [] if meta.get("has_payload") else None
-            payload_at = fh.tell()
         if record is not None and payload is not None and size <= MAX_PAYLOAD_BYTES:
-            if not _payload_whole(fh, payload_at, record[1].get("has_payload") if hashes_hold is not False
-                                  else None):
+            if not ((not payload or _ends_with_newline(fh))
+                    and _payload_whole(payload, record[1].get("has_payload") if hashes_hold is not False else None)):
                 # torch ends every record with a newline and hashes each payload: a log whose last payload lacks
                 # either was cut in it (a killed process; a cut at a line's end leaves the newline)
                 record = None
@@ -215,23 +213,24 @@ def read_trace(path: str) -> tuple[list[TraceGraph], list[str]]:
     return graphs, notes
 
 
-def _payload_whole(fh, start: int, digest) -> bool:
-    """Whether the payload from `start` to the log's end is the one torch wrote: it ends with a newline and
-    its md5 (the lines without their tab, joined by newlines: what torch hashed) is the record's
-    `has_payload`, where that is an md5 (a log of another writer may carry another value: not checked)."""
+def _ends_with_newline(fh) -> bool:
     try:
-        fh.seek(start)
-        data = fh.read()
+        fh.seek(-1, os.SEEK_END)
+        return fh.read(1) == b"\n"
     except OSError:  # (not seekable: a FIFO named .log; nothing says it was cut)
         return True
-    if data and not data.endswith(b"\n"):
-        return False
+
+
+def _payload_whole(lines: list[bytes], digest) -> bool:
+    """Whether a payload's lines, as kept (without their tab and line end), are the ones torch wrote: their md5
+    is the record's `has_payload`, where that is an md5 (a log of another writer may carry another value: not
+    checked)."""
     if not _is_md5(digest):
         return True
-    lines = [ln[1:] if ln[:1] == b"\t" else ln for ln in (data[:-1].split(b"\n") if data else [])]
     if _md5_of(lines) == digest:
         return True
     # (a few blank lines after it, which torch never writes: appended by something else, the record is whole)
+    lines = list(lines)
     for _ in range(8):
         if not lines or lines[-1].strip():
             break
