@@ -476,7 +476,7 @@ def _written(model: ReportModel, entry: KernelEntry, pane: StagePane | None, opt
 
     try:
         found = written_in_source(pane.text, pane.path or "", entry.name, finder, entry.triton_version,
-                                  entry.mtime or None)
+                                  entry.compiled_at)
     except TritonscopeError as exc:
         model.written_note = f"the layouts its source writes: not read ({exc})"
         return None

@@ -195,6 +195,11 @@ class KernelEntry:
         return state
 
     @property
+    def compiled_at(self) -> float | None:
+        """When Triton wrote the entry (its folder's mtime: each file put in it touches it), None where unknown."""
+        return self.mtime or None
+
+    @property
     def files(self) -> dict[str, Path]:
         """stage -> Path of its file."""
         if self._files is None:

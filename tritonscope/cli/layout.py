@@ -441,7 +441,7 @@ def _written(entry, ttgir: str, path: str, finder) -> dict:
     """A Gluon kernel: the layouts its source writes against those of its TTGIR."""
     from tritonscope.layouts.gluon import written_in_source
 
-    found = written_in_source(ttgir, path, entry.name, finder, entry.triton_version, entry.mtime or None)
+    found = written_in_source(ttgir, path, entry.name, finder, entry.triton_version, entry.compiled_at)
     source = found.source
     return {"source": source.to_json() if source is not None else None, "error": found.error,
             "layouts": found.resolutions_json(), "notes": found.notes}

@@ -179,7 +179,7 @@ def _written_layouts(entry, finder) -> tuple[dict[int, list[dict]], list[str]] |
     if "ttgir" not in entry.files:
         return None
     found = written_in_source(stage_text(entry, "ttgir"), str(entry.stage_path("ttgir")), entry.name, finder,
-                              entry.triton_version, entry.mtime or None)
+                              entry.triton_version, entry.compiled_at)
     if found.resolutions is None:
         return None
     return written_by_line(found.resolutions), found.source.lines

@@ -118,7 +118,7 @@ def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None, found=
     `found`, where the caller read them."""
     found = found or written_in_source(ttgir_text, str(entry.stage_path("ttgir")), entry.name,
                                        finder or SourceFinder(), entry.triton_version,
-                                       entry.mtime or None)
+                                       entry.compiled_at)
     if found.resolutions is None:
         if found.source is not None and found.source.found:  # read, but not Python: the error names the file
             notes.append(f"Gluon: {found.error}; written layouts not shown")

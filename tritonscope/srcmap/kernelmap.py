@@ -167,7 +167,7 @@ def kernel_map_of(entry: KernelEntry) -> KernelMap:
     """An entry's KernelMap with no stage parsed yet."""
     target = entry.target
     return KernelMap(entry.name, entry.hash, str(target) if target else None, entry.triton_version,
-                     triton_version_inferred=entry.triton_version_inferred, compiled_at=entry.mtime or None)
+                     triton_version_inferred=entry.triton_version_inferred, compiled_at=entry.compiled_at)
 
 
 def load_kernel_map(entry: KernelEntry, stages: list[str], explicit: bool = False) -> KernelMap:
