@@ -82,9 +82,9 @@ def report_cmd(sel: Selection, output: str | None, stages: str | None, open_brow
         if not pane.text:
             click.echo(one_line(f"  not shown: {pane.note or f'{pane.stage}: empty'}"), err=True)
     for s in model.sources:
+        why = (f"caution: {s.caution}" if s.caution else None) if s.embedded else s.reason
         click.echo(one_line(f"  {'embedded' if s.embedded else 'not embedded'}: {s.ir_path}"
-                            + (f" (caution: {s.caution})" if s.embedded and s.caution else "" if s.embedded
-                               else f" ({s.reason})")), err=True)
+                            + (f" ({why})" if why else "")), err=True)
     if open_browser:
         import pathlib
         import webbrowser

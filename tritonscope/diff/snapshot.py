@@ -473,8 +473,6 @@ def _lock(out: Path) -> int | None:
     return fd
 
 
-
-
 def _marker(path: Path) -> dict:
     """A snapshot marker's document; TritonscopeError (naming it) when it is unreadable or not a marker."""
     try:

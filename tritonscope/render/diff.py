@@ -254,10 +254,10 @@ def render_markdown(result: DiffResult, opts: RenderOptions) -> str:
         if used + len(block) > MARKDOWN_BUDGET:
             block = _markdown_kernel_details(p, RenderOptions(stat=True, all_metrics=opts.all_metrics), 0,
                                              why="_Its diff lines are left out to fit a comment._")
-            counted += used + len(block) <= MARKDOWN_BUDGET
-        if used + len(block) > MARKDOWN_BUDGET:
-            left_out += 1
-            continue
+            if used + len(block) > MARKDOWN_BUDGET:
+                left_out += 1
+                continue
+            counted += 1
         details.append(block)
         used += len(block)
     if counted or left_out:
