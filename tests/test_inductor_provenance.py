@@ -363,7 +363,7 @@ def test_missing_inductor_dir_is_one_note(cli, rec, tmp_path):
     env = {"TORCHINDUCTOR_CACHE_DIR": str(empty)}
     r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--json", env=env)
     assert r.returncode == 0 and r.stderr == ""
-    assert all(f"no Inductor wrapper (a module headed `# AOT ID`) under {empty} (give --inductor-dir)" in
+    assert all(f"no Inductor wrapper (a module headed `# AOT ID`) is under {empty} (give --inductor-dir)" in
                e["inductor"]["note"] for e in json.loads(r.stdout)["entries"])
     r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--inductor", env=env)
     assert r.returncode == 0 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
@@ -701,9 +701,12 @@ def test_a_note_suggests_inductor_dir_only_where_none_was_given(cli, inductor_ca
     (entry,) = [p.name for p in inductor_cache.iterdir() if p.name.startswith("JEHESICA")]
     r = cli("map", entry, "--cache-dir", str(inductor_cache), "--inductor-dir", str(inductor_src), "--json")
     assert r.returncode == 0, r.stderr
-    note = json.loads(r.stdout)["inductor"]["note"]
-    assert note == ("named as Inductor names kernels, but no Inductor wrapper (a module headed `# AOT ID`) under "
-                    f"{inductor_src}")
+    prov = json.loads(r.stdout)["inductor"]
+    # the kernel's own source is there (a dir of kernel files alone): named, though no graph holds it
+    (src,) = inductor_src.glob("*/" + Path(prov["kernel_file"]).name)
+    assert prov["kernel_file"].startswith("/tmp/rc/inductor/") and prov["role"] == "unknown"
+    assert prov["note"] == (f"its source is {src}, but no Inductor wrapper (a module headed `# AOT ID`) is under "
+                            f"{inductor_src}: its graph and ATen ops are unknown")
     r = cli("map", entry, "--cache-dir", str(inductor_cache), "--json",
             env={"TORCHINDUCTOR_CACHE_DIR": str(tmp_path)})
     assert json.loads(r.stdout)["inductor"]["note"].endswith(f"under {tmp_path} (give --inductor-dir)")

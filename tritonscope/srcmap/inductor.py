@@ -886,12 +886,16 @@ class InductorIndex:
         if not self.found:
             # nothing to link to: the name says whether Inductor wrote the kernel, else (a template's
             # `triton_<template>`, whose names change with each release) the file its IR names does
-            if not (_INDUCTOR_NAME.match(entry.name)
-                    or any(_INDUCTOR_FILE.search(f) for f in entry_kernel_files(entry))):
+            files = entry_kernel_files(entry)
+            if not (_INDUCTOR_NAME.match(entry.name) or any(_INDUCTOR_FILE.search(f) for f in files)):
                 return None
-            return Link(None, None, None, "unknown",
-                        f"named as Inductor names kernels, but no Inductor wrapper (a module headed `# AOT ID`) "
-                        f"under {self.where}" + ("" if self.given else " (give --inductor-dir)"))
+            # the kernel's own source may be there (a dir of kernel files alone): named, not linked to a graph
+            found = next(((f, p) for f in files if (p := self._kernel_path(f)) is not None), None)
+            head = f"its source is {found[1]}, but" if found else "named as Inductor names kernels, but"
+            return Link(found[0] if found else None, None, None, "unknown",
+                        f"{head} no Inductor wrapper (a module headed `# AOT ID`) is under {self.where}"
+                        + (": its graph and ATen ops are unknown" if found else "")
+                        + ("" if self.given else " (give --inductor-dir)"))
         files = entry_kernel_files(entry)
         if not files:
             return None
@@ -946,14 +950,21 @@ class InductorIndex:
     def _kernel_text(self, kernel_file: str) -> str | None:
         """The kernel's Inductor source, under a dir read as Inductor lays it out (xx/c<hash>.py; only a
         file named as Inductor names kernel sources)."""
-        name = Path(kernel_file).name
-        if not INDUCTOR_KERNEL_FILE.fullmatch(name):
-            return None
-        for cand in [root / name[1:3] / name for root in self.read]:
+        for cand in self._kernel_candidates(kernel_file):
             text = _read_small(str(cand), 16 << 20)
             if text is not None:
                 return text
         return None
+
+    def _kernel_path(self, kernel_file: str) -> Path | None:
+        """Where `_kernel_text` would read the kernel's source (a regular file), unread."""
+        return next((c for c in self._kernel_candidates(kernel_file) if c.is_file()), None)
+
+    def _kernel_candidates(self, kernel_file: str) -> list[Path]:
+        name = Path(kernel_file).name
+        if not INDUCTOR_KERNEL_FILE.fullmatch(name):
+            return []
+        return [root / name[1:3] / name for root in self.read]
 
     def newest(self, b: KernelBlock) -> KernelBlock:
         """The newest run's block of b's kernel (the one an entry of it is linked to)."""
