@@ -74,12 +74,18 @@ class Outcome:
     def unparsed_lines(self) -> list[str]:
         """`note: PATH: unparsed lines: N` per parsed file with lines no parser rule read; under --debug
         up to five examples each."""
+        from tritonscope.stages import FILE_REMARK
+
         out: list[str] = []
         with_path = {(stage, len(lines)) for (stage, path), lines in self.unparsed.items() if path}
         for (stage, path), lines in sorted(self.unparsed.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
             if path is None and (stage, len(lines)) in with_path:
                 continue  # the same text parsed again without its path (metrics): reported once
             where = path or f"{stage} text"
+            out.extend(f"tritonscope: note: {where}: {text}" for n, text in lines if n == FILE_REMARK)
+            lines = [item for item in lines if item[0] != FILE_REMARK]
+            if not lines:
+                continue
             hint = "" if self.debug else " (--debug shows them)"
             out.append(f"tritonscope: note: {where}: unparsed lines: {len(lines)}{hint}")
             if self.debug:

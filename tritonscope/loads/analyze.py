@@ -40,7 +40,7 @@ from tritonscope.loads.sites import AccessSite, ValueGraph, access_sites
 from tritonscope.loads.verdict import AMD_ATOMICS, decide, explain_counts, reasons, repeating_dims
 from tritonscope.srcmap.paths import SourceFinder
 from tritonscope.stages import entry_stages
-from tritonscope.stages.common import Module, SourceLoc
+from tritonscope.stages.common import CUT_NOTE, Module, SourceLoc
 from tritonscope.stages.memops import accesses
 
 # TMA/descriptor ops that write global memory.
@@ -60,7 +60,7 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
     parsed = entry_stages(entry)  # read and parsed once, shared with whatever else reads this entry
     ttgir_text = parsed.text("ttgir")
     modules: dict[str, Module] = {"ttgir": parsed.module("ttgir")}
-    notes: list[str] = []
+    notes: list[str] = [f"TTGIR: {n}" for n in modules["ttgir"].notes if n.startswith(CUT_NOTE)]
     for stage in ("llir", "ptx", "amdgcn"):
         if stage not in entry.files:
             continue
@@ -219,8 +219,9 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     for stage in stages:
         loadreclaim.selected(stage, ttgir, located, unattributed)
         loadreclaim.arms_merged(stage, located, graph.lines, unattributed)
-        loadreclaim.removed(stage, located, unattributed)
-        loadreclaim.combined(stage, located, unattributed, element_offset)
+        if modules[stage].cut is None:  # (both prove by the whole kernel's counts: a cut file has no whole)
+            loadreclaim.removed(stage, located, unattributed)
+            loadreclaim.combined(stage, located, unattributed, element_offset)
     if "llir" in modules:
         mark_branch_guarded(modules["llir"], located)
     final = "sass" if "sass" in modules else isa_stage
@@ -484,9 +485,11 @@ def _unlocated(unlocated: list[AccessRow], of: int, lined: bool, notes: list[str
     if not unlocated or len(unlocated) != of:
         return
     if lined:
-        notes.append("TTGIR: no access carries a source location (Triton before 2.3 prints none into TTIR and "
-                     "TTGIR): each row is labelled with its TTGIR line and joined to no instruction (the later "
-                     "stages' memory instructions are listed below as they are located)")
+        cut = any(n.startswith(f"TTGIR: {CUT_NOTE}") for n in notes)
+        why = "the TTGIR looks cut short: see above" if cut else "Triton before 2.3 prints none into TTIR and TTGIR"
+        notes.append(f"TTGIR: no access carries a source location ({why}): each row is labelled with its TTGIR "
+                     "line and joined to no instruction (the later stages' memory instructions are listed below as "
+                     "they are located)")
     else:
         notes.append("no access and no instruction carries a source location (TRITON_DISABLE_LINE_INFO=1, or "
                      "Triton 2.0): each row is labelled with its TTGIR line and shares all the kernel's "

@@ -26,7 +26,7 @@ from tritonscope.srcmap.kernelmap import (
 )
 from tritonscope.srcmap.paths import SourceFinder, SourceText, columns_are_one_based, expression_span
 from tritonscope.stages import release
-from tritonscope.stages.common import Op, resolve_file, same_file
+from tritonscope.stages.common import CUT_NOTE, Op, resolve_file, same_file
 from tritonscope.stages.partitions import NOTE as _PARTITIONS_NOTE
 
 DEFAULT_CONTEXT = 2
@@ -163,9 +163,12 @@ def _note_vanished(stages: list[dict]) -> None:
     for before, after in zip(stages, stages[1:], strict=False):
         if before["count"] and not after["count"]:
             n = before["count"]
-            after["notes"].insert(0, f"this line's {n} {before['stage']} op{'s are' if n != 1 else ' is'} in no "
-                                     f"{after['stage']} op: folded, removed as unused, or merged with the same "
-                                     "computation on another line (whose ops then do this line's work)")
+            head = f"this line's {n} {before['stage']} op{'s are' if n != 1 else ' is'} in no {after['stage']} op"
+            if any(note.startswith(CUT_NOTE) for note in after["notes"]):  # (not the compiler's doing)
+                after["notes"].insert(0, f"{head}: the {after['stage']} file looks cut short (see below)")
+            else:
+                after["notes"].insert(0, f"{head}: folded, removed as unused, or merged with the same computation "
+                                         "on another line (whose ops then do this line's work)")
             return
 
 

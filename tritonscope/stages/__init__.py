@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from tritonscope.errors import TritonscopeError, UsageError
-from tritonscope.stages.common import Module, gc_paused, read_text
+from tritonscope.stages.common import CUT_NOTE, Module, gc_paused, read_text
 from tritonscope.stages.table import MAPPED_STAGES, PARSERS
 
 if TYPE_CHECKING:
@@ -23,10 +23,12 @@ if TYPE_CHECKING:
 # Where the lines the parsers left unparsed go, (stage, path) -> [(line, text)], while a caller collects
 # them (`collecting_unparsed`): the CLI reports them after each command ("unparsed lines: N", examples
 # under --debug) so unknown syntax is never silently lost. Outside a collection each Module keeps its own.
+# An item of line 0 (FILE_REMARK) is said of the whole file (Module.cut: it looks cut short), in words.
 Unparsed = dict[tuple[str, str | None], list[tuple[int, str]]]
 _SINK: contextvars.ContextVar[Unparsed | None] = contextvars.ContextVar("tritonscope_unparsed", default=None)
 # Stages above this many characters are parsed under a "parsing ..." line on a terminal (~2 s and up).
 BUSY_CHARS = 32 << 20
+FILE_REMARK = 0
 # The order stages are listed in by `map` and friends.
 PARSED_STAGES = MAPPED_STAGES
 
@@ -86,8 +88,9 @@ def note_unparsed(unparsed: Unparsed) -> None:
 
 
 def _noted(module: Module) -> Module:
-    if module.unparsed:
-        note_unparsed({(module.stage, module.path): module.unparsed})
+    if module.unparsed or module.cut:
+        remark = [(FILE_REMARK, f"{CUT_NOTE}: {module.cut}")] if module.cut else []
+        note_unparsed({(module.stage, module.path): module.unparsed + remark})
     return module
 
 

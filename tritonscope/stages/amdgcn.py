@@ -126,6 +126,10 @@ def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
             op_locs.append((op, current[0], current[1]))
 
     module.files = files
+    if function is not None or in_metadata:
+        # (LLVM ends each function with its `.Lfunc_endN:` label and the file with `.end_amdgpu_metadata`)
+        module.cut_short(f"it ends inside function {function} (no `.Lfunc_end` label)" if function is not None
+                         else "it ends inside its `.amdgpu_metadata` block")
     resolver = CommentChains(files, lambda: {pos for _, pos, _ in op_locs})
     dwarf_sites: dict = {}
     if not has_chains:

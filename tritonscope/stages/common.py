@@ -255,6 +255,10 @@ class Op:
         }
 
 
+# How a stage's note says its text looks cut short (map's line notes and loads' stage notes test for it).
+CUT_NOTE = "the file looks cut short"
+
+
 @dataclass(slots=True)
 class Module:
     """A parsed stage: its ops in text order, and what the parser could not read."""
@@ -269,6 +273,10 @@ class Module:
     files: dict[str, str] = field(default_factory=dict)
     # What the parser corrected or could not know, in words (shown by the commands that use the stage).
     notes: list[str] = field(default_factory=list)
+    # Why the text looks cut short (it ends inside a function or region, or its ops name location records
+    # it never prints: a file truncated by a full disk or a killed copy); also in `notes`, and reported
+    # once per file after each command. None: it ends as its stage's text ends.
+    cut: str | None = None
     # line -> the op that line continues, for the lines of a multi-line op after its first: an MLIR op's
     # region headers and closing line (`}) : (tensor<...>) -> ...` of a tt.reduce), a switch's cases,
     # a PTX call's operand lines
@@ -287,6 +295,13 @@ class Module:
     partition_lines: set[int] = field(default_factory=set)
     # memops.accesses: (stage, the memory access of each op), computed on first use
     memory_accesses: tuple[str, list] | None = field(default=None, repr=False, compare=False)
+
+    def cut_short(self, *why: str) -> None:
+        """Record that the text looks cut short, for the reasons given (those that hold: empty ones dropped)."""
+        reasons = [w for w in why if w]
+        if reasons:
+            self.cut = "; ".join(reasons)
+            self.notes.append(f"{CUT_NOTE}: {self.cut}")
 
     def ops_for_line(self, line: int, file: str | None = None) -> list[Op]:
         """Ops whose user-level (outermost) position is `line` (of `file`, if given: stages.common.same_file)."""

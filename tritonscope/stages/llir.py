@@ -104,12 +104,21 @@ def parse(text: str, path: str | None = None, stage: str = "llir") -> Module:
     resolver = _DebugInfo(nodes)
     for op, node_id in pending:
         op.loc = resolver.location(node_id)
+    missing = {node_id for _, node_id in pending if node_id not in nodes}
+    module.cut_short(f"it ends inside function {function}" if function is not None else "",
+                     f"its instructions name {len(missing)} debug-metadata node(s) it never defines "
+                     f"(!{min(missing, key=_numeric_order)}, ...): their instructions have no line" if missing else "")
     for function, node_id in subprograms:
         node = nodes.get(node_id)
         if node is not None and node[0] == "DISubprogram" and _int(node[1].get("line")) > 0:
             module.function_locs[function] = SourceLoc(resolver.scope_file("!" + node_id), _int(node[1]["line"]), 0)
     module.files = {k: v for k, v in resolver.file_table().items()}
     return module
+
+
+def _numeric_order(digits: str) -> tuple[int, str]:
+    """Numeric order of a string of digits, however long (int() refuses more than 4300 digits)."""
+    return len(digits.lstrip("0")), digits.lstrip("0")
 
 
 def _fields(body: str) -> dict[str, str]:

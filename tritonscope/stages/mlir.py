@@ -133,6 +133,13 @@ def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
         if loc is not None:
             module.function_locs[name] = loc
     module.files = {str(i): f for i, f in enumerate(sorted(resolver.files))}
+    open_regions = sum(1 for owner, _ in regions if owner is not None)
+    first = sorted(resolver.undefined, key=lambda a: (len(a), a))[:3]  # (#loc2 before #loc10)
+    module.cut_short(
+        (f"it ends inside {'the module' if not open_regions else f'{open_regions} op region(s)'} (a `{{` never "
+         "closed)") if regions else "",
+        (f"its ops name {len(resolver.undefined)} location alias(es) it never defines ({', '.join(first)}"
+         f"{', ...' if len(resolver.undefined) > 3 else ''}): their ops have no line") if resolver.undefined else "")
     return module
 
 
@@ -156,6 +163,7 @@ class LocResolver:
         self.text_cache: dict[str, SourceLoc | None] = {}
         self.in_progress: set[str] = set()
         self.files: set[str] = set()
+        self.undefined: set[str] = set()  # aliases used, never defined (a text cut before its `#loc` lines)
 
     def resolve_text(self, text: str) -> SourceLoc | None:
         """The location `text` spells, or None where it is not location syntax we can read."""
@@ -174,6 +182,8 @@ class LocResolver:
             return hit
         body = self.aliases.get(name)
         if body is None or name in self.in_progress or depth > _MAX_DEPTH:
+            if body is None:
+                self.undefined.add(name)
             return UNKNOWN  # undefined alias or a cycle: say "unknown" rather than loop
         plain = PLAIN_POSITION.match(body)
         if plain is not None:  # what _expr reads from it, without the recursion

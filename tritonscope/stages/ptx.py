@@ -144,11 +144,14 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
             elif function is not None and _opens_target_list(line):
                 cont_parts = [line]  # its labels follow, one per line, up to the one ending with `;`
             continue  # other directives: .reg, .param, .local, .version, .target, ...
+        if (first == "{" or first == "}") and in_asm:
+            continue  # an inline asm string's own scope (`{ .reg .b16 c; ... fma.rn.bf16 ..., c; }`, 3.1)
         if first == "{":
             if function is None and pending_function is not None and depth == 0:
                 function, pending_function, current = pending_function, None, None
                 module.functions.append(function)
-            depth += 1
+            # (LLVM's own one-line scope: `{ .reg .b16 tmp; mov.b32 {tmp, %rs2}, %r2; }`, 3.1)
+            depth += 1 if len(line) == 1 else max(line.count("{") - line.count("}"), 0)
             continue
         if first == "}":
             depth -= 1
@@ -183,6 +186,8 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
             cont_parts, cont_op = [line], op
 
     module.files = files
+    if function is not None:
+        module.cut_short(f"it ends inside function {function} (a `{{` never closed)")
     if ignored_asm_locs:
         module.notes.append(f"ignored {ignored_asm_locs} `.loc` lines inside inline asm blocks (LLVM numbers the "
                             "lines of an asm string from its call's line; they are not source positions)")
