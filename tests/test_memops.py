@@ -281,3 +281,34 @@ def test_name_shortcut_gives_the_classifiers_answer_on_every_corpus_op(corpus):
                     assert memops.classify(stage, o) == memops.classify_uncached(stage, o), (entry.path, stage, o)
                     seen[stage] += 1
     assert min(seen[s] for s in ("llir", "ptx", "amdgcn", "ttgir", "ttir", "source")) > 2_000, seen
+
+
+# Gluon's multi-CTA softmax (Triton's tutorial 14-multicta, cross-compiled by Triton 3.9 for cuda:90, 4 CTAs):
+# another CTA's shared memory through `mapa`, which PTX reads as `ld.shared::cluster.b32`; no triple in the
+# LLIR as Triton keeps it for NVIDIA
+CLUSTER_LLIR = """\
+define ptx_kernel void @k(ptr addrspace(1) %0, ptr addrspace(1) %p) {
+  %40 = getelementptr i8, ptr addrspace(3) @global_smem, i32 0
+  %41 = tail call ptr addrspace(7) @llvm.nvvm.mapa.shared.cluster(ptr addrspace(3) %40, i32 1), !dbg !18
+  %86 = load i32, ptr addrspace(7) %41, align 4, !dbg !18
+  store i32 %86, ptr addrspace(7) %41, align 4, !dbg !18
+  %87 = atomicrmw add ptr addrspace(7) %41, i32 1 monotonic, align 4, !dbg !18
+  %88 = load i32, ptr addrspace(1) %p, align 4, !dbg !18
+  ret void
+}
+"""
+
+
+@pytest.mark.parametrize("triple,spaces", [
+    (None, [("shared_load", "shared"), ("shared_store", "shared"), ("atomic", "shared"), ("global_load", "global")]),
+    ("amdgcn-amd-amdhsa", [("global_load", "global"), ("global_store", "global"), ("atomic", "global"),
+                           ("global_load", "global")])])
+def test_llir_address_space_7_is_cluster_shared_memory_on_nvptx_a_buffer_on_amdgpu(triple, spaces):
+    """LLVM's address space 7 is NVPTX's shared::cluster and AMDGPU's buffer fat pointer: the NVIDIA one was
+    counted as a global load (`loads` and diff's `global_load@llir` 10 where PTX has 8 ld.global: helper 110)."""
+    from tritonscope.stages import parse
+
+    text = (f'target triple = "{triple}"\n' if triple else "") + CLUSTER_LLIR
+    module = parse("llir", text)
+    got = [(a.kind, a.space) for a in memops.accesses("llir", module) if a is not None]
+    assert got == spaces

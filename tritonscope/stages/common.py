@@ -290,6 +290,8 @@ class Module:
     # AMDGCN: the kernel descriptor's `.amdhsa_user_sgpr_*` directives (name without prefix -> value):
     # which SGPRs the ABI fills, the kernel-argument segment's pointer among them
     user_sgprs: dict[str, int] = field(default_factory=dict)
+    # LLIR: its `target triple` (`nvptx64-nvidia-cuda`, `amdgcn-amd-amdhsa`): what its address spaces mean
+    triple: str | None = None
     # warp-specialized partitions (stages.partitions.relocate): the lines their ops were moved from (the
     # kernel's def) and to (the worker functions' lines), where its note concerns a line
     partition_lines: set[int] = field(default_factory=set)

@@ -79,6 +79,8 @@ def parse(text: str, path: str | None = None, stage: str = "llir") -> Module:
                           subprograms.append((function, d[1]))
                 continue
             if line.startswith(TOP_LEVEL_PREFIXES) or line == "}":
+                if line.startswith("target triple"):
+                    module.triple = line.partition("=")[2].strip().strip('"') or None
                 continue
             module.unparsed.append((lineno, line))
             continue

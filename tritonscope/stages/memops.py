@@ -11,7 +11,7 @@ that read kernel parameters (`ld.param`, SASS `LDC`/`ULDC`) or only synchronise 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tritonscope.lazyre import lazy_compile
 from tritonscope.stages.common import Module, Op
@@ -75,8 +75,31 @@ def accesses(stage: str, module) -> list[MemAccess | None]:
     the module, as `diff`'s metrics, `loads`' join and its spill sites each walk the same ops."""
     kept = module.memory_accesses
     if kept is None or kept[0] != stage or len(kept[1]) != len(module.ops):
-        kept = module.memory_accesses = (stage, [classify(stage, op) for op in module.ops])
+        found = [classify(stage, op) for op in module.ops]
+        if stage == "llir" and not _amdgpu_triple(module.triple):
+            found = [_nvptx_cluster_shared(op, acc) for op, acc in zip(module.ops, found, strict=True)]
+        kept = module.memory_accesses = (stage, found)
     return kept[1]
+
+
+def _amdgpu_triple(triple: str | None) -> bool:
+    """Whether an LLIR's triple is AMDGPU's (`amdgcn-amd-amdhsa`; Triton 3.9 `amdgpu9.42-amd-amdhsa`): every
+    recorded AMD LLIR has one, while Triton's NVIDIA LLIR has none (its triple is set after the stage is kept)."""
+    return bool(triple) and ("amdgcn" in triple or "amdgpu" in triple)
+
+
+def _nvptx_cluster_shared(op: Op, acc: MemAccess | None) -> MemAccess | None:
+    """NVPTX's address space 7 is another CTA's shared memory in the cluster (`ld.shared::cluster` in PTX,
+    through `llvm.nvvm.mapa.shared.cluster`), where AMDGPU's is a buffer (global) pointer (`_LL_ADDRSPACE`)."""
+    if acc is None or acc.space != "global" or "addrspace(7)" not in op.text:
+        return acc
+    # the form _classify_llir read it by, in its order
+    m = next((m for rx in ((_LL_STORE,) if op.op == "call" else (_LL_LOAD, _LL_STORE)) + (_LL_ATOMICRMW, _LL_CMPXCHG)
+              if (m := rx.search(op.text))), None)
+    if m is None or m.group("as") != "7":
+        return acc
+    kind = {"global_load": "shared_load", "global_store": "shared_store"}.get(acc.kind, acc.kind)
+    return replace(acc, kind=kind, space="shared")
 
 
 def classify_uncached(stage: str, op: Op) -> MemAccess | None:
