@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 
@@ -229,3 +230,35 @@ def test_an_alias_of_an_alias_and_an_unknown_shared_layout(cli, cache39, tmp_pat
     # (a 2-byte read is scalar whatever the layouts: no cause is given for it)
     assert local and all(r["verdict"] in ("unknown", "scalar") and r["reasons"] == ["no-prediction"] for r in local)
     assert "the shared layout is not decoded" in local[0]["evidence"]["no-prediction"]
+
+
+def test_metadata_fields_of_a_type_triton_never_writes_are_named(cli, entry_copy):
+    """`"num_warps": "four"` read as unknown without a word (ls showed `-`, diff `4 -> ?`): helper 111."""
+    p = entry_copy / "add_kernel.json"
+    meta = json.loads(p.read_text())
+    meta.update(num_warps="four", shared=[1], target="hip")
+    p.write_text(json.dumps(meta))
+    for args in (("ls", "--cache-dir", str(entry_copy.parent)), ("map", str(entry_copy)),
+                 ("loads", str(entry_copy)), ("show", str(entry_copy), "-s", "ttir")):
+        r = cli(*args)
+        assert r.returncode == 0 and "Traceback" not in r.stderr, (args, r.stderr)
+        assert any(line.startswith(f"tritonscope: note: {p}: ") and 'num_warps="four"' in line and "shared=[1]" in line
+                   and 'target="hip"' in line and "not as Triton writes them" in line
+                   for line in r.stderr.splitlines()), (args, r.stderr)
+
+
+def test_single_kernel_commands_say_what_of_the_entry_does_not_read(cli, entry_copy):
+    """ls, report, snapshot and diff named a metadata file cut short; map, loads and show said nothing."""
+    p = entry_copy / "add_kernel.json"
+    p.write_bytes(p.read_bytes()[:60])
+    for args in (("map", str(entry_copy)), ("loads", str(entry_copy)), ("show", str(entry_copy), "-s", "ttir")):
+        r = cli(*args)
+        assert r.returncode == 0 and f"tritonscope: note: {p}: metadata not read (" in r.stderr, (args, r.stderr)
+
+
+def test_an_isa_text_that_does_not_read_is_no_failed_compile(cli, entry_copy):
+    p = entry_copy / "add_kernel.ptx"
+    p.write_bytes(b"\x00" * 64)
+    r = cli("loads", str(entry_copy), "--no-sass")
+    assert r.returncode == 0, r.stderr
+    assert "no-isa: its PTX did not read (see the note)" in r.stdout and "failed compile" not in r.stdout

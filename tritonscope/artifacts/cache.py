@@ -108,6 +108,10 @@ def parse_target(raw: object) -> Target | None:
     return None
 
 
+# Counts the metadata of every release writes as integers (what `ls` and `layout` read), where present.
+_META_INTS = frozenset({"num_warps", "num_stages", "num_ctas", "shared", "tmem_size"})
+
+
 def is_int(v: object) -> bool:
     """An int that is not a bool (JSON's `true` reads as one)."""
     return isinstance(v, int) and not isinstance(v, bool)
@@ -302,6 +306,20 @@ class KernelEntry:
     def meta(self, key: str, default=None):
         return self.metadata.get(key, default) if self.metadata else default
 
+    def bad_fields(self) -> list[str]:
+        """The metadata's fields of a type Triton never writes (`"num_warps": "four"`, `"target": "hip"`),
+        each as `key=value` (its JSON, cut at 40 characters): each reads as unknown, silently but for this."""
+        if not self.metadata:
+            return []
+        bad = []
+        for key, value in self.metadata.items():
+            fits = ((key not in _META_INTS or is_int(value)) and (key != "name" or isinstance(value, str))
+                    and (key != "target" or parse_target(value) is not None))
+            if not fits:
+                shown = json.dumps(value, ensure_ascii=True)
+                bad.append(f"{key}={shown[:40]}{'...' if len(shown) > 40 else ''}")
+        return bad
+
     def meta_int(self, key: str) -> int | None:
         """A count the metadata holds (num_warps, shared), None where it is missing or not a number: a
         damaged `"4"`, `true` or list reads as unknown, never as a number."""
@@ -396,6 +414,10 @@ class KernelEntry:
             where = self.file_paths.get("json") or str(self.path)
             out.append(f"{where}: metadata not read ({self.metadata_error.split(': ', 1)[-1]}): what it gives "
                        "(num_warps, num_stages, shared memory, the release) is unknown")
+        bad = self.bad_fields()
+        if bad:
+            out.append(f"{self.file_paths.get('json')}: {', '.join(bad)}, not as Triton writes "
+                       f"{'them' if len(bad) > 1 else 'it'}: read as unknown")
         for name in sorted(self.other_files):
             dot = name.rfind(".")
             if dot > 0 and name[dot:] in _SUFFIX_TO_STAGE and not name.startswith("__grp__"):

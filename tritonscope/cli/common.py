@@ -140,6 +140,10 @@ class Selection:
         else:
             entry = resolve_one(self.cache(), spec, self.target)
         entry.max_stage_bytes = self.max_stage_bytes
+        from tritonscope.cli.outcome import outcome
+
+        for line in entry.damage(empty_stages=True):  # (said after the command's output, as every note)
+            outcome().note(line)
         return entry
 
     def read_roots(self, entries: list[KernelEntry] = ()) -> list[str]:

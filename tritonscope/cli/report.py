@@ -61,8 +61,6 @@ def report_cmd(sel: Selection, output: str | None, stages: str | None, open_brow
     for stage in chosen or default_stages(entry):  # a stage over the size limit: one line, before any work
         if DERIVED_STAGES.get(stage, stage) in entry.files:
             entry.stage_path(DERIVED_STAGES.get(stage, stage))
-    for line in entry.damage(empty_stages=True):  # (the page says it too, among its notes)
-        click.echo(one_line(f"tritonscope: note: {line}"), err=True)
     model = build_report(entry, ReportOptions(stages=chosen, source_roots=sel.search_roots,
                                               substitutions=sel.substitutions, read_source=not no_source,
                                               kept=sel.kept_source))

@@ -61,6 +61,7 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
     ttgir_text = parsed.text("ttgir")
     modules: dict[str, Module] = {"ttgir": parsed.module("ttgir")}
     notes: list[str] = [f"TTGIR: {n}" for n in modules["ttgir"].notes if n.startswith(CUT_NOTE)]
+    no_isa = None
     for stage in ("llir", "ptx", "amdgcn"):
         if stage not in entry.files:
             continue
@@ -70,6 +71,8 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
             notes.extend(f"{stage.upper()}: {n}" for n in modules[stage].notes)
         except TritonscopeError as exc:  # one unreadable stage must not hide the others
             notes.append(f"{stage} not joined: {exc}")
+            if stage != "llir":  # (not "a partial or failed compile": the rows' reason says why)
+                no_isa = f"its {stage.upper()} did not read (see the note): no instruction is joined"
     if sass and "cubin" in entry.files:
         from tritonscope.errors import ToolMissing
 
@@ -88,7 +91,7 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
     semantics = releases.for_entry(entry)
     report = analyze_modules(modules, target=str(target) if target else None, kernel=entry.name, hash=entry.hash,
                              ttgir_text=ttgir_text, line=line, notes=notes, written=written, semantics=semantics,
-                             file=file, gluon=entry.language == "gluon")
+                             file=file, gluon=entry.language == "gluon", no_isa=no_isa)
     if "ttir" in entry.files and any(r.mask for r in report.rows):
         try:
             _source_masks(report.rows, parsed.module("ttir"))
@@ -133,12 +136,13 @@ def _gluon_written(entry, ttgir_text: str, notes: list[str], finder=None, found=
 def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: str, hash: str = "",
                     ttgir_text: str, line: int | None = None, file: str | None = None,
                     notes: list[str] | None = None, written: tuple[str, list] | None = None,
-                    semantics=None, gluon: bool = False) -> LoadsReport:
+                    semantics=None, gluon: bool = False, no_isa: str | None = None) -> LoadsReport:
     """The pure analysis: parsed stages in, report out. `written`: (source file, the Gluon kernel's
     written-vs-resolved layouts), whose written layouts then explain the vector widths they allow.
     `semantics` (layouts.releases.Semantics): the release whose layout decoding predicts the rows (default
     the newest: up to 3.8 a tensor smaller than its blocked tile keeps its repeated registers). `gluon`: the
-    kernel's layouts are its programmer's (Gluon), no coalesce pass's."""
+    kernel's layouts are its programmer's (Gluon), no coalesce pass's. `no_isa`: why `modules` has no ISA
+    stage where the entry has one (it did not read), for the rows' reason."""
     semantics = semantics or releases.DEFAULT
     ttgir = modules["ttgir"]
     notes = list(notes or [])
@@ -228,7 +232,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     copied_loops = _copied_loops(modules["llir"]) if "llir" in modules else None
     for row in rows:
         with graph.through(row.sites[0].calls):
-            decide(row, final, graph)
+            decide(row, final, graph, no_isa)
         if unread is not None:  # (its tensor read as no tensor: a "scalar access" it is not)
             row.verdict, row.predicted_vector_bytes, row.predicted_vectors_per_thread = "unknown", None, None
             row.prediction_note = None

@@ -13,7 +13,8 @@ PROPAGATED = (": the access takes the layout its result's uses need, propagated 
               "the coalesce pass picks blocked layouts only")
 
 
-def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
+def decide(row: AccessRow, final: str | None, graph: ValueGraph, no_isa: str | None = None) -> None:
+    """`no_isa`: why no ISA stage is there to decide by, where not for want of one."""
     stage = final if final and (row.stages.get(final) or row.ambiguous.get(final)) else None
     if stage is None and final == "sass":
         # SASS lines can fold several accesses; fall back to the PTX Triton wrote.
@@ -22,7 +23,8 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph) -> None:
         row.verdict = "unknown"
         row.attribution = "none" if not row.stages else row.attribution
         if final is None:
-            row.reasons = [Reason("no-isa", "this entry has no PTX/SASS/AMDGCN (a partial or failed compile)")]
+            row.reasons = [Reason("no-isa", no_isa or "this entry has no PTX/SASS/AMDGCN (a partial or failed "
+                                                      "compile)")]
         else:
             row.reasons = [Reason("no-isa-match", f"no {final} memory instruction was attributed to "
                                                   f"{row.line}:{row.col} (removed, merged, or located elsewhere)")]
