@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from tritonscope.loads.analyze import copies_cause
 from tritonscope.stages import mlir
 
@@ -138,3 +141,20 @@ def test_split_by_the_guide_counts_what_a_row_holds_already():
     split_ambiguous("sass", "ptx", [a, b])
     assert (a.stages["sass"], b.stages["sass"]) == ({"STS.128": 2}, {"STS.128": 2})
     assert not a.ambiguous and not b.ambiguous
+
+
+def test_dot_operands_sharing_matrix_loads_of_two_forms_take_whole_forms(cli):
+    """AutoAWQ's W4A16 GEMM on sm_89: at the dot's position the weights (64x128 f16, 64 registers) and the
+    scales (1x128 f16 broadcast along M: 32 registers, 4 values) are read by 8 `ldmatrix.x4.trans` and one
+    `.x2.trans` (PTX: the scales' one `st.shared.b16`, then the `.x2`; the weights' 8 `st.shared.v4`, then the
+    8 `.x4`). No one form's count settled them: both rows listed all 9, `ambiguous` (helper 109)."""
+    cache = Path(__file__).parent / "data" / "thirdparty-cuda89-triton3.9" / "awq"
+    r = cli("loads", "77BGAC", "--cache-dir", str(cache), "--line", "231", "--json")
+    assert r.returncode == 0, r.stderr
+    rows = {row["where"]: row for row in json.loads(r.stdout)["rows"] if row["op"] == "ttg.local_load"}
+    scales, weights = rows["231:13 (ttgir:252)"], rows["231:13 (ttgir:261)"]
+    assert not scales["ambiguous"] and not weights["ambiguous"]
+    assert scales["stages"]["ptx"] == {"ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16": 1}
+    assert weights["stages"]["ptx"] == {"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16": 8}
+    assert scales["stages"]["sass"] == {"LDSM.16.MT88.2": 1} and weights["stages"]["sass"] == {"LDSM.16.MT88.4": 8}
+    assert scales["stages"]["llir"] == {"ldmatrix.sync.aligned.m8n8.x2.trans.b16.p3": 1}

@@ -586,6 +586,37 @@ def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
             if shares is not None:
                 _settle(stage, form, members, shares)
                 break
+    _settle_matrix_forms(stage, rows)
+
+
+def _settle_matrix_forms(stage: str, rows: list[AccessRow]) -> None:
+    """Dot operands of one position sharing matrix instructions of several forms (`ldmatrix .x4` and `.x2`)
+    that no one form's count settles: whole forms to each row, where exactly one way gives every row its
+    registers' bytes, or else its distinct elements' (a layout that repeats values in registers: AutoAWQ's
+    1x128 f16 scales, 32 registers of 4 values a thread, read by one `.x2` beside the weights' 8 `.x4`)."""
+    groups: dict[tuple[int, ...], tuple[list[AccessRow], list[str]]] = {}
+    for form, members in _ambiguous_groups(stage, rows):
+        if family(form) == "matrix":
+            groups.setdefault(tuple(id(r) for r in members), (members, []))[1].append(form)
+    for members, forms in groups.values():
+        widths = [members[0].widths.get(stage, {}).get(f) for f in forms]
+        if not 1 < len(forms) <= 4 or len(members) > 4 or None in widths or not all(
+                r.kind in _COUNTED_KINDS and r.line and r.where == members[0].where and not r.stages.get(stage)
+                and r.elements_per_thread and r.element_bits and not r.element_bits % 8 for r in members):
+            continue
+        totals = [members[0].ambiguous[stage][f] for f in forms]
+        for distinct in (False, True):
+            needs = [(r.distinct_per_thread if distinct else r.elements_per_thread) * r.element_bits // 8
+                     * r.instances if (r.distinct_per_thread or not distinct) else None for r in members]
+            if None in needs:
+                continue
+            fits = [owners for owners in itertools.product(range(len(members)), repeat=len(forms))
+                    if all(sum(t * w for t, w, o in zip(totals, widths, owners, strict=True) if o == i) == need
+                           for i, need in enumerate(needs))]
+            if len(fits) == 1:
+                for form, total, owner in zip(forms, totals, fits[0], strict=True):
+                    _settle(stage, form, members, [total if i == owner else 0 for i in range(len(members))])
+                break
 
 
 def _open_shares(stage: str, members: list[AccessRow], total: int, needs: list[int | None]) -> list[int] | None:
