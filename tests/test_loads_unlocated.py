@@ -6,6 +6,7 @@ whose TTGIR has no locations at all, are covered by tests/test_release_caches.py
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -34,3 +35,19 @@ def test_every_access_stays_its_own_row_without_source_lines(tmp_path):
     assert {row["attribution"] for row in loads} == {"ambiguous"}
     assert all(row["verdict"] == "as-predicted" and row["vector_bytes"] == 8 for row in loads)
     assert any(n.startswith("no access and no instruction carries a source location") for n in doc["notes"])
+
+
+def test_instructions_of_a_rows_line_with_no_column_count_with_those_of_no_line(cli):
+    """fla's parallel attention on gfx950: 96 `ds_read_b64_tr_b16` for LLIR's 32 + 32 + 16 + 16, of which 40 on
+    no line and 8 at 167:0 (one line, its columns merged) beside the row at 167:43. The four rows were
+    `merged` (the compiler combined or removed some), their counts short by half (helper 112)."""
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx950-triton3.9" / "fla"
+    r = cli("loads", "TCWFTMH2", "--cache-dir", str(cache), "--json")
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    rows = {row["where"]: row for row in report["rows"] if row["op"] == "ttg.local_load"}
+    got = {w: row["stages"]["amdgcn"]["ds_read_b64_tr_b16"] for w, row in rows.items()
+           if "ds_read_b64_tr_b16" in row["stages"].get("amdgcn", {})}
+    assert got == {"111:15": 32, "132:43": 16, "146:15": 32, "167:43": 16}
+    assert all(any(c["code"] == "unlocated" for c in rows[w]["count_changes"]) for w in got)
+    assert not any(u["form"] == "ds_read_b64_tr_b16" for u in report["unattributed"])

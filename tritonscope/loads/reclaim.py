@@ -264,22 +264,33 @@ def unlocated(stage: str, rows: list[AccessRow], unattributed: list[dict]) -> No
                 via = next(iter(vias[(width, fam)])) if len(vias[(width, fam)]) == 1 else None
                 needs[(ACCEPTS[r.kind], width, fam, via)].append((r, n - have[(width, fam)]))
     for (kinds, width, fam, via), members in needs.items():
-        pool = _pool(stage, unattributed, kinds, width, fam, via).get(0, [])
-        total = sum(u["count"] for u in pool)
-        if not members or total != sum(n for _, n in members):
+        by_line = _pool(stage, unattributed, kinds, width, fam, via)
+        pool = by_line.get(0, [])
+        total, need = sum(u["count"] for u in pool), sum(n for _, n in members)
+        columnless: list[dict] = []
+        if members and total != need:
+            # and those of a row's own line with no column: LLVM gives an instruction it merged from several
+            # columns of one line that line alone (fla's attention on gfx950: 48 `ds_read_b64_tr_b16` four
+            # rows lack, 40 on no line, 8 at 167:0 beside the row at 167:43)
+            columnless = [u for line in sorted({r.line for r, _ in members}) for u in by_line.get(line, [])
+                          if u["col"] == 0 and line]
+            total += sum(u["count"] for u in columnless)
+        if not members or total != need:
             continue
-        forms = " and ".join(sorted({u["form"] for u in pool}))
+        forms = " and ".join(sorted({u["form"] for u in pool + columnless}))
+        nowhere = "no source location (line 0)" + (" or their line with no column" if columnless else "")
         # (several rows short of the same kind and width: line 0 holds exactly their shortfalls together, each
         # takes its own count; which of those instructions is whose, the counts do not say)
         where = " and ".join(sorted({o.where for o, _ in members}))
         for r, n in members:
-            _take(stage, r, pool, n, unattributed, follow=False)  # (a part of its instructions: its line stays)
+            own = [u for u in columnless if u["line"] == r.line]  # (its line's first)
+            _take(stage, r, own + pool, n, unattributed, follow=False)  # (a part of its instructions: its line stays)
             head = f"{stage}: {n} of its {before} instructions {'has' if n == 1 else 'have'} no counterpart on " \
                 "its line; "
             _moved(r, Reason("unlocated", head + (
-                f"{n} {forms} with no source location (line 0), claimed by no access and lacking from no other, "
+                f"{n} {forms} with {nowhere}, claimed by no access and lacking from no other, "
                 "make them up: the backend dropped their debug location" if len(members) == 1 else
-                f"{total} {forms} with no source location (line 0), claimed by no access, are what the accesses at "
+                f"{total} {forms} with {nowhere}, claimed by no access, are what the accesses at "
                 f"{where} lack together: each takes its own count (which is whose, counts do not say); the backend "
                 "dropped their debug location")))
 
