@@ -1507,7 +1507,7 @@ def test_a_positional_cta_argument_is_shown_and_an_element_of_a_helpers_tuple_is
         """)
     found = scan(src)
     blocked = next(w for w in found.layouts if w.cls == "BlockedLayout")
-    assert "argument 5=cga(1, N)" in blocked.fields_text()
+    assert blocked.to_json()["args"]["argument 5"] == {"symbol": "cga(1, N)"}
     assert matches(blocked, parse_layout("#ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], "
                                          "warpsPerCTA = [4], order = [0]}>"))
     (note,) = [n for n in unread_notes(found.unread, "k.py") if "layouts[0]" in n]
@@ -1638,3 +1638,11 @@ def test_the_scanners_segments_are_ast_get_source_segment(newline):
         scanner = _Scanner(source)
         nodes = list(ast.walk(ast.parse(source)))
         assert all(scanner._segment(n) == ast.get_source_segment(source, n) for n in nodes)
+
+
+def test_the_written_line_spells_values_as_the_source_does():
+    """`written   TensorMemoryLayout(..., two_ctas=true)` for the source's `two_ctas=True` (helper 110)."""
+    from tritonscope.render.layout import _arg
+
+    assert [_arg(v) for v in (True, False, 4, [1, True], {"symbol": "cga_layout"})] == \
+        ["True", "False", "4", "[1, True]", "cga_layout"]

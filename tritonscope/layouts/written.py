@@ -123,9 +123,6 @@ class WrittenLayout:
         """`file:line`, the scanned source named `source_name`."""
         return f"{file_name(self.file) if self.file else source_name}:{self.line}"
 
-    def fields_text(self) -> str:
-        return ", ".join(f"{k}={_value_text(v)}" for k, v in self.args.items())
-
     def to_json(self) -> dict:
         return {"line": self.line, "col": self.col, "class": self.cls, "kind": self.kind, "text": self.text,
                 "name": self.name, "uses": self.uses, "function": self.function, "factory": self.factory,
@@ -140,16 +137,6 @@ def file_name(path: str) -> str:
 
 def _has_symbol(v: Any) -> bool:
     return isinstance(v, Symbol) or (isinstance(v, list) and any(_has_symbol(x) for x in v))
-
-
-def _value_text(v: Any) -> str:
-    if isinstance(v, Either):
-        return _value_text(v.options[0])
-    if isinstance(v, WrittenLayout):
-        return v.name or (f"{v.function}(...)" if v.returned else v.text)
-    if isinstance(v, list):
-        return "[" + ", ".join(_value_text(x) for x in v) + "]"
-    return str(v).replace("True", "true").replace("False", "false") if isinstance(v, bool) else str(v)
 
 
 def _value_json(v: Any) -> Any:

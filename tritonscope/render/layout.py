@@ -434,4 +434,4 @@ def _arg(v) -> str:
         return v.get("name") or returned or v.get("symbol") or v.get("text") or "?"
     if isinstance(v, list):
         return "[" + ", ".join(map(_arg, v)) + "]"
-    return str(v).replace("True", "true").replace("False", "false") if isinstance(v, bool) else str(v)
+    return str(v)  # (as the source spells it: `two_ctas=True`)
