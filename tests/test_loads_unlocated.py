@@ -51,3 +51,17 @@ def test_instructions_of_a_rows_line_with_no_column_count_with_those_of_no_line(
     assert got == {"111:15": 32, "132:43": 16, "146:15": 32, "167:43": 16}
     assert all(any(c["code"] == "unlocated" for c in rows[w]["count_changes"]) for w in got)
     assert not any(u["form"] == "ds_read_b64_tr_b16" for u in report["unattributed"])
+
+
+def test_a_load_combined_by_address_beside_another_access_that_gained_bytes(cli):
+    """fla's attention on gfx1201: `chunk_indices + i_t * 2` and `+ 1` in one `s_load_b64` on the first's line,
+    while another load (90:16) gained bytes from LLVM's locations: the second was `unknown`, no-isa-match,
+    as the bytes-only rule found the gains and the missing bytes unequal (helper 112)."""
+    cache = Path(__file__).parent / "data" / "thirdparty-rdna-triton3.9" / "fla"
+    r = cli("loads", "FSJPD2", "--cache-dir", str(cache), "--json", "--line", "62")
+    assert r.returncode == 0, r.stderr
+    rows = {row["where"]: row for row in json.loads(r.stdout)["rows"]}
+    second = rows["62:67"]
+    assert second["verdict"] == "scalar" and [c["code"] for c in second["count_changes"]] == ["combined"]
+    assert "62:20 tt.load moves 4 more bytes per thread than in llir (1x s_load_b64)" in \
+        second["count_changes"][0]["evidence"]

@@ -990,10 +990,15 @@ def _combination(missing: list[AccessRow], gained: list[AccessRow], stage: str, 
     gaining them all; or each access gaining exactly the bytes of the missing rows on its own line, with
     at most one access left to take the rest; or each missing row's address within the bytes of exactly
     one gaining access's wider instruction (aiter-style varlen attention on gfx942: `cu_seqlens + b` and
-    `+ b + 1`, twice, two `s_load_dwordx2`). Nothing unless every byte and every row is accounted for."""
+    `+ b + 1`, twice, two `s_load_dwordx2`). Nothing unless every byte and every row is accounted for; but
+    by address alone, the accesses the rows fall in may be some of those that gained, each gaining exactly
+    its rows' bytes (another's gain is no combining: fla's attention on gfx1201, `chunk_indices + i_t * 2` and
+    `+ 1` in one `s_load_b64`, while a load whose line LLVM gave 31 of a pipelined loop's loads gained too)."""
     gain = {id(p): p.stage_bytes(stage) - p.stage_bytes(before) for p in gained}
-    if sum(gain.values()) != sum(r.stage_bytes(before) for r in missing) or not gained:
+    if not gained:
         return []
+    if sum(gain.values()) != sum(r.stage_bytes(before) for r in missing):
+        return _by_address(missing, gained, gain, before, stage, offset, every=False) if offset is not None else []
     if len(gained) == 1:
         return [(gained[0], missing)]
     plan, left, open_ = [], list(missing), []
@@ -1011,13 +1016,15 @@ def _combination(missing: list[AccessRow], gained: list[AccessRow], stage: str, 
     return _by_address(missing, gained, gain, before, stage, offset) if offset is not None else []
 
 
-def _by_address(missing: list[AccessRow], gained: list[AccessRow], gain: dict, before: str, stage: str, offset):
+def _by_address(missing: list[AccessRow], gained: list[AccessRow], gain: dict, before: str, stage: str, offset,
+                every: bool = True):
     """Each missing row with the one gaining access whose instruction's bytes its address falls in: its
     element lies a constant number of elements from that access's, before or after it, within the bytes
     that instruction moves now (the access's own and its gain). Tensors of one shape and layout pair
     instruction by instruction: each thread's i-th element of the row within the access's i-th instruction,
     where both had one instruction an element and the access as many now (torchtitan's MLA RoPE for gfx942
-    by Triton 3.5.1: `q + 2 * pair` and `+ 1`, two elements a thread, two `global_load_dword`)."""
+    by Triton 3.5.1: `q + 2 * pair` and `+ 1`, two elements a thread, two `global_load_dword`). `every`: each
+    gaining access takes some row (else only those the rows' addresses fall in)."""
     by: dict[int, list[AccessRow]] = collections.defaultdict(list)
     for r in missing:
         fits = []
@@ -1039,7 +1046,7 @@ def _by_address(missing: list[AccessRow], gained: list[AccessRow], gain: dict, b
         by[id(fits[0])].append(r)
     plan = [(p, by[id(p)]) for p in gained if by.get(id(p))]
     if any(sum(r.stage_bytes(before) for r in group) != gain[id(p)] for p, group in plan) or \
-            len(plan) != len(gained):
+            (every and len(plan) != len(gained)):
         return []
     return plan
 
