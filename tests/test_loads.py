@@ -1406,3 +1406,18 @@ def test_the_tensor_memory_allocations_instructions_are_named_on_the_def_line():
     if any(u["stage"] == "sass" for u in at_def):  # (SASS where nvdisasm is here)
         assert {f for s, f in named if s == "sass"} == {"ATOMS.AND", "ATOMS.OR"}
     assert all(u["stage"] != "sass" or u["form"].startswith("ATOMS.") for u in at_def if u.get("of"))
+
+
+def test_an_atomic_the_target_does_by_compare_and_swap_says_so(cli):
+    """Liger's embedding backward: a bf16 `tl.atomic_add` is `global_atomic_cmpswap` in a loop on gfx90a,
+    which has no bf16 atomic add (gfx942 has `global_atomic_pk_add_bf16`): the row was `as-predicted` with no
+    word of the loop (helper 112)."""
+    cache = Path(__file__).parent / "data" / "thirdparty-gfx90a-triton3.9" / "liger"
+    for entry, cas in (("K6O5PLK3", True), ("Z3UMWY4H", False)):
+        r = cli("loads", entry, "--cache-dir", str(cache), "--json")
+        assert r.returncode == 0, r.stderr
+        (row,) = [row for row in json.loads(r.stdout)["rows"] if row["op"] == "tt.atomic_rmw"]
+        assert ("cas-loop" in row["reasons"]) == cas, (entry, row["reasons"], row["stages"])
+        if cas:
+            assert row["stages"]["amdgcn"] == {"global_atomic_cmpswap": 16}
+            assert "no `fadd <2 x bfloat>` atomic of its own" in row["evidence"]["cas-loop"]

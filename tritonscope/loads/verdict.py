@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from tritonscope.loads.model import AccessRow, Reason
@@ -81,6 +82,28 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph, no_isa: str | N
                 "partial-element", f"{stage} reads {row.vector_bytes} of each {row.dtype} element's "
                 f"{row.element_bytes} bytes ({before} read {max(was)}): the backend dropped the bytes no use of "
                 f"the value needs (e.g. the high half of an i64 converted to i32)"))
+    if row.kind == "atomic":
+        cas = _cas_loop(row, stage, forms)
+        if cas is not None:
+            row.reasons.append(cas)
+
+
+_CAS = re.compile(r"cmpswap|\.cas\b|\.CAS\b")
+
+
+def _cas_loop(row: AccessRow, stage: str, forms) -> Reason | None:
+    """An atomic read-modify-write (LLIR `atomicrmw fadd <2 x bfloat>`) that the final stage does by compare-
+    and-swap alone: the backend has no such atomic for the target and loops (Liger's embedding backward, a
+    bf16 `tl.atomic_add`, on gfx90a: `global_atomic_cmpswap`; gfx942 has `global_atomic_pk_add_bf16`)."""
+    llir = row.stages.get("llir") or row.ambiguous.get("llir", {})
+    rmw = sorted({f.split()[1] + " " + f.split(None, 2)[2] for f in llir if f.startswith("atomicrmw ")
+                  and len(f.split()) > 2})
+    if not rmw or len(rmw) != len(llir) or not forms or not all(_CAS.search(f) for f in forms):
+        return None
+    return Reason("cas-loop", f"{stage} has no `{', '.join(rmw)}` atomic of its own for this target: the backend "
+                              f"reads the old value, then retries a compare-and-swap ({', '.join(sorted(forms))}) "
+                              "until no other thread changed it in between; each retry is another round trip "
+                              "to memory under contention")
 
 
 # the prediction note of an AMD atomic (analyze._predict): no ISA of theirs has a vector atomic
