@@ -25,11 +25,16 @@ def _entry(cache39: Path, isa: str, tmp_path: Path) -> Path:
     return dst
 
 
-def _cut(path: Path) -> None:
+def _cut(path: Path, at: float | bytes = 0.5, beyond: int = 0) -> None:
+    """Cut mid-line at a share of the file, or just before the first line starting with `at` (`beyond` bytes
+    past that line's start)."""
     data = path.read_bytes()
-    cut = len(data) // 2
-    while data[cut:cut + 1] in (b"\n", b" "):  # (mid-line, mid-word)
-        cut += 1
+    if isinstance(at, bytes):
+        cut = data.index(b"\n" + at) + 1 + beyond
+    else:
+        cut = int(len(data) * at)
+        while data[cut:cut + 1] in (b"\n", b" "):  # (mid-line, mid-word)
+            cut += 1
     path.write_bytes(data[:cut])
 
 
@@ -45,20 +50,22 @@ def test_a_stage_cut_short_is_said_once_where_its_lines_are_lost(cli, cache39, t
     assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
     said = [line for line in r.stderr.splitlines() if CUT_NOTE in line]
     assert len(said) == 1 and said[0].startswith(f"tritonscope: note: {path}: {CUT_NOTE}: "), r.stderr
+    assert CUT_NOTE not in r.stdout  # (said once: the stage's notes refer to it)
     if stage in ("ttgir", "llir"):
         # its location records are at its end: every op lost its line, and the line's note says why
         assert ("location alias(es) it never defines" if stage == "ttgir" else
                 "debug-metadata node(s) it never defines") in said[0]
     if stage == "llir":
-        assert "ttgir ops are in no llir op: the llir file looks cut short" in r.stdout
+        assert "ttgir ops are in no llir op: the llir file looks cut short (see its note)" in r.stdout
         assert "folded, removed as unused" not in r.stdout
     if stage == "ttgir":
         r = cli("loads", str(entry))
-        assert r.returncode == 0 and f"TTGIR: {CUT_NOTE}" in r.stdout and "Triton before 2.3" not in r.stdout
+        assert r.returncode == 0 and "(the TTGIR looks cut short: see its note)" in r.stdout
+        assert "Triton before 2.3" not in r.stdout and r.stderr.count(CUT_NOTE) == 1
     if stage == "ptx":
         # `removed` proves by the whole kernel's counts: the accesses past the cut were not removed by LLVM
         r = cli("loads", str(entry))
-        assert r.returncode == 0 and f"PTX: {CUT_NOTE}" in r.stdout and "emitted nothing" not in r.stdout
+        assert r.returncode == 0 and r.stderr.count(CUT_NOTE) == 1 and "emitted nothing" not in r.stdout
 
 
 # PTX as Triton 3.1 prints it (an H100 cross-compile of liger-kernel's swiglu, shortened): LLVM's one-line
@@ -76,7 +83,8 @@ def test_ptx_scopes_of_one_line_and_of_inline_asm_are_no_function_end():
     module = stages.parse("ptx", PTX_31, "k.ptx")
     assert module.cut is None and [op.op for op in module.ops][-1] == "ret"
     cut = stages.parse("ptx", PTX_31[:PTX_31.index("\tret;")], "k.ptx")
-    assert cut.cut == "it ends inside function k (a `{` never closed)"
+    assert cut.cut == "it ends inside function k (a `{` never closed); its `.loc` lines name 1 file(s) it never " \
+        "defines (`.file 1`)"
 
 
 def test_no_recorded_stage_looks_cut_short(corpus):
@@ -93,3 +101,48 @@ def test_no_recorded_stage_looks_cut_short(corpus):
             assert module.cut is None, (p, module.cut)
             seen += 1
     assert seen > 900
+
+
+@pytest.mark.parametrize("isa,stage,at,beyond,why", [
+    ("ptx", "ttgir", b"module", 0, "it ends before its module"),
+    ("ptx", "llir", b"define", 0, "it ends before its first function (`define`)"),
+    ("ptx", "ptx", b".visible", 0, "it ends before its kernel (`.entry`)"),
+    ("ptx", "ptx", b"\t.file", 0, "its `.loc` lines name 2 file(s) it never defines (`.file 1`)"),
+    ("ptx", "ptx", b"\t.section\t.debug_abbrev", 40, "it ends inside its `.debug_abbrev` section"),
+    ("amdgcn", "amdgcn", b"\t.amdgpu_metadata", 0, "it ends before its `.amdgpu_metadata` block"),
+    ("amdgcn", "amdgcn", b"matmul_kernel:", 0, "it ends before its kernel")])
+def test_a_stage_cut_before_or_after_its_functions_is_said_too(cli, cache39, tmp_path, isa, stage, at, beyond,
+                                                                why):
+    """Cut before its first function or module (its head left), or after its function (PTX's `.file` table
+    and debug sections, AMDGCN's metadata, where its spills are): no note, and loads and map blamed the
+    compiler for what the cut lost (helper 113)."""
+    entry = _entry(cache39, isa, tmp_path)
+    path = entry / f"matmul_kernel.{stage}"
+    _cut(path, at, beyond)
+    for binary in ("cubin", "hsaco"):  # (SASS would stand in for a cut PTX's instructions)
+        (entry / f"matmul_kernel.{binary}").unlink(missing_ok=True)
+    r = cli("loads", str(entry))
+    assert r.returncode == 0, r.stderr
+    assert f"tritonscope: note: {path}: {CUT_NOTE}: {why}" in r.stderr.splitlines(), r.stderr
+    assert "emitted nothing" not in r.stdout and "removed, merged, or located elsewhere" not in r.stdout
+
+
+def test_an_empty_or_cut_isa_text_proves_nothing_was_emitted(cli, cache39, tmp_path):
+    """A 0-byte PTX (its entry's note says "empty"), and LLIR and PTX both cut: loads said LLVM's NVPTX
+    backend "emitted nothing" (`removed`), or "no stage has an instruction of it" (`not-emitted`), and
+    `no-isa-match` blamed the compiler (helper 113)."""
+    entry = _entry(cache39, "ptx", tmp_path)
+    (entry / "matmul_kernel.cubin").unlink()
+    ptx = entry / "matmul_kernel.ptx"
+    whole = ptx.read_bytes()
+    ptx.write_bytes(b"")
+    r = cli("loads", str(entry))
+    assert r.returncode == 0 and f"{ptx}: empty (0 bytes)" in r.stderr, r.stderr
+    assert "emitted nothing" not in r.stdout and "removed, merged, or located elsewhere" not in r.stdout
+    assert "no-isa-match" in r.stdout and "its PTX looks cut short: see its note" in r.stdout
+    ptx.write_bytes(whole)
+    _cut(ptx, 0.3)
+    _cut(entry / "matmul_kernel.llir", 0.3)
+    r = cli("loads", str(entry))
+    assert r.returncode == 0 and r.stderr.count(CUT_NOTE) == 2, r.stderr
+    assert "not-emitted" not in r.stdout and "emitted nothing" not in r.stdout

@@ -795,3 +795,20 @@ def test_an_fx_graph_cut_short_is_said_so_not_another_runs(cli, rec):
     r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--json", "--inductor-dir",
             str(Path(__file__).parent / "data" / "inductor-provenance-h100-triton3.6" / "inductor_cache"))
     assert "cut short" not in r.stderr
+
+
+def test_a_kernel_file_that_does_not_define_the_kernel_is_not_named_its_source(cli, inductor_cache, inductor_src,
+                                                                                 tmp_path):
+    """With no wrapper, a kernel file of the IR's name under --inductor-dir is named as the kernel's source
+    only where it defines the kernel: one of NUL bytes, or empty, was named all the same (helper 113)."""
+    (entry,) = [p.name for p in inductor_cache.iterdir() if p.name.startswith("JEHESICA")]
+    r = cli("map", entry, "--cache-dir", str(inductor_cache), "--inductor-dir", str(inductor_src), "--json")
+    src = Path(json.loads(r.stdout)["inductor"]["kernel_file"]).name
+    for damage in (b"\0" * 64, b""):
+        bad = tmp_path / ("nul" if damage else "empty")
+        (bad / src[1:3]).mkdir(parents=True)
+        (bad / src[1:3] / src).write_bytes(damage)
+        r = cli("map", entry, "--cache-dir", str(inductor_cache), "--inductor-dir", str(bad), "--json")
+        assert r.returncode == 0, r.stderr
+        prov = json.loads(r.stdout)["inductor"]
+        assert prov["kernel_file"] is None and "its source is" not in prov["note"], prov

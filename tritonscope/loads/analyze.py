@@ -40,7 +40,7 @@ from tritonscope.loads.sites import AccessSite, ValueGraph, access_sites
 from tritonscope.loads.verdict import AMD_ATOMICS, decide, explain_counts, reasons, repeating_dims
 from tritonscope.srcmap.paths import SourceFinder
 from tritonscope.stages import entry_stages
-from tritonscope.stages.common import CUT_NOTE, Module, SourceLoc
+from tritonscope.stages.common import Module, SourceLoc
 from tritonscope.stages.memops import accesses
 
 # TMA/descriptor ops that write global memory.
@@ -60,7 +60,7 @@ def analyze_entry(entry, *, line: int | None = None, sass: bool = True, finder=N
     parsed = entry_stages(entry)  # read and parsed once, shared with whatever else reads this entry
     ttgir_text = parsed.text("ttgir")
     modules: dict[str, Module] = {"ttgir": parsed.module("ttgir")}
-    notes: list[str] = [f"TTGIR: {n}" for n in modules["ttgir"].notes if n.startswith(CUT_NOTE)]
+    notes: list[str] = []
     no_isa = None
     for stage in ("llir", "ptx", "amdgcn"):
         if stage not in entry.files:
@@ -223,7 +223,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     for stage in stages:
         loadreclaim.selected(stage, ttgir, located, unattributed)
         loadreclaim.arms_merged(stage, located, graph.lines, unattributed)
-        if modules[stage].cut is None:  # (both prove by the whole kernel's counts: a cut file has no whole)
+        if modules[stage].cut is None:  # (both prove by the whole kernel's counts: a cut text has no whole)
             loadreclaim.removed(stage, located, unattributed)
             loadreclaim.combined(stage, located, unattributed, element_offset)
     if "llir" in modules:
@@ -232,7 +232,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     copied_loops = _copied_loops(modules["llir"]) if "llir" in modules else None
     for row in rows:
         with graph.through(row.sites[0].calls):
-            decide(row, final, graph, no_isa)
+            decide(row, final, graph, no_isa, cut=final in modules and modules[final].cut is not None)
         if unread is not None:  # (its tensor read as no tensor: a "scalar access" it is not)
             row.verdict, row.predicted_vector_bytes, row.predicted_vectors_per_thread = "unknown", None, None
             row.prediction_note = None
@@ -251,14 +251,14 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
             # why its own access is no wider (a scalar, one element a thread), as for any row of that verdict
             with graph.through(row.sites[0].calls):
                 row.reasons = reasons(row, graph) if row.verdict != "as-predicted" else []
-    _unlocated(unlocated, len(rows), lined, notes)
+    _unlocated(unlocated, len(rows), lined, notes, ttgir.cut is not None)
     _copy_fills(located, unattributed)
     _descriptor_builds(ttgir, unattributed)
     _tensor_memory_allocation(modules, unattributed)
     loadreclaim.common_subexpressions(located)
     loadreclaim.merged_arms(located, graph.lines, same_value)
-    if "llir" in modules:
-        loadreclaim.not_emitted(located, unattributed)
+    if "llir" in modules and not any(modules[s].cut is not None for s in stages):
+        loadreclaim.not_emitted(located, unattributed)  # (proven by every stage's whole text)
     disambiguate(rows)
     spills = spill_sites(modules)
     if written is not None:
@@ -476,7 +476,7 @@ def _copied_loops(llir: Module) -> str | None:
     return " and ".join(sorted(found, reverse=True)) or None
 
 
-def _unlocated(unlocated: list[AccessRow], of: int, lined: bool, notes: list[str]) -> None:
+def _unlocated(unlocated: list[AccessRow], of: int, lined: bool, notes: list[str], cut: bool = False) -> None:
     """Accesses whose TTGIR op names no source line (labelled with their TTGIR line by `_rows`). Where every
     access is so and the later stages have lines (Triton 2.1/2.2 print none into TTIR/TTGIR, only into LLIR and PTX),
     none was joined: say so instead of 'no instruction attributed to 0:0'. Where nothing has a line
@@ -489,8 +489,7 @@ def _unlocated(unlocated: list[AccessRow], of: int, lined: bool, notes: list[str
     if not unlocated or len(unlocated) != of:
         return
     if lined:
-        cut = any(n.startswith(f"TTGIR: {CUT_NOTE}") for n in notes)
-        why = "the TTGIR looks cut short: see above" if cut else "Triton before 2.3 prints none into TTIR and TTGIR"
+        why = "the TTGIR looks cut short: see its note" if cut else "Triton before 2.3 prints none into TTIR and TTGIR"
         notes.append(f"TTGIR: no access carries a source location ({why}): each row is labelled with its TTGIR "
                      "line and joined to no instruction (the later stages' memory instructions are listed below as "
                      "they are located)")

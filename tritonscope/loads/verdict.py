@@ -14,8 +14,10 @@ PROPAGATED = (": the access takes the layout its result's uses need, propagated 
               "the coalesce pass picks blocked layouts only")
 
 
-def decide(row: AccessRow, final: str | None, graph: ValueGraph, no_isa: str | None = None) -> None:
-    """`no_isa`: why no ISA stage is there to decide by, where not for want of one."""
+def decide(row: AccessRow, final: str | None, graph: ValueGraph, no_isa: str | None = None,
+           cut: bool = False) -> None:
+    """`no_isa`: why no ISA stage is there to decide by, where not for want of one; `cut`: the final stage's
+    text looks cut short (what it lacks may be past the cut)."""
     stage = final if final and (row.stages.get(final) or row.ambiguous.get(final)) else None
     if stage is None and final == "sass":
         # SASS lines can fold several accesses; fall back to the PTX Triton wrote.
@@ -27,8 +29,10 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph, no_isa: str | N
             row.reasons = [Reason("no-isa", no_isa or "this entry has no PTX/SASS/AMDGCN (a partial or failed "
                                                       "compile)")]
         else:
+            why = f"its {final.upper()} looks cut short: see its note" if cut else \
+                "removed, merged, or located elsewhere"
             row.reasons = [Reason("no-isa-match", f"no {final} memory instruction was attributed to "
-                                                  f"{row.line}:{row.col} (removed, merged, or located elsewhere)")]
+                                                  f"{row.line}:{row.col} ({why})")]
         return
     forms = row.stages.get(stage) or row.ambiguous.get(stage, {})
     # (an access is one address's: `ds_write2st64_b64` moves two 8-byte values at two addresses, 8 each)

@@ -889,8 +889,10 @@ class InductorIndex:
             files = entry_kernel_files(entry)
             if not (_INDUCTOR_NAME.match(entry.name) or any(_INDUCTOR_FILE.search(f) for f in files)):
                 return None
-            # the kernel's own source may be there (a dir of kernel files alone): named, not linked to a graph
-            found = next(((f, p) for f in files if (p := self._kernel_path(f)) is not None), None)
+            # the kernel's own source may be there (a dir of kernel files alone): named, not linked to a graph,
+            # where that file defines it
+            found = next(((f, src[0]) for f in files if (src := self._kernel_source(f)) is not None
+                          and f"def {entry.name}(" in src[1]), None)
             head = f"its source is {found[1]}, but" if found else "named as Inductor names kernels, but"
             return Link(found[0] if found else None, None, None, "unknown",
                         f"{head} no Inductor wrapper (a module headed `# AOT ID`) is under {self.where}"
@@ -950,21 +952,19 @@ class InductorIndex:
     def _kernel_text(self, kernel_file: str) -> str | None:
         """The kernel's Inductor source, under a dir read as Inductor lays it out (xx/c<hash>.py; only a
         file named as Inductor names kernel sources)."""
-        for cand in self._kernel_candidates(kernel_file):
-            text = _read_small(str(cand), 16 << 20)
-            if text is not None:
-                return text
-        return None
+        found = self._kernel_source(kernel_file)
+        return found[1] if found is not None else None
 
-    def _kernel_path(self, kernel_file: str) -> Path | None:
-        """Where `_kernel_text` would read the kernel's source (a regular file), unread."""
-        return next((c for c in self._kernel_candidates(kernel_file) if c.is_file()), None)
-
-    def _kernel_candidates(self, kernel_file: str) -> list[Path]:
+    def _kernel_source(self, kernel_file: str) -> tuple[Path, str] | None:
+        """(where, text) of `_kernel_text`."""
         name = Path(kernel_file).name
         if not INDUCTOR_KERNEL_FILE.fullmatch(name):
-            return []
-        return [root / name[1:3] / name for root in self.read]
+            return None
+        for cand in [root / name[1:3] / name for root in self.read]:
+            text = _read_small(str(cand), 16 << 20)
+            if text is not None:
+                return cand, text
+        return None
 
     def newest(self, b: KernelBlock) -> KernelBlock:
         """The newest run's block of b's kernel (the one an entry of it is linked to)."""

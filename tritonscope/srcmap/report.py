@@ -26,7 +26,7 @@ from tritonscope.srcmap.kernelmap import (
 )
 from tritonscope.srcmap.paths import SourceFinder, SourceText, columns_are_one_based, expression_span
 from tritonscope.stages import release
-from tritonscope.stages.common import CUT_NOTE, Op, resolve_file, same_file
+from tritonscope.stages.common import Op, resolve_file, same_file
 from tritonscope.stages.partitions import NOTE as _PARTITIONS_NOTE
 
 DEFAULT_CONTEXT = 2
@@ -110,7 +110,7 @@ def line_result(kmap: KernelMap, finder: SourceFinder, line: int, file: str | No
                        "columns": has_cols, "col_filtered": col is not None and has_cols,
                        "ops": [{**op_json(op), "memory": kind} for op, kind in zip(ops, kinds, strict=True)],
                        "notes": notes})
-    _note_vanished(stages)
+    _note_vanished(kmap, stages)
     _note_warp_specialize_call(kmap, stages, source, line)
     ctx = []
     if source.found:  # (no more lines than the file has, whatever --context asks for)
@@ -157,15 +157,15 @@ PARTITIONS_NOTE_HEAD = _PARTITIONS_NOTE.split("{}")[1]  # (after the count)
 _WARP_SPECIALIZE_CALL = re.compile(r"\bwarp_specialize\s*\(")
 
 
-def _note_vanished(stages: list[dict]) -> None:
+def _note_vanished(kmap: KernelMap, stages: list[dict]) -> None:
     """A stage with no op of the line after one with some: say so there (tl.cumsum's call on a line whose
     scan equals another line's: one tt.scan is left, on that line)."""
     for before, after in zip(stages, stages[1:], strict=False):
         if before["count"] and not after["count"]:
             n = before["count"]
             head = f"this line's {n} {before['stage']} op{'s are' if n != 1 else ' is'} in no {after['stage']} op"
-            if any(note.startswith(CUT_NOTE) for note in after["notes"]):  # (not the compiler's doing)
-                after["notes"].insert(0, f"{head}: the {after['stage']} file looks cut short (see below)")
+            if kmap.stages[after["stage"]].cut is not None:  # (not the compiler's doing)
+                after["notes"].insert(0, f"{head}: the {after['stage']} file looks cut short (see its note)")
             else:
                 after["notes"].insert(0, f"{head}: folded, removed as unused, or merged with the same computation "
                                          "on another line (whose ops then do this line's work)")

@@ -52,6 +52,8 @@ def parse(stage: str, text: str, path: str | None = None) -> Module:
         with busy(f"parsing {stage} ({len(text) >> 20} MB{', ' + path if path else ''})"), gc_paused():
             module = _noted(parser.parse(text, path, stage=stage))
     module.line_count = _line_count(text)
+    if not text.strip():
+        module.cut = ""  # (no whole kernel's counts to prove by; the entry's note names the empty file)
     return module
 
 
@@ -88,7 +90,7 @@ def note_unparsed(unparsed: Unparsed) -> None:
 
 
 def _noted(module: Module) -> Module:
-    if module.unparsed or module.cut:
+    if module.unparsed or module.cut:  # (an empty text's cut is "": not remarked)
         remark = [(FILE_REMARK, f"{CUT_NOTE}: {module.cut}")] if module.cut else []
         note_unparsed({(module.stage, module.path): module.unparsed + remark})
     return module

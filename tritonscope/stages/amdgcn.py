@@ -39,6 +39,7 @@ def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
     section_lines: dict[str, list[str]] = {}
     section = ".text"
     in_metadata = False
+    metadata_ended = False  # (LLVM ends every AMDGCN text with its `.amdgpu_metadata` block)
     function: str | None = None
     current: tuple[Position, str | None] | None = None
     has_chains = False
@@ -51,6 +52,7 @@ def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
             continue
         if in_metadata:
             in_metadata = not line.startswith(".end_amdgpu_metadata")
+            metadata_ended = not in_metadata
             continue
         first = line[0]
         if first == ".":
@@ -126,10 +128,13 @@ def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
             op_locs.append((op, current[0], current[1]))
 
     module.files = files
-    if function is not None or in_metadata:
-        # (LLVM ends each function with its `.Lfunc_endN:` label and the file with `.end_amdgpu_metadata`)
-        module.cut_short(f"it ends inside function {function} (no `.Lfunc_end` label)" if function is not None
-                         else "it ends inside its `.amdgpu_metadata` block")
+    # (LLVM ends each function with its `.Lfunc_endN:` label and the file with `.end_amdgpu_metadata`)
+    module.cut_short(
+        f"it ends inside function {function} (no `.Lfunc_end` label)" if function is not None else "",
+        "it ends inside its `.amdgpu_metadata` block" if in_metadata else "",
+        "it ends before its kernel" if not module.functions and text.strip() else
+        "it ends before its `.amdgpu_metadata` block" if function is None and not in_metadata
+        and not metadata_ended else "")
     resolver = CommentChains(files, lambda: {pos for _, pos, _ in op_locs})
     dwarf_sites: dict = {}
     if not has_chains:

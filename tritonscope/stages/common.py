@@ -273,9 +273,10 @@ class Module:
     files: dict[str, str] = field(default_factory=dict)
     # What the parser corrected or could not know, in words (shown by the commands that use the stage).
     notes: list[str] = field(default_factory=list)
-    # Why the text looks cut short (it ends inside a function or region, or its ops name location records
-    # it never prints: a file truncated by a full disk or a killed copy); also in `notes`, and reported
-    # once per file after each command. None: it ends as its stage's text ends.
+    # Why the text looks cut short (it ends before or inside a function or region, or its ops name location
+    # records it never prints: a file truncated by a full disk or a killed copy), said once per file after
+    # each command (stages.FILE_REMARK); what reads the stage says what it lost to it. None: it ends as its
+    # stage's text ends ("" for an empty text, which the entry's own note names).
     cut: str | None = None
     # line -> the op that line continues, for the lines of a multi-line op after its first: an MLIR op's
     # region headers and closing line (`}) : (tensor<...>) -> ...` of a tt.reduce), a switch's cases,
@@ -303,7 +304,6 @@ class Module:
         reasons = [w for w in why if w]
         if reasons:
             self.cut = "; ".join(reasons)
-            self.notes.append(f"{CUT_NOTE}: {self.cut}")
 
     def ops_for_line(self, line: int, file: str | None = None) -> list[Op]:
         """Ops whose user-level (outermost) position is `line` (of `file`, if given: stages.common.same_file)."""

@@ -49,6 +49,7 @@ def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
     parents = module.parents
     ops_append = module.ops.append
     function_locs: list[tuple[str, str]] = []  # a function's name, its closing line's loc text
+    saw_module = False
 
     for lineno, raw in enumerate(iter_lines(text), 1):
         line = raw.strip()
@@ -92,6 +93,7 @@ def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
             depth += net
             continue
         if line.startswith("module"):
+            saw_module = True
             if net > 0:
                 regions.append((None, depth))
             depth += net
@@ -136,6 +138,9 @@ def parse(text: str, path: str | None = None, stage: str = "ttgir") -> Module:
     open_regions = sum(1 for owner, _ in regions if owner is not None)
     first = sorted(resolver.undefined, key=lambda a: (len(a), a))[:3]  # (#loc2 before #loc10)
     module.cut_short(
+        # (its head only: the attribute and `#loc` aliases Triton prints above the module)
+        "it ends before its module" if not saw_module and not module.ops and not module.functions
+        and (aliases or text.lstrip().startswith("#")) else "",
         (f"it ends inside {'the module' if not open_regions else f'{open_regions} op region(s)'} (a `{{` never "
          "closed)") if regions else "",
         (f"its ops name {len(resolver.undefined)} location alias(es) it never defines ({', '.join(first)}"
