@@ -158,3 +158,6 @@ def test_dot_operands_sharing_matrix_loads_of_two_forms_take_whole_forms(cli):
     assert weights["stages"]["ptx"] == {"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16": 8}
     assert scales["stages"]["sass"] == {"LDSM.16.MT88.2": 1} and weights["stages"]["sass"] == {"LDSM.16.MT88.4": 8}
     assert scales["stages"]["llir"] == {"ldmatrix.sync.aligned.m8n8.x2.trans.b16.p3": 1}
+    # wider than the layout's contiguity (8 and 16 bytes a lane, 2 contiguous): a matrix load's fragments
+    assert scales["reasons"] == weights["reasons"] == ["matrix-load"]
+    assert "read them transposed" in scales["evidence"]["matrix-load"]

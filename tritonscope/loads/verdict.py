@@ -77,6 +77,14 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph, no_isa: str | N
                               f"lanes as it loads reads the operand across its contiguous dimension in shared "
                               f"memory, {row.vector_bytes} bytes a lane where the layout's contiguity allows "
                               f"{predicted}")]
+    elif predicted and row.vector_bytes > predicted and row.kind == "shared_load" and \
+            (matrix := sorted(f for f in forms if _MATRIX_LOAD.match(f))):
+        # (NVIDIA's `ldmatrix`/`LDSM`: wider than the layout's contiguity, which the table showed with no word)
+        trans = any(".trans" in f or ".MT" in f for f in matrix)
+        row.reasons = [Reason("matrix-load", f"{', '.join(matrix)}: a matrix load: the lanes address the 16-byte "
+                              f"rows of 8x8 matrices in shared memory{' and read them transposed' if trans else ''},"
+                              f" each receiving its fragment of every matrix: {row.vector_bytes} bytes a lane where "
+                              f"the layout's contiguity allows {predicted}")]
     before = {"sass": "ptx", "ptx": "llir", "amdgcn": "llir"}.get(stage)
     if row.vector_bytes < row.element_bytes and before and row.kind.endswith("load"):
         held = row.stages.get(before) or row.ambiguous.get(before, {})
@@ -92,6 +100,7 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph, no_isa: str | N
             row.reasons.append(cas)
 
 
+_MATRIX_LOAD = re.compile(r"ldmatrix\.|LDSM\.")
 _CAS = re.compile(r"cmpswap|\.cas\b|\.CAS\b")
 
 
