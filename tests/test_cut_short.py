@@ -146,3 +146,15 @@ def test_an_empty_or_cut_isa_text_proves_nothing_was_emitted(cli, cache39, tmp_p
     r = cli("loads", str(entry))
     assert r.returncode == 0 and r.stderr.count(CUT_NOTE) == 2, r.stderr
     assert "not-emitted" not in r.stdout and "emitted nothing" not in r.stdout
+
+
+def test_a_report_says_on_its_page_that_a_stage_looks_cut_short(cli, cache39, tmp_path):
+    """The terminal's note goes to stderr; the page, which is shared, said nothing."""
+    entry = _entry(cache39, "ptx", tmp_path)
+    llir = entry / "matmul_kernel.llir"
+    _cut(llir)
+    out = tmp_path / "r.html"
+    r = cli("report", str(entry), "-o", str(out))
+    assert r.returncode == 0 and r.stderr.count(CUT_NOTE) == 1, r.stderr
+    page = out.read_text()
+    assert f"{CUT_NOTE}: it ends inside function matmul_kernel" in page

@@ -19,7 +19,7 @@ from tritonscope.loads import analyze as loads
 from tritonscope.srcmap import kernelmap as srcmap
 from tritonscope.srcmap.paths import SourceFinder, name_refusal
 from tritonscope.stages import entry_stages, parse_entry_stage, release, stage_text
-from tritonscope.stages.common import DERIVED_STAGES, Module, same_file
+from tritonscope.stages.common import CUT_NOTE, DERIVED_STAGES, Module, same_file
 from tritonscope.stages.table import MAPPED_STAGES, default_view
 
 # Stages a report shows by default: the TTGIR, the LLVM IR and the ISA text of the target.
@@ -159,6 +159,9 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
         if module is not None:
             kmap.stages[stage] = module
     module = None  # kmap holds the parses until _map_lines is done with them
+    # a stage cut short (the terminal's note goes to stderr; the page, shared, says it for itself)
+    cut = [f"{pane.path}: {CUT_NOTE}: {kmap.stages[pane.stage].cut}" for pane in panes
+           if pane.stage in kmap.stages and kmap.stages[pane.stage].cut]
     kmap.source_file = srcmap.user_file(kmap)
     named = kmap.named_files()
     unread = [p.stage for p in panes if not p.text]  # (missing, empty, or not read: each pane says why)
@@ -177,7 +180,7 @@ def build_report(entry: KernelEntry, options: ReportOptions) -> ReportModel:
     model.metadata = _metadata(entry, {p.stage: p.text for p in panes if p.text is not None}, model.notes)
     # what of the entry does not read (metadata, a stage's name on a link or on no file, an empty stage): the
     # page shows what it has, and says what it lacks and why
-    model.notes[:0] = entry.damage(empty_stages=True)
+    model.notes[:0] = entry.damage(empty_stages=True) + cut
     for over in reversed(entry.over_limits):  # first thing a reader sees: this kernel cannot launch there
         model.notes.insert(0, f"over the launch limit: {over['resource']} {over['used']:,} > {over['limit']:,} on "
                               f"{entry.target} (Triton raises OutOfResources before the first launch)")
