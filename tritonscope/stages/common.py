@@ -255,7 +255,7 @@ class Op:
         }
 
 
-# How a stage's note says its text looks cut short (map's line notes and loads' stage notes test for it).
+# How the note on a stage whose text looks cut short (Module.cut) begins, on stderr and on a report's page.
 CUT_NOTE = "the file looks cut short"
 
 
