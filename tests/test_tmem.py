@@ -123,6 +123,10 @@ def test_command_answers_and_refuses():
     assert r.exit_code == 2 and "--element I,J says where an element sits" in r.output
     r = _cli(text, "--shape", "64x128")
     assert r.exit_code == 1 and "smaller than the 128x128 block" in r.output
+    # more columns than an SM has: decoded, and said to be no allocation a kernel can make (helper 110)
+    r = _cli(text, "--shape", "128x1024", "--dtype", "f32")
+    assert r.exit_code == 0 and "1024 of the SM's 512 columns: more than the SM has, so no kernel can allocate it" \
+        in r.output
 
 
 def test_picture_shows_each_elements_lane_and_column(tmp_path):

@@ -75,7 +75,8 @@ def tmem_summary(f: dict) -> str:
     if f["buffers"] > 1:
         text += f" x {f['buffers']} buffers"
     return text + f" = {f['columns']} of the SM's {TMEM_COLUMNS} columns" + (
-        f" (in each of {f['num_ctas']} CTAs)" if f["num_ctas"] > 1 else "")
+        f" (in each of {f['num_ctas']} CTAs)" if f["num_ctas"] > 1 else "") + (
+        ": more than the SM has" if f["columns"] > TMEM_COLUMNS else "")
 
 
 def tmem_sentences(f: TensorMemoryFacts, dtype: str) -> list[str]:
@@ -97,6 +98,8 @@ def tmem_sentences(f: TensorMemoryFacts, dtype: str) -> list[str]:
     budget = f"{f.columns} of the SM's {TMEM_COLUMNS} columns"
     if f.buffers > 1:
         budget += f" ({f.buffers} buffers side by side)"
+    if f.columns > TMEM_COLUMNS:  # (a layout given by hand: Triton's allocator refuses it)
+        budget += ": more than the SM has, so no kernel can allocate it"
     lines.append(budget)
     return lines
 
