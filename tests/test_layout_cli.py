@@ -45,6 +45,11 @@ def test_element_and_thread(cli):
     assert doc["kind"] == "layout" and doc["layout_kind"] == "blocked"
     assert doc["owners"] == [{"block": 0, "warp": 0, "lane": 8, "thread": 8, "register": 11}]
     assert doc["bases"]["warp"] == [[0, 8]] and doc["elements_per_thread"] == 128
+    # too few or many coordinates is not "outside the tensor" (helper 110)
+    r = cli("layout", WORKED, "--shape", "64x256", "--element", "3")
+    assert r.returncode == 1 and "element [3] has 1 coordinate(s), the tensor 2 dims (shape [64, 256])" in r.stderr
+    r = cli("layout", WORKED, "--shape", "64x256", "--element", "64,0")
+    assert r.returncode == 1 and "element [64, 0] is outside the tensor shape [64, 256]" in r.stderr
 
 
 def test_broadcast_owner_lists_every_copy(cli):

@@ -87,7 +87,10 @@ class LinearLayout:
         so a broadcast element lists each of its copies, without enumerating the whole layout.
         """
         coord = tuple(coord)
-        if len(coord) != len(self.shape) or any(not 0 <= c < s for c, s in zip(coord, self.shape, strict=True)):
+        if len(coord) != len(self.shape):
+            raise TritonscopeError(f"element {list(coord)} has {len(coord)} coordinate(s), the tensor "
+                                   f"{len(self.shape)} dims (shape {list(self.shape)})")
+        if any(not 0 <= c < s for c, s in zip(coord, self.shape, strict=True)):
             raise TritonscopeError(f"element {list(coord)} is outside the tensor shape {list(self.shape)}")
         if self._solver is None:
             self._solver = self._eliminate()
