@@ -1420,4 +1420,4 @@ def test_an_atomic_the_target_does_by_compare_and_swap_says_so(cli):
         assert ("cas-loop" in row["reasons"]) == cas, (entry, row["reasons"], row["stages"])
         if cas:
             assert row["stages"]["amdgcn"] == {"global_atomic_cmpswap": 16}
-            assert "no `fadd <2 x bfloat>` atomic of its own" in row["evidence"]["cas-loop"]
+            assert "made the `fadd <2 x bfloat>` atomic a compare-and-swap loop" in row["evidence"]["cas-loop"]

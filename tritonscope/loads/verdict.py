@@ -55,6 +55,12 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph, no_isa: str | N
         row.reasons = [Reason("no-width", f"the {stage} forms {sorted(forms)} do not state a width")]
         return
     row.vector_bytes = max(widths)
+    cas = _cas_loop(row, stage, forms) if row.kind == "atomic" else None
+    if cas is not None:
+        # a compare-and-swap of a word holding less of the row's data (sm_80's bf16 add: a 16-bit half of a
+        # `cas.b32`, the rest masked): the bytes it updates are the LLIR atomic's
+        rmw = [w for f, w in row.widths.get("llir", {}).items() if w and f.startswith("atomicrmw ")]
+        row.vector_bytes = min(row.vector_bytes, max(rmw)) if rmw else row.vector_bytes
     elements = row.vector_bytes // row.element_bytes
     predicted = row.predicted_vector_bytes
     # (an access of one element a thread, 0-d or not, whose instruction is wider carries another's element too)
@@ -94,10 +100,8 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph, no_isa: str | N
                 "partial-element", f"{stage} reads {row.vector_bytes} of each {row.dtype} element's "
                 f"{row.element_bytes} bytes ({before} read {max(was)}): the backend dropped the bytes no use of "
                 f"the value needs (e.g. the high half of an i64 converted to i32)"))
-    if row.kind == "atomic":
-        cas = _cas_loop(row, stage, forms)
-        if cas is not None:
-            row.reasons.append(cas)
+    if cas is not None:
+        row.reasons.append(cas)
 
 
 _MATRIX_LOAD = re.compile(r"ldmatrix\.|LDSM\.")
@@ -106,17 +110,20 @@ _CAS = re.compile(r"cmpswap|\.cas\b|\.CAS\b")
 
 def _cas_loop(row: AccessRow, stage: str, forms) -> Reason | None:
     """An atomic read-modify-write (LLIR `atomicrmw fadd <2 x bfloat>`) that the final stage does by compare-
-    and-swap alone: the backend has no such atomic for the target and loops (Liger's embedding backward, a
-    bf16 `tl.atomic_add`, on gfx90a: `global_atomic_cmpswap`; gfx942 has `global_atomic_pk_add_bf16`)."""
+    and-swap alone: the backend expanded it into a loop, where the target has no such atomic (Liger's
+    embedding backward, a bf16 `tl.atomic_add`, on gfx90a: `global_atomic_cmpswap`; gfx942 has
+    `global_atomic_pk_add_bf16`) or where LLVM does not use the one it has for that memory (gfx90a's f32 add
+    and integer max, which gfx942 does natively from the same LLIR)."""
     llir = row.stages.get("llir") or row.ambiguous.get("llir", {})
     rmw = sorted({f.split()[1] + " " + f.split(None, 2)[2] for f in llir if f.startswith("atomicrmw ")
                   and len(f.split()) > 2})
     if not rmw or len(rmw) != len(llir) or not forms or not all(_CAS.search(f) for f in forms):
         return None
-    return Reason("cas-loop", f"{stage} has no `{', '.join(rmw)}` atomic of its own for this target: the backend "
-                              f"reads the old value, then retries a compare-and-swap ({', '.join(sorted(forms))}) "
-                              "until no other thread changed it in between; each retry is another round trip "
-                              "to memory under contention")
+    return Reason("cas-loop", f"the backend made the `{', '.join(rmw)}` atomic a compare-and-swap loop in {stage} "
+                              f"({', '.join(sorted(forms))}; the target has no such atomic, or the backend does not "
+                              "use it for this memory): it reads the old value, then retries the swap until no "
+                              "other thread changed it in between; each retry is another round trip to memory "
+                              "under contention")
 
 
 # the prediction note of an AMD atomic (analyze._predict): no ISA of theirs has a vector atomic
