@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
+from tritonscope.lazyre import lazy_compile
 from tritonscope.loads.model import AccessRow, Reason
 from tritonscope.loads.sites import ValueGraph
 from tritonscope.stages.memops import addresses
@@ -104,8 +104,8 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph, no_isa: str | N
         row.reasons.append(cas)
 
 
-_MATRIX_LOAD = re.compile(r"ldmatrix\.|LDSM\.")
-_CAS = re.compile(r"cmpswap|\.cas\b|\.CAS\b")
+_MATRIX_LOAD = lazy_compile(r"ldmatrix\.|LDSM\.")
+_CAS = lazy_compile(r"cmpswap|\.cas\b|\.CAS\b")
 
 
 def _cas_loop(row: AccessRow, stage: str, forms) -> Reason | None:
