@@ -158,3 +158,13 @@ def test_a_report_says_on_its_page_that_a_stage_looks_cut_short(cli, cache39, tm
     assert r.returncode == 0 and r.stderr.count(CUT_NOTE) == 1, r.stderr
     page = out.read_text()
     assert f"{CUT_NOTE}: it ends inside function matmul_kernel" in page
+
+
+@pytest.mark.parametrize("stage", ["ttir", "ttgir", "llir", "ptx", "amdgcn"])
+def test_a_blank_text_is_not_said_to_be_cut_its_entry_says_it_is_empty(stage):
+    """A blank stage proves nothing (cut is ""), and its entry's own note names it ("empty (0 bytes)"): an empty
+    AMDGCN was also said to end "before its `.amdgpu_metadata` block"."""
+    for text in ("", "\n \n"):
+        with stages.collecting_unparsed() as said:
+            module = stages.parse(stage, text, f"k.{stage}")
+        assert module.cut == "" and said == {}

@@ -45,16 +45,16 @@ def parse(stage: str, text: str, path: str | None = None) -> Module:
     parser = importlib.import_module(f"tritonscope.stages.{module_name}")
     if len(text) < BUSY_CHARS:
         with gc_paused():
-            module = _noted(parser.parse(text, path, stage=stage))
+            module = parser.parse(text, path, stage=stage)
     else:
         from tritonscope.status import busy  # a large stage takes seconds to minutes: say so on a terminal
 
         with busy(f"parsing {stage} ({len(text) >> 20} MB{', ' + path if path else ''})"), gc_paused():
-            module = _noted(parser.parse(text, path, stage=stage))
-    module.line_count = _line_count(text)
-    if not text.strip():
+            module = parser.parse(text, path, stage=stage)
+    if not text or text.isspace():  # (stops at the first character that is not blank: no copy of the text)
         module.cut = ""  # (no whole kernel's counts to prove by; the entry's note names the empty file)
-    return module
+    module.line_count = _line_count(text)
+    return _noted(module)
 
 
 def _line_count(text: str) -> int:
@@ -90,7 +90,7 @@ def note_unparsed(unparsed: Unparsed) -> None:
 
 
 def _noted(module: Module) -> Module:
-    if module.unparsed or module.cut:  # (an empty text's cut is "": not remarked)
+    if module.unparsed or module.cut:  # (a blank text's cut is "": not remarked)
         remark = [(FILE_REMARK, f"{CUT_NOTE}: {module.cut}")] if module.cut else []
         note_unparsed({(module.stage, module.path): module.unparsed + remark})
     return module

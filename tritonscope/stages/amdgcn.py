@@ -132,7 +132,7 @@ def parse(text: str, path: str | None = None, stage: str = "amdgcn") -> Module:
     module.cut_short(
         f"it ends inside function {function} (no `.Lfunc_end` label)" if function is not None else "",
         "it ends inside its `.amdgpu_metadata` block" if in_metadata else "",
-        "it ends before its kernel" if not module.functions and text.strip() else
+        "it ends before its kernel" if not module.functions else
         "it ends before its `.amdgpu_metadata` block" if function is None and not in_metadata
         and not metadata_ended else "")
     resolver = CommentChains(files, lambda: {pos for _, pos, _ in op_locs})

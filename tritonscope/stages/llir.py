@@ -108,8 +108,7 @@ def parse(text: str, path: str | None = None, stage: str = "llir") -> Module:
         op.loc = resolver.location(node_id)
     missing = {node_id for _, node_id in pending if node_id not in nodes}
     module.cut_short(f"it ends inside function {function}" if function is not None else "",
-                     "it ends before its first function (`define`)" if not module.functions and text.strip()
-                     else "",
+                     "it ends before its first function (`define`)" if not module.functions else "",
                      f"its instructions name {len(missing)} debug-metadata node(s) it never defines "
                      f"(!{min(missing, key=_numeric_order)}, ...): their instructions have no line" if missing else "")
     for function, node_id in subprograms:

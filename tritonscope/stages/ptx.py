@@ -189,7 +189,7 @@ def parse(text: str, path: str | None = None, stage: str = "ptx", *, inline_asm_
     unnamed = sorted({pos[0] for _, pos, _, _ in op_locs} - files.keys(), key=lambda f: (len(f), f))
     module.cut_short(
         f"it ends inside function {function} (a `{{` never closed)" if function is not None else "",
-        "it ends before its kernel (`.entry`)" if not module.functions and text.strip() else "",
+        "it ends before its kernel (`.entry`)" if not module.functions else "",
         f"it ends inside its `{section}` section" if section is not None else "",
         # (`.file` lines are printed after the functions: a text cut between names none of its files)
         f"its `.loc` lines name {len(unnamed)} file(s) it never defines (`.file {unnamed[0]}`)" if unnamed else "")
