@@ -67,7 +67,12 @@ def test_stage_file_is_a_directory(entry, tmp_path, stage):
     results = _run_all(entry, tmp_path, "sass" if stage == "cubin" else stage)
     assert results["ls"].exit_code == 0 and results["map --stats"].exit_code == 0
     assert results["map"].exit_code == 0  # the stage is simply absent
-    assert results["show"].exit_code == 1 and "no " in results["show"].stderr
+    # the error names the file and what it is, not only that the stage is missing (`sass` asks for the cubin)
+    shown = "cubin" if stage == "cubin" else stage
+    assert results["show"].exit_code == 1 and \
+        f"{p}: the {shown} stage is a folder, not a file" in results["show"].stderr, results["show"].stderr
+    r = _invoke(["map", str(entry), "--stages", "sass" if stage == "cubin" else stage])
+    assert r.exit_code == 1 and f"{p}: the {shown} stage is a folder, not a file" in r.stderr, r.stderr
 
 
 @pytest.mark.parametrize("stage", ["ttgir", "ptx"])
@@ -95,7 +100,8 @@ def test_stage_file_is_a_socket(entry, tmp_path, stage, monkeypatch):
         s.close()
     assert results["ls"].exit_code == 0 and results["map"].exit_code == 0
     # not a regular file: the cache does not count it as the stage (it is never opened)
-    assert results["show"].exit_code == 1 and f"no {stage} stage in this entry" in results["show"].stderr
+    assert results["show"].exit_code == 1 and f"{p}: the {stage} stage is a socket, not a file" in \
+        results["show"].stderr, results["show"].stderr
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")

@@ -171,6 +171,21 @@ def infer_release(meta: object) -> tuple[tuple[int, int], str, str] | None:
     return None
 
 
+def _file_kind(path: str) -> str:
+    """What a path that is no regular file is, in words (for errors naming it)."""
+    import stat
+
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return "gone"
+    for test, words in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return words
+    return "no regular file"
+
+
 @dataclass
 class KernelEntry:
     """One directory of a cache (or one artifact file given alone). Nothing parsed yet."""
@@ -386,20 +401,29 @@ class KernelEntry:
         try:
             path = self.files[stage]
         except KeyError:
-            have = ", ".join(self.stages) or "none"
-            suffix = STAGE_SUFFIXES.get(stage)
-            linked = next((n for n in sorted(self.other_files) if suffix and n.endswith(suffix)
-                           and os.path.islink(os.path.join(self.path, n))), None)
-            if linked is not None:  # there, but a link: a cache's links may lead anywhere, and are not followed
-                raise TritonscopeError(f"the {stage} stage, {linked}, is a symbolic link, which is not followed "
-                                       f"(stages: {have})", str(self.path)) from None
-            raise TritonscopeError(f"no {stage} stage in this entry (stages: {have})", str(self.path)) from None
+            raise self.missing_stage(stage) from None
         size = self.sizes.get(stage)
         if self.max_stage_bytes is not None and size is not None and size > self.max_stage_bytes:
             raise TritonscopeError(
                 f"{format_size(size)}, over the stage size limit of {format_size(self.max_stage_bytes)} "
                 "(no real artifact is this large; raise it with --max-stage-size)", str(path))
         return path
+
+    def missing_stage(self, stage: str) -> TritonscopeError:
+        """The error for a stage this entry has no readable file of: its name on a symbolic link (not followed:
+        a cache's links may lead anywhere) or on what is no file (a folder, a FIFO) is said, not just missed."""
+        have = ", ".join(self.stages) or "none"
+        suffix = STAGE_SUFFIXES.get(stage)
+        for name in sorted(self.other_files):
+            if not (suffix and name.endswith(suffix)) or name.startswith("__grp__"):
+                continue
+            full = os.path.join(self.path, name)
+            if os.path.islink(full):
+                return TritonscopeError(f"the {stage} stage is a symbolic link, which is not followed "
+                                        f"(stages: {have})", full)
+            if not os.path.isfile(full):
+                return TritonscopeError(f"the {stage} stage is {_file_kind(full)}, not a file (stages: {have})", full)
+        return TritonscopeError(f"no {stage} stage in this entry (stages: {have})", str(self.path))
 
     def damage(self, empty_stages: bool = False) -> list[str]:
         """What of this entry cannot be read, one line each naming the file (for commands that go on with the

@@ -182,8 +182,7 @@ def load_kernel_map(entry: KernelEntry, stages: list[str], explicit: bool = Fals
             binary = _BINARY_OF.get(stage)
             if stage not in entry.files and (binary is None or binary not in entry.files):
                 if explicit:
-                    have = ", ".join(entry.stages) or "none"
-                    raise TritonscopeError(f"no {stage} stage in this entry (stages: {have})", str(entry.path))
+                    raise entry.missing_stage(binary or stage)
                 continue
             try:
                 if stage == "sass" and sass is not None:
