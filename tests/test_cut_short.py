@@ -168,3 +168,18 @@ def test_a_blank_text_is_not_said_to_be_cut_its_entry_says_it_is_empty(stage):
         with stages.collecting_unparsed() as said:
             module = stages.parse(stage, text, f"k.{stage}")
         assert module.cut == "" and said == {}
+
+
+@pytest.mark.parametrize("stage", ["ttgir", "llir", "ptx"])
+def test_show_says_after_the_text_that_it_looks_cut_short(cli, cache39, tmp_path, stage):
+    """`show` prints a stage as it is; cut short, it would pass for a whole kernel without the note every other
+    command gives."""
+    entry = _entry(cache39, "ptx", tmp_path)
+    path = entry / f"matmul_kernel.{stage}"
+    r = cli("show", str(entry), "-s", stage)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    _cut(path)
+    r = cli("show", str(entry), "-s", stage)
+    assert r.returncode == 0 and r.stdout == path.read_text()
+    assert r.stderr.count(CUT_NOTE) == 1 and r.stderr.startswith(f"tritonscope: note: {path}: {CUT_NOTE}: "), \
+        r.stderr

@@ -46,6 +46,7 @@ def show_cmd(sel: Selection, stage: str | None, meta: bool, no_provenance: bool)
             raise TritonscopeError(f"no text stage in this entry (stages: {', '.join(entry.stages) or 'none'})",
                                    str(entry.path))
     text = stage_text(entry, stage)
+    _note_cut(entry, stage)
     prov = None if no_provenance else sel.inductor_link(entry)
     # a kernel whose records were not found stays plain unless the user pointed at Inductor's dir
     if prov is not None and (prov["role"] != "unknown" or sel.inductor_dirs):
@@ -62,7 +63,25 @@ def show_cmd(sel: Selection, stage: str | None, meta: bool, no_provenance: bool)
         from tritonscope.render.visible import visible
 
         text = visible(text)
-    page(highlight(text, stage))
+    page(highlight(text, stage), exact=True)
+
+
+def _note_cut(entry, stage: str) -> None:
+    """A text stage that looks cut short (stages/common.py `Module.cut`) is said after it, as every command
+    that parses it says it: shown as it is, the text would pass for a whole kernel. Its unparsed lines are
+    not the shown text's business, and are not noted."""
+    from tritonscope.stages import PARSERS, collecting_unparsed, entry_stages
+    from tritonscope.stages.table import TEXT_STAGES
+
+    if stage not in PARSERS or stage not in TEXT_STAGES:  # (a disassembly is whole, or its tool failed)
+        return
+    with collecting_unparsed():
+        cut = entry_stages(entry).module(stage).cut
+    if cut:
+        from tritonscope.cli.outcome import outcome
+        from tritonscope.stages.common import CUT_NOTE
+
+        outcome().note(f"{entry.files[stage]}: {CUT_NOTE}: {cut}")
 
 
 def provenance_comment(prov: dict, stage: str) -> str:

@@ -62,8 +62,9 @@ def highlight(text: str, stage: str) -> str:
     return pyg_highlight(text, lexer_for_stage(stage), Terminal256Formatter(style="monokai"))
 
 
-def page(text: str) -> None:
-    """Write text; through $PAGER (less -R) when stdout is a terminal and the text is taller than it."""
+def page(text: str, exact: bool = False) -> None:
+    """Write text; through $PAGER (less -R) when stdout is a terminal and the text is taller than it. A text
+    without a final newline gets one, unless `exact` (a file's bytes, piped: a text cut mid-line stays so)."""
     if sys.stdout.isatty() and text.count("\n") > shutil.get_terminal_size().lines - 2:
         import pydoc
         pager = os.environ.get("PAGER") or "less -R"
@@ -74,7 +75,7 @@ def page(text: str) -> None:
             pydoc.pager(text)
         return
     try:
-        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.write(text if text.endswith("\n") or (exact and text and not sys.stdout.isatty()) else text + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
         try:
