@@ -289,11 +289,14 @@ def test_a_lock_s_release_is_its_own_access_where_the_backend_put_it_on_the_acqu
 ATOMICS = Path(__file__).parent / "data" / "loads" / "atomics.py"
 
 
-@pytest.mark.parametrize("target,loops", [("cuda:80", {10: 2}), ("hip:gfx90a", {10: 4, 11: 4, 12: 4})])
+@pytest.mark.parametrize("target,loops", [("cuda:80", {10: 2}), ("hip:gfx90a", {10: 4, 11: 4, 12: 4}),
+                                          ("hip:gfx942", {10: 4, 11: 4})])
 def test_atomics_done_by_compare_and_swap_loops_say_so(compile_kernel, target, loops):
     """A bf16 `tl.atomic_add` is a compare-and-swap loop on sm_80 (its `atom.cas.b32` swaps a word of which
     16 bits are the element's: 2 bytes, not 4) and on gfx90a, where f16 and f32 adds loop too (gfx942 does
-    them natively from the same LLIR); an exchange and a `tl.atomic_cas` are no such loop (helpers 112, 114)."""
+    them natively from the same LLIR); an exchange and a `tl.atomic_cas` are no such loop (helpers 112, 114).
+    gfx942 adds a bf16 or f16 pair of neighbouring lanes natively (`global_atomic_pk_add_bf16`) and loops for
+    lanes it cannot pair: the loop is said in part, with the forms' counts (helper 114)."""
     report = _report(compile_kernel(f"{ATOMICS}::atomics", target=target, constexprs={"BLOCK": 256},
                                     signature="x_ptr=*fp32:16,h_ptr=*fp16:16,b_ptr=*bf16:16,f_ptr=*fp32:16,"
                                               "i_ptr=*i32:16,c_ptr=*i32:16,n=i32"))
@@ -301,3 +304,6 @@ def test_atomics_done_by_compare_and_swap_loops_say_so(compile_kernel, target, l
     assert sorted(atomic) == [10, 11, 12, 13, 14]
     said = {line: r.vector_bytes for line, r in atomic.items() if any(x.code == "cas-loop" for x in r.reasons)}
     assert said == loops
+    if target == "hip:gfx942":
+        text = next(x.evidence for x in atomic[10].reasons if x.code == "cas-loop")
+        assert "part of the" in text and "global_atomic_cmpswap x2, beside global_atomic_pk_add_bf16 x1" in text

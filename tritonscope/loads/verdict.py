@@ -110,17 +110,33 @@ _CAS = lazy_compile(r"cmpswap|\.cas\b|\.CAS\b")
 
 def _cas_loop(row: AccessRow, stage: str, forms) -> Reason | None:
     """An atomic read-modify-write (LLIR `atomicrmw fadd <2 x bfloat>`) that the final stage does by compare-
-    and-swap alone: the backend expanded it into a loop, where the target has no such atomic (Liger's
-    embedding backward, a bf16 `tl.atomic_add`, on gfx90a: `global_atomic_cmpswap`; gfx942 has
+    and-swap: the backend expanded it into a loop, where the target has no such atomic (Liger's embedding
+    backward, a bf16 `tl.atomic_add`, on gfx90a: `global_atomic_cmpswap`; gfx942 has
     `global_atomic_pk_add_bf16`) or where LLVM does not use the one it has for that memory (gfx90a's f32 add
-    and integer max, which gfx942 does natively from the same LLIR)."""
+    and integer max, which gfx942 does natively from the same LLIR). In part, too: gfx942 adds a bf16 pair of
+    neighbouring lanes natively and loops for the lanes it cannot pair (`atomicrmw fadd bfloat` twice beside
+    `<2 x bfloat>` once), and that is said with the forms' counts."""
     llir = row.stages.get("llir") or row.ambiguous.get("llir", {})
     rmw = sorted({f.split()[1] + " " + f.split(None, 2)[2] for f in llir if f.startswith("atomicrmw ")
                   and len(f.split()) > 2})
-    if not rmw or len(rmw) != len(llir) or not forms or not all(_CAS.search(f) for f in forms):
+    cas = sorted(f for f in forms if _CAS.search(f))
+    if not rmw or len(rmw) != len(llir) or not cas:  # (a `cmpxchg` in LLIR is the kernel's own `tl.atomic_cas`)
         return None
+    native = sorted(f for f in forms if f not in cas)
+    if native:
+        counts = forms if isinstance(forms, dict) else {}
+
+        def listed(names):
+            return ", ".join(f"{f} x{counts[f]}" if counts.get(f) else f for f in names)
+
+        return Reason("cas-loop", f"the backend made part of the `{', '.join(rmw)}` atomic a compare-and-swap loop "
+                                  f"in {stage} ({listed(cas)}, beside {listed(native)}, which it does natively: "
+                                  "the loop takes what the native instruction cannot, e.g. an element it cannot "
+                                  "pair with a neighbour's): it reads the old value, then retries the swap until "
+                                  "no other thread changed it in between; each retry is another round trip to "
+                                  "memory under contention")
     return Reason("cas-loop", f"the backend made the `{', '.join(rmw)}` atomic a compare-and-swap loop in {stage} "
-                              f"({', '.join(sorted(forms))}; the target has no such atomic, or the backend does not "
+                              f"({', '.join(cas)}; the target has no such atomic, or the backend does not "
                               "use it for this memory): it reads the old value, then retries the swap until no "
                               "other thread changed it in between; each retry is another round trip to memory "
                               "under contention")
