@@ -307,3 +307,25 @@ def test_atomics_done_by_compare_and_swap_loops_say_so(compile_kernel, target, l
     if target == "hip:gfx942":
         text = next(x.evidence for x in atomic[10].reasons if x.code == "cas-loop")
         assert "part of the" in text and "global_atomic_cmpswap x2, beside global_atomic_pk_add_bf16 x1" in text
+
+
+def test_a_scalar_half_precision_red_that_ptxas_loops_is_one_element_not_the_swapped_word(compile_kernel):
+    """cuda:90: Triton writes a bf16 or f16 `tl.atomic_add` as inline `red.global...add.noftz.bf16`, one element
+    a lane (2 bytes); ptxas does each by `ATOMG.E.CAS` of its 32-bit word. The row was read as a 4-byte
+    vector, `as-predicted` with no word of the loop (helper 116): it is 2 bytes, and the loop is said."""
+    from tritonscope.artifacts import tools
+
+    if not tools.find_nvidia_tool("nvdisasm"):
+        pytest.skip("no nvdisasm")
+    result = compile_kernel(f"{ATOMICS}::atomics", target="cuda:90", constexprs={"BLOCK": 256},
+                            signature="x_ptr=*fp32:16,h_ptr=*fp16:16,b_ptr=*bf16:16,f_ptr=*fp32:16,"
+                                      "i_ptr=*i32:16,c_ptr=*i32:16,n=i32")
+    assert result.ok, result.error.headline()
+    (entry,) = Cache(Path(result.entry)).kernels()
+    atomic = {r.line: r for r in analyze_entry(entry, sass=True).rows if r.kind == "atomic"}
+    for line in (10, 11):  # bf16, f16
+        row = atomic[line]
+        assert row.vector_stage == "sass" and all("CAS" in f for f in row.stages["sass"]), row.stages
+        assert row.vector_bytes == 2 and row.verdict != "as-predicted", (line, row.vector_bytes, row.verdict)
+        assert any(x.code == "cas-loop" for x in row.reasons), row.reasons
+    assert not any(x.code == "cas-loop" for x in atomic[12].reasons)  # f32: RED.E.ADD.F32, native

@@ -59,7 +59,7 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph, no_isa: str | N
     if cas is not None:
         # a compare-and-swap of a word holding less of the row's data (sm_80's bf16 add: a 16-bit half of a
         # `cas.b32`, the rest masked): the bytes it updates are the LLIR atomic's
-        rmw = [w for f, w in row.widths.get("llir", {}).items() if w and f.startswith("atomicrmw ")]
+        rmw = [w for f, w in row.widths.get("llir", {}).items() if w and _rmw_name(f)]
         row.vector_bytes = min(row.vector_bytes, max(rmw)) if rmw else row.vector_bytes
     elements = row.vector_bytes // row.element_bytes
     predicted = row.predicted_vector_bytes
@@ -117,8 +117,7 @@ def _cas_loop(row: AccessRow, stage: str, forms) -> Reason | None:
     neighbouring lanes natively and loops for the lanes it cannot pair (`atomicrmw fadd bfloat` twice beside
     `<2 x bfloat>` once), and that is said with the forms' counts."""
     llir = row.stages.get("llir") or row.ambiguous.get("llir", {})
-    rmw = sorted({f.split()[1] + " " + f.split(None, 2)[2] for f in llir if f.startswith("atomicrmw ")
-                  and len(f.split()) > 2})
+    rmw = sorted({_rmw_name(f) for f in llir if _rmw_name(f)})
     cas = sorted(f for f in forms if _CAS.search(f))
     if not rmw or len(rmw) != len(llir) or not cas:  # (a `cmpxchg` in LLIR is the kernel's own `tl.atomic_cas`)
         return None
@@ -140,6 +139,18 @@ def _cas_loop(row: AccessRow, stage: str, forms) -> Reason | None:
                               "use it for this memory): it reads the old value, then retries the swap until no "
                               "other thread changed it in between; each retry is another round trip to memory "
                               "under contention")
+
+
+def _rmw_name(form: str) -> str | None:
+    """An LLIR read-modify-write atomic form, as named in a reason: `atomicrmw fadd <2 x bfloat>` as
+    `fadd <2 x bfloat>`; NVIDIA's inline asm (`red.global.gpu.relaxed.add.noftz.bf16`, `atom.global.add.f32`)
+    as it is. None for anything else (a `cmpxchg`, an inline `atom...cas`: the kernel's own compare-and-swap)."""
+    if form.startswith("atomicrmw "):
+        parts = form.split(None, 2)
+        return f"{parts[1]} {parts[2]}" if len(parts) > 2 else None
+    if form.startswith(("red.", "atom.")) and not _CAS.search(form):
+        return form
+    return None
 
 
 # the prediction note of an AMD atomic (analyze._predict): no ISA of theirs has a vector atomic
