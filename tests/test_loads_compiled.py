@@ -329,3 +329,29 @@ def test_a_scalar_half_precision_red_that_ptxas_loops_is_one_element_not_the_swa
         assert row.vector_bytes == 2 and row.verdict != "as-predicted", (line, row.vector_bytes, row.verdict)
         assert any(x.code == "cas-loop" for x in row.reasons), row.reasons
     assert not any(x.code == "cas-loop" for x in atomic[12].reasons)  # f32: RED.E.ADD.F32, native
+
+
+STATIC_RANGE = Path(__file__).parent / "data" / "loads" / "static_range.py"
+
+
+@pytest.mark.parametrize("target,vector,narrow", [("cuda:90", 8, {"ld.global.b16": 8, "ld.global.b32": 2}),
+                                                  ("hip:gfx942", 4, {"buffer_load_ushort": 4})])
+def test_copies_of_an_access_not_alike_say_so_and_why(compile_kernel, target, vector, narrow):
+    """`tl.static_range(4)` over `x_ptr + i * stride + offs` (f16, 4 contiguous a thread): copy 0 is one 8-byte
+    vector, copy 2 (`2 * stride`) two 4-byte loads, copies 1 and 3 four 2-byte loads each (gfx942, 64 lanes:
+    2 a thread, a 4-byte `buffer_load_dword` or two `buffer_load_ushort` a copy). The row took the
+    widest, `as-predicted` with no word, and its alignment facts from copy 0 alone, where `0 * stride` is
+    folded away (helper 116)."""
+    report = _report(compile_kernel(f"{STATIC_RANGE}::static_range", target=target,
+                                    signature="x_ptr=*fp16:16,o_ptr=*fp32:16,stride=i32",
+                                    constexprs={"BLOCK": 512, "N": 4}))
+    (row,) = [r for r in report.rows if r.line == 10]  # (gfx942: `amdg.buffer_load`)
+    assert row.instances == 4 and row.copies == "unrolled" and row.predicted_vector_bytes == vector
+    codes = [x.code for x in row.reasons]
+    assert any(a["value"] == "stride" and "tt.divisibility" not in a for a in row.alignment), row.alignment
+    assert row.verdict == "as-predicted" and codes[:2] == ["narrower-copies", "unknown-alignment"], codes
+    said = row.reasons[0].evidence
+    assert all(f"{n}x {f} (" in said for f, n in narrow.items()), said
+    assert "stride (i32)" in row.reasons[1].evidence
+    (store,) = [r for r in report.rows if r.line == 11]
+    assert store.reasons == []  # one copy: nothing to say

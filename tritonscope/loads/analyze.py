@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from math import prod
+from math import gcd, prod
 
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts import releases
@@ -670,6 +670,11 @@ def _uniform(op) -> bool:
 
 
 def _alignment(row: AccessRow, graph: ValueGraph) -> None:
+    """The facts that decide the row's alignment: the compiler's own attributes on the access, and each kernel
+    argument its address uses, with the factor every use carries (`multiple`). Over every copy of the access
+    in the same calls: an unrolled `tl.static_range` copy `i` adds `i * stride`, and the copies the first does
+    not show (`0 * stride` folded away) decide their own widths (helper 116); an argument is as aligned as its
+    least multiple over them."""
     site = row.sites[0]
     facts: list[dict] = []
     for name, value in site.attrs.items():
@@ -678,6 +683,16 @@ def _alignment(row: AccessRow, graph: ValueGraph) -> None:
         ops, args = graph.slice(site.address)
         load_factors: dict[int, int] = {}
         multiples, loads = graph.multiples(site.address, load_factors=load_factors)
+        for other in row.sites[1:]:
+            if other.address and other.calls == site.calls and other.address != site.address:
+                more_ops, more_args = graph.slice(other.address)
+                their, _ = graph.multiples(other.address)
+                listed = {id(op) for op in ops}
+                ops = ops + [op for op in more_ops if id(op) not in listed]
+                names = {a.name for a in args}
+                args = args + [a for a in more_args if a.name not in names]
+                for name, m in their.items():  # (as `multiples` joins the paths of one address: their gcd)
+                    multiples[name] = gcd(m, multiples[name]) if name in multiples else m
         for a in sorted(args, key=lambda a: a.name):
             entry: dict = {"value": a.name, "type": a.type}
             entry.update({k: v for k, v in a.attrs.items()})

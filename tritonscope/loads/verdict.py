@@ -76,6 +76,10 @@ def decide(row: AccessRow, final: str | None, graph: ValueGraph, no_isa: str | N
         row.verdict = "as-predicted"
     if row.verdict != "as-predicted":
         row.reasons = reasons(row, graph)
+    elif predicted and (uneven := _narrower_copies(row, stage, forms, predicted)):
+        # copies of the access not alike (an unrolled `tl.static_range` whose copy i adds `i * stride`): the
+        # widest is as predicted, the others are not, and why is the same question as for a narrower row
+        row.reasons = [uneven, *reasons(row, graph, narrower=True)]
     elif predicted and row.vector_bytes > predicted and row.kind == "shared_load" and \
             (transposing := _transposing(forms)):
         # wider than the layout allows, which the table showed with no word (8/2 as-predicted): said
@@ -157,14 +161,38 @@ def _rmw_name(form: str) -> str | None:
 AMD_ATOMICS = "AMD GPUs have no vector atomics"
 
 
-def reasons(row: AccessRow, graph: ValueGraph) -> list[Reason]:
-    """Why an access is narrower than a 16-byte vector, most basic cause first, each with its evidence."""
+def _narrower_copies(row: AccessRow, stage: str, forms, predicted: int) -> Reason | None:
+    """Copies of one access (`instances` > 1) whose final instructions are not alike: beside the widest, as wide
+    as predicted, some narrower than the layout allows (helper 116: `tl.static_range(4)` over
+    `x_ptr + i * stride + offs`, f16: 1 `ld.global.v2.b32`, 2 `ld.global.b32`, 8 `ld.global.b16`). The verdict
+    is the widest's; this says the rest."""
+    if row.instances < 2 or row.kind.startswith(("shared", "tmem")) or row.kind in ("mma_shared", "tma_load",
+                                                                                   "tma_store", "tmem_copy"):
+        return None
+    counts = forms if isinstance(forms, dict) else {}
+    widths = row.widths.get(stage, {})
+    narrow = {f: n for f, n in counts.items() if widths.get(f) and widths[f] // addresses(f) < predicted}
+    if not narrow or len(narrow) == len(counts):
+        return None
+    wide = {f: n for f, n in counts.items() if f not in narrow}
+    listed = ", ".join(f"{n}x {f} ({widths[f] // addresses(f)} B)" for f, n in sorted(narrow.items()))
+    return Reason("narrower-copies", f"its {row.instances} copies ({row.copies or 'copies'}) are not alike: beside "
+                                     f"{', '.join(f'{n}x {f}' for f, n in sorted(wide.items()))}, as wide as "
+                                     f"predicted, {stage} has {sum(narrow.values())} narrower instructions: "
+                                     f"{listed}; the verdict is the widest's")
+
+
+def reasons(row: AccessRow, graph: ValueGraph, narrower: bool = False) -> list[Reason]:
+    """Why an access is narrower than a 16-byte vector, most basic cause first, each with its evidence.
+    `narrower`: some of its instructions are narrower than the layout allows, though not the widest (copies
+    not alike: `_narrower_copies`)."""
     out: list[Reason] = []
     site = row.sites[0]
     if row.kind == "atomic" and row.prediction_note and row.prediction_note.startswith(AMD_ATOMICS):
         return [Reason("atomic-width", row.prediction_note)]  # (the ISA has no wider one: nothing else to say)
     predicted = row.predicted_vector_bytes
-    narrower_than_layout = predicted is not None and row.vector_bytes is not None and row.vector_bytes < predicted
+    narrower_than_layout = predicted is not None and row.vector_bytes is not None and \
+        (row.vector_bytes < predicted or narrower)
     layout_is_scalar = bool(row.shape) and row.contiguous_per_thread == 1
     kind = getattr(site.layout, "kind", None)
     # the alignment a wider access needs: what the layout allows, else a full 16-byte vector
