@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import collections
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -332,3 +333,33 @@ def test_a_generic_linear_layout_counts_the_threads_holding_each_element(tmp_pat
     facts = {lay["name"]: lay["uses"][0]["facts"] for lay in doc["layouts"]}
     assert facts["g"]["threads_per_element"] == 2 and facts["g"]["elements_per_thread"] == 32
     assert facts["r"]["threads_per_element"] == 1 and facts["r"]["distinct_per_thread"] == 2
+
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.mark.parametrize("release,entry,oldest,by", [
+    ("3.3", "releases-3.0-3.4/3.3/CUQKKHCF75H76GQ7EJIUCFS6PQ4VDEQ2VP2DHCONARFPDDIOUCAA", "3.3", "`ttg.` dialect"),
+    ("3.7", "releases-3.5-3.8/3.7/OIDXT2NSUCMLCWBBICZI5XM3OWR6SVTPO5WD2SJTIAYPUCTG6AZQ", "3.5", "named locations"),
+])
+def test_an_entry_whose_metadata_is_lost_says_its_release_is_a_guess(tmp_path, release, entry, oldest, by):
+    """A 3.3+ entry whose metadata is gone or cut short (a full disk) was decoded as 3.9 with no word in
+    `loads` (helper 111): its TTGIR shows only a lower bound (the `ttg.` dialect: 3.3; named locations: 3.5; a
+    `.source` stage: 3.4), and releases after it changed how some layouts decode. Both commands now say so."""
+    from tritonscope.artifacts.cache import Cache
+    from tritonscope.loads.analyze import analyze_entry
+
+    copy = shutil.copytree(DATA / entry, tmp_path / "c" / Path(entry).name)
+    (meta,) = [p for p in copy.glob("*.json") if not p.name.startswith("__grp__")]
+    meta.write_text(meta.read_text()[:40])  # cut short
+    (e,) = Cache(copy.parent).entries()
+    semantics = releases.for_entry(e)
+    assert semantics.guessed and semantics.release == releases.NEWEST
+    assert f"{oldest} or later, by its TTGIR's {by}" in semantics.said and "3.8 decode blocked" in semantics.said
+    assert semantics.sentence() in analyze_entry(e, sass=False).notes
+    meta.unlink()  # (gone: the same)
+    (e,) = Cache(copy.parent).entries()
+    assert releases.for_entry(e).said == semantics.said
+    r = CliRunner().invoke(main, ["layout", str(copy), "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["semantics"]["from"] == semantics.said

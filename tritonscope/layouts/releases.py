@@ -87,6 +87,8 @@ class Semantics:
 
     release: tuple[int, int]
     said: str  # where the release came from: 'default', '--triton-version', 'entry metadata', ...
+    # the release is a guess (no metadata names it): loads says the sentence even for the newest release
+    guessed: bool = False
 
     @property
     def basis(self) -> tuple[int, int]:
@@ -116,7 +118,7 @@ class Semantics:
         return [c for c in CHANGES if not c.modelled and c.kind == kind and self.basis < c.since]
 
 
-DEFAULT = Semantics(NEWEST, "default: the newest known release")
+DEFAULT = Semantics(NEWEST, "default: the newest known release", guessed=True)
 _ACTIVE: ContextVar[Semantics] = ContextVar("tritonscope_layout_semantics", default=DEFAULT)
 _VERSION = re.compile(r"^\s*(\d+)\.(\d+)(?:\.\d+)?\S*\s*$")
 
@@ -148,20 +150,43 @@ _OLD_DIALECT = b"triton_gpu."
 _DIALECT_HEAD = 1 << 16
 
 
+_NEW_DIALECT = b"#ttg."
+# a named location, `loc("offs"(#loc3))`, came in 3.5 (MLIR's NameLoc on the values Triton names)
+_NAME_LOC = re.compile(rb'loc\("[^"\n]*"\(#loc')
+
+
 def _from_dialect(entry) -> Semantics | None:
-    """An entry without metadata (an interrupted compile): a TTGIR that spells the dialect `triton_gpu.` was
-    written by 3.2 or older, and is read with 3.2's semantics, the newest such release's."""
+    """An entry without metadata that names its release (an interrupted compile, a metadata file cut short):
+    a TTGIR that spells the dialect `triton_gpu.` was written by 3.2 or older, and is read with 3.2's
+    semantics, the newest such release's. One that spells it `ttg.` is 3.3 or later (3.4 with a `.source`
+    stage, 3.5 with named locations): read as the newest, said to be a guess, with the changes since the
+    oldest release it may be from (`--triton-version` picks one)."""
     path = entry.files.get("ttgir") if getattr(entry, "files", None) else None
     if path is None:
         return None
     try:
         with open(path, "rb") as fh:
             head = fh.read(_DIALECT_HEAD)
+            if _OLD_DIALECT in head:
+                return Semantics((3, 2), "no metadata; the TTGIR's `triton_gpu.` dialect: 3.2 or older")
+            if _NEW_DIALECT not in head:
+                return None
+            text = head + fh.read()  # (the location table is at the end)
     except OSError:
         return None
-    if _OLD_DIALECT in head:
-        return Semantics((3, 2), "no metadata; the TTGIR's `triton_gpu.` dialect: 3.2 or older")
-    return None
+    oldest, shown = (3, 3), "its TTGIR's `ttg.` dialect"
+    if _NAME_LOC.search(text):
+        oldest, shown = (3, 5), "its TTGIR's named locations"
+    elif "source" in entry.files:
+        oldest, shown = (3, 4), "its `.source` stage"
+    changed = sorted({c.kind for c in CHANGES if c.modelled and c.since > oldest})
+    since = f"{oldest[0]}.{oldest[1]}"
+    before = (NEWEST[0], NEWEST[1] - 1)  # (the release before the newest: 3.8)
+    older = since if oldest >= before else f"{since}-{before[0]}.{before[1]}"
+    tail = (f"; {older} decode {', '.join(changed)} otherwise in some cases (--triton-version X.Y decodes as "
+            "one)") if changed else ""
+    return Semantics(NEWEST, f"no metadata names the release: {since} or later, by {shown}; read as the newest"
+                     f"{tail}", guessed=True)
 
 
 def from_option(text: str) -> Semantics:

@@ -168,7 +168,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
             _predict(row, amd)
             with graph.through(row.sites[0].calls):  # (a called function's copy: its call's values)
                 _alignment(row, graph)
-    if semantics.release != releases.NEWEST:
+    if semantics.release != releases.NEWEST or semantics.guessed:
         notes.append(semantics.sentence())
     isa_stage = "amdgcn" if "amdgcn" in modules else "ptx" if "ptx" in modules else None
     stages = [s for s in ("llir", "ptx", "sass", "amdgcn") if s in modules]
