@@ -312,3 +312,27 @@ def test_llir_address_space_7_is_cluster_shared_memory_on_nvptx_a_buffer_on_amdg
     module = parse("llir", text)
     got = [(a.kind, a.space) for a in memops.accesses("llir", module) if a is not None]
     assert got == spaces
+
+
+MULTICTA = Path(__file__).parent / "data" / "gluon-multicta-cuda90-triton3.9"
+
+
+def test_a_generic_sass_load_compiled_from_ld_shared_cluster_is_a_shared_load():
+    """Another CTA's shared memory: PTX `ld.shared::cluster.b32`, which ptxas does by `LD.E` through a generic
+    address. SASS counted it a global load where LLIR and PTX say shared (helper 110); nvdisasm -gp names the
+    PTX line each SASS instruction came from, and its space decides."""
+    from tritonscope.artifacts import tools
+    from tritonscope.stages import entry_stages
+
+    if not tools.find_nvidia_tool("nvdisasm"):
+        pytest.skip("no nvdisasm")
+    (entry,) = Cache(MULTICTA).kernels()
+    kinds = {}
+    for stage in ("ptx", "sass"):
+        module = entry_stages(entry).module(stage)
+        found = [(op.op, acc.kind) for op, acc in zip(module.ops, memops.accesses(stage, module), strict=True)
+                 if acc is not None and acc.kind.endswith(("_load", "_store"))]
+        kinds[stage] = collections.Counter(kind for _, kind in found)
+        if stage == "sass":
+            assert {op for op, kind in found if kind == "shared_load"} == {"LD.E"}
+    assert kinds["sass"] == kinds["ptx"] and kinds["sass"]["shared_load"] == 2, kinds

@@ -293,6 +293,10 @@ class Module:
     user_sgprs: dict[str, int] = field(default_factory=dict)
     # LLIR: its `target triple` (`nvptx64-nvidia-cuda`, `amdgcn-amd-amdhsa`): what its address spaces mean
     triple: str | None = None
+    # SASS: a generic `LD`/`ST`'s line -> the state space of the PTX instruction ptxas compiled it from (-gp),
+    # where that says more: `ld.shared::cluster` (another CTA's shared memory) is `LD.E` through a generic
+    # address (memops.accesses reads it as shared)
+    generic_spaces: dict[int, str] = field(default_factory=dict)
     # warp-specialized partitions (stages.partitions.relocate): the lines their ops were moved from (the
     # kernel's def) and to (the worker functions' lines), where its note concerns a line
     partition_lines: set[int] = field(default_factory=set)

@@ -78,8 +78,20 @@ def accesses(stage: str, module) -> list[MemAccess | None]:
         found = [classify(stage, op) for op in module.ops]
         if stage == "llir" and not _amdgpu_triple(module.triple):
             found = [_nvptx_cluster_shared(op, acc) for op, acc in zip(module.ops, found, strict=True)]
+        elif stage == "sass" and module.generic_spaces:
+            found = [_generic_shared(acc) if acc is not None and op.lineno in module.generic_spaces else acc
+                     for op, acc in zip(module.ops, found, strict=True)]
         kept = module.memory_accesses = (stage, found)
     return kept[1]
+
+
+def _generic_shared(acc: MemAccess) -> MemAccess:
+    """A SASS `LD.E`/`ST.E` (generic address) that ptxas compiled from a shared-memory PTX instruction
+    (`ld.shared::cluster`: Module.generic_spaces): a shared access, as PTX and LLIR say, not a global one."""
+    if acc.space != "generic":
+        return acc
+    kind = {"global_load": "shared_load", "global_store": "shared_store"}.get(acc.kind, acc.kind)
+    return replace(acc, kind=kind, space="shared")
 
 
 def _amdgpu_triple(triple: str | None) -> bool:

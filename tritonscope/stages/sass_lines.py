@@ -41,6 +41,9 @@ def corrected(sass: Module) -> bool:
     return any(re.match(own, n) for n in sass.notes)
 
 
+_GENERIC = ("LD", "ST")  # SASS loads and stores through a generic address (LDG/STG, LDS/STS name their space)
+
+
 def place_through_ptx(sass: Module, ptx: Module) -> int:
     """Each SASS instruction takes the location of the PTX instruction on its -gp line; how many did.
 
@@ -52,6 +55,10 @@ def place_through_ptx(sass: Module, ptx: Module) -> int:
     unplaced = []
     for op in sass.ops:
         src = by_line.get(op.ptx_line) if op.ptx_line is not None else None
+        if src is not None and op.op.split(".", 1)[0] in _GENERIC:  # (a generic address: PTX's space says more)
+            acc = memops.classify("ptx", src)
+            if acc is not None and acc.space == "shared":
+                sass.generic_spaces[op.lineno] = acc.space
         if src is not None and src.loc is not None:
             op.loc = src.loc
             placed += 1
