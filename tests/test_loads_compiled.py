@@ -355,3 +355,23 @@ def test_copies_of_an_access_not_alike_say_so_and_why(compile_kernel, target, ve
     assert "stride (i32)" in row.reasons[1].evidence
     (store,) = [r for r in report.rows if r.line == 11]
     assert store.reasons == []  # one copy: nothing to say
+
+
+SCALAR_ATOMIC = Path(__file__).parent / "data" / "loads" / "scalar_atomic.py"
+
+
+def test_a_scalar_atomic_the_lowering_put_on_another_line_is_found_there(compile_kernel):
+    """Triton 3.9 on gfx942 gives a scalar `tl.atomic_add(i64_ptr, 1)` (line 12) the position of the `tl.load`
+    of line 9 (`!dbg` of 9:10): the row was `unknown` (no-isa-match) and its `atomicrmw add i64` and
+    `global_atomic_add_x2` listed as no access's (helper 116). The kernel's only unclaimed atomic of its
+    operation and type, at a position with no atomic access: the row's."""
+    report = _report(compile_kernel(f"{SCALAR_ATOMIC}::scalar_atomic", target="hip:gfx942",
+                                    signature="i64_ptr=*i64,cas_ptr=*i32,n=i32", constexprs={"BLOCK": 256}))
+    (row,) = [r for r in report.rows if r.line == 12]
+    assert row.stages["llir"] == {"atomicrmw add i64": 1}, row.stages
+    assert row.stages["amdgcn"] == {"global_atomic_add_x2": 1}, row.stages
+    assert row.verdict == "scalar" and [x.code for x in row.relocations] == ["relocated", "relocated"]
+    assert "sit on 9:10, where no atomic access is" in row.relocations[0].evidence
+    assert not [u for u in report.unattributed if u["kind"] == "atomic"]
+    (cas,) = [r for r in report.rows if r.line == 11]  # (the compare-and-swap keeps its own)
+    assert cas.stages["llir"] == {"cmpxchg i32": 1} and not cas.relocations

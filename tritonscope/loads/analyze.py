@@ -209,6 +209,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
         settle_by_family(stage, located)
         if stage == "llir":
             loadreclaim.at_use(modules[stage], ttgir, located, unattributed)
+            loadreclaim.atomics_off_position(located, unattributed)
             loadreclaim.sunk_arms(located, graph.lines, same_value, unattributed)
         else:
             loadreclaim.relocate(stage, located, unattributed, ttgir)

@@ -10,7 +10,9 @@ here from counts and the TTGIR, and recorded on the row as a `count_changes` rea
   access of the line lacks instructions of that kind; or, for accesses side by side in memory, one element
   an instruction, on the lines of others of the run, none wider than an element (`_one_line_run`); or an
   atomic operation's instructions in a compare-and-swap's row, the kernel's one read-modify-write of that
-  operation having none (`atomics_by_operation`: gfx942 puts a spin lock's release on its acquire's line).
+  operation having none (`atomics_by_operation`: gfx942 puts a spin lock's release on its acquire's line);
+  in LLIR, an atomic with none whose operation and type the kernel's only unclaimed atomics have, at one
+  position of no atomic access (`atomics_off_position`: a scalar `tl.atomic_add` on a load's line).
 - `at-use`: LLIR holds none of a load's instructions, and the line of a TTGIR op that uses the loaded
   value holds unclaimed instructions of the row's kind moving exactly the row's bytes per thread (the
   lowering of a dot operand put them there): every register's bytes, or only the distinct registers'
@@ -555,6 +557,52 @@ def atomics_by_operation(stage: str, rows: list[AccessRow]) -> None:
                                             f"no {op}, and this is the kernel's one {op} access without one"))
 
 
+# TTGIR element type -> its LLIR spelling in an atomic's form (`atomicrmw add i64`, `atomicrmw fadd <2 x bfloat>`)
+_LL_TYPES = {"f32": "float", "f16": "half", "bf16": "bfloat", "f64": "double"}
+
+
+def atomics_off_position(rows: list[AccessRow], unattributed: list[dict]) -> None:
+    """`relocated` in LLIR: an atomic with no LLIR instruction, where the kernel's only unclaimed LLIR atomics
+    of its operation and element type sit on one other position, at which no atomic access is: the lowering
+    gave them that position (Triton 3.9 on gfx942: a scalar `tl.atomic_add(i64_ptr, 1)` at 92:5, its
+    `atomicrmw add i64` on the `tl.load` of line 89, helper 116). One row per (operation, type) lacking, one
+    position holding them: else nothing is moved."""
+    atomic_lines = {(r.line, r.col) for r in rows if r.kind == "atomic"}
+    lacking: dict[tuple[str, str], list[AccessRow]] = collections.defaultdict(list)
+    for r in rows:
+        if r.kind != "atomic" or r.stages.get("llir") or r.ambiguous.get("llir") or not r.sites:
+            continue
+        m = _TT_ATOMIC.search(r.sites[0].op.text)
+        if m is None:
+            continue
+        op = "cmpxchg" if m.group(1) == "cas" else m.group(2)
+        lacking[(op, _LL_TYPES.get(r.dtype, r.dtype))].append(r)
+    for (op, ll_type), members in lacking.items():
+        if len(members) != 1:
+            continue
+        (row,) = members
+        items = [u for u in unattributed if u["stage"] == "llir" and u["kind"] == "atomic" and u["count"] > 0
+                 and (u["line"], u["col"]) not in atomic_lines and _atomic_form(u["form"]) == (op, ll_type)]
+        if not items or len({(u["line"], u["col"]) for u in items}) != 1:
+            continue
+        n = sum(u["count"] for u in items)
+        line, col, moved = _take("llir", row, items, n, unattributed)
+        _moved(row, Reason("relocated", f"llir: none of its instructions sit on {row.line}:{row.col}; its {moved} "
+                                        f"`{items[0]['form']}`, the kernel's only unclaimed ones, sit on {line}:{col}, "
+                                        "where no atomic access is: the lowering gave them that position"))
+
+
+_TT_ATOMIC = re.compile(r"\batomic_(cas|rmw)\b\s*(\w+)?")
+_LL_ATOMIC = re.compile(r"^(?:atomicrmw\s+(\w+)|(cmpxchg))\s+(?:volatile\s+)?(?:<\d+ x )?([\w.]+)")
+
+
+def _atomic_form(form: str) -> tuple[str, str] | None:
+    """An LLIR atomic form's (operation, element type): `atomicrmw add i64` -> ("add", "i64"),
+    `cmpxchg i32` -> ("cmpxchg", "i32"); None for any other."""
+    m = _LL_ATOMIC.match(form)
+    return ((m.group(1) or m.group(2)), m.group(3)) if m else None
+
+
 def _record(stage: str, before: str, row: AccessRow, line: int, col: int, moved: int,
             nbytes: int | None = None) -> None:
     same = (f"exactly {moved} of the same kind and width" if nbytes is None else
@@ -568,6 +616,10 @@ def _record(stage: str, before: str, row: AccessRow, line: int, col: int, moved:
             "unlocated", f"{stage}: none of its instructions sit on {row.line}:{row.col}, where {before} had them; "
                          f"{same} have no source location (line 0), claimed by no access: the backend dropped "
                          f"their debug location"))
+    elif row.moved_to.get(before) == line:  # (followed: the stage before had them on that line too)
+        _moved(row, Reason(
+            "relocated", f"{stage}: none of its instructions sit on {row.line}:{row.col}; {same} sit on line "
+                         f"{line}:{col}, where its {before} instructions were found, claimed by no access there"))
     else:
         who = ("the SASS lines follow the PTX (or ptxas moved them)" if stage == "sass"
                else "LLVM's code generation moved them next to their use")

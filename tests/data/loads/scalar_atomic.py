@@ -1,0 +1,12 @@
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scalar_atomic(i64_ptr, cas_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    iv = tl.load(i64_ptr + offs, mask=m)
+    tl.atomic_max(i64_ptr + offs, iv, mask=m, sem="acq_rel", scope="sys")
+    tl.atomic_cas(cas_ptr, 0, 1, sem="acquire")
+    tl.atomic_add(i64_ptr, 1)
