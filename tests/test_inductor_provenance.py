@@ -812,3 +812,19 @@ def test_a_kernel_file_that_does_not_define_the_kernel_is_not_named_its_source(c
         assert r.returncode == 0, r.stderr
         prov = json.loads(r.stdout)["inductor"]
         assert prov["kernel_file"] is None and "its source is" not in prov["note"], prov
+
+
+def test_a_wrapper_that_is_a_link_is_named_not_followed(cli, rec, tmp_path):
+    """A wrapper replaced by a symbolic link (to a copy outside): not followed, as before, but the note said
+    only that kernels were "in no wrapper ... (another run's?)", sending the user after another run (helper
+    115). The link is named, and the kernels' note points to it."""
+    wrapper = rec / "inductor_cache" / f"{FWD}.py"
+    outside = tmp_path / "outside.py"
+    shutil.move(wrapper, outside)
+    wrapper.symlink_to(outside)
+    entries, err = _ls_json(cli, rec, "--inductor", "--inductor-dir", str(rec / "inductor_cache"))
+    assert f"{wrapper}: a symbolic link, which is not followed" in err, err
+    assert "in no wrapper under" in err and "in a link not followed, named above" in err, err
+    # nothing of the file behind the link was read: the forward kernels have no wrapper
+    roles = [e["inductor"]["role"] for e in entries.values() if e.get("inductor")]
+    assert "unknown" in roles, roles

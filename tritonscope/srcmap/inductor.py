@@ -795,6 +795,7 @@ class InductorIndex:
         self.read = roots if read is None else read  # where it read: kernel sources are looked up there
         self.wrappers = wrappers
         self.notes = notes
+        self.unfollowed = 0  # links named like a wrapper or trace log, not followed (a note names them)
         # kernel file basename -> its blocks: the same kernel text (one file) can serve several graphs
         self.by_file: dict[str, list[KernelBlock]] = {}
         self.by_text_file: dict[str, list[KernelBlock]] = {}  # the file named by the kernel's text's hash
@@ -818,6 +819,7 @@ class InductorIndex:
         found: list[str] = []
         logs: list[str] = []
         read: list[Path] = []
+        unfollowed = 0
         env = os.environ if env is None else env
         if not dirs and env.get("TORCH_TRACE") and os.path.isdir(env["TORCH_TRACE"]):
             roots.append(Path(env["TORCH_TRACE"]))  # where torch writes its structured trace
@@ -838,7 +840,13 @@ class InductorIndex:
                 notes.append(f"{root}: not read, owned by another user (give --inductor-dir to read it)")
                 continue
             read.append(root)
-            _walk(str(root), 0, found, logs)
+            links: list[str] = []
+            _walk(str(root), 0, found, logs, links)
+            unfollowed += len(links)
+            if links:  # (Inductor writes no links: one there leads anywhere, and is not followed)
+                more = f" (and {len(links) - 1} more)" if len(links) > 1 else ""
+                notes.append(f"{links[0]}{more}: a symbolic link, which is not followed: a wrapper or trace "
+                             "log there is not read")
         wrappers: dict[tuple, Wrapper] = {}
         for path in sorted(found):
             text = _read_small(path)
@@ -864,6 +872,7 @@ class InductorIndex:
                 wrappers[key] = w
         _merge_traces(wrappers, sorted(set(logs)), notes)
         index = cls(roots, list(wrappers.values()), notes, read)
+        index.unfollowed = unfollowed
         index.given = bool(dirs)
         for w in index.wrappers:
             notes.extend(w.notes)
@@ -1020,9 +1029,9 @@ def _foreign(root: Path) -> bool:
         return False
 
 
-def _walk(path: str, depth: int, found: list[str], logs: list[str]) -> None:
-    """Every wrapper module and torch trace log below PATH (links not followed; Inductor's non-source
-    subdirs skipped)."""
+def _walk(path: str, depth: int, found: list[str], logs: list[str], links: list[str] | None = None) -> None:
+    """Every wrapper module and torch trace log below PATH (links not followed, and those named like one
+    listed in `links`; Inductor's non-source subdirs skipped)."""
     try:
         it = os.scandir(path)
     except OSError:
@@ -1032,7 +1041,9 @@ def _walk(path: str, depth: int, found: list[str], logs: list[str]) -> None:
             try:
                 if e.is_dir(follow_symlinks=False):
                     if depth < _MAX_WALK_DEPTH and e.name not in _SKIP_DIRS:
-                        _walk(e.path, depth + 1, found, logs)
+                        _walk(e.path, depth + 1, found, logs, links)
+                elif links is not None and e.name.endswith((".py", ".log")) and e.is_symlink():
+                    links.append(e.path)
                 elif e.name.endswith(".py") and e.is_file(follow_symlinks=False):
                     if _is_wrapper(e.path):
                         found.append(e.path)
@@ -1193,7 +1204,9 @@ def link_notes(index: InductorIndex, links: list[Link | None], asked: bool = Tru
                             "(give Inductor's cache or debug dir with --inductor-dir)"))
         else:
             notes.append(f"{unknown} torch.compile kernel(s) in no wrapper under {where} "
-                         + ("(another run's?)" if index.given else "(another run's? give its dir with --inductor-dir)"))
+                         + ("(in a link not followed, named above, or another run's?)" if index.unfollowed else
+                            "(another run's?)" if index.given else
+                            "(another run's? give its dir with --inductor-dir)"))
     no_lines = {link.block.wrapper.path for link in links
                 if link is not None and link.block is not None and link.block.wrapper.fx_graph is None}
     if no_lines:
