@@ -38,8 +38,11 @@ PLANTS = {
     "other__.py": "is not `def softmax_kernel(`, where the IR locates that function",
     # the kernel's def where the IR locates it, but comments where its ops are: not the source compiled
     "comment.py": "which this kernel's locations name, is a comment",
-    "fifo___.py": "source not found",  # not a regular file: never opened (a FIFO would block a reader)
-    "adir___.py": "source not found",
+    # not a regular file: never opened (a FIFO would block a reader), and said to be what it is (it was
+    # "source not found", helper 115)
+    "fifo___.py": "fifo___.py is a FIFO, not a regular file",
+    "adir___.py": "adir___.py is a folder, not a regular file",
+    "zero___.py": "zero___.py is a character device (a symbolic link to it), not a regular file",
 }
 
 
@@ -66,6 +69,7 @@ def _make_plants(folder: Path) -> None:
                                        + f"# {_marker('other__.py')}\n" * 400)
     os.mkfifo(folder / "fifo___.py")
     (folder / "adir___.py").mkdir()
+    os.symlink("/dev/zero", folder / "zero___.py")
 
 
 def _plant_entry(src: Path, dst: Path, name: str | None, absolute: str | None = None) -> Path:
@@ -474,7 +478,7 @@ def test_a_fifo_at_the_sources_path_is_said_to_be_no_regular_file(tmp_path):
     fifo = tmp_path / "kern.py"
     os.mkfifo(fifo)
     text = SourceFinder().read(str(fifo), {str(fifo): 3})
-    assert not text.found and text.error == f"not read: {fifo} is not a regular file", text.error
+    assert not text.found and text.error == f"not read: {fifo} is a FIFO, not a regular file", text.error
 
 
 def _named(path, *lines):

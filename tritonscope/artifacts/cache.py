@@ -171,12 +171,13 @@ def infer_release(meta: object) -> tuple[tuple[int, int], str, str] | None:
     return None
 
 
-def _file_kind(path: str) -> str:
-    """What a path that is no regular file is, in words (for errors naming it)."""
+def file_kind(path: str, follow: bool = False) -> str:
+    """What a path that is no regular file is, in words (for errors naming it); `follow`: what a link leads
+    to (a link to /dev/zero: a character device)."""
     import stat
 
     try:
-        mode = os.lstat(path).st_mode
+        mode = (os.stat if follow else os.lstat)(path).st_mode
     except OSError:
         return "gone"
     for test, words in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
@@ -422,7 +423,7 @@ class KernelEntry:
                 return TritonscopeError(f"the {stage} stage is a symbolic link, which is not followed "
                                         f"(stages: {have})", full)
             if not os.path.isfile(full):
-                return TritonscopeError(f"the {stage} stage is {_file_kind(full)}, not a file (stages: {have})", full)
+                return TritonscopeError(f"the {stage} stage is {file_kind(full)}, not a file (stages: {have})", full)
         return TritonscopeError(f"no {stage} stage in this entry (stages: {have})", str(self.path))
 
     def damage(self, empty_stages: bool = False) -> list[str]:

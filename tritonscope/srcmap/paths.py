@@ -102,12 +102,12 @@ class SourceFinder:
                         outside = outside or f"{candidate} is outside {new} once its links are resolved"
                         continue
                     return candidate, "substitute-path"
+                outside = outside or _not_regular(candidate)
         # (a relative path is taken from the working directory only where it does not climb out of it)
         if requested and (os.path.isabs(requested) or ".." not in Path(requested).parts):
             if os.path.isfile(requested):
                 return requested, "as is"
-            if os.path.exists(requested):  # (a FIFO, a device, a directory of that name: never opened)
-                outside = outside or f"{requested} is not a regular file"
+            outside = outside or _not_regular(requested)  # (a FIFO, a device, a folder of that name: never opened)
         parts = [p for p in Path(requested).parts if p not in ("/", "")]
         # (the trailing components below the last `..`: a lookup under a root never climbs out of it)
         tail = parts[len(parts) - next((i for i, p in enumerate(reversed(parts)) if p in ("..", ".")), len(parts)):]
@@ -119,6 +119,7 @@ class SourceFinder:
                         outside = outside or f"{candidate} is outside {root} once its links are resolved"
                         continue
                     return candidate, "source-root"
+                outside = outside or _not_regular(candidate)
         if tail:
             for root in self.roots:
                 hits = [h for h in _find_by_name(root, tail[-1], most=16) if _inside(h, root)]
@@ -484,6 +485,18 @@ def checked_lines(data: bytes, last: int = 0) -> list[str]:
     lines = source_lines(checked_text(data))
     _check_length(lines, last)
     return lines
+
+
+def _not_regular(path: str) -> str | None:
+    """Why a path that exists is no source to read (a FIFO, a device, a folder, or a link to one: never
+    opened), else None."""
+    if not os.path.lexists(path) or os.path.isfile(path):
+        return None
+    from tritonscope.artifacts.cache import file_kind
+
+    kind = file_kind(path, follow=True)
+    link = " (a symbolic link to it)" if os.path.islink(path) else ""
+    return f"{path} is {kind}{link}, not a regular file"
 
 
 def _inside(path: str, folder: str) -> bool:
