@@ -464,6 +464,28 @@ def test_occupancy_of_wave64_and_wave32_targets_is_said_to_count_other_units(cli
             "the two counts are not of one unit") in r.stderr, r.stderr
     same = cli("diff", str(a), str(a), env={"TRITONSCOPE_RECORDS_CACHE": "off"})
     assert "waves a SIMD" not in same.stderr
+    # helper 118: against an NVIDIA target (no occupancy measured) it said "cuda:90's waves are None lanes"
+    nvidia = next((data / "thirdparty-cuda89-triton3.9" / "awq").iterdir())
+    crossed = cli("diff", str(nvidia), str(a), "--stat", env={"TRITONSCOPE_RECORDS_CACHE": "off"})
+    assert crossed.returncode == 0 and "waves a SIMD" not in crossed.stderr and "None" not in crossed.stderr, \
+        crossed.stderr
+
+
+def test_markdown_marks_fewer_loads_as_predicted_worse_and_no_width_count_either_way():
+    """helper 118: `loads:as-predicted 1 -> 0` was marked better (a cost that went down), and
+    `ops:global_load.16B 2 -> 0` too, where the same bytes moved in 8 narrower loads."""
+    from tritonscope.diff.core import MetricDelta
+    from tritonscope.render.diff import _is_worse
+
+    def delta(name, a, b):
+        return MetricDelta(name, a, b)
+
+    assert _is_worse(delta("loads:as-predicted", 1, 0)) is True
+    assert _is_worse(delta("loads:scalar", 0, 1)) is True
+    assert _is_worse(delta("vector-width", 16, 4)) is True
+    assert _is_worse(delta("ops:global_load.16B", 2, 0)) is None
+    assert _is_worse(delta("ops:ds_read.8B@amdgcn", 2, 0)) is None
+    assert _is_worse(delta("ops:global_load", 2, 8)) is True and _is_worse(delta("regs", 40, 32)) is False
 
 
 def test_kernels_of_one_name_built_for_other_targets_are_said_unpaired(cli, tmp_path, cache39):

@@ -110,8 +110,10 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
         click.echo(one_line(f"tritonscope: note: {len(crossed)} kernel name(s) are on both sides for other targets "
                             f"({targets}): kernels pair by name and target; give the two entries (`tritonscope diff "
                             "A_ENTRY B_ENTRY`) to compare a kernel across targets"), err=True)
+    # (between two AMD targets of other wave sizes: NVIDIA's occupancy is not measured, nothing to compare)
     waves = sorted({(p.a.target, p.b.target) for p in result.pairs
-                    if _wave(p.a.target) != _wave(p.b.target) and any(d.name == "occupancy" for d in p.deltas)})
+                    if _wave(p.a.target) and _wave(p.b.target) and _wave(p.a.target) != _wave(p.b.target)
+                    and any(d.name == "occupancy" for d in p.deltas)})
     if waves:
         a, b = waves[0]
         click.echo(one_line(f"tritonscope: note: occupancy counts waves a SIMD: {a}'s waves are {_wave(a)} lanes, "

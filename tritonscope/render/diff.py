@@ -28,7 +28,7 @@ HEADLINE_METRICS = ("regs", "spills", "smem", "tmem", "occupancy", "stack", "scr
                     "ops:tmem_store", "ops:mfma", "ops:wmma", "ops:barrier",
                     "ops:branch")
 # More is better for these; for every other metric an increase is shown as a cost.
-HIGHER_IS_BETTER = ("occupancy", "vector-width")
+HIGHER_IS_BETTER = ("occupancy", "vector-width", "loads:as-predicted")
 MARKDOWN_BUDGET = 60000  # GitHub comments hold 65536 characters
 MARKDOWN_STAGE_LINES = 150  # diff lines shown per stage in a comment
 
@@ -64,8 +64,15 @@ def _fmt_delta(d: MetricDelta) -> str:
     return f"{_fmt_num(d.a)} -> {_fmt_num(d.b)} ({sign}{_fmt_num(d.delta)}){pct}"
 
 
+# an op class of one width (`ops:global_load.16B`, `ops:ds_read.8B@amdgcn`): fewer of one width says nothing
+# alone (2 x 16B -> 0 is the same bytes in 8 x 4B, and counted there): neither better nor worse
+_WIDTH_CLASS = re.compile(r"^ops:[^@]*\.\d+B(?:@|$)")
+
+
 def _is_worse(d: MetricDelta) -> bool | None:
-    if d.delta is None or d.delta == 0:
+    """Whether a change is for the worse (a cost went up, or a measure of quality down), for better (False),
+    or neither (None: no change, unknown, or a count of one instruction width)."""
+    if d.delta is None or d.delta == 0 or _WIDTH_CLASS.match(d.name):
         return None
     better_up = d.name in HIGHER_IS_BETTER
     return (d.delta < 0) if better_up else (d.delta > 0)
