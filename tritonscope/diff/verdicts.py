@@ -11,7 +11,8 @@ Rule grammar (one rule per `--fail-on`, or several separated by commas):
 
 CMP is one of > >= < <= == !=. METRIC is a name of `metrics.py` (`regs`, `spills`, `smem`, ...,
 `ops:<class>`, `ops:<class>@<stage>`, `lines:<stage>`). `vector-width` with a change compares each load
-site (file:line) present on both sides, so one narrowed load fails even if another widened.
+site (file:line) present on both sides, so one narrowed load fails even if another widened; a load only B
+has, where none went away, is compared with A's narrowest (a new scalar load narrows the kernel).
 Exit codes: 0 nothing failed, 1 a rule failed, 2 a rule that does not parse (UsageError).
 """
 
@@ -266,6 +267,9 @@ def _vector_width_sites(rule: Rule, pair: KernelPair) -> list[RuleFailure]:
         x, y = min(left_a, key=lambda s: sa[s]), min(left_b, key=lambda s: sb[s])
         fail(f"{x} (the narrowest of {len(left_a)} sites without a counterpart; now {y}, of {len(left_b)})",
              sa[x], sb[y])
+    elif left_b and sa:  # loads added, none removed: a new one narrower than any A had narrows the kernel
+        x, y = min(sa, key=lambda s: sa[s]), min(left_b, key=lambda s: sb[s])
+        fail(f"{y} (a new load; A's narrowest was {x})", sa[x], sb[y])
     return out
 
 
