@@ -148,6 +148,12 @@ def test_every_kind_of_counted_metric_is_a_rule(text):
     # a load added and another moved: the narrowest without a counterpart on each side
     ({"k.py:5": 16, "k.py:9": 16}, {"k.py:5": 16, "k.py:8": 4, "k.py:12": 16},
      ["load at k.py:9 (the narrowest of 1 sites without a counterpart; now k.py:8, of 2): 16B -> 4B"]),
+    # helper 118: a scalar load added, none removed: the kernel's vector-width went 16 -> 4 and the rule
+    # passed (a new site had no counterpart); it is held against A's narrowest
+    ({"k.py:9": 16}, {"k.py:9": 16, "k.py:11": 4},
+     ["load at k.py:11 (a new load; A's narrowest was k.py:9): 16B -> 4B"]),
+    # a new load as wide as A's narrowest: nothing narrowed
+    ({"k.py:9": 8, "k.py:10": 16}, {"k.py:9": 8, "k.py:10": 16, "k.py:11": 8}, []),
 ])
 def test_vector_width_pairs_each_load_with_its_counterpart(a, b, failed):
     """Sites were compared only where their `file:line` was the same on both sides: any edit above the
