@@ -123,7 +123,8 @@ def test_cache_against_itself_is_empty_exit_0(cli, cache39):
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert doc["kind"] == "diff" and doc["schema"] == 1
-    assert doc["summary"] == {"matched": 30, "changed": 0, "unchanged": 30, "added": 0, "removed": 0}
+    assert doc["summary"] == {"matched": 30, "changed": 0, "unchanged": 30, "uncompared": 0, "added": 0,
+                              "removed": 0}
     assert doc["changed"] == [] and doc["added"] == [] and doc["removed"] == [] and doc["failed_rules"] == []
     text = cli("diff", str(cache39), str(cache39))
     assert text.returncode == 0

@@ -264,3 +264,18 @@ def test_a_rule_on_a_metric_no_kernel_compared_has_says_it_judged_none(cli, cach
     (note,) = [ln for ln in proc.stderr.splitlines() if "rule vgprs>+0" in ln]
     assert note.startswith("tritonscope: note: rule vgprs>+0: no kernel compared has vgprs (their targets: cuda:")
     assert note.endswith("), judged none"), note
+
+
+def test_kernels_without_the_chosen_stage_are_not_compared_not_unchanged(cli, cache32, cache39):
+    """helper 118: `--stage ptx` over an AMD kernel compared nothing of it and counted it `unchanged`, with no
+    word; `--fail-on any` passed whatever changed. It is counted `not compared`, and a note says why."""
+    args = ("-k", "add_kernel", "--target", "hip:gfx942", "-s", "ptx")
+    r = cli("diff", str(cache32), str(cache39), *args, "--fail-on", "any")
+    assert r.returncode == 0, r.stderr
+    assert "changed 0  unchanged 0  not compared 1" in r.stdout, r.stdout
+    assert "1 matched kernel(s) have no ptx stage on either side (add_kernel hip:gfx942)" in r.stderr, r.stderr
+    doc = json.loads(cli("diff", str(cache32), str(cache39), *args, "--format", "json").stdout)
+    assert doc["summary"]["uncompared"] == 1 and doc["summary"]["unchanged"] == 0
+    # the stage there: compared as before
+    r = cli("diff", str(cache32), str(cache39), "-k", "add_kernel", "--target", "hip:gfx942", "-s", "amdgcn")
+    assert "not compared" not in r.stdout + r.stderr

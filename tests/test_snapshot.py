@@ -65,7 +65,8 @@ def test_snapshot_diffs_against_caches(cli, tmp_path, cache32, cache39):
     other = cli("diff", str(cache32), str(out), "--format", "json", "--fail-on", "smem>+0")
     assert other.returncode == 1
     doc = json.loads(other.stdout)
-    assert doc["summary"] == {"matched": 30, "changed": 30, "unchanged": 0, "added": 0, "removed": 0}
+    assert doc["summary"] == {"matched": 30, "changed": 30, "unchanged": 0, "uncompared": 0, "added": 0,
+                              "removed": 0}
     assert [(f["kernel"], f["target"]) for f in doc["failed_rules"]] == [("matmul_kernel", "hip:gfx950")]
 
 

@@ -118,6 +118,13 @@ def diff_cmd(a: str, b: str, sel: Selection, stages: tuple[str, ...], context: i
         a, b = waves[0]
         click.echo(one_line(f"tritonscope: note: occupancy counts waves a SIMD: {a}'s waves are {_wave(a)} lanes, "
                             f"{b}'s {_wave(b)}: the two counts are not of one unit"), err=True)
+    uncompared = result.uncompared
+    if uncompared:
+        chosen = ", ".join(result.stages or ())
+        click.echo(one_line(f"tritonscope: note: {len(uncompared)} matched kernel(s) have no {chosen} stage on "
+                            f"either side ({_first_kernels(uncompared)}): nothing of them was compared, and "
+                            "they are counted 'not compared', not unchanged (rules naming a metric still judge "
+                            "them)"), err=True)
     verdict = Verdict(rules).evaluate(result)
     for line in verdict.unknown_notes():
         click.echo(one_line(f"tritonscope: note: {line}"), err=True)
@@ -157,6 +164,12 @@ def pair_targets(result, names: list[str]) -> str:
     a = sorted({r.target for r in result.removed if r.name in names})
     b = sorted({r.target for r in result.added if r.name in names})
     return "" if a == b else f"{', '.join(a)} in A, {', '.join(b)} in B"
+
+
+def _first_kernels(pairs, most: int = 3) -> str:
+    """`name target` of the first pairs, and how many more."""
+    named = ", ".join(f"{p.b.name} {p.b.target}" for p in pairs[:most])
+    return named + (f", and {len(pairs) - most} more" if len(pairs) > most else "")
 
 
 def _wave(target: str | None) -> int | None:

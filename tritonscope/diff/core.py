@@ -104,6 +104,15 @@ class DiffResult:
         return [p for p in self.pairs if p.changed]
 
     @property
+    def uncompared(self) -> list[KernelPair]:
+        """Pairs that hold none of the stages chosen (`--stage ptx` over an AMD kernel) on either side: nothing
+        of them was compared, which is not the same as unchanged (a rule naming a metric still judges them)."""
+        if self.stages is None:
+            return []
+        chosen = set(self.stages)
+        return [p for p in self.pairs if not p.changed and not chosen & (set(p.a.stages) | set(p.b.stages))]
+
+    @property
     def empty(self) -> bool:
         return not (self.added or self.removed or self.changed)
 

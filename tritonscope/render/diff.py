@@ -111,7 +111,8 @@ def diff_payload(result: DiffResult, report: Verdict | None = None) -> dict:
         "options": {"stages": list(result.stages) if result.stages else None, "context": result.context,
                     "fold_renames": result.b.fold_renames},
         "summary": {"matched": len(result.pairs), "changed": len(result.changed),
-                    "unchanged": len(result.pairs) - len(result.changed), "added": len(result.added),
+                    "unchanged": len(result.pairs) - len(result.changed) - len(result.uncompared),
+                    "uncompared": len(result.uncompared), "added": len(result.added),
                     "removed": len(result.removed)},
         "matched": [{"kernel": p.b.name, "target": p.b.target, "changed": p.changed,
                      "a": _record_json(p.a), "b": _record_json(p.b)} for p in result.pairs],
@@ -142,7 +143,8 @@ def render_text(result: DiffResult, opts: RenderOptions) -> str:
     console.print(f"A: {result.a.path} ({result.a.kind}, {len(result.a.records)} kernels)")
     console.print(f"B: {result.b.path} ({result.b.kind}, {len(result.b.records)} kernels)")
     console.print(f"matched {s['matched']}  changed {s['changed']}  unchanged {s['unchanged']}  "
-                  f"added {s['added']}  removed {s['removed']}")
+                  + (f"not compared {s['uncompared']}  " if s["uncompared"] else "")
+                  + f"added {s['added']}  removed {s['removed']}")
     for label, recs in (("added", result.added), ("removed", result.removed)):
         for r in recs:
             console.print(Text(f"{'+' if label == 'added' else '-'} {label}: {r.name} {r.target} ({r.origin})",
@@ -213,7 +215,8 @@ def render_markdown(result: DiffResult, opts: RenderOptions) -> str:
     s = diff_payload(result)["summary"]
     out: list[str] = [f"### tritonscope diff: {_code(str(result.a.path))} → {_code(str(result.b.path))}", ""]
     out.append(f"**{s['matched']}** matched · **{s['changed']}** changed · {s['unchanged']} unchanged · "
-               f"**{s['added']}** added · **{s['removed']}** removed")
+               + (f"{s['uncompared']} not compared · " if s["uncompared"] else "")
+               + f"**{s['added']}** added · **{s['removed']}** removed")
     out.append("")
     report = opts.verdict
     failing = {(f.kernel, f.target) for f in report.failures} if report else set()
