@@ -544,3 +544,25 @@ def test_a_markdown_comment_keeps_to_its_budget_failing_kernels_first(cache32, c
     assert m, md[-600:]
     counted, left = int(m.group(2) or 0), int(m.group(3) or 0)
     assert full + counted + left == int(m.group(1)) == 30
+
+
+def test_autotuning_variants_of_one_kernel_are_told_apart_in_the_summary():
+    """helper 118: two changed `scale_kernel cuda:90` rows (num_warps 4 and 8) were alike in the table; only
+    the hashes of the detail headers told them apart. The fields that differ within the group label them."""
+    from tritonscope.diff.core import KernelPair
+    from tritonscope.diff.records import KernelRecord
+    from tritonscope.render.diff import variant_labels
+
+    def pair(target, spec, origin):
+        return KernelPair(KernelRecord("k", target, spec, "a" + origin), KernelRecord("k", target, spec, origin))
+
+    sig = {"args": ["!tt.ptr<f32>"], "attributes": ""}
+    pairs = [pair("cuda:90", {"num_warps": 4, "num_stages": 3, "ir_signature": sig}, "AAAA"),
+             pair("cuda:90", {"num_warps": 8, "num_stages": 3, "ir_signature": sig}, "BBBB"),
+             pair("hip:gfx942", {"num_warps": 4, "ir_signature": sig}, "CCCC"),  # (alone of its target)
+             pair("cuda:80", {"num_warps": 4, "ir_signature": sig}, "DDDD"),
+             pair("cuda:80", {"num_warps": 4, "ir_signature": {"args": ["i64"], "attributes": ""}}, "EEEE"),
+             pair("cuda:100", {"num_warps": 4}, "FFFFFFFFFFFFFF"), pair("cuda:100", {"num_warps": 4}, "GGGGGGGGGGGGG")]
+    labels = variant_labels(pairs)
+    assert [labels.get(id(p)) for p in pairs] == ["num_warps=4", "num_warps=8", None, "signature 1", "signature 2",
+                                                  "FFFFFFFFFF", "GGGGGGGGGG"]

@@ -10,6 +10,8 @@ from __future__ import annotations
 import html
 import importlib
 import io
+import json
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -67,6 +69,29 @@ def _fmt_delta(d: MetricDelta) -> str:
 # an op class of one width (`ops:global_load.16B`, `ops:ds_read.8B@amdgcn`): fewer of one width says nothing
 # alone (2 x 16B -> 0 is the same bytes in 8 x 4B, and counted there): neither better nor worse
 _WIDTH_CLASS = re.compile(r"^ops:[^@]*\.\d+B(?:@|$)")
+
+
+def variant_labels(pairs) -> dict[int, str]:
+    """For pairs that share a kernel name and target with another (autotuning variants): `id(pair)` -> what
+    tells them apart, B's specialization fields that differ within the group (`num_warps=8`; `signature 2`
+    where only the argument types differ, numbered in order), else its hash. Others: no label."""
+    groups: dict[tuple, list] = {}
+    for p in pairs:
+        groups.setdefault((p.b.name, _targets(p)), []).append(p)
+    out: dict[int, str] = {}
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        keys = sorted({k for p in group for k in p.b.spec})
+        differ = [k for k in keys if len({json.dumps(p.b.spec.get(k), sort_keys=True) for p in group}) > 1]
+        signatures = list(dict.fromkeys(json.dumps(p.b.spec.get("ir_signature"), sort_keys=True) for p in group))
+        for p in group:
+            parts = [f"{k}={p.b.spec.get(k)}" for k in differ if k != "ir_signature"]
+            if "ir_signature" in differ:
+                own = json.dumps(p.b.spec.get("ir_signature"), sort_keys=True)
+                parts.append(f"signature {signatures.index(own) + 1}")
+            out[id(p)] = " ".join(parts) or os.path.basename(str(p.b.origin))[:10]
+    return out
 
 
 def _is_worse(d: MetricDelta) -> bool | None:
@@ -149,6 +174,7 @@ def render_text(result: DiffResult, opts: RenderOptions) -> str:
         for r in recs:
             console.print(Text(f"{'+' if label == 'added' else '-'} {label}: {r.name} {r.target} ({r.origin})",
                                style="green" if label == "added" else "red"))
+    variants = variant_labels(result.changed)  # (autotuning variants of one name and target told apart)
     if result.changed:
         table = Table(box=None, pad_edge=False, title="changed kernels", title_justify="left")
         for col in ("kernel", "target", "stages", "metrics"):
@@ -160,11 +186,14 @@ def render_text(result: DiffResult, opts: RenderOptions) -> str:
             for d in _headline(p):
                 worse = _is_worse(d)
                 cells.append(f"{d.name} {_fmt_delta(d)}  ", style="red" if worse else "green" if worse is False else "")
-            table.add_row(p.b.name, _targets(p), stages, cells)
+            label = variants.get(id(p))
+            table.add_row(f"{p.b.name} [{label}]" if label else p.b.name, _targets(p), stages, cells)
         console.print(table)
     for p in result.changed:
         console.print()
-        console.print(Text(f"=== {p.b.name} {_targets(p)}  ({p.a.origin} -> {p.b.origin})", style="bold"))
+        label = variants.get(id(p))
+        console.print(Text(f"=== {p.b.name}{f' [{label}]' if label else ''} {_targets(p)}  "
+                           f"({p.a.origin} -> {p.b.origin})", style="bold"))
         for d in _shown_deltas(p, opts):
             worse = _is_worse(d)
             console.print(Text(f"  {d.name}: {_fmt_delta(d)}", style="red" if worse else "green" if worse is False
@@ -247,11 +276,13 @@ def render_markdown(result: DiffResult, opts: RenderOptions) -> str:
         out.append("| kernel | target | stages | metric changes |")
         out.append("|---|---|---|---|")
         rows = []
+        variants = variant_labels(changed)
         for p in changed:
             stages = ", ".join(f"{d.stage} {f'+{d.added}/-{d.removed}' if d.status == 'changed' else d.status}"
                                for d in p.stage_diffs) or "-"
             metrics = "<br>".join(f"{_badge(d)} `{d.name}` {_fmt_delta(d)}" for d in _headline(p)) or "-"
-            rows.append(f"| {_code(p.b.name)} | {_code(_targets(p))} | {stages} | {metrics} |")
+            label = f" {_code(variants[id(p)])}" if id(p) in variants else ""
+            rows.append(f"| {_code(p.b.name)}{label} | {_code(_targets(p))} | {stages} | {metrics} |")
         out += _fit(rows, MARKDOWN_BUDGET // 4, "\n_{} more changed kernel(s); `--format json` lists them._")
         out.append("")
     body = "\n".join(out)
