@@ -314,7 +314,8 @@ def test_a_linked_kernel_directory_is_written_anew(cli, tmp_path, cache39):
 @pytest.mark.parametrize("damage", ["marker list", "marker kernels", "marker rel int", "marker rel escapes",
                                     "marker rel nul", "marker fold not bool", "metrics list", "metrics string value",
                                     "metrics huge int", "metrics nan", "stage missing", "stage not utf-8",
-                                    "stage a pipe", "metrics a pipe", "marker lists none", "marker newer",
+                                    "stage a nul byte", "stage a pipe", "metrics a pipe", "marker lists none",
+                                    "marker newer",
                                     "stage a link", "metrics a link", "marker a link", "kernel folder a link"])
 def test_a_damaged_snapshot_is_one_line_naming_the_file(cli, tmp_path, cache39, damage):
     """A snapshot is a directory anyone may edit (and commit): diff against a damaged one says which file is
@@ -358,6 +359,9 @@ def test_a_damaged_snapshot_is_one_line_naming_the_file(cli, tmp_path, cache39, 
         named = kdir / "ttgir"
     elif damage == "stage not utf-8":
         (kdir / "ttgir").write_bytes(b"\xff\xfe\n")
+        named = kdir / "ttgir"
+    elif damage == "stage a nul byte":  # (helper 118: read as text, diffed, exit 0: a cache entry's is said)
+        (kdir / "ttgir").write_bytes(b"a\0b\n")
         named = kdir / "ttgir"
     elif damage.endswith("a link"):
         # (helper 106: a committed snapshot is a pull request's to edit; a stage linked to a file outside was

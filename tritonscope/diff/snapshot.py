@@ -635,13 +635,20 @@ def _reason(e: BaseException) -> str:
     return "nested too deep" if isinstance(e, RecursionError) else str(e)
 
 
+NEWLINE = b"\n"
+
+
 def _read_file(path: Path) -> str:
     """A snapshot file's text: a regular file of at most the stage size limit, UTF-8 (stages.common.read_regular),
     reached through no symbolic link below the snapshot's folder (a committed snapshot is a pull request's to
     edit: a link to /etc/passwd in a stage's place would print that file into the diff and the PR comment).
     OSError or ValueError (UnicodeDecodeError) otherwise."""
     try:
-        return read_regular(path, DEFAULT_MAX_STAGE_BYTES, follow_links=False).decode("utf-8")
+        data = read_regular(path, DEFAULT_MAX_STAGE_BYTES, follow_links=False)
+        nul = data.find(b"\0")
+        if nul >= 0:  # (a text a snapshot wrote holds none: a cache entry's such stage is said not to read)
+            raise ValueError(f"binary data (NUL byte) at line {data.count(NEWLINE, 0, nul) + 1}")
+        return data.decode("utf-8")
     except OSError as e:
         if e.errno == errno.ELOOP or os.path.islink(path):
             raise OSError("a symbolic link: a snapshot's files are read only where they are, never through a link"
