@@ -278,6 +278,41 @@ def test_helper_file_of_another_module(browser, helper_module, tmp_path):
     assert console_errors(browser) == []
 
 
+def test_a_helpers_file_is_never_marked_as_the_kernels_when_that_is_not_found(browser, tmp_path):
+    """Helper 121: with the kernel's own file not found but a helper's embedded, every source mark went onto
+    the helper's file at the kernel's line numbers (hm_helpers.py line 13 selected for the kernel's 13)."""
+    from fixtures_compile import HELPERS_PY, KERNEL_PY
+    from selenium.webdriver.common.by import By
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "hm_helpers.py").write_text(HELPERS_PY + "\n" * 10 + "# line 18\n")  # (lines past 13 to mark)
+    (src / "hm_kernel.py").write_text(KERNEL_PY)
+    r = run_cli("compile", f"{src / 'hm_kernel.py'}::unpack_kernel", "--signature",
+                "w_ptr=*u8,s_ptr=*fp32,out_ptr=*fp32,n=i32", "--constexpr", "BLOCK=256", "--target", "cuda:90",
+                "--cache-dir", str(tmp_path / "cache"))
+    assert r.returncode == 0, r.stderr
+    (src / "hm_kernel.py").unlink()
+    page = write_report(tmp_path, "helper-only", "unpack_kernel", "--cache-dir", str(tmp_path / "cache"))
+    open_page(browser, page)
+    (helper,) = browser.find_elements(By.CSS_SELECTOR, '.pane.src .body:not([data-file="main"])')
+    index = helper.get_attribute("data-file")
+    # an op written in the helper (line 7, called on the kernel's line 13), then one of the kernel's own line 11
+    chains = browser.execute_script("return JSON.parse(document.getElementById('ts-data').textContent).chains")
+    for where, line in (("7 @ 13", "13"), ("11", "11")):
+        ops = [e for e in browser.find_elements(By.CSS_SELECTOR, '.pane[data-stage="ttgir"] .body > div.op')
+               if e.get_attribute("data-s") == line
+               and (len(chains[int(e.get_attribute("data-c"))]) > 1) == ("@" in where)]
+        assert ops, f"no ttgir op of {where}"
+        click(browser, ops[0])
+        lines = browser.execute_script(
+            "var b = document.querySelector('.pane.src .body[data-file=\"' + arguments[0] + '\"]'), out = [];"
+            "for (var i = 0; i < b.children.length; i++) { var c = b.children[i].classList;"
+            " if (c.contains('sel') || c.contains('chn')) out.push(i + 1); } return out;", index)
+        assert lines == ([7] if "@" in where else []), (where, lines)
+    assert console_errors(browser) == []
+
+
 TWO_CALLS = '''import triton
 import triton.language as tl
 

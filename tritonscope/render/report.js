@@ -18,7 +18,9 @@
     all('.files .hit').forEach(function (e) { e.classList.remove('hit'); });
   }
   function lineOf(stage, n) {
-    var body = document.querySelector('.pane[data-stage="' + stage + '"] .body');
+    // (the source pane: the kernel's own file only; a helper's file shown in its place has other lines)
+    var body = document.querySelector('.pane[data-stage="' + stage + '"] .body' +
+                                      (stage === 'python' ? '[data-file="main"]' : ''));
     return (body && body.children[n - 1]) || null;
   }
   function srcLine(n) { return lineOf('python', n); }
