@@ -183,3 +183,14 @@ def test_show_says_after_the_text_that_it_looks_cut_short(cli, cache39, tmp_path
     assert r.returncode == 0 and r.stdout == path.read_text()
     assert r.stderr.count(CUT_NOTE) == 1 and r.stderr.startswith(f"tritonscope: note: {path}: {CUT_NOTE}: "), \
         r.stderr
+
+
+def test_a_file_number_a_cut_ptx_never_defines_is_said_to_be_that(cli, cache39, tmp_path):
+    """Helper 121: a PTX cut before its `.file` table located its ops in `<file 1>`, which `map` and the
+    report's source list then called "not a Python source (.py file)"."""
+    entry = _entry(cache39, "ptx", tmp_path)
+    _cut(entry / "matmul_kernel.ptx")
+    r = cli("map", str(entry), "--stages", "ptx")
+    assert r.returncode == 0, r.stderr
+    said = [line for line in r.stdout.splitlines() if line.startswith("source: <file ")]
+    assert said and "its `.file` lines never define" in said[0] and "not a Python source" not in r.stdout, r.stdout

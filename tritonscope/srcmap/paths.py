@@ -513,7 +513,13 @@ def name_refusal(requested: str, named: Collection[str]) -> str | None:
     return _name_problem(requested)
 
 
+_UNDEFINED_FILE = re.compile(r"<file \d+>")  # stages/loc_comments.py: a `.loc` file number no `.file` defines
+
+
 def _name_problem(path: str) -> str | None:
+    if _UNDEFINED_FILE.fullmatch(path):
+        return ("a file number the stage's `.loc` lines name and its `.file` lines never define (a text cut "
+                "before its file table: see its note)")
     base = os.path.basename(path)
     if not base.endswith(SOURCE_SUFFIX):
         return f"not a Python source ({SOURCE_SUFFIX} file)"
