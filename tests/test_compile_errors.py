@@ -145,6 +145,23 @@ def test_missing_kernel_in_user_file(cli, tmp_path):
     assert "no kernel 'nope' (kernels there: moe; imported: write_zeros)" in proc.stderr
 
 
+def test_a_helper_that_returns_a_value_is_no_kernel(cli, tmp_path):
+    """Helper 120: a @triton.jit helper given as the kernel was lowered, failed with MLIR's "failed to legalize
+    operation 'tt.return'" and left a partial entry in the cache; it is a usage error naming the return."""
+    user = tmp_path / "helper_mod.py"
+    user.write_text("import triton\n\n\n@triton.jit\ndef double(a):\n    if a > 0:\n        return a * 2\n"
+                    "    return a\n\n\n@triton.jit\ndef early(p, n):\n    if n == 0:\n        return\n"
+                    "    def inner():\n        return 1\n")
+    cache = tmp_path / "cache"
+    proc = cli("compile", f"{user}::double", "--target", "cuda:90", "--signature", "a=i32", "--cache-dir", str(cache))
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert f"{user}:7: 'double' returns a value: a @triton.jit helper" in proc.stderr, proc.stderr
+    assert not cache.exists() or not any(cache.iterdir())
+    # a bare `return` (and a nested function's) is a kernel's own
+    early = cli("compile", f"{user}::early", "--target", "cuda:90", "--signature", "p=*fp32,n=i32", "--explain-spec")
+    assert early.returncode == 0, early.stderr
+
+
 AUTOTUNED = """import triton
 import triton.language as tl
 
