@@ -163,3 +163,18 @@ def test_explain_spec_json(cli):
     assert args["w_ptr"]["hints"] == ["tt.divisibility=16", "tt.pointer_range=32"]
     assert args["EVEN_K"] == {"name": "EVEN_K", "type": "constexpr", "value": True, "hints": []}
     assert kernel["options"] == {"num_warps": 4, "num_stages": 2, "num_ctas": 1}
+
+
+def test_explain_spec_shows_a_dtype_given_as_the_dtype(cli, tmp_path):
+    """Helper 120: `--constexpr DTYPE=tl.bfloat16` showed as the string 'tl.bfloat16' where the default dtype
+    showed as triton.language.float16 (the compile itself was given the dtype)."""
+    user = tmp_path / "dt.py"
+    user.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                    "def dk(y, DTYPE: tl.constexpr = tl.float16, OTHER: tl.constexpr = tl.float16):\n"
+                    "    tl.store(y, tl.zeros([1], DTYPE).sum().to(OTHER))\n")
+    proc = cli("compile", f"{user}::dk", "--target", "cuda:90", "--signature", "y=*fp32", "--constexpr",
+               "DTYPE=tl.bfloat16", "--explain-spec")
+    assert proc.returncode == 0, proc.stderr
+    rows = {line.split()[0]: line for line in proc.stdout.splitlines() if line.split()}
+    assert "constexpr = triton.language.bfloat16" in rows["DTYPE"], rows
+    assert "constexpr = triton.language.float16" in rows["OTHER"], rows

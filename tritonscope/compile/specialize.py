@@ -477,6 +477,7 @@ def explain(spec: KernelSpec) -> list[tuple[str, str, str]]:
     """(argument, type or constant, hints) rows for `--explain-spec`."""
     rows = []
     for a in spec.args:
-        shown = f"constexpr = {a.value!r}" if a.is_constexpr else a.type
+        # (the value the compile is given: `tl.bfloat16` as the dtype, as a default dtype shows)
+        shown = f"constexpr = {_constexpr_value(a.value)!r}" if a.is_constexpr else a.type
         rows.append((a.name, shown, ", ".join(a.hints())))
     return rows
