@@ -178,3 +178,10 @@ def test_explain_spec_shows_a_dtype_given_as_the_dtype(cli, tmp_path):
     rows = {line.split()[0]: line for line in proc.stdout.splitlines() if line.split()}
     assert "constexpr = triton.language.bfloat16" in rows["DTYPE"], rows
     assert "constexpr = triton.language.float16" in rows["OTHER"], rows
+
+
+def test_a_target_given_twice_is_compiled_once(cli, tmp_path):
+    """Helper 120: `--target cuda:90 --target cuda:90` compiled the kernel twice, the second 'cached'."""
+    proc = cli("compile", "vector_add", "--target", "cuda:90", "--target", "cuda:90", "--cache-dir", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().endswith(f"1 of 1 compiled into {tmp_path}") and "(cached)" not in proc.stdout

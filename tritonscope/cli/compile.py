@@ -189,6 +189,7 @@ def compile_cmd(
     from tritonscope.compile import driver as comp
 
     target_list = [comp.parse_target(t) for t in targets] if targets else comp.default_targets()
+    target_list = list(dict.fromkeys(target_list))  # (a target given twice is compiled once)
     requests = comp.requests_for(
         list(kernels),
         target_list,
