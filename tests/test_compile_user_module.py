@@ -109,6 +109,17 @@ def test_the_device_name_is_answered_without_a_product_and_said(tmp_path):
                 "--target", "cuda:90", "--cache-dir", str(tmp_path / "probe"))
     assert r.returncode == 0, r.stderr
     assert "hw_probe.py (imported by uses_probe.py) asked torch.cuda.get_device_name() at import" in r.stdout + r.stderr
+    # helper 120: an autotuned kernel's every config got the note, said once a config (4 lines alike)
+    tuned = NAMED.replace("import torch\n", "import torch\nimport hw_probe\n", 1).replace(
+        "@triton.jit\ndef named_kernel", "@triton.autotune(configs=[triton.Config({}, num_warps=w) for w in "
+        "(1, 2, 4)], key=[])\n@triton.jit\ndef named_kernel")
+    assert "triton.autotune" in tuned
+    (tmp_path / "tuned.py").write_text(tuned)
+    r = run_cli("compile", f"{tmp_path / 'tuned.py'}::named_kernel", "--signature", "x_ptr=*fp32",
+                "--target", "cuda:90", "--cache-dir", str(tmp_path / "tuned"))
+    assert r.returncode == 0, r.stderr
+    said = [line for line in r.stderr.splitlines() if "asked torch.cuda.get_device_name()" in line]
+    assert len(said) == 1 and "tuned.py::named_kernel [3 configs]: hw_probe.py" in said[0], r.stderr
 
 
 def test_capability_of_each_target_kind():

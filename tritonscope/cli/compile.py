@@ -223,7 +223,7 @@ def compile_cmd(
     else:
         from tritonscope.render.compile import failure_lines, render_results
 
-        for note in dict.fromkeys(f"{r.request.label}: {n}" for r in results for n in r.notes):
+        for note in _notes_once(results):
             click.echo(one_line(f"tritonscope: note: {note}"), err=True)
         # one error for every config of a kernel (a removed API the kernel calls): said once, for all of them
         same: dict[tuple, list] = {}
@@ -288,6 +288,24 @@ def _report_target_failures(results: list) -> set[str]:
                 err=True,
             )
     return set(seen)
+
+
+def _notes_once(results) -> list[str]:
+    """Each result's notes, `label: note`, once: a note every autotune config of a kernel got alike (its module
+    asked the device's name at import) is said once for all of them (`[4 configs]`), not once a config."""
+    configs: dict[tuple, list] = {}
+    for r in results:
+        if r.request.config:
+            configs.setdefault((r.request.kernel.label, str(r.request.target)), []).append(r)
+    out: list[str] = []
+    for r in results:
+        group = configs.get((r.request.kernel.label, str(r.request.target)), [])
+        for n in r.notes:
+            if len(group) > 1 and all(n in other.notes for other in group):
+                out.append(f"{r.request.kernel.label} [{len(group)} configs]: {n}")
+            else:
+                out.append(f"{r.request.label}: {n}")
+    return list(dict.fromkeys(out))
 
 
 def _result_json(r) -> dict:
