@@ -185,3 +185,24 @@ def test_a_target_given_twice_is_compiled_once(cli, tmp_path):
     proc = cli("compile", "vector_add", "--target", "cuda:90", "--target", "cuda:90", "--cache-dir", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().endswith(f"1 of 1 compiled into {tmp_path}") and "(cached)" not in proc.stdout
+
+
+def test_a_kernel_over_its_targets_shared_memory_is_said_at_compile(cli, tmp_path):
+    """Helper 120: a matmul tile asking 320 KB of shared memory on cuda:90 compiled without a word (`ls` marks
+    it; Triton itself fails at the first launch, OutOfResources)."""
+    user = tmp_path / "mm.py"
+    user.write_text("import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                    "def mm(a, b, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):\n"
+                    "    offm = tl.arange(0, BM)\n    offn = tl.arange(0, BN)\n    offk = tl.arange(0, BK)\n"
+                    "    acc = tl.zeros((BM, BN), dtype=tl.float32)\n    for k in range(0, K, BK):\n"
+                    "        x = tl.load(a + offm[:, None] * K + (k + offk)[None, :])\n"
+                    "        y = tl.load(b + (k + offk)[:, None] * BN + offn[None, :])\n"
+                    "        acc += tl.dot(x, y)\n    tl.store(c + offm[:, None] * BN + offn[None, :], acc)\n")
+    args = ("compile", f"{user}::mm", "--target", "cuda:90", "--signature", "a=*fp16,b=*fp16,c=*fp32,K=i32",
+            "--constexpr", "BN=64", "--constexpr", "BM=64", "--cache-dir", str(tmp_path / "c"))
+    big = cli(*args, "--constexpr", "BK=512", "--option", "num_stages=5")  # (393,216 bytes)
+    assert big.returncode == 0, big.stderr
+    assert "bytes of shared memory where a cuda:90 block may have 232,448: a launch of it fails" in big.stderr, \
+        big.stderr
+    small = cli(*args, "--constexpr", "BK=64")
+    assert small.returncode == 0 and "shared memory" not in small.stderr, small.stderr

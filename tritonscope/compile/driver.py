@@ -285,7 +285,14 @@ def _record_entry(result: CompileResult, cache_dir: Path, compiled: Any, name: s
         from tritonscope.artifacts.cache import load_entry
 
         result.entry = str(entry)
-        result.stages = load_entry(entry).stages
+        loaded = load_entry(entry)
+        result.stages = loaded.stages
+        # what a launch would refuse (Triton raises OutOfResources before the first launch): said at compile,
+        # as `ls` marks it
+        for over in loaded.over_limits_on(loaded.target):
+            unit = {"shared": "bytes of shared memory"}.get(over["resource"], over["resource"])
+            result.notes.append(f"it asks {over['used']:,} {unit} where a {loaded.target} block may have "
+                                f"{over['limit']:,}: a launch of it fails (out of resources)")
         # (not "the directory existed": a failed compile of the same key leaves one with its IR only)
         groups = sorted(entry.glob("__grp__*.json"))
         try:
