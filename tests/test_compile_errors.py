@@ -846,3 +846,13 @@ def test_one_error_of_every_autotune_config_is_said_once(cli, tmp_path):
     errors = [line for line in r.stderr.splitlines() if line.startswith("tritonscope: error:")]
     assert len(errors) == 1 and "[config 1/3] and 2 more, the same error (cuda:90): " in errors[0], r.stderr
     assert "k.py:9:9: Block pointers have been removed" in errors[0]
+
+
+def test_a_tuple_in_the_signature_is_said_to_be_one(cli, tmp_path):
+    """Helper 120: `pair=(i32,i32)` was "cannot read '(i32,i32)'", as if misspelled."""
+    user = tmp_path / "tup.py"
+    user.write_text("import triton\n\n\n@triton.jit\ndef tup(x, pair, n):\n    pass\n")
+    proc = cli("compile", f"{user}::tup", "--target", "cuda:90", "--signature", "x=*fp32,pair=(i32,i32),n=i32",
+               "--cache-dir", str(tmp_path / "c"))
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "'(i32,i32)' for argument 'pair': a tuple argument, which --signature does not take" in proc.stderr

@@ -22,6 +22,15 @@ _DESCRIPTOR = re.compile(r"^tensordesc(?:_im2col)?<(?P<dtype>[a-z][a-z0-9]*)\[\s
                          r"(?P<layout>,.+)?>$", re.S)
 
 
+
+def _unread_entry(entry: str, name: str) -> str:
+    """The usage error of a --signature entry that reads as no type; a tuple of types said to be one."""
+    if entry[:1] in "([":
+        return (f"--signature: '{entry}' for argument '{name}': a tuple argument, which --signature does not "
+                f"take; give it as a constexpr (--constexpr {name}=(1, 2)) where its values are constants, or "
+                "compile a kernel that takes its elements as arguments")
+    return f"--signature: cannot read '{entry}' for argument '{name}'"
+
 def split_entries(text: str) -> list[str]:
     """Split a signature on its top-level commas (a descriptor's `[64, 64]` and its layout's
     `NVMMASharedLayout(a=1, b=2)` keep theirs)."""
@@ -115,7 +124,7 @@ def parse_aot_signature(text: str, arg_names: list[str], rules: ReleaseRules) ->
             continue
         m = _AOT_ENTRY.match(entry)
         if not m:
-            raise UsageError(f"--signature: cannot read '{entry}' for argument '{name}'")
+            raise UsageError(_unread_entry(entry, name))
         out.append(
             _typed_arg(name, m.group("type"), int(m.group("hint")) if m.group("hint") else None, rules)
         )
@@ -169,7 +178,7 @@ def parse_named_signature(
             continue
         m = _AOT_ENTRY.match(entry)
         if not m:
-            raise UsageError(f"--signature: cannot read '{entry}' for argument '{name}'")
+            raise UsageError(_unread_entry(entry, name))
         ty, hint = m.group("type"), int(m.group("hint")) if m.group("hint") else None
         annotated = (annotations or {}).get(name)
         if annotated and ty != annotated and not (ty in ("i1", "u1") and annotated in ("i1", "u1")):
