@@ -712,6 +712,20 @@ def test_a_note_suggests_inductor_dir_only_where_none_was_given(cli, inductor_ca
     assert json.loads(r.stdout)["inductor"]["note"].endswith(f"under {tmp_path} (give --inductor-dir)")
 
 
+def test_an_entry_whose_stages_name_two_kernel_files_is_named_by_the_one_there(cli, inductor_cache, inductor_src):
+    """The H200 corpus's L6WZNVM5F2 holds the stages of two compiles of one key: its `.source` names an autotuning
+    benchmark file that is gone (wm/cwmpnp...), its TTIR and TTGIR the graph's kernel file (sq/csqvv...). Only
+    the first stage's files were looked up: the entry named no source, the one entry of 30 left so."""
+    r = cli("ls", "--cache-dir", str(inductor_cache), "--inductor-dir", str(inductor_src), "--json", "--all")
+    assert r.returncode == 0, r.stderr
+    entries = [e for e in json.loads(r.stdout)["entries"] if e.get("inductor")]
+    named = {e["hash"][:10]: e["inductor"]["kernel_file"] for e in entries}
+    assert len(named) == 30 and all(named.values()), [h for h, f in named.items() if not f]
+    assert named["L6WZNVM5F2"].endswith("/sq/csqvvsjpsvtwktq6iq2d7baco65463wl7wpm3robtsfra6o2johy.py")
+    source = next((inductor_cache / e["hash"]).glob("*.source") for e in entries if e["hash"].startswith("L6WZ"))
+    assert "/wm/cwmpnp" in next(source).read_text()[:4000]  # (the data is as the test says)
+
+
 @pytest.mark.parametrize("kernel", ["triton_per_fused__softmax__softmax_backward_data_gelu_gelu_backward_mul_6",
                                     "triton_per_fused__to_copy_div_exp_expand_mul_sub_sum_unsqueeze_0"])
 def test_a_wrapper_cut_inside_a_kernels_text_says_so(cli, rec, kernel):

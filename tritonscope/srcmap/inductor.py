@@ -900,8 +900,9 @@ class InductorIndex:
                 return None
             # the kernel's own source may be there (a dir of kernel files alone): named, not linked to a graph,
             # where that file defines it
-            found = next(((f, src[0]) for f in files if (src := self._kernel_source(f)) is not None
-                          and f"def {entry.name}(" in src[1]), None)
+            found = self._defining_source(entry, files)
+            if found is None and len(entry_kernel_files(entry, every_stage=True)) > len(files):
+                found = self._defining_source(entry, entry_kernel_files(entry, every_stage=True))
             head = f"its source is {found[1]}, but" if found else "named as Inductor names kernels, but"
             return Link(found[0] if found else None, None, None, "unknown",
                         f"{head} no Inductor wrapper (a module headed `# AOT ID`) is under {self.where}"
@@ -910,6 +911,9 @@ class InductorIndex:
         files = entry_kernel_files(entry)
         if not files:
             return None
+        if not any(Path(f).name in self.by_file or Path(f).name in self.by_text_file for f in files):
+            # (a stage another compile of the same key wrote may name the file a wrapper holds: every stage's)
+            files = entry_kernel_files(entry, every_stage=True)
         for f in files:
             blocks = self.by_file.get(Path(f).name)
             if blocks:
@@ -963,6 +967,12 @@ class InductorIndex:
         file named as Inductor names kernel sources)."""
         found = self._kernel_source(kernel_file)
         return found[1] if found is not None else None
+
+    def _defining_source(self, entry, files: list[str]) -> tuple[str, Path] | None:
+        """(the IR's name of it, where it is) of the first of `files` found under the dirs read that defines
+        the entry's kernel."""
+        return next(((f, src[0]) for f in files if (src := self._kernel_source(f)) is not None
+                     and f"def {entry.name}(" in src[1]), None)
 
     def _kernel_source(self, kernel_file: str) -> tuple[Path, str] | None:
         """(where, text) of `_kernel_text`."""
@@ -1135,35 +1145,48 @@ def _infer_from_siblings(b: KernelBlock, nodes: list[FxNode]) -> None:
                 n.model = ModelLine(file, line, func, code, f"inferred from source node {src}")
 
 
-def entry_kernel_files(entry) -> list[str]:
+def entry_kernel_files(entry, every_stage: bool = False) -> list[str]:
     """The Python files an entry's IR locations name, first one first (read from the head of its first
     IR stage; the whole file where the locations are printed at its end, as older releases do). A stage
-    the command already read (stages.ParsedEntry) is not opened again."""
-    parsed = getattr(entry, "_parsed", None)
+    the command already read (stages.ParsedEntry) is not opened again. `every_stage`: the files of every IR
+    stage, the first stage's first: two compiles of one cache key from two files (Inductor's autotuning
+    benchmark copy, then the graph's kernel file) each write their stages into the one entry, and its
+    `.source` may name a file its `.ttir` does not (the H200 corpus's L6WZNVM5F2: a benchmark file that is
+    gone, and the kernel's file)."""
+    if every_stage:
+        out: dict[str, None] = {}
+        for stage in _LOC_STAGES:
+            if stage in entry.file_paths:
+                out.update(dict.fromkeys(_stage_kernel_files(entry, stage)))
+        return list(out)
     for stage in _LOC_STAGES:
-        p = entry.file_paths.get(stage)
-        if p is None:
-            continue
-        cached = parsed.cached_text(stage) if parsed is not None else None
-        if cached is not None:
-            files = _loc_files(cached[:_LOC_HEAD]) or _loc_files(cached)
-            if files:
-                return files
-            continue
-        try:
-            with open(p, "rb") as fh:
-                head = fh.read(_LOC_HEAD).decode("utf-8", "replace")
-                files = _loc_files(head)
-                if not files:
-                    size = os.fstat(fh.fileno()).st_size
-                    limit = entry.max_stage_bytes
-                    if limit is None or size <= limit:
-                        files = _loc_files(head + fh.read().decode("utf-8", "replace"))
-        except OSError:
-            continue
+        files = _stage_kernel_files(entry, stage)
         if files:
             return files
     return []
+
+
+def _stage_kernel_files(entry, stage: str) -> list[str]:
+    """The Python files one IR stage's locations name (`entry_kernel_files`)."""
+    p = entry.file_paths.get(stage)
+    if p is None:
+        return []
+    parsed = getattr(entry, "_parsed", None)
+    cached = parsed.cached_text(stage) if parsed is not None else None
+    if cached is not None:
+        return _loc_files(cached[:_LOC_HEAD]) or _loc_files(cached)
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(_LOC_HEAD).decode("utf-8", "replace")
+            files = _loc_files(head)
+            if not files:
+                size = os.fstat(fh.fileno()).st_size
+                limit = entry.max_stage_bytes
+                if limit is None or size <= limit:
+                    files = _loc_files(head + fh.read().decode("utf-8", "replace"))
+    except OSError:
+        return []
+    return files
 
 
 def _loc_files(text: str) -> list[str]:
