@@ -1325,9 +1325,30 @@ def test_written_layout_advice_never_suggests_replicating_elements(cli, tmp_path
     for row in rows:
         advice = row["evidence"]["written-layout"]
         assert "would give 16-byte vectors" not in advice, advice
-        assert advice.endswith("the tensor has 128 elements along dim 0 over the layout's 128 threads there: a wider "
-                               "size_per_thread would replicate them, fewer threads along dim 0 would give wider "
+        assert advice.endswith("the tensor has 128 elements along dim 0: over the layout's 128 threads there a wider "
+                               "size_per_thread would replicate them; fewer threads along dim 0 would give wider "
                                "vectors"), advice
+
+
+def test_written_layout_advice_says_elements_replicated_already(cli, tmp_path):
+    """Helper 122: Triton's AMD MFMA test kernel loads a 32x16 f16 tile through a BlockedLayout of
+    size_per_thread [4, 4] over 16 threads along dim 1 (64 wide): its elements are replicated 4 times, and
+    the advice said "a wider size_per_thread would replicate them"."""
+    from pathlib import Path
+
+    src = Path(__file__).parent / "data" / "loads" / "gluon_mfma.py"
+    r = cli("compile", f"{src}::mfma_kernel", "--target", "hip:gfx942", "--signature",
+            "a_ptr=*fp16,b_ptr=*fp16,c_ptr=*fp16,stride_am=i32,stride_ak=i32:1,stride_bk=i32,stride_bn=i32:1,"
+            "stride_cm=i32,stride_cn=i32:1", "--constexpr", "BLOCK_SIZE_M=32", "--constexpr", "BLOCK_SIZE_N=32",
+            "--constexpr", "BLOCK_SIZE_K=16", "--constexpr", "NUM_WARPS=4", "--constexpr", "KDIM=8",
+            "--constexpr", "K_WIDTH=4", "--constexpr", "VER=3", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("loads", "mfma_kernel", "--cache-dir", str(tmp_path / "c"), "--json").stdout)
+    (row,) = [r for r in doc["rows"] if r["line"] == 29]  # a = buffer_load(a_ptr, offs_a): 32x16 f16
+    advice = row["evidence"]["written-layout"]
+    assert advice.endswith("the tensor has 16 elements along dim 1: its 16 threads there x 4 span 64, so its "
+                           "elements are replicated already; fewer threads along dim 1 would give wider vectors"), \
+        advice
 
 
 CONVERT_AND_ARANGE = '''\

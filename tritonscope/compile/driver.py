@@ -207,7 +207,7 @@ def compile_one(request: CompileRequest, cache_dir: str, log: str | None = None)
         if isinstance(given, str) and not isinstance(value, str):
             text = given.strip()
             what = "a class" if isinstance(value, type) else "a @jit function" if hasattr(value, "fn") else \
-                f"a {type(value).__name__}"
+                f"{'an' if type(value).__name__[:1] in 'AEIOUaeiou' else 'a'} {type(value).__name__}"
             result.notes.append(f"--constexpr {name}={text}: the kernel module's {text} ({what}); "
                                 f"quote it ('\"{text}\"') to pass the text")
     try:

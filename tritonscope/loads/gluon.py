@@ -62,9 +62,12 @@ def written_layout_reasons(rows: list[AccessRow], resolutions: list[Resolution],
                 f"addresses run contiguously along dim {d}")
         if want[d] <= spt[d] and threads > 1 and row.shape[d] // threads <= spt[d] < min(
                 MAX_VECTOR_BYTES // element_bytes, row.shape[d]):
-            gain = (f"the tensor has {row.shape[d]} elements along dim {d} over the layout's {threads} threads "
-                    f"there: a wider size_per_thread would replicate them, fewer threads along dim {d} would give "
-                    "wider vectors")
+            spans = spt[d] * threads
+            held = (f"its {threads} threads there x {spt[d]} span {spans}, so its elements are replicated already"
+                    if spans > row.shape[d] else
+                    f"over the layout's {threads} threads there a wider size_per_thread would replicate them")
+            gain = (f"the tensor has {row.shape[d]} elements along dim {d}: {held}; fewer threads along dim {d} "
+                    "would give wider vectors")
         elif want[d] <= spt[d]:
             gain = f"the tensor has {row.shape[d]} elements along dim {d}: no wider vector fits"
         row.reasons.append(Reason(
