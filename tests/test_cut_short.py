@@ -194,3 +194,11 @@ def test_a_file_number_a_cut_ptx_never_defines_is_said_to_be_that(cli, cache39, 
     assert r.returncode == 0, r.stderr
     said = [line for line in r.stdout.splitlines() if line.startswith("source: <file ")]
     assert said and "its `.file` lines never define" in said[0] and "not a Python source" not in r.stdout, r.stdout
+
+
+def test_show_writes_an_empty_stage_as_nothing(cli, cache39, tmp_path):
+    """Helper 119: piped, `show` writes a stage's bytes as `cat` does; an empty one came out as one newline."""
+    entry = _entry(cache39, "ptx", tmp_path)
+    (entry / "matmul_kernel.ptx").write_bytes(b"")
+    r = cli("show", str(entry), "-s", "ptx")
+    assert r.returncode == 0 and r.stdout == "", repr(r.stdout)

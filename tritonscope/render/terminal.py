@@ -75,7 +75,8 @@ def page(text: str, exact: bool = False) -> None:
             pydoc.pager(text)
         return
     try:
-        sys.stdout.write(text if text.endswith("\n") or (exact and text and not sys.stdout.isatty()) else text + "\n")
+        # (piped, `exact` writes the file's bytes: an empty stage is nothing, as `cat` writes it)
+        sys.stdout.write(text if text.endswith("\n") or (exact and not sys.stdout.isatty()) else text + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
         try:
