@@ -363,3 +363,32 @@ def test_an_entry_whose_metadata_is_lost_says_its_release_is_a_guess(tmp_path, r
     r = CliRunner().invoke(main, ["layout", str(copy), "--json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["semantics"]["from"] == semantics.said
+
+
+def test_a_version_that_does_not_read_or_fields_the_ttgir_contradicts_are_said(tmp_path, cache39):
+    """Helper 119: a `triton_version` with text after it (`3.7.1<svg ...>`) fell to the newest release as the
+    plain default, and metadata without `triton_version` but with 3.2's `sanitize_overflow` was read as 3.2
+    though its TTGIR spells the dialect `ttg.` (3.3 on)."""
+    from tritonscope.artifacts.cache import Cache
+
+    copy = shutil.copytree(DATA / "releases-3.5-3.8/3.7/OIDXT2NSUCMLCWBBICZI5XM3OWR6SVTPO5WD2SJTIAYPUCTG6AZQ",
+                           tmp_path / "a" / "OIDXT2NSUCMLCWBBICZI5XM3OWR6SVTPO5WD2SJTIAYPUCTG6AZQ")
+    (meta,) = [p for p in copy.glob("*.json") if not p.name.startswith("__grp__")]
+    doc = json.loads(meta.read_text())
+    meta.write_text(json.dumps({**doc, "triton_version": doc["triton_version"] + "<svg onload=x>"}))
+    (e,) = Cache(copy.parent).entries()
+    semantics = releases.for_entry(e)
+    assert semantics.guessed and semantics.said.startswith(
+        "the metadata's triton_version does not read as a release: 3.5 or later, by its TTGIR's named locations")
+    entry = next(p for p in cache39.iterdir() if any(p.glob("*.ttgir")))
+    copy = shutil.copytree(entry, tmp_path / "b" / entry.name)
+    (meta,) = [p for p in copy.glob("*.json") if not p.name.startswith("__grp__")]
+    doc = json.loads(meta.read_text())
+    assert "sanitize_overflow" in doc
+    meta.write_text(json.dumps({k: v for k, v in doc.items() if k != "triton_version"}))
+    (e,) = Cache(copy.parent).entries()
+    semantics = releases.for_entry(e)
+    assert semantics.release == releases.NEWEST and semantics.guessed, semantics
+    assert semantics.said.startswith("metadata fields of 3.2 (no triton_version), but its TTGIR is later: 3.")
+    # a real 3.2 entry stays 3.2 (its TTGIR spells `triton_gpu.`)
+    assert releases.for_entry(next(iter(Cache(DATA / "releases-3.0-3.4" / "3.1").entries()))).release < (3, 3)

@@ -138,9 +138,19 @@ def for_entry(entry) -> Semantics:
     """The semantics of a cache entry's release: its metadata's `triton_version` (3.3 and later), else the
     release its metadata's fields show (`KernelEntry.inferred_release`), else the default."""
     if entry.triton_version:
-        return for_version(entry.triton_version, "the entry's metadata")
+        v = parse_version(entry.triton_version)
+        if v is not None:
+            return Semantics(v, "the entry's metadata")
+        # (a version with text after it, `3.6\x1b[2J`: no release to read; what the TTGIR shows decides)
+        unread = "the metadata's triton_version does not read as a release"
+        return _from_dialect(entry, unread) or Semantics(NEWEST, f"{unread}: read as the newest", guessed=True)
     inferred = entry.inferred_release
     if inferred:
+        found = _from_dialect(entry, f"metadata fields of {inferred[1]} (no triton_version), but its TTGIR is "
+                                     "later") if inferred[0] <= (3, 2) else None
+        if found is not None and found.release > (3, 2):
+            # (fields of 3.2 or older beside a TTGIR of the `ttg.` dialect 3.3 named: the TTGIR is the compile's)
+            return found
         return Semantics(inferred[0], inferred[2])
     return _from_dialect(entry) or DEFAULT
 
@@ -155,7 +165,7 @@ _NEW_DIALECT = b"#ttg."
 _NAME_LOC = re.compile(rb'loc\("[^"\n]*"\(#loc')
 
 
-def _from_dialect(entry) -> Semantics | None:
+def _from_dialect(entry, why: str = "no metadata names the release") -> Semantics | None:
     """An entry without metadata that names its release (an interrupted compile, a metadata file cut short):
     a TTGIR that spells the dialect `triton_gpu.` was written by 3.2 or older, and is read with 3.2's
     semantics, the newest such release's. One that spells it `ttg.` is 3.3 or later (3.4 with a `.source`
@@ -185,8 +195,7 @@ def _from_dialect(entry) -> Semantics | None:
     older = since if oldest >= before else f"{since}-{before[0]}.{before[1]}"
     tail = (f"; {older} decode {', '.join(changed)} otherwise in some cases (--triton-version X.Y decodes as "
             "one)") if changed else ""
-    return Semantics(NEWEST, f"no metadata names the release: {since} or later, by {shown}; read as the newest"
-                     f"{tail}", guessed=True)
+    return Semantics(NEWEST, f"{why}: {since} or later, by {shown}; read as the newest{tail}", guessed=True)
 
 
 def from_option(text: str) -> Semantics:

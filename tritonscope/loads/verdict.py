@@ -177,8 +177,8 @@ def _narrower_copies(row: AccessRow, stage: str, forms, predicted: int) -> Reaso
     wide = {f: n for f, n in counts.items() if f not in narrow}
     listed = ", ".join(f"{n}x {f} ({widths[f] // addresses(f)} B)" for f, n in sorted(narrow.items()))
     return Reason("narrower-copies", f"its {row.instances} copies ({row.copies or 'copies'}) are not alike: beside "
-                                     f"{', '.join(f'{n}x {f}' for f, n in sorted(wide.items()))}, none narrower "
-                                     f"than predicted, {stage} has {sum(narrow.values())} narrower instructions: "
+                                     f"{', '.join(f'{n}x {f}' for f, n in sorted(wide.items()))} (as wide as "
+                                     f"predicted, or wider), {stage} has {sum(narrow.values())} narrower instructions: "
                                      f"{listed}; the verdict is the widest's")
 
 
