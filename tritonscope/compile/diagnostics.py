@@ -307,9 +307,18 @@ def _front_end_reason(exc: BaseException, stderr_text: str) -> str:
 
 def _mlir_reason(m: re.Match, text: str, source_line: str | None) -> str:
     """An MLIR diagnostic of `text` (an `_MLIR_ERROR` match) in one line: the pass pipeline that failed, else
-    its message with the lines printed under it, before `source_line`'s excerpt."""
+    its message with the lines printed under it, before `source_line`'s excerpt. A `tt.return` that does not
+    lower is a function that returns a value, compiled as a kernel: said so (helper 120: a @jit helper given
+    as the kernel; whether a `return` returns a value is Triton's to decide, not the syntax's: `return
+    helper()` of a helper returning nothing, or a return in a dead `if CONSTEXPR:`, are a kernel's own)."""
+    if _RETURN_NOT_LOWERED in m.group("msg"):
+        return (f"it returns a value, which a kernel cannot (MLIR: {_RETURN_NOT_LOWERED}): a @triton.jit helper "
+                "that kernels call is no kernel; compile a kernel that calls it")
     return _pipeline_failure(m.group("msg"), text) or _with_details(m.group("msg"),
                                                                     _details_after(text, m.end(), source_line))
+
+
+_RETURN_NOT_LOWERED = "failed to legalize operation 'tt.return'"
 
 
 def _any_error(exc: BaseException, text: str) -> str:

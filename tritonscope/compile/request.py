@@ -273,36 +273,9 @@ def load_user_kernel(path: str, name: str, target: CompileTarget | None = None) 
     if not hasattr(fn, "arg_names"):
         raise UsageError(f"{path}: '{name}' is not a @triton.jit or @gluon.jit function")
     fn = unwrap(fn)
-    returned = _returned_value_line(fn)
-    if returned is not None:  # (Triton would lower it and fail: "failed to legalize operation 'tt.return'")
-        raise UsageError(f"{path}:{returned}: '{name}' returns a value: a @triton.jit helper that kernels call, "
-                         "not a kernel (a kernel returns nothing); compile a kernel that calls it")
     if notes:
         fn.tritonscope_import_notes = tuple(notes)
     return fn
-
-
-def _returned_value_line(fn: Any) -> int | None:
-    """The file line of a `return <value>` of the jit function's own body (not of a function nested in it),
-    where it has one; None otherwise or where its source does not parse."""
-    import ast
-
-    try:
-        tree = fn.parse()  # (its source from the `def` line on: decorators left out)
-        start = getattr(fn, "def_file_line_number", None) or fn.starting_line_number
-    except Exception:  # noqa: BLE001 - Triton parses it again, and says what is wrong
-        return None
-    todo = list(tree.body[0].body) if tree.body else []
-    found = []
-    while todo:
-        node = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        if isinstance(node, ast.Return) and node.value is not None and \
-                not (isinstance(node.value, ast.Constant) and node.value.value is None):
-            found.append(start + node.lineno - 1)
-        todo.extend(ast.iter_child_nodes(node))
-    return min(found, default=None)  # (the first)
 
 
 def package_root(file: Path) -> tuple[Path, list[str]]:
