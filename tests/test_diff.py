@@ -566,3 +566,9 @@ def test_autotuning_variants_of_one_kernel_are_told_apart_in_the_summary():
     labels = variant_labels(pairs)
     assert [labels.get(id(p)) for p in pairs] == ["num_warps=4", "num_warps=8", None, "signature 1", "signature 2",
                                                   "FFFFFFFFFF", "GGGGGGGGGG"]
+    # helper 123: three configs, two of one num_warps (their constexprs differ, which the spec does not hold):
+    # the two alike get their hash too
+    tuned = [pair("cuda:90", {"num_warps": w}, h) for w, h in ((32, "HHHHHHHHHHHH"), (32, "IIIIIIIIIIII"),
+                                                                 (16, "JJJJJJJJJJJJ"))]
+    labels = variant_labels(tuned)
+    assert [labels[id(p)] for p in tuned] == ["num_warps=32 HHHHHHHHHH", "num_warps=32 IIIIIIIIII", "num_warps=16"]

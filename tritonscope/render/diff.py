@@ -85,12 +85,19 @@ def variant_labels(pairs) -> dict[int, str]:
         keys = sorted({k for p in group for k in p.b.spec})
         differ = [k for k in keys if len({json.dumps(p.b.spec.get(k), sort_keys=True) for p in group}) > 1]
         signatures = list(dict.fromkeys(json.dumps(p.b.spec.get("ir_signature"), sort_keys=True) for p in group))
+        labels = {}
         for p in group:
             parts = [f"{k}={p.b.spec.get(k)}" for k in differ if k != "ir_signature"]
             if "ir_signature" in differ:
                 own = json.dumps(p.b.spec.get("ir_signature"), sort_keys=True)
                 parts.append(f"signature {signatures.index(own) + 1}")
-            out[id(p)] = " ".join(parts) or os.path.basename(str(p.b.origin))[:10]
+            labels[id(p)] = " ".join(parts)
+        # (variants alike in every field kept, e.g. two configs of other constexprs and one num_warps: their hash)
+        repeated = {text for text in labels.values() if list(labels.values()).count(text) > 1}
+        for p in group:
+            text = labels[id(p)]
+            hashed = os.path.basename(str(p.b.origin))[:10]
+            out[id(p)] = (f"{text} {hashed}" if text else hashed) if text in repeated or not text else text
     return out
 
 
@@ -272,11 +279,11 @@ def render_markdown(result: DiffResult, opts: RenderOptions) -> str:
         out.append("")
     # (the kernels that failed a rule first: what the reader of a failed check looks for)
     changed = sorted(result.changed, key=lambda p: (p.b.name, p.b.target) not in failing)
+    variants = variant_labels(changed)
     if changed:
         out.append("| kernel | target | stages | metric changes |")
         out.append("|---|---|---|---|")
         rows = []
-        variants = variant_labels(changed)
         for p in changed:
             stages = ", ".join(f"{d.stage} {f'+{d.added}/-{d.removed}' if d.status == 'changed' else d.status}"
                                for d in p.stage_diffs) or "-"
@@ -291,10 +298,11 @@ def render_markdown(result: DiffResult, opts: RenderOptions) -> str:
     counted, left_out = 0, 0
     for p in changed:
         # Full diffs (each stage capped), else metrics and line counts only, else left out.
-        block = _markdown_kernel_details(p, opts, MARKDOWN_STAGE_LINES)
+        block = _markdown_kernel_details(p, opts, MARKDOWN_STAGE_LINES, label=variants.get(id(p)))
         if used + len(block) > MARKDOWN_BUDGET:
             block = _markdown_kernel_details(p, RenderOptions(stat=True, all_metrics=opts.all_metrics), 0,
-                                             why="_Its diff lines are left out to fit a comment._")
+                                             why="_Its diff lines are left out to fit a comment._",
+                                             label=variants.get(id(p)))
             if used + len(block) > MARKDOWN_BUDGET:
                 left_out += 1
                 continue
@@ -341,9 +349,11 @@ def _text(text: str) -> str:
     return re.sub(r"([\\`*_{}\[\]<>|#])", r"\\\1", visible(text.replace("\n", " ")))
 
 
-def _markdown_kernel_details(p: KernelPair, opts: RenderOptions, max_lines: int, why: str | None = None) -> str:
-    summary = (f"<code>{html.escape(one_line(p.b.name))}</code> <code>{html.escape(one_line(_targets(p)))}</code>: "
-               f"{p.change_summary()}")
+def _markdown_kernel_details(p: KernelPair, opts: RenderOptions, max_lines: int, why: str | None = None,
+                             label: str | None = None) -> str:
+    shown = f" <code>{html.escape(one_line(label))}</code>" if label else ""
+    summary = (f"<code>{html.escape(one_line(p.b.name))}</code>{shown} <code>{html.escape(one_line(_targets(p)))}"
+               f"</code>: {p.change_summary()}")
     lines = [f"<details><summary>{summary}</summary>", ""]
     deltas = _shown_deltas(p, opts)
     if deltas:
