@@ -96,7 +96,8 @@ def test_stage_file_is_a_directory(cli, entry_copy):
     p.mkdir()
     r = cli("show", str(entry_copy), "--stage", "ttgir")
     err = _one_line_error(r)
-    assert "no ttgir stage" in err  # a directory named like a stage is not a stage file
+    # a directory named like a stage is not a stage file, and is said to be one (helper 113)
+    assert f"{p}: the ttgir stage is a folder, not a file" in err, err
 
 
 def test_unknown_command_and_option_are_usage_errors(cli):

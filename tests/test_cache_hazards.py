@@ -131,5 +131,5 @@ def test_links_in_a_cache_are_said_not_silently_left_out(cli, cache39, tmp_path)
     shutil.copy(cache39 / name / "add_kernel.json", entry)
     (entry / "add_kernel.ttgir").symlink_to(cache39 / name / "add_kernel.ttgir")
     r = cli("show", str(entry), "--stage", "ttgir")
-    assert r.returncode == 1 and "the ttgir stage, add_kernel.ttgir, is a symbolic link, which is not followed" \
-        in r.stderr
+    assert r.returncode == 1 and f"{entry / 'add_kernel.ttgir'}: the ttgir stage is a symbolic link, which is not " \
+        "followed" in r.stderr, r.stderr
