@@ -175,3 +175,18 @@ def test_cache_path_is_a_file(tmp_path, command):
     r = _invoke(args)
     _graceful(r, command)
     assert r.exit_code == 1 and str(f) in r.stderr
+
+
+def test_a_stage_that_does_not_read_is_skipped_by_map_unless_asked_for(entry):
+    """Helper 124: a `.source` with a bad byte stopped `map` (exit 1) though its IR stages read, where `loads`,
+    `report` and `snapshot` went on with a note. `map` maps the others and says the stage was skipped, with the
+    file, line and why; asked for by name, the stage is still an error."""
+    p = entry / "add_kernel.source"
+    data = p.read_bytes()
+    p.write_bytes(data[:200] + b"\xff\xfe" + data[202:])
+    r = _invoke(["map", str(entry)])
+    _graceful(r, "map")
+    assert r.exit_code == 0 and f"source: skipped: {p}:" in r.output and "not UTF-8" in r.output, r.output
+    asked = _invoke(["map", str(entry), "--stages", "source"])
+    _graceful(asked, "map --stages source")
+    assert asked.exit_code == 1 and "not UTF-8" in asked.stderr

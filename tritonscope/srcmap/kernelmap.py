@@ -171,8 +171,9 @@ def kernel_map_of(entry: KernelEntry) -> KernelMap:
 
 
 def load_kernel_map(entry: KernelEntry, stages: list[str], explicit: bool = False) -> KernelMap:
-    """Parse each stage. A stage whose disassembler is missing is skipped with the reason, unless the
-    user named it (`explicit`), in which case the error propagates."""
+    """Parse each stage. A stage whose disassembler is missing, or whose text does not read (not UTF-8, a NUL
+    byte), is skipped with the reason, unless the user named it (`explicit`), in which case the error
+    propagates."""
     kmap = kernel_map_of(entry)
     # nvdisasm takes longer than parsing every text stage of the largest kernel: start it first and
     # parse the others while it runs (its errors surface at the sass stage, as before).
@@ -194,9 +195,11 @@ def load_kernel_map(entry: KernelEntry, stages: list[str], explicit: bool = Fals
                     raise
                 kmap.skipped[stage] = e.message
             except TritonscopeError as e:
-                if explicit or binary is None:
+                if explicit:
                     raise
-                kmap.skipped[stage] = e.message
+                # (a text stage that does not read, `.source` not UTF-8: the others are mapped, as `loads` and
+                # `report` go on; its file and line said with the skip)
+                kmap.skipped[stage] = e.message if binary is not None else str(e)
     finally:
         if sass is not None and not isinstance(sass, TritonscopeError):
             sass.close()
