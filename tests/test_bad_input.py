@@ -248,6 +248,19 @@ def test_metadata_fields_of_a_type_triton_never_writes_are_named(cli, entry_copy
                    for line in r.stderr.splitlines()), (args, r.stderr)
 
 
+def test_a_count_triton_never_writes_below_one_is_named_and_read_as_unknown(cli, entry_copy):
+    """Helper 124: `"num_warps": 0` and `"warp_size": 0` were taken as real (ls showed `0/3`), where
+    `num_warps: 1e400` was named and read as unknown."""
+    p = entry_copy / "add_kernel.json"
+    meta = json.loads(p.read_text())
+    meta.update(num_warps=0, warp_size=-32)
+    p.write_text(json.dumps(meta))
+    r = cli("ls", "--cache-dir", str(entry_copy.parent), "--json")
+    assert r.returncode == 0 and "num_warps=0, warp_size=-32, not as Triton writes them" in r.stderr, r.stderr
+    (e,) = json.loads(r.stdout)["entries"]
+    assert e["num_warps"] is None and e["target"]["warp_size"] == 32  # (NVIDIA's: 32 whatever the field says)
+
+
 def test_single_kernel_commands_say_what_of_the_entry_does_not_read(cli, entry_copy):
     """ls, report, snapshot and diff named a metadata file cut short; map, loads and show said nothing."""
     p = entry_copy / "add_kernel.json"

@@ -96,7 +96,7 @@ def parse_target(raw: object) -> Target | None:
         if not isinstance(backend, str) or not _is_name(arch):
             return None  # Intel's XPU backend writes its device's properties as `arch`: its TTGIR names it
         warp = raw.get("warp_size")
-        return Target(backend, str(arch), warp if is_int(warp) else None)
+        return Target(backend, str(arch), warp if is_int(warp) and warp > 0 else None)
     if isinstance(raw, (list, tuple)) and len(raw) >= 2:
         if not isinstance(raw[0], str) or not _is_name(raw[1]):
             return None  # (a damaged field: no target rather than one spelled from a list's repr)
@@ -110,6 +110,12 @@ def parse_target(raw: object) -> Target | None:
 
 # Counts the metadata of every release writes as integers (what `ls` and `layout` read), where present.
 _META_INTS = frozenset({"num_warps", "num_stages", "num_ctas", "shared", "tmem_size"})
+# counts Triton never writes below 1 (a block of 0 warps, 0 threads a warp): 0 or less reads as unknown
+_META_POSITIVE = frozenset({"num_warps", "num_ctas", "warp_size"})
+
+
+def _positive(key: str, v: object) -> bool:
+    return key not in _META_POSITIVE or (is_int(v) and v > 0)
 
 
 def is_int(v: object) -> bool:
@@ -265,7 +271,7 @@ class KernelEntry:
             if t is None and is_int(self.metadata.get("arch")) and self.metadata.get("device_type") == "cuda":
                 t = Target("cuda", str(self.metadata["arch"]), 32)  # 2.1: `"arch": 80`
             if t is not None:
-                if t.warp_size is None and isinstance(self.metadata.get("warp_size"), int):
+                if t.warp_size is None and is_int(self.metadata.get("warp_size")) and self.metadata["warp_size"] > 0:
                     return Target(t.backend, t.arch, self.metadata["warp_size"])
                 return t
         return self._target_from_ir()
@@ -330,7 +336,8 @@ class KernelEntry:
         bad = []
         for key, value in self.metadata.items():
             fits = ((key not in _META_INTS or is_int(value)) and (key != "name" or isinstance(value, str))
-                    and (key != "target" or parse_target(value) is not None))
+                    and (key != "target" or parse_target(value) is not None)
+                    and (key not in _META_POSITIVE or value is None or _positive(key, value)))
             if not fits:
                 shown = json.dumps(value, ensure_ascii=True)
                 bad.append(f"{key}={shown[:40]}{'...' if len(shown) > 40 else ''}")
@@ -340,7 +347,7 @@ class KernelEntry:
         """A count the metadata holds (num_warps, shared), None where it is missing or not a number: a
         damaged `"4"`, `true` or list reads as unknown, never as a number."""
         v = self.meta(key)
-        return v if is_int(v) else None
+        return v if is_int(v) and _positive(key, v) else None
 
     @property
     def tmem_columns(self) -> int | None:
