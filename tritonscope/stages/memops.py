@@ -88,8 +88,12 @@ def accesses(stage: str, module) -> list[MemAccess | None]:
 def _generic_shared(acc: MemAccess) -> MemAccess:
     """A SASS `LD.E`/`ST.E` (generic address) that ptxas compiled from a shared-memory PTX instruction
     (`ld.shared::cluster`: Module.generic_spaces): a shared access, as PTX and LLIR say, not a global one."""
-    if acc.space != "generic":
-        return acc
+    return _as_shared(acc) if acc.space == "generic" else acc
+
+
+def _as_shared(acc: MemAccess) -> MemAccess:
+    """The access as one of shared memory (another CTA's, reached as global or generic): loads and stores
+    become shared loads and stores, atomics stay atomics."""
     kind = {"global_load": "shared_load", "global_store": "shared_store"}.get(acc.kind, acc.kind)
     return replace(acc, kind=kind, space="shared")
 
@@ -110,8 +114,7 @@ def _nvptx_cluster_shared(op: Op, acc: MemAccess | None) -> MemAccess | None:
               if (m := rx.search(op.text))), None)
     if m is None or m.group("as") != "7":
         return acc
-    kind = {"global_load": "shared_load", "global_store": "shared_store"}.get(acc.kind, acc.kind)
-    return replace(acc, kind=kind, space="shared")
+    return _as_shared(acc)
 
 
 def classify_uncached(stage: str, op: Op) -> MemAccess | None:
