@@ -901,8 +901,9 @@ class InductorIndex:
             # the kernel's own source may be there (a dir of kernel files alone): named, not linked to a graph,
             # where that file defines it
             found = self._defining_source(entry, files)
-            if found is None and len(entry_kernel_files(entry, every_stage=True)) > len(files):
-                found = self._defining_source(entry, entry_kernel_files(entry, every_stage=True))
+            if found is None:
+                every = entry_kernel_files(entry, every_stage=True)
+                found = self._defining_source(entry, every) if len(every) > len(files) else None
             head = f"its source is {found[1]}, but" if found else "named as Inductor names kernels, but"
             return Link(found[0] if found else None, None, None, "unknown",
                         f"{head} no Inductor wrapper (a module headed `# AOT ID`) is under {self.where}"
