@@ -130,6 +130,24 @@ def test_usage_errors_are_one_line(cli, tmp_path):
         assert proc.stderr.count("\n") == 1 and message in proc.stderr, proc.stderr
 
 
+def test_a_python_file_without_a_kernel_name_lists_its_jit_functions(cli, tmp_path):
+    """A .py file given alone was 'unknown kernel', with the samples' names; it is named, with the @jit
+    functions it defines (read from its syntax: nothing is imported), autotuned ones and a class's included."""
+    path = _write(tmp_path, USER_KERNEL + "\n\nclass Ops:\n    @triton.jit\n    def inner(p):\n        pass\n\n\n"
+                  "@triton.autotune(configs=[], key=[])\n@triton.jit(do_not_specialize=['p'])\ndef tuned(p):\n"
+                  "    pass\n\n\ndef plain():\n    pass\n")
+    proc = cli("compile", str(path), "--target", "cuda:90", "--cache-dir", str(tmp_path / "c"))
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.strip().endswith(f"{path}: name the kernel to compile as {path}::NAME (@jit functions there: "
+                                        "copy_kernel, broken_kernel, tuned, Ops.inner)"), proc.stderr
+    assert not (tmp_path / "c").exists()
+    proc = cli("compile", str(tmp_path / "gone.py"), "--target", "cuda:90", "--cache-dir", str(tmp_path / "c"))
+    assert proc.returncode == 2 and proc.stderr.strip().endswith("gone.py: no such file"), proc.stderr
+    (tmp_path / "none.py").write_text("x = 1\n")
+    proc = cli("compile", str(tmp_path / "none.py"), "--target", "cuda:90", "--cache-dir", str(tmp_path / "c"))
+    assert proc.returncode == 2 and "it defines no @jit function at its top level" in proc.stderr, proc.stderr
+
+
 def test_missing_kernel_in_user_file(cli, tmp_path):
     path = _write(tmp_path)
     proc = cli("compile", f"{path}::nope", "--target", "cuda:90", "--signature", "*fp16", "--cache-dir", str(tmp_path))

@@ -134,6 +134,8 @@ def parse_kernel_ref(text: str) -> KernelRef:
         return KernelRef(path=m.group("path"), name=m.group("name"))
     if text.endswith(".ttir") or os.path.isdir(text):
         return KernelRef(ir=_ttir_of(text))
+    if text.endswith(".py"):
+        raise UsageError(_unnamed_kernel(text))
     names = sample_kernels.names()
     if text in names:
         return KernelRef(sample=text)
@@ -149,6 +151,33 @@ def parse_kernel_ref(text: str) -> KernelRef:
         f"unknown kernel '{text}': a sample ({', '.join(names)}), path/to/file.py::kernel_name, or a cache "
         "entry (its directory or its .ttir) to compile again for --target"
     )
+
+
+def _unnamed_kernel(text: str) -> str:
+    """What to say of a Python file given with no ::kernel_name: the @jit functions it defines, by its syntax
+    (nothing is imported for a refusal)."""
+    import ast
+
+    file = _regular_file(text)
+    if file is None:
+        return f"{text}: no such file"
+    try:
+        tree = ast.parse(file.read_bytes(), filename=text)
+    except (SyntaxError, ValueError, OSError) as exc:
+        return f"{text}: name the kernel to compile as {text}::NAME ({type(exc).__name__} reading it: {exc})"
+
+    def jitted(node) -> bool:  # @triton.jit, @jit, @gluon.jit, @triton.jit(...), autotune/heuristics above one
+        for dec in node.decorator_list:
+            dec = dec.func if isinstance(dec, ast.Call) else dec
+            if (dec.attr if isinstance(dec, ast.Attribute) else getattr(dec, "id", None)) == "jit":
+                return True
+        return False
+
+    found = [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and jitted(n)]
+    found += [f"{c.name}.{n.name}" for c in tree.body if isinstance(c, ast.ClassDef)
+              for n in c.body if isinstance(n, ast.FunctionDef) and jitted(n)]
+    there = f"@jit functions there: {', '.join(found)}" if found else "it defines no @jit function at its top level"
+    return f"{text}: name the kernel to compile as {text}::NAME ({there})"
 
 
 def _regular_file(path: str) -> Path | None:
