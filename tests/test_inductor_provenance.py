@@ -234,6 +234,27 @@ def test_fx_graph_subgraphs_are_scopes_of_their_own():
         assert len(kernel) > 1 and scopes_of("detach", kernel, bw)[0] is branch
 
 
+def test_fx_node_lines_give_op_target_and_type_as_a_fragment_writes_them():
+    from tritonscope.srcmap.inductor import parse_fx_scopes
+
+    text = ("class GraphModule(torch.nn.Module):\n    def forward(self, arg0_1: \"f32[4][1]cuda:0\"):\n"
+            "        # File: /m.py:3 in forward, code: y = x * 2\n"
+            "        mul: \"f32[4][1]cuda:0\" = torch.ops.aten.mul.Tensor(arg0_1, 2);  arg0_1 = None\n"
+            "        cond = torch.ops.higher_order.cond(p, true_graph_0, false_graph_0, (mul,))\n"
+            "        getitem: \"f32[4][1]cuda:0\" = cond[0];  cond = None\n"
+            "        _tensor_constant0 = self._tensor_constant0\n"
+            "        sym_size_int: \"Sym(s0)\" = torch.ops.aten.sym_size.int(mul, 0)\n"
+            "        return (getitem,)\n")
+    (sc,) = parse_fx_scopes(text)
+    assert sc.defs == {
+        "mul": ("call_function", "torch.ops.aten.mul.Tensor", 'Tensor "f32[4][1]cuda:0"'),
+        "cond": ("call_function", "torch.ops.higher_order.cond", ""),
+        "getitem": ("call_function", "operator.getitem", 'Tensor "f32[4][1]cuda:0"'),
+        "_tensor_constant0": ("get_attr", "_tensor_constant0", ""),
+        "sym_size_int": ("call_function", "torch.ops.aten.sym_size.int", "Sym(s0)"),
+    }
+
+
 def test_recorded_subgraph_kernels_take_each_node_from_its_own_scope(cli):
     # a real torch.compile run of SubgraphModel (H100, torch 2.11): a nested compile region called twice and
     # a torch.cond. Read from one flat table of names, the cond branch's `mul` took the region's line 81
@@ -253,6 +274,17 @@ def test_recorded_subgraph_kernels_take_each_node_from_its_own_scope(cli):
         assert {m["line"] for m in v["model_lines"]} <= {f["line"] for st in v["stacks"] for f in st}
     names = [(n["name"], n["scope"], n["model"]["line"]) for n in k["7VZNA2WH"]["nodes"]]
     assert ("mul", "false_graph_1", 99) in names and ("mul", None, 100) in names
+    # Inductor writes no graph fragment for a kernel across a graph and its subgraphs ('Unsorted Source
+    # Nodes'): each node's op, target and tensor are its own scope's line of the post-grad graph (they were
+    # empty): the backward graph's `mul` is `aten.mul.Scalar(pow_2, 2.0)`, false_graph_1's `aten.mul.Tensor`
+    nodes = {(n["name"], n["scope"]): n for n in k["7VZNA2WH"]["nodes"]}
+    assert nodes["mul", None]["target"] == "torch.ops.aten.mul.Scalar"
+    assert nodes["mul", "false_graph_1"]["target"] == "torch.ops.aten.mul.Tensor"
+    assert nodes["sigmoid", "false_graph_1"]["tensor"] == {"dtype": "bf16", "shape": [64, 256], "stride": [256, 1],
+                                                           "device": "cuda:0"}
+    assert nodes["cond_1", None]["target"] == "torch.ops.higher_order.cond" and nodes["cond_1", None]["tensor"] is None
+    for v in k.values():
+        assert all(n["op"] == "call_function" and n["target"].startswith("torch.ops.") for n in v["nodes"]), v
     r = cli("ls", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "trace"), "--inductor")
     assert "(3 nodes)  in true_graph_0" in r.stdout and "provenance_model.py:81" in r.stdout
 

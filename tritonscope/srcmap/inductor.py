@@ -94,7 +94,12 @@ _MAX_FX_FILE_CHARS = 4096
 _FX_NO_TRACE = lazy_compile(r"^\s*#(?:.*\s)?No stacktrace found for following nodes\s*$")
 # activation checkpointing's policy in that comment: ` ac_graph_id: 2 - PREFER_RECOMPUTE`, ` recompute: MUST_SAVE`
 _FX_CHECKPOINT = lazy_compile(r"^\s*#.*?\s(?:ac_graph_id: \S+ - |recompute: )(\w+)")
-_FX_NODE = lazy_compile(r"^\s+(\w+)(?:\s*:\s*\"[^\"]*\")?\s*=\s")
+_FX_NODE = lazy_compile(r"^\s+(\w+)(?:\s*:\s*\"([^\"]*)\")?\s*=\s")
+# what a printed FX node line computes, after its `= `: a call (`torch.ops.aten.mul.Tensor(a, b)`), an item
+# of a tuple node (`cond[0]`), an attribute of the module (`self._tensor_constant0`)
+_FX_CALL = lazy_compile(r"([A-Za-z_][\w.]*)\(")
+_FX_ITEM = lazy_compile(r"[A-Za-z_]\w*\[-?\d+\]")
+_FX_ATTR = lazy_compile(r"self\.([\w.]+)\s*(?:;|$)")
 _LOC_FILE = lazy_compile(r'loc\("([^"]+)":\d+')
 # The first IR file of an entry and how much of its head is read for the kernel's file.
 _LOC_STAGES = ("source", "ttir", "ttgir", "llir")
@@ -430,6 +435,9 @@ class FxScope:
     located: dict[str, Loc | None] = field(default_factory=dict)  # node -> its model line
     uses: dict[str, list[str]] = field(default_factory=dict)  # node -> the names on its line after `=`
     checkpoint: dict[str, str] = field(default_factory=dict)  # node -> activation checkpointing's policy
+    # node -> (op, target, type) as a graph fragment writes them: a kernel Inductor writes no fragment for
+    # (one across a graph and its subgraphs: 'Unsorted Source Nodes') has them from here
+    defs: dict[str, tuple[str, str, str]] = field(default_factory=dict)
     returns: bool = False  # its forward's `return` was read (a graph cut short before it lacks it)
 
     def neighbours(self, node: str) -> set[str]:
@@ -528,11 +536,28 @@ def parse_fx_scopes(text: str) -> list[FxScope]:
             if m.group(1) not in scope.located:
                 scope.located[m.group(1)] = current
                 scope.uses[m.group(1)] = _IDENT.findall(line[m.end():])
+                scope.defs[m.group(1)] = _fx_def(line[m.end():], m.group(2))
                 if policy is not None:
                     scope.checkpoint[m.group(1)] = policy
     for sc in scopes:
         _infer_in_scope(sc)
     return [sc for sc in scopes if sc.located]
+
+
+def _fx_def(expr: str, annotation: str | None) -> tuple[str, str, str]:
+    """(op, target, type) of a printed FX node, as a graph fragment writes them: `call_function` and its
+    target for a call or a tuple's item (operator.getitem), `get_attr` for the module's attribute; the type
+    `Tensor "bf16[64, 256][256, 1]cuda:0"` for a tensor's annotation, else the annotation as written."""
+    type_ = "" if annotation is None else f'Tensor "{annotation}"' if _TENSOR_TYPE.match(f'Tensor "{annotation}"') \
+        else annotation
+    expr = expr.strip()
+    if m := _FX_CALL.match(expr):
+        return "call_function", m.group(1), type_
+    if _FX_ITEM.match(expr):
+        return "call_function", "operator.getitem", type_
+    if m := _FX_ATTR.match(expr):
+        return "get_attr", m.group(1), type_
+    return "", "", type_
 
 
 def _checkpoint_policy(comment: str) -> str | None:
@@ -1110,6 +1135,8 @@ def _place_nodes(w: Wrapper, parsed: list[tuple[str, str, list[FxScope]]]) -> No
                     continue
                 sc = having[min(i, len(having) - 1)]
                 loc = sc.located.get(n.name)
+                if not (n.op or n.target or n.type) and n.name in sc.defs:  # (no fragment wrote it)
+                    n.op, n.target, n.type = sc.defs[n.name]
                 if loc is not None:
                     n.model = ModelLine(loc[0], loc[1], loc[2], loc[3], loc[4] if len(loc) > 4 else how)
                     n.scope = sc.name if sc is not scopes[0] else None
