@@ -263,6 +263,20 @@ def test_inductor_kernel_with_substitute_path(inductor_cache, inductor_src, cli,
     assert pane(root, "python").attrs["title"].endswith("cf2lw55t3qqnr2x62wiazekjbpwkjdfxj2prfwwno57ndulaqo5h.py")
 
 
+def test_user_defined_kernel_shows_where_the_model_called_it(cli, tmp_path):
+    """Helper 127: a user's @triton.jit kernel under torch.compile has no FX node of its own; its only link to
+    the model is the torch trace's stacks of its call, which ls and map show and the report left out."""
+    rec = Path(__file__).parent / "data" / "inductor-userkernel-h100-triton3.6"
+    out = tmp_path / "uk.html"
+    r = cli("report", "7EXLBGGA", "--cache-dir", str(rec / "triton_cache"), "--inductor-dir", str(rec / "trace"),
+            "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    assert ("<tr><td>provenance_model.py:76 &gt; provenance_kernels.py:22</td><td><code>"
+            + html_escape("scaled_residual_kernel[(triton.cdiv(n, 1024),)](x, res, out, n, scale, BLOCK=1024)")
+            + "</code></td></tr>") in text
+
+
 def test_sass_stage_and_stdout(cache39, corpus, cli):
     r = cli("report", "softmax_kernel", "--cache-dir", str(cache39), "--target", "cuda:90", "--stages",
             "ttgir,sass", "--source-root", str(corpus), "-o", "-")

@@ -344,6 +344,15 @@ def provenance_panel(prov: dict) -> str:
                     for r in prov["model_lines"])
     model_html = (f'<h3>Model lines</h3><table class="grid"><tr><th>line</th><th>in</th><th>code</th>'
                   f'<th>FX nodes</th></tr>{lines}</table>') if lines else ""
+    if not lines and prov.get("defined_at"):  # no FX node of its own: where torch saw it called, as map says
+        from tritonscope.srcmap.inductor import stack_text
+
+        calls = "".join(f"<tr><td>{esc(stack_text(st))}</td><td><code>{esc(st[-1]['code'])}</code></td></tr>"
+                        for st in prov.get("stacks", []) if st)
+        model_html = (f'<h3>Where the model called it (the torch trace\'s stacks, outermost frame first)</h3>'
+                      f'<table class="grid"><tr><th>stack</th><th>code</th></tr>{calls}</table>' if calls else
+                      '<p class="note">No FX node of its own: a torch trace\'s stacks say where the model called it '
+                      '(TORCH_TRACE=DIR INDUCTOR_PROVENANCE=1).</p>')
     rows = []
     for n in prov["nodes"]:
         t = n.get("tensor")
