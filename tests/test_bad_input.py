@@ -261,6 +261,32 @@ def test_a_count_triton_never_writes_below_one_is_named_and_read_as_unknown(cli,
     assert e["num_warps"] is None and e["target"]["warp_size"] == 32  # (NVIDIA's: 32 whatever the field says)
 
 
+def test_a_count_triton_never_writes_below_zero_is_named_read_as_unknown_and_not_compiled_with(cli, entry_copy,
+                                                                                               tmp_path):
+    """Helper 126: `"num_stages": -5` and `"shared": -5` passed silently (ls showed `4/-5` and `-5B`), and
+    compile from the entry compiled with num_stages -5 (Triton wrote it back)."""
+    p = entry_copy / "add_kernel.json"
+    meta = json.loads(p.read_text())
+    meta.update(num_stages=-5, shared=-5)
+    p.write_text(json.dumps(meta))
+    r = cli("ls", "--cache-dir", str(entry_copy.parent), "--json")
+    assert r.returncode == 0 and "num_stages=-5, shared=-5, not as Triton writes them" in r.stderr, r.stderr
+    (e,) = json.loads(r.stdout)["entries"]
+    assert e["num_stages"] is None and e["shared"] is None
+    meta.update(num_stages=0, shared=0)  # (AMD's kernels are written with num_stages 0)
+    p.write_text(json.dumps(meta))
+    r = cli("ls", "--cache-dir", str(entry_copy.parent), "--json")
+    assert r.returncode == 0 and "not as Triton writes" not in r.stderr, r.stderr
+    assert json.loads(r.stdout)["entries"][0]["num_stages"] == 0
+    meta.update(num_stages=-5)
+    p.write_text(json.dumps(meta))
+    r = cli("compile", str(entry_copy), "--target", "cuda:90", "--cache-dir", str(tmp_path / "out"), "--json")
+    assert r.returncode == 0, r.stderr
+    (res,) = json.loads(r.stdout)["results"]
+    assert res["options"]["num_stages"] == 3  # Triton's default for cuda
+    assert any("the metadata's num_stages -5 is not as Triton writes it: not taken" in n for n in res["notes"]), res
+
+
 def test_single_kernel_commands_say_what_of_the_entry_does_not_read(cli, entry_copy):
     """ls, report, snapshot and diff named a metadata file cut short; map, loads and show said nothing."""
     p = entry_copy / "add_kernel.json"

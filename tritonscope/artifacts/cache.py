@@ -112,10 +112,17 @@ def parse_target(raw: object) -> Target | None:
 _META_INTS = frozenset({"num_warps", "num_stages", "num_ctas", "shared", "tmem_size"})
 # counts Triton never writes below 1 (a block of 0 warps, 0 threads a warp): 0 or less reads as unknown
 _META_POSITIVE = frozenset({"num_warps", "num_ctas", "warp_size"})
+# counts Triton never writes below 0 (stages, bytes of shared memory, tensor memory columns)
+_META_NONNEGATIVE = frozenset({"num_stages", "shared", "tmem_size"})
 
 
 def _positive(key: str, v: object) -> bool:
-    return key not in _META_POSITIVE or (is_int(v) and v > 0)
+    """Whether a count is in the range Triton writes it in (a key of no such range: True)."""
+    if key in _META_POSITIVE:
+        return is_int(v) and v > 0
+    if key in _META_NONNEGATIVE:
+        return is_int(v) and v >= 0
+    return True
 
 
 def is_int(v: object) -> bool:
@@ -337,7 +344,7 @@ class KernelEntry:
         for key, value in self.metadata.items():
             fits = ((key not in _META_INTS or is_int(value)) and (key != "name" or isinstance(value, str))
                     and (key != "target" or parse_target(value) is not None)
-                    and (key not in _META_POSITIVE or value is None or _positive(key, value)))
+                    and (value is None or _positive(key, value)))
             if not fits:
                 shown = json.dumps(value, ensure_ascii=True)
                 bad.append(f"{key}={shown[:40]}{'...' if len(shown) > 40 else ''}")

@@ -323,6 +323,11 @@ def _compile_ir(request: CompileRequest, cache_dir: str, log: str | None = None)
     meta = meta if isinstance(meta, dict) else {}
     result.kernel_name = str(meta.get("name") or path.stem)
     options = {k: meta[k] for k in RETARGET_OPTIONS if isinstance(meta.get(k), int)}  # (bools are ints)
+    for k, v in list(options.items()):  # (a damaged count: Triton never writes one below its range)
+        if k != "enable_fp_fusion" and v < (0 if k == "num_stages" else 1):
+            del options[k]
+            result.notes.append(f"the metadata's {k} {v} is not as Triton writes it: not taken (Triton's default, "
+                                "unless the TTGIR or an option gives one)")
     launched = _ttgir_launch_options(path.with_suffix(".ttgir"))
     if launched.get("num_warps") and options.get("num_warps") not in (None, launched["num_warps"]):
         # a warp-specialized kernel's metadata counts every partition's warps; the launch asked the TTGIR's

@@ -99,6 +99,10 @@ def _line(cells, widths, first_column: int = 0, names: tuple[str, ...] = _COLUMN
     return "  ".join(parts).rstrip() if first_column + len(cells) == len(names) else "  ".join(parts)
 
 
+def _or_dash(v: int | None) -> str:
+    return "-" if v is None else str(v)
+
+
 def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console, root: Path) -> None:
     """`ls --inductor`: per torch.compile kernel (entry, its srcmap.inductor.Link), its graph and role, the
     ATen ops fused into it and the model lines its FX nodes came from."""
@@ -128,7 +132,7 @@ def render_ls_inductor(rows: list[tuple[KernelEntry, object]], console: Console,
                 out.append("    sizes  ", style="dim")
                 out.append(f"as {k.name} ({k.wrapper.graph}): {', '.join(k.aten_ops)}\n", style="dim")
             continue
-        cfg = f"warps {e.meta('num_warps', '-')} stages {e.meta('num_stages', '-')}"
+        cfg = f"warps {_or_dash(e.meta_int('num_warps'))} stages {_or_dash(e.meta_int('num_stages'))}"
         out.append(f"{b.wrapper.graph}  {cfg}\n")
         if b.aten_ops:
             out.append("    ATen   ", style="dim")
