@@ -874,3 +874,21 @@ def test_a_wrapper_that_is_a_link_is_named_not_followed(cli, rec, tmp_path):
     # nothing of the file behind the link was read: the forward kernels have no wrapper
     roles = [e["inductor"]["role"] for e in entries.values() if e.get("inductor")]
     assert "unknown" in roles, roles
+
+
+def test_a_folder_of_wrappers_that_is_a_link_is_named_not_followed(cli, rec, tmp_path):
+    """Helper 126: an Inductor dir whose two-letter folders are links (to copies outside) said only 'no
+    Inductor wrapper under DIR (is it Inductor's cache or debug dir?)': links to folders were skipped without
+    a word, where a link to a wrapper file is named."""
+    cache = rec / "inductor_cache"
+    moved = []
+    for d in sorted(p for p in cache.iterdir() if p.is_dir() and not p.is_symlink() and any(p.glob("*.py"))):
+        outside = tmp_path / "outside" / d.name
+        shutil.move(d, outside)
+        d.symlink_to(outside, target_is_directory=True)
+        moved.append(d)
+    assert moved
+    entries, err = _ls_json(cli, rec, "--inductor", "--inductor-dir", str(cache))
+    assert f"{moved[0]}{f' (and {len(moved) - 1} more)' if len(moved) > 1 else ''}: a symbolic link, which is not " \
+        "followed" in err, err
+    assert "(none outside the links named above, which are not followed)" in err, err

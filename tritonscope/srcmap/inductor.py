@@ -867,6 +867,7 @@ class InductorIndex:
             read.append(root)
             links: list[str] = []
             _walk(str(root), 0, found, logs, links)
+            links.sort()  # (named in one order, not the directory's)
             unfollowed += len(links)
             if links:  # (Inductor writes no links: one there leads anywhere, and is not followed)
                 more = f" (and {len(links) - 1} more)" if len(links) > 1 else ""
@@ -1078,8 +1079,9 @@ def _walk(path: str, depth: int, found: list[str], logs: list[str], links: list[
                 if e.is_dir(follow_symlinks=False):
                     if depth < _MAX_WALK_DEPTH and e.name not in _SKIP_DIRS:
                         _walk(e.path, depth + 1, found, logs, links)
-                elif links is not None and e.name.endswith((".py", ".log")) and e.is_symlink():
-                    links.append(e.path)
+                elif links is not None and e.is_symlink() and (
+                        e.name.endswith((".py", ".log")) or (e.name not in _SKIP_DIRS and os.path.isdir(e.path))):
+                    links.append(e.path)  # (a link to a folder of wrappers too: Inductor's two-letter dirs)
                 elif e.name.endswith(".py") and e.is_file(follow_symlinks=False):
                     if _is_wrapper(e.path):
                         found.append(e.path)
@@ -1251,7 +1253,8 @@ def link_notes(index: InductorIndex, links: list[Link | None], asked: bool = Tru
     if unknown:
         if not index.found:
             notes.append(f"{unknown} torch.compile kernel(s), but no Inductor wrapper under {where} "
-                         + ("(is it Inductor's cache or debug dir?)" if index.given else
+                         + ("(none outside the links named above, which are not followed)" if index.unfollowed
+                            else "(is it Inductor's cache or debug dir?)" if index.given else
                             "(give Inductor's cache or debug dir with --inductor-dir)"))
         else:
             notes.append(f"{unknown} torch.compile kernel(s) in no wrapper under {where} "
