@@ -392,3 +392,29 @@ def test_a_version_that_does_not_read_or_fields_the_ttgir_contradicts_are_said(t
     assert semantics.said.startswith("metadata fields of 3.2 (no triton_version), but its TTGIR is later: 3.")
     # a real 3.2 entry stays 3.2 (its TTGIR spells `triton_gpu.`)
     assert releases.for_entry(next(iter(Cache(DATA / "releases-3.0-3.4" / "3.1").entries()))).release < (3, 3)
+
+
+def test_a_version_the_ttgir_contradicts_is_said_and_the_ttgir_decides(tmp_path):
+    """Helper 126: `triton_version` edited to 3.2.0 on a 3.7 entry (whose TTGIR spells `ttg.`, with named
+    locations: 3.5 or later) was taken as written, without a word, and the layouts decoded as 3.2 does; so was
+    2.3.1, and 3.6 on a TTGIR of the `triton_gpu.` dialect (3.2 or older)."""
+    from tritonscope.artifacts.cache import Cache
+
+    def with_version(src: Path, name: str, version: str):
+        copy = shutil.copytree(src, tmp_path / name / src.name)
+        (meta,) = [p for p in copy.glob("*.json") if not p.name.startswith("__grp__")]
+        meta.write_text(json.dumps({**json.loads(meta.read_text()), "triton_version": version}))
+        (e,) = Cache(copy.parent).entries()
+        return releases.for_entry(e)
+
+    new = DATA / "releases-3.5-3.8/3.7/OIDXT2NSUCMLCWBBICZI5XM3OWR6SVTPO5WD2SJTIAYPUCTG6AZQ"
+    for version in ("3.2.0", "2.3.1", "3.4.0"):
+        s = with_version(new, version, version)
+        assert s.guessed and s.release == releases.NEWEST, (version, s)
+        assert s.said.startswith(f"the metadata's triton_version {version[:3]} contradicts its TTGIR: 3.5 or later, "
+                                 "by its TTGIR's named locations"), s.said
+    s = with_version(new, "ok", "3.6.0")  # (the TTGIR agrees: 3.5 or later)
+    assert s == releases.Semantics((3, 6), "the entry's metadata")
+    old = next(p for p in (DATA / "releases-3.0-3.4" / "3.1").iterdir() if any(p.glob("*.ttgir")))
+    s = with_version(old, "old", "3.6.0")
+    assert s.release == (3, 2) and s.guessed and "its `triton_gpu.` dialect is 3.2 or older; read as 3.2" in s.said

@@ -140,7 +140,7 @@ def for_entry(entry) -> Semantics:
     if entry.triton_version:
         v = parse_version(entry.triton_version)
         if v is not None:
-            return Semantics(v, "the entry's metadata")
+            return _checked(entry, v) or Semantics(v, "the entry's metadata")
         # (a version with text after it, `3.6\x1b[2J`: no release to read; what the TTGIR shows decides)
         unread = "the metadata's triton_version does not read as a release"
         return _from_dialect(entry, unread) or Semantics(NEWEST, f"{unread}: read as the newest", guessed=True)
@@ -165,12 +165,9 @@ _NEW_DIALECT = b"#ttg."
 _NAME_LOC = re.compile(rb'loc\("[^"\n]*"\(#loc')
 
 
-def _from_dialect(entry, why: str = "no metadata names the release") -> Semantics | None:
-    """An entry without metadata that names its release (an interrupted compile, a metadata file cut short):
-    a TTGIR that spells the dialect `triton_gpu.` was written by 3.2 or older, and is read with 3.2's
-    semantics, the newest such release's. One that spells it `ttg.` is 3.3 or later (3.4 with a `.source`
-    stage, 3.5 with named locations): read as the newest, said to be a guess, with the changes since the
-    oldest release it may be from (`--triton-version` picks one)."""
+def _read_dialect(entry, whole: bool = True) -> tuple[bool, bytes] | None:
+    """(whether the TTGIR spells the dialect `triton_gpu.`, its text: the head alone for that or unless
+    `whole`); None where the entry has no TTGIR or it shows neither spelling."""
     path = entry.files.get("ttgir") if getattr(entry, "files", None) else None
     if path is None:
         return None
@@ -178,12 +175,50 @@ def _from_dialect(entry, why: str = "no metadata names the release") -> Semantic
         with open(path, "rb") as fh:
             head = fh.read(_DIALECT_HEAD)
             if _OLD_DIALECT in head:
-                return Semantics((3, 2), "no metadata; the TTGIR's `triton_gpu.` dialect: 3.2 or older")
+                return True, head
             if _NEW_DIALECT not in head:
                 return None
-            text = head + fh.read()  # (the location table is at the end)
+            return False, head + fh.read() if whole else head  # (the location table is at the end)
     except OSError:
         return None
+
+
+def _checked(entry, v: tuple[int, int]) -> Semantics | None:
+    """None where the metadata's release agrees with what the TTGIR shows; else what the TTGIR shows, said
+    to contradict it (a `triton_version` edited, or copied from another entry's metadata)."""
+    found = _read_dialect(entry, whole=False)
+    if found is None:
+        return None
+    old, head = found
+    said = f"the metadata's triton_version {v[0]}.{v[1]} contradicts its TTGIR"
+    if old and v >= (3, 3):
+        return Semantics((3, 2), f"{said}: its `triton_gpu.` dialect is 3.2 or older; read as 3.2", guessed=True)
+    if not old and (v <= (3, 2) or (v < (3, 5) and _NAME_LOC.search(head + _rest(entry, len(head))))):
+        return _from_dialect(entry, said)
+    return None
+
+
+def _rest(entry, start: int) -> bytes:
+    try:
+        with open(entry.files["ttgir"], "rb") as fh:
+            fh.seek(start)
+            return fh.read()
+    except OSError:
+        return b""
+
+
+def _from_dialect(entry, why: str = "no metadata names the release") -> Semantics | None:
+    """An entry without metadata that names its release (an interrupted compile, a metadata file cut short):
+    a TTGIR that spells the dialect `triton_gpu.` was written by 3.2 or older, and is read with 3.2's
+    semantics, the newest such release's. One that spells it `ttg.` is 3.3 or later (3.4 with a `.source`
+    stage, 3.5 with named locations): read as the newest, said to be a guess, with the changes since the
+    oldest release it may be from (`--triton-version` picks one)."""
+    found = _read_dialect(entry)
+    if found is None:
+        return None
+    old, text = found
+    if old:
+        return Semantics((3, 2), "no metadata; the TTGIR's `triton_gpu.` dialect: 3.2 or older")
     oldest, shown = (3, 3), "its TTGIR's `ttg.` dialect"
     if _NAME_LOC.search(text):
         oldest, shown = (3, 5), "its TTGIR's named locations"
