@@ -179,6 +179,12 @@ def test_a_helper_that_returns_a_value_is_said_to_be_no_kernel(cli, tmp_path):
     assert proc.returncode == 1, proc.stderr
     assert f"{user.name}:7:5: it returns a value, which a kernel cannot (MLIR: failed to legalize operation " \
         "'tt.return'): a @triton.jit helper that kernels call is no kernel" in proc.stderr, proc.stderr
+    # AMD's backend lowers the return and asserts in make_amdgcn (a bare AssertionError; helper 126)
+    proc = cli("compile", f"{user}::double", "--target", "hip:gfx942", "--signature", "a=i32", "--cache-dir",
+               str(cache))
+    assert proc.returncode == 1, proc.stderr
+    assert "it returns a value, which a kernel cannot (its LLIR defines `amdgpu_kernel range(i32 0, -1) i32 " \
+        "@double`, and the AMD backend asserts a kernel returning void)" in proc.stderr, proc.stderr
     for kernel, extra in (("via_impl", ()), ("dead", ("--constexpr", "FLAG=0"))):
         ok = cli("compile", f"{user}::{kernel}", "--target", "cuda:90", "--signature", "p=*fp32", *extra,
                  "--cache-dir", str(cache))
@@ -879,3 +885,21 @@ def test_a_tuple_in_the_signature_is_said_to_be_one(cli, tmp_path):
                "--cache-dir", str(tmp_path / "c"))
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert "'(i32,i32)' for argument 'pair': a tuple argument, which --signature does not take" in proc.stderr
+
+
+def test_an_error_without_a_message_says_where_it_was_raised():
+    """A bare AssertionError from a backend was said as 'AssertionError' alone (helper 126): the frame that
+    raised it is named, as its file below site-packages, its line and its code."""
+    from tritonscope.compile.diagnostics import _any_error
+
+    def make_amdgcn(src):  # (pytest rewrites an `assert` here to carry a message: raised as Python raises it)
+        names = []
+        if len(names) != 1:
+            raise AssertionError
+
+    try:
+        make_amdgcn("")
+    except AssertionError as exc:
+        said = _any_error(exc, "")
+    line = make_amdgcn.__code__.co_firstlineno + 3
+    assert said == f"AssertionError: at test_compile_errors.py:{line} (raise AssertionError)", said

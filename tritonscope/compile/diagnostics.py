@@ -284,7 +284,48 @@ def classify_failure(exc: BaseException, stderr_text: str, fn: Any, target: Any)
                 source_line,
             )
     where = _display_path(kernel_file) if kernel_file else None
+    returned = _amd_kernel_returns(exc)
+    if returned:  # (NVIDIA's lowering refuses the tt.return, above; AMD's lowers it and fails naming no cause)
+        return CompileFailure("source", f"it returns a value, which a kernel cannot (its LLIR defines `amdgpu_kernel "
+                              f"{returned}`, and the AMD backend asserts a kernel returning void): a @triton.jit "
+                              "helper that kernels call is no kernel; compile a kernel that calls it", where)
     return CompileFailure("compile", _any_error(exc, text), where)
+
+
+# (the return type after its attributes: `define amdgpu_kernel range(i32 0, -1) i32 @double(`)
+_AMD_KERNEL_DEFINE = re.compile(r"^define amdgpu_kernel (?!void )([^@\n]{1,200}?) @([A-Za-z_][\w.$]*)\(", re.M)
+
+
+def _amd_kernel_returns(exc: BaseException) -> str | None:
+    """`float @helper_val` where the AMD backend's make_amdgcn failed its `assert len(names) == 1` on an LLIR
+    whose kernel returns a value (the frame's `src`), else None."""
+    if not isinstance(exc, AssertionError) or str(exc):
+        return None
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None or tb.tb_frame.f_code.co_name != "make_amdgcn":
+        return None
+    src = tb.tb_frame.f_locals.get("src")
+    m = _AMD_KERNEL_DEFINE.search(src) if isinstance(src, str) else None
+    return f"{m.group(1)} @{m.group(2)}" if m else None
+
+
+def _raised_at(exc: BaseException) -> str:
+    """Where an exception without a message was raised: `at triton/backends/amd/compiler.py:765 (assert
+    len(names) == 1)`, the innermost frame's file below its site-packages, else its name."""
+    import linecache
+
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return ""
+    file = tb.tb_frame.f_code.co_filename
+    k = file.replace("\\", "/").rfind("-packages/")
+    shown = file[k + len("-packages/"):] if k >= 0 else os.path.basename(file)
+    code = linecache.getline(file, tb.tb_lineno).strip()
+    return f"at {shown}:{tb.tb_lineno}" + (f" ({_one_line(code)[:120]})" if code else "")
 
 
 def _front_end_reason(exc: BaseException, stderr_text: str) -> str:
@@ -325,7 +366,7 @@ def _any_error(exc: BaseException, text: str) -> str:
     """`PTXASError: Modifier '.evict_last' cannot be combined with modifier '.volatile'`: the exception's
     type and the first error line of what was printed and raised (not ptxas' repro command)."""
     m = _ANY_ERROR.search(text)
-    reason = _one_line(m.group("msg")) if m else _one_line(str(exc)) or ""
+    reason = _one_line(m.group("msg")) if m else _one_line(str(exc)) or _raised_at(exc)
     if m:  # an assembler's excerpt under its error (`griddepcontrol.wait;` and a caret): what it refused
         after = text[m.end():].split("\n")[1:3]
         if len(after) == 2 and after[0].strip() and after[1].strip() == "^":
