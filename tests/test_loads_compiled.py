@@ -375,3 +375,33 @@ def test_a_scalar_atomic_the_lowering_put_on_another_line_is_found_there(compile
     assert not [u for u in report.unattributed if u["kind"] == "atomic"]
     (cas,) = [r for r in report.rows if r.line == 11]  # (the compare-and-swap keeps its own)
     assert cas.stages["llir"] == {"cmpxchg i32": 1} and not cas.relocations
+
+
+SPLAT_ADDRESS = Path(__file__).parent / "data" / "loads" / "splat_address.py"
+
+
+@pytest.mark.parametrize("target,isa", [("cuda:90", {"ld.global.b32": 8}), ("hip:gfx942", {"s_load_dword": 1})])
+def test_an_address_that_does_not_vary_is_said_to_repeat(compile_kernel, target, isa):
+    """`tl.load(s_ptr + tl.zeros([BLOCK], tl.int32))` (mamba's A with a stride of 0 alike): every element reads
+    one address, so no vector is possible (cuda:90: 8 `ld.global.b32` of `[%rd3 + 0]`; gfx942: one scalar
+    `s_load_dword`). The row was `unexplained` (helper 125)."""
+    report = _report(compile_kernel(f"{SPLAT_ADDRESS}::splat_address", target=target,
+                                    signature="x_ptr=*fp32:16,s_ptr=*fp32:16,out_ptr=*fp32:16",
+                                    constexprs={"BLOCK": 1024}))
+    (row,) = [r for r in report.rows if r.line == 9]
+    assert row.stages["ptx" if target.startswith("cuda") else "amdgcn"] == isa, row.stages
+    assert row.verdict == "scalar" and [x.code for x in row.reasons] == ["repeated-address"], row.reasons
+    assert row.reasons[0].evidence.startswith("the address does not vary along dim 0")
+    (vector,) = [r for r in report.rows if r.line == 8]
+    assert vector.verdict == "as-predicted" and vector.reasons == []
+
+
+def test_one_element_a_thread_is_not_blamed_on_alignment(compile_kernel):
+    """256 f32 over 256 threads (gfx942, 4 waves of 64): one element a thread, so no alignment could make a
+    vector; `x_ptr + i * stride + offs` was still given unknown-alignment, 'the coalesce pass therefore gave
+    the layout 1 contiguous element per thread' (helper 126)."""
+    report = _report(compile_kernel(f"{STATIC_RANGE}::static_range", target="hip:gfx942",
+                                    signature="x_ptr=*fp32:16,o_ptr=*fp32:16,stride=i32",
+                                    constexprs={"BLOCK": 256, "N": 3}))
+    (row,) = [r for r in report.rows if r.line == 10]
+    assert [x.code for x in row.reasons] == ["one-per-thread", "layout-contiguity-1"], row.reasons

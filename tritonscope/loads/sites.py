@@ -742,6 +742,8 @@ class ValueGraph:
                     self._unknown(out, dims, op, unknown_ops)
             else:
                 self._unknown(out, dims, op, unknown_ops)
+        if todo:  # (cut at `limit`: the terms not followed are unknown, along every dim)
+            self._unknown(out, tuple(range(rank)), None, None)
         return out
 
     @staticmethod

@@ -213,6 +213,15 @@ def reasons(row: AccessRow, graph: ValueGraph, narrower: bool = False) -> list[R
     long = [i for i, n in enumerate(row.shape) if n > 1] if one_wide else []
     wide = long[0] if len(long) == 1 else None
     step = None  # how the address steps along the dim the elements run along (below)
+    constant_along = False
+    total = 1
+    for n in row.shape:
+        total *= n
+    # (a cluster's CTA (num_ctas > 1) holds its part of the tensor over its own threads)
+    threads = (row.threads or 0) // row.ctas
+    if row.ctas > 1 and row.cta_elements:
+        total = row.cta_elements
+    one_each = bool(layout_is_scalar and row.elements_per_thread == 1 and threads and total <= threads)
     if in_shared:
         missing = []
     dim = row.fastest_dim if wide is None else wide
@@ -221,6 +230,9 @@ def reasons(row: AccessRow, graph: ValueGraph, narrower: bool = False) -> list[R
         # elements run along (a 1x256 tile whose order names dim 0: how dim 1 steps decides); a loaded
         # value that does not vary along it (a row's index broadcast along the row) leaves it readable
         step = _step(graph, site.address, len(row.shape), dim)
+        # (no term varies along it, all followed: a splat of one pointer, `tl.zeros` offsets, a stride of 0)
+        constant_along = row.shape[dim] > 1 and not one_each and (
+            step is not None and step[0] == 0 or step is None and dim not in graph.steps(site.address, len(row.shape)))
     gathered = row.gather and row.shape and not in_shared
     lines = ", ".join(sorted({f"{op} at line {line}" if line else op for line, op, _ in row.gather}))
     # (values loaded once for the whole tensor, a ragged sequence's start, are the same for every element)
@@ -245,7 +257,12 @@ def reasons(row: AccessRow, graph: ValueGraph, narrower: bool = False) -> list[R
     elif row.shape and row.fastest_dim is not None and site.address and not in_shared:
         divisors = _runtime_divisors(step[1]) if step is not None else []
         strides = sorted(f for f in step[1] if not f.startswith("/")) if step is not None else []
-        if step is not None and step[2] > 1:
+        if constant_along:
+            out.append(Reason("repeated-address",
+                              f"the address does not vary along dim {dim}: every element a thread holds along it "
+                              "reads one address (one value for the whole run: a splat of one pointer, zero "
+                              "offsets, a stride of 0), which no vector covers"))
+        elif step is not None and step[2] > 1:
             out.append(Reason("repeated-address",
                               f"along dim {dim} the index is divided by {step[2]}: each run of {step[2]} "
                               "consecutive elements reads one address (a per-block scale or bias), which no "
@@ -275,6 +292,8 @@ def reasons(row: AccessRow, graph: ValueGraph, narrower: bool = False) -> list[R
         missing = []  # no alignment would make adjacent elements of these one vector: not a cause
     if one_wide:
         missing = []  # one element along the contiguous dim: no vector to align
+    if one_each:
+        missing = []  # one element a thread: no vector to align, whatever the alignment (one-per-thread says it)
     if missing:
         names = ", ".join(f"{a['value']} ({a['type']})" for a in missing)
         consequence = ("; the coalesce pass therefore gave the layout 1 contiguous element per thread"
@@ -286,14 +305,7 @@ def reasons(row: AccessRow, graph: ValueGraph, narrower: bool = False) -> list[R
         out.append(Reason("unknown-alignment",
                           f"the compiler's own contiguity = {compiler[0]['n']} on {site.op.op} "
                           f"({compiler[0]['n'] * row.element_bytes} bytes)"))
-    total = 1
-    for n in row.shape:
-        total *= n
-    # (a cluster's CTA (num_ctas > 1) holds its part of the tensor over its own threads)
-    threads = (row.threads or 0) // row.ctas
-    if row.ctas > 1 and row.cta_elements:
-        total = row.cta_elements
-    if layout_is_scalar and row.elements_per_thread == 1 and threads and total <= threads:
+    if one_each:
         # (fewer warps help only a tensor larger than one warp: a smaller one leaves lanes empty anyway)
         fewer = "a larger tile, or fewer warps," if total > (row.warp_size or 0) else "only a larger tile"
         held = (f"the {total}-element tensor over {threads} threads" if row.ctas == 1 else
