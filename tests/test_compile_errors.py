@@ -903,3 +903,18 @@ def test_an_error_without_a_message_says_where_it_was_raised():
         said = _any_error(exc, "")
     line = make_amdgcn.__code__.co_firstlineno + 3
     assert said == f"AssertionError: at test_compile_errors.py:{line} (raise AssertionError)", said
+
+
+def test_a_dtype_triton_does_not_have_is_a_usage_error(cli, tmp_path):
+    """`--constexpr DT=tl.float17` was passed on as the text 'tl.float17': a kernel that casts to it failed with
+    "'str' object has no attribute 'scalar'", one that does not use it compiled without a word (helper 125)."""
+    path = _write(tmp_path, "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                            "def fill(p, DT: tl.constexpr, BLOCK: tl.constexpr):\n"
+                            "    tl.store(p + tl.arange(0, BLOCK), tl.zeros((BLOCK,), dtype=DT))\n")
+    for extra in ((), ("--explain-spec",)):
+        proc = cli("compile", f"{path}::fill", "--target", "cuda:90", "--signature", "p=*fp16", "--constexpr",
+                   "DT=tl.float17", "--constexpr", "BLOCK=64", "--cache-dir", str(tmp_path / "c"), *extra)
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+        assert "--constexpr 'tl.float17': triton.language has no 'float17' (its dtypes: bfloat16, float16, " \
+            in proc.stderr, proc.stderr
+    assert not (tmp_path / "c").exists()

@@ -806,6 +806,10 @@ def module_value(fn: Any, value: Any) -> Any:
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
         return text[1:-1]
     if text.startswith(("tl.", "triton.language.", "gl.")):
+        if text.startswith(("tl.", "triton.language.")):
+            from tritonscope.compile.specialize import _constexpr_value
+
+            _constexpr_value(text)  # (a name triton.language does not have: a usage error, here, before any compile)
         return value
     scope = getattr(getattr(fn, "fn", None), "__globals__", {})
     if not _DOTTED_NAME.fullmatch(text):

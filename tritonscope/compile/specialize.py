@@ -413,9 +413,15 @@ def _constexpr_value(value: Any) -> Any:
     if isinstance(value, str) and value.startswith(("tl.", "triton.language.")):
         import triton.language as tl
 
-        dtype = getattr(tl, value.rsplit(".", 1)[1], None)
+        name = value.rsplit(".", 1)[1]
+        dtype = getattr(tl, name, None)
         if isinstance(dtype, tl.dtype):
             return dtype
+        if dtype is None and re.fullmatch(r"(?:tl|triton\.language)\.[A-Za-z_]\w*", value.strip()):
+            known = sorted(k for k, v in vars(tl).items() if isinstance(v, tl.dtype) and not k.startswith("_")
+                           and k not in ("void", "pi32_t"))
+            raise UsageError(f"--constexpr {value.strip()!r}: triton.language has no {name!r} (its dtypes: "
+                             f"{', '.join(known)})")
     if isinstance(value, str) and GLUON_VALUE.match(value):
         return gluon_value(value)
     return value
