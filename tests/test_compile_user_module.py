@@ -744,3 +744,44 @@ def test_arguments_given_to_a_kernel_of_none_are_said_so(tmp_path):
                 "--cache-dir", str(tmp_path / "c"))
     assert r.returncode == 2 and r.stderr.rstrip().endswith("unknown argument(s) out; the kernel takes no arguments"), \
         r.stderr
+
+
+HEURISTIC_POINTERS = textwrap.dedent('''
+    import triton
+    import triton.language as tl
+
+
+    @triton.heuristics({"HAS_BIAS": lambda args: args["bias_ptr"] is not None})
+    @triton.heuristics({"HAS_IDX": lambda args: args["idx_ptr"] is not None})
+    @triton.heuristics({"BIAS_F16": lambda args: args["bias_ptr"].dtype == "fp16"})
+    @triton.jit
+    def bias_kernel(x_ptr, bias_ptr, idx_ptr, BLOCK: tl.constexpr, HAS_BIAS: tl.constexpr, HAS_IDX: tl.constexpr,
+                    BIAS_F16: tl.constexpr = False):
+        offs = tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + offs)
+        if HAS_BIAS:
+            x += tl.load(bias_ptr + offs)
+        if HAS_IDX:
+            x += tl.load(idx_ptr)
+        tl.store(x_ptr + offs, x)
+''')
+
+
+def test_a_heuristic_of_a_pointer_being_given_is_computed_from_the_signature(tmp_path):
+    """Helper 125: mamba's `HAS_D: args["D_ptr"] is not None` (FLA's `USE_INITIAL_STATE: args["h0"] is not
+    None`) was not computed though the signature types the argument as a pointer (a tensor a launch passes):
+    --constexpr HAS_D=... was asked for. A pointer of the signature is not None; a heuristic that reads more
+    of the tensor (its dtype) is not asked, and its default is compiled with, as before."""
+    (tmp_path / "bias.py").write_text(HEURISTIC_POINTERS)
+    r = run_cli("compile", f"{tmp_path / 'bias.py'}::bias_kernel", "--signature", "x_ptr=*fp32, bias_ptr=*fp32:16",
+                "--constexpr", "idx_ptr=None", "--constexpr", "BLOCK=64", "--target",
+                "cuda:90", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    said = r.stdout + r.stderr
+    assert ("HAS_BIAS=True: computed by @triton.heuristics from the signature (bias_ptr: a pointer, a tensor a "
+            "launch passes, not None), as a launch would") in said, said
+    assert "HAS_IDX=False: computed by @triton.heuristics from --constexpr idx_ptr, as a launch would" in said, said
+    assert "BIAS_F16=False: computed by @triton.heuristics from a launch's arguments, compiled with its default" \
+        in said, said
+    (ttir,) = (tmp_path / "c").glob("*/*.ttir")
+    assert ttir.read_text().count("tt.load") == 2  # x and the bias; no index load

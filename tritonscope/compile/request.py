@@ -915,10 +915,54 @@ def _pruning_note(autotuner: Any, n: int) -> tuple[str, ...]:
 
 
 class _NotGiven(dict):
-    """A launch's arguments as far as the command line gives them: reading another one is a KeyError."""
+    """A launch's arguments as far as the command line gives them: reading another one is a KeyError. The
+    keys read are kept (`read`)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.read: set = set()
+
+    def __getitem__(self, key):
+        self.read.add(key)
+        return super().__getitem__(key)
 
     def __missing__(self, key):
         raise KeyError(key)
+
+
+class _LaunchTensor:
+    """A pointer argument of the signature, as a heuristic sees it: a tensor a launch passes, so not None
+    (mamba's `HAS_D: args["D_ptr"] is not None`, FLA's `USE_INITIAL_STATE: args["h0"] is not None`); nothing
+    else of it is known here: reading any attribute (its dtype, strides) is an AttributeError, and the
+    heuristic is not asked."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __getattr__(self, attr):
+        raise AttributeError(f"{attr}: a launch's tensor, not known to a cross-compile")
+
+    def __repr__(self) -> str:
+        return f"<the tensor a launch passes as {self.name}>"
+
+
+def _signature_pointers(signature: str | None, arg_names: list[str]) -> list[str]:
+    """The arguments a --signature types as a pointer or a tensor descriptor (`x_ptr=*fp16`, or the AOT
+    notation's `*fp16:16` in its argument's place)."""
+    from tritonscope.compile.signatures import split_entries
+
+    if not signature:
+        return []
+    try:
+        entries = split_entries(signature)
+    except Exception:  # noqa: BLE001 - the compile reads it again and says what is wrong with it
+        return []
+    named = all("=" in e for e in entries)
+    pairs = [tuple(x.strip() for x in e.split("=", 1)) for e in entries] if named else \
+        list(zip(arg_names, entries, strict=False))
+    return [n for n, t in pairs if n in arg_names and t.startswith(("*", "tensordesc"))]
 
 
 def _early_pruned(autotuner: Any, configs: list, given: dict[str, Any]) -> list | None:
@@ -973,28 +1017,38 @@ def _heuristics_applied(request: CompileRequest, fn: Any) -> tuple[CompileReques
     from tritonscope.errors import Terminated
 
     given = dict(request.constexprs)
+    pointers = {n: _LaunchTensor(n) for n in _signature_pointers(request.signature, list(fn.arg_names))
+                if n not in given}
     computed, notes = {}, []
     heuristics = [w for w in getattr(fn, "tritonscope_wrappers", ()) if type(w).__name__ == "Heuristics"]
     for w in heuristics:
         for name, heuristic in getattr(w, "values", {}).items():
             if name in given or name in computed or name not in fn.arg_names:
                 continue
+            args = _NotGiven({**pointers, **given, **computed})
             try:
                 with _exits_raise("a heuristic", "while asked its value"), contextlib.ExitStack() as stack:
                     try:
-                        value = heuristic(_NotGiven({**given, **computed}))
+                        value = heuristic(args)
                     except Exception as exc:  # (a capability test: torch answers the target, as at import)
                         if not torch_without_gpu(exc):
                             raise
                         stack.enter_context(torch_answering(request.target.gpu_target()))
-                        value = heuristic(_NotGiven({**given, **computed}))
+                        value = heuristic(args)
             except Terminated:
                 raise
             except (Exception, SystemExit):  # noqa: BLE001 - it needs what a launch passes: not asked
                 continue
+            if isinstance(value, _LaunchTensor):  # (the tensor itself, as a constexpr: not known here)
+                continue
             computed[name] = value
-            notes.append(f"{name}={value!r}: computed by @triton.heuristics from no argument of a launch, as a "
-                         "launch would")
+            seen = sorted(k for k in args.read if k in pointers)
+            asked = sorted(k for k in args.read if k in given and k in fn.arg_names)
+            source = [f"the signature ({', '.join(seen)}: {'a pointer' if len(seen) == 1 else 'pointers'}, a "
+                      "tensor a launch passes, not None)"] if seen else []
+            source += [" ".join(f"--constexpr {k}" for k in asked)] if asked else []
+            notes.append(f"{name}={value!r}: computed by @triton.heuristics from "
+                         + (" and ".join(source) if source else "no argument of a launch") + ", as a launch would")
     # what none computes here, the command line does not give and the signature defaults: compiled with the
     # default, where a launch gets what the heuristic computes (gemlite's `EVEN_K = K % BLOCK_SIZE_K == 0`:
     # False, masked loads a launch with K a multiple would not have)
