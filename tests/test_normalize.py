@@ -282,10 +282,10 @@ def test_mlir_renaming_a_function_at_once_matches_line_by_line():
     """Values and blocks renamed over a function's joined text get the numbers line-by-line renaming gives
     (values, then blocks, on each line in turn): names in strings untouched, unterminated quotes."""
     import random
+    import re
 
     from tritonscope.diff.normalize import (
         _MLIR_BLOCK_LABEL_GROUP,
-        _MLIR_SSA_GROUP,
         NormalizeOptions,
         _rename_all,
         _rename_mlir_function,
@@ -293,12 +293,34 @@ def test_mlir_renaming_a_function_at_once_matches_line_by_line():
     )
 
     def line_by_line(lines):
-        values, blocks = _Renamer("%v"), _Renamer("^bb")
-        return [_rename_all(_MLIR_BLOCK_LABEL_GROUP, blocks, _rename_all(_MLIR_SSA_GROUP, values, ln)) for ln in lines]
+        """The reference: each value token in turn, outside strings; a definition (a line's results before its
+        ` = `, a name followed by ` = ` or `: `) of a name defined before takes a new number (sibling regions)."""
+        values, blocks, defined = {}, _Renamer("^bb"), set()
+        out = []
+        for ln in lines:
+            pieces = re.split(r'("(?:\\.|[^"\\\n])*")', ln)
+            code = "".join(p if i % 2 == 0 else " " * len(p) for i, p in enumerate(pieces))
+            head = re.match(r"\s*(%[\w$.\-]+(?::\d+)?(?:, %[\w$.\-]+(?::\d+)?)*) = ", code)
+            new = []
+            for m in re.finditer(r"%[A-Za-z0-9_$.\-]+", code):
+                name, end = m.group(0), m.end()
+                is_def = bool(head and m.start() < head.end(1)) or code.startswith((" = ", ": "), end)
+                if (is_def and name in defined) or name not in values:
+                    values[name] = f"%v{next(counter)}"
+                if is_def:
+                    defined.add(name)
+                new.append((m.start(), end, values[name]))
+            for start, end, repl in reversed(new):
+                ln = ln[:start] + repl + ln[end:]
+            out.append(_rename_all(_MLIR_BLOCK_LABEL_GROUP, blocks, ln))
+        return out
+
+    import itertools
 
     rng = random.Random(173)
     for _ in range(3000):
         lines = [rng.choice(MLIR_FRAGMENTS) for _ in range(rng.randrange(1, 10))]
+        counter = itertools.count()
         assert _rename_mlir_function(lines, NormalizeOptions()) == line_by_line(lines), lines
 
 
@@ -430,3 +452,36 @@ def test_folds_hide_no_real_difference():
     assert fold_pointer_address_space("!tt.ptr<f32,1>") == "!tt.ptr<f32>"
     for kept in ("!tt.ptr<f32, 3>", "!tt.ptr<f32, 10>", "tensor<4xi32, 1>"):
         assert fold_pointer_address_space(kept) == kept
+
+
+def test_a_name_defined_again_in_a_sibling_region_is_a_value_of_its_own():
+    """Helper 128: MLIR reuses a value name in sibling regions (Triton 3.5+ names values after Python's
+    variables: three loops over `off`). Numbered by name, the second loop's `%off` was the first's, so
+    renaming it in Python (`o2`) renumbered the loop, and `--fail-on any` failed on a kernel whose code had
+    not changed. Each definition is a value of its own: both spellings normalize alike."""
+    text = ("tt.func public @k(%x: !tt.ptr<f32>, %n: i32) {\n"
+            "  %c0 = arith.constant 0 : i32\n"
+            "  %a = scf.for %off = %c0 to %n step %c0 iter_args(%acc = %c0) -> (i32)  : i32 {\n"
+            "    %s = arith.addi %acc, %off : i32\n    scf.yield %s : i32\n  }\n"
+            "  %b:2 = scf.for %off = %c0 to %n step %c0 iter_args(%acc = %a, %t = %c0) -> (i32, i32)  : i32 {\n"
+            "    %s, %u = tt.call @two(%acc, %off) : (i32, i32) -> (i32, i32)\n    scf.yield %s, %u : i32, i32\n"
+            "  }\n"
+            "  %r = \"tt.reduce\"(%b#0) <{axis = 0 : i32}> ({\n  ^bb0(%p: i32, %q: i32):\n"
+            "    %m = arith.maxsi %p, %q : i32\n    tt.reduce.return %m : i32\n  }) : (i32) -> i32\n"
+            "  %r2 = \"tt.reduce\"(%r) <{axis = 0 : i32}> ({\n  ^bb0(%p: i32, %q: i32):\n"
+            "    %m = arith.minsi %p, %q : i32\n    tt.reduce.return %m : i32\n  }) : (i32) -> i32\n"
+            "  tt.return\n}\n")
+    renamed = text.replace("scf.for %off = %c0 to %n step %c0 iter_args(%acc = %a", "scf.for %o2 = %c0 to %n "
+                           "step %c0 iter_args(%acc = %a")
+    renamed = renamed.replace("tt.call @two(%acc, %off)", "tt.call @two(%acc, %o2)")
+    assert renamed != text
+    assert normalize("ttgir", text) == normalize("ttgir", renamed)
+    lines = normalize("ttgir", text).splitlines()
+    loops = [ln for ln in lines if "scf.for" in ln]
+    # the second loop's variable and accumulator are values of their own, used as such in its body
+    iv = [ln.split("scf.for ")[1].split(" ")[0] for ln in loops]
+    assert len(set(iv)) == 2, loops
+    assert f"tt.call @two(%v{int(iv[1][2:]) + 1}, {iv[1]})" in "\n".join(lines)
+    minmax = [ln for ln in lines if "arith.maxsi" in ln or "arith.minsi" in ln]
+    assert minmax[0].split(" = ")[1].split(" ", 1)[1] != minmax[1].split(" = ")[1].split(" ", 1)[1], minmax
+    assert normalize("ttgir", text, FOLD_OFF).count("%off") == 4  # (names kept: nothing renumbered)

@@ -63,6 +63,12 @@ MLIR_LOC_START = re.compile(r"\s*\bloc\(")
 MLIR_LOC_ALIAS_REF = re.compile(r"\s*\bloc\(#loc\d*\)")
 _MLIR_SSA_GROUP = re.compile(f"({MLIR_SSA.pattern})")  # the whole name as the group, for _rename_all
 _MLIR_BLOCK_LABEL_GROUP = re.compile(f"({MLIR_BLOCK_LABEL.pattern})")
+# Where a value is defined: the results before a line's ` = ` (`%a, %b = `, `%r:2 = `), a name followed by
+# ` = ` inside a line (`scf.for %iv = `, `iter_args(%acc = `, `scf.while (%x = `), a block's or function's
+# argument (`^bb0(%a: f32`, `(%arg0: !tt.ptr<f16>`). MLIR reuses a name in sibling regions (three loops over
+# `%off`): each definition is a value of its own.
+_MLIR_RESULTS = re.compile(r"^\s*(%[A-Za-z0-9_$.\-]+(?::\d+)?(?:, %[A-Za-z0-9_$.\-]+(?::\d+)?)*) = ")
+_MLIR_INLINE_DEF = re.compile(r"(%[A-Za-z0-9_$.\-]+)(?: = |: )")
 
 # --- LLVM IR --------------------------------------------------------------------------------
 LLIR_DBG_ATTACHMENT = re.compile(r",?\s*!dbg !\d+")
@@ -327,6 +333,9 @@ def _rename_mlir_function(lines: list[str], options: NormalizeOptions) -> list[s
     if options.fold_renames:
         text = "\n".join(lines)
         if "%" in text:
+            redefined = _redefined_names(text)
+            if redefined:  # (a name defined again in a sibling region: numbered per definition)
+                text = "\n".join(_mark_definitions(lines, redefined))
             text = _rename_all(_MLIR_SSA_GROUP, values, text)
         if "^" in text:
             text = _rename_all(_MLIR_BLOCK_LABEL_GROUP, blocks, text)
@@ -344,6 +353,76 @@ def _rename_mlir_function(lines: list[str], options: NormalizeOptions) -> list[s
             line = _rename_all(_MLIR_BLOCK_LABEL_GROUP, blocks, line)
         out.append(line)
     return out
+
+
+def _definitions(line: str) -> list[tuple[int, str]]:
+    """(position, name) of each value a line defines, outside strings (`_MLIR_RESULTS`, `_MLIR_INLINE_DEF`)."""
+    if "%" not in line or ("=" not in line and ":" not in line):
+        return []
+    code = _STRING_LITERAL.sub(lambda m: " " * len(m.group(0)), line) if '"' in line else line
+    out = []
+    m = _MLIR_RESULTS.match(code)
+    if m:
+        out += [(m.start(1) + k.start(), k.group(0)) for k in MLIR_SSA.finditer(m.group(1))]
+    out += [(k.start(1), k.group(1)) for k in _MLIR_INLINE_DEF.finditer(code, m.end() if m else 0)]
+    return out
+
+
+_MLIR_RESULTS_ALL = re.compile(r"^[ \t]*(%[A-Za-z0-9_$.\-]+(?::\d+)?(?:, %[A-Za-z0-9_$.\-]+(?::\d+)?)*) = ", re.M)
+_COUNT_SUFFIX = re.compile(r":\d+$")
+
+
+def _redefined_names(text: str) -> set[str]:
+    """The value names a function's text defines more than once (in sibling regions); a superset where a
+    string holds what reads as a definition (`_mark_definitions` looks outside strings)."""
+    names = _MLIR_INLINE_DEF.findall(text)  # (a line's last result, `%x = `, among them)
+    for group in _MLIR_RESULTS_ALL.findall(text):
+        if ", " in group or ":" in group:
+            found = MLIR_SSA.findall(group)
+            names += found if _COUNT_SUFFIX.search(group) else found[:-1]
+    if len(names) == len(set(names)):
+        return set()
+    seen: set[str] = set()
+    return {n for n in names if n in seen or seen.add(n)}
+
+
+def _mark_definitions(lines: list[str], redefined: set[str]) -> list[str]:
+    """Each definition of a name in `redefined` spelled apart (`%off$$re1`, its uses in its region alike),
+    so that numbering by first appearance gives each definition a number of its own, and its uses that one:
+    a loop variable renamed in Python (`off` -> `o2` in the second of three loops over `off`) leaves the
+    numbers as they were."""
+    count: dict[str, int] = {}
+    out = []
+    holds = re.compile("|".join(map(re.escape, sorted(redefined, key=len, reverse=True)))).search
+    for line in lines:
+        if "%" not in line or not holds(line):
+            out.append(line)
+            continue
+        defs = {pos for pos, name in _definitions(line) if name in redefined}
+        if '"' in line:
+            pieces, offset = [], 0
+            for i, p in enumerate(_STRING_LITERAL.split(line)):
+                pieces.append(p if i % 2 else _mark_piece(p, offset, defs, redefined, count))
+                offset += len(p)
+            out.append("".join(pieces))
+        else:
+            out.append(_mark_piece(line, 0, defs, redefined, count))
+    return out
+
+
+def _mark_piece(text: str, offset: int, defs: set[int], redefined: set[str], count: dict[str, int]) -> str:
+    """`_mark_definitions` of a line's piece outside strings, which starts at `offset` of the line."""
+
+    def mark(m: re.Match) -> str:
+        name = m.group(0)
+        if name not in redefined:
+            return name
+        if m.start() + offset in defs:
+            count[name] = count.get(name, -1) + 1
+        k = count.get(name, 0)
+        return f"{name}$$re{k}" if k else name
+
+    return MLIR_SSA.sub(mark, text)
 
 
 def _sub_outside_strings(pattern: re.Pattern, repl: Callable[[re.Match], str], line: str) -> str:
