@@ -52,6 +52,12 @@ def _cache_policies(text: str) -> tuple[str, int]:
     return _HINTED.subn(policy, text)
 
 
+def respell_cache_hints(text: str) -> str:
+    """A load's or store's cache-hint keywords (3.8 and before) as 3.9's `{cachePolicy = ...}` attribute (the
+    normalizer of `diff` folds the two spellings so)."""
+    return _cache_policies(text)[0]
+
+
 # (the first release that reads only the new spelling, what changed, the rewrite)
 RULES: list[tuple[tuple[int, int], str, Callable[[str], tuple[str, int]]]] = [
     ((3, 8), "tensor descriptor types as !tt.tensordesc<shape x element>", _unwrap_descriptors),

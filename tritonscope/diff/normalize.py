@@ -284,6 +284,24 @@ def fold_pointer_address_space(text: str) -> str:
     return text
 
 
+# Printer-only changes between releases, folded to one spelling: 3.9 prints a load's or store's cache hints
+# as one attribute, `{cachePolicy = #tt.cache_policy<cache_modifier = none, eviction_policy = evict_first>}`,
+# where 3.8 and before printed keywords, `evictionPolicy = evict_first` (compile.ttir_upgrade respells them
+# so for the installed Triton: the same rewrite); 3.9 prints an AMD buffer op's pointer type before its
+# result's, `amdg.buffer_load %p[%o] : !tt.ptr<bf16> -> tensor<...>`, where 3.8 printed `: tensor<...>`.
+_BUFFER_PTR_TYPE = re.compile(r"(\bamdg(?:pu)?\.buffer_\w+\b.*?\s:\s)!tt\.ptr<[^<>]*>\s->\s")
+
+
+def fold_printer_changes(line: str) -> str:
+    if "cacheModifier" in line or "evictionPolicy" in line:
+        from tritonscope.compile.ttir_upgrade import respell_cache_hints
+
+        line = respell_cache_hints(line)
+    if "buffer_" in line and "-> " in line:
+        line = _BUFFER_PTR_TYPE.sub(r"\1", line, count=1)
+    return line
+
+
 class _Renamer:
     """Names in order of first appearance: the first `%x` seen becomes `{prefix}0`, and so on."""
 
@@ -311,6 +329,8 @@ def _normalize_mlir(lines: list[str], options: NormalizeOptions) -> list[str]:
             line = fold_dialect_renames(line)
         if options.fold_renames and "1>" in line and "!tt.ptr<" in line:
             line = fold_pointer_address_space(line)
+        if options.fold_renames and ("Modifier" in line or "Policy" in line or "buffer_" in line):
+            line = fold_printer_changes(line)
         if "func" in line and MLIR_FUNC_START.match(line):
             starts.append(len(out))
         out.append(line)
@@ -518,7 +538,25 @@ def refold(stage: str, normalized: str) -> str:
         normalized = _PTX_PATH_BYTES.sub(_ptx_path_bytes, normalized)
     elif stage in ("source", "ttir", "ttgir"):
         normalized = fold_helper_symbols(fold_pointer_address_space(normalized))
+        if "Modifier" in normalized or "Policy" in normalized or "buffer_" in normalized:
+            normalized = "\n".join(map(fold_printer_changes, normalized.split("\n")))
+        if _redefined_names(normalized):  # (numbered by name before: each definition numbered anew)
+            normalized = _renumber_definitions(normalized)
     return normalized
+
+
+def _renumber_definitions(normalized: str) -> str:
+    """A normalized MLIR text whose value numbers a name defined twice shares (written before values were
+    numbered per definition), numbered again: the numbers a normalization of the raw text gives now."""
+    lines = normalized.split("\n")
+    starts = [i for i, ln in enumerate(lines) if "func" in ln and MLIR_FUNC_START.match(ln)]
+    bounds = [0, *starts, len(lines)] if starts[:1] != [0] else [*starts, len(lines)]
+    out: list[str] = []
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        if a < b:
+            part = lines[a:b]
+            out += _rename_mlir_function(part, DEFAULT_OPTIONS) if _redefined_names("\n".join(part)) else part
+    return "\n".join(out)
 
 
 def _normalize_llir(lines: list[str], options: NormalizeOptions) -> list[str]:
