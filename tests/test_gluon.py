@@ -1669,3 +1669,56 @@ def test_the_written_line_spells_values_as_the_source_does():
 
     assert [_arg(v) for v in (True, False, 4, [1, True], {"symbol": "cga_layout"})] == \
         ["True", "False", "4", "[1, True]", "cga_layout"]
+
+
+ORDER_ACROSS = '''\
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+
+@gluon.jit
+def k2d(in_ptr, out_ptr, ynumel, XBLOCK: gl.constexpr, YBLOCK: gl.constexpr):
+    layout: gl.constexpr = gl.BlockedLayout([4, 1], [8, 4], [1, 4], [0, 1])
+    xs = gl.arange(0, XBLOCK, layout=gl.SliceLayout(1, layout))
+    ys = gl.arange(0, YBLOCK, layout=gl.SliceLayout(0, layout))
+    offs = xs[:, None] * ynumel + ys[None, :]
+    gl.store(out_ptr + offs, gl.load(in_ptr + offs))
+
+
+@gluon.jit
+def g1(x_ptr, out_ptr, BLOCK_X: gl.constexpr):
+    lay: gl.constexpr = gl.BlockedLayout([1], [32], [gl.num_warps()], [0])
+    v = gl.load(x_ptr + gl.arange(0, BLOCK_X, lay))
+    gl.store(out_ptr + gl.arange(0, BLOCK_X, lay), v)
+'''
+
+
+def test_written_order_across_the_addresses_and_one_element_a_thread_are_said_truly(cli, tmp_path):
+    """Helper 129: a layout written with order=[0, 1] and size_per_thread=[4, 1] over addresses adjacent along
+    dim 1 is 16 scalar loads; `loads` blamed only the row stride ('a JIT launch passing 1...') and gave no
+    written-layout advice (order=[1, 0], size_per_thread=[1, 4] gives 4 `ld.global.v4.b32`). And a 32-element
+    tensor over 128 threads was 'one-per-thread: no vector is possible (only a larger tile ...)', where a
+    written layout of size_per_thread=[4] (replicated over the other threads) gives one 16-byte vector."""
+    (tmp_path / "k.py").write_text(ORDER_ACROSS)
+    cache = str(tmp_path / "c")
+    r = cli("compile", f"{tmp_path / 'k.py'}::k2d", "--target", "cuda:90", "--signature",
+            "in_ptr=*fp32,out_ptr=*fp32,ynumel=i32:16", "--constexpr", "XBLOCK=32", "--constexpr", "YBLOCK=64",
+            "--cache-dir", cache)
+    assert r.returncode == 0, r.stderr
+    r = cli("compile", f"{tmp_path / 'k.py'}::g1", "--target", "cuda:90", "--signature", "x_ptr=*i32,out_ptr=*i32",
+            "--constexpr", "BLOCK_X=32", "--cache-dir", cache)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(cli("loads", "k2d", "--cache-dir", cache, "--json").stdout)
+    (row,) = [r for r in doc["rows"] if r["line"] == 11 and r["op"] == "tt.load"]
+    assert row["verdict"] == "scalar" and "written-layout" in row["reasons"], row
+    assert row["evidence"]["written-layout"] == (
+        "k.py:7 writes order=[0, 1] and size_per_thread=[4, 1] for #blocked: each thread's 4 contiguous f32 run "
+        "along dim 0, where the addresses are not adjacent; they are adjacent along dim 1: order=[1, 0] with "
+        "size_per_thread=[1, 4] (threads_per_warp and warps_per_cta covering the tile along it) would give "
+        "16-byte vectors")
+    doc = json.loads(cli("loads", "g1", "--cache-dir", cache, "--json").stdout)
+    (row,) = [r for r in doc["rows"] if r["op"] == "tt.load"]
+    assert row["evidence"]["one-per-thread"].endswith(
+        "leaves each thread one element with the layout written: a layout with fewer threads along the tensor "
+        "(replicating it over the others), or a larger tile, would give each thread several")
+    assert "no vector is possible" not in row["evidence"]["one-per-thread"]

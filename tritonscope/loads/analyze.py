@@ -265,7 +265,7 @@ def analyze_modules(modules: dict[str, Module], *, target: str | None, kernel: s
     if written is not None:
         from tritonscope.loads.gluon import written_layout_reasons
 
-        written_layout_reasons(rows, written[1], written[0])
+        written_layout_reasons(rows, written[1], written[0], unit_dim=lambda row: _unit_dim(row, graph))
     if line is not None:
         from tritonscope.stages.common import kernel_source_file, same_file
 
@@ -409,6 +409,20 @@ def _tensor_memory_allocation(modules: dict, unattributed: list[dict]) -> None:
         elif u["stage"] == "sass" and u["kind"] == "atomic" and u["form"].startswith("ATOMS."):
             u["of"] = ("the kernel's tensor memory allocation (tcgen05.alloc/dealloc at this position): ptxas keeps "
                        "the allocator's state in shared memory")
+
+
+def _unit_dim(row: AccessRow, graph: ValueGraph) -> int | None:
+    """The one dim along which an access's address steps one element at a time (every term that varies
+    along it, `ys[None, :]`), None where no dim or several do, or a term is not followed."""
+    site = row.sites[0]
+    if not row.shape or not site.address:
+        return None
+    with graph.through(site.calls):
+        steps = graph.steps(site.address, len(row.shape))
+    if any(None in terms for terms in steps.values()):
+        return None
+    units = [d for d, terms in steps.items() if terms and all(t == (1, frozenset(), 1) for t in terms)]
+    return units[0] if len(units) == 1 else None
 
 
 def _repeating(row: AccessRow, graph: ValueGraph) -> str | None:

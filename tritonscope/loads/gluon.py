@@ -8,6 +8,7 @@ Pure: access rows and the written-vs-resolved layouts (tritonscope.layouts.gluon
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from tritonscope.errors import TritonscopeError
 from tritonscope.layouts.attrs import parse_layout
@@ -29,12 +30,17 @@ def _written_for(alias: str | None, resolutions: list[Resolution]) -> Resolution
     return (exact or found or [None])[0]
 
 
-def written_layout_reasons(rows: list[AccessRow], resolutions: list[Resolution], source_file: str) -> None:
-    """Add a `written-layout` reason to each global access whose written layout caps its vectors."""
+def written_layout_reasons(rows: list[AccessRow], resolutions: list[Resolution], source_file: str,
+                           unit_dim: Callable[[AccessRow], int | None] | None = None) -> None:
+    """Add a `written-layout` reason to each global access whose written layout caps its vectors: its
+    size_per_thread along its fastest dim, or (`unit_dim`: the dim along which an access's address steps one
+    element at a time) an order whose fastest dim is not the one its addresses run along."""
     name = os.path.basename(source_file)
     for row in rows:
         _written_not_propagated(row, resolutions, name)
         if row.kind not in _GLOBAL_KINDS or not row.shape or row.fastest_dim is None:
+            continue
+        if unit_dim is not None and _order_across(row, resolutions, name, unit_dim):
             continue
         element_bytes = max(1, row.element_bits // 8)
         run = row.contiguous_per_thread or 1
@@ -74,6 +80,37 @@ def written_layout_reasons(rows: list[AccessRow], resolutions: list[Resolution],
             "written-layout",
             f"{r.written.where(name)} writes {value} for #{row.layout}: {run} contiguous {row.dtype} per thread "
             f"along dim {d}, {run * element_bytes}-byte accesses at most; {gain}"))
+
+
+def _order_across(row: AccessRow, resolutions: list[Resolution], name: str,
+                  unit_dim: Callable[[AccessRow], int | None]) -> bool:
+    """A written layout whose order runs each thread's elements along a dim the addresses do not run along
+    (`order=[0, 1]` over `xs[:, None] * ynumel + ys[None, :]`): narrower than its layout allows, its addresses
+    adjacent along another dim. Says which order and size_per_thread would give vectors; True where said."""
+    if row.vector_bytes is None or not row.predicted_vector_bytes or row.vector_bytes >= row.predicted_vector_bytes:
+        return False
+    u, d = unit_dim(row), row.fastest_dim
+    if u is None or u == d or row.shape[u] < 2:
+        return False
+    r = _written_for(row.layout, resolutions)
+    if r is None or not r.resolved:
+        return False
+    own = next((t for t in r.resolved if t.name == row.layout), r.resolved[0])
+    spt, order = getattr(own.layout, "size_per_thread", None), getattr(own.layout, "order", None)
+    if not spt or not order or len(order) != len(row.shape):
+        return False
+    element_bytes = max(1, row.element_bits // 8)
+    want = [1] * len(row.shape)
+    want[u] = min(MAX_VECTOR_BYTES // element_bytes, row.shape[u])
+    new_order = [u, *(o for o in order if o != u)]
+    row.reasons.append(Reason(
+        "written-layout",
+        f"{r.written.where(name)} writes order={_ints(order)} and size_per_thread={_ints(spt)} for #{row.layout}: "
+        f"each thread's {row.contiguous_per_thread or 1} contiguous {row.dtype} run along dim {d}, where the "
+        f"addresses are not adjacent; they are adjacent along dim {u}: order={_ints(new_order)} with "
+        f"size_per_thread={_ints(want)} (threads_per_warp and warps_per_cta covering the tile along it) would give "
+        f"{want[u] * element_bytes}-byte vectors"))
+    return True
 
 
 def _written_not_propagated(row: AccessRow, resolutions: list[Resolution], name: str) -> None:

@@ -311,8 +311,13 @@ def reasons(row: AccessRow, graph: ValueGraph, narrower: bool = False) -> list[R
         held = (f"the {total}-element tensor over {threads} threads" if row.ctas == 1 else
                 f"the {total}-element part of the tensor each of the {row.ctas} CTAs holds, over its {threads} "
                 "threads,")
-        out.append(Reason("one-per-thread", f"{held} leaves each thread one element: no vector is possible "
-                                            f"({fewer} would give each thread several)"))
+        if getattr(graph, "layouts_written", False) and total > 1:  # (Gluon: a layout may replicate it, wider)
+            out.append(Reason("one-per-thread", f"{held} leaves each thread one element with the layout written: a "
+                                                "layout with fewer threads along the tensor (replicating it over "
+                                                "the others), or a larger tile, would give each thread several"))
+        else:
+            out.append(Reason("one-per-thread", f"{held} leaves each thread one element: no vector is possible "
+                                                f"({fewer} would give each thread several)"))
     if layout_is_scalar and row.elements_per_thread:
         spt = getattr(site.layout, "size_per_thread", None)
         detail = f"sizePerThread={list(spt)}, " if spt else ""
