@@ -785,3 +785,31 @@ def test_a_heuristic_of_a_pointer_being_given_is_computed_from_the_signature(tmp
         in said, said
     (ttir,) = (tmp_path / "c").glob("*/*.ttir")
     assert ttir.read_text().count("tt.load") == 2  # x and the bias; no index load
+
+
+THREE_CONFIGS = textwrap.dedent('''
+    import triton
+    import triton.language as tl
+
+
+    @triton.autotune(configs=[triton.Config({"BLOCK": 256}, num_warps=4), triton.Config({"BLOCK": 512}, num_warps=4),
+                              triton.Config({"BLOCK": 512}, num_warps=8)], key=["n"])
+    @triton.jit
+    def ak(x_ptr, o_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(o_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+''')
+
+
+def test_a_note_of_every_config_is_said_for_them_all(tmp_path):
+    """Helper 126: '--num-warps 32 replaces the configs' num_warps (4, 8)' and 'its 3 configs are 2 distinct
+    compiles' are of every config, but were said with config 1's label ('[config 1/3]: ...')."""
+    (tmp_path / "ak.py").write_text(THREE_CONFIGS)
+    r = run_cli("compile", f"{tmp_path / 'ak.py'}::ak", "--num-warps", "2", "--signature",
+                "x_ptr=*fp32,o_ptr=*fp32,n=i32", "--target", "cuda:90", "--cache-dir", str(tmp_path / "c"))
+    assert r.returncode == 0, r.stderr
+    notes = [ln for ln in r.stderr.splitlines() if ln.startswith("tritonscope: note:")]
+    assert any(ln.endswith("ak.py::ak [2 configs]: --num-warps 2 replaces the configs' num_warps (4, 8)")
+               for ln in notes), notes
+    assert any("ak.py::ak [2 configs]: its 3 configs are 2 distinct compiles" in ln for ln in notes), notes
+    assert not any("[config 1/3]:" in ln for ln in notes), notes

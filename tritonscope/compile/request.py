@@ -999,12 +999,11 @@ def autotune_requests(request: CompileRequest) -> list[CompileRequest]:
         fn = load_user_kernel(request.kernel.path, request.kernel.name, request.target)
     except Exception:  # noqa: BLE001 - the compile of this request reports it, with its location
         return [request]
-    out, said = [], set()
+    out = []
     for r in _config_requests(request, fn):
         r, notes = _heuristics_applied(r, fn)
-        fresh = tuple(n for n in notes if n not in said)  # (said once, where every config computes the same)
-        said.update(fresh)
-        out.append(replace(r, notes=r.notes + fresh) if fresh else r)
+        # (a note every config gets alike is said once for them all, `[N configs]`: cli.compile._notes_once)
+        out.append(replace(r, notes=r.notes + tuple(notes)) if notes else r)
     return out
 
 
@@ -1098,8 +1097,8 @@ def _config_requests(request: CompileRequest, fn: Any) -> list[CompileRequest]:
             said.append(f"its {len(configs)} configs are {len(out)} distinct compiles"
                         + (" with the command line's options" if replaced else "")
                         + f": each compiled once (configs compiled as an earlier one: {_alike_text(alike)})")
-        if said and out:
-            out[0] = replace(out[0], notes=out[0].notes + tuple(said))
+        if said:  # (of every config: each gets it, and it is said once for them all, `[N configs]`)
+            out = [replace(r, notes=r.notes + tuple(said)) for r in out]
         return out
     return [request]
 
@@ -1192,4 +1191,4 @@ def _given_configs(request: CompileRequest, configs: list, named: set[str], para
         out = [replace(r, config=None) for r in out]
     note = f"{shown} picks the autotuner's config{'s' if len(matching) > 1 else ''} {which} of {len(configs)}: " + \
         "; ".join(said)
-    return [replace(r, notes=r.notes + (note,)) if n == 0 else r for n, r in enumerate(out)]
+    return [replace(r, notes=r.notes + (note,)) for r in out]
