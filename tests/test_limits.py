@@ -187,3 +187,12 @@ def test_python_m_works_from_the_repository_root_without_the_editable_finder():
     r = subprocess.run([sys.executable, "-m", "tritonscope", "compile", "--list"], cwd=REPO,
                        capture_output=True, text=True)
     assert r.returncode == 0 and "vector_add" in r.stdout, r.stderr
+
+
+def test_a_binary_stage_skipped_names_its_file(cli, cache39):
+    """Helper 126: map's skip of SASS over --max-stage-size said 'sass: skipped: 8.8 KiB, over ...' without its
+    CUBIN, where every text stage skipped names its file."""
+    r = cli("map", SOFTMAX_90, "--cache-dir", str(cache39), "--max-stage-size", "1K")
+    assert r.returncode == 0, r.stderr
+    cubin = next((cache39 / SOFTMAX_90).glob("*.cubin"))
+    assert f"sass: skipped: {cubin}: " in r.stdout, r.stdout

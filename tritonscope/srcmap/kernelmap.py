@@ -199,7 +199,7 @@ def load_kernel_map(entry: KernelEntry, stages: list[str], explicit: bool = Fals
                     raise
                 # (a text stage that does not read, `.source` not UTF-8: the others are mapped, as `loads` and
                 # `report` go on; its file and line said with the skip)
-                kmap.skipped[stage] = e.message if binary is not None else str(e)
+                kmap.skipped[stage] = e.message if e.path and str(e.path) in e.message else str(e)
     finally:
         if sass is not None and not isinstance(sass, TritonscopeError):
             sass.close()
