@@ -418,3 +418,17 @@ def test_a_version_the_ttgir_contradicts_is_said_and_the_ttgir_decides(tmp_path)
     old = next(p for p in (DATA / "releases-3.0-3.4" / "3.1").iterdir() if any(p.glob("*.ttgir")))
     s = with_version(old, "old", "3.6.0")
     assert s.release == (3, 2) and s.guessed and "its `triton_gpu.` dialect is 3.2 or older; read as 3.2" in s.said
+
+
+def test_a_version_that_is_no_string_is_said_so(tmp_path):
+    """Helper 126: `"triton_version": 3.3` (a JSON number) read as 'no metadata names the release'."""
+    from tritonscope.artifacts.cache import Cache
+
+    src = DATA / "releases-3.5-3.8/3.7/OIDXT2NSUCMLCWBBICZI5XM3OWR6SVTPO5WD2SJTIAYPUCTG6AZQ"
+    copy = shutil.copytree(src, tmp_path / "a" / src.name)
+    (meta,) = [p for p in copy.glob("*.json") if not p.name.startswith("__grp__")]
+    meta.write_text(json.dumps({**json.loads(meta.read_text()), "triton_version": 3.7}))
+    (e,) = Cache(copy.parent).entries()
+    s = releases.for_entry(e)
+    assert s.guessed and s.said.startswith("the metadata's triton_version is not a string, as Triton writes it: 3.5 "
+                                           "or later, by its TTGIR's named locations"), s.said

@@ -144,6 +144,10 @@ def for_entry(entry) -> Semantics:
         # (a version with text after it, `3.6\x1b[2J`: no release to read; what the TTGIR shows decides)
         unread = "the metadata's triton_version does not read as a release"
         return _from_dialect(entry, unread) or Semantics(NEWEST, f"{unread}: read as the newest", guessed=True)
+    raw = entry.meta("triton_version") if hasattr(entry, "meta") else None
+    if raw is not None:  # (a number, a list: not as Triton writes it, a string; what the TTGIR shows decides)
+        unread = "the metadata's triton_version is not a string, as Triton writes it"
+        return _from_dialect(entry, unread) or Semantics(NEWEST, f"{unread}: read as the newest", guessed=True)
     inferred = entry.inferred_release
     if inferred:
         found = _from_dialect(entry, f"metadata fields of {inferred[1]} (no triton_version), but its TTGIR is "
