@@ -289,3 +289,41 @@ def test_shared_memory_over_the_device_limit_is_what_triton_refuses(tmp_path: Pa
     assert over[min(entries)] == []
     table = cli("ls", "--cache-dir", str(cache))
     assert table.returncode == 0 and f"smem>{device_limit / 1024:.1f}K" in table.stdout
+
+
+def test_pointer_heuristics_equal_the_jits(tmp_path: Path) -> None:
+    """`@triton.heuristics({"HAS_BIAS": lambda args: args["bias_ptr"] is not None})` (mamba's HAS_D, FLA's
+    USE_INITIAL_STATE): launched with a tensor and with None, the JIT computes True and False; `compile` computes
+    True from the signature's pointer and False from `--constexpr bias_ptr=None`: the same cache keys."""
+    import importlib.util
+
+    import torch
+    from test_compile_user_module import HEURISTIC_POINTERS
+
+    from tritonscope.compile.driver import compile_many, native_target, requests_for
+
+    _require_gpu()
+    path = tmp_path / "bias.py"
+    path.write_text(HEURISTIC_POINTERS.replace('args["bias_ptr"].dtype == "fp16"', "False"))
+    jit_cache, cross_cache = tmp_path / "jit", tmp_path / "cross"
+    os.environ["TRITON_CACHE_DIR"] = str(jit_cache)
+    spec = importlib.util.spec_from_file_location("bias_gpu", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    x, bias = torch.ones(64, device="cuda"), torch.full((64,), 2.0, device="cuda")
+    module.bias_kernel[(1,)](x, bias, None, BLOCK=64)
+    module.bias_kernel[(1,)](x, None, None, BLOCK=64)
+    torch.cuda.synchronize()
+    assert torch.equal(x, torch.full((64,), 5.0, device="cuda"))
+    target = native_target()
+    with_bias = requests_for([f"{path}::bias_kernel"], [target], signature="x_ptr=*fp32:16,bias_ptr=*fp32:16",
+                             constexprs=(("idx_ptr", None), ("BLOCK", 64)))
+    without = requests_for([f"{path}::bias_kernel"], [target], signature="x_ptr=*fp32:16",
+                           constexprs=(("bias_ptr", None), ("idx_ptr", None), ("BLOCK", 64)))
+    results = compile_many([*with_bias, *without], str(cross_cache), jobs=1)
+    assert all(r.ok for r in results), [r.error for r in results]
+    from tritonscope.artifacts.cache import Cache
+
+    jit = {e.hash for e in Cache(jit_cache).kernels() if e.name == "bias_kernel"}
+    _record({"test": "pointer_heuristics", "jit": sorted(jit), "cross": sorted(r.hash for r in results)})
+    assert len(jit) == 2 and {r.hash for r in results} == jit
