@@ -405,3 +405,12 @@ def test_one_element_a_thread_is_not_blamed_on_alignment(compile_kernel):
                                     constexprs={"BLOCK": 256, "N": 3}))
     (row,) = [r for r in report.rows if r.line == 10]
     assert [x.code for x in row.reasons] == ["one-per-thread", "layout-contiguity-1"], row.reasons
+
+
+def test_an_address_from_a_scan_is_not_said_to_repeat(compile_kernel):
+    """Helper 130: offsets from `tl.cumsum` (0..255, a `"tt.scan"` whose result type is printed after its
+    region) read as a scalar, the same for every element: repeated-address, falsely. Its steps are unknown."""
+    report = _report(compile_kernel(f"{SPLAT_ADDRESS}::scan_address", target="cuda:90",
+                                    signature="x_ptr=*fp32:16,out_ptr=*fp32:16", constexprs={"BLOCK": 256}))
+    (row,) = [r for r in report.rows if r.kind == "global_load"]
+    assert "repeated-address" not in [x.code for x in row.reasons], row.reasons

@@ -682,8 +682,16 @@ class ValueGraph:
             if op is None:
                 if srcs:  # a loop-carried value: its initial and yielded values
                     todo.extend((src, mult, factors, dims, div) for src in srcs)
+                    continue
+                arg = self.arguments.get(v[1:])
+                if arg is None or "tensor<" in arg.type:  # (a block's argument, a helper's tensor argument)
+                    self._unknown(out, dims, None, unknown_ops)
                 continue  # (else a kernel argument: a scalar)
-            if not _tensor_result(op):
+            tensor = _tensor_result(op)
+            if tensor is None:  # (its type not on its line: a scan's or reduction's result, not followed)
+                self._unknown(out, dims, op, unknown_ops)
+                continue
+            if not tensor:
                 continue  # a scalar (a program id, a loaded scalar, ...): the same for every element
             shape = _result_shape(op)
             if len(shape) == len(dims) and 1 in shape:
@@ -880,9 +888,13 @@ def _reshaped_source(op: Op, srcs: list[str], dim: int) -> tuple[str, int] | Non
     return srcs[0], dim - 1 if dim > int(axis.group(1)) else dim
 
 
-def _tensor_result(op: Op) -> bool:
-    """Whether the op's result is a tensor (the type after its signature's last ` : `, and after `->`)."""
+def _tensor_result(op: Op) -> bool | None:
+    """Whether the op's result is a tensor (the type after its signature's last ` : `, and after `->`); None
+    where its line does not print it (an op with a region, `%offs = "tt.scan"(%x) <{axis = 0 : i32}> ({`: the
+    types follow its region's closing line)."""
     sig = op.text.split(" loc(", 1)[0]
+    if sig.rstrip().endswith("{"):
+        return None
     i = sig.rfind(" : ")
     if i < 0:
         return True  # no type printed: assume it may vary
