@@ -34,13 +34,16 @@ _HINTED = re.compile(
     r"(?P<hints>(?:\s+(?:cacheModifier|evictionPolicy)\s*=\s*\w+)+)"
     r"(?P<dict>\s*\{)?")
 _HINT = re.compile(r"(cacheModifier|evictionPolicy)\s*=\s*(\w+)")
+# the same keywords after any op's operands (TTGIR's `ttg.async_copy_global_to_local`, `amdg.buffer_store`)
+_HINTED_ANY_OP = re.compile(r"(?P<head>(?:%[\w.$-]+(?:#\d+)?|\]))"
+                            r"(?P<hints>(?:\s+(?:cacheModifier|evictionPolicy)\s*=\s*\w+)+)(?P<dict>\s*\{)?")
 
 
 def _unwrap_descriptors(text: str) -> tuple[str, int]:
     return _WRAPPED_DESC.subn(r"\1\2>", text)
 
 
-def _cache_policies(text: str) -> tuple[str, int]:
+def _cache_policies(text: str, pattern: re.Pattern = _HINTED) -> tuple[str, int]:
     def policy(m: re.Match) -> str:
         hints = dict(_HINT.findall(m.group("hints")))
         attr = (f"cachePolicy = #tt.cache_policy<cache_modifier = {hints.get('cacheModifier', 'none')}, "
@@ -49,13 +52,13 @@ def _cache_policies(text: str) -> tuple[str, int]:
             return f"{m.group('head')} {{{attr}, "
         return f"{m.group('head')} {{{attr}}}"
 
-    return _HINTED.subn(policy, text)
+    return pattern.subn(policy, text)
 
 
 def respell_cache_hints(text: str) -> str:
-    """A load's or store's cache-hint keywords (3.8 and before) as 3.9's `{cachePolicy = ...}` attribute (the
-    normalizer of `diff` folds the two spellings so)."""
-    return _cache_policies(text)[0]
+    """Any op's cache-hint keywords (3.8 and before: a load's, a store's, TTGIR's async copies and AMD buffer
+    ops') as 3.9's `{cachePolicy = ...}` attribute (the normalizer of `diff` folds the two spellings so)."""
+    return _cache_policies(text, _HINTED_ANY_OP)[0]
 
 
 # (the first release that reads only the new spelling, what changed, the rewrite)
