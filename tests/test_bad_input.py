@@ -302,3 +302,17 @@ def test_an_isa_text_that_does_not_read_is_no_failed_compile(cli, entry_copy):
     r = cli("loads", str(entry_copy), "--no-sass")
     assert r.returncode == 0, r.stderr
     assert "no-isa: its PTX did not read (see the note)" in r.stdout and "failed compile" not in r.stdout
+
+
+def test_a_count_written_as_a_boolean_is_not_compiled_with(cli, entry_copy, tmp_path):
+    """Helper 130: `"num_stages": true` read as unknown in ls, but compile from the entry took it (a bool is an
+    int to Python) and wrote `num_stages: true` into the new entry's metadata."""
+    p = entry_copy / "add_kernel.json"
+    meta = json.loads(p.read_text())
+    meta.update(num_stages=True)
+    p.write_text(json.dumps(meta))
+    r = cli("compile", str(entry_copy), "--target", "cuda:90", "--cache-dir", str(tmp_path / "out"), "--json")
+    assert r.returncode == 0, r.stderr
+    (res,) = json.loads(r.stdout)["results"]
+    assert res["options"]["num_stages"] == 3
+    assert any("the metadata's num_stages True is not as Triton writes it: not taken" in n for n in res["notes"]), res

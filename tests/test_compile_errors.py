@@ -135,11 +135,13 @@ def test_a_python_file_without_a_kernel_name_lists_its_jit_functions(cli, tmp_pa
     functions it defines (read from its syntax: nothing is imported), autotuned ones and a class's included."""
     path = _write(tmp_path, USER_KERNEL + "\n\nclass Ops:\n    @triton.jit\n    def inner(p):\n        pass\n\n\n"
                   "@triton.autotune(configs=[], key=[])\n@triton.jit(do_not_specialize=['p'])\ndef tuned(p):\n"
-                  "    pass\n\n\ndef plain():\n    pass\n")
+                  "    pass\n\n\ndef plain():\n    pass\n\n\nfrom triton import jit as J\n\n\n@J\ndef aliased(p):\n"
+                  "    pass\n\n\nassigned = triton.jit(plain)\n")
     proc = cli("compile", str(path), "--target", "cuda:90", "--cache-dir", str(tmp_path / "c"))
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert proc.stderr.strip().endswith(f"{path}: name the kernel to compile as {path}::NAME (@jit functions there: "
-                                        "copy_kernel, broken_kernel, tuned, Ops.inner)"), proc.stderr
+                                        "copy_kernel, broken_kernel, tuned, aliased, assigned, Ops.inner)"), \
+        proc.stderr
     assert not (tmp_path / "c").exists()
     proc = cli("compile", str(tmp_path / "gone.py"), "--target", "cuda:90", "--cache-dir", str(tmp_path / "c"))
     assert proc.returncode == 2 and proc.stderr.strip().endswith("gone.py: no such file"), proc.stderr
@@ -918,3 +920,15 @@ def test_a_dtype_triton_does_not_have_is_a_usage_error(cli, tmp_path):
         assert "--constexpr 'tl.float17': triton.language has no 'float17' (its dtypes: bfloat16, float16, " \
             in proc.stderr, proc.stderr
     assert not (tmp_path / "c").exists()
+
+
+def test_a_name_of_triton_language_that_is_no_dtype_is_a_usage_error(cli, tmp_path):
+    """Helper 130: `--constexpr DT=tl.dtype` (a name triton.language has, the dtype class) was passed on as the
+    text 'tl.dtype': "'str' object has no attribute 'is_int'"."""
+    path = _write(tmp_path, "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+                            "def fill(p, DT: tl.constexpr, BLOCK: tl.constexpr):\n"
+                            "    tl.store(p + tl.arange(0, BLOCK), tl.zeros((BLOCK,), dtype=DT))\n")
+    proc = cli("compile", f"{path}::fill", "--target", "cuda:90", "--signature", "p=*fp16", "--constexpr",
+               "DT=tl.dtype", "--constexpr", "BLOCK=64", "--cache-dir", str(tmp_path / "c"))
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "--constexpr 'tl.dtype': triton.language has 'dtype', which is no dtype (its dtypes: " in proc.stderr

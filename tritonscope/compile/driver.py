@@ -324,7 +324,7 @@ def _compile_ir(request: CompileRequest, cache_dir: str, log: str | None = None)
     result.kernel_name = str(meta.get("name") or path.stem)
     options = {k: meta[k] for k in RETARGET_OPTIONS if isinstance(meta.get(k), int)}  # (bools are ints)
     for k, v in list(options.items()):  # (a damaged count: Triton never writes one below its range)
-        if k != "enable_fp_fusion" and v < (0 if k == "num_stages" else 1):
+        if k != "enable_fp_fusion" and (isinstance(v, bool) or v < (0 if k == "num_stages" else 1)):
             del options[k]
             result.notes.append(f"the metadata's {k} {v} is not as Triton writes it: not taken (Triton's default, "
                                 "unless the TTGIR or an option gives one)")

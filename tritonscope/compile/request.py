@@ -166,14 +166,20 @@ def _unnamed_kernel(text: str) -> str:
     except (SyntaxError, ValueError, OSError) as exc:
         return f"{text}: name the kernel to compile as {text}::NAME ({type(exc).__name__} reading it: {exc})"
 
+    # names `jit` is imported as (`from triton import jit as J`)
+    aliases = {"jit"} | {a.asname for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                         for a in n.names if a.name == "jit" and a.asname}
+
+    def is_jit(expr) -> bool:  # `triton.jit`, `jit`, `gluon.jit`, `J`, and each called (`triton.jit(...)`)
+        expr = expr.func if isinstance(expr, ast.Call) else expr
+        return (expr.attr == "jit") if isinstance(expr, ast.Attribute) else getattr(expr, "id", None) in aliases
+
     def jitted(node) -> bool:  # @triton.jit, @jit, @gluon.jit, @triton.jit(...), autotune/heuristics above one
-        for dec in node.decorator_list:
-            dec = dec.func if isinstance(dec, ast.Call) else dec
-            if (dec.attr if isinstance(dec, ast.Attribute) else getattr(dec, "id", None)) == "jit":
-                return True
-        return False
+        return any(is_jit(dec) for dec in node.decorator_list)
 
     found = [n.name for n in tree.body if isinstance(n, ast.FunctionDef) and jitted(n)]
+    found += [t.id for n in tree.body if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+              and is_jit(n.value.func) for t in n.targets if isinstance(t, ast.Name)]  # `k = triton.jit(f)`
     found += [f"{c.name}.{n.name}" for c in tree.body if isinstance(c, ast.ClassDef)
               for n in c.body if isinstance(n, ast.FunctionDef) and jitted(n)]
     there = f"@jit functions there: {', '.join(found)}" if found else "it defines no @jit function at its top level"

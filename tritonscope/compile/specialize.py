@@ -417,10 +417,13 @@ def _constexpr_value(value: Any) -> Any:
         dtype = getattr(tl, name, None)
         if isinstance(dtype, tl.dtype):
             return dtype
-        if dtype is None and re.fullmatch(r"(?:tl|triton\.language)\.[A-Za-z_]\w*", value.strip()):
+        if callable(dtype) and not isinstance(dtype, type):
+            return dtype  # (a function of triton.language, `tl.sum`, as a launch would pass it)
+        if re.fullmatch(r"(?:tl|triton\.language)\.[A-Za-z_]\w*", value.strip()):
             known = sorted(k for k, v in vars(tl).items() if isinstance(v, tl.dtype) and not k.startswith("_")
                            and k not in ("void", "pi32_t"))
-            raise UsageError(f"--constexpr {value.strip()!r}: triton.language has no {name!r} (its dtypes: "
+            what = f"has no {name!r}" if dtype is None else f"has {name!r}, which is no dtype"
+            raise UsageError(f"--constexpr {value.strip()!r}: triton.language {what} (its dtypes: "
                              f"{', '.join(known)})")
     if isinstance(value, str) and GLUON_VALUE.match(value):
         return gluon_value(value)
