@@ -731,15 +731,16 @@ CALLED_HELPER_TTGIR = """module {
 
 def test_a_called_functions_argument_is_not_a_value_of_the_same_name():
     """Triton 3.9 names values after the Python variables: the kernel's `%offset` and the helper's argument
-    `%offset` were one value to the graph. The argument is its own (a scalar to step along, as any argument),
-    and through the call it is what the call passes."""
+    `%offset` were one value to the graph. The argument is its own (outside a call, a tensor argument's steps
+    are unknown: the helper's `%offset` may vary any way; helper 130), and through the call it is what the
+    call passes."""
     from tritonscope.loads.sites import ValueGraph
 
     module = parse("ttgir", CALLED_HELPER_TTGIR, "k.ttgir")
     graph = ValueGraph(module, CALLED_HELPER_TTGIR)
     call = next(op for op in module.ops if op.op == "tt.call")
     assert graph.function_args == {"k": ["%x"], "h": ["%offset@h"]}
-    assert graph.steps(["%0"], 1) == {}
+    assert graph.steps(["%0"], 1) == {0: [None]}
     with graph.through((call,)):
         assert graph.steps(["%0"], 1) == {0: [(4, frozenset(), 1)]}
 
@@ -1421,3 +1422,16 @@ def test_an_atomic_the_target_does_by_compare_and_swap_says_so(cli):
         if cas:
             assert row["stages"]["amdgcn"] == {"global_atomic_cmpswap": 16}
             assert "made the `fadd <2 x bfloat>` atomic a compare-and-swap loop" in row["evidence"]["cas-loop"]
+
+
+def test_an_access_whose_ptx_adds_an_inlining_call_is_joined_by_where_it_was_written():
+    """Helper 131: Triton 3.3.1's pipelined `ttg.local_load`s of tutorial 06's inlined `_attn_bwd_dkdv` are
+    located at 167:16 in TTGIR (no call site), and the PTX's debug info puts their 16 `ldmatrix` in inlined
+    ranges at 180:50 and 196:26: PTX and SASS had nothing for the rows (`unknown`, no-isa-match), while
+    `map --line 167` showed them. They are joined by the position the helper wrote them at."""
+    (e,) = Cache(Path(__file__).parent / "data" / "inlined-ptx-cuda80-triton3.3").kernels()
+    report = analyze_entry(e, sass=False)
+    rows = {(r.line, r.col): r for r in report.rows if r.op == "ttg.local_load" and " @ " not in r.where}
+    for pos in ((167, 16), (168, 16), (216, 16), (218, 17)):
+        assert rows[pos].stages["ptx"] == {"ldmatrix.sync.aligned.m8n8.x4.shared.b16": 16}, (pos, rows[pos].stages)
+        assert rows[pos].verdict == "as-predicted"

@@ -88,6 +88,12 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
         inner = op.loc.written() if op.loc is not None and (stage not in LINE_ONLY_STAGES or col) else None
         written = (inner.line, inner.col, inner.file) if inner is not None else None
         chosen, level = _choose(stage, acc, key, line, col, candidates, written[:2] if written else None)
+        if not chosen and written is not None and stage in _CALLER_ADDED:
+            # the stage names a call its instruction was inlined at where TTGIR's location of the access has
+            # none (Triton 3.3's pipelined local_load in an inlined helper: its PTX's debug info adds the call
+            # at 180:50 to 167:16): the access written at that position with no call of its own
+            bare = [r for r in by_line.get(written[0], []) if r.col == written[1] and " @ " not in r.where]
+            chosen, level = _choose(stage, acc, (), written[0], written[1], bare) if bare else ([], "")
         if stage in LINE_ONLY_STAGES and not col:  # (nvdisasm's own line table: no column, no helper frame)
             written = None
         if not chosen:
@@ -172,6 +178,10 @@ _LLIR_ASM_MMA = re.compile(
 _TRANSPOSED_BITS = re.compile(r"(?:\bds\.read\.tr|_tr_b)(\d+)")
 _LLVM_FLOATS = {"bfloat": "bf16", "half": "f16", "float": "f32", "double": "f64"}
 _LLVM_FLOAT = re.compile(r"(?:<\d+ x |\s)(bfloat|half|float|double)>?$")
+
+
+# stages whose debug info may add an inlining call TTGIR's location of an access lacks
+_CALLER_ADDED = ("ptx", "sass")
 
 
 def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
