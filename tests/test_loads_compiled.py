@@ -414,3 +414,20 @@ def test_an_address_from_a_scan_is_not_said_to_repeat(compile_kernel):
                                     signature="x_ptr=*fp32:16,out_ptr=*fp32:16", constexprs={"BLOCK": 256}))
     (row,) = [r for r in report.rows if r.kind == "global_load"]
     assert "repeated-address" not in [x.code for x in row.reasons], row.reasons
+
+
+@pytest.mark.parametrize("target,narrow,wide", [("cuda:90", {"st.global.b16": 8}, {"st.global.b32": 4}),
+                                                ("hip:gfx942", {"buffer_store_short": 4}, {"buffer_store_dword": 2})])
+def test_unrolled_copies_in_layouts_of_other_widths_take_their_own_instructions(compile_kernel, target, narrow,
+                                                                                wide):
+    """Helper 126: `tl.static_range(3)` over `o_ptr + i * stride + offs` (f16) gives each copy its own store
+    and layout (copy 1: 1 contiguous, unaligned; copy 2, `2 * stride`: 2). Their 2- and 4-byte stores were
+    ambiguous between both rows, each 'as-predicted' with bytes 4/2. Each takes the width its layout predicts."""
+    report = _report(compile_kernel(f"{STATIC_RANGE}::static_range_store", target=target,
+                                    signature="x_ptr=*fp16:16,o_ptr=*fp16:16,stride=i32",
+                                    constexprs={"BLOCK": 1024, "N": 3}))
+    isa = "ptx" if target.startswith("cuda") else "amdgcn"
+    stores = sorted((r for r in report.rows if r.line == 19), key=lambda r: -(r.predicted_vector_bytes or 0))
+    assert len(stores) == 3 and not any(r.ambiguous for r in stores), [(r.where, r.ambiguous) for r in stores]
+    assert stores[1].stages[isa] == wide and stores[2].stages[isa] == narrow, [r.stages for r in stores]
+    assert stores[2].verdict == "scalar" and stores[1].verdict == "as-predicted"

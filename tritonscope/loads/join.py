@@ -581,6 +581,18 @@ def settle_by_counts(stage: str, rows: list[AccessRow]) -> None:
             if all(n > 0 for n, r in zip(need, members, strict=True) if r in open_rows) and sum(need) == total:
                 _settle(stage, form, members, need)
                 continue
+        # copies of an unrolled access (`tl.static_range` over `o_ptr + i * stride + offs`) in layouts of other
+        # widths, the coalesce pass giving each the alignment it proves (copy 1: 2-byte stores, copy 2 with
+        # `2 * stride`: 4-byte ones): the instructions of a width go to the open rows whose layout predicts
+        # that width, when the vectors they lack add up to them (helper 126)
+        if open_rows and all(r.kind in _GLOBAL_KINDS for r in members):
+            fit = [r for r in open_rows if _expected_width(r) == width]
+            if fit and len(fit) < len(open_rows):
+                need = [(r.predicted_vectors_per_thread or 0) * r.instances - _own_vectors(r, stage)
+                        if r in fit else 0 for r in members]
+                if all(n > 0 for n, r in zip(need, members, strict=True) if r in fit) and sum(need) == total:
+                    _settle(stage, form, members, need)
+                    continue
         # copies whose every element is loaded by an instruction of its own (a gather, a runtime stride):
         # each row's elements, when they add up to the shared instructions and no row has others here
         # (or, where the compiler loaded each distinct address once, as ptxas does a replicated layout's
