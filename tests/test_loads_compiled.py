@@ -431,3 +431,15 @@ def test_unrolled_copies_in_layouts_of_other_widths_take_their_own_instructions(
     assert len(stores) == 3 and not any(r.ambiguous for r in stores), [(r.where, r.ambiguous) for r in stores]
     assert stores[1].stages[isa] == wide and stores[2].stages[isa] == narrow, [r.stages for r in stores]
     assert stores[2].verdict == "scalar" and stores[1].verdict == "as-predicted"
+
+
+def test_a_scalar_atomic_placed_on_a_buffer_atomics_position_is_found_there(compile_kernel):
+    """Helper 126: gfx942 gives the scalar `tl.atomic_add(c_ptr, 1)` (line 21) the position of the vector
+    buffer atomic before it (20:5): that row took its `atomicrmw add i32` beside its own buffer atomic, and the
+    scalar's row was unknown, no-isa-match. A buffer atomic lowers to buffer instructions alone."""
+    report = _report(compile_kernel(f"{SCALAR_ATOMIC}::scalar_beside_buffer_atomic", target="hip:gfx942",
+                                    signature="x_ptr=*i32,c_ptr=*i32,n=i32", constexprs={"BLOCK": 256}))
+    rows = {r.line: r for r in report.rows if r.kind == "atomic"}
+    assert rows[20].stages["llir"] == {"raw.ptr.buffer.atomic i32": 1}, rows[20].stages
+    assert rows[21].stages["llir"] == {"atomicrmw add i32": 1} and rows[21].verdict == "scalar", rows[21].stages
+    assert "where only an AMD buffer atomic is" in rows[21].relocations[0].evidence

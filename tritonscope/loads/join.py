@@ -187,6 +187,11 @@ _CALLER_ADDED = ("ptx", "sass")
 def _choose(stage: str, acc: memops.MemAccess, key: tuple, line: int, col: int,
             candidates: list[AccessRow], written: tuple[int, int] | None = None) -> tuple[list[AccessRow], str]:
     fitting = [r for r in candidates if acc.kind in ACCEPTS.get(r.kind, ())]
+    if acc.kind == "atomic" and stage in ("llir", "amdgcn"):
+        # an AMD buffer atomic lowers to a buffer instruction and nothing else does: a plain `atomicrmw` at a
+        # buffer atomic's position is another access's (gfx942 gives a scalar `tl.atomic_add(c_ptr, 1)` the
+        # position of the vector buffer atomic before it; helper 126)
+        fitting = [r for r in fitting if r.op.startswith("amdg.buffer") == ("buffer" in acc.form)]
     if not fitting:
         return [], ""
     shape = memops.tcgen05_shape(acc.form) if stage in LINE_ONLY_STAGES else None

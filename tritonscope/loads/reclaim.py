@@ -567,7 +567,8 @@ def atomics_off_position(rows: list[AccessRow], unattributed: list[dict]) -> Non
     gave them that position (Triton 3.9 on gfx942: a scalar `tl.atomic_add(i64_ptr, 1)` at 92:5, its
     `atomicrmw add i64` on the `tl.load` of line 89, helper 116). One row per (operation, type) lacking, one
     position holding them: else nothing is moved."""
-    atomic_lines = {(r.line, r.col) for r in rows if r.kind == "atomic"}
+    # (a position holding only an AMD buffer atomic has no access a plain atomic there could be)
+    atomic_lines = {(r.line, r.col) for r in rows if r.kind == "atomic" and not r.op.startswith("amdg.buffer")}
     lacking: dict[tuple[str, str], list[AccessRow]] = collections.defaultdict(list)
     for r in rows:
         if r.kind != "atomic" or r.stages.get("llir") or r.ambiguous.get("llir") or not r.sites:
@@ -587,9 +588,12 @@ def atomics_off_position(rows: list[AccessRow], unattributed: list[dict]) -> Non
             continue
         n = sum(u["count"] for u in items)
         line, col, moved = _take("llir", row, items, n, unattributed)
+        there = ("where only an AMD buffer atomic is (which lowers to buffer instructions alone)"
+                 if any(r.kind == "atomic" and (r.line, r.col) == (line, col) for r in rows)
+                 else "where no atomic access is")
         _moved(row, Reason("relocated", f"llir: none of its instructions sit on {row.line}:{row.col}; its {moved} "
                                         f"`{items[0]['form']}`, the kernel's only unclaimed ones, sit on {line}:{col}, "
-                                        "where no atomic access is: the lowering gave them that position"))
+                                        f"{there}: the lowering gave them that position"))
 
 
 _TT_ATOMIC = re.compile(r"\batomic_(cas|rmw)\b\s*(\w+)?")
