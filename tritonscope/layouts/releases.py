@@ -17,7 +17,7 @@ import re
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from tritonscope.errors import UsageError
+from tritonscope.errors import TritonscopeError, UsageError
 
 NEWEST = (3, 9)
 OLDEST_RECORDED = (2, 2)  # the oldest release checked (its code generator: tests/layout_codegen.py)
@@ -160,31 +160,33 @@ def for_entry(entry) -> Semantics:
 
 
 # Up to 3.2 the TritonGPU dialect was `triton_gpu.` (3.3 renamed it `ttg.`)
-_OLD_DIALECT = b"triton_gpu."
+_OLD_DIALECT = "triton_gpu."
 _DIALECT_HEAD = 1 << 16
 
 
-_NEW_DIALECT = b"#ttg."
+_NEW_DIALECT = "#ttg."
 # a named location, `loc("offs"(#loc3))`, came in 3.5 (MLIR's NameLoc on the values Triton names)
-_NAME_LOC = re.compile(rb'loc\("[^"\n]*"\(#loc')
+_NAME_LOC = re.compile(r'loc\("[^"\n]*"\(#loc')
 
 
-def _read_dialect(entry, whole: bool = True) -> tuple[bool, bytes] | None:
+def _read_dialect(entry, whole: bool = True) -> tuple[bool, str] | None:
     """(whether the TTGIR spells the dialect `triton_gpu.`, its text: the head alone for that or unless
-    `whole`); None where the entry has no TTGIR or it shows neither spelling."""
-    path = entry.files.get("ttgir") if getattr(entry, "files", None) else None
-    if path is None:
+    `whole`); None where the entry has no TTGIR, it does not read, or it shows neither spelling. Read through
+    the entry's shared stages (`stages.stage_text`): the command reading it too opens it once."""
+    if "ttgir" not in (getattr(entry, "files", None) or {}):
         return None
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(_DIALECT_HEAD)
-            if _OLD_DIALECT in head:
-                return True, head
-            if _NEW_DIALECT not in head:
-                return None
-            return False, head + fh.read() if whole else head  # (the location table is at the end)
-    except OSError:
+        from tritonscope.stages import stage_text
+
+        text = stage_text(entry, "ttgir")
+    except (TritonscopeError, OSError):
         return None
+    head = text[:_DIALECT_HEAD]
+    if _OLD_DIALECT in head:
+        return True, head
+    if _NEW_DIALECT not in head:
+        return None
+    return False, text if whole else head
 
 
 def _checked(entry, v: tuple[int, int]) -> Semantics | None:
@@ -197,18 +199,9 @@ def _checked(entry, v: tuple[int, int]) -> Semantics | None:
     said = f"the metadata's triton_version {v[0]}.{v[1]} contradicts its TTGIR"
     if old and v >= (3, 3):
         return Semantics((3, 2), f"{said}: its `triton_gpu.` dialect is 3.2 or older; read as 3.2", guessed=True)
-    if not old and (v <= (3, 2) or (v < (3, 5) and _NAME_LOC.search(head + _rest(entry, len(head))))):
+    if not old and (v <= (3, 2) or (v < (3, 5) and _NAME_LOC.search(_read_dialect(entry)[1]))):
         return _from_dialect(entry, said)
     return None
-
-
-def _rest(entry, start: int) -> bytes:
-    try:
-        with open(entry.files["ttgir"], "rb") as fh:
-            fh.seek(start)
-            return fh.read()
-    except OSError:
-        return b""
 
 
 def _from_dialect(entry, why: str = "no metadata names the release") -> Semantics | None:
