@@ -1435,3 +1435,27 @@ def test_an_access_whose_ptx_adds_an_inlining_call_is_joined_by_where_it_was_wri
     for pos in ((167, 16), (168, 16), (216, 16), (218, 17)):
         assert rows[pos].stages["ptx"] == {"ldmatrix.sync.aligned.m8n8.x4.shared.b16": 16}, (pos, rows[pos].stages)
         assert rows[pos].verdict == "as-predicted"
+
+
+def test_an_instruction_written_in_another_file_is_not_joined_to_an_access_of_this_one(tmp_path):
+    """Helper 132: ea2f16b's join of a PTX instruction by the position its helper wrote it at compared line and
+    column only: an `ld.shared.v2.b32` written at other.py:152:20 (inlined at 173:26) was counted for the kernel
+    file's own access at 152:20. (torchao's int matmul, Triton 3.6, its PTX given that location by hand.)"""
+    import shutil
+
+    src = Path(__file__).parent / "data" / "thirdparty-h100-triton3.6" / "torchao" / \
+        "23YZV6A7FXFNL5PL33GFMMBDSFAYBVSOWU37GJWYM2DVZKLEGFAA"
+    entry = shutil.copytree(src, tmp_path / "c" / src.name, ignore=shutil.ignore_patterns("*.cubin"))
+    (ptx,) = entry.glob("*.ptx")
+    text = ptx.read_text()
+    first = "\tld.shared.v2.b32 \t{%r114, %r115}, [%r141];\n"
+    assert first in text
+    text = text.replace(first, "\t.loc\t3 152 20  // other.py:152:20 @[ intmm_triton.py:173:26 ]\n"
+                        + first + "\t.loc\t1 173 26  // intmm_triton.py:173:26\n", 1)
+    text = text.replace('\t.file\t2 "', '\t.file\t3 "/packages/torchao/kernel/other.py"\n\t.file\t2 "', 1)
+    ptx.write_text(text)
+    (e,) = Cache(entry.parent).kernels()
+    report = analyze_entry(e, sass=False)
+    (row,) = [r for r in report.rows if (r.line, r.col) == (152, 20) and r.kind == "shared_load"]
+    assert "ld.shared.v2.b32" not in row.stages.get("ptx", {}), row.stages
+    assert any(u["stage"] == "ptx" and u.get("written_file", "").endswith("other.py") for u in report.unattributed)

@@ -17,7 +17,7 @@ import re
 
 from tritonscope.loads.model import AccessRow, Reason
 from tritonscope.stages import memops
-from tritonscope.stages.common import Module, SourceLoc
+from tritonscope.stages.common import Module, SourceLoc, same_file
 from tritonscope.stages.table import LINE_ONLY_STAGES
 
 # Which instruction kinds of lower stages can implement an access of a TTGIR kind (first: the usual one).
@@ -92,7 +92,8 @@ def join_stage(stage: str, module: Module, rows: list[AccessRow], unattributed: 
             # the stage names a call its instruction was inlined at where TTGIR's location of the access has
             # none (Triton 3.3's pipelined local_load in an inlined helper: its PTX's debug info adds the call
             # at 180:50 to 167:16): the access written at that position with no call of its own
-            bare = [r for r in by_line.get(written[0], []) if r.col == written[1] and " @ " not in r.where]
+            bare = [r for r in by_line.get(written[0], []) if r.col == written[1] and " @ " not in r.where
+                    and (not written[2] or not r.file or same_file(r.file, written[2]))]
             chosen, level = _choose(stage, acc, (), written[0], written[1], bare) if bare else ([], "")
         if stage in LINE_ONLY_STAGES and not col:  # (nvdisasm's own line table: no column, no helper frame)
             written = None
