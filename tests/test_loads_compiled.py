@@ -414,6 +414,12 @@ def test_an_address_from_a_scan_is_not_said_to_repeat(compile_kernel):
                                     signature="x_ptr=*fp32:16,out_ptr=*fp32:16", constexprs={"BLOCK": 256}))
     (row,) = [r for r in report.rows if r.kind == "global_load"]
     assert "repeated-address" not in [x.code for x in row.reasons], row.reasons
+    # a reduction to a scalar (its type on its region's closing line) is the same for every element: the
+    # address `x_ptr + tl.max(offs) + offs * 0` repeats
+    report = _report(compile_kernel(f"{SPLAT_ADDRESS}::reduced_address", target="cuda:90",
+                                    signature="x_ptr=*fp32:16,out_ptr=*fp32:16", constexprs={"BLOCK": 256}))
+    (row,) = [r for r in report.rows if r.kind == "global_load"]
+    assert [x.code for x in row.reasons] == ["repeated-address"], row.reasons
 
 
 @pytest.mark.parametrize("target,narrow,wide", [("cuda:90", {"st.global.b16": 8}, {"st.global.b32": 4}),

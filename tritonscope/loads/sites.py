@@ -688,7 +688,9 @@ class ValueGraph:
                     self._unknown(out, dims, None, unknown_ops)
                 continue  # (else a kernel argument: a scalar)
             tensor = _tensor_result(op)
-            if tensor is None:  # (its type not on its line: a scan's or reduction's result, not followed)
+            if tensor is None:
+                tensor = self._region_result_tensor(op)
+            if tensor is None:  # (its type not read: a scan's or reduction's result, not followed)
                 self._unknown(out, dims, op, unknown_ops)
                 continue
             if not tensor:
@@ -753,6 +755,20 @@ class ValueGraph:
         if todo:  # (cut at `limit`: the terms not followed are unknown, along every dim)
             self._unknown(out, tuple(range(rank)), None, None)
         return out
+
+    def _region_result_tensor(self, op: Op, limit: int = 4000) -> bool | None:
+        """Whether an op with a region (`"tt.reduce"(%x) <{axis = 0 : i32}> ({`) has a tensor result, from the
+        type its region's closing line prints (`}) : (tensor<256xi32, #blocked>) -> i32`): a reduction to a
+        scalar is the same for every element; None where that line is not found."""
+        if not 0 < op.lineno <= len(self.lines):
+            return None
+        line = self.lines[op.lineno - 1]
+        close = line[:len(line) - len(line.lstrip())] + "})"
+        for text in self.lines[op.lineno:op.lineno + limit]:
+            if text.startswith(close):
+                sig = text.split(" loc(", 1)[0]
+                return "tensor<" in sig.rsplit("->", 1)[1] if "->" in sig else None
+        return None
 
     @staticmethod
     def _unknown(out: dict, dims: tuple, op: Op | None, unknown_ops: list[Op] | None) -> None:

@@ -14,3 +14,10 @@ def splat_address(x_ptr, s_ptr, out_ptr, BLOCK: tl.constexpr):
 def scan_address(x_ptr, out_ptr, BLOCK: tl.constexpr):
     offs = tl.cumsum(tl.full([BLOCK], 1, tl.int32), 0) - 1
     tl.store(out_ptr + tl.arange(0, BLOCK), tl.load(x_ptr + offs))
+
+
+@triton.jit
+def reduced_address(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    top = tl.max(offs, axis=0)
+    tl.store(out_ptr + offs, tl.load(x_ptr + top + offs * 0))
