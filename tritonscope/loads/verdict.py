@@ -229,10 +229,11 @@ def reasons(row: AccessRow, graph: ValueGraph, narrower: bool = False) -> list[R
         # the layout's fastest dim, or, where the tensor is 1 element wide along it, the one dim its
         # elements run along (a 1x256 tile whose order names dim 0: how dim 1 steps decides); a loaded
         # value that does not vary along it (a row's index broadcast along the row) leaves it readable
-        step = _step(graph, site.address, len(row.shape), dim)
+        steps = graph.steps(site.address, len(row.shape))
+        step = _step(steps.get(dim, []))
         # (no term varies along it, all followed: a splat of one pointer, `tl.zeros` offsets, a stride of 0)
         constant_along = row.shape[dim] > 1 and not one_each and (
-            step is not None and step[0] == 0 or step is None and dim not in graph.steps(site.address, len(row.shape)))
+            step is not None and step[0] == 0 or step is None and dim not in steps)
     gathered = row.gather and row.shape and not in_shared
     lines = ", ".join(sorted({f"{op} at line {line}" if line else op for line, op, _ in row.gather}))
     # (values loaded once for the whole tensor, a ragged sequence's start, are the same for every element)
@@ -385,10 +386,10 @@ def reasons(row: AccessRow, graph: ValueGraph, narrower: bool = False) -> list[R
     return out
 
 
-def _step(graph: ValueGraph, address: list[str], rank: int, dim: int) -> tuple[int, frozenset, int] | None:
+def _step(terms: list) -> tuple[int, frozenset, int] | None:
     """(constant factor, runtime factors, divisor) by which the address moves from one element to the next
-    along `dim`, when every term that varies along it says the same; None when unknown or nothing varies."""
-    terms = graph.steps(address, rank).get(dim, [])
+    along a dim (`terms`: `ValueGraph.steps` along it), when every term that varies along it says the same;
+    None when unknown or nothing varies."""
     if not terms or None in terms or len(set(terms)) != 1:
         return None
     return terms[0]
