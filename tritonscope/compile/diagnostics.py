@@ -301,9 +301,7 @@ def _amd_kernel_returns(exc: BaseException) -> str | None:
     whose kernel returns a value (the frame's `src`), else None."""
     if not isinstance(exc, AssertionError) or str(exc):
         return None
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
+    tb = _innermost_frame(exc)
     if tb is None or tb.tb_frame.f_code.co_name != "make_amdgcn":
         return None
     src = tb.tb_frame.f_locals.get("src")
@@ -311,14 +309,20 @@ def _amd_kernel_returns(exc: BaseException) -> str | None:
     return f"{m.group(1)} @{m.group(2)}" if m else None
 
 
+def _innermost_frame(exc: BaseException):
+    """The traceback entry of the frame that raised `exc` (the last of its traceback), None without one."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb
+
+
 def _raised_at(exc: BaseException) -> str:
     """Where an exception without a message was raised: `at triton/backends/amd/compiler.py:765 (assert
     len(names) == 1)`, the innermost frame's file below its site-packages, else its name."""
     import linecache
 
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
+    tb = _innermost_frame(exc)
     if tb is None:
         return ""
     file = tb.tb_frame.f_code.co_filename
