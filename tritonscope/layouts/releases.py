@@ -142,12 +142,10 @@ def for_entry(entry) -> Semantics:
         if v is not None:
             return _checked(entry, v) or Semantics(v, "the entry's metadata")
         # (a version with text after it, `3.6\x1b[2J`: no release to read; what the TTGIR shows decides)
-        unread = "the metadata's triton_version does not read as a release"
-        return _from_dialect(entry, unread) or Semantics(NEWEST, f"{unread}: read as the newest", guessed=True)
+        return _unread(entry, "the metadata's triton_version does not read as a release")
     raw = entry.meta("triton_version") if hasattr(entry, "meta") else None
     if raw is not None:  # (a number, a list: not as Triton writes it, a string; what the TTGIR shows decides)
-        unread = "the metadata's triton_version is not a string, as Triton writes it"
-        return _from_dialect(entry, unread) or Semantics(NEWEST, f"{unread}: read as the newest", guessed=True)
+        return _unread(entry, "the metadata's triton_version is not a string, as Triton writes it")
     inferred = entry.inferred_release
     if inferred:
         found = _from_dialect(entry, f"metadata fields of {inferred[1]} (no triton_version), but its TTGIR is "
@@ -157,6 +155,11 @@ def for_entry(entry) -> Semantics:
             return found
         return Semantics(inferred[0], inferred[2])
     return _from_dialect(entry) or DEFAULT
+
+
+def _unread(entry, why: str) -> Semantics:
+    """A `triton_version` that names no release: what the TTGIR shows, else the newest, said to be a guess."""
+    return _from_dialect(entry, why) or Semantics(NEWEST, f"{why}: read as the newest", guessed=True)
 
 
 # Up to 3.2 the TritonGPU dialect was `triton_gpu.` (3.3 renamed it `ttg.`)
@@ -169,10 +172,10 @@ _NEW_DIALECT = "#ttg."
 _NAME_LOC = re.compile(r'loc\("[^"\n]*"\(#loc')
 
 
-def _read_dialect(entry, whole: bool = True) -> tuple[bool, str] | None:
-    """(whether the TTGIR spells the dialect `triton_gpu.`, its text: the head alone for that or unless
-    `whole`); None where the entry has no TTGIR, it does not read, or it shows neither spelling. Read through
-    the entry's shared stages (`stages.stage_text`): the command reading it too opens it once."""
+def _read_dialect(entry) -> tuple[bool, str] | None:
+    """(whether the TTGIR spells the dialect `triton_gpu.`, its text); None where the entry has no TTGIR, it
+    does not read, or its head shows neither spelling. Read through the entry's shared stages
+    (`stages.stage_text`): the command reading it too opens it once."""
     if "ttgir" not in (getattr(entry, "files", None) or {}):
         return None
     try:
@@ -183,23 +186,23 @@ def _read_dialect(entry, whole: bool = True) -> tuple[bool, str] | None:
         return None
     head = text[:_DIALECT_HEAD]
     if _OLD_DIALECT in head:
-        return True, head
+        return True, text
     if _NEW_DIALECT not in head:
         return None
-    return False, text if whole else head
+    return False, text
 
 
 def _checked(entry, v: tuple[int, int]) -> Semantics | None:
     """None where the metadata's release agrees with what the TTGIR shows; else what the TTGIR shows, said
     to contradict it (a `triton_version` edited, or copied from another entry's metadata)."""
-    found = _read_dialect(entry, whole=False)
+    found = _read_dialect(entry)
     if found is None:
         return None
-    old, head = found
+    old, text = found
     said = f"the metadata's triton_version {v[0]}.{v[1]} contradicts its TTGIR"
     if old and v >= (3, 3):
         return Semantics((3, 2), f"{said}: its `triton_gpu.` dialect is 3.2 or older; read as 3.2", guessed=True)
-    if not old and (v <= (3, 2) or (v < (3, 5) and _NAME_LOC.search(_read_dialect(entry)[1]))):
+    if not old and (v <= (3, 2) or (v < (3, 5) and _NAME_LOC.search(text))):
         return _from_dialect(entry, said)
     return None
 
