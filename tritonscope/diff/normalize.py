@@ -67,7 +67,9 @@ _MLIR_BLOCK_LABEL_GROUP = re.compile(f"({MLIR_BLOCK_LABEL.pattern})")
 # ` = ` inside a line (`scf.for %iv = `, `iter_args(%acc = `, `scf.while (%x = `), a block's or function's
 # argument (`^bb0(%a: f32`, `(%arg0: !tt.ptr<f16>`). MLIR reuses a name in sibling regions (three loops over
 # `%off`): each definition is a value of its own.
-_MLIR_RESULTS = re.compile(r"^\s*(%[A-Za-z0-9_$.\-]+(?::\d+)?(?:, %[A-Za-z0-9_$.\-]+(?::\d+)?)*) = ")
+_MLIR_RESULT_LIST = r"(%[A-Za-z0-9_$.\-]+(?::\d+)?(?:, %[A-Za-z0-9_$.\-]+(?::\d+)?)*) = "
+_MLIR_RESULTS = re.compile(r"^\s*" + _MLIR_RESULT_LIST)
+_MLIR_RESULTS_ALL = re.compile(r"^[ \t]*" + _MLIR_RESULT_LIST, re.M)  # (each line of a function's text)
 _MLIR_INLINE_DEF = re.compile(r"(%[A-Za-z0-9_$.\-]+)(?: = |: )")
 
 # --- LLVM IR --------------------------------------------------------------------------------
@@ -388,7 +390,6 @@ def _definitions(line: str) -> list[tuple[int, str]]:
     return out
 
 
-_MLIR_RESULTS_ALL = re.compile(r"^[ \t]*(%[A-Za-z0-9_$.\-]+(?::\d+)?(?:, %[A-Za-z0-9_$.\-]+(?::\d+)?)*) = ", re.M)
 _COUNT_SUFFIX = re.compile(r":\d+$")
 
 
