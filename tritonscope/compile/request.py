@@ -957,18 +957,16 @@ class _LaunchTensor:
 def _signature_pointers(signature: str | None, arg_names: list[str]) -> list[str]:
     """The arguments a --signature types as a pointer or a tensor descriptor (`x_ptr=*fp16`, or the AOT
     notation's `*fp16:16` in its argument's place)."""
-    from tritonscope.compile.signatures import split_entries
+    from tritonscope.compile.signatures import named_entries, split_entries
 
     if not signature:
         return []
-    try:
-        entries = split_entries(signature)
+    try:  # (the named form where it reads as one, as the compile tells them apart: `=` in the text)
+        types = named_entries(signature) if "=" in signature else dict(zip(arg_names, split_entries(signature),
+                                                                             strict=False))
     except Exception:  # noqa: BLE001 - the compile reads it again and says what is wrong with it
         return []
-    named = all("=" in e for e in entries)
-    pairs = [tuple(x.strip() for x in e.split("=", 1)) for e in entries] if named else \
-        list(zip(arg_names, entries, strict=False))
-    return [n for n, t in pairs if n in arg_names and t.startswith(("*", "tensordesc"))]
+    return [n for n, t in types.items() if n in arg_names and t.startswith(("*", "tensordesc"))]
 
 
 def _early_pruned(autotuner: Any, configs: list, given: dict[str, Any]) -> list | None:

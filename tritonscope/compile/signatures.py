@@ -131,6 +131,20 @@ def parse_aot_signature(text: str, arg_names: list[str], rules: ReleaseRules) ->
     return out
 
 
+def named_entries(text: str) -> dict[str, str]:
+    """`x_ptr=*fp16,n=i32:16` as {name: type as written}; UsageError for an entry that is no NAME=TYPE or a
+    name given twice."""
+    given: dict[str, str] = {}
+    for part in filter(None, split_entries(text)):
+        if "=" not in part:
+            raise UsageError(f"--signature: expected NAME=TYPE, got '{part}'")
+        name, ty = (s.strip() for s in part.split("=", 1))
+        if name in given:  # (the last would win, as if the first were not written)
+            raise UsageError(f"--signature: argument '{name}' given twice ({given[name]}, {ty})")
+        given[name] = ty
+    return given
+
+
 def parse_named_signature(
     text: str, arg_names: list[str], constexprs: Mapping[str, Any], rules: ReleaseRules, backend: str,
     *, no_specialize: Collection[str] = (), no_align: Collection[str] = (),
@@ -142,14 +156,7 @@ def parse_named_signature(
     that hint) unless `--no-specialize` says otherwise. Integers get hints only where written. The
     kernel's own `do_not_specialize` (`no_specialize`) and `do_not_specialize_on_alignment` (`no_align`)
     take hints away as the JIT's would; an annotated parameter (`n: tl.int64`) is of its annotation's type."""
-    given: dict[str, str] = {}
-    for part in filter(None, split_entries(text)):
-        if "=" not in part:
-            raise UsageError(f"--signature: expected NAME=TYPE, got '{part}'")
-        name, ty = (s.strip() for s in part.split("=", 1))
-        if name in given:  # (the last would win, as if the first were not written)
-            raise UsageError(f"--signature: argument '{name}' given twice ({given[name]}, {ty})")
-        given[name] = ty
+    given = named_entries(text)
     unknown = (set(given) | set(constexprs)) - set(arg_names)
     if unknown:
         raise unknown_arguments(unknown, arg_names)
